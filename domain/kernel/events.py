@@ -1,0 +1,143 @@
+"""Domain events: immutable facts, each with its cause and its place in the hash chain.
+
+Every event a ruleset defines subclasses :class:`Event`. The runtime fills in the
+fields common to all events (``seq``, ``cause``, ``flow``, ``draws``, ``hash``) when the
+event is emitted; a rule step only states what happened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel.decisions import Decision
+
+Env = dict[str, Any]
+"""Bindings of a running program frame: option ids, card uids, loop items.
+
+Values are JSON-native (int, str, bool, None, lists of those) so that a frame
+decoded from the store compares equal to the frame that was stored.
+"""
+
+
+class Frame(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
+    """One entry of the flow cursor: a program node being run, with its bindings."""
+
+    node: str
+    i: int = 0
+    env: Env = {}
+    items: list[Any] | None = None
+
+
+class Flow(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """How the cursor moved with an event: keep the first ``keep`` frames, then push."""
+
+    keep: int
+    push: tuple[Frame, ...] = ()
+
+
+class Cause(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """Why an event happened.
+
+    ``rule`` is a stable rule reference (``lcg.quest.resolve``); ``card`` the uid of the
+    card whose text produced the event; ``by`` the seq of the event that triggered it;
+    ``answer`` the seq of the decision answer it follows from.
+    """
+
+    rule: str
+    card: int | None = None
+    by: int | None = None
+    answer: int | None = None
+
+
+NO_CAUSE = Cause(rule="")
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag=True, gc=False):
+    """Base of every domain event. Subclasses are named in the past tense."""
+
+    seq: int = 0
+    cause: Cause = NO_CAUSE
+    flow: Flow | None = None
+    draws: int = 0
+    hash: str = ""
+
+
+class Modifier(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """A lasting change to one card's stat, until a scope (phase, round, game) ends."""
+
+    target: int
+    stat: str
+    amount: int
+    until: str
+    source: int | None = None
+
+
+class Delayed(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """A program to run when a scope ends (\"at the end of the phase, ...\")."""
+
+    at: str
+    node: str
+    env: Env = {}
+
+
+class Outcome(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """How a game ended: ``result`` is ruleset-defined (``won``/``lost``, a side's name)."""
+
+    result: str
+    reason: str
+    winner: str | None = None
+
+
+# --- Events the kernel itself emits; every ruleset's event union includes these. -----
+
+
+class DecisionRequested(Event, frozen=True, kw_only=True):
+    """A seat must now choose; the game waits for the answer."""
+
+    decision: Decision
+
+
+class DecisionAnswered(Event, frozen=True, kw_only=True):
+    """The seat whose turn it was answered the pending decision."""
+
+    decision: int
+    seat: str
+    choice: tuple[str, ...]
+
+
+class ModifierAdded(Event, frozen=True, kw_only=True):
+    modifier: Modifier
+
+
+class DelayedEffectScheduled(Event, frozen=True, kw_only=True):
+    delayed: Delayed
+
+
+class LimitUsed(Event, frozen=True, kw_only=True):
+    """A limited ability was used (\"Limit once per round\")."""
+
+    key: str
+    until: str
+
+
+class ScopeEnded(Event, frozen=True, kw_only=True):
+    """A phase, round or other scope ended: its modifiers, limits and delays lapse."""
+
+    scope: str
+
+
+class GameEnded(Event, frozen=True, kw_only=True):
+    outcome: Outcome
+
+
+KERNEL_EVENTS: tuple[type[Event], ...] = (
+    DecisionRequested,
+    DecisionAnswered,
+    ModifierAdded,
+    DelayedEffectScheduled,
+    LimitUsed,
+    ScopeEnded,
+    GameEnded,
+)

@@ -1,0 +1,273 @@
+"""The runtime: runs programs forward from the cursor, one event per rule step.
+
+``Runtime.run`` steps the frame on top of the cursor until a decision is pending or
+the game is over. Leaf steps emit events; :meth:`Runtime.emit` fills in each event's
+cause, records how the cursor moved since the previous event (``flow``), applies the
+event, lets the ruleset queue what it triggers, and chains the event's hash.
+
+:func:`apply` is the fold: the same function builds the state during play and when a
+game is loaded from its events, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from msgspec.structs import force_setattr
+
+from domain.kernel import rng
+from domain.kernel.decisions import (
+    Choice,
+    Decision,
+    Kind,
+    NoDecisionPending,
+    NotYourDecision,
+    UnknownDecision,
+    check_choice,
+)
+from domain.kernel.events import (
+    Cause,
+    DecisionAnswered,
+    DecisionRequested,
+    Env,
+    Event,
+    Flow,
+    Frame,
+)
+from domain.kernel.flow import NODES, Ask, Decide, FlowError, ForEach, Node, Repeat, program
+from domain.kernel.state import State
+
+if TYPE_CHECKING:
+    from domain.kernel.ruleset import Ruleset
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_UNSET: Any = object()
+
+
+def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
+    """Fold one event into ``state``. No rule logic runs here."""
+    rules.appliers[type(event)](state, event)
+    flow = event.flow
+    if flow is not None:
+        del state.stack[flow.keep :]
+        state.stack.extend(flow.push)
+    state.version = event.seq
+    state.rng += event.draws
+    state.head = event.hash
+
+
+def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = None) -> State:
+    state = rules.new_state() if state is None else state
+    appliers = rules.appliers
+    stack = state.stack
+    for event in events:
+        appliers[type(event)](state, event)
+        flow = event.flow
+        if flow is not None:
+            del stack[flow.keep :]
+            stack.extend(flow.push)
+        state.rng += event.draws
+    if events:
+        last = events[-1]
+        state.version = last.seq
+        state.head = last.hash
+    return state
+
+
+class Runtime:
+    """Runs a game forward. Owns nothing: the state and the sink belong to the caller."""
+
+    def __init__(self, rules: Ruleset[Any], state: State, sink: list[Event]) -> None:
+        self.rules = rules
+        self.state = state
+        self.sink = sink
+        self.env: Env = {}
+        self.rule = ""
+        self._base: tuple[Frame, ...] = tuple(state.stack)
+        self._emitted = False
+        self._draws = 0
+        self._encode = rules.codec.encode
+
+    # -- running ---------------------------------------------------------------------
+
+    def run(self) -> None:
+        state = self.state
+        stack = state.stack
+        while state.pending is None and state.over is None:
+            if not stack:
+                raise FlowError("the programs ran out without a decision or an outcome")
+            frame = stack[-1]
+            NODES[frame.node].step(self, frame)
+
+    def begin(self, rule: str) -> None:
+        """Start a rule step outside any program (creating a game, laying out a position)."""
+        self.env, self.rule, self._emitted = {}, rule, False
+
+    def leaf(self, node: Node, env: Env) -> None:
+        self.env, self.rule = env, node.rule
+        self._emitted = False
+        node.fn(self)  # type: ignore[attr-defined]
+        if self._draws:
+            raise FlowError(f"{node.key} drew at random but emitted no event to record it")
+
+    def evaluate(self, fn: Callable[[Runtime], R], env: Env, rule: str) -> R:
+        self.env, self.rule = env, rule
+        return fn(self)
+
+    # -- the cursor ------------------------------------------------------------------
+
+    def push(self, node: Node, env: Env) -> None:
+        self.state.stack.append(Frame(node.key, 0, env))
+
+    def pop(self) -> None:
+        self.state.stack.pop()
+
+    def replace(self, frame: Frame) -> None:
+        self.state.stack[-1] = frame
+
+    def call(self, name: str, args: Env, caller: Env | None = None) -> None:
+        """Push program ``name`` with ``args``, keeping the caller's cause context."""
+        env = {k: v for k, v in (self.env if caller is None else caller).items() if k[0] == "_"}
+        env.update(args)
+        self.push(program(name), env)
+
+    def break_loop(self) -> None:
+        stack = self.state.stack
+        while stack:
+            frame = stack.pop()
+            if isinstance(NODES[frame.node], Repeat | ForEach):
+                return
+        raise FlowError(f"{self.rule}: break outside a loop")
+
+    def restart_loop(self) -> None:
+        stack = self.state.stack
+        while stack:
+            frame = stack[-1]
+            if isinstance(NODES[frame.node], Repeat | ForEach):
+                stack[-1] = Frame(frame.node, 0, frame.env)
+                return
+            stack.pop()
+        raise FlowError(f"{self.rule}: restart outside a loop")
+
+    # -- chance ----------------------------------------------------------------------
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """A shuffled copy of ``items``; the emitted event must carry the order."""
+        n = self.state.rng + self._draws
+        self._draws += 1
+        return rng.shuffled(self.state.seed, n, items)
+
+    def pick(self, items: Sequence[T], count: int = 1) -> list[T]:
+        n = self.state.rng + self._draws
+        self._draws += 1
+        return rng.pick(self.state.seed, n, items, count)
+
+    # -- events ----------------------------------------------------------------------
+
+    def cause(self) -> Cause:
+        env = self.env
+        return Cause(self.rule, env.get("_card"), env.get("_by"), env.get("_ans"))
+
+    def emit(self, event: Event, *, card: int | None = _UNSET, by: int | None = _UNSET) -> Event:
+        if self._emitted:
+            raise FlowError(f"{self.rule}: a rule step emits at most one event")
+        self._emitted = True
+        state = self.state
+        env = self.env
+        seq = state.version + 1
+        cause = Cause(
+            self.rule,
+            env.get("_card") if card is _UNSET else card,
+            env.get("_by") if by is _UNSET else by,
+            env.get("_ans"),
+        )
+        if type(cause.card) not in (int, type(None)):
+            raise FlowError(f"{self.rule}: the cause card must be a uid, not {cause.card!r}")
+        force_setattr(event, "seq", seq)
+        force_setattr(event, "cause", cause)
+        if self._draws:
+            force_setattr(event, "draws", self._draws)
+            state.rng += self._draws
+            self._draws = 0
+        self.rules.appliers[type(event)](state, event)
+        self.rules.after(self, event)
+        stack = state.stack
+        base = self._base
+        n = min(len(stack), len(base))
+        k = 0
+        while k < n and (stack[k] is base[k] or stack[k] == base[k]):
+            k += 1
+        if k != len(stack) or k != len(base):
+            force_setattr(event, "flow", Flow(k, tuple(stack[k:])))
+        digest = hashlib.sha256(state.head.encode() + self._encode(event)).hexdigest()
+        force_setattr(event, "hash", digest)
+        state.head = digest
+        state.version = seq
+        self._base = tuple(stack)
+        self.sink.append(event)
+        return event
+
+    # -- decisions -------------------------------------------------------------------
+
+    def request(self, ask: Ask, node: Decide, frame: Frame) -> None:
+        decision = Decision(
+            id=self.state.version + 1,
+            seat=ask.seat,
+            kind=ask.kind,
+            prompt=ask.prompt,
+            rule=node.rule,
+            options=ask.options,
+            min=ask.min,
+            max=ask.max,
+            about=ask.about,
+        )
+        self.env, self.rule = frame.env, node.rule
+        self._emitted = False
+        self.emit(DecisionRequested(decision=decision))
+
+    def answer(self, seat: str, decision_id: int, choice: Choice) -> None:
+        """Check ``choice`` against the pending decision, record it and run on.
+
+        Raises a :class:`~domain.kernel.decisions.RuleError` (and changes nothing)
+        unless the seat may answer and the choice is legal.
+        """
+        state = self.state
+        decision = state.pending
+        if decision is None:
+            raise NoDecisionPending(game_over=state.over is not None)
+        if decision_id != decision.id:
+            raise UnknownDecision(decision_id, decision.id)
+        if seat != decision.seat:
+            raise NotYourDecision(decision, seat)
+        check_choice(decision, choice)
+        frame = state.stack[-1]
+        node = NODES[frame.node]
+        if not isinstance(node, Decide):
+            raise FlowError(f"pending decision {decision.id} is not at a decision node")
+        seq = state.version + 1
+        value: Any = list(choice) if decision.kind in (Kind.MANY, Kind.ORDER) else choice[0]
+        node.resume(self, frame, value, seq)
+        self.env = {**frame.env, "_ans": None}
+        self.rule = node.rule
+        self._emitted = False
+        self.emit(
+            DecisionAnswered(decision=decision.id, seat=seat, choice=tuple(choice)),
+            by=decision.id,
+        )
+        self.run()
+
+    # -- helpers for rule steps ------------------------------------------------------
+
+    def var(self, name: str) -> Any:
+        return self.env[name]
+
+    def uid(self, name: str) -> int:
+        """A card uid bound under ``name`` (option ids of cards are decimal uids)."""
+        return int(self.env[name])
+
+    def uids(self, name: str) -> list[int]:
+        return [int(v) for v in self.env[name]]

@@ -1,0 +1,229 @@
+"""Card definitions: printed data from the pack files, abilities from the text modules.
+
+``core_set.toml`` holds each card's printed values and a paraphrase of its text. The
+modules beside it (one per sphere or encounter set) declare what the text does, as
+programs over the effect vocabulary in :mod:`domain.lcg.effects`, registered under
+the card's code with :func:`text`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from domain.kernel.flow import Node, register
+
+if TYPE_CHECKING:
+    from domain.kernel.events import Event
+    from domain.lcg.state import LcgState
+
+
+class CardDef(msgspec.Struct, frozen=True, kw_only=True):
+    code: str
+    name: str
+    type: str
+    sphere: str | None = None
+    encounter_set: str | None = None
+    unique: bool = False
+    quantity: int = 1
+    easy_quantity: int | None = None
+    threat_cost: int = 0
+    cost: int = 0
+    willpower: int = 0
+    attack: int = 0
+    defense: int = 0
+    hit_points: int = 0
+    engagement_cost: int = 0
+    threat: int = 0
+    quest_points: int = 0
+    victory_points: int = 0
+    stage: int = 0
+    traits: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    name_a: str = ""
+    text: str = ""
+    text_a: str = ""
+    text_b: str = ""
+
+    def has(self, keyword: str) -> bool:
+        return keyword in self.keywords
+
+    def is_a(self, trait: str) -> bool:
+        return trait in self.traits
+
+    @property
+    def is_character(self) -> bool:
+        return self.type in ("hero", "ally")
+
+
+class _Pack(msgspec.Struct):
+    card: list[CardDef]
+
+
+@cache
+def _pack(name: str) -> dict[str, CardDef]:
+    data = resources.files(__package__).joinpath(name).read_bytes()
+    pack = msgspec.convert(tomllib.loads(data.decode()), _Pack)
+    return {c.code: c for c in pack.card}
+
+
+def card(code: str) -> CardDef:
+    return CARDS[code]
+
+
+def by_name(name: str) -> list[CardDef]:
+    return [c for c in CARDS.values() if c.name == name]
+
+
+# -- abilities ---------------------------------------------------------------------------
+
+TriggerTest = Callable[["LcgState", "Event", int], bool]
+TriggerBind = Callable[["LcgState", "Event", int], dict[str, Any]]
+Available = Callable[["LcgState", int, str], bool]
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """Forced effect or Response: runs ``effect`` after an event of type ``on``.
+
+    ``zone`` says where the card must be to listen: ``play`` (in play), ``hand`` (in
+    its owner's hand) or ``subject`` (the card the event is about, wherever it went).
+    """
+
+    on: type[Event]
+    test: TriggerTest
+    effect: Node
+    zone: str = "play"
+    optional: bool = False
+    prompt: str = ""
+    bind: TriggerBind | None = None
+
+    def program(self) -> Node:
+        """The effect; a Response is first offered to its controller, who may decline."""
+        if not self.optional:
+            return self.effect
+        from domain.lcg.effects import offer
+
+        return offer(self.prompt, self.effect, in_play=self.zone == "play")
+
+
+@dataclass(frozen=True)
+class Action:
+    """An Action ability: ``available`` says whether its cost can be paid now."""
+
+    available: Available
+    effect: Node
+    label: str
+    anyone: bool = False
+    """Any player may use it, not only the card's controller (Éowyn)."""
+
+
+@dataclass
+class Text:
+    """What one card's text does, keyed by ability."""
+
+    when_revealed: Node | None = None
+    shadow: Node | None = None
+    travel: Node | None = None
+    can_travel: Callable[[LcgState, int], bool] | None = None
+    setup: Node | None = None
+    forced: list[Trigger] = field(default_factory=list)
+    responses: list[Trigger] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    stat: Callable[[LcgState, int, str], int] | None = None
+    while_active: frozenset[str] = frozenset()
+    """Game actions this location forbids while it is the active location."""
+    can_defeat: Callable[[LcgState, int], bool] | None = None
+    """Quest stages: whether the players may defeat this stage now."""
+    wins_when_defeated: bool = False
+    staging_attack_bonus: int | None = None
+    """Characters that may attack an enemy in the staging area alone, with this bonus."""
+    holds_in_refresh: int | None = None
+    """Attachments: the host does not ready in the refresh phase unless this many
+    resources are paid from its pool (Caught in a Web)."""
+
+
+TEXTS: dict[str, Text] = {}
+
+
+def text(
+    code: str,
+    *,
+    when_revealed: Node | None = None,
+    shadow: Node | None = None,
+    travel: Node | None = None,
+    can_travel: Callable[[LcgState, int], bool] | None = None,
+    setup: Node | None = None,
+    forced: tuple[Trigger, ...] = (),
+    responses: tuple[Trigger, ...] = (),
+    actions: tuple[Action, ...] = (),
+    stat: Callable[[LcgState, int, str], int] | None = None,
+    while_active: frozenset[str] = frozenset(),
+    can_defeat: Callable[[LcgState, int], bool] | None = None,
+    wins_when_defeated: bool = False,
+    staging_attack_bonus: int | None = None,
+    holds_in_refresh: int | None = None,
+) -> Text:
+    """Register what the text of card ``code`` does; its programs get stable names."""
+    if code in TEXTS:
+        raise ValueError(f"{code} has two texts")
+    if code not in CARDS:
+        raise KeyError(f"{code} is not a known card")
+    programs: dict[str, Node | None] = {
+        "when-revealed": when_revealed,
+        "shadow": shadow,
+        "travel": travel,
+        "setup": setup,
+    }
+    for name, node in programs.items():
+        if node is not None:
+            register(f"{code}.{name}", node, rule=f"{code}.{name}")
+    for kind, triggers in (("forced", forced), ("response", responses)):
+        for i, trig in enumerate(triggers):
+            register(f"{code}.{kind}.{i}", trig.program(), rule=f"{code}.{kind}")
+    for i, act in enumerate(actions):
+        register(f"{code}.action.{i}", act.effect, rule=f"{code}.action")
+    entry = Text(
+        when_revealed,
+        shadow,
+        travel,
+        can_travel,
+        setup,
+        list(forced),
+        list(responses),
+        list(actions),
+        stat,
+        while_active,
+        can_defeat,
+        wins_when_defeated,
+        staging_attack_bonus,
+        holds_in_refresh,
+    )
+    TEXTS[code] = entry
+    return entry
+
+
+def text_of(code: str) -> Text:
+    return TEXTS.get(code, _NO_TEXT)
+
+
+_NO_TEXT = Text()
+
+CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
+
+
+def load_texts() -> None:
+    """Import the modules that register card texts (once)."""
+    from domain.lcg.cards import (  # noqa: F401
+        allies,
+        dol_guldur_orcs,
+        heroes,
+        passage_through_mirkwood,
+        spiders_of_mirkwood,
+    )

@@ -1,0 +1,213 @@
+"""Core Set Leadership and Tactics allies: what their text does.
+
+Guard of the Citadel, Silverlode Archer (Ranged), Veteran Axehand and Horseback Archer
+(Ranged) have no text beyond their keywords.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.decisions import Option
+from domain.kernel.events import Delayed, DelayedEffectScheduled, Event
+from domain.kernel.flow import Ask, Decide, Seq, register
+from domain.kernel.runtime import Runtime
+from domain.lcg import events as ev
+from domain.lcg.cards import Action, Trigger, text
+from domain.lcg.effects import (
+    PLAYER,
+    SELF,
+    ability_used,
+    card_var,
+    choose,
+    damage_each,
+    deal_damage,
+    emit,
+    engage,
+    exhaust,
+    modify,
+    place_progress,
+    st,
+    use_limit,
+)
+from domain.lcg.rules import table
+from domain.lcg.state import LcgState, Uid
+
+
+def _entered_play(s: LcgState, e: Event, uid: Uid) -> bool:
+    return isinstance(e, ev.AllyPlayed) and e.card == uid
+
+
+def _ask_player(rt: Runtime) -> Ask:
+    seats = st(rt).active_seats()
+    return Ask(PLAYER(rt), "Faramir: choose a player", [Option(p, p) for p in seats])
+
+
+# Faramir — "Action: exhaust Faramir to choose a player; each character that player
+# controls gets +1 Willpower until the end of the phase."
+text(
+    "core-014",
+    actions=(
+        Action(
+            lambda s, uid, seat: not s.cards[uid].exhausted,
+            Seq(
+                ability_used("action"),
+                exhaust(lambda rt: [SELF(rt)]),
+                Decide(
+                    _ask_player,
+                    "target",
+                    modify(lambda rt: table.characters(st(rt), str(rt.env["target"])), "willpower", 1, "phase"),
+                    auto_single=True,
+                ),
+            ),
+            "exhaust: a player's characters get +1 willpower",
+        ),
+    ),
+)
+
+
+def _son_of_arnor_targets(rt: Runtime) -> list[Uid]:
+    s = st(rt)
+    others = [u for seat in s.active_seats() if seat != PLAYER(rt) for u in s.zone(f"{seat}.engaged")]
+    return table.staging_enemies(s) + others
+
+
+# Son of Arnor — "Response: after Son of Arnor enters play, choose an enemy in the
+# staging area or engaged with another player; engage it."
+text(
+    "core-015",
+    responses=(
+        Trigger(
+            ev.AllyPlayed,
+            _entered_play,
+            choose(
+                PLAYER,
+                "Son of Arnor: choose an enemy to engage",
+                _son_of_arnor_targets,
+                "enemy",
+                engage(card_var("enemy"), PLAYER),
+            ),
+            optional=True,
+        ),
+    ),
+)
+
+
+def _locations(rt: Runtime) -> list[Uid]:
+    s = st(rt)
+    staged = [u for u in table.staging(s) if table.defn(s, u).type == "location"]
+    active = table.active_location(s)
+    return ([active] if active is not None else []) + staged
+
+
+# Snowbourn Scout — "Response: after Snowbourn Scout enters play, choose a location;
+# place 1 progress token on it."
+text(
+    "core-016",
+    responses=(
+        Trigger(
+            ev.AllyPlayed,
+            _entered_play,
+            choose(
+                PLAYER,
+                "Snowbourn Scout: place 1 progress on a location",
+                _locations,
+                "location",
+                place_progress(card_var("location"), 1),
+            ),
+            optional=True,
+        ),
+    ),
+)
+
+# Longbeard Orc Slayer — "Response: after Longbeard Orc Slayer enters play, deal 1
+# damage to each Orc enemy in play."
+text(
+    "core-018",
+    responses=(
+        Trigger(
+            ev.AllyPlayed,
+            _entered_play,
+            damage_each(lambda rt: [u for u in table.enemies_in_play(st(rt)) if table.defn(st(rt), u).is_a("Orc")], 1),
+            optional=True,
+        ),
+    ),
+)
+
+
+def _dwarf_hero_left(s: LcgState, e: Event, uid: Uid) -> bool:
+    if not isinstance(e, ev.CharacterDestroyed):
+        return False
+    gone = table.defn(s, e.card)
+    return (
+        gone.type == "hero"
+        and gone.is_a("Dwarf")
+        and s.cards[e.card].owner == s.cards[uid].owner
+        and not table.unique_in_play(s, s.cards[uid].code)
+    )
+
+
+# Brok Ironfist — "Response: after a Dwarf hero you control leaves play, put Brok
+# Ironfist into play from your hand."
+text(
+    "core-019",
+    responses=(
+        Trigger(
+            ev.CharacterDestroyed,
+            _dwarf_hero_left,
+            emit(lambda rt: ev.CardMoved(card=SELF(rt), to=f"{PLAYER(rt)}.allies")),
+            zone="hand",
+            optional=True,
+            prompt="Brok Ironfist: put him into play from your hand?",
+        ),
+    ),
+)
+
+# Gondorian Spearman — "Response: after Gondorian Spearman is declared as a defender,
+# deal 1 damage to the attacking enemy."
+text(
+    "core-029",
+    responses=(
+        Trigger(
+            ev.DefenderDeclared,
+            lambda s, e, uid: isinstance(e, ev.DefenderDeclared) and e.defender == uid,
+            deal_damage(card_var("attacker"), 1),
+            optional=True,
+            bind=lambda s, e, uid: {"attacker": getattr(e, "enemy", 0)},
+        ),
+    ),
+)
+
+
+def _shuffle_back(rt: Runtime) -> Event | None:
+    s = st(rt)
+    beorn = SELF(rt)
+    if not table.is_in_play(s, beorn):
+        return None
+    zone = f"{table.owner_of(s, beorn)}.deck"
+    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*s.zone(zone), beorn])))
+
+
+register("core-031.shuffle-back", emit(_shuffle_back), rule="core-031.action")
+
+
+def _schedule_shuffle(rt: Runtime) -> Event:
+    env = {"self": SELF(rt), "player": PLAYER(rt), "_card": SELF(rt)}
+    return DelayedEffectScheduled(delayed=Delayed(at="phase", node="core-031.shuffle-back", env=env))
+
+
+# Beorn — "Action: Beorn gets +5 Attack until the end of the phase; at the end of that
+# phase, shuffle Beorn back into your deck. (Limit once per round.)"
+text(
+    "core-031",
+    actions=(
+        Action(
+            lambda s, uid, seat: not s.limit_used(f"{uid}"),
+            Seq(
+                ability_used("action"),
+                use_limit("{self}"),
+                modify(lambda rt: [SELF(rt)], "attack", 5, "phase"),
+                emit(_schedule_shuffle),
+            ),
+            "+5 attack until the end of the phase, then shuffle him into your deck",
+        ),
+    ),
+)

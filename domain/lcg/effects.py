@@ -1,0 +1,266 @@
+"""The effect vocabulary: the closed set of steps card texts and rules are written in.
+
+Each function returns a program node. Arguments that depend on the table are
+functions of the runtime (``Get``); plain values are accepted where a text prints a
+number. Names bound by earlier steps are read with :func:`var` and :func:`card_var`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, cast
+
+from domain.kernel.decisions import Kind, Option
+from domain.kernel.events import Event, LimitUsed, Modifier, ModifierAdded
+from domain.kernel.flow import Ask, Call, Decide, Do, ForEach, If, Node, Seq
+from domain.kernel.runtime import Runtime
+from domain.lcg import events as ev
+from domain.lcg.rules import table
+from domain.lcg.state import LcgState, Seat, Uid
+
+T = TypeVar("T")
+Get = Callable[[Runtime], T]
+
+
+def st(rt: Runtime) -> LcgState:
+    """The LCG state the runtime is running."""
+    return cast(LcgState, rt.state)
+
+
+def var(name: str) -> Get[Any]:
+    return lambda rt: rt.env[name]
+
+
+def card_var(name: str) -> Get[Uid]:
+    return lambda rt: int(rt.env[name])
+
+
+def const(value: T) -> Get[T]:
+    return lambda rt: value
+
+
+def _get(value: T | Get[T], rt: Runtime) -> T:
+    return value(rt) if callable(value) else value
+
+
+SELF: Get[Uid] = card_var("self")
+PLAYER: Get[Seat] = var("player")
+FIRST_PLAYER: Get[Seat] = lambda rt: st(rt).first  # noqa: E731
+
+
+def emit(make: Callable[[Runtime], Event | None], rule: str | None = None) -> Do:
+    """A rule step that emits the event ``make`` builds, or nothing if it returns None."""
+
+    def step(rt: Runtime) -> None:
+        event = make(rt)
+        if event is not None:
+            rt.emit(event)
+
+    return Do(step, rule)
+
+
+def card_option(s: LcgState, uid: Uid) -> Option:
+    card = s.cards[uid]
+    label = table.name(s, uid)
+    if card.owner:
+        label += f" ({card.owner})"
+    return Option(str(uid), label, uid)
+
+
+def choose(
+    seat: Get[Seat],
+    prompt: str,
+    candidates: Callable[[Runtime], Iterable[Uid]],
+    bind: str,
+    then: Node | None,
+    *,
+    count: int | Get[int] = 1,
+    optional: bool = False,
+    rule: str | None = None,
+) -> Decide:
+    """``seat`` chooses ``count`` of ``candidates`` (fewer if fewer exist).
+
+    With ``optional`` the seat may choose none. Nothing is asked when there is no
+    candidate; a forced choice of the only candidate is taken without asking.
+    """
+
+    def ask(rt: Runtime) -> Ask | None:
+        s = st(rt)
+        uids = list(candidates(rt))
+        if not uids:
+            return None
+        n = min(_get(count, rt), len(uids))
+        options = [card_option(s, u) for u in uids]
+        if n == 1 and not optional:
+            return Ask(seat(rt), prompt, options)
+        if n == 1 and optional:
+            return Ask(seat(rt), prompt, [*options, Option("none", "None")])
+        if n == len(uids) and not optional:
+            return Ask(seat(rt), prompt, options, Kind.MANY, min=n, max=n)
+        return Ask(seat(rt), prompt, options, Kind.MANY, min=0 if optional else n, max=n)
+
+    return Decide(ask, bind, then, auto_single=True, rule=rule)
+
+
+def chosen(rt: Runtime, bind: str) -> list[Uid]:
+    """The cards a :func:`choose` bound (an empty list for ``none``)."""
+    value = rt.env.get(bind)
+    if value is None or value == "none":
+        return []
+    if isinstance(value, list):
+        return [int(v) for v in value]
+    return [int(value)]
+
+
+def each_player(body: Node, rule: str | None = None) -> ForEach:
+    """Run ``body`` for each player still in the game, from the first player on."""
+    return ForEach(lambda rt: st(rt).active_seats(), "player", body, rule)
+
+
+def each(items: Callable[[Runtime], Iterable[Any]], var_name: str, body: Node) -> ForEach:
+    return ForEach(items, var_name, body)
+
+
+def when(test: Callable[[Runtime], bool], then: Node, otherwise: Node | None = None) -> If:
+    return If(test, then, otherwise)
+
+
+def seq(*nodes: Node) -> Seq:
+    return Seq(*nodes)
+
+
+def call(program: str, **args: Get[Any]) -> Call:
+    return Call(program, (lambda rt: {k: f(rt) for k, f in args.items()}) if args else None)
+
+
+# -- the steps cards use -----------------------------------------------------------------
+
+
+def deal_damage(target: Get[Uid | None], amount: int | Get[int]) -> Do:
+    def make(rt: Runtime) -> Event | None:
+        uid = target(rt)
+        n = _get(amount, rt)
+        if uid is None or n <= 0 or not table.is_in_play(st(rt), uid):
+            return None
+        return ev.DamageDealt(card=uid, amount=n)
+
+    return emit(make)
+
+
+def damage_each(targets: Callable[[Runtime], Iterable[Uid]], amount: int | Get[int]) -> ForEach:
+    return ForEach(lambda rt: list(targets(rt)), "target", deal_damage(card_var("target"), amount))
+
+
+def heal(target: Get[Uid | None], amount: int | Get[int]) -> Do:
+    def make(rt: Runtime) -> Event | None:
+        uid = target(rt)
+        if uid is None:
+            return None
+        n = min(_get(amount, rt), st(rt).cards[uid].damage)
+        return ev.DamageHealed(card=uid, amount=n) if n > 0 else None
+
+    return emit(make)
+
+
+def raise_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
+    def make(rt: Runtime) -> Event | None:
+        n = _get(amount, rt)
+        return ev.ThreatRaised(player=seat(rt), amount=n) if n > 0 else None
+
+    return emit(make)
+
+
+def exhaust(targets: Callable[[Runtime], Iterable[Uid]]) -> Do:
+    def make(rt: Runtime) -> Event | None:
+        s = st(rt)
+        uids = tuple(u for u in targets(rt) if not s.cards[u].exhausted)
+        return ev.CardsExhausted(cards=uids) if uids else None
+
+    return emit(make)
+
+
+def ready(targets: Callable[[Runtime], Iterable[Uid]]) -> Do:
+    def make(rt: Runtime) -> Event | None:
+        s = st(rt)
+        uids = tuple(u for u in targets(rt) if s.cards[u].exhausted)
+        return ev.CardsReadied(cards=uids) if uids else None
+
+    return emit(make)
+
+
+def modify(targets: Callable[[Runtime], Iterable[Uid]], stat: str, amount: int, until: str) -> ForEach:
+    """Each target gets ``amount`` to ``stat`` until the end of ``until``."""
+
+    def make(rt: Runtime) -> Event:
+        source = rt.env.get("_card")
+        return ModifierAdded(modifier=Modifier(int(rt.env["target"]), stat, amount, until, source))
+
+    return ForEach(lambda rt: list(targets(rt)), "target", emit(make))
+
+
+def place_progress(target: Get[Uid | None], amount: int | Get[int]) -> Do:
+    def make(rt: Runtime) -> Event | None:
+        uid = target(rt)
+        n = _get(amount, rt)
+        return ev.ProgressPlaced(card=uid, amount=n) if uid is not None and n > 0 else None
+
+    return emit(make)
+
+
+def draw(seat: Get[Seat], count: int | Get[int]) -> Call:
+    return Call("lcg.draw", lambda rt: {"player": seat(rt), "count": _get(count, rt)})
+
+
+def reveal_encounter_card() -> Call:
+    return Call("lcg.reveal")
+
+
+def engage(enemy: Get[Uid], seat: Get[Seat]) -> Do:
+    return emit(lambda rt: ev.EnemyEngaged(enemy=enemy(rt), player=seat(rt)))
+
+
+def discard(cards: Callable[[Runtime], Iterable[Uid]]) -> Do:
+    def make(rt: Runtime) -> Event | None:
+        uids = tuple(cards(rt))
+        return ev.CardsDiscarded(cards=uids) if uids else None
+
+    return emit(make)
+
+
+def offer(prompt: str, effect: Node, in_play: bool = True) -> Decide:
+    """Ask the controller whether to use an optional ability, then run it.
+
+    A card that left play in the meantime no longer offers its response.
+    """
+
+    def ask(rt: Runtime) -> Ask | None:
+        s = st(rt)
+        uid = SELF(rt)
+        if s.players[PLAYER(rt)].eliminated or (in_play and not table.is_in_play(s, uid)):
+            return None
+        question = prompt or f"Use the response of {table.name(s, uid)}?"
+        return Ask(PLAYER(rt), question, [Option("yes", "Yes", uid), Option("no", "No")])
+
+    return Decide(ask, "use", If(lambda rt: rt.env["use"] == "yes", Seq(ability_used("response"), effect)))
+
+
+def ability_used(name: str) -> Do:
+    """Record that the controller used this card's ability (the cause of what follows)."""
+    return emit(lambda rt: ev.AbilityTriggered(card=SELF(rt), ability=name, player=PLAYER(rt)))
+
+
+def use_limit(key: str, until: str = "round") -> Do:
+    """Mark a limited ability used; ``key`` may name ``{self}`` and ``{player}``."""
+    return emit(lambda rt: LimitUsed(key=key.format(self=rt.env.get("self"), player=rt.env.get("player")), until=until))
+
+
+def undefended(rt: Runtime) -> bool:
+    return bool(rt.env.get("undefended"))
+
+
+def defending_player(rt: Runtime) -> Seat:
+    return cast(Seat, rt.env["defending"])
+
+
+def attacker(rt: Runtime) -> Uid:
+    return int(rt.env["enemy"])

@@ -1,0 +1,629 @@
+"""What can happen at a Lord of the Rings LCG table, and how each fact changes the state.
+
+The apply functions only write down what the event says happened; every choice (which
+card, how much) was made by the rule step before the event was emitted.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.kernel.events import Event
+from domain.kernel.ruleset import Appliers
+from domain.lcg.state import Attack, Card, LcgState, Options, Player, Seat, Uid
+
+APPLIERS = Appliers()
+on = APPLIERS.on
+
+
+class NewCard(msgspec.Struct, frozen=True, array_like=True):
+    uid: Uid
+    code: str
+    zone: str
+    owner: Seat | None = None
+
+
+class Payment(msgspec.Struct, frozen=True, array_like=True):
+    card: Uid
+    amount: int
+
+
+# -- setup -------------------------------------------------------------------------------
+
+
+class GameCreated(Event, frozen=True, kw_only=True):
+    """The game's seed and options; every rule that follows is computed from them."""
+
+    seed: int
+    options: Options
+    seats: tuple[Seat, ...]
+
+
+@on(GameCreated)
+def _created(s: LcgState, e: GameCreated) -> None:
+    s.seed = e.seed
+    s.options = e.options
+    s.order = list(e.seats)
+    s.first = e.seats[0]
+    s.players = {seat: Player(seat=seat) for seat in e.seats}
+
+
+class CardsCreated(Event, frozen=True, kw_only=True):
+    cards: tuple[NewCard, ...]
+
+
+@on(CardsCreated)
+def _cards(s: LcgState, e: CardsCreated) -> None:
+    for c in e.cards:
+        s.cards[c.uid] = Card(uid=c.uid, code=c.code, owner=c.owner, zone=c.zone)
+        s.zones.setdefault(c.zone, []).append(c.uid)
+
+
+class ThreatSet(Event, frozen=True, kw_only=True):
+    """A player's starting threat: the total threat cost of their heroes."""
+
+    player: Seat
+    threat: int
+
+
+@on(ThreatSet)
+def _threat_set(s: LcgState, e: ThreatSet) -> None:
+    s.players[e.player].threat = e.threat
+
+
+class DeckShuffled(Event, frozen=True, kw_only=True):
+    """``order`` lists the deck top first."""
+
+    zone: str
+    order: tuple[Uid, ...]
+
+
+@on(DeckShuffled)
+def _shuffled(s: LcgState, e: DeckShuffled) -> None:
+    for uid in e.order:
+        card = s.cards[uid]
+        if card.zone != e.zone:
+            s.zones[card.zone].remove(uid)
+            _leaves_play(card)
+            card.zone = e.zone
+    s.zones[e.zone] = list(e.order)
+
+
+class PositionSet(Event, frozen=True, kw_only=True):
+    """The table was laid out exactly as given: a fixture, or a position under dispute."""
+
+    cards: tuple[Card, ...]
+    zones: dict[str, list[Uid]]
+    players: tuple[Player, ...]
+    first: Seat
+    round: int = 0
+    phase: str = ""
+
+
+@on(PositionSet)
+def _position(s: LcgState, e: PositionSet) -> None:
+    s.cards = {c.uid: msgspec.structs.replace(c) for c in e.cards}
+    s.zones = {zone: list(uids) for zone, uids in e.zones.items()}
+    s.players = {p.seat: msgspec.structs.replace(p) for p in e.players}
+    s.first = e.first
+    s.round = e.round
+    s.phase = e.phase
+
+
+# -- moving cards ------------------------------------------------------------------------
+
+
+def _remove(s: LcgState, uid: Uid) -> Card:
+    card = s.cards[uid]
+    s.zones[card.zone].remove(uid)
+    return card
+
+
+def _place(s: LcgState, card: Card, zone: str, bottom: bool = True) -> None:
+    card.zone = zone
+    pile = s.zones.setdefault(zone, [])
+    if bottom:
+        pile.append(card.uid)
+    else:
+        pile.insert(0, card.uid)
+
+
+_IN_PLAY_ZONES = (
+    "heroes",
+    "allies",
+    "engaged",
+    "staging",
+    "active",
+    "attachments",
+    "quest",
+    "revealed",
+)
+"""Zones whose cards keep their tokens when moving among them (a revealed enemy keeps
+the damage it took as it was revealed when it enters the staging area)."""
+
+
+def _leaves_play(card: Card) -> None:
+    """Tokens, states and attachments do not follow a card out of play."""
+    card.exhausted = card.committed = False
+    card.damage = card.resources = card.progress = 0
+    card.attached_to = None
+    card.surge = card.shown = False
+
+
+def _move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:
+    card = _remove(s, uid)
+    if not (_in_play(zone) and _in_play(card.zone)):
+        _leaves_play(card)
+    _place(s, card, zone, bottom=not top)
+
+
+def _in_play(zone: str) -> bool:
+    return zone.rsplit(".", 1)[-1] in _IN_PLAY_ZONES
+
+
+class CardMoved(Event, frozen=True, kw_only=True):
+    """A card changed zones (to the bottom, or to the top with ``top``)."""
+
+    card: Uid
+    to: str
+    top: bool = False
+
+
+@on(CardMoved)
+def _moved(s: LcgState, e: CardMoved) -> None:
+    _move(s, e.card, e.to, e.top)
+
+
+class CardsDiscarded(Event, frozen=True, kw_only=True):
+    """Cards went to their discard piles (a player's own, or the encounter discard)."""
+
+    cards: tuple[Uid, ...]
+
+
+@on(CardsDiscarded)
+def _discarded(s: LcgState, e: CardsDiscarded) -> None:
+    for uid in e.cards:
+        owner = s.cards[uid].owner
+        _move(s, uid, f"{owner}.discard" if owner else "encounter.discard")
+
+
+class CardsDrawn(Event, frozen=True, kw_only=True):
+    player: Seat
+    cards: tuple[Uid, ...]
+
+
+@on(CardsDrawn)
+def _drawn(s: LcgState, e: CardsDrawn) -> None:
+    for uid in e.cards:
+        _move(s, uid, f"{e.player}.hand")
+
+
+# -- tokens and states -------------------------------------------------------------------
+
+
+class ResourcesAdded(Event, frozen=True, kw_only=True):
+    cards: tuple[Uid, ...]
+    amount: int = 1
+
+
+@on(ResourcesAdded)
+def _resources(s: LcgState, e: ResourcesAdded) -> None:
+    for uid in e.cards:
+        s.cards[uid].resources += e.amount
+
+
+class ResourcesPaid(Event, frozen=True, kw_only=True):
+    payments: tuple[Payment, ...]
+
+
+@on(ResourcesPaid)
+def _paid(s: LcgState, e: ResourcesPaid) -> None:
+    for p in e.payments:
+        s.cards[p.card].resources -= p.amount
+
+
+class DamageDealt(Event, frozen=True, kw_only=True):
+    card: Uid
+    amount: int
+
+
+@on(DamageDealt)
+def _damage(s: LcgState, e: DamageDealt) -> None:
+    s.cards[e.card].damage += e.amount
+
+
+class DamageHealed(Event, frozen=True, kw_only=True):
+    card: Uid
+    amount: int
+
+
+@on(DamageHealed)
+def _healed(s: LcgState, e: DamageHealed) -> None:
+    s.cards[e.card].damage -= e.amount
+
+
+class ProgressPlaced(Event, frozen=True, kw_only=True):
+    card: Uid
+    amount: int
+
+
+@on(ProgressPlaced)
+def _progress(s: LcgState, e: ProgressPlaced) -> None:
+    s.cards[e.card].progress += e.amount
+
+
+class CardsExhausted(Event, frozen=True, kw_only=True):
+    cards: tuple[Uid, ...]
+
+
+@on(CardsExhausted)
+def _exhausted(s: LcgState, e: CardsExhausted) -> None:
+    for uid in e.cards:
+        s.cards[uid].exhausted = True
+
+
+class CardsReadied(Event, frozen=True, kw_only=True):
+    cards: tuple[Uid, ...]
+
+
+@on(CardsReadied)
+def _readied(s: LcgState, e: CardsReadied) -> None:
+    for uid in e.cards:
+        s.cards[uid].exhausted = False
+
+
+class ThreatRaised(Event, frozen=True, kw_only=True):
+    player: Seat
+    amount: int
+
+
+@on(ThreatRaised)
+def _threat(s: LcgState, e: ThreatRaised) -> None:
+    s.players[e.player].threat += e.amount
+
+
+class SurgeGained(Event, frozen=True, kw_only=True):
+    """A revealed encounter card gained the Surge keyword (it reveals one more card)."""
+
+    card: Uid
+
+
+@on(SurgeGained)
+def _surge(s: LcgState, e: SurgeGained) -> None:
+    s.cards[e.card].surge = True
+
+
+# -- the round ---------------------------------------------------------------------------
+
+
+class RoundBegan(Event, frozen=True, kw_only=True):
+    round: int
+
+
+@on(RoundBegan)
+def _round(s: LcgState, e: RoundBegan) -> None:
+    s.round = e.round
+
+
+class PhaseBegan(Event, frozen=True, kw_only=True):
+    phase: str
+
+
+@on(PhaseBegan)
+def _phase(s: LcgState, e: PhaseBegan) -> None:
+    s.phase = e.phase
+
+
+class AllyPlayed(Event, frozen=True, kw_only=True):
+    """An ally went from hand into play, its cost paid from heroes' resource pools."""
+
+    player: Seat
+    card: Uid
+    payments: tuple[Payment, ...] = ()
+
+
+@on(AllyPlayed)
+def _ally(s: LcgState, e: AllyPlayed) -> None:
+    for p in e.payments:
+        s.cards[p.card].resources -= p.amount
+    _move(s, e.card, f"{e.player}.allies")
+
+
+class CharactersCommitted(Event, frozen=True, kw_only=True):
+    """Characters exhausted and committed to the quest."""
+
+    player: Seat
+    cards: tuple[Uid, ...]
+
+
+@on(CharactersCommitted)
+def _committed(s: LcgState, e: CharactersCommitted) -> None:
+    for uid in e.cards:
+        card = s.cards[uid]
+        card.exhausted = card.committed = True
+
+
+class RemovedFromQuest(Event, frozen=True, kw_only=True):
+    card: Uid
+
+
+@on(RemovedFromQuest)
+def _removed(s: LcgState, e: RemovedFromQuest) -> None:
+    s.cards[e.card].committed = False
+
+
+class QuestResolved(Event, frozen=True, kw_only=True):
+    """Willpower of the committed characters against the threat in the staging area."""
+
+    willpower: int
+    threat: int
+
+
+@on(QuestResolved)
+def _quest_resolved(s: LcgState, e: QuestResolved) -> None:
+    for card in s.cards.values():
+        card.committed = False
+
+
+class EncounterCardRevealed(Event, frozen=True, kw_only=True):
+    card: Uid
+
+
+@on(EncounterCardRevealed)
+def _revealed(s: LcgState, e: EncounterCardRevealed) -> None:
+    _move(s, e.card, "revealed")
+
+
+class QuestStageRevealed(Event, frozen=True, kw_only=True):
+    """A quest card became the current quest, showing ``side``."""
+
+    card: Uid
+    side: str
+
+
+@on(QuestStageRevealed)
+def _stage(s: LcgState, e: QuestStageRevealed) -> None:
+    card = s.cards[e.card]
+    if card.zone != "quest":
+        for old in list(s.zone("quest")):
+            _move(s, old, "quest.done")
+        _move(s, e.card, "quest")
+    card.face = e.side
+
+
+class LocationTraveled(Event, frozen=True, kw_only=True):
+    card: Uid
+
+
+@on(LocationTraveled)
+def _traveled(s: LcgState, e: LocationTraveled) -> None:
+    _move(s, e.card, "active")
+
+
+class LocationExplored(Event, frozen=True, kw_only=True):
+    """The location's progress reached its quest points; it left play."""
+
+    card: Uid
+    to: str
+
+
+@on(LocationExplored)
+def _explored(s: LcgState, e: LocationExplored) -> None:
+    _move(s, e.card, e.to)
+
+
+class EnemyEngaged(Event, frozen=True, kw_only=True):
+    enemy: Uid
+    player: Seat
+
+
+@on(EnemyEngaged)
+def _engaged(s: LcgState, e: EnemyEngaged) -> None:
+    _move(s, e.enemy, f"{e.player}.engaged")
+
+
+class ShadowCardDealt(Event, frozen=True, kw_only=True):
+    enemy: Uid
+    card: Uid
+
+
+@on(ShadowCardDealt)
+def _shadow(s: LcgState, e: ShadowCardDealt) -> None:
+    _move(s, e.card, "shadows")
+    s.cards[e.card].attached_to = e.enemy
+
+
+class AttackDeclared(Event, frozen=True, kw_only=True):
+    """An enemy attacks a player (enemy attacks) or is attacked (player attacks)."""
+
+    enemy: Uid
+    player: Seat
+
+
+@on(AttackDeclared)
+def _attack(s: LcgState, e: AttackDeclared) -> None:
+    s.attack = Attack(enemy=e.enemy, player=e.player)
+
+
+class DefenderDeclared(Event, frozen=True, kw_only=True):
+    """``defender`` is exhausted to defend; ``None`` leaves the attack undefended."""
+
+    enemy: Uid
+    defender: Uid | None = None
+
+
+@on(DefenderDeclared)
+def _defender(s: LcgState, e: DefenderDeclared) -> None:
+    if e.defender is not None:
+        s.cards[e.defender].exhausted = True
+    if s.attack is not None:
+        s.attack.defender = e.defender
+
+
+class ShadowCardRevealed(Event, frozen=True, kw_only=True):
+    enemy: Uid
+    card: Uid
+
+
+@on(ShadowCardRevealed)
+def _shadow_revealed(s: LcgState, e: ShadowCardRevealed) -> None:
+    s.cards[e.card].shown = True
+
+
+class AttackersDeclared(Event, frozen=True, kw_only=True):
+    enemy: Uid
+    player: Seat
+    attackers: tuple[Uid, ...]
+
+
+@on(AttackersDeclared)
+def _attackers(s: LcgState, e: AttackersDeclared) -> None:
+    for uid in e.attackers:
+        s.cards[uid].exhausted = True
+    s.attack = Attack(enemy=e.enemy, player=e.player, attackers=list(e.attackers))
+
+
+class AttackResolved(Event, frozen=True, kw_only=True):
+    """The attack is over; ``by_enemy`` tells an enemy's attack from the players' attack."""
+
+    enemy: Uid
+    by_enemy: bool = False
+
+
+@on(AttackResolved)
+def _attack_resolved(s: LcgState, e: AttackResolved) -> None:
+    s.attack = None
+
+
+class QuestStageDefeated(Event, frozen=True, kw_only=True):
+    card: Uid
+
+
+@on(QuestStageDefeated)
+def _stage_defeated(s: LcgState, e: QuestStageDefeated) -> None:
+    pass
+
+
+class CharacterDestroyed(Event, frozen=True, kw_only=True):
+    card: Uid
+
+
+@on(CharacterDestroyed)
+def _destroyed(s: LcgState, e: CharacterDestroyed) -> None:
+    owner = s.cards[e.card].owner
+    _move(s, e.card, f"{owner}.discard")
+
+
+class EnemyDefeated(Event, frozen=True, kw_only=True):
+    """An enemy's damage reached its hit points; it left play to ``to``."""
+
+    enemy: Uid
+    to: str
+
+
+@on(EnemyDefeated)
+def _defeated(s: LcgState, e: EnemyDefeated) -> None:
+    _move(s, e.enemy, e.to)
+
+
+class AttachmentAttached(Event, frozen=True, kw_only=True):
+    card: Uid
+    to: Uid
+
+
+@on(AttachmentAttached)
+def _attached(s: LcgState, e: AttachmentAttached) -> None:
+    _move(s, e.card, "attachments")
+    s.cards[e.card].attached_to = e.to
+
+
+class AbilityTriggered(Event, frozen=True, kw_only=True):
+    """A player used a card's Action or Response; what it does follows as events."""
+
+    card: Uid
+    ability: str
+    player: Seat
+
+
+@on(AbilityTriggered)
+def _ability(s: LcgState, e: AbilityTriggered) -> None:
+    pass
+
+
+class FirstPlayerPassed(Event, frozen=True, kw_only=True):
+    player: Seat
+
+
+@on(FirstPlayerPassed)
+def _first(s: LcgState, e: FirstPlayerPassed) -> None:
+    s.first = e.player
+
+
+class PlayerEliminated(Event, frozen=True, kw_only=True):
+    """``reason`` is ``threat`` (50 or more) or ``heroes`` (every hero destroyed)."""
+
+    player: Seat
+    reason: str
+
+
+@on(PlayerEliminated)
+def _eliminated(s: LcgState, e: PlayerEliminated) -> None:
+    s.players[e.player].eliminated = True
+
+
+class CardLookedAt(Event, frozen=True, kw_only=True):
+    """A player looked at a face-down card (only they learn what it is)."""
+
+    player: Seat
+    card: Uid
+
+
+@on(CardLookedAt)
+def _looked(s: LcgState, e: CardLookedAt) -> None:
+    pass
+
+
+EVENTS: tuple[type[Event], ...] = (
+    GameCreated,
+    PositionSet,
+    CardsCreated,
+    ThreatSet,
+    DeckShuffled,
+    CardMoved,
+    CardsDiscarded,
+    CardsDrawn,
+    ResourcesAdded,
+    ResourcesPaid,
+    DamageDealt,
+    DamageHealed,
+    ProgressPlaced,
+    CardsExhausted,
+    CardsReadied,
+    ThreatRaised,
+    SurgeGained,
+    RoundBegan,
+    PhaseBegan,
+    AllyPlayed,
+    CharactersCommitted,
+    RemovedFromQuest,
+    QuestResolved,
+    EncounterCardRevealed,
+    QuestStageRevealed,
+    QuestStageDefeated,
+    LocationTraveled,
+    LocationExplored,
+    EnemyEngaged,
+    ShadowCardDealt,
+    AttackDeclared,
+    DefenderDeclared,
+    ShadowCardRevealed,
+    AttackersDeclared,
+    AttackResolved,
+    CharacterDestroyed,
+    EnemyDefeated,
+    AttachmentAttached,
+    AbilityTriggered,
+    FirstPlayerPassed,
+    PlayerEliminated,
+    CardLookedAt,
+)

@@ -1,0 +1,174 @@
+"""Lay out an exact LCG position from a plain description (fixtures, rule disputes).
+
+A position names the cards in each zone, top of a deck first; a card is given by name
+or code, or as a table with its state::
+
+    "p1.heroes" = [{ card = "Aragorn", damage = 2, resources = 1 }, "Gimli", "Legolas"]
+    "encounter.deck" = ["King Spider", "Forest Spider"]
+    shadows = [{ card = "Dol Guldur Orcs", on = "Forest Spider" }]
+
+Each card gets a label, its name (``Forest Spider``, then ``Forest Spider 2``, ...) or
+the ``as`` given, by which scripts and expectations refer to it. Zones not given are
+empty, except that each player's heroes default to their lineup and the quest to its
+first stage.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.kernel.events import Frame
+from domain.kernel.flow import FlowError, frames_to, program
+from domain.lcg import events as ev
+from domain.lcg.cards import CARDS
+from domain.lcg.lineups import SetupError, lcg_options
+from domain.lcg.ruleset import LCG
+from domain.lcg.state import Card, Player
+
+PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged")
+SHARED_ZONES = (
+    "staging",
+    "encounter.deck",
+    "encounter.discard",
+    "revealed",
+    "active",
+    "quest",
+    "quest.deck",
+    "victory",
+    "set-aside",
+    "shadows",
+    "attachments",
+)
+CARD_FIELDS = {"card", "as", "damage", "resources", "progress", "exhausted", "committed", "on", "face", "shown"}
+
+
+@dataclass
+class Position:
+    created: ev.GameCreated
+    placed: ev.PositionSet
+    frames: list[Frame]
+    labels: dict[str, int] = field(default_factory=dict)
+
+
+def _fold(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return plain.casefold().replace("'", "").replace("!", "").strip()
+
+
+def card_code(name: str) -> str:
+    """A card's code from its code, its name or (quests) the name of either side."""
+    if name in CARDS:
+        return name
+    matches = [c.code for c in CARDS.values() if _fold(name) in (_fold(c.name), _fold(c.name_a))]
+    if not matches:
+        raise SetupError(f"unknown card {name!r}")
+    return matches[0]
+
+
+def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
+    players = int(game.get("players", len(game.get("heroes", [])) or 1))
+    options = lcg_options(
+        str(game.get("scenario", "passage-through-mirkwood")),
+        players,
+        [list(h) for h in game.get("heroes", [])] or None,
+        str(game.get("difficulty", "standard")),
+    )
+    created = LCG.created(options, int(game.get("seed", 1)))
+    seats = list(created.seats)
+    zones_spec: dict[str, Sequence[Any]] = dict(position.get("zones", {}))
+    for seat, setup in zip(seats, options.players, strict=True):
+        zones_spec.setdefault(f"{seat}.heroes", list(setup.heroes))
+    if "quest" not in zones_spec:
+        zones_spec["quest"] = [{"card": options_quest(options.scenario)[0], "face": "B"}]
+
+    cards: list[Card] = []
+    zones: dict[str, list[int]] = {}
+    labels: dict[str, int] = {}
+    pending_hosts: list[tuple[Card, str]] = []
+    for zone, entries in zones_spec.items():
+        owner = _zone_owner(zone, seats)
+        zones[zone] = []
+        for entry in entries:
+            spec = {"card": entry} if isinstance(entry, str) else dict(entry)
+            unknown = set(spec) - CARD_FIELDS
+            if unknown:
+                raise SetupError(f"zone {zone}: unknown card field(s) {sorted(unknown)}")
+            code = card_code(str(spec["card"]))
+            uid = len(cards) + 1
+            card = Card(
+                uid=uid,
+                code=code,
+                owner=owner,
+                zone=zone,
+                exhausted=bool(spec.get("exhausted", False)),
+                damage=int(spec.get("damage", 0)),
+                resources=int(spec.get("resources", 0)),
+                progress=int(spec.get("progress", 0)),
+                committed=bool(spec.get("committed", False)),
+                face=str(spec.get("face", "B" if zone == "quest" else "A")),
+                shown=bool(spec.get("shown", False)),
+            )
+            cards.append(card)
+            zones[zone].append(uid)
+            labels[_label(spec.get("as") or CARDS[code].name, labels)] = uid
+            if "on" in spec:
+                pending_hosts.append((card, str(spec["on"])))
+    for card, host in pending_hosts:
+        if host not in labels:
+            raise SetupError(f"{CARDS[card.code].name} is put on {host!r}, which is not on the table")
+        card.attached_to = labels[host]
+
+    threat = dict(position.get("threat", {}))
+    player_list = []
+    for seat in seats:
+        heroes = zones.get(f"{seat}.heroes", [])
+        start = sum(CARDS[cards[u - 1].code].threat_cost for u in heroes)
+        player_list.append(Player(seat=seat, threat=int(threat.get(seat, start))))
+    placed = ev.PositionSet(
+        cards=tuple(cards),
+        zones=zones,
+        players=tuple(player_list),
+        first=str(position.get("first", seats[0])),
+        round=int(position.get("round", 1)),
+        phase=str(position.get("phase", "")),
+    )
+    at = str(position.get("at", "lcg.round"))
+    game_program = program("lcg.game")
+    rounds = list(game_program.children())[1]
+    try:
+        frames = [Frame(game_program.key, 2), Frame(rounds.key, 1), *frames_to("lcg.round", at)]
+    except FlowError as error:
+        raise SetupError(f"cannot start at {at!r}: {error}") from None
+    return Position(created, placed, frames, labels)
+
+
+def options_quest(scenario: str) -> tuple[str, ...]:
+    from domain.lcg.scenarios import scenario as find
+
+    return find(scenario).quest
+
+
+def _zone_owner(zone: str, seats: list[str]) -> str | None:
+    seat, _, rest = zone.partition(".")
+    if seat in seats:
+        if rest not in PLAYER_ZONES:
+            raise SetupError(f"unknown zone {zone!r}; a player's zones are {', '.join(PLAYER_ZONES)}")
+        return seat
+    if zone not in SHARED_ZONES:
+        raise SetupError(
+            f"unknown zone {zone!r}; shared zones are {', '.join(SHARED_ZONES)}, "
+            f"player zones are <seat>.<{'|'.join(PLAYER_ZONES)}> for seats {', '.join(seats)}"
+        )
+    return None
+
+
+def _label(name: str, taken: Mapping[str, int]) -> str:
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"

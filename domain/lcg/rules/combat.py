@@ -1,0 +1,332 @@
+"""Combat phase: shadow cards, enemy attacks, then player attacks.
+
+Rules (Core Set rulebook, combat phase):
+- One shadow card, face down, is dealt to each engaged enemy, player by player from the
+  first player, highest engagement cost first; none when the encounter deck is empty.
+- Each player resolves the attacks of the enemies engaged with them, highest engagement
+  cost first: declare one ready defender (exhausting it; another player's character may
+  defend only with Sentinel) or leave the attack undefended; turn the shadow cards over
+  and resolve them; a defended attack deals attack minus the defender's defense to the
+  defender; an undefended attack deals all its attack to one hero of the defending
+  player. "If a defending character leaves play or is removed from combat before damage
+  is assigned, the attack is considered undefended" (rulebook p. 18).
+- Then each player may attack each enemy engaged with them once: declare attackers
+  (exhausting them; another player's character only with Ranged); the enemy takes their
+  total attack minus its defense.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.decisions import Kind, Option
+from domain.kernel.events import Event
+from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Let, Node, Seq, register
+from domain.kernel.runtime import Runtime
+from domain.lcg import events as ev
+from domain.lcg.cards import text_of
+from domain.lcg.effects import card_option, choose, each_player, emit, st
+from domain.lcg.rules import table
+from domain.lcg.rules.procedures import end_of
+from domain.lcg.rules.windows import window
+from domain.lcg.state import LcgState, Seat, Uid
+
+
+def _engaged_with(rt: Runtime) -> bool:
+    return st(rt).cards[int(rt.env["enemy"])].zone == f"{rt.env['player']}.engaged"
+
+
+# -- shadow cards ------------------------------------------------------------------------
+
+
+def _deal_shadow(rt: Runtime) -> Event | None:
+    s = st(rt)
+    deck = s.zone("encounter.deck")
+    if not deck or not _engaged_with(rt):
+        return None
+    return ev.ShadowCardDealt(enemy=int(rt.env["enemy"]), card=deck[0])
+
+
+def _deal_extra_shadow(rt: Runtime) -> Event | None:
+    """Used by texts that deal an attacking enemy another shadow card (Beastmaster)."""
+    deck = st(rt).zone("encounter.deck")
+    return ev.ShadowCardDealt(enemy=int(rt.env["self"]), card=deck[0]) if deck else None
+
+
+register("lcg.shadow.deal-extra", emit(_deal_extra_shadow), rule="lcg.combat.shadow")
+
+# -- enemy attacks -----------------------------------------------------------------------
+
+
+def defenders(s: LcgState, seat: Seat) -> list[Uid]:
+    own = table.ready_characters(s, seat)
+    sentinels = [
+        u
+        for other in s.active_seats()
+        if other != seat
+        for u in table.ready_characters(s, other)
+        if table.defn(s, u).has("Sentinel")
+    ]
+    return own + sentinels
+
+
+def _ask_defender(rt: Runtime) -> Ask:
+    s = st(rt)
+    seat = rt.env["player"]
+    enemy = int(rt.env["enemy"])
+    options = [card_option(s, u) for u in defenders(s, seat)]
+    prompt = f"{table.name(s, enemy)} attacks (attack {table.attack(s, enemy)}): declare a defender"
+    return Ask(seat, prompt, [*options, Option("undefended", "Leave it undefended")], about=enemy)
+
+
+def _declared(rt: Runtime) -> Event:
+    chosen = rt.env["defender"]
+    return ev.DefenderDeclared(enemy=int(rt.env["enemy"]), defender=None if chosen == "undefended" else int(chosen))
+
+
+def _attack_context(rt: Runtime) -> dict[str, object]:
+    """What shadow effects read: the attacking enemy, the defender, undefended or not."""
+    chosen = rt.env["defender"]
+    return {
+        "defending": rt.env["player"],
+        "undefended": chosen == "undefended",
+        "shadows": table.shadows_of(st(rt), int(rt.env["enemy"])),
+    }
+
+
+def _shadow_program(rt: Runtime) -> str | None:
+    card = st(rt).cards[int(rt.env["shadow"])]
+    return f"{card.code}.shadow" if text_of(card.code).shadow is not None else None
+
+
+def _defender_gone(rt: Runtime) -> bool:
+    chosen = rt.env["defender"]
+    if chosen == "undefended":
+        return True
+    return st(rt).cards[int(chosen)].zone not in (
+        f"{seat}.{z}" for seat in st(rt).active_seats() for z in ("heroes", "allies")
+    )
+
+
+def _defended_damage(rt: Runtime) -> Event | None:
+    s = st(rt)
+    enemy, defender = int(rt.env["enemy"]), int(rt.env["defender"])
+    amount = table.attack(s, enemy) - table.defense(s, defender)
+    return ev.DamageDealt(card=defender, amount=amount) if amount > 0 else None
+
+
+def _undefended_damage(rt: Runtime) -> Event | None:
+    s = st(rt)
+    amount = table.attack(s, int(rt.env["enemy"]))
+    hero = int(rt.env["hero"])
+    return ev.DamageDealt(card=hero, amount=amount) if amount > 0 else None
+
+
+def _shadows_discarded(rt: Runtime) -> Event | None:
+    shadows = tuple(table.shadows_of(st(rt), int(rt.env["enemy"])))
+    return ev.CardsDiscarded(cards=shadows) if shadows else None
+
+
+ENEMY_ATTACK = register(
+    "lcg.combat.enemy-attack",
+    If(
+        _engaged_with,
+        Seq(
+            emit(lambda rt: ev.AttackDeclared(enemy=int(rt.env["enemy"]), player=rt.env["player"])),
+            If(
+                _engaged_with,
+                Decide(
+                    _ask_defender,
+                    "defender",
+                    Seq(
+                        emit(_declared),
+                        Let(
+                            _attack_context,
+                            Seq(
+                                ForEach(
+                                    lambda rt: list(rt.env["shadows"]),
+                                    "shadow",
+                                    If(
+                                        _engaged_with,
+                                        Seq(
+                                            emit(
+                                                lambda rt: ev.ShadowCardRevealed(
+                                                    enemy=int(rt.env["enemy"]), card=int(rt.env["shadow"])
+                                                )
+                                            ),
+                                            Call(
+                                                _shadow_program,
+                                                lambda rt: {
+                                                    "enemy": rt.env["enemy"],
+                                                    "defending": rt.env["defending"],
+                                                    "defender": rt.env["defender"],
+                                                    "undefended": rt.env["undefended"],
+                                                    "self": rt.env["shadow"],
+                                                    "_card": rt.env["shadow"],
+                                                },
+                                            ),
+                                        ),
+                                    ),
+                                    rule="lcg.combat.shadow",
+                                ),
+                                If(
+                                    _engaged_with,
+                                    If(
+                                        _defender_gone,
+                                        choose(
+                                            lambda rt: rt.env["player"],
+                                            "Undefended attack: choose the hero who takes the damage",
+                                            lambda rt: table.heroes(st(rt), rt.env["player"]),
+                                            "hero",
+                                            emit(_undefended_damage),
+                                            rule="lcg.combat.undefended-damage",
+                                        ),
+                                        emit(_defended_damage, rule="lcg.combat.defended-damage"),
+                                    ),
+                                ),
+                                emit(lambda rt: ev.AttackResolved(enemy=int(rt.env["enemy"]), by_enemy=True)),
+                                emit(_shadows_discarded),
+                                end_of("attack"),
+                            ),
+                        ),
+                    ),
+                    auto_single=True,
+                    rule="lcg.combat.declare-defender",
+                ),
+            ),
+        ),
+    ),
+    rule="lcg.combat.enemy-attack",
+)
+
+# -- player attacks ----------------------------------------------------------------------
+
+
+def attackers(s: LcgState, seat: Seat) -> list[Uid]:
+    own = table.ready_characters(s, seat)
+    ranged = [
+        u
+        for other in s.active_seats()
+        if other != seat
+        for u in table.ready_characters(s, other)
+        if table.defn(s, u).has("Ranged")
+    ]
+    return own + ranged
+
+
+def _ask_attackers(rt: Runtime) -> Ask | None:
+    s = st(rt)
+    seat = rt.env["player"]
+    enemy = int(rt.env["enemy"])
+    options = [card_option(s, u) for u in attackers(s, seat)]
+    if not options:
+        return None
+    d = table.defense(s, enemy)
+    left = table.hit_points(s, enemy) - s.cards[enemy].damage
+    prompt = f"Attack {table.name(s, enemy)} (defense {d}, {left} hit points left)? Choose attackers"
+    return Ask(seat, prompt, options, Kind.MANY, 0, len(options), about=enemy)
+
+
+def _attack_damage(rt: Runtime) -> Event | None:
+    s = st(rt)
+    enemy = int(rt.env["enemy"])
+    if not table.is_in_play(s, enemy):
+        return None
+    total = sum(table.attack(s, u) for u in s.attack.attackers) if s.attack else 0
+    total += int(rt.env.get("bonus", 0))
+    amount = total - table.defense(s, enemy)
+    return ev.DamageDealt(card=enemy, amount=amount) if amount > 0 else None
+
+
+def _player_attack(attackers_var: str) -> Node:
+    return Seq(
+        emit(
+            lambda rt: ev.AttackersDeclared(
+                enemy=int(rt.env["enemy"]),
+                player=rt.env["player"],
+                attackers=tuple(int(u) for u in rt.env[attackers_var]),
+            )
+        ),
+        emit(_attack_damage, rule="lcg.combat.attack-damage"),
+        emit(lambda rt: ev.AttackResolved(enemy=int(rt.env["enemy"]))),
+        end_of("attack"),
+    )
+
+
+PLAYER_ATTACK = register(
+    "lcg.combat.player-attack",
+    If(
+        _engaged_with,
+        Decide(
+            _ask_attackers,
+            "attackers",
+            If(lambda rt: bool(rt.env["attackers"]), _player_attack("attackers")),
+        ),
+    ),
+    rule="lcg.combat.player-attack",
+)
+
+
+def _staging_attackers(s: LcgState, seat: Seat) -> list[Uid]:
+    return [u for u in table.ready_characters(s, seat) if text_of(s.cards[u].code).staging_attack_bonus is not None]
+
+
+def _ask_staging_attack(rt: Runtime) -> Ask | None:
+    """Dúnhere may attack an enemy in the staging area, alone, with a bonus."""
+    s = st(rt)
+    seat = rt.env["player"]
+    enemies = table.staging_enemies(s)
+    options = [
+        Option(f"{a}>{e}", f"{table.name(s, a)} attacks {table.name(s, e)} in the staging area", e)
+        for a in _staging_attackers(s, seat)
+        for e in enemies
+    ]
+    if not options:
+        return None
+    return Ask(seat, "Attack an enemy in the staging area?", [*options, Option("skip", "No")])
+
+
+def _split_staging_attack(rt: Runtime) -> dict[str, object]:
+    attacker, enemy = str(rt.env["target"]).split(">")
+    bonus = text_of(st(rt).cards[int(attacker)].code).staging_attack_bonus or 0
+    return {"enemy": int(enemy), "solo": [int(attacker)], "bonus": bonus}
+
+
+def staging_attack() -> Node:
+    return Decide(
+        _ask_staging_attack,
+        "target",
+        If(lambda rt: rt.env["target"] != "skip", Let(_split_staging_attack, _player_attack("solo"))),
+        rule="lcg.combat.staging-attack",
+    )
+
+
+def body() -> list[Node]:
+    return [
+        each_player(
+            ForEach(lambda rt: table.engaged(st(rt), rt.env["player"]), "enemy", emit(_deal_shadow)),
+            rule="lcg.combat.deal-shadows",
+        ),
+        window("lcg.combat.window.shadows"),
+        each_player(
+            ForEach(
+                lambda rt: table.engaged(st(rt), rt.env["player"]),
+                "enemy",
+                Call("lcg.combat.enemy-attack", lambda rt: {"enemy": rt.env["enemy"], "player": rt.env["player"]}),
+            ),
+            rule="lcg.combat.enemy-attacks",
+        ),
+        window("lcg.combat.window.enemy-attacks"),
+        each_player(
+            Seq(
+                ForEach(
+                    lambda rt: table.engaged(st(rt), rt.env["player"]),
+                    "enemy",
+                    Call(
+                        "lcg.combat.player-attack",
+                        lambda rt: {"enemy": rt.env["enemy"], "player": rt.env["player"]},
+                    ),
+                ),
+                staging_attack(),
+            ),
+            rule="lcg.combat.player-attacks",
+        ),
+    ]

@@ -1,0 +1,73 @@
+"""Encounter phase: optional engagement, then engagement checks.
+
+Rules: each player in turn may engage one enemy in the staging area. Then, player by
+player, the enemy in the staging area with the highest engagement cost at or below
+that player's threat engages them; this repeats until no enemy can engage anyone. On a
+tie the player chooses which enemy engages them.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.decisions import Option
+from domain.kernel.flow import Ask, Decide, If, Node, Repeat
+from domain.kernel.runtime import Runtime
+from domain.lcg import events as ev
+from domain.lcg.effects import card_option, each_player, emit, st
+from domain.lcg.rules import table
+from domain.lcg.state import LcgState, Seat, Uid
+
+
+def _ask_optional(rt: Runtime) -> Ask | None:
+    s = st(rt)
+    seat = rt.env["player"]
+    enemies = table.staging_enemies(s)
+    if not enemies:
+        return None
+    options = [card_option(s, u) for u in enemies]
+    return Ask(seat, "Engage an enemy from the staging area?", [*options, Option("skip", "No")])
+
+
+def next_engagement(s: LcgState, seat: Seat) -> list[Uid]:
+    """The enemies that would engage ``seat`` now (several only on a tie)."""
+    threat = s.players[seat].threat
+    able = [u for u in table.staging_enemies(s) if table.engagement_cost(s, u) <= threat]
+    if not able:
+        return []
+    top = max(table.engagement_cost(s, u) for u in able)
+    return [u for u in able if table.engagement_cost(s, u) == top]
+
+
+def _none_can_engage(rt: Runtime) -> bool:
+    s = st(rt)
+    return not any(next_engagement(s, seat) for seat in s.active_seats())
+
+
+def _ask_check(rt: Runtime) -> Ask | None:
+    s = st(rt)
+    seat = rt.env["player"]
+    enemies = next_engagement(s, seat)
+    if not enemies:
+        return None
+    return Ask(seat, "Engagement check: which enemy engages you?", [card_option(s, u) for u in enemies])
+
+
+def _engage(bind: str) -> Node:
+    return emit(lambda rt: ev.EnemyEngaged(enemy=int(rt.env[bind]), player=rt.env["player"]))
+
+
+def body() -> list[Node]:
+    return [
+        each_player(
+            Decide(
+                _ask_optional,
+                "enemy",
+                If(lambda rt: rt.env["enemy"] != "skip", _engage("enemy")),
+            ),
+            rule="lcg.encounter.optional-engagement",
+        ),
+        Repeat(
+            each_player(Decide(_ask_check, "engages", _engage("engages"), auto_single=True)),
+            until=_none_can_engage,
+            rule="lcg.encounter.engagement-check",
+        ),
+    ]

@@ -1,0 +1,294 @@
+"""Shared procedures: the recurring rule steps that phases and card texts call by name.
+
+``lcg.draw``, ``lcg.reveal`` (reveal an encounter card), ``lcg.destroy`` (a character or
+enemy with lethal damage leaves play), ``lcg.explore`` (a location's progress reaches
+its quest points), ``lcg.quest.advance`` (the stage is defeated), ``lcg.eliminate`` (a
+player is out of the game), ``lcg.end-phase``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.kernel.events import Event, GameEnded, Outcome, ScopeEnded
+from domain.kernel.flow import Call, Do, ForEach, If, Let, Seq, register
+from domain.kernel.runtime import Runtime
+from domain.lcg import events as ev
+from domain.lcg.cards import text_of
+from domain.lcg.effects import emit, st
+from domain.lcg.rules import table
+from domain.lcg.state import LcgState, Uid
+
+# -- draw --------------------------------------------------------------------------------
+
+
+def _draw(rt: Runtime) -> Event | None:
+    """Draw from the top of the deck; an empty deck simply gives no card."""
+    s = st(rt)
+    seat = rt.env["player"]
+    if s.players[seat].eliminated or not table.can_draw(s):
+        return None
+    cards = tuple(s.zone(f"{seat}.deck")[: int(rt.env["count"])])
+    return ev.CardsDrawn(player=seat, cards=cards) if cards else None
+
+
+register("lcg.draw", emit(_draw), rule="lcg.draw")
+
+# -- reveal an encounter card ------------------------------------------------------------
+
+
+def _reshuffle(rt: Runtime) -> Event:
+    """Rules: an empty encounter deck is rebuilt by shuffling its discard pile."""
+    pile = st(rt).zone("encounter.discard")
+    return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(pile)))
+
+
+def _top_card(rt: Runtime) -> dict[str, int | None]:
+    deck = st(rt).zone("encounter.deck")
+    return {"card": deck[0] if deck else None}
+
+
+def _still_revealed(rt: Runtime) -> bool:
+    return st(rt).cards[int(rt.env["card"])].zone == "revealed"
+
+
+def _surges(rt: Runtime) -> bool:
+    s = st(rt)
+    card = s.cards[int(rt.env["card"])]
+    return card.zone == "revealed" and (card.surge or table.defn(s, card.uid).has("Surge"))
+
+
+def _resolve_revealed(rt: Runtime) -> Event | None:
+    """Enemies and locations enter the staging area; treacheries go to the discard pile."""
+    s = st(rt)
+    uid = int(rt.env["card"])
+    if s.cards[uid].zone != "revealed":
+        return None
+    if table.defn(s, uid).type in ("enemy", "location"):
+        return ev.CardMoved(card=uid, to="staging")
+    return ev.CardsDiscarded(cards=(uid,))
+
+
+def _when_revealed(rt: Runtime) -> str | None:
+    s = st(rt)
+    card = s.cards[int(rt.env["card"])]
+    if card.zone != "revealed" or text_of(card.code).when_revealed is None:
+        return None
+    return f"{card.code}.when-revealed"
+
+
+register(
+    "lcg.reveal",
+    Seq(
+        If(
+            lambda rt: not st(rt).zone("encounter.deck") and bool(st(rt).zone("encounter.discard")),
+            emit(_reshuffle, rule="lcg.encounter-deck.reshuffle"),
+        ),
+        Let(
+            _top_card,
+            If(
+                lambda rt: rt.env["card"] is not None,
+                Seq(
+                    emit(lambda rt: ev.EncounterCardRevealed(card=int(rt.env["card"]))),
+                    Call(_when_revealed, lambda rt: {"self": rt.env["card"], "_card": rt.env["card"]}),
+                    If(
+                        _surges,
+                        Seq(emit(_resolve_revealed), Call("lcg.reveal"), rule="lcg.keyword.surge"),
+                        emit(_resolve_revealed),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    rule="lcg.encounter.reveal",
+)
+
+# -- lethal damage -----------------------------------------------------------------------
+
+
+def _lethal(rt: Runtime) -> bool:
+    s = st(rt)
+    uid = int(rt.env["card"])
+    in_play = table.is_in_play(s, uid) or s.cards[uid].zone == "revealed"
+    return in_play and s.cards[uid].damage >= table.hit_points(s, uid)
+
+
+def _attached_leave(rt: Runtime) -> Event | None:
+    """Attachments and shadow cards leave play with the card they are on."""
+    s = st(rt)
+    uid = int(rt.env["card"])
+    gone = tuple(table.attachments_on(s, uid) + table.shadows_of(s, uid))
+    return ev.CardsDiscarded(cards=gone) if gone else None
+
+
+def _destroyed(rt: Runtime) -> Event:
+    s = st(rt)
+    uid = int(rt.env["card"])
+    d = table.defn(s, uid)
+    if d.is_character:
+        return ev.CharacterDestroyed(card=uid)
+    return ev.EnemyDefeated(enemy=uid, to="victory" if d.victory_points else "encounter.discard")
+
+
+register(
+    "lcg.destroy",
+    If(_lethal, Seq(emit(_attached_leave), emit(_destroyed))),
+    rule="lcg.damage.destroy",
+)
+
+# -- exploring locations and defeating quest stages --------------------------------------
+
+
+def _explored(rt: Runtime) -> Event | None:
+    s = st(rt)
+    uid = int(rt.env["card"])
+    d = table.defn(s, uid)
+    if s.cards[uid].zone != "active" or s.cards[uid].progress < d.quest_points:
+        return None
+    return ev.LocationExplored(card=uid, to="victory" if d.victory_points else "encounter.discard")
+
+
+register("lcg.explore", emit(_explored), rule="lcg.location.explore")
+
+
+def stage_defeatable(s: LcgState, uid: Uid) -> bool:
+    """A stage falls when its progress reaches its quest points and its text allows it.
+
+    A stage printed with 0 quest points cannot be defeated by progress (Don't Leave the
+    Path!: the players win by other means).
+    """
+    points = table.defn(s, uid).quest_points
+    card = s.cards[uid]
+    if card.zone != "quest" or points <= 0 or card.progress < points:
+        return False
+    allow = text_of(card.code).can_defeat
+    return allow is None or allow(s, uid)
+
+
+def _next_stage(rt: Runtime) -> dict[str, int | None]:
+    deck = st(rt).zone("quest.deck")
+    return {"next": deck[0] if deck else None}
+
+
+def _won(reason: str) -> Event:
+    return GameEnded(outcome=Outcome(result="won", reason=reason, winner="players"))
+
+
+register(
+    "lcg.quest.advance",
+    If(
+        lambda rt: stage_defeatable(st(rt), int(rt.env["card"])),
+        Seq(
+            emit(lambda rt: ev.QuestStageDefeated(card=int(rt.env["card"]))),
+            If(
+                lambda rt: text_of(st(rt).cards[int(rt.env["card"])].code).wins_when_defeated,
+                emit(lambda rt: _won(f"{st(rt).cards[int(rt.env['card'])].code}.defeated")),
+                Let(
+                    _next_stage,
+                    If(
+                        lambda rt: rt.env["next"] is not None,
+                        Call("lcg.quest.reveal", lambda rt: {"card": rt.env["next"]}),
+                    ),
+                ),
+            ),
+        ),
+    ),
+    rule="lcg.quest.advance",
+)
+
+
+def _stage_program(side: str) -> Callable[[Runtime], str | None]:
+    """Side A of a stage may have Setup text; side B When Revealed text."""
+    ability = "setup" if side == "A" else "when-revealed"
+
+    def name(rt: Runtime) -> str | None:
+        code = st(rt).cards[int(rt.env["card"])].code
+        t = text_of(code)
+        return f"{code}.{ability}" if (t.setup if side == "A" else t.when_revealed) else None
+
+    return name
+
+
+register(
+    "lcg.quest.reveal",
+    Seq(
+        emit(lambda rt: ev.QuestStageRevealed(card=int(rt.env["card"]), side="A")),
+        Call(_stage_program("A"), lambda rt: {"self": rt.env["card"], "_card": rt.env["card"]}),
+        emit(lambda rt: ev.QuestStageRevealed(card=int(rt.env["card"]), side="B")),
+        Call(_stage_program("B"), lambda rt: {"self": rt.env["card"], "_card": rt.env["card"]}),
+    ),
+    rule="lcg.quest.reveal",
+)
+
+# -- players leaving the game ------------------------------------------------------------
+
+
+def _next_first(rt: Runtime) -> Event | None:
+    s = st(rt)
+    if s.first != rt.env["player"]:
+        return None
+    seats = s.active_seats()
+    return ev.FirstPlayerPassed(player=seats[0]) if seats else None
+
+
+def _all_out(rt: Runtime) -> Event | None:
+    s = st(rt)
+    if s.active_seats():
+        return None
+    return GameEnded(outcome=Outcome(result="lost", reason=str(rt.env["reason"])))
+
+
+register(
+    "lcg.eliminate",
+    If(
+        lambda rt: not st(rt).players[rt.env["player"]].eliminated,
+        Seq(
+            emit(lambda rt: ev.PlayerEliminated(player=rt.env["player"], reason=rt.env["reason"])),
+            ForEach(
+                lambda rt: list(st(rt).zone(f"{rt.env['player']}.engaged")),
+                "enemy",
+                emit(lambda rt: ev.CardMoved(card=int(rt.env["enemy"]), to="staging")),
+                rule="lcg.elimination.enemies-return",
+            ),
+            emit(_next_first),
+            emit(_all_out, rule="lcg.end.all-players-eliminated"),
+        ),
+    ),
+    rule="lcg.elimination",
+)
+
+# -- the end of a phase ------------------------------------------------------------------
+
+
+def _delayed(rt: Runtime) -> list[list[object]]:
+    return [[d.node, d.env] for d in st(rt).delayed if d.at == "phase"]
+
+
+def end_of(scope: str) -> Do:
+    """Durations that last until the end of ``scope`` lapse (one event, if any lapse)."""
+
+    def step(rt: Runtime) -> None:
+        s = st(rt)
+        lapsing = (
+            any(m.until == scope for m in s.modifiers)
+            or any(x.until == scope for x in s.limits)
+            or any(d.at == scope for d in s.delayed)
+        )
+        if lapsing:
+            rt.emit(ScopeEnded(scope=scope))
+
+    return Do(step)
+
+
+register(
+    "lcg.end-phase",
+    Seq(
+        ForEach(
+            _delayed,
+            "delayed",
+            Call(lambda rt: str(rt.env["delayed"][0]), lambda rt: dict(rt.env["delayed"][1])),
+        ),
+        end_of("phase"),
+    ),
+    rule="lcg.phase.end",
+)

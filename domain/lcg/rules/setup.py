@@ -1,0 +1,79 @@
+"""Game setup: lay out the cards, set threat, shuffle, draw 6, reveal the first stage.
+
+Rules (Core Set rulebook, setup): each player puts their three heroes into play and sets
+their threat to the heroes' total threat cost; shuffles their deck and draws 6 cards
+(the mulligan is not used); the encounter deck is shuffled; stage 1A is revealed and its
+Setup text followed, then it is flipped to 1B.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.events import Event
+from domain.kernel.flow import Call, ForEach, Node, Seq, register
+from domain.kernel.runtime import Runtime
+from domain.lcg import events as ev
+from domain.lcg.effects import emit, st
+from domain.lcg.rules import table
+from domain.lcg.scenarios import scenario
+
+HAND_SIZE = 6
+
+
+def _lay_out(rt: Runtime) -> Event:
+    s = st(rt)
+    assert s.options is not None
+    chosen = scenario(s.options.scenario)
+    cards: list[ev.NewCard] = []
+
+    def add(code: str, zone: str, owner: str | None = None) -> None:
+        cards.append(ev.NewCard(len(cards) + 1, code, zone, owner))
+
+    for seat, setup in zip(s.order, s.options.players, strict=True):
+        for code in setup.heroes:
+            add(code, f"{seat}.heroes", seat)
+        for code in setup.deck:
+            add(code, f"{seat}.deck", seat)
+    for code in chosen.quest:
+        add(code, "quest.deck")
+    for code in chosen.encounter_deck(s.options.difficulty):
+        add(code, "encounter.deck")
+    return ev.CardsCreated(cards=tuple(cards))
+
+
+def _threat(rt: Runtime) -> Event:
+    s = st(rt)
+    seat = rt.env["player"]
+    total = sum(table.defn(s, h).threat_cost for h in table.heroes(s, seat))
+    return ev.ThreatSet(player=seat, threat=total)
+
+
+def _shuffle_deck(rt: Runtime) -> Event:
+    zone = f"{rt.env['player']}.deck"
+    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
+
+
+def _shuffle_encounter(rt: Runtime) -> Event:
+    return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(st(rt).zone("encounter.deck"))))
+
+
+def _opening_hand(rt: Runtime) -> Event:
+    seat = rt.env["player"]
+    return ev.CardsDrawn(player=seat, cards=tuple(st(rt).zone(f"{seat}.deck")[:HAND_SIZE]))
+
+
+def _seats(rt: Runtime) -> list[str]:
+    return list(st(rt).order)
+
+
+SETUP: Node = register(
+    "lcg.setup",
+    Seq(
+        emit(_lay_out, rule="lcg.setup.cards"),
+        ForEach(_seats, "player", emit(_threat), rule="lcg.setup.threat"),
+        ForEach(_seats, "player", emit(_shuffle_deck), rule="lcg.setup.shuffle"),
+        emit(_shuffle_encounter, rule="lcg.setup.shuffle"),
+        ForEach(_seats, "player", emit(_opening_hand), rule="lcg.setup.hand"),
+        Call("lcg.quest.reveal", lambda rt: {"card": st(rt).zone("quest.deck")[0]}, rule="lcg.setup.quest"),
+    ),
+    rule="lcg.setup",
+)

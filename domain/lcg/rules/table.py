@@ -1,0 +1,180 @@
+"""Questions the rules ask about the table: current stats, who controls what, what is where.
+
+Pure functions of the state. Current stats are printed values plus lasting modifiers
+plus the card's own passive text (Gimli, Chieftain Ufthak).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from domain.lcg.cards import CARDS, CardDef, text_of
+from domain.lcg.state import LcgState, Seat, Uid
+
+STATS = ("willpower", "attack", "defense", "hit_points", "threat", "engagement_cost")
+
+
+def defn(s: LcgState, uid: Uid) -> CardDef:
+    return CARDS[s.cards[uid].code]
+
+
+def name(s: LcgState, uid: Uid) -> str:
+    return CARDS[s.cards[uid].code].name
+
+
+def stat(s: LcgState, uid: Uid, which: str) -> int:
+    """The card's current value of ``which`` (never below zero)."""
+    card = s.cards[uid]
+    value: int = getattr(CARDS[card.code], which)
+    value += s.modifier_total(uid, which)
+    passive = text_of(card.code).stat
+    if passive is not None:
+        value += passive(s, uid, which)
+    return max(0, value)
+
+
+def willpower(s: LcgState, uid: Uid) -> int:
+    return stat(s, uid, "willpower")
+
+
+def attack(s: LcgState, uid: Uid) -> int:
+    return stat(s, uid, "attack")
+
+
+def defense(s: LcgState, uid: Uid) -> int:
+    return stat(s, uid, "defense")
+
+
+def hit_points(s: LcgState, uid: Uid) -> int:
+    return stat(s, uid, "hit_points")
+
+
+def threat_of(s: LcgState, uid: Uid) -> int:
+    return stat(s, uid, "threat")
+
+
+def engagement_cost(s: LcgState, uid: Uid) -> int:
+    return stat(s, uid, "engagement_cost")
+
+
+# -- players' cards ----------------------------------------------------------------------
+
+
+def heroes(s: LcgState, seat: Seat) -> list[Uid]:
+    return list(s.zone(f"{seat}.heroes"))
+
+
+def characters(s: LcgState, seat: Seat) -> list[Uid]:
+    return s.zone(f"{seat}.heroes") + s.zone(f"{seat}.allies")
+
+
+def ready_characters(s: LcgState, seat: Seat) -> list[Uid]:
+    return [u for u in characters(s, seat) if not s.cards[u].exhausted]
+
+
+def all_characters(s: LcgState) -> Iterator[Uid]:
+    for seat in s.active_seats():
+        yield from characters(s, seat)
+
+
+def committed(s: LcgState, seat: Seat | None = None) -> list[Uid]:
+    seats = [seat] if seat else s.active_seats()
+    return [u for p in seats for u in characters(s, p) if s.cards[u].committed]
+
+
+def hand(s: LcgState, seat: Seat) -> list[Uid]:
+    return list(s.zone(f"{seat}.hand"))
+
+
+def owner_of(s: LcgState, uid: Uid) -> Seat:
+    owner = s.cards[uid].owner
+    if owner is None:
+        raise ValueError(f"card {uid} has no owner")
+    return owner
+
+
+def attachments_on(s: LcgState, uid: Uid) -> list[Uid]:
+    return [a for a in s.zone("attachments") if s.cards[a].attached_to == uid]
+
+
+def is_in_play(s: LcgState, uid: Uid) -> bool:
+    zone = s.cards[uid].zone
+    return zone.rsplit(".", 1)[-1] in (
+        "heroes",
+        "allies",
+        "engaged",
+        "staging",
+        "active",
+        "attachments",
+        "quest",
+    ) and not _eliminated_zone(s, zone)
+
+
+def _eliminated_zone(s: LcgState, zone: str) -> bool:
+    seat = zone.partition(".")[0]
+    player = s.players.get(seat)
+    return player is not None and player.eliminated
+
+
+def holder(s: LcgState, uid: Uid) -> Seat | None:
+    """The seat that controls a character, or is engaged with an enemy."""
+    return s.controller(uid)
+
+
+# -- the encounter side ------------------------------------------------------------------
+
+
+def engaged(s: LcgState, seat: Seat) -> list[Uid]:
+    """Enemies engaged with ``seat``, highest engagement cost first."""
+    return sorted(s.zone(f"{seat}.engaged"), key=lambda u: -engagement_cost(s, u))
+
+
+def staging(s: LcgState) -> list[Uid]:
+    return list(s.zone("staging"))
+
+
+def staging_enemies(s: LcgState) -> list[Uid]:
+    return [u for u in s.zone("staging") if defn(s, u).type == "enemy"]
+
+
+def enemies_in_play(s: LcgState) -> list[Uid]:
+    out = staging_enemies(s)
+    for seat in s.active_seats():
+        out += s.zone(f"{seat}.engaged")
+    return out
+
+
+def active_location(s: LcgState) -> Uid | None:
+    zone = s.zone("active")
+    return zone[0] if zone else None
+
+
+def quest_card(s: LcgState) -> Uid | None:
+    zone = s.zone("quest")
+    return zone[0] if zone else None
+
+
+def shadows_of(s: LcgState, enemy: Uid) -> list[Uid]:
+    return [c for c in s.zone("shadows") if s.cards[c].attached_to == enemy]
+
+
+def staging_threat(s: LcgState) -> int:
+    return sum(threat_of(s, u) for u in s.zone("staging") if defn(s, u).type in ("enemy", "location"))
+
+
+def highest_threat_seats(s: LcgState) -> list[Seat]:
+    seats = s.active_seats()
+    top = max(s.players[p].threat for p in seats)
+    return [p for p in seats if s.players[p].threat == top]
+
+
+def unique_in_play(s: LcgState, code: str) -> bool:
+    """Whether a card with the same title as ``code`` is already in play (any player)."""
+    title = CARDS[code].name
+    return any(CARDS[s.cards[u].code].name == title for seat in s.active_seats() for u in characters(s, seat))
+
+
+def can_draw(s: LcgState) -> bool:
+    """Whether players may draw: an active location's text can forbid it (Enchanted Stream)."""
+    location = active_location(s)
+    return location is None or "draw" not in text_of(s.cards[location].code).while_active

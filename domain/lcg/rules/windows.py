@@ -1,0 +1,64 @@
+"""Action windows: after most steps, players may use Action abilities.
+
+Rules: the first player has the first opportunity, then each other player in turn order;
+the window closes once every player in a row has passed. Here each player who has an
+Action they can pay for is asked in turn; using one starts the round of opportunities
+again from the first player. A player with no usable Action is not asked.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.decisions import Option
+from domain.kernel.flow import Ask, Call, Decide, If, Node, Restart, Seq
+from domain.kernel.runtime import Runtime
+from domain.lcg.cards import text_of
+from domain.lcg.effects import each_player, st
+from domain.lcg.rules import table
+from domain.lcg.state import LcgState, Seat
+
+
+def available_actions(s: LcgState, seat: Seat) -> list[Option]:
+    """The Actions ``seat`` may use now: on cards it controls, or open to every player."""
+    options: list[Option] = []
+    for owner in s.active_seats():
+        for uid in table.characters(s, owner):
+            for i, action in enumerate(text_of(s.cards[uid].code).actions):
+                if (owner == seat or action.anyone) and action.available(s, uid, seat):
+                    label = f"{table.name(s, uid)}: {action.label}"
+                    options.append(Option(f"{uid}.{i}", label, uid))
+    return options
+
+
+def _ask(rt: Runtime) -> Ask | None:
+    s = st(rt)
+    seat = rt.env["player"]
+    options = available_actions(s, seat)
+    if not options:
+        return None
+    phase = s.phase
+    return Ask(seat, f"{phase.title()} phase: use an Action, or pass", [*options, Option("pass", "Pass")])
+
+
+def _action_program(rt: Runtime) -> str:
+    uid, index = str(rt.env["action"]).split(".")
+    return f"{st(rt).cards[int(uid)].code}.action.{index}"
+
+
+def _action_env(rt: Runtime) -> dict[str, object]:
+    uid = int(str(rt.env["action"]).split(".")[0])
+    return {"self": uid, "player": rt.env["player"], "_card": uid}
+
+
+def window(name: str) -> Node:
+    """An action window; ``name`` is its rule reference (``lcg.quest.window.staging``)."""
+    return each_player(
+        Decide(
+            _ask,
+            "action",
+            If(
+                lambda rt: rt.env["action"] != "pass",
+                Seq(Call(_action_program, _action_env), Restart()),
+            ),
+        ),
+        rule=name,
+    )

@@ -1,0 +1,45 @@
+"""The Lord of the Rings: The Card Game, as a ruleset the kernel can run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.events import Event
+from domain.kernel.ruleset import Ruleset
+from domain.lcg import events as lcg_events
+from domain.lcg.cards import CARDS, load_texts
+from domain.lcg.state import LcgState, Options
+
+load_texts()
+
+from domain.lcg.rules import procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
+from domain.lcg.scenarios import load as load_scenarios  # noqa: E402
+
+load_scenarios()
+
+
+class LcgRules(Ruleset[LcgState]):
+    name = "lcg"
+    state_type = LcgState
+    events = lcg_events.EVENTS
+    appliers = lcg_events.APPLIERS.table
+    root = "lcg.game"
+    position_event = lcg_events.PositionSet
+
+    def after(self, rt: Any, event: Event) -> None:
+        triggers.after(rt, event)
+
+    def seats(self, state: LcgState) -> list[str]:
+        return list(state.order)
+
+    def card_name(self, state: LcgState, uid: int) -> str:
+        card = state.cards.get(uid)
+        return CARDS[card.code].name if card is not None else f"card {uid}"
+
+    @staticmethod
+    def created(options: Options, seed: int) -> lcg_events.GameCreated:
+        seats = tuple(f"p{i + 1}" for i in range(len(options.players)))
+        return lcg_events.GameCreated(seed=seed, options=options, seats=seats)
+
+
+LCG = LcgRules()

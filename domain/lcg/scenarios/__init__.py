@@ -1,0 +1,44 @@
+"""Scenarios: which quest cards and which encounter sets make up the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.lcg.cards import CARDS
+
+
+@dataclass(frozen=True)
+class Scenario:
+    key: str
+    title: str
+    quest: tuple[str, ...]
+    """Quest card codes in stage order."""
+    encounter_sets: tuple[str, ...]
+
+    def encounter_deck(self, difficulty: str) -> list[str]:
+        """Every card of the encounter sets, as many copies as printed (Easy: as listed
+        for Easy mode, which leaves some cards out)."""
+        deck = []
+        for card in CARDS.values():
+            if card.encounter_set in self.encounter_sets and card.type != "quest":
+                copies = card.easy_quantity if difficulty == "easy" else card.quantity
+                deck += [card.code] * (copies if copies is not None else card.quantity)
+        return deck
+
+
+SCENARIOS: dict[str, Scenario] = {}
+
+DIFFICULTIES = ("standard", "easy")
+
+
+def scenario(key: str) -> Scenario:
+    load()
+    try:
+        return SCENARIOS[key]
+    except KeyError:
+        known = ", ".join(sorted(SCENARIOS))
+        raise KeyError(f"unknown scenario {key!r}; known: {known}") from None
+
+
+def load() -> None:
+    from domain.lcg.scenarios import passage_through_mirkwood  # noqa: F401

@@ -1,0 +1,100 @@
+"""The table of a Lord of the Rings LCG game: cards in zones, players, the quest.
+
+Zones are named by key. Per-player zones are ``<seat>.<zone>`` (``p1.deck``,
+``p1.hand``, ``p1.heroes``, ``p1.allies``, ``p1.discard``, ``p1.engaged``); shared ones
+are ``staging``, ``encounter.deck``, ``encounter.discard``, ``revealed``, ``active``
+(the active location), ``quest`` (the current stage), ``quest.deck``, ``victory``,
+``set-aside``, ``shadows`` (face-down shadow cards; ``attached_to`` names the enemy)
+and ``attachments`` (``attached_to`` names the host).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.kernel.state import State
+
+Uid = int
+Seat = str
+
+
+class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One physical card at the table."""
+
+    uid: Uid
+    code: str
+    owner: Seat | None = None
+    zone: str = ""
+    exhausted: bool = False
+    damage: int = 0
+    resources: int = 0
+    progress: int = 0
+    committed: bool = False
+    attached_to: Uid | None = None
+    face: str = "A"
+    surge: bool = False
+    shown: bool = False
+
+
+class Player(msgspec.Struct, kw_only=True, omit_defaults=True):
+    seat: Seat
+    threat: int = 0
+    eliminated: bool = False
+
+
+class HeroSetup(msgspec.Struct, frozen=True):
+    heroes: tuple[str, ...]
+    deck: tuple[str, ...]
+
+
+class Options(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Everything a new game is made from, besides its seed."""
+
+    scenario: str
+    players: tuple[HeroSetup, ...]
+    difficulty: str = "standard"
+
+
+class Attack(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The attack being resolved: an enemy's (``defender``) or the players' (``attackers``)."""
+
+    enemy: Uid
+    player: Seat
+    defender: Uid | None = None
+    attackers: list[Uid] = msgspec.field(default_factory=list)
+
+
+class LcgState(State, kw_only=True, omit_defaults=True):
+    options: Options | None = None
+    cards: dict[Uid, Card] = msgspec.field(default_factory=dict)
+    zones: dict[str, list[Uid]] = msgspec.field(default_factory=dict)
+    players: dict[Seat, Player] = msgspec.field(default_factory=dict)
+    order: list[Seat] = msgspec.field(default_factory=list)
+    first: Seat = ""
+    round: int = 0
+    phase: str = ""
+    attack: Attack | None = None
+
+    # -- queries (pure; rules and projections share them) ----------------------------
+
+    def zone(self, key: str) -> list[Uid]:
+        return self.zones.get(key, [])
+
+    def card(self, uid: Uid) -> Card:
+        return self.cards[uid]
+
+    def active_seats(self) -> list[Seat]:
+        """Seats still in the game, in turn order starting with the first player."""
+        order = self.order
+        start = order.index(self.first) if self.first in order else 0
+        rotated = order[start:] + order[:start]
+        return [s for s in rotated if not self.players[s].eliminated]
+
+    def in_play(self, seat: Seat) -> list[Uid]:
+        return self.zone(f"{seat}.heroes") + self.zone(f"{seat}.allies")
+
+    def controller(self, uid: Uid) -> Seat | None:
+        """The seat whose play area or engagement area holds the card."""
+        zone = self.cards[uid].zone
+        seat, _, rest = zone.partition(".")
+        return seat if seat in self.players and rest in ("heroes", "allies", "engaged") else None

@@ -1,0 +1,59 @@
+"""Explain an event: walk its causes back to the decisions and rules it came from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
+from domain.kernel.ruleset import Ruleset
+from domain.kernel.runtime import fold
+from projections.story import Namer, describe
+
+
+@dataclass
+class Because:
+    """One link of a cause chain: the event, why it happened, and what led to it."""
+
+    seq: int
+    text: str
+    rule: str
+    card: str | None
+    led_by: list[Because] = field(default_factory=list)
+
+
+def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int = 12) -> Because:
+    """The cause tree of event ``seq`` (1-based), following ``by`` and ``answer`` links."""
+    if not 1 <= seq <= len(events):
+        raise IndexError(f"event {seq} is out of range: the game has events 1 to {len(events)}")
+    seen: set[int] = set()
+
+    def node(n: int, left: int) -> Because:
+        event = events[n - 1]
+        state = fold(rules, events[:n])
+        name = Namer(rules, state)
+        cause = event.cause
+        text = describe(event, name)
+        if isinstance(event, DecisionAnswered):
+            asked = events[event.decision - 1]
+            if isinstance(asked, DecisionRequested):
+                chosen = [o.label for o in asked.decision.options if o.id in event.choice]
+                text = f"{event.seat} chose {', '.join(chosen) or 'nothing'} ({asked.decision.prompt})"
+        here = Because(n, text, cause.rule, name.card(cause.card) if cause.card is not None else None)
+        seen.add(n)
+        if left > 0:
+            for link in (cause.answer, cause.by):
+                if link is not None and link not in seen and 1 <= link < n:
+                    here.led_by.append(node(link, left - 1))
+        return here
+
+    return node(seq, depth)
+
+
+def lines(tree: Because, indent: int = 0) -> list[str]:
+    card = f", text of {tree.card}" if tree.card else ""
+    out = [f"{'  ' * indent}{'<- ' if indent else ''}#{tree.seq} {tree.text}   [{tree.rule}{card}]"]
+    for child in tree.led_by:
+        out += lines(child, indent + 1)
+    return out

@@ -1,0 +1,175 @@
+"""What one viewer may see of a Lord of the Rings LCG table (default-deny).
+
+A seat sees its own hand, every face-up card, and counts of face-down piles; never
+another seat's hand, any deck's order or contents, a face-down shadow card, the quest
+cards not yet revealed, or the seed. A spectator sees only the public table. The
+referee sees everything; so does everyone once the game is over.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.kernel.decisions import Decision
+from domain.kernel.events import Outcome
+from domain.lcg.cards import CARDS
+from domain.lcg.rules import table
+from domain.lcg.state import LcgState, Seat, Uid
+
+REFEREE = "referee"
+SPECTATOR = "spectator"
+
+
+class CardView(msgspec.Struct, omit_defaults=True):
+    uid: Uid
+    code: str
+    name: str
+    type: str
+    exhausted: bool = False
+    committed: bool = False
+    damage: int = 0
+    resources: int = 0
+    progress: int = 0
+    willpower: int | None = None
+    attack: int | None = None
+    defense: int | None = None
+    hit_points: int | None = None
+    threat: int | None = None
+    engagement_cost: int | None = None
+    quest_points: int | None = None
+    cost: int | None = None
+    sphere: str | None = None
+    keywords: tuple[str, ...] = ()
+    traits: tuple[str, ...] = ()
+    text: str = ""
+    attachments: list[CardView] = msgspec.field(default_factory=list)
+    shadows: list[CardView] = msgspec.field(default_factory=list)
+    face_down_shadows: int = 0
+
+
+class PlayerView(msgspec.Struct, omit_defaults=True):
+    seat: Seat
+    threat: int
+    eliminated: bool = False
+    first: bool = False
+    heroes: list[CardView] = msgspec.field(default_factory=list)
+    allies: list[CardView] = msgspec.field(default_factory=list)
+    engaged: list[CardView] = msgspec.field(default_factory=list)
+    hand: list[CardView] | None = None
+    hand_size: int = 0
+    deck_size: int = 0
+    discard: list[CardView] = msgspec.field(default_factory=list)
+    deck: list[CardView] | None = None
+
+
+class TableView(msgspec.Struct, omit_defaults=True):
+    viewer: str
+    version: int
+    round: int
+    phase: str
+    players: list[PlayerView]
+    staging: list[CardView]
+    encounter_deck_size: int
+    encounter_discard: list[CardView]
+    victory: list[CardView]
+    quest: CardView | None = None
+    active_location: CardView | None = None
+    quest_stage: int = 0
+    revealed: list[CardView] = msgspec.field(default_factory=list)
+    decision: Decision | None = None
+    waiting_for: Seat | None = None
+    outcome: Outcome | None = None
+    seed: int | None = None
+    encounter_deck: list[CardView] | None = None
+
+
+def card_view(s: LcgState, uid: Uid) -> CardView:
+    card = s.cards[uid]
+    d = CARDS[card.code]
+    v = CardView(
+        uid=uid,
+        code=card.code,
+        name=d.name if d.type != "quest" or card.face == "B" else (d.name_a or d.name),
+        type=d.type,
+        exhausted=card.exhausted,
+        committed=card.committed,
+        damage=card.damage,
+        resources=card.resources,
+        progress=card.progress,
+        sphere=d.sphere,
+        keywords=d.keywords,
+        traits=d.traits,
+        text=(d.text_a if card.face == "A" else d.text_b) if d.type == "quest" else d.text,
+    )
+    if d.is_character:
+        v.willpower, v.attack = table.willpower(s, uid), table.attack(s, uid)
+        v.defense, v.hit_points = table.defense(s, uid), table.hit_points(s, uid)
+        v.cost = d.cost if d.type == "ally" else None
+    elif d.type == "enemy":
+        v.attack, v.defense = table.attack(s, uid), table.defense(s, uid)
+        v.hit_points, v.threat = table.hit_points(s, uid), table.threat_of(s, uid)
+        v.engagement_cost = table.engagement_cost(s, uid)
+    elif d.type == "location":
+        v.threat, v.quest_points = table.threat_of(s, uid), d.quest_points
+    elif d.type == "quest":
+        v.quest_points = d.quest_points
+    v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]
+    return v
+
+
+def _enemy_view(s: LcgState, uid: Uid, all_seeing: bool) -> CardView:
+    v = card_view(s, uid)
+    for shadow in table.shadows_of(s, uid):
+        if all_seeing or s.cards[shadow].shown:
+            v.shadows.append(card_view(s, shadow))
+        else:
+            v.face_down_shadows += 1
+    return v
+
+
+def view(s: LcgState, viewer: str) -> TableView:
+    """The table as ``viewer`` (a seat, ``spectator`` or ``referee``) may see it."""
+    all_seeing = viewer == REFEREE or s.over is not None
+    players = []
+    for seat in s.order:
+        player = s.players[seat]
+        mine = all_seeing or viewer == seat
+        players.append(
+            PlayerView(
+                seat=seat,
+                threat=player.threat,
+                eliminated=player.eliminated,
+                first=s.first == seat,
+                heroes=[card_view(s, u) for u in s.zone(f"{seat}.heroes")],
+                allies=[card_view(s, u) for u in s.zone(f"{seat}.allies")],
+                engaged=[_enemy_view(s, u, all_seeing) for u in table.engaged(s, seat)],
+                hand=[card_view(s, u) for u in s.zone(f"{seat}.hand")] if mine else None,
+                hand_size=len(s.zone(f"{seat}.hand")),
+                deck_size=len(s.zone(f"{seat}.deck")),
+                discard=[card_view(s, u) for u in s.zone(f"{seat}.discard")],
+                deck=[card_view(s, u) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
+            )
+        )
+    stage = table.quest_card(s)
+    location = table.active_location(s)
+    decision = s.pending
+    return TableView(
+        viewer=viewer,
+        version=s.version,
+        round=s.round,
+        phase=s.phase,
+        players=players,
+        staging=[_enemy_view(s, u, all_seeing) for u in s.zone("staging")],
+        encounter_deck_size=len(s.zone("encounter.deck")),
+        encounter_discard=[card_view(s, u) for u in s.zone("encounter.discard")],
+        victory=[card_view(s, u) for u in s.zone("victory")],
+        quest=card_view(s, stage) if stage is not None else None,
+        quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
+        active_location=card_view(s, location) if location is not None else None,
+        revealed=[card_view(s, u) for u in s.zone("revealed")],
+        decision=decision if decision is not None and (all_seeing or decision.seat == viewer) else None,
+        waiting_for=decision.seat if decision is not None else None,
+        outcome=s.over,
+        seed=s.seed if all_seeing else None,
+        encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
+    )

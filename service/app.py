@@ -1,0 +1,241 @@
+"""The Westmarch application: games in an event store, commands in, events out.
+
+The store is chosen by the ``eventsourcing`` environment variables
+(``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``, ``POSTGRES_*``, ...); with none set, games
+go to the SQLite file ``westmarch.db`` in the working directory. Every command loads
+the game, lets the domain decide, and saves all new events in one transaction with
+optimistic concurrency on the game's version.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+from uuid import UUID, uuid4
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from domain.game import Game, GameSnapshot, project_game
+from domain.kernel.decisions import Choice, RuleError
+from domain.kernel.events import Event, GameEnded
+from domain.kernel.ruleset import Ruleset
+from domain.kernel.runtime import fold
+from domain.kernel.state import State
+from domain.rulesets import names, ruleset
+from service.store import CREATED_TOPIC, SNAPSHOT_TOPIC, EventMapper, ruleset_of, select_states
+
+DEFAULT_DB = "westmarch.db"
+SNAPSHOT_EVERY = 200
+"""A snapshot is taken whenever a command carries a game past a multiple of this."""
+
+
+class UnknownGame(LookupError):
+    def __init__(self, game_id: UUID | str) -> None:
+        self.game_id = game_id
+        super().__init__(f"no game {game_id}")
+
+
+class StaleVersion(RuleError):
+    """The client's view is out of date: reload the game and try again."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        self.expected, self.actual = expected, actual
+        super().__init__(f"expected game version {expected}, but the game is at version {actual}")
+
+
+class ConcurrentUpdate(RuleError):
+    """Another command was saved first; nothing of this one was. Reload and retry."""
+
+    def __init__(self, game_id: UUID) -> None:
+        super().__init__(f"game {game_id} was changed by another command; reload and retry")
+
+
+class BadVersion(RuleError):
+    def __init__(self, version: int, latest: int) -> None:
+        super().__init__(f"version {version} is out of range: the game has versions 1 to {latest}")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: UUID
+    ruleset: str
+    version: int
+    over: bool
+    created: Event
+
+
+def store_env(db: str | None = None, postgres: str | None = None) -> dict[str, str]:
+    """Environment for the application: ``--db PATH`` or ``--postgres DSN`` on top of os.environ."""
+    env: dict[str, str] = {}
+    if postgres:
+        env.update(_postgres_env(postgres))
+    elif db:
+        env["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
+        env["SQLITE_DBNAME"] = db
+    return env
+
+
+def _postgres_env(dsn: str) -> dict[str, str]:
+    from urllib.parse import unquote, urlparse
+
+    url = urlparse(dsn)
+    env = {"PERSISTENCE_MODULE": "eventsourcing.postgres"}
+    if url.hostname:
+        env["POSTGRES_HOST"] = url.hostname
+    env["POSTGRES_PORT"] = str(url.port or 5432)
+    env["POSTGRES_DBNAME"] = url.path.lstrip("/") or "postgres"
+    env["POSTGRES_USER"] = unquote(url.username or os.environ.get("USER", "postgres"))
+    env["POSTGRES_PASSWORD"] = unquote(url.password or "")
+    return env
+
+
+class Westmarch(Application[UUID]):
+    name = "Westmarch"
+    env: ClassVar[dict[str, str]] = {
+        "MAPPER_TOPIC": get_topic(EventMapper),
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": DEFAULT_DB,
+        "IS_SNAPSHOTTING_ENABLED": "y",
+        "AGGREGATE_CACHE_MAXSIZE": "1000",
+    }
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(dict(env) if env else None)
+        self.snapshot_every = int(self.env.get("WESTMARCH_SNAPSHOT_EVERY", str(SNAPSHOT_EVERY)))
+
+    # -- commands --------------------------------------------------------------------
+
+    def create(self, rules_name: str, created: Event, game_id: UUID | None = None) -> Game:
+        """Start a game of ``rules_name`` from its creation event, run to the first decision."""
+        game = Game.start(game_id or uuid4(), ruleset(rules_name), created)
+        self._save(game, 0)
+        return game
+
+    def submit(
+        self,
+        game_id: UUID,
+        seat: str,
+        decision_id: int,
+        choice: Choice,
+        expected_version: int | None = None,
+    ) -> list[Event]:
+        """Answer a decision. Raises a :class:`RuleError` (appending nothing) if refused."""
+        game = self.game(game_id)
+        if expected_version is not None and expected_version != game.version:
+            raise StaleVersion(expected_version, game.version)
+        before = game.version
+        events = game.answer(seat, decision_id, choice)
+        self._save(game, before)
+        return events
+
+    def fork(self, game_id: UUID, at: int) -> Game:
+        """A new game whose history is the first ``at`` events of another, then played on."""
+        source = self.history(game_id, lte=at)
+        if not source or at < 1 or len(source) < at:
+            raise BadVersion(at, self.version(game_id))
+        game = Game.forked(uuid4(), self.rules_of(game_id), source)
+        game.resume()
+        self._save(game, 0)
+        return game
+
+    def store(self, game: Game) -> None:
+        """Save a game played elsewhere (in memory, by a simulation) with its snapshots."""
+        self._save(game, game.version - len(game.pending_events))
+
+    def _save(self, game: Game, before: int) -> None:
+        try:
+            self.save(game)
+        except IntegrityError:
+            raise ConcurrentUpdate(game.id) from None
+        if self.snapshots is None:
+            return
+        every = self.snapshot_every
+        for version in range((before // every + 1) * every, game.version + 1, every):
+            state = game.state if version == game.version else self.state_at(game.id, version)
+            snapshot = GameSnapshot(game.id, version, game.rules.name, msgspec.Raw(game.rules.codec.encode(state)))
+            self.snapshots.put([snapshot])
+
+    # -- queries ---------------------------------------------------------------------
+
+    def game(self, game_id: UUID) -> Game:
+        try:
+            game: Game = self.repository.get(game_id, projector_func=project_game)
+        except AggregateNotFoundError:
+            raise UnknownGame(game_id) from None
+        return game
+
+    def rules_of(self, game_id: UUID) -> Ruleset[Any]:
+        first = self.recorder.select_events(game_id, limit=1)
+        if not first:
+            raise UnknownGame(game_id)
+        return ruleset(ruleset_of(first[0].topic))
+
+    def version(self, game_id: UUID) -> int:
+        last = self.recorder.select_events(game_id, desc=True, limit=1)
+        if not last:
+            raise UnknownGame(game_id)
+        return last[0].originator_version
+
+    def history(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Event]:
+        """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass."""
+        rules = self.rules_of(game_id)
+        return self._decode(rules, select_states(self.recorder, game_id, gt, lte))
+
+    def _decode(self, rules: Ruleset[Any], states: list[bytes]) -> list[Event]:
+        mapper = self.mapper
+        assert isinstance(mapper, EventMapper)
+        if mapper.cipher or mapper.compressor:
+            states = [mapper.open_state(s) for s in states]
+        return rules.codec.decode_stored_many(states) if states else []
+
+    def state_at(self, game_id: UUID, version: int | None = None) -> State:
+        """The state after event ``version`` (the latest if None): snapshot, then fold."""
+        latest = self.version(game_id)
+        if version is not None and not 0 < version <= latest:
+            raise BadVersion(version, latest)
+        state: State | None = None
+        gt = None
+        if self.snapshots is not None:
+            snaps = self.snapshots.recorder.select_events(game_id, desc=True, limit=1, lte=version)
+            if snaps:
+                mapper = self.mapper
+                assert isinstance(mapper, EventMapper)
+                snapshot: GameSnapshot = mapper.to_domain_event(snaps[0])
+                state = ruleset(snapshot.ruleset).codec.decode_state(bytes(snapshot.state))
+                gt = snapshot.originator_version
+        rules = self.rules_of(game_id)
+        return fold(rules, self._decode(rules, select_states(self.recorder, game_id, gt, version)), state)
+
+    def games(self) -> Iterator[GameInfo]:
+        """Every game in the store, oldest first."""
+        topics = [CREATED_TOPIC.format(ruleset=n) for n in names()]
+        start = 1
+        while True:
+            page = self.recorder.select_notifications(start, 500, topics=topics)
+            for note in page:
+                game_id = note.originator_id
+                assert isinstance(game_id, UUID)
+                last = self.recorder.select_events(game_id, desc=True, limit=1)
+                rules = ruleset(ruleset_of(note.topic))
+                created, final = self._decode(rules, [note.state, last[0].state])
+                yield GameInfo(game_id, rules.name, last[0].originator_version, isinstance(final, GameEnded), created)
+            if len(page) < 500:
+                return
+            start = page[-1].id + 1
+
+
+__all__ = [
+    "SNAPSHOT_TOPIC",
+    "BadVersion",
+    "ConcurrentUpdate",
+    "GameInfo",
+    "StaleVersion",
+    "UnknownGame",
+    "Westmarch",
+    "store_env",
+]

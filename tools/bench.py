@@ -1,0 +1,219 @@
+"""Benchmarks: measured in one run, against baselines run in the same process.
+
+``westmarch bench`` writes ``BENCHMARKS.md``. Each figure is the best of a few repeats (these
+machines are noisy); comparisons are ratios to a baseline measured in the same run.
+
+- Fold from SQLite: load every event of many games from the store and fold them, against the
+  ``eventsourcing`` library's default mapper (JSON transcoder) and default projector on the same
+  events.
+- State at any version of a long game, with snapshots.
+- Random-bot simulation in memory, one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+import msgspec
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
+
+from domain.game import Game
+from domain.kernel.runtime import apply
+from domain.lcg.lineups import lcg_options
+from domain.lcg.ruleset import LCG
+from domain.lcg.state import LcgState
+from projections.lcg import view
+from service.app import Westmarch, store_env
+from tools.bots import GreedyBot, random_choice
+from tools.progress import Progress
+
+
+def best_of(repeats: int, fn: Callable[[], Any]) -> float:
+    """The shortest of ``repeats`` timings of ``fn`` (seconds)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def random_game(seed: int, players: int) -> Game:
+    options = lcg_options("passage-through-mirkwood", players, None, "standard")
+    game = Game.start(uuid4(), LCG, LCG.created(options, seed))
+    rng = random.Random(seed)
+    while game.state.pending is not None:
+        d = game.state.pending
+        game.answer(d.seat, d.id, random_choice(d, rng))
+    return game
+
+
+# -- the library's default path, for comparison -------------------------------------------
+
+
+class BaselineGame(Aggregate):
+    """The same game as a library-default aggregate: dataclass events, JSON transcoder."""
+
+    @event("Created")
+    def __init__(self, ruleset: str) -> None:
+        self.ruleset = ruleset
+        self.state = LcgState()
+
+    class Stepped(Aggregate.Event):
+        payload: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, BaselineGame)
+            apply(LCG, aggregate.state, msgspec.convert(self.payload, type=LCG.codec.event_type))
+
+    def step(self, payload: dict[str, Any]) -> None:
+        self.trigger_event(self.Stepped, payload=payload)
+
+
+class Baseline(Application[UUID]):
+    name = "Baseline"
+
+
+def bench_fold(games: int, repeats: int, folder: Path) -> list[tuple[str, str, str]]:
+    played = [random_game(seed, 2) for seed in range(1, games + 1)]
+    total = sum(g.version for g in played)
+    base = Baseline({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(folder / "base.db")})
+    base_ids = []
+    for g in played:
+        aggregate = BaselineGame(ruleset="lcg")
+        for e in g.pending_events:
+            aggregate.step(msgspec.to_builtins(e))
+        base.save(aggregate)
+        base_ids.append(aggregate.id)
+    ours = Westmarch({**store_env(db=str(folder / "ours.db")), "IS_SNAPSHOTTING_ENABLED": "n"})
+    for g in played:
+        ours.save(g)
+    for g, base_id in zip(played, base_ids, strict=True):
+        mine = ours.state_at(g.id)
+        theirs: LcgState = base.repository.get(base_id).state
+        assert LCG.codec.encode(mine) == LCG.codec.encode(theirs), "the two paths fold to different states"
+    t_ours = best_of(repeats, lambda: [ours.state_at(g.id) for g in played])
+    t_base = best_of(repeats, lambda: [base.repository.get(i) for i in base_ids])
+    ours_rate, base_rate = total / t_ours, total / t_base
+    rows = [
+        (
+            f"fold from SQLite, Westmarch (msgspec mapper, one-column select, batch decode) - {games} games, "
+            f"{total:,} events",
+            f"{ours_rate:,.0f} events/s",
+            "goal >= 250,000 events/s",
+        ),
+        ("fold from SQLite, library default mapper and projector, same events", f"{base_rate:,.0f} events/s", ""),
+        ("ratio", f"{ours_rate / base_rate:.1f}x", "goal >= 20x"),
+    ]
+    ours.close()
+    base.close()
+    return rows
+
+
+def long_game(min_events: int, attempts: int) -> Game:
+    """The first 4-player greedy game on Easy with at least ``min_events`` events (else the longest)."""
+    longest: Game | None = None
+    for seed in range(1, attempts + 1):
+        options = lcg_options("passage-through-mirkwood", 4, None, "easy")
+        game = Game.start(uuid4(), LCG, LCG.created(options, seed))
+        state = game.state
+        assert isinstance(state, LcgState)
+        bots = {s: GreedyBot(seed * 10 + i) for i, s in enumerate(LCG.seats(state))}
+        while state.pending is not None:
+            d = state.pending
+            game.answer(d.seat, d.id, bots[d.seat].choose(d, partial(view, state, d.seat)))
+        if longest is None or game.version > longest.version:
+            longest = game
+        if game.version >= min_events:
+            return game
+    assert longest is not None
+    return longest
+
+
+def bench_snapshots(min_events: int, attempts: int, samples: int, folder: Path) -> list[tuple[str, str, str]]:
+    game = long_game(min_events, attempts)
+    app = Westmarch(store_env(db=str(folder / "long.db")))
+    app.store(game)
+    every = app.snapshot_every
+    rng = random.Random(1)
+    versions = [rng.randint(1, game.version) for _ in range(samples)]
+    times = []
+    for v in versions:
+        start = time.perf_counter()
+        app.state_at(game.id, v)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    app.close()
+    return [
+        (
+            f"state at a random version of a {game.version:,}-event game, snapshot every {every} events "
+            f"({samples} versions)",
+            f"mean {statistics.fmean(times):.2f} ms, p50 {times[len(times) // 2]:.2f} ms, "
+            f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms, max {times[-1]:.2f} ms",
+            "goal <= 5 ms",
+        )
+    ]
+
+
+def bench_simulation(games: int, repeats: int) -> list[tuple[str, str, str]]:
+    totals = []
+
+    def run() -> None:
+        totals.append(sum(random_game(seed, 2).version for seed in range(1, games + 1)))
+
+    seconds = best_of(repeats, run)
+    rate = totals[-1] / seconds
+    return [
+        (
+            f"random-bot simulation in memory, one core - {games} two-player games, {totals[-1]:,} events",
+            f"{rate:,.0f} events/s, {games / seconds:.1f} games/s",
+            "goal >= 30,000 events/s",
+        )
+    ]
+
+
+def write(path: Path, command: str, rows: list[tuple[str, str, str]]) -> None:
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Produced by `{command}` on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
+        f"Python {platform.python_version()}, {platform.machine()}, {platform.processor() or 'cpu'}.",
+        "Each figure is the best of several repeats in one run; ratios compare paths measured in the same run.",
+        "",
+        "| measure | result | goal |",
+        "|---|---|---|",
+        *[f"| {a} | {b} | {c} |" for a, b, c in rows],
+        "",
+    ]
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def main(args: argparse.Namespace) -> int:
+    quick = bool(args.quick)
+    rows: list[tuple[str, str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp, Progress(3, "benchmarks") as bar:
+        folder = Path(tmp)
+        rows += bench_simulation(5 if quick else 60, 1 if quick else 3)
+        bar.advance(note="simulation")
+        rows += bench_fold(5 if quick else 60, 1 if quick else 5, folder)
+        bar.advance(note="fold")
+        rows += bench_snapshots(500 if quick else 5000, 3 if quick else 60, 20 if quick else 200, folder)
+        bar.advance(note="snapshots")
+    command = "westmarch bench" + (" --quick" if quick else "")
+    write(Path(args.output), command, rows)
+    for a, b, c in rows:
+        print(f"{a}: {b} {('(' + c + ')') if c else ''}")
+    print(f"written to {args.output}")
+    return 0

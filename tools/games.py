@@ -1,0 +1,82 @@
+"""What the command line knows about each game: how to set one up, show it, and bot it."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from domain.kernel.events import Event
+from domain.kernel.state import State
+from domain.rulesets import ruleset
+
+
+@dataclass(frozen=True)
+class GameKind:
+    name: str
+    title: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    created: Callable[[argparse.Namespace, int], Event]
+    view: Callable[[State, str], Any]
+    render: Callable[[Any], str]
+    rounds: Callable[[State], int]
+
+
+def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
+    from domain.lcg.scenarios import DIFFICULTIES
+
+    parser.add_argument("--scenario", default="passage-through-mirkwood", help="scenario key (default: %(default)s)")
+    parser.add_argument("--players", type=int, default=1, help="1 to 4 players (default: %(default)s)")
+    parser.add_argument(
+        "--heroes",
+        action="append",
+        metavar="A,B,C",
+        help="three heroes for the next player, by name (repeat once per player); default lineups otherwise",
+    )
+    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="standard", help="(default: %(default)s)")
+
+
+def _lcg_created(args: argparse.Namespace, seed: int) -> Event:
+    from domain.lcg.lineups import lcg_options
+    from domain.lcg.ruleset import LCG
+
+    heroes = [h.split(",") for h in args.heroes] if args.heroes else None
+    options = lcg_options(args.scenario, args.players, heroes, args.difficulty)
+    return LCG.created(options, seed)
+
+
+def _lcg_view(state: State, viewer: str) -> Any:
+    from domain.lcg.state import LcgState
+    from projections.lcg import view
+
+    assert isinstance(state, LcgState)
+    return view(state, viewer)
+
+
+def _lcg_render(table: Any) -> str:
+    from tools.render_lcg import render
+
+    return render(table)
+
+
+def _lcg_rounds(state: State) -> int:
+    return int(getattr(state, "round", 0))
+
+
+KINDS: dict[str, GameKind] = {
+    "lcg": GameKind(
+        "lcg",
+        "The Lord of the Rings: The Card Game",
+        _lcg_arguments,
+        _lcg_created,
+        _lcg_view,
+        _lcg_render,
+        _lcg_rounds,
+    ),
+}
+
+
+def kind(name: str) -> GameKind:
+    ruleset(name)
+    return KINDS[name]

@@ -1,0 +1,101 @@
+"""Play many games with bots, in memory, and report how they went."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+from uuid import uuid4
+
+from domain.game import Game
+from domain.kernel.events import Event
+from domain.rulesets import ruleset
+from tools.bots import Bot, make_bot
+from tools.games import GameKind
+
+
+@dataclass
+class Report:
+    games: int = 0
+    results: Counter[tuple[str, str]] = field(default_factory=Counter)
+    rounds: list[int] = field(default_factory=list)
+    events: list[int] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        by_result: dict[str, dict[str, int]] = {}
+        for (result, reason), n in sorted(self.results.items()):
+            by_result.setdefault(result, {})[reason] = n
+        return {
+            "games": self.games,
+            "results": {r: {"total": sum(v.values()), "by_reason": v} for r, v in by_result.items()},
+            "rounds": _stats(self.rounds),
+            "events_per_game": _stats(self.events),
+            "decisions_per_game": _stats(self.decisions),
+            "seconds": round(self.seconds, 3),
+            "events_per_second": round(sum(self.events) / self.seconds) if self.seconds else 0,
+        }
+
+    def text(self) -> str:
+        d = self.as_dict()
+        lines = [f"games: {self.games}"]
+        for result, info in d["results"].items():
+            reasons = ", ".join(f"{k} {v}" for k, v in info["by_reason"].items())
+            lines.append(f"{result:>5}: {info['total']:5}  ({reasons})")
+        for key in ("rounds", "events_per_game", "decisions_per_game"):
+            s = d[key]
+            lines.append(f"{key.replace('_', ' ')}: mean {s['mean']}, min {s['min']}, max {s['max']}")
+        lines.append(f"time: {d['seconds']} s, {d['events_per_second']:,} events/s")
+        return "\n".join(lines)
+
+
+def _stats(values: list[int]) -> dict[str, float]:
+    if not values:
+        return {"mean": 0, "min": 0, "max": 0}
+    return {"mean": round(statistics.fmean(values), 1), "min": min(values), "max": max(values)}
+
+
+def play_out(game: Game, bots: dict[str, Bot], kind: GameKind, limit: int = 100_000) -> int:
+    """Let bots answer every decision until the game ends; returns the number answered."""
+    answered = 0
+    state = game.state
+    while state.pending is not None:
+        decision = state.pending
+        seat = decision.seat
+        choice = bots[seat].choose(decision, partial(kind.view, state, seat))
+        game.answer(decision.seat, decision.id, choice)
+        answered += 1
+        if answered >= limit:
+            raise RuntimeError(f"game {game.id} did not end after {limit} decisions")
+    return answered
+
+
+def simulate(
+    kind: GameKind,
+    created: list[Event],
+    bot: str,
+    seed: int,
+    on_game: Any = None,
+) -> Report:
+    rules = ruleset(kind.name)
+    report = Report()
+    started = time.perf_counter()
+    for i, first in enumerate(created):
+        game = Game.start(uuid4(), rules, first)
+        seats = rules.seats(game.state)
+        bots = {s: make_bot(bot, seed * 1000 + i * 10 + n) for n, s in enumerate(seats)}
+        decisions = play_out(game, bots, kind)
+        over = game.state.over
+        report.games += 1
+        report.results[(over.result, over.reason) if over else ("unfinished", "")] += 1
+        report.rounds.append(kind.rounds(game.state))
+        report.events.append(game.version)
+        report.decisions.append(decisions)
+        if on_game is not None:
+            on_game(game)
+    report.seconds = time.perf_counter() - started
+    return report

@@ -13,6 +13,7 @@ machines are noisy); comparisons are ratios to a baseline measured in the same r
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -184,20 +185,40 @@ def bench_simulation(games: int, repeats: int) -> list[tuple[str, str, str]]:
     ]
 
 
-def write(path: Path, command: str, rows: list[tuple[str, str, str]]) -> None:
-    lines = [
-        "# Benchmarks",
+def write_section(path: Path, key: str, title: str, command: str, rows: list[tuple[str, str, str]]) -> None:
+    """Replace (or add) the section ``key`` of BENCHMARKS.md; other sections stay as they are.
+
+    Each benchmark tool owns one section, so each can be rerun alone.
+    """
+    begin, end = f"<!-- section:{key} -->", f"<!-- /section:{key} -->"
+    body = [
+        begin,
+        f"## {title}",
         "",
         f"Produced by `{command}` on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
-        f"Python {platform.python_version()}, {platform.machine()}, {platform.processor() or 'cpu'}.",
-        "Each figure is the best of several repeats in one run; ratios compare paths measured in the same run.",
+        f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores.",
         "",
         "| measure | result | goal |",
         "|---|---|---|",
         *[f"| {a} | {b} | {c} |" for a, b, c in rows],
-        "",
+        end,
     ]
-    path.write_text("\n".join(lines), encoding="utf-8")
+    text = path.read_text(encoding="utf-8") if path.exists() else HEADER
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        tail = rest.split(end, 1)[1]
+        text = head + "\n".join(body) + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(body) + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+HEADER = """# Benchmarks
+
+Measured, not asserted: each figure is the best of several repeats in one run, and comparisons
+are ratios to a baseline measured in the same process, since these machines are noisy. Each
+section names the command that produced it; rerun that command to refresh the section.
+"""
 
 
 def main(args: argparse.Namespace) -> int:
@@ -212,7 +233,7 @@ def main(args: argparse.Namespace) -> int:
         rows += bench_snapshots(500 if quick else 5000, 3 if quick else 60, 20 if quick else 200, folder)
         bar.advance(note="snapshots")
     command = "westmarch bench" + (" --quick" if quick else "")
-    write(Path(args.output), command, rows)
+    write_section(Path(args.output), "engine", "Engine (LCG, Passage through Mirkwood)", command, rows)
     for a, b, c in rows:
         print(f"{a}: {b} {('(' + c + ')') if c else ''}")
     print(f"written to {args.output}")

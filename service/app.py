@@ -193,6 +193,16 @@ class Westmarch(Application[UUID]):
             states = [mapper.open_state(s) for s in states]
         return rules.codec.decode_stored_many(states) if states else []
 
+    def first_unreadable(self, game_id: UUID) -> int | None:
+        """The version of the first stored event that does not decode (after a bad edit)."""
+        rules = self.rules_of(game_id)
+        for version, state in enumerate(select_states(self.recorder, game_id), start=1):
+            try:
+                self._decode(rules, [state])
+            except msgspec.DecodeError:
+                return version
+        return None
+
     def state_at(self, game_id: UUID, version: int | None = None) -> State:
         """The state after event ``version`` (the latest if None): snapshot, then fold."""
         latest = self.version(game_id)

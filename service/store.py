@@ -100,7 +100,7 @@ def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
             params.append(lte)
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(sql + " ORDER BY originator_version", params)
-            return [row[0] for row in cursor.fetchall()]
+            return [_as_bytes(row[0]) for row in cursor.fetchall()]
     if isinstance(recorder, PostgresAggregateRecorder):
         from psycopg.sql import SQL, Identifier
 
@@ -119,3 +119,8 @@ def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
             cursor.execute(statement, values, prepare=True)
             return [bytes(row["state"]) for row in cursor.fetchall()]
     return [s.state for s in recorder.select_events(game_id, gt=gt, lte=lte)]
+
+
+def _as_bytes(value: Any) -> bytes:
+    """A stored state as bytes, even if an edit by hand turned it into text."""
+    return value.encode() if isinstance(value, str) else bytes(value)

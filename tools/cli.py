@@ -196,8 +196,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     game_id = _game_id(app, args.game)
     try:
         events = app.history(game_id)
-    except msgspec.DecodeError as error:
-        print(f"FAILED: a stored event cannot be read: {error}")
+    except msgspec.DecodeError:
+        version = app.first_unreadable(game_id)
+        print(f"{game_id}: FAILED at event {version}: the stored event cannot be read")
         return 1
     verdict = verify(app.rules_of(game_id), events)
     print(f"{game_id}: {verdict}")

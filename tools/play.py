@@ -64,9 +64,10 @@ def ask_human(
     table: str,
     submit: Callable[[Choice], None],
     read: Callable[[str], str] = input,
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
 ) -> None:
     """Show the table and the decision, read answers until one is accepted."""
+    out = out or sys.stdout
     out.write("\n" + "=" * 78 + "\n" + table + "\n")
     show_decision(decision, out)
     while True:
@@ -97,9 +98,10 @@ def play(
     bots: dict[str, Any],
     humans: set[str] | None,
     read: Callable[[str], str] = input,
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
 ) -> Any:
     """Drive a game to its end (or until the player quits); returns its outcome."""
+    out = out or sys.stdout
     while True:
         current = state()
         decision = current.pending

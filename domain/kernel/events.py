@@ -31,10 +31,51 @@ class Frame(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True, gc
 
 
 class Flow(msgspec.Struct, frozen=True, array_like=True, gc=False):
-    """How the cursor moved with an event: keep the first ``keep`` frames, then push."""
+    """How the cursor moved with an event: keep the first ``keep`` frames, then push.
+
+    Frames inherit bindings from the frame below them, so a pushed frame listed in
+    ``extends`` stores only what it adds to (or changes in) the bindings of the frame
+    below it; the fold puts the rest back. This keeps the log small without changing
+    the cursor it describes.
+    """
 
     keep: int
     push: tuple[Frame, ...] = ()
+    extends: tuple[int, ...] = ()
+
+    def onto(self, stack: list[Frame]) -> None:
+        """Move ``stack`` (the cursor before the event) as this flow says."""
+        del stack[self.keep :]
+        if not self.extends:
+            stack.extend(self.push)
+            return
+        extends = self.extends
+        for j, frame in enumerate(self.push):
+            if j in extends:
+                frame = Frame(frame.node, frame.i, {**stack[-1].env, **frame.env}, frame.items)
+            stack.append(frame)
+
+    @classmethod
+    def between(cls, before: tuple[Frame, ...], after: list[Frame]) -> Flow | None:
+        """The flow that turns cursor ``before`` into cursor ``after`` (None if equal)."""
+        n = min(len(before), len(after))
+        k = 0
+        while k < n and (after[k] is before[k] or after[k] == before[k]):
+            k += 1
+        if k == len(after) and k == len(before):
+            return None
+        push: list[Frame] = []
+        extends: list[int] = []
+        for j in range(k, len(after)):
+            frame = after[j]
+            below = after[j - 1].env if j else None
+            env = frame.env
+            if below and len(env) >= len(below) and list(env)[: len(below)] == list(below):
+                added = {key: value for key, value in env.items() if key not in below or below[key] != value}
+                frame = Frame(frame.node, frame.i, added, frame.items)
+                extends.append(j - k)
+            push.append(frame)
+        return cls(k, tuple(push), tuple(extends))
 
 
 class Cause(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):

@@ -53,8 +53,7 @@ def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
     rules.appliers[type(event)](state, event)
     flow = event.flow
     if flow is not None:
-        del state.stack[flow.keep :]
-        state.stack.extend(flow.push)
+        flow.onto(state.stack)
     state.version = event.seq
     state.rng += event.draws
     state.head = event.hash
@@ -68,8 +67,7 @@ def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = Non
         appliers[type(event)](state, event)
         flow = event.flow
         if flow is not None:
-            del stack[flow.keep :]
-            stack.extend(flow.push)
+            flow.onto(stack)
         state.rng += event.draws
     if events:
         last = events[-1]
@@ -196,13 +194,9 @@ class Runtime:
         self.rules.appliers[type(event)](state, event)
         self.rules.after(self, event)
         stack = state.stack
-        base = self._base
-        n = min(len(stack), len(base))
-        k = 0
-        while k < n and (stack[k] is base[k] or stack[k] == base[k]):
-            k += 1
-        if k != len(stack) or k != len(base):
-            force_setattr(event, "flow", Flow(k, tuple(stack[k:])))
+        flow = Flow.between(self._base, stack)
+        if flow is not None:
+            force_setattr(event, "flow", flow)
         digest = hashlib.sha256(state.head.encode() + self._encode(event)).hexdigest()
         force_setattr(event, "hash", digest)
         state.head = digest

@@ -37,7 +37,8 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view
 from service.app import Westmarch, store_env
-from tools.bots import GreedyBot, random_choice
+from tools.bots import random_choice
+from tools.lcg_bots import GreedyBot
 from tools.progress import Progress
 
 

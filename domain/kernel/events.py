@@ -70,12 +70,19 @@ class Flow(msgspec.Struct, frozen=True, array_like=True, gc=False):
             frame = after[j]
             below = after[j - 1].env if j else None
             env = frame.env
-            if below and len(env) >= len(below) and list(env)[: len(below)] == list(below):
-                added = {key: value for key, value in env.items() if key not in below or below[key] != value}
+            if below and (env is below or _extends(env, below)):
+                added = {} if env is below else {k: v for k, v in env.items() if k not in below or below[k] != v}
                 frame = Frame(frame.node, frame.i, added, frame.items)
                 extends.append(j - k)
             push.append(frame)
         return cls(k, tuple(push), tuple(extends))
+
+
+def _extends(env: Env, below: Env) -> bool:
+    """Whether ``env`` starts with the keys of ``below``, in the same order."""
+    if len(env) < len(below):
+        return False
+    return all(a == b for a, b in zip(env, below, strict=False))
 
 
 class Cause(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):

@@ -85,14 +85,17 @@ Listener = tuple[str, str, int, Trigger]  # code, kind ("forced"/"response"), in
 
 
 @cache
-def _listeners() -> dict[type[Event], tuple[list[Listener], list[Listener]]]:
-    table_: dict[type[Event], tuple[list[Listener], list[Listener]]] = {}
-    for code, text in TEXTS.items():
-        for kind, triggers in (("forced", text.forced), ("response", text.responses)):
-            for i, trig in enumerate(triggers):
-                forced, responses = table_.setdefault(trig.on, ([], []))
-                (forced if kind == "forced" else responses).append((code, kind, i, trig))
-    return table_
+def _listeners() -> dict[type[Event], list[Listener]]:
+    """For each event type, its listeners: responses first, then forced effects.
+
+    Pushed in this order, the forced effects end up on top and resolve first.
+    """
+    by_type: dict[type[Event], list[Listener]] = {}
+    for kind in ("response", "forced"):
+        for code, text in TEXTS.items():
+            for i, trig in enumerate(text.forced if kind == "forced" else text.responses):
+                by_type.setdefault(trig.on, []).append((code, kind, i, trig))
+    return by_type
 
 
 def _subjects(event: Event) -> Iterator[Uid]:
@@ -100,32 +103,38 @@ def _subjects(event: Event) -> Iterator[Uid]:
         value = getattr(event, field, None)
         if isinstance(value, int):
             yield value
-    for value in getattr(event, "cards", ()):
-        yield value
+    yield from getattr(event, "cards", ())
 
 
-def _candidates(s: LcgState, zone: str, event: Event) -> Iterator[Uid]:
-    if zone == "subject":
-        yield from _subjects(event)
-        return
-    if zone == "hand":
-        for seat in s.active_seats():
-            yield from s.zone(f"{seat}.hand")
-        return
+def _in_play(s: LcgState) -> list[Uid]:
+    out: list[Uid] = []
     for seat in s.active_seats():
-        yield from s.zone(f"{seat}.heroes")
-        yield from s.zone(f"{seat}.allies")
-        yield from s.zone(f"{seat}.engaged")
-    yield from s.zone("staging")
-    yield from s.zone("active")
-    yield from s.zone("quest")
-    yield from s.zone("attachments")
+        out += s.zone(f"{seat}.heroes")
+        out += s.zone(f"{seat}.allies")
+        out += s.zone(f"{seat}.engaged")
+    for zone in ("staging", "active", "quest", "attachments"):
+        out += s.zone(zone)
+    return out
+
+
+def _hands(s: LcgState) -> list[Uid]:
+    return [u for seat in s.active_seats() for u in s.zone(f"{seat}.hand")]
 
 
 def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
     s = st(rt)
-    for code, kind, i, trig in reversed(listeners):
-        for uid in _candidates(s, trig.zone, event):
+    pools: dict[str, list[Uid]] = {}
+    for code, kind, i, trig in listeners:
+        pool = pools.get(trig.zone)
+        if pool is None:
+            if trig.zone == "subject":
+                pool = list(_subjects(event))
+            elif trig.zone == "hand":
+                pool = _hands(s)
+            else:
+                pool = _in_play(s)
+            pools[trig.zone] = pool
+        for uid in reversed(pool):
             card = s.cards[uid]
             if card.code != code or not trig.test(s, event, uid):
                 continue
@@ -139,9 +148,7 @@ def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
 def after(rt: Runtime, event: Event) -> None:
     listeners = _listeners().get(type(event))
     if listeners is not None:
-        forced, responses = listeners
-        _push(rt, event, responses)
-        _push(rt, event, forced)
+        _push(rt, event, listeners)
     check = FRAMEWORK.get(type(event))
     if check is not None:
         check(rt, event)

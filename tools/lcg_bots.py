@@ -1,0 +1,226 @@
+"""A greedy LCG player: simple, sound heuristics for each kind of decision.
+
+It sees only its seat's view. It quests for enough willpower to beat the visible threat
+plus what the staging step is likely to add, keeps back defenders for the enemies it
+faces, defends with characters that survive (or chumps with its cheapest ally), attacks
+to kill, uses Actions when they help, and always takes free benefits.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from domain.kernel.decisions import Choice, Decision, Kind, Option
+from projections.lcg import CardView, PlayerView, TableView
+from tools.bots import View, random_choice
+
+EXPECTED_THREAT_PER_REVEAL = 2
+"""What one staging reveal adds on average in Passage through Mirkwood (about 2 threat)."""
+
+
+def visible_cards(view: TableView) -> dict[int, CardView]:
+    """Every card the seat can see, by uid."""
+    out: dict[int, CardView] = {}
+    for player in view.players:
+        for group in (player.heroes, player.allies, player.engaged, player.hand or []):
+            for card in group:
+                out[card.uid] = card
+                for a in card.attachments:
+                    out[a.uid] = a
+    for card in [*view.staging, *view.revealed]:
+        out[card.uid] = card
+    for extra in (view.active_location, view.quest):
+        if extra is not None:
+            out[extra.uid] = extra
+    return out
+
+
+def _me(view: TableView, seat: str) -> PlayerView:
+    return next(p for p in view.players if p.seat == seat)
+
+
+def _left(card: CardView) -> int:
+    return (card.hit_points or 0) - card.damage
+
+
+class GreedyBot:
+    """Plays well enough to win some games of Passage through Mirkwood."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.rules: dict[str, Callable[[Decision, TableView], Choice | None]] = {
+            "lcg.planning.play-ally": self._play,
+            "lcg.planning.pay": self._pay,
+            "lcg.quest.commit": self._commit,
+            "lcg.travel": self._travel,
+            "lcg.encounter.optional-engagement": self._engage,
+            "lcg.combat.declare-defender": self._defend,
+            "lcg.combat.undefended-damage": self._take_damage,
+            "lcg.combat.player-attack": self._attack,
+            "lcg.combat.staging-attack": self._skip,
+        }
+
+    def choose(self, decision: Decision, view: View) -> Choice:
+        handler = self.rules.get(decision.rule)
+        if handler is None and any(o.id == "pass" for o in decision.options):
+            handler = self._window
+        picked = handler(decision, view()) if handler else None
+        return picked if picked is not None else self._generic(decision)
+
+    def _generic(self, decision: Decision) -> Choice:
+        ids = [o.id for o in decision.options]
+        for preferred in ("yes", "pay", "keep"):
+            if preferred in ids:
+                return (preferred,)
+        if decision.kind is Kind.MANY:
+            # "choose up to n": take as many as allowed (searches, free readies)
+            return tuple(ids[: decision.max]) if decision.min == 0 else tuple(ids[: decision.min])
+        real = [i for i in ids if i not in ("none", "skip", "pass", "no")]
+        if decision.kind is Kind.ONE and real:
+            return (self.rng.choice(real),)
+        return random_choice(decision, self.rng)
+
+    def _skip(self, decision: Decision, view: TableView) -> Choice | None:
+        ids = {o.id for o in decision.options}
+        return ("skip",) if "skip" in ids else None
+
+    # -- planning --------------------------------------------------------------------
+
+    def _play(self, decision: Decision, view: TableView) -> Choice | None:
+        cards = visible_cards(view)
+        plays = [o for o in decision.options if o.card in cards]
+        if not plays:
+            return ("done",)
+
+        def worth(o: Option) -> tuple[int, int]:
+            c = cards[o.card or 0]
+            return (c.cost or 0, 2 * (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
+
+        return (max(plays, key=worth).id,)
+
+    def _pay(self, decision: Decision, view: TableView) -> Choice | None:
+        """Pay so that resources stay spread: the split using the fewest resources of any one hero."""
+
+        def spread(o: Option) -> int:
+            parts = [int(p.split(":")[1]) for p in o.id.split(",") if ":" in p]
+            return max(parts, default=0)
+
+        return (min(decision.options, key=spread).id,)
+
+    # -- questing --------------------------------------------------------------------
+
+    def _commit(self, decision: Decision, view: TableView) -> Choice | None:
+        cards = visible_cards(view)
+        me = _me(view, decision.seat)
+        players = [p for p in view.players if not p.eliminated]
+        staged = sum(c.threat or 0 for c in view.staging)
+        target = staged + EXPECTED_THREAT_PER_REVEAL * len(players)
+        share = -(-target // len(players)) + 1
+        ready = [cards[o.card] for o in decision.options if o.card in cards]
+        # enemies this player will have to face: engaged ones and those that will engage
+        threats = list(me.engaged) + [
+            c for c in view.staging if c.engagement_cost is not None and c.engagement_cost <= me.threat
+        ]
+        keep: set[int] = set()
+        for enemy in sorted(threats, key=lambda e: -(e.attack or 0)):
+            guards = [c for c in ready if c.uid not in keep and (c.defense or 0) + _left(c) > (enemy.attack or 0)]
+            if guards:
+                keep.add(min(guards, key=lambda c: (c.willpower or 0, -(c.defense or 0))).uid)
+        chosen: list[str] = []
+        total = 0
+        for card in sorted(ready, key=lambda c: -(c.willpower or 0)):
+            if total >= share:
+                break
+            if card.uid in keep or not card.willpower:
+                continue
+            chosen.append(str(card.uid))
+            total += card.willpower
+        return tuple(chosen)
+
+    def _travel(self, decision: Decision, view: TableView) -> Choice | None:
+        cards = visible_cards(view)
+        places = [o for o in decision.options if o.card in cards]
+        if not places:
+            return ("skip",)
+        return (max(places, key=lambda o: cards[o.card or 0].threat or 0).id,)
+
+    def _engage(self, decision: Decision, view: TableView) -> Choice | None:
+        """Take on an enemy only when the ready characters can kill it this round."""
+        cards = visible_cards(view)
+        me = _me(view, decision.seat)
+        power = sum(c.attack or 0 for c in [*me.heroes, *me.allies] if not c.exhausted)
+        for option in decision.options:
+            enemy = cards.get(option.card or -1)
+            if enemy is not None and power - (enemy.defense or 0) >= _left(enemy) and not me.engaged:
+                return (option.id,)
+        return ("skip",)
+
+    # -- combat ----------------------------------------------------------------------
+
+    def _defend(self, decision: Decision, view: TableView) -> Choice | None:
+        cards = visible_cards(view)
+        enemy = cards.get(decision.about or -1)
+        attack = (enemy.attack or 0) if enemy else 0
+        candidates = [cards[o.card] for o in decision.options if o.card in cards]
+        survivors = [c for c in candidates if max(0, attack - (c.defense or 0)) < _left(c)]
+        if survivors:
+            return (str(min(survivors, key=lambda c: (max(0, attack - (c.defense or 0)), c.attack or 0)).uid),)
+        chumps = [c for c in candidates if c.type == "ally"]
+        me = _me(view, decision.seat)
+        hero_can_take_it = any(_left(h) > attack for h in me.heroes)
+        if hero_can_take_it or not chumps:
+            return ("undefended",)
+        return (str(min(chumps, key=lambda c: c.cost or 0).uid),)
+
+    def _take_damage(self, decision: Decision, view: TableView) -> Choice | None:
+        cards = visible_cards(view)
+        heroes = [cards[o.card] for o in decision.options if o.card in cards]
+        return (str(max(heroes, key=_left).uid),) if heroes else None
+
+    def _attack(self, decision: Decision, view: TableView) -> Choice | None:
+        cards = visible_cards(view)
+        enemy = cards.get(decision.about or -1)
+        if enemy is None:
+            return ()
+        need = _left(enemy) + (enemy.defense or 0)
+        ready = sorted(
+            (cards[o.card] for o in decision.options if o.card in cards and cards[o.card].attack),
+            key=lambda c: -(c.attack or 0),
+        )
+        chosen: list[int] = []
+        total = 0
+        for card in ready:
+            if total >= need:
+                break
+            chosen.append(card.uid)
+            total += card.attack or 0
+        if total >= need:
+            # drop attackers not needed for the kill, weakest first
+            for uid in sorted(chosen, key=lambda u: cards[u].attack or 0):
+                if total - (cards[uid].attack or 0) >= need:
+                    chosen.remove(uid)
+                    total -= cards[uid].attack or 0
+        return tuple(str(u) for u in chosen)
+
+    # -- action windows --------------------------------------------------------------
+
+    def _window(self, decision: Decision, view: TableView) -> Choice | None:
+        cards = visible_cards(view)
+        me = _me(view, decision.seat)
+        for option in decision.options:
+            card = cards.get(option.card or -1)
+            if card is None:
+                continue
+            name = card.name
+            if name == "Faramir" and view.phase == "quest" and "commit" in decision.rule:
+                return (option.id,)
+            if name == "Beorn" and view.phase == "combat" and "enemy-attacks" in decision.rule and me.engaged:
+                return (option.id,)
+            if name == "Glorfindel" and view.phase == "refresh":
+                return (option.id,)
+            if name in ("Beravor", "Denethor") and decision.rule == "lcg.combat.window" and not card.exhausted:
+                return (option.id,)
+            if name == "Éowyn" and "commit" in decision.rule and card.committed and (me.hand_size or 0) > 4:
+                return (option.id,)
+        return ("pass",)

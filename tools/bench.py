@@ -32,7 +32,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.game import Game
 from domain.kernel.runtime import apply
-from domain.lcg.lineups import lcg_options
+from domain.lcg.lineups import lcg_options, starting_deck
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view
@@ -125,27 +125,55 @@ def bench_fold(games: int, repeats: int, folder: Path) -> list[tuple[str, str, s
 
 
 def long_game(min_events: int, attempts: int) -> Game:
-    """The first 4-player greedy game on Easy with at least ``min_events`` events (else the longest)."""
+    """The longest of a few four-player games (stopping at ``min_events``).
+
+    Threat rises every round and eliminates a player at 50, so games of Passage through
+    Mirkwood end after a few hundred to a few thousand events. To make them as long as
+    the rules allow, the games start from a laid-out position, as a rule dispute would:
+    four players at threat 0, three Guards, Axehands and Spearmen in play each, on Don't
+    Leave the Path! (won only by defeating Ungoliant's Spawn, set aside here), the Easy
+    encounter deck; greedy bots then play until the game ends or is long enough.
+    """
+    from domain.lcg.position import build
+    from domain.lcg.scenarios import scenario
+
     longest: Game | None = None
     for seed in range(1, attempts + 1):
-        options = lcg_options("passage-through-mirkwood", 4, None, "easy")
-        game = Game.start(uuid4(), LCG, LCG.created(options, seed))
+        rng = random.Random(seed)
+        encounter = [c for c in scenario("passage-through-mirkwood").encounter_deck("easy") if c != "core-076"]
+        rng.shuffle(encounter)
+        zones: dict[str, list[Any]] = {
+            "encounter.deck": list(encounter),
+            "set-aside": ["core-076"],
+            "quest": [{"card": "core-121", "face": "B"}],
+        }
+        for n in range(1, 5):
+            deck = list(starting_deck())
+            allies = [c for c in deck if c in ("core-013", "core-028", "core-029")]
+            rest = [c for c in deck if c not in allies]
+            rng.shuffle(rest)
+            zones[f"p{n}.allies"], zones[f"p{n}.hand"], zones[f"p{n}.deck"] = allies, rest[:6], rest[6:]
+        placed = build(
+            {"players": 4, "seed": seed},
+            {"at": "lcg.round", "round": 0, "zones": zones, "threat": {f"p{n}": 0 for n in range(1, 5)}},
+        )
+        game = Game.start_at(uuid4(), LCG, placed.created, placed.placed, placed.frames)
         state = game.state
         assert isinstance(state, LcgState)
         bots = {s: GreedyBot(seed * 10 + i) for i, s in enumerate(LCG.seats(state))}
-        while state.pending is not None:
+        while state.pending is not None and game.version < min_events:
             d = state.pending
             game.answer(d.seat, d.id, bots[d.seat].choose(d, partial(view, state, d.seat)))
         if longest is None or game.version > longest.version:
             longest = game
         if game.version >= min_events:
-            return game
+            break
     assert longest is not None
     return longest
 
 
-def bench_snapshots(min_events: int, attempts: int, samples: int, folder: Path) -> list[tuple[str, str, str]]:
-    game = long_game(min_events, attempts)
+def bench_snapshots(min_events: int, samples: int, folder: Path) -> list[tuple[str, str, str]]:
+    game = long_game(min_events, attempts=8)
     app = Westmarch(store_env(db=str(folder / "long.db")))
     app.store(game)
     every = app.snapshot_every
@@ -160,7 +188,8 @@ def bench_snapshots(min_events: int, attempts: int, samples: int, folder: Path) 
     app.close()
     return [
         (
-            f"state at a random version of a {game.version:,}-event game, snapshot every {every} events "
+            f"state at a random version of a {game.version:,}-event game (4 players, set from a position), "
+            f"snapshot every {every} events "
             f"({samples} versions)",
             f"mean {statistics.fmean(times):.2f} ms, p50 {times[len(times) // 2]:.2f} ms, "
             f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms, max {times[-1]:.2f} ms",
@@ -231,7 +260,7 @@ def main(args: argparse.Namespace) -> int:
         bar.advance(note="simulation")
         rows += bench_fold(5 if quick else 60, 1 if quick else 5, folder)
         bar.advance(note="fold")
-        rows += bench_snapshots(500 if quick else 5000, 3 if quick else 60, 20 if quick else 200, folder)
+        rows += bench_snapshots(500 if quick else 5000, 20 if quick else 200, folder)
         bar.advance(note="snapshots")
     command = "westmarch bench" + (" --quick" if quick else "")
     write_section(Path(args.output), "engine", "Engine (LCG, Passage through Mirkwood)", command, rows)

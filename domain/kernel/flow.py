@@ -119,10 +119,9 @@ class ForEach(Node):
             rt.pop()
             return
         env = {**frame.env, self.var: items[i]}
-        if i == len(items) - 1:
-            rt.pop()
-        else:
-            rt.replace(Frame(self.key, i + 1, frame.env, items))
+        # The frame stays while the last item runs too: a Break or Restart in the body
+        # must find this loop, not the one around it.
+        rt.replace(Frame(self.key, i + 1, frame.env, items))
         rt.push(self.body, env)
 
 

@@ -45,7 +45,9 @@ text(
 )
 
 # Chieftan Ufthak — "Chieftain Ufthak gets +2 Attack for each resource token on him.
-# Forced: after Chieftain Ufthak attacks, place 1 resource token on him."
+# Forced: after Chieftain Ufthak attacks, place 1 resource token on him." Only his own
+# attacks count, not attacks the players make against him; the token comes right after
+# the attack's damage (FAQ: "after this enemy attacks" resolves after step 4).
 text(
     "core-090",
     stat=lambda s, uid, which: 2 * s.cards[uid].resources if which == "attack" else 0,
@@ -59,7 +61,8 @@ text(
 )
 
 # Dol Guldur Beastmaster — "Forced: when Dol Guldur Beastmaster attacks, deal it 1
-# additional shadow card."
+# additional shadow card." The card is dealt as its attack begins, before the defender
+# is declared (FAQ errata for Core #91: dealt at step 1 of the attack).
 text(
     "core-091",
     forced=(
@@ -76,9 +79,14 @@ def _staging_empty(rt: Runtime) -> bool:
     return not st(rt).zone("staging")
 
 
+def _staged_enemies_and_locations(rt: Runtime) -> list[int]:
+    s = st(rt)
+    return [u for u in table.staging(s) if table.defn(s, u).type in ("enemy", "location")]
+
+
 def _controlled_attachments(rt: Runtime) -> list[int]:
-    """Attachments a player controls: player cards they own (encounter conditions are
-    controlled by no player)."""
+    """Attachments a player controls: player cards they own. An encounter card attached
+    to a character (Caught in a Web) is controlled by no player (FAQ 1.06)."""
     seat = defending_player(rt)
     return [a for a in st(rt).zone("attachments") if st(rt).cards[a].owner == seat]
 
@@ -87,12 +95,16 @@ def _controlled_attachments(rt: Runtime) -> list[int]:
 # gets +1 Threat until the end of the phase; if the staging area is empty, this card
 # gains surge. Shadow: the defending player chooses and discards 1 attachment from the
 # defending character (every attachment he controls if the attack is undefended)."
+# The printed text says "currently in the staging area": cards that enter it later in
+# the phase (a surge card) get no +1. Undefended, "all attachments you control" leaves a
+# Caught in a Web on the defending player's hero in place (FAQ 1.06); defended, any
+# attachment on the defending character may be chosen, a Caught in a Web included.
 text(
     "core-092",
     when_revealed=If(
         _staging_empty,
         emit(lambda rt: ev.SurgeGained(card=SELF(rt))),
-        modify(lambda rt: table.staging(st(rt)), "threat", 1, "phase"),
+        modify(_staged_enemies_and_locations, "threat", 1, "phase"),
     ),
     shadow=If(
         undefended,

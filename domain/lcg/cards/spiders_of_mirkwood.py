@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel.decisions import Option
-from domain.kernel.flow import Ask, Decide, Seq
+from domain.kernel.flow import Ask, Decide, If, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Trigger, text
@@ -88,7 +88,9 @@ text(
 
 # Ungoliant's Spawn — "When Revealed: each character committed to a quest gets -1
 # Willpower until the end of the phase. Shadow: raise the defending player's threat by
-# 4 (by 8 if the attack is undefended)."
+# 4 (by 8 if the attack is undefended)." The printed text says "currently committed":
+# the characters are fixed as it is revealed. "The defending player" is the player
+# attacked, even if another player's character defends (FAQ 1.52).
 text(
     "core-076",
     when_revealed=modify(lambda rt: table.committed(st(rt)), "willpower", -1, "phase"),
@@ -120,6 +122,14 @@ def _search_top_five(rt: Runtime) -> list[Uid]:
     return st(rt).zone(f"{PLAYER(rt)}.deck")[:5]
 
 
+def _ask_search(rt: Runtime) -> Ask | None:
+    s = st(rt)
+    if s.players[PLAYER(rt)].eliminated or not s.zone(f"{PLAYER(rt)}.deck"):
+        return None
+    prompt = "Mountains of Mirkwood was explored: search the top 5 cards of your deck for 1 card?"
+    return Ask(PLAYER(rt), prompt, [Option("yes", "Search"), Option("no", "Do not search")])
+
+
 def _reshuffle_own(rt: Runtime) -> ev.DeckShuffled:
     zone = f"{PLAYER(rt)}.deck"
     return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
@@ -129,7 +139,9 @@ def _reshuffle_own(rt: Runtime) -> ev.DeckShuffled:
 # to the staging area to travel here. Response: after Mountains of Mirkwood leaves play
 # as an explored location, each player may search the top 5 cards of his deck for 1
 # card and add it to his hand; each shuffles the rest back." Each player decides for
-# themselves, so the response is offered as each player's own optional choice.
+# themselves whether to search, before seeing the cards (declining shows nothing and
+# shuffles nothing); a player who searches takes 1 card (any card qualifies) into hand,
+# which is not a draw, and shuffles their deck (FAQ 1.21: a searched deck is shuffled).
 text(
     "core-078",
     travel=reveal_encounter_card(),
@@ -139,22 +151,22 @@ text(
             ev.LocationExplored,
             lambda s, e, uid: isinstance(e, ev.LocationExplored) and e.card == uid,
             each_player(
-                Seq(
-                    choose(
-                        PLAYER,
-                        "Mountains of Mirkwood: take 1 of the top 5 cards of your deck into your hand?",
-                        _search_top_five,
-                        "taken",
-                        emit(
-                            lambda rt: (
-                                ev.CardsDrawn(player=PLAYER(rt), cards=tuple(chosen(rt, "taken")))
-                                if chosen(rt, "taken")
-                                else None
-                            )
+                Decide(
+                    _ask_search,
+                    "search",
+                    If(
+                        lambda rt: rt.env["search"] == "yes",
+                        Seq(
+                            choose(
+                                PLAYER,
+                                "Mountains of Mirkwood: take 1 of the top 5 cards of your deck into your hand",
+                                _search_top_five,
+                                "taken",
+                                emit(lambda rt: ev.CardMoved(card=int(rt.env["taken"]), to=f"{PLAYER(rt)}.hand")),
+                            ),
+                            emit(_reshuffle_own),
                         ),
-                        optional=True,
                     ),
-                    emit(_reshuffle_own),
                 )
             ),
             zone="subject",
@@ -191,8 +203,9 @@ def _victim(rt: Runtime) -> str:
 # Caught in a Web — "When Revealed: the player with the highest threat attaches this
 # card to a hero he controls. (Condition.) The attached hero does not ready during the
 # refresh phase unless you pay 2 resources from its pool." On a tie for the highest
-# threat the first player chooses among the tied players (Rules Reference: the first
-# player breaks ties).
+# threat the first player chooses among the tied players (FAQ 1.03, whose example is this
+# card). Two copies on one hero must each be paid for, 4 resources in all (FAQ, Caught in
+# a Web): the refresh phase sums ``holds_in_refresh`` over the attachments.
 text(
     "core-080",
     when_revealed=Decide(

@@ -141,7 +141,8 @@ class Text:
     """Game actions this location forbids while it is the active location."""
     can_defeat: Callable[[LcgState, int], bool] | None = None
     """Quest stages: whether the players may defeat this stage now."""
-    wins_when_defeated: bool = False
+    wins_when_defeated: str | None = None
+    """Quest stages: defeating this stage wins the game; the outcome's reason."""
     staging_attack_bonus: int | None = None
     """Characters that may attack an enemy in the staging area alone, with this bonus."""
     holds_in_refresh: int | None = None
@@ -166,7 +167,7 @@ def text(
     stat: Callable[[LcgState, int, str], int] | None = None,
     while_active: frozenset[str] = frozenset(),
     can_defeat: Callable[[LcgState, int], bool] | None = None,
-    wins_when_defeated: bool = False,
+    wins_when_defeated: str | None = None,
     staging_attack_bonus: int | None = None,
     holds_in_refresh: int | None = None,
 ) -> Text:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.kernel.events import Event, GameEnded, Outcome
 from domain.kernel.flow import If, Seq
 from domain.kernel.runtime import Runtime
@@ -36,6 +38,8 @@ def _engaged_self(s: LcgState, e: Event, uid: Uid) -> bool:
 
 
 def _owned_attachments(rt: Runtime) -> list[Uid]:
+    # Reading: an encounter condition (Caught in a Web) is controlled by no player, so it is
+    # never "an attachment he controls" (Core Set rulebook, Attachments: control).
     seat = defending_player(rt)
     return [a for a in st(rt).zone("attachments") if st(rt).cards[a].owner == seat]
 
@@ -66,7 +70,9 @@ text(
 )
 
 # Black Forest Bats — "When Revealed: each player chooses 1 character committed to a
-# quest and removes it from the quest (it does not ready)."
+# quest and removes it from the quest (it does not ready)." Reading: each player chooses
+# among the questing characters he controls; the removed one stays exhausted and its
+# willpower no longer counts when the quest resolves.
 text(
     "core-098",
     when_revealed=each_player(
@@ -124,7 +130,7 @@ text(
 # -- the quest ---------------------------------------------------------------------------
 
 
-def _first_in_deck(code: str) -> object:
+def _first_in_deck(code: str) -> Callable[[Runtime], Event | None]:
     def make(rt: Runtime) -> Event | None:
         s = st(rt)
         found = [u for u in s.zone("encounter.deck") if s.cards[u].code == code]
@@ -142,8 +148,8 @@ def _shuffle_encounter(rt: Runtime) -> Event:
 text(
     "core-119",
     setup=Seq(
-        emit(_first_in_deck("core-096")),  # type: ignore[arg-type]
-        emit(_first_in_deck("core-099")),  # type: ignore[arg-type]
+        emit(_first_in_deck("core-096")),
+        emit(_first_in_deck("core-099")),
         emit(_shuffle_encounter),
     ),
 )
@@ -222,5 +228,9 @@ def _ungoliant_gone(s: LcgState, uid: Uid) -> bool:
 
 
 # Beorn's Path, 3B — "The players cannot defeat this stage while Ungoliant's Spawn is in
-# play. If the players defeat this stage, they win."
-text("core-122", can_defeat=_ungoliant_gone, wins_when_defeated=True)
+# play. If the players defeat this stage, they win." Reading: progress keeps piling up
+# while Ungoliant's Spawn holds the stage back, and the stage falls the moment it leaves
+# play with 10 or more progress on it (Core Set rulebook, Quest phase: a stage with
+# progress equal to its quest points is defeated at once; the text only forbids it while
+# its condition lasts). The check is triggers._defeated, after each EnemyDefeated.
+text("core-122", can_defeat=_ungoliant_gone, wins_when_defeated="beorns-path")

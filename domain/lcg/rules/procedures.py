@@ -170,6 +170,10 @@ def _next_stage(rt: Runtime) -> dict[str, int | None]:
     return {"next": deck[0] if deck else None}
 
 
+def _victory_reason(rt: Runtime) -> str | None:
+    return text_of(st(rt).cards[int(rt.env["card"])].code).wins_when_defeated
+
+
 def _won(reason: str) -> Event:
     return GameEnded(outcome=Outcome(result="won", reason=reason, winner="players"))
 
@@ -181,8 +185,8 @@ register(
         Seq(
             emit(lambda rt: ev.QuestStageDefeated(card=int(rt.env["card"]))),
             If(
-                lambda rt: text_of(st(rt).cards[int(rt.env["card"])].code).wins_when_defeated,
-                emit(lambda rt: _won(f"{st(rt).cards[int(rt.env['card'])].code}.defeated")),
+                lambda rt: _victory_reason(rt) is not None,
+                emit(lambda rt: _won(str(_victory_reason(rt)))),
                 Let(
                     _next_stage,
                     If(
@@ -231,6 +235,14 @@ def _next_first(rt: Runtime) -> Event | None:
     return ev.FirstPlayerPassed(player=seats[0]) if seats else None
 
 
+def _returned_shadows(rt: Runtime) -> Event | None:
+    """An enemy back in the staging area no longer attacks this phase: the shadow cards
+    dealt to it are discarded unresolved (Core Set rulebook, Combat phase: shadow cards
+    belong to the attacks of engaged enemies), not left to join a later attack."""
+    shadows = tuple(table.shadows_of(st(rt), int(rt.env["enemy"])))
+    return ev.CardsDiscarded(cards=shadows) if shadows else None
+
+
 def _all_out(rt: Runtime) -> Event | None:
     s = st(rt)
     if s.active_seats():
@@ -247,7 +259,10 @@ register(
             ForEach(
                 lambda rt: list(st(rt).zone(f"{rt.env['player']}.engaged")),
                 "enemy",
-                emit(lambda rt: ev.CardMoved(card=int(rt.env["enemy"]), to="staging")),
+                Seq(
+                    emit(lambda rt: ev.CardMoved(card=int(rt.env["enemy"]), to="staging")),
+                    emit(_returned_shadows),
+                ),
                 rule="lcg.elimination.enemies-return",
             ),
             emit(_next_first),

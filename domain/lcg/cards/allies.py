@@ -146,7 +146,8 @@ def _dwarf_hero_left(s: LcgState, e: Event, uid: Uid) -> bool:
 
 
 # Brok Ironfist — "Response: after a Dwarf hero you control leaves play, put Brok
-# Ironfist into play from your hand."
+# Ironfist into play from your hand." Put into play, he is not played: no cost is paid
+# (FAQ 1.1, "put into play").
 text(
     "core-019",
     responses=(

@@ -8,6 +8,7 @@ breaking uniqueness (Rules: no two copies of a unique card in play at once).
 from __future__ import annotations
 
 from domain.kernel.decisions import Option
+from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Decide, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
@@ -19,7 +20,6 @@ from domain.lcg.effects import (
     card_var,
     choose,
     chosen,
-    deal_damage,
     discard,
     draw,
     emit,
@@ -105,15 +105,32 @@ text(
     responses=(
         Trigger(
             ev.EnemyDefeated,
-            lambda s, e, uid: s.attack is not None and uid in s.attack.attackers,
+            lambda s, e, uid: (
+                isinstance(e, ev.EnemyDefeated)
+                and s.attack is not None
+                and e.enemy == s.attack.enemy
+                and uid in s.attack.attackers
+            ),
             place_progress(lambda rt: table.quest_card(st(rt)), 2),
             optional=True,
         ),
     ),
 )
 
+
+def _damage_revealed(rt: Runtime) -> Event | None:
+    """1 damage to the enemy being revealed, while it is still in the revealed zone.
+
+    ``deal_damage`` only hits cards in play, and a card being revealed is not yet in the
+    staging area; the damage stays on it when it gets there.
+    """
+    uid = card_var("revealed")(rt)
+    return ev.DamageDealt(card=uid, amount=1) if st(rt).cards[uid].zone == "revealed" else None
+
+
 # Thalin — "While Thalin is committed to a quest, deal 1 damage to each enemy as it is
-# revealed by the encounter deck."
+# revealed by the encounter deck." The damage is dealt as the enemy is revealed, before
+# its keywords and before it enters the staging area (FAQ 1.1, Thalin CORE 6).
 text(
     "core-006",
     forced=(
@@ -124,7 +141,7 @@ text(
                 and s.cards[uid].committed
                 and table.defn(s, e.card).type == "enemy"
             ),
-            deal_damage(card_var("revealed"), 1),
+            emit(_damage_revealed),
             bind=lambda s, e, uid: {"revealed": getattr(e, "card", 0)},
         ),
     ),
@@ -265,7 +282,8 @@ def _choose_player(prompt: str) -> Decide:
 
 
 # Beravor — "Action: exhaust Beravor to choose a player; that player draws 2 cards.
-# (Limit once per round.)"
+# (Limit once per round.)" The limit is errata (FAQ 1.6 on): readied, she still cannot
+# use it again that round.
 text(
     "core-012",
     actions=(

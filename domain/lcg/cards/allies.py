@@ -6,12 +6,14 @@ Guard of the Citadel, Silverlode Archer (Ranged), Veteran Axehand and Horseback 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.kernel.decisions import Option
 from domain.kernel.events import Delayed, DelayedEffectScheduled, Event
 from domain.kernel.flow import Ask, Decide, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import Action, Trigger, text
+from domain.lcg.cards import Action, Trigger, TriggerTest, text
 from domain.lcg.effects import (
     PLAYER,
     SELF,
@@ -64,10 +66,19 @@ text(
 )
 
 
-def _son_of_arnor_targets(rt: Runtime) -> list[Uid]:
-    s = st(rt)
-    others = [u for seat in s.active_seats() if seat != PLAYER(rt) for u in s.zone(f"{seat}.engaged")]
+def _enemies_to_engage(s: LcgState, seat: str) -> list[Uid]:
+    others = [u for other in s.active_seats() if other != seat for u in s.zone(f"{other}.engaged")]
     return table.staging_enemies(s) + others
+
+
+def _entered_with_target(targets: Callable[[LcgState, str], list[Uid]]) -> TriggerTest:
+    """Entered play, and there is something for the response to act on (else it is not offered)."""
+
+    def test(s: LcgState, e: Event, uid: Uid) -> bool:
+        owner = s.cards[uid].owner
+        return _entered_play(s, e, uid) and owner is not None and bool(targets(s, owner))
+
+    return test
 
 
 # Son of Arnor — "Response: after Son of Arnor enters play, choose an enemy in the
@@ -77,11 +88,11 @@ text(
     responses=(
         Trigger(
             ev.AllyPlayed,
-            _entered_play,
+            _entered_with_target(_enemies_to_engage),
             choose(
                 PLAYER,
                 "Son of Arnor: choose an enemy to engage",
-                _son_of_arnor_targets,
+                lambda rt: _enemies_to_engage(st(rt), PLAYER(rt)),
                 "enemy",
                 engage(card_var("enemy"), PLAYER),
             ),
@@ -91,8 +102,7 @@ text(
 )
 
 
-def _locations(rt: Runtime) -> list[Uid]:
-    s = st(rt)
+def _locations(s: LcgState, seat: str = "") -> list[Uid]:
     staged = [u for u in table.staging(s) if table.defn(s, u).type == "location"]
     active = table.active_location(s)
     return ([active] if active is not None else []) + staged
@@ -105,11 +115,11 @@ text(
     responses=(
         Trigger(
             ev.AllyPlayed,
-            _entered_play,
+            _entered_with_target(_locations),
             choose(
                 PLAYER,
                 "Snowbourn Scout: place 1 progress on a location",
-                _locations,
+                lambda rt: _locations(st(rt)),
                 "location",
                 place_progress(card_var("location"), 1),
             ),
@@ -118,6 +128,11 @@ text(
     ),
 )
 
+
+def _orcs(s: LcgState, seat: str = "") -> list[Uid]:
+    return [u for u in table.enemies_in_play(s) if table.defn(s, u).is_a("Orc")]
+
+
 # Longbeard Orc Slayer — "Response: after Longbeard Orc Slayer enters play, deal 1
 # damage to each Orc enemy in play."
 text(
@@ -125,8 +140,8 @@ text(
     responses=(
         Trigger(
             ev.AllyPlayed,
-            _entered_play,
-            damage_each(lambda rt: [u for u in table.enemies_in_play(st(rt)) if table.defn(st(rt), u).is_a("Orc")], 1),
+            _entered_with_target(_orcs),
+            damage_each(lambda rt: _orcs(st(rt)), 1),
             optional=True,
         ),
     ),

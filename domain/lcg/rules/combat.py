@@ -13,6 +13,9 @@ Rules (Core Set rulebook, combat phase):
 - Then each player may attack each enemy engaged with them once: declare attackers
   (exhausting them; another player's character only with Ranged); the enemy takes their
   total attack minus its defense.
+- The attacked (or attacking) player declares another player's Sentinel defender or
+  Ranged attacker; its controller is not asked separately (seed 001: "Defender (exhaust)
+  or undefended, by player: a ready character, own or another player's Sentinel").
 """
 
 from __future__ import annotations

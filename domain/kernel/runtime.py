@@ -63,12 +63,18 @@ def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = Non
     state = rules.new_state() if state is None else state
     appliers = rules.appliers
     stack = state.stack
+    draws = 0
     for event in events:
         appliers[type(event)](state, event)
         flow = event.flow
         if flow is not None:
-            flow.onto(stack)
-        state.rng += event.draws
+            if flow.extends:
+                flow.onto(stack)
+            else:
+                del stack[flow.keep :]
+                stack += flow.push
+        draws += event.draws
+    state.rng += draws
     if events:
         last = events[-1]
         state.version = last.seq

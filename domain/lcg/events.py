@@ -157,8 +157,11 @@ def _move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:
     _place(s, card, zone, bottom=not top)
 
 
-def _in_play(zone: str) -> bool:
-    return zone.rsplit(".", 1)[-1] in _IN_PLAY_ZONES
+def _in_play(zone: str, _known: dict[str, bool] = {}) -> bool:  # noqa: B006  (a cache)
+    known = _known.get(zone)
+    if known is None:
+        known = _known[zone] = zone.rsplit(".", 1)[-1] in _IN_PLAY_ZONES
+    return known
 
 
 class CardMoved(Event, frozen=True, kw_only=True):

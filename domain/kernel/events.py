@@ -56,26 +56,22 @@ class Flow(msgspec.Struct, frozen=True, array_like=True, gc=False):
             stack.append(frame)
 
     @classmethod
-    def between(cls, before: tuple[Frame, ...], after: list[Frame]) -> Flow | None:
-        """The flow that turns cursor ``before`` into cursor ``after`` (None if equal)."""
-        n = min(len(before), len(after))
-        k = 0
-        while k < n and (after[k] is before[k] or after[k] == before[k]):
-            k += 1
-        if k == len(after) and k == len(before):
+    def since(cls, low: int, height: int, after: list[Frame]) -> Flow | None:
+        """The flow from a cursor of ``height`` frames, untouched below ``low``, to ``after``."""
+        if low == height == len(after):
             return None
         push: list[Frame] = []
         extends: list[int] = []
-        for j in range(k, len(after)):
+        for j in range(low, len(after)):
             frame = after[j]
             below = after[j - 1].env if j else None
             env = frame.env
             if below and (env is below or _extends(env, below)):
                 added = {} if env is below else {k: v for k, v in env.items() if k not in below or below[k] != v}
                 frame = Frame(frame.node, frame.i, added, frame.items)
-                extends.append(j - k)
+                extends.append(j - low)
             push.append(frame)
-        return cls(k, tuple(push), tuple(extends))
+        return cls(low, tuple(push), tuple(extends))
 
 
 def _extends(env: Env, below: Env) -> bool:

@@ -72,7 +72,7 @@ def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = Non
                 flow.onto(stack)
             else:
                 del stack[flow.keep :]
-                stack += flow.push
+                stack.extend(flow.push)
         draws += event.draws
     state.rng += draws
     if events:
@@ -91,7 +91,9 @@ class Runtime:
         self.sink = sink
         self.env: Env = {}
         self.rule = ""
-        self._base: tuple[Frame, ...] = tuple(state.stack)
+        self._height = self._low = len(state.stack)
+        """How far down the cursor has been touched since the last event: the frames
+        below are the ones the last event left, the frames above are what moved."""
         self._emitted = False
         self._draws = 0
         self._encode = rules.codec.encode
@@ -128,10 +130,16 @@ class Runtime:
         self.state.stack.append(Frame(node.key, 0, env))
 
     def pop(self) -> None:
-        self.state.stack.pop()
+        stack = self.state.stack
+        stack.pop()
+        if len(stack) < self._low:
+            self._low = len(stack)
 
     def replace(self, frame: Frame) -> None:
-        self.state.stack[-1] = frame
+        stack = self.state.stack
+        stack[-1] = frame
+        if len(stack) - 1 < self._low:
+            self._low = len(stack) - 1
 
     def call(self, name: str, args: Env, caller: Env | None = None) -> None:
         """Push program ``name`` with ``args``, keeping the caller's cause context."""
@@ -143,6 +151,7 @@ class Runtime:
         stack = self.state.stack
         while stack:
             frame = stack.pop()
+            self._low = min(self._low, len(stack))
             if isinstance(NODES[frame.node], Repeat | ForEach):
                 return
         raise FlowError(f"{self.rule}: break outside a loop")
@@ -152,9 +161,9 @@ class Runtime:
         while stack:
             frame = stack[-1]
             if isinstance(NODES[frame.node], Repeat | ForEach):
-                stack[-1] = Frame(frame.node, 0, frame.env)
+                self.replace(Frame(frame.node, 0, frame.env))
                 return
-            stack.pop()
+            self.pop()
         raise FlowError(f"{self.rule}: restart outside a loop")
 
     # -- chance ----------------------------------------------------------------------
@@ -200,14 +209,14 @@ class Runtime:
         self.rules.appliers[type(event)](state, event)
         self.rules.after(self, event)
         stack = state.stack
-        flow = Flow.between(self._base, stack)
+        flow = Flow.since(self._low, self._height, stack)
         if flow is not None:
             force_setattr(event, "flow", flow)
         digest = hashlib.sha256(state.head.encode() + self._encode(event)).hexdigest()
         force_setattr(event, "hash", digest)
         state.head = digest
         state.version = seq
-        self._base = tuple(stack)
+        self._height = self._low = len(stack)
         self.sink.append(event)
         return event
 

@@ -12,8 +12,9 @@ from domain.kernel.ruleset import Ruleset
 @cache
 def _all() -> dict[str, Ruleset[Any]]:
     from domain.lcg.ruleset import LCG
+    from domain.wotr.ruleset import WOTR
 
-    return {r.name: r for r in (LCG,)}
+    return {r.name: r for r in (LCG, WOTR)}
 
 
 def names() -> list[str]:

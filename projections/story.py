@@ -62,10 +62,13 @@ def describe(event: Event, name: Namer) -> str:
         if field in ("seq", "cause", "flow", "draws", "hash"):
             continue
         value: Any = getattr(event, field)
-        if field in ("card", "enemy", "defender", "to") and isinstance(value, int):
+        if field in ("card", "enemy", "defender", "to", "location", "wielder") and isinstance(value, int):
             value = name.card(value)
         elif field in ("cards", "attackers", "order") and isinstance(value, tuple):
-            value = name.cards(value) if field != "order" else f"{len(value)} cards"
+            if field == "order" or not all(isinstance(v, int) for v in value):
+                value = f"{len(value)} cards"
+            else:
+                value = name.cards(value)
         elif field == "options":
             value = "…"
         fields.append(f"{field}={value}")

@@ -3,20 +3,20 @@
 A bot gets the pending decision and its seat's view of the table (never the full
 state), so a bot plays by the same rules of information as a person, in process or
 over the network. ``random`` picks uniformly among legal answers; ``greedy`` follows
-simple heuristics for each kind of decision (tools/lcg_bots.py).
+simple heuristics for each kind of decision, one module per game (tools/lcg_bots.py,
+tools/wotr_bots.py).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from domain.kernel.decisions import Choice, Decision, Kind
-from projections.lcg import TableView
 
-View = Callable[[], TableView]
-"""The seat's view of the table, computed only if the bot asks for it."""
+View = Callable[[], Any]
+"""The seat's view of the table (its game's ``TableView``), computed only if the bot asks."""
 
 
 class Bot(Protocol):
@@ -45,17 +45,31 @@ def random_choice(decision: Decision, rng: random.Random) -> Choice:
     return (str(rng.randint(decision.min, decision.max)),)
 
 
-def _greedy(seed: int) -> Bot:
+def _lcg_greedy(seed: int) -> Bot:
     from tools.lcg_bots import GreedyBot
 
     return GreedyBot(seed)
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": _greedy}
+def _wotr_greedy(seed: int) -> Bot:
+    from tools.wotr_bots import GreedyBot
+
+    return GreedyBot(seed)
 
 
-def make_bot(kind: str, seed: int) -> Bot:
-    try:
-        return BOTS[kind](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}") from None
+GREEDY: dict[str, Callable[[int], Bot]] = {"lcg": _lcg_greedy, "wotr": _wotr_greedy}
+"""Each game's greedy player."""
+
+BOTS: dict[str, Callable[[int, str], Bot]] = {
+    "random": lambda seed, game: RandomBot(seed),
+    "greedy": lambda seed, game: GREEDY[game](seed),
+}
+
+
+def make_bot(kind: str, seed: int, game: str = "lcg") -> Bot:
+    """A bot of ``kind`` (``random`` or ``greedy``) for a game of ruleset ``game``."""
+    if kind not in BOTS:
+        raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+    if game not in GREEDY:
+        raise ValueError(f"no bots for game {game!r}; known: {', '.join(GREEDY)}")
+    return BOTS[kind](seed, game)

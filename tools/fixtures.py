@@ -93,7 +93,64 @@ class LcgAdapter:
         return list(state.zone(name))
 
 
-ADAPTERS: dict[str, Callable[[], Adapter]] = {"lcg": LcgAdapter}
+class WotrAdapter:
+    """War of the Ring fixtures (tests/fixtures/wotr/README.md): a card's values are its
+    state (``zone``, ``wielder``, ``reserved``, tokens) or its current icons; a "player" is a
+    seat (``hand``, ``deck``, ``cycle``, ``eliminated``, ``reserve`` counts, ``ring``,
+    ``carryover``, ``starting``) or a team, ``free`` or ``shadow`` (``score``,
+    ``final_score``, and ``corruption``)."""
+
+    def build(self, game: Mapping[str, Any], position: Mapping[str, Any]) -> Placed:
+        from domain.wotr.position import build
+
+        return build(game, position)
+
+    def card_value(self, state: State, uid: int, name: str) -> Any:
+        from domain.wotr.cards import ICONS
+        from domain.wotr.rules import table
+        from domain.wotr.state import WotrState
+
+        assert isinstance(state, WotrState)
+        if name in ICONS:
+            return table.icons(state, uid, name)
+        card = state.cards[uid]
+        if not hasattr(card, name):
+            raise FixtureError(f"cards have no value {name!r}")
+        return getattr(card, name)
+
+    def player_value(self, state: State, seat: str, name: str) -> Any:
+        from domain.wotr.rules import table
+        from domain.wotr.state import TEAMS, WotrState
+
+        assert isinstance(state, WotrState)
+        if seat in TEAMS:
+            values = {
+                "score": table.score(state, seat),
+                "final_score": table.score(state, seat, final=True),
+                "corruption": state.corruption,
+            }
+            if name not in values:
+                raise FixtureError(f"teams have no value {name!r}; known: {', '.join(values)}")
+            return values[name]
+        if name in ("hand", "deck", "cycle", "eliminated", "reserve", "aside"):
+            return len(state.zone(f"{seat}.{name}"))
+        if name == "starting":
+            return state.starting_seat() == seat
+        if name == "carryover":
+            return table.carryover(state, seat)
+        player = state.players[seat]
+        if not hasattr(player, name):
+            raise FixtureError(f"players have no value {name!r}")
+        return getattr(player, name)
+
+    def zone(self, state: State, name: str) -> list[int]:
+        from domain.wotr.state import WotrState
+
+        assert isinstance(state, WotrState)
+        return list(state.zone(name))
+
+
+ADAPTERS: dict[str, Callable[[], Adapter]] = {"lcg": LcgAdapter, "wotr": WotrAdapter}
 
 
 @dataclass
@@ -207,13 +264,13 @@ def _check_decision(run: Run, decision: Decision | None, want: Mapping[str, Any]
             actual = actual.value if hasattr(actual, "value") else actual
             if actual != want[key]:
                 failures.append(f"{where}: decision {key} is {actual!r}, expected {want[key]!r}")
+    have = {run.label(o.card) if o.card is not None else o.id for o in decision.options}
+    have |= {o.label for o in decision.options}
     if "options" in want:
-        have = {run.label(o.card) if o.card is not None else o.id for o in decision.options}
         missing = [o for o in want["options"] if o not in have]
         if missing:
             failures.append(f"{where}: decision lacks option(s) {missing}; it has {sorted(have)}")
     if "not_options" in want:
-        have = {run.label(o.card) if o.card is not None else o.id for o in decision.options}
         present = [o for o in want["not_options"] if o in have]
         if present:
             failures.append(f"{where}: decision should not offer {present}")
@@ -264,8 +321,8 @@ def run_fixture(data: Mapping[str, Any], path: Path = Path("<fixture>")) -> Resu
         uid = run.uid(label)
         for name, expected in values.items():
             actual = run.adapter.card_value(state, uid, name)
-            if name == "attached_to" and isinstance(expected, str):
-                expected = run.uid(expected)
+            if isinstance(expected, str) and isinstance(actual, int) and not isinstance(actual, bool):
+                expected = run.uid(expected)  # a card named by its label (attached_to, wielder)
             if actual != expected:
                 result.failures.append(f"card {label}: {name} is {actual!r}, expected {expected!r}")
     for seat, values in expect.get("players", {}).items():

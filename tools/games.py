@@ -64,6 +64,54 @@ def _lcg_rounds(state: State) -> int:
     return int(getattr(state, "round", 0))
 
 
+def _wotr_arguments(parser: argparse.ArgumentParser) -> None:
+    from domain.wotr.options import CHOICES, scenario_keys
+
+    parser.add_argument(
+        "--scenario",
+        choices=scenario_keys(),
+        default="trilogy",
+        help="scenario (default: %(default)s); the seats are its decks: trilogy frodo, witch-king, aragorn, "
+        "saruman; two-player-duel gandalf, witch-king; three-player-duel gandalf, witch-king, saruman; "
+        "fellowship balrog, gandalf",
+    )
+    for key, choices in CHOICES.items():
+        parser.add_argument(
+            f"--{key.replace('_', '-')}",
+            choices=choices,
+            default=choices[0],
+            help="reading of a disputed rule, see open_questions.md (default: %(default)s)",
+        )
+    parser.add_argument(
+        "--when-played-in-reserve",
+        action="store_true",
+        help='"when played" texts also resolve for cards played into reserve (default: they do not)',
+    )
+
+
+def _wotr_created(args: argparse.Namespace, seed: int) -> Event:
+    from domain.wotr.options import CHOICES, wotr_options
+    from domain.wotr.ruleset import WOTR
+
+    rules: dict[str, object] = {key: getattr(args, key) for key in CHOICES}
+    rules["when_played_in_reserve"] = bool(args.when_played_in_reserve)
+    return WOTR.created(wotr_options(args.scenario, rules), seed)
+
+
+def _wotr_view(state: State, viewer: str) -> Any:
+    from domain.wotr.state import WotrState
+    from projections.wotr import view
+
+    assert isinstance(state, WotrState)
+    return view(state, viewer)
+
+
+def _wotr_render(table: Any) -> str:
+    from tools.render_wotr import render
+
+    return render(table)
+
+
 KINDS: dict[str, GameKind] = {
     "lcg": GameKind(
         "lcg",
@@ -72,6 +120,15 @@ KINDS: dict[str, GameKind] = {
         _lcg_created,
         _lcg_view,
         _lcg_render,
+        _lcg_rounds,
+    ),
+    "wotr": GameKind(
+        "wotr",
+        "War of the Ring: The Card Game",
+        _wotr_arguments,
+        _wotr_created,
+        _wotr_view,
+        _wotr_render,
         _lcg_rounds,
     ),
 }

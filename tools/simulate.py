@@ -87,7 +87,7 @@ def simulate(
     for i, first in enumerate(created):
         game = Game.start(uuid4(), rules, first)
         seats = rules.seats(game.state)
-        bots = {s: make_bot(bot, seed * 1000 + i * 10 + n) for n, s in enumerate(seats)}
+        bots = {s: make_bot(bot, seed * 1000 + i * 10 + n, kind.name) for n, s in enumerate(seats)}
         decisions = play_out(game, bots, kind)
         over = game.state.over
         report.games += 1

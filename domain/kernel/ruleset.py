@@ -33,6 +33,10 @@ E = TypeVar("E", bound=Event)
 Applier = Callable[[Any, Any], None]
 
 
+class SetupError(ValueError):
+    """A new game of any ruleset cannot be set up as asked; the message says why."""
+
+
 class Appliers:
     """The fold's dispatch table: one apply function per event type."""
 

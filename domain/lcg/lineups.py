@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from domain.kernel.ruleset import SetupError as SetupError  # re-exported: every game raises the kernel's
 from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import DIFFICULTIES, scenario
 from domain.lcg.state import HeroSetup, Options
@@ -23,10 +24,6 @@ DEFAULT_HEROES: tuple[tuple[str, ...], ...] = (
     ("core-007", "core-008", "core-009"),  # Éowyn, Eleanor, Dúnhere
     ("core-010", "core-011", "core-012"),  # Denethor, Glorfindel, Beravor
 )
-
-
-class SetupError(ValueError):
-    """The requested game cannot be set up; the message says why."""
 
 
 def _fold(text: str) -> str:

@@ -1,0 +1,180 @@
+"""Lay out an exact War of the Ring position from a plain description (fixtures, disputes).
+
+A position names the cards in each zone, top of a deck first; a card is given by name or
+code, or as a table with its state::
+
+    path = ["Egladil"]
+    "at.egladil" = ["The Commander", "The Destroyer", { card = "Black Rider's Mount", on = "The Destroyer" }]
+    "frodo.hand" = ["Gimli", "Sting"]
+    battlegrounds = [{ card = "Dol Guldur", defense_tokens = 1 }]
+
+Each card gets a label, its name (``Mordor Orcs``, then ``Mordor Orcs 2``, ...) or the
+``as`` given, by which scripts and expectations refer to it. A faction card belongs to the
+seat whose zone it is in, or (on a location or in a shared zone) to the seat whose deck
+holds it in the scenario, unless ``owner`` says otherwise. Zones not given are empty.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.kernel.events import Frame
+from domain.kernel.flow import FlowError, frames_to, program
+from domain.kernel.ruleset import SetupError
+from domain.wotr import events as ev
+from domain.wotr.cards import CARDS, LOCATIONS, name_of
+from domain.wotr.options import wotr_options
+from domain.wotr.ruleset import WOTR
+from domain.wotr.scenarios import scenario
+from domain.wotr.state import Card, Player
+
+PLAYER_ZONES = ("deck", "hand", "cycle", "eliminated", "reserve", "aside")
+SHARED_ZONES = ("path", "battlegrounds", "bg.free", "bg.shadow", "free.score", "shadow.score", "out", "resolving")
+CARD_FIELDS = {"card", "as", "on", "owner", "reserved", "attack_tokens", "defense_tokens", "ignore_defense"}
+
+
+@dataclass
+class Position:
+    created: ev.GameCreated
+    placed: ev.PositionSet
+    frames: list[Frame]
+    labels: dict[str, int] = field(default_factory=dict)
+
+
+def _fold(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return plain.casefold().replace("'", "").replace("!", "").replace(",", "").strip()
+
+
+def card_code(name: str) -> str:
+    """A card's (or location's) code from its code or its name (accents and case optional)."""
+    if name in CARDS or name in LOCATIONS:
+        return name
+    for code in [*CARDS, *LOCATIONS]:
+        if _fold(name_of(code)) == _fold(name):
+            return code
+    raise SetupError(f"unknown card {name!r}")
+
+
+def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
+    options = wotr_options(str(game.get("scenario", "trilogy")), dict(game.get("rules", {})))
+    created = WOTR.created(options, int(game.get("seed", 1)))
+    chosen = scenario(options.scenario)
+    seats = [d.seat for d in chosen.seats]
+    decks = {d.seat: set(d.cards) for d in chosen.seats}
+
+    cards: list[Card] = []
+    zones: dict[str, list[int]] = {}
+    labels: dict[str, int] = {}
+    hosts: list[tuple[Card, str]] = []
+    for zone, entries in dict(position.get("zones", {})).items():
+        seat = _zone_seat(zone, seats)
+        zones[zone] = []
+        for entry in entries:
+            spec = {"card": entry} if isinstance(entry, str) else dict(entry)
+            unknown = set(spec) - CARD_FIELDS
+            if unknown:
+                raise SetupError(f"zone {zone}: unknown card field(s) {sorted(unknown)}")
+            code = card_code(str(spec["card"]))
+            owner = _owner(code, zone, seat, spec, decks)
+            card = Card(
+                uid=len(cards) + 1,
+                code=code,
+                owner=owner,
+                zone=zone,
+                reserved=bool(spec.get("reserved", False)),
+                attack_tokens=int(spec.get("attack_tokens", 0)),
+                defense_tokens=int(spec.get("defense_tokens", 0)),
+                ignore_defense=bool(spec.get("ignore_defense", False)),
+            )
+            cards.append(card)
+            zones[zone].append(card.uid)
+            labels[_label(str(spec.get("as") or name_of(code)), labels)] = card.uid
+            if "on" in spec:
+                hosts.append((card, str(spec["on"])))
+    for card, host in hosts:
+        if host not in labels:
+            raise SetupError(f"{name_of(card.code)} is put on {host!r}, which is not on the table")
+        wielder = cards[labels[host] - 1]
+        if wielder.zone != card.zone:
+            raise SetupError(f"{name_of(card.code)} must be listed in the zone of {host!r} ({wielder.zone})")
+        card.wielder = wielder.uid
+
+    rings = dict(position.get("rings", {}))
+    players = tuple(
+        Player(seat=d.seat, team=d.team, ring=str(rings.get(d.seat, "ready" if d.ring else ""))) for d in chosen.seats
+    )
+    order = list(chosen.order)
+    placed = ev.PositionSet(
+        cards=tuple(cards),
+        zones=zones,
+        players=players,
+        start=_position_of(order, position.get("start", order[0])),
+        turn=_position_of(order, position.get("turn", position.get("start", order[0]))),
+        round=int(position.get("round", 1)),
+        step=str(position.get("step", "")),
+        path_number=int(position.get("path_number", 0)),
+        corruption=int(position.get("corruption", 0)),
+        played=tuple(labels[str(x)] for x in position.get("played", [])),
+        effects=tuple(str(x) for x in position.get("effects", [])),
+    )
+    at = str(position.get("at", "wotr.round"))
+    game_program = program("wotr.game")
+    rounds = list(game_program.children())[1]
+    try:
+        frames = [Frame(game_program.key, 2), Frame(rounds.key, 1), *frames_to("wotr.round", at)]
+    except FlowError as error:
+        raise SetupError(f"cannot start at {at!r}: {error}") from None
+    return Position(created, placed, frames, labels)
+
+
+def _position_of(order: Sequence[str], value: object) -> int:
+    """A turn-order position: an index, or a seat (its first position)."""
+    if isinstance(value, int):
+        return value
+    if str(value) not in order:
+        raise SetupError(f"no seat {value!r}; the seats are {', '.join(order)}")
+    return order.index(str(value))
+
+
+def _owner(
+    code: str, zone: str, seat: str | None, spec: Mapping[str, Any], decks: Mapping[str, set[str]]
+) -> str | None:
+    if code in LOCATIONS:
+        return None
+    if "owner" in spec:
+        return str(spec["owner"])
+    if seat is not None:
+        return seat
+    holders = [s for s, cards in decks.items() if code in cards]
+    if not holders:
+        raise SetupError(f"{name_of(code)} is in no deck of this scenario; give its owner")
+    return holders[0]
+
+
+def _zone_seat(zone: str, seats: list[str]) -> str | None:
+    seat, _, rest = zone.partition(".")
+    if seat in seats:
+        if rest not in PLAYER_ZONES:
+            raise SetupError(f"unknown zone {zone!r}; a seat's zones are {', '.join(PLAYER_ZONES)}")
+        return seat
+    if zone in SHARED_ZONES or zone.startswith("at.") or zone.startswith("paths."):
+        if zone.startswith("at.") and zone[3:] not in LOCATIONS:
+            raise SetupError(f"unknown location {zone[3:]!r} in zone {zone!r}")
+        return None
+    raise SetupError(
+        f"unknown zone {zone!r}; shared zones are {', '.join(SHARED_ZONES)}, paths.<n> and at.<location code>; "
+        f"a seat's zones are <seat>.<{'|'.join(PLAYER_ZONES)}> for seats {', '.join(seats)}"
+    )
+
+
+def _label(name: str, taken: Mapping[str, int]) -> str:
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"

@@ -1,0 +1,72 @@
+"""Game setup (rules §3, seed 004).
+
+Each seat's deck is laid out and shuffled; the path cards go into one pile per number
+(the pile's cards are a random pool: each activation picks one of them at random, which
+is the same as shuffling each number apart), the battlegrounds into the Free Peoples and
+Shadow decks (each draw from them is at random). Each seat draws its opening hand, then
+cycles the scenario's number of cards (Trilogy: draw 7, cycle 2).
+"""
+
+from __future__ import annotations
+
+from domain.kernel.events import Event
+from domain.kernel.flow import ForEach, Node, Seq, register
+from domain.kernel.runtime import Runtime
+from domain.wotr import events as ev
+from domain.wotr.cards import LOCATIONS
+from domain.wotr.effects import cycle_from_hand, draw, emit, st
+from domain.wotr.rules import table
+
+
+def _lay_out(rt: Runtime) -> Event:
+    s = st(rt)
+    assert s.options is not None
+    chosen = table.scenario_of(s)
+    cards: list[ev.NewCard] = []
+
+    def add(code: str, zone: str, owner: str | None = None) -> None:
+        cards.append(ev.NewCard(len(cards) + 1, code, zone, owner))
+
+    for deck in s.options.decks:
+        for code in deck.cards:
+            add(code, f"{deck.seat}.deck", deck.seat)
+    for code in sorted(chosen.path_codes(), key=lambda c: LOCATIONS[c].number):
+        add(code, f"paths.{LOCATIONS[code].number}")
+    for code in chosen.battleground_codes():
+        add(code, f"bg.{LOCATIONS[code].deck}")
+    return ev.CardsCreated(cards=tuple(cards))
+
+
+def _shuffle(rt: Runtime) -> Event:
+    zone = f"{rt.env['player']}.deck"
+    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
+
+
+def _seats(rt: Runtime) -> list[str]:
+    return st(rt).seats()
+
+
+def _player(rt: Runtime) -> str:
+    return str(rt.env["player"])
+
+
+SETUP: Node = register(
+    "wotr.setup",
+    Seq(
+        emit(_lay_out, rule="wotr.setup.cards"),
+        ForEach(_seats, "player", emit(_shuffle), rule="wotr.setup.shuffle"),
+        ForEach(
+            _seats,
+            "player",
+            draw(_player, lambda rt: table.seat_def(st(rt), _player(rt)).setup_draw),
+            rule="wotr.setup.hand",
+        ),
+        ForEach(
+            lambda rt: [p for p in _seats(rt) if table.seat_def(st(rt), p).setup_cycle],
+            "player",
+            cycle_from_hand(_player, lambda rt: table.seat_def(st(rt), _player(rt)).setup_cycle),
+            rule="wotr.setup.cycle",
+        ),
+    ),
+    rule="wotr.setup",
+)

@@ -1,0 +1,44 @@
+"""War of the Ring: The Card Game, as a ruleset the kernel can run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.events import Event
+from domain.kernel.ruleset import Ruleset
+from domain.wotr import events as wotr_events
+from domain.wotr.cards import load_texts
+from domain.wotr.rules import table
+from domain.wotr.state import Options, WotrState
+
+load_texts()
+
+from domain.wotr.rules import procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
+from domain.wotr.scenarios import scenario  # noqa: E402
+
+
+class WotrRules(Ruleset[WotrState]):
+    name = "wotr"
+    state_type = WotrState
+    events = wotr_events.EVENTS
+    appliers = wotr_events.APPLIERS.table
+    root = "wotr.game"
+    position_event = wotr_events.PositionSet
+
+    def after(self, rt: Any, event: Event) -> None:
+        triggers.after(rt, event)
+
+    def seats(self, state: WotrState) -> list[str]:
+        return state.seats()
+
+    def card_name(self, state: WotrState, uid: int) -> str:
+        return table.name(state, uid) if uid in state.cards else f"card {uid}"
+
+    @staticmethod
+    def created(options: Options, seed: int) -> wotr_events.GameCreated:
+        chosen = scenario(options.scenario)
+        rings = tuple(d.seat for d in chosen.seats if d.ring)
+        return wotr_events.GameCreated(seed=seed, options=options, order=chosen.order, rings=rings)
+
+
+WOTR = WotrRules()

@@ -8,10 +8,14 @@ referee sees everything; so does everyone once the game is over.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from domain.kernel.decisions import Decision
 from domain.kernel.events import Outcome
+from domain.lcg import events as lcg_events
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState, Seat, Uid
@@ -173,3 +177,122 @@ def view(s: LcgState, viewer: str) -> TableView:
         seed=s.seed if all_seeing else None,
         encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
     )
+
+
+# -- which cards a viewer may see (default-deny), for views and event feeds ---------------
+
+_PUBLIC_ZONES = frozenset({"staging", "active", "quest", "quest.done", "encounter.discard", "victory", "revealed"})
+"""Shared zones whose cards are face up. Everything else shared (the encounter deck, the
+quest deck, unused quest cards, set-aside cards) is hidden from every seat."""
+_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard"})
+"""A player's face-up zones; their hand is seen by its owner only, their deck by nobody."""
+
+CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to")
+"""Event fields that hold card uids (``to`` only when it is a uid, not a zone name)."""
+
+
+def visible(s: LcgState, viewer: str, uid: Uid) -> bool:
+    """May ``viewer`` see card ``uid`` (its identity, even its uid) in state ``s``?"""
+    if viewer == REFEREE or s.over is not None:
+        return True
+    card = s.cards.get(uid)
+    return card is not None and _visible(s, viewer, card.zone, card, 0)
+
+
+def _visible(s: LcgState, viewer: str, zone: str, card: Any, depth: int) -> bool:
+    if zone in _PUBLIC_ZONES:
+        return True
+    if zone == "shadows":
+        return bool(card.shown)
+    if zone == "attachments":
+        host = s.cards.get(card.attached_to) if card.attached_to is not None else None
+        return host is not None and depth < 8 and _visible(s, viewer, host.zone, host, depth + 1)
+    seat, _, rest = zone.partition(".")
+    if seat in s.players:
+        if rest in _PUBLIC_PLAYER_ZONES:
+            return True
+        if rest == "hand":
+            return seat == viewer
+    return False
+
+
+class LcgProjection:
+    """The LCG part of the per-viewer feed (``projections/feed.py`` does the generic part)."""
+
+    name = "lcg"
+
+    def view(self, state: Any, viewer: str) -> TableView:
+        return view(state, viewer)
+
+    def visible(self, state: Any, viewer: str, uid: int) -> bool:
+        return visible(state, viewer, uid)
+
+    def reveals(self, event: Any, viewer: str) -> set[int]:
+        """Cards an event shows to one seat beyond the zone rules: a card it looked at."""
+        if isinstance(event, lcg_events.CardLookedAt) and event.player == viewer:
+            return {event.card}
+        return set()
+
+    def refs(self, body: dict[str, Any]) -> set[int]:
+        """Every card uid the game-specific fields of an event body mention."""
+        found: set[int] = set()
+        for key in CARD_FIELDS:
+            value = body.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                found.add(value)
+            elif isinstance(value, list | tuple):
+                for item in value:
+                    if isinstance(item, int):
+                        found.add(item)
+                    elif isinstance(item, list | tuple) and item and isinstance(item[0], int):
+                        found.add(item[0])  # NewCard: [uid, code, zone, owner]
+                    elif isinstance(item, dict) and isinstance(item.get("uid"), int):
+                        found.add(item["uid"])  # Card (a laid-out position)
+        for payment in body.get("payments", ()):
+            found.add(payment[0])
+        for uids in (body.get("zones") or {}).values():
+            found.update(uids)
+        return found
+
+    def redact(self, body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
+        """Remove from ``body`` what the viewer may not see; True if anything was removed."""
+        changed = False
+        if body.get("type") == "DeckShuffled" and "order" in body:
+            body["count"] = len(body.pop("order"))
+            changed = True
+        for key in CARD_FIELDS:
+            value = body.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                if not seeing(value):
+                    del body[key]
+                    changed = True
+            elif isinstance(value, list | tuple):
+                kept = [item for item in value if seeing(_uid_of(item))]
+                if len(kept) != len(value):
+                    body[key] = kept
+                    body[f"{key}_hidden"] = len(value) - len(kept)
+                    changed = True
+        if "payments" in body:
+            kept = [p for p in body["payments"] if seeing(p[0])]
+            if len(kept) != len(body["payments"]):
+                body["payments"] = kept
+                changed = True
+        if "zones" in body:
+            zones = body["zones"]
+            body["zones"] = {z: [u for u in uids if seeing(u)] for z, uids in zones.items()}
+            body["zone_sizes"] = {z: len(uids) for z, uids in zones.items()}
+            changed = True
+        return changed
+
+
+def _uid_of(item: Any) -> int:
+    if isinstance(item, int):
+        return item
+    if isinstance(item, list | tuple) and item and isinstance(item[0], int):
+        return item[0]
+    if isinstance(item, dict) and isinstance(item.get("uid"), int):
+        return int(item["uid"])
+    return -1
+
+
+PROJECTION = LcgProjection()

@@ -10,7 +10,7 @@ optimistic concurrency on the game's version.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 from uuid import UUID, uuid4
@@ -107,6 +107,8 @@ class Westmarch(Application[UUID]):
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(dict(env) if env else None)
         self.snapshot_every = int(self.env.get("WESTMARCH_SNAPSHOT_EVERY", str(SNAPSHOT_EVERY)))
+        self._rules_of: dict[UUID, str] = {}
+        """A game's ruleset never changes: remembered after the first look (bounded)."""
 
     # -- commands --------------------------------------------------------------------
 
@@ -133,23 +135,33 @@ class Westmarch(Application[UUID]):
         self._save(game, before)
         return events
 
-    def fork(self, game_id: UUID, at: int) -> Game:
+    def fork(self, game_id: UUID, at: int, new_id: UUID | None = None, also: Sequence[Any] = ()) -> Game:
         """A new game whose history is the first ``at`` events of another, then played on."""
         source = self.history(game_id, lte=at)
         if not source or at < 1 or len(source) < at:
             raise BadVersion(at, self.version(game_id))
-        game = Game.forked(uuid4(), self.rules_of(game_id), source)
+        game = Game.forked(new_id or uuid4(), self.rules_of(game_id), source)
         game.resume()
-        self._save(game, 0)
+        self._save(game, 0, *also)
         return game
 
     def store(self, game: Game) -> None:
         """Save a game played elsewhere (in memory, by a simulation) with its snapshots."""
         self._save(game, game.version - len(game.pending_events))
 
-    def _save(self, game: Game, before: int) -> None:
+    def commit(self, game: Game, before: int, *also: Any) -> None:
+        """Save a game's new events (it was at version ``before``) and ``also`` other
+        aggregates in one transaction; :class:`ConcurrentUpdate` if any was saved first."""
+        self._save(game, before, *also)
+
+    def record(self, record_id: UUID) -> Any | None:
+        """The first stored event of a one-event aggregate (a service record), or None."""
+        found = self.recorder.select_events(record_id, limit=1)
+        return self.mapper.to_domain_event(found[0]) if found else None
+
+    def _save(self, game: Game, before: int, *also: Any) -> None:
         try:
-            self.save(game)
+            self.save(game, *also)
         except IntegrityError:
             raise ConcurrentUpdate(game.id) from None
         if self.snapshots is None:
@@ -170,10 +182,17 @@ class Westmarch(Application[UUID]):
         return game
 
     def rules_of(self, game_id: UUID) -> Ruleset[Any]:
+        known = self._rules_of.get(game_id)
+        if known is not None:
+            return ruleset(known)
         first = self.recorder.select_events(game_id, limit=1)
         if not first:
             raise UnknownGame(game_id)
-        return ruleset(ruleset_of(first[0].topic))
+        name = ruleset_of(first[0].topic)
+        if len(self._rules_of) >= 100_000:
+            self._rules_of.clear()
+        self._rules_of[game_id] = name
+        return ruleset(name)
 
     def version(self, game_id: UUID) -> int:
         last = self.recorder.select_events(game_id, desc=True, limit=1)

@@ -2,7 +2,9 @@
 
 Each game event is one stored event: topic ``westmarch.<ruleset>`` (the first event of a
 game: ``westmarch.<ruleset>.created``, so games can be listed by topic), state
-``[timestamp, event]``. Snapshots use topic ``westmarch.snapshot``. The library's default
+``[timestamp, event]``. Snapshots use topic ``westmarch.snapshot``; the service's own records
+(token hashes, applied command ids: see ``service/records.py``) use ``westmarch.service.*``,
+each a one-event aggregate of its own. The library's default
 mapper would transcode a dict per event through its JSON transcoder; msgspec decodes
 the tagged structs directly (see BENCHMARKS.md).
 """
@@ -18,6 +20,7 @@ from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.game import GameSnapshot, Recorded
 from domain.rulesets import ruleset
+from service.records import DECODERS, TOPICS
 
 EVENT_TOPIC = "westmarch.{ruleset}"
 CREATED_TOPIC = "westmarch.{ruleset}.created"
@@ -25,6 +28,7 @@ SNAPSHOT_TOPIC = "westmarch.snapshot"
 
 _snapshot_encoder = msgspec.json.Encoder()
 _snapshot_decoder = msgspec.json.Decoder(GameSnapshot)
+_record_encoder = msgspec.json.Encoder()
 
 
 def ruleset_of(topic: str) -> str:
@@ -45,6 +49,10 @@ class EventMapper(Mapper[UUID]):
             state = rules.codec.encode_stored(at, domain_event.event)
             template = CREATED_TOPIC if domain_event.originator_version == 1 else EVENT_TOPIC
             topic = template.format(ruleset=rules.name)
+        elif type(domain_event) in TOPICS:
+            topic = TOPICS[type(domain_event)]
+            at = domain_event.timestamp or datetime.now(UTC)
+            state = _record_encoder.encode(msgspec.structs.replace(domain_event, timestamp=at))
         else:
             raise TypeError(f"cannot store {type(domain_event).__name__}")
         return StoredEvent(
@@ -61,6 +69,9 @@ class EventMapper(Mapper[UUID]):
             originator_id = UUID(str(originator_id))
         if stored_event.topic == SNAPSHOT_TOPIC:
             return _snapshot_decoder.decode(state)
+        record = DECODERS.get(stored_event.topic)
+        if record is not None:
+            return record.decode(state)
         name = ruleset_of(stored_event.topic)
         at, event = ruleset(name).codec.decode_stored(state)
         return Recorded(originator_id, stored_event.originator_version, name, event, at)
@@ -86,7 +97,6 @@ def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
     Reads the library's own tables through its own datastore; for a recorder it does
     not know, falls back on ``select_events``.
     """
-    from eventsourcing.postgres import PostgresAggregateRecorder
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
     if isinstance(recorder, SQLiteAggregateRecorder):
@@ -101,7 +111,7 @@ def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(sql + " ORDER BY originator_version", params)
             return [_as_bytes(row[0]) for row in cursor.fetchall()]
-    if isinstance(recorder, PostgresAggregateRecorder):
+    if type(recorder).__module__ == "eventsourcing.postgres":
         from psycopg.sql import SQL, Identifier
 
         statement = SQL("SELECT state FROM {schema}.{table} WHERE originator_id = %s").format(

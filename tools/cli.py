@@ -73,6 +73,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from tools.bots import make_bot
     from tools.play import play
 
+    if args.server or args.token:
+        return _play_remote(args)
     app = _app(args)
     if args.game:
         game_id = _game_id(app, args.game)
@@ -86,7 +88,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     bots = {}
     for spec in args.bot or []:
         seat, _, bot = spec.partition("=")
-        bots[seat] = make_bot(bot or "greedy", args.seed)
+        bots[seat] = make_bot(bot or "greedy", args.seed, rules.name)
     humans = set(args.seat) if args.seat else None
 
     def submit(decision: Decision, choice: Choice) -> None:
@@ -103,6 +105,80 @@ def cmd_play(args: argparse.Namespace) -> int:
     if outcome is not None:
         print(f"game {game_id}: {outcome.result} ({outcome.reason})")
     return 0
+
+
+def _play_remote(args: argparse.Namespace) -> int:
+    import grpc
+
+    from tools.rpc_client import play_remote
+
+    if not (args.server and args.token):
+        raise CommandError("playing on a server needs both --server HOST:PORT and --token TOKEN")
+    if args.bot or args.seat:
+        raise CommandError("--bot and --seat are for local games; on a server the token names the seat")
+    try:
+        outcome = play_remote(args.server, args.token, args.game or "", tls_ca=args.tls_ca, tls=args.tls)
+    except grpc.RpcError as error:
+        raise CommandError(f"{error.code().name}: {error.details()}") from None
+    if outcome is not None:
+        print(f"game over: {outcome.result} ({outcome.reason})")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from service.rpc.server import ServerOptions, configure_logging, serve
+
+    configure_logging(args.log_level)
+
+    def ready(port: int) -> None:
+        print(f"westmarch: serving on {args.host}:{port}", flush=True)
+
+    options = ServerOptions(
+        env=store_env(db=args.db, postgres=args.postgres),
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        grace=args.grace,
+    )
+    asyncio.run(serve(options, ready))
+    return 0
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    from tools.rpc_client import run_bots
+
+    if args.games < 1 or args.concurrency < 1:
+        raise CommandError("--games and --concurrency must be at least 1")
+    report = run_bots(
+        args.server,
+        args.games,
+        args.concurrency,
+        bot=args.bot,
+        seed=args.seed,
+        players=args.players,
+        difficulty=args.difficulty,
+        tls_ca=args.tls_ca,
+    )
+    print(f"{args.games} games of {args.players} player(s), bot {args.bot}, over gRPC at {', '.join(args.server)}")
+    print(report.text())
+    return 1 if report.errors else 0
+
+
+def cmd_bench_service(args: argparse.Namespace) -> int:
+    from tools.bench_service import main as bench_main
+
+    code: int = bench_main(args)
+    return code
+
+
+def cmd_bench_wotr(args: argparse.Namespace) -> int:
+    from tools.bench_wotr import main as bench_main
+
+    return bench_main(args)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -253,6 +329,29 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", help="seat played here (repeatable; default: every seat not a bot)")
     p.add_argument("--bot", action="append", metavar="SEAT=KIND", help="hand a seat to a bot: random or greedy")
     p.add_argument("--seed", type=int, default=1, help="seed for the bots (default: %(default)s)")
+    p.add_argument("--server", metavar="HOST:PORT", help="play a seat of a game on a Westmarch server")
+    p.add_argument("--token", help="with --server: the seat's token (it names the game)")
+    p.add_argument("--tls", action="store_true", help="with --server: connect with TLS (system roots)")
+    p.add_argument("--tls-ca", metavar="PEM", help="with --server: connect with TLS, trusting this CA certificate")
+
+    p = command("serve", "run the gRPC game service (SQLite by default, PostgreSQL by POSTGRES_*)", cmd_serve)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
+    p.add_argument("--port", type=int, default=50051, help="port (0: any free port; default: %(default)s)")
+    p.add_argument("--workers", type=int, help="threads for store work, 0: none (default: 0 for SQLite, 4)")
+    p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain")
+    p.add_argument("--tls-key", metavar="PEM", help="and this private key")
+    p.add_argument("--grace", type=float, default=5.0, help="seconds to finish calls on SIGTERM (default: %(default)s)")
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+
+    p = command("bots", "bot clients playing games on a server over gRPC", cmd_bots, store=False)
+    p.add_argument("--server", action="append", required=True, metavar="HOST:PORT", help="server (repeatable)")
+    p.add_argument("--games", type=int, default=10, help="how many games (default: %(default)s)")
+    p.add_argument("--concurrency", type=int, default=4, help="games played at once (default: %(default)s)")
+    p.add_argument("--players", type=int, default=1, help="seats per game, each its own client (default: %(default)s)")
+    p.add_argument("--bot", choices=("random", "greedy"), default="random", help="(default: %(default)s)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default: %(default)s)")
+    p.add_argument("--difficulty", choices=("standard", "easy"), default="standard")
+    p.add_argument("--tls-ca", metavar="PEM", help="connect with TLS, trusting this CA certificate")
 
     p = command("simulate", "play many games with bots and report the results", cmd_simulate, store=False)
     sim_sub = p.add_subparsers(dest="game", required=True, metavar="GAME")
@@ -296,6 +395,15 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("-v", "--verbose", action="store_true", help="print the events of each fixture")
 
     p = command("bench", "measure the engine and write BENCHMARKS.md", cmd_bench, store=False)
+    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
+
+    p = command("bench-service", "measure the gRPC service and write its section of BENCHMARKS.md", cmd_bench_service)
+    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
+    p.add_argument("--games", type=int, default=1000, help="live games for the memory figure (default: %(default)s)")
+
+    p = command("bench-wotr", "measure War of the Ring simulation, write its BENCHMARKS.md section", cmd_bench_wotr)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
     return top

@@ -26,11 +26,12 @@ def stat(s: LcgState, uid: Uid, which: str) -> int:
     """The card's current value of ``which`` (never below zero)."""
     card = s.cards[uid]
     value: int = getattr(CARDS[card.code], which)
-    value += s.modifier_total(uid, which)
+    if s.modifiers:
+        value += s.modifier_total(uid, which)
     passive = text_of(card.code).stat
     if passive is not None:
         value += passive(s, uid, which)
-    return max(0, value)
+    return value if value > 0 else 0
 
 
 def willpower(s: LcgState, uid: Uid) -> int:

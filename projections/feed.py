@@ -1,0 +1,254 @@
+"""Per-viewer event feeds: each event as one viewer may see it (default-deny).
+
+The generic part lives here; what is secret in a particular game (which zones are face
+down, which event fields name cards) comes from the game's :class:`Projection`.
+
+For a viewer who may not see everything (a seat or a spectator, while the game is on):
+
+- A card reference (an event's card fields, the cause's card, a modifier's target, a
+  chosen option that is a card) stays only if the viewer may see that card in the state
+  just before or just after the event (or the event itself shows it to them, like a card
+  they looked at). Otherwise it is removed, never replaced by its uid: card uids follow the
+  decklists, so a uid alone would tell the card.
+- Another seat's ``DecisionRequested`` shows only who decides, the rule and the kind of
+  choice; their ``DecisionAnswered`` keeps only the choices that name no hidden card.
+- The seed is removed, and so are the cursor (``flow``), scheduled effects' bindings and
+  the event's hash (a hash of hidden content could be tested against guesses).
+- The game decides the rest (a shuffle shows its zone and count, never its order).
+
+The referee sees everything, and so does everyone once the game is over.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import msgspec
+
+from domain.kernel.decisions import Decision, Kind
+from domain.kernel.events import (
+    DecisionAnswered,
+    DecisionRequested,
+    DelayedEffectScheduled,
+    Event,
+    LimitUsed,
+    ModifierAdded,
+)
+from domain.kernel.ruleset import Ruleset
+from domain.kernel.runtime import apply
+from domain.kernel.state import State
+from projections.story import Namer, describe
+
+REFEREE = "referee"
+SPECTATOR = "spectator"
+
+_ENVELOPE = ("seq", "cause", "flow", "draws", "hash")
+
+
+class Projection(Protocol):
+    """What a game tells the feed about its secrets."""
+
+    name: str
+
+    def view(self, state: Any, viewer: str) -> Any:
+        """The table as ``viewer`` may see it (a msgspec struct)."""
+
+    def visible(self, state: Any, viewer: str, uid: int) -> bool:
+        """May ``viewer`` see card ``uid`` in ``state``?"""
+
+    def reveals(self, event: Any, viewer: str) -> set[int]:
+        """Cards ``event`` itself shows to ``viewer`` beyond the zone rules."""
+
+    def refs(self, body: dict[str, Any]) -> set[int]:
+        """Card uids the game-specific fields of an event body mention."""
+
+    def redact(self, body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
+        """Remove the game-specific fields ``viewer`` may not see; True if any."""
+
+
+def projection(name: str) -> Projection:
+    """The projection of a game by its ruleset name."""
+    if name == "lcg":
+        from projections.lcg import PROJECTION
+
+        return PROJECTION
+    if name == "wotr":
+        from projections.wotr import PROJECTION as WOTR_PROJECTION
+
+        return WOTR_PROJECTION
+    raise KeyError(f"no projection for game {name!r}")
+
+
+@dataclass(frozen=True)
+class Projected:
+    """One event as one viewer may see it."""
+
+    seq: int
+    type: str
+    cause: dict[str, Any]
+    body: dict[str, Any]
+    text: str
+    hash: str = ""
+    redacted: bool = False
+
+
+def all_seeing(viewer: str, state: State) -> bool:
+    return viewer == REFEREE or state.over is not None
+
+
+class Feed:
+    """Projects a game's events, in order, for one viewer.
+
+    ``state`` is the game's state before the first event to project; the feed folds each
+    event into it (so after ``project`` it is the state after that event). With
+    ``reveal_all`` (the referee, or a game that is over) nothing is removed.
+    """
+
+    def __init__(self, rules: Ruleset[Any], viewer: str, state: State, reveal_all: bool = False) -> None:
+        self.rules = rules
+        self.viewer = viewer
+        self.state = state
+        self.reveal_all = reveal_all or viewer == REFEREE
+        self.game = projection(rules.name)
+        self.namer = Namer(rules, state)
+
+    def project_many(self, events: Iterable[Event]) -> list[Projected]:
+        return [self.project(e) for e in events]
+
+    def project(self, event: Event) -> Projected:
+        state = self.state
+        body: dict[str, Any] = msgspec.to_builtins(event)
+        for key in _ENVELOPE:
+            body.pop(key, None)
+        kind = type(event).__name__
+        body.pop("type", None)
+        cause = event.cause
+        cause_out: dict[str, Any] = {"rule": cause.rule}
+        for key in ("card", "by", "answer"):
+            value = getattr(cause, key)
+            if value is not None:
+                cause_out[key] = value
+        if self.reveal_all or state.over is not None:
+            apply(self.rules, state, event)
+            return Projected(event.seq, kind, cause_out, body, describe(event, self.namer), event.hash)
+        viewer, game = self.viewer, self.game
+        body["type"] = kind
+        pending = state.pending
+        refs = game.refs(body) | _kernel_refs(event, pending)
+        if cause.card is not None:
+            refs.add(cause.card)
+        seen = {u for u in refs if game.visible(state, viewer, u)}
+        apply(self.rules, state, event)
+        if state.over is not None:  # the game just ended: everything may be revealed
+            body.pop("type", None)
+            return Projected(event.seq, kind, cause_out, body, describe(event, self.namer), event.hash)
+        seen |= {u for u in refs - seen if game.visible(state, viewer, u)}
+        seen |= game.reveals(event, viewer)
+        seeing = seen.__contains__
+        changed = _redact_kernel(event, body, pending, viewer, seeing)
+        changed = game.redact(body, seeing) or changed
+        if "seed" in body:
+            del body["seed"]
+            changed = True
+        if cause.card is not None and not seeing(cause.card):
+            del cause_out["card"]
+            changed = True
+        body.pop("type", None)
+        text = _text(kind, body, self.namer, seeing) if changed else describe(event, self.namer)
+        return Projected(event.seq, kind, cause_out, body, text, "", changed)
+
+
+def _choice_card(decision: Decision | None, answer: DecisionAnswered, choice: str) -> int | None:
+    """The card a chosen option names, if any."""
+    if decision is not None and decision.id == answer.decision:
+        option = decision.option(choice)
+        if option is not None:
+            return option.card if option.card is not None else _digits(choice, decision)
+        if decision.kind is Kind.NUMBER:
+            return None
+    return int(choice) if choice.isdigit() else None
+
+
+def _digits(choice: str, decision: Decision) -> int | None:
+    return int(choice) if choice.isdigit() and decision.kind is not Kind.NUMBER else None
+
+
+def _kernel_refs(event: Event, pending: Decision | None) -> set[int]:
+    refs: set[int] = set()
+    if isinstance(event, DecisionAnswered):
+        for choice in event.choice:
+            card = _choice_card(pending, event, choice)
+            if card is not None:
+                refs.add(card)
+    elif isinstance(event, ModifierAdded):
+        refs.add(event.modifier.target)
+        if event.modifier.source is not None:
+            refs.add(event.modifier.source)
+    elif isinstance(event, LimitUsed):
+        refs.update(int(d) for d in re.findall(r"\d+", event.key))
+    return refs
+
+
+def _redact_kernel(
+    event: Event, body: dict[str, Any], pending: Decision | None, viewer: str, seeing: Callable[[int], bool]
+) -> bool:
+    if isinstance(event, DecisionRequested):
+        decision = event.decision
+        if decision.seat == viewer:
+            return False
+        body["decision"] = {"id": decision.id, "seat": decision.seat, "rule": decision.rule, "kind": decision.kind}
+        return True
+    if isinstance(event, DecisionAnswered):
+        if event.seat == viewer:
+            return False
+        kept = []
+        for choice in event.choice:
+            card = _choice_card(pending, event, choice)
+            if card is None or seeing(card):
+                kept.append(choice)
+        if len(kept) != len(event.choice):
+            body["choice"] = kept
+            body["choice_hidden"] = len(event.choice) - len(kept)
+            return True
+        return False
+    if isinstance(event, ModifierAdded):
+        modifier = body["modifier"]
+        changed = False
+        for key in ("target", "source"):
+            uid = modifier.get(key)
+            if uid is not None and not seeing(uid):
+                del modifier[key]
+                changed = True
+        return changed
+    if isinstance(event, DelayedEffectScheduled):
+        return body["delayed"].pop("env", None) is not None
+    if isinstance(event, LimitUsed) and not all(seeing(int(d)) for d in re.findall(r"\d+", event.key)):
+        del body["key"]
+        return True
+    return False
+
+
+def _text(kind: str, body: dict[str, Any], namer: Namer, seeing: Callable[[int], bool]) -> str:
+    """A readable line for a redacted event: its fields, visible cards by name."""
+    if kind == "DecisionRequested":
+        decision = body["decision"]
+        return f"{decision['seat']} must decide ({decision['rule']})"
+    if kind == "DecisionAnswered":
+        hidden = body.get("choice_hidden", 0)
+        shown = ", ".join(body.get("choice", [])) or "(nothing shown)"
+        return f"{body.get('seat')} answered {shown}" + (f" and {hidden} hidden card(s)" if hidden else "")
+    parts = []
+    for key, value in body.items():
+        if isinstance(value, int) and not isinstance(value, bool) and key in ("card", "enemy", "defender", "to"):
+            text = namer.card(value) if seeing(value) else "a hidden card"
+        elif isinstance(value, list | tuple) and value and all(isinstance(v, int) for v in value) and key != "choice":
+            text = ", ".join(namer.card(v) for v in value)
+        elif isinstance(value, list | tuple | dict) and len(str(value)) > 80:
+            text = "…"
+        else:
+            text = str(value)
+        parts.append(f"{key}={text}")
+    return f"{kind}({', '.join(parts)})"

@@ -1,0 +1,467 @@
+"""The game service without its transport: commands (idempotent) and per-viewer queries.
+
+The gRPC servicer (``service/rpc/server.py``) only translates messages and errors; every
+decision about who may do and see what is made here and in ``projections/``.
+
+Commands
+    ``create`` and ``fork`` save the new game's events and its token hashes in one
+    transaction. ``submit`` answers the pending decision as a seat: the events it produces
+    and a :class:`~service.records.CommandApplied` record keyed by (game, seat, command id)
+    are saved in one transaction with optimistic concurrency on the game's version, so a
+    command id is applied at most once even across processes and crashes, and a command
+    that lost a race appends nothing (``ConcurrentUpdate``). A command id seen before gets
+    the first result again, whatever the game's version is now.
+
+Queries
+    Views, histories and explanations are projected for the viewer the token stands for
+    (``projections/feed.py``). A seat may look at any version up to the current one, as
+    that seat saw it then; the referee sees everything; once the game is over, everyone
+    does. Forking a game in progress is for the referee only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+from uuid import UUID, uuid4
+
+import msgspec
+
+from domain.game import Game
+from domain.kernel.decisions import Decision, RuleError, UnknownDecision
+from domain.kernel.events import Event, GameEnded, Outcome
+from domain.kernel.ruleset import Ruleset
+from domain.kernel.state import State
+from domain.verify import Verdict, verify
+from projections.explain import Because, explain
+from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
+from service.app import BadVersion, GameInfo, Westmarch
+from service.errors import BadRequest, OutOfRange, PermissionDenied
+from service.games import GameRequest, created_event
+from service.records import CommandApplied, Record, command_id
+from service.rpc.auth import Tokens, game_of_token, issue
+
+MAX_COMMAND_ID = 128
+MAX_CHOICES = 1000
+MAX_CHOICE = 64
+MAX_HISTORY = 5000
+"""Events returned by one history call at most; page on with ``after``."""
+_STRIPES = 256
+HOT_GAMES = 4096
+"""Games kept in memory between commands (least recently used ones are dropped)."""
+
+
+class StaleDecision(RuleError):
+    """The answer names a decision that was already answered: reload and retry."""
+
+    def __init__(self, given: int, pending: int) -> None:
+        super().__init__(f"decision {given} was already answered; the pending decision is {pending}: reload and retry")
+
+
+@dataclass(frozen=True)
+class Access:
+    """A new game and its tokens (shown once; the server keeps only their hashes)."""
+
+    game_id: UUID
+    game: str
+    seats: dict[str, str]
+    spectator: str
+    referee: str
+    version: int
+
+
+@dataclass(frozen=True)
+class ViewResult:
+    game_id: UUID
+    game: str
+    viewer: str
+    version: int
+    latest: int
+    table: bytes
+    decision: Decision | None
+    waiting_for: str
+    over: bool
+    outcome: Outcome | None
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    version: int
+    events: list[Projected]
+    replayed: bool
+    decision: Decision | None
+    waiting_for: str
+    over: bool
+    seat: str
+    view: ViewResult | None = None
+
+
+@dataclass
+class Cursor:
+    """A viewer's place in a game's event stream (``watch``)."""
+
+    game_id: UUID
+    viewer: str
+    rules: Ruleset[Any]
+    feed: Feed
+    last: int
+    started: bool = False
+    tables: bool = True
+
+
+def parse_game_id(text: str, token: str = "") -> UUID:
+    """The game a request names: its ``game_id``, or if that is empty, its token's game."""
+    if not text:
+        found = game_of_token(token)
+        if found is None:
+            raise BadRequest("game_id is required (or a token that names its game)")
+        return found
+    try:
+        return UUID(text)
+    except (ValueError, TypeError):
+        raise BadRequest(f"game id {text[:64]!r} is not a UUID") from None
+
+
+def _visible_decision(state: State, viewer: str) -> Decision | None:
+    pending = state.pending
+    if pending is not None and (viewer == REFEREE or pending.seat == viewer):
+        return pending
+    return None
+
+
+class GameService:
+    def __init__(self, app: Westmarch, on_commit: Callable[[UUID, int], None] | None = None) -> None:
+        self.app = app
+        self.tokens = Tokens(app)
+        self.on_commit = on_commit
+        self._locks = [threading.Lock() for _ in range(_STRIPES)]
+        self._hot: OrderedDict[UUID, Game] = OrderedDict()
+        self._hot_lock = threading.Lock()
+        sqlite = "sqlite" in app.env.get("PERSISTENCE_MODULE", "sqlite")
+        self._writing: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if sqlite else contextlib.nullcontext()
+        )
+        """SQLite has one writer at a time: writers of this process queue here rather than
+        in SQLite's busy handler (which sleeps in steps of up to 100 ms)."""
+
+    def _lock(self, game_id: UUID) -> threading.Lock:
+        return self._locks[game_id.int % _STRIPES]
+
+    def _committed(self, game_id: UUID, version: int) -> None:
+        if self.on_commit is not None:
+            self.on_commit(game_id, version)
+
+    # -- commands --------------------------------------------------------------------
+
+    def create(self, request: GameRequest, seed: int | None = None) -> Access:
+        if seed is None:
+            seed = secrets.randbelow(2**63)
+        elif not 0 <= seed < 2**63:
+            raise BadRequest(f"seed {seed} is out of range (0 to 2^63 - 1)")
+        created = created_event(request, seed)
+        from domain.rulesets import ruleset
+
+        rules = ruleset(request.game)
+        game_id = uuid4()
+        game = Game.start(game_id, rules, created)
+        tokens, record = issue(game_id, rules.seats(game.state))
+        with self._writing:
+            self.app.commit(game, 0, record)
+        self.tokens.remember(game_id, record)
+        self._committed(game_id, game.version)
+        return self._access(game_id, rules.name, tokens, game.version)
+
+    @staticmethod
+    def _access(game_id: UUID, game: str, tokens: dict[str, str], version: int) -> Access:
+        seats = {k: v for k, v in tokens.items() if k not in (SPECTATOR, REFEREE)}
+        return Access(game_id, game, seats, tokens[SPECTATOR], tokens[REFEREE], version)
+
+    def submit(
+        self,
+        game_id: UUID,
+        token: str,
+        expected_version: int,
+        decision_id: int,
+        choice: Sequence[str],
+        command: str,
+        include_view: bool = False,
+    ) -> SubmitResult:
+        seat = self.tokens.viewer(game_id, token)
+        if seat in (SPECTATOR, REFEREE):
+            raise PermissionDenied(f"the {seat} token cannot answer decisions; use a seat's token")
+        if not 0 < len(command) <= MAX_COMMAND_ID:
+            raise BadRequest(f"command_id must be 1 to {MAX_COMMAND_ID} characters")
+        if expected_version < 0 or decision_id < 0:
+            raise BadRequest("expected_version and decision_id cannot be negative")
+        if len(choice) > MAX_CHOICES or any(len(c) > MAX_CHOICE for c in choice):
+            raise BadRequest(f"malformed choice: at most {MAX_CHOICES} option ids of at most {MAX_CHOICE} characters")
+        chosen = tuple(choice)
+        record_id = command_id(game_id, seat, command)
+        app = self.app
+        with self._lock(game_id):
+            game = self._hot_game(game_id)
+            before = game.version
+            try:
+                if expected_version and expected_version != before:
+                    from service.app import StaleVersion
+
+                    raise StaleVersion(expected_version, before)
+                codec = game.rules.codec
+                start = codec.decode_state(codec.encode(game.state))
+                try:
+                    events = game.answer(seat, decision_id, chosen)
+                except UnknownDecision as error:
+                    if not expected_version and error.given < error.pending:
+                        raise StaleDecision(error.given, error.pending) from None
+                    raise
+                record = Record(
+                    CommandApplied(
+                        originator_id=record_id,
+                        game_id=game_id,
+                        seat=seat,
+                        command_id=command,
+                        decision=decision_id,
+                        choice=chosen,
+                        before=before,
+                        after=game.version,
+                    )
+                )
+                with self._writing:
+                    app.commit(game, before, record)
+            except RuleError:
+                if game.version != before:
+                    self._forget(game_id)  # answered in memory but not saved: reload next time
+                replayed = self._replayed(game_id, seat, record_id, include_view)
+                if replayed is not None:
+                    return replayed
+                raise
+            except BaseException:
+                self._forget(game_id)
+                raise
+            self._keep(game_id, game)
+            projected = Feed(game.rules, seat, start).project_many(events)
+            result = self._result(game_id, game.rules, seat, game.state, projected, False, include_view)
+        self._committed(game_id, game.version)
+        return result
+
+    # -- games kept in memory between commands ----------------------------------------
+
+    def _hot_game(self, game_id: UUID) -> Game:
+        """The game as this process last saved it, if the store has nothing newer.
+
+        One indexed read of the latest version replaces loading, fast-forwarding and
+        copying the game; another process that moved the game on is seen here, and a
+        race with it after this read is caught by the optimistic concurrency of the save.
+        """
+        with self._hot_lock:
+            game = self._hot.get(game_id)
+        if game is None or self.app.version(game_id) != game.version:
+            game = self.app.game(game_id)
+        return game
+
+    def _keep(self, game_id: UUID, game: Game) -> None:
+        with self._hot_lock:
+            hot = self._hot
+            hot[game_id] = game
+            hot.move_to_end(game_id)
+            while len(hot) > HOT_GAMES:
+                hot.popitem(last=False)
+
+    def _forget(self, game_id: UUID) -> None:
+        with self._hot_lock:
+            self._hot.pop(game_id, None)
+
+    def _result(
+        self,
+        game_id: UUID,
+        rules: Ruleset[Any],
+        seat: str,
+        state: State,
+        projected: list[Projected],
+        replayed: bool,
+        include_view: bool,
+    ) -> SubmitResult:
+        view = self._view_of(game_id, rules, seat, state, state.version, False) if include_view else None
+        return SubmitResult(
+            state.version,
+            projected,
+            replayed,
+            _visible_decision(state, seat),
+            state.pending.seat if state.pending else "",
+            state.over is not None,
+            seat,
+            view,
+        )
+
+    def _replayed(self, game_id: UUID, seat: str, record_id: UUID, include_view: bool = False) -> SubmitResult | None:
+        """The first result of a command applied before, or None if it was not."""
+        found = self.app.record(record_id)
+        if not isinstance(found, CommandApplied):
+            return None
+        rules = self.app.rules_of(game_id)
+        events = self.app.history(game_id, gt=found.before, lte=found.after)
+        feed = Feed(rules, seat, self.app.state_at(game_id, found.before))
+        projected = feed.project_many(events)
+        return self._result(game_id, rules, seat, feed.state, projected, True, include_view)
+
+    def fork(self, game_id: UUID, token: str, at: int) -> Access:
+        viewer = self.tokens.viewer(game_id, token)
+        latest = self.app.version(game_id)
+        if viewer != REFEREE and not self._over(game_id, latest):
+            raise PermissionDenied("only the referee may fork a game in progress (anyone may once it is over)")
+        if not 1 <= at <= latest:
+            raise OutOfRange(f"cannot fork at event {at}: the game has events 1 to {latest}")
+        seats = [v for v in self.tokens.hashes(game_id) if v not in (SPECTATOR, REFEREE)]
+        new_id = uuid4()
+        tokens, record = issue(new_id, seats)
+        try:
+            with self._writing:
+                game = self.app.fork(game_id, at, new_id, also=[record])
+        except BadVersion as error:
+            raise OutOfRange(str(error)) from None
+        self.tokens.remember(new_id, record)
+        self._committed(new_id, game.version)
+        return self._access(new_id, game.rules.name, tokens, game.version)
+
+    # -- queries ---------------------------------------------------------------------
+
+    def viewer(self, game_id: UUID, token: str) -> str:
+        return self.tokens.viewer(game_id, token)
+
+    def _over(self, game_id: UUID, latest: int) -> bool:
+        last = self.app.history(game_id, gt=latest - 1, lte=latest)
+        return bool(last) and isinstance(last[-1], GameEnded)
+
+    def view(self, game_id: UUID, token: str, version: int = 0) -> ViewResult:
+        viewer = self.tokens.viewer(game_id, token)
+        if version < 0:
+            raise BadRequest("version cannot be negative (0 means the current version)")
+        game = self.app.game(game_id)
+        latest = game.version
+        state = game.state
+        if version:
+            if version > latest:
+                raise OutOfRange(f"version {version} is out of range: the game has versions 1 to {latest}")
+            state = self.app.state_at(game_id, version)
+        return self._view_of(game_id, game.rules, viewer, state, latest, game.state.over is not None)
+
+    def _view_of(
+        self,
+        game_id: UUID,
+        rules: Ruleset[Any],
+        viewer: str,
+        state: State,
+        latest: int,
+        reveal: bool,
+        table: bool = True,
+    ) -> ViewResult:
+        seeing = REFEREE if reveal or state.over is not None else viewer
+        pending = state.pending
+        return ViewResult(
+            game_id=game_id,
+            game=rules.name,
+            viewer=viewer,
+            version=state.version,
+            latest=latest,
+            table=msgspec.json.encode(projection(rules.name).view(state, seeing)) if table else b"",
+            decision=_visible_decision(state, seeing),
+            waiting_for=pending.seat if pending is not None else "",
+            over=state.over is not None,
+            outcome=state.over,
+        )
+
+    def history(self, game_id: UUID, token: str, after: int = 0, to: int = 0) -> tuple[list[Projected], int]:
+        viewer = self.tokens.viewer(game_id, token)
+        latest = self.app.version(game_id)
+        if after < 0 or to < 0:
+            raise BadRequest("after_version and to_version cannot be negative")
+        to = to or latest
+        if to > latest or after > to:
+            raise OutOfRange(f"events {after + 1} to {to} are out of range: the game has events 1 to {latest}")
+        to = min(to, after + MAX_HISTORY)
+        rules = self.app.rules_of(game_id)
+        state = self.app.state_at(game_id, after) if after else rules.new_state()
+        feed = Feed(rules, viewer, state, reveal_all=self._over(game_id, latest))
+        return feed.project_many(self.app.history(game_id, gt=after, lte=to)), latest
+
+    def explain(self, game_id: UUID, token: str, seq: int) -> Because:
+        viewer = self.tokens.viewer(game_id, token)
+        latest = self.app.version(game_id)
+        if not 1 <= seq <= latest:
+            raise OutOfRange(f"event {seq} is out of range: the game has events 1 to {latest}")
+        rules = self.app.rules_of(game_id)
+        events = self.app.history(game_id, lte=seq)
+        if viewer == REFEREE or self._over(game_id, latest):
+            return explain(rules, events, seq)
+        feed = Feed(rules, viewer, rules.new_state())
+        projected = feed.project_many(events)
+        return _explain_projected(rules, feed.state, projected, seq)
+
+    def verify(self, game_id: UUID, token: str) -> Verdict:
+        self.tokens.viewer(game_id, token)
+        try:
+            events = self.app.history(game_id)
+        except msgspec.DecodeError:
+            latest = self.app.version(game_id)
+            return Verdict(False, latest, self.app.first_unreadable(game_id), "a stored event cannot be read")
+        return verify(self.app.rules_of(game_id), events)
+
+    def games(self, offset: int = 0, limit: int = 100) -> list[GameInfo]:
+        if offset < 0 or limit < 0:
+            raise BadRequest("offset and limit cannot be negative")
+        every: Iterator[GameInfo] = self.app.games()
+        return list(islice(every, offset, offset + (limit or 100)))
+
+    # -- watching --------------------------------------------------------------------
+
+    def watch(self, game_id: UUID, token: str, from_version: int, tables: bool = True) -> Cursor:
+        viewer = self.tokens.viewer(game_id, token)
+        latest = self.app.version(game_id)
+        if not 0 <= from_version <= latest:
+            raise OutOfRange(f"version {from_version} is out of range: the game has versions 0 to {latest}")
+        rules = self.app.rules_of(game_id)
+        state = self.app.state_at(game_id, from_version) if from_version else rules.new_state()
+        feed = Feed(rules, viewer, state, reveal_all=self._over(game_id, latest))
+        return Cursor(game_id, viewer, rules, feed, from_version, tables=tables)
+
+    def poll(self, cursor: Cursor) -> tuple[list[Projected], ViewResult | None]:
+        """The viewer's events since the cursor, and a fresh view if there were any (or
+        if this is the first poll)."""
+        events: list[Event] = self.app.history(cursor.game_id, gt=cursor.last)
+        projected = cursor.feed.project_many(events)
+        if events:
+            cursor.last = events[-1].seq
+        if not events and cursor.started:
+            return [], None
+        cursor.started = True
+        state = cursor.feed.state
+        reveal = cursor.feed.reveal_all or state.over is not None
+        view = self._view_of(cursor.game_id, cursor.rules, cursor.viewer, state, cursor.last, reveal, cursor.tables)
+        return projected, view
+
+
+def _explain_projected(
+    rules: Ruleset[Any], state: State, events: list[Projected], seq: int, depth: int = 12
+) -> Because:
+    """The cause tree of event ``seq`` from events projected for one viewer."""
+    seen: set[int] = set()
+
+    def node(n: int, left: int) -> Because:
+        event = events[n - 1]
+        cause = event.cause
+        card = cause.get("card")
+        here = Because(n, event.text, cause["rule"], f"{rules.card_name(state, card)}#{card}" if card else None)
+        seen.add(n)
+        if left > 0:
+            for link in (cause.get("answer"), cause.get("by")):
+                if link is not None and link not in seen and 1 <= link < n:
+                    here.led_by.append(node(link, left - 1))
+        return here
+
+    return node(seq, depth)

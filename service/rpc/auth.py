@@ -1,0 +1,105 @@
+"""Access tokens: one per seat, one for spectators, one for the referee.
+
+A token is the game's id, a dot, and ``secrets.token_urlsafe(32)`` (256 random bits), so a
+client needs only the token to find its game (game ids are not secret). The server keeps only its
+SHA-256 hash, in the game's :class:`~service.records.SeatsAssigned` record (saved with the
+game's first events, so every server process on the same database knows it), and checks
+a presented token by comparing hashes with :func:`hmac.compare_digest` against every
+viewer of the game (constant time, no early exit).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+from uuid import UUID
+
+from service.app import UnknownGame, Westmarch
+from service.errors import Unauthenticated
+from service.records import Record, SeatsAssigned, seats_id
+
+REFEREE = "referee"
+SPECTATOR = "spectator"
+MAX_TOKEN = 256
+_CACHE = 100_000
+
+
+def new_token(game_id: UUID) -> str:
+    return f"{game_id}.{secrets.token_urlsafe(32)}"
+
+
+def game_of_token(token: str) -> UUID | None:
+    """The game a token was issued for (its prefix), or None if it has none."""
+    prefix, dot, _ = token.partition(".")
+    if not dot:
+        return None
+    try:
+        return UUID(prefix)
+    except ValueError:
+        return None
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def issue(game_id: UUID, seats: list[str]) -> tuple[dict[str, str], Record]:
+    """New tokens for every seat, the spectator and the referee, and the record of their hashes."""
+    tokens = {viewer: new_token(game_id) for viewer in [*seats, SPECTATOR, REFEREE]}
+    hashes = {viewer: token_hash(token) for viewer, token in tokens.items()}
+    return tokens, Record(SeatsAssigned(originator_id=seats_id(game_id), game_id=game_id, hashes=hashes))
+
+
+class Tokens:
+    """Checks tokens against the stored hashes (cached: a game's tokens never change)."""
+
+    def __init__(self, app: Westmarch) -> None:
+        self.app = app
+        self._cache: OrderedDict[UUID, dict[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def remember(self, game_id: UUID, record: Record) -> None:
+        event = record.pending_event
+        assert isinstance(event, SeatsAssigned)
+        self._put(game_id, dict(event.hashes))
+
+    def hashes(self, game_id: UUID) -> dict[str, str]:
+        with self._lock:
+            found = self._cache.get(game_id)
+            if found is not None:
+                self._cache.move_to_end(game_id)
+                return found
+        record = self.app.record(seats_id(game_id))
+        if not isinstance(record, SeatsAssigned):
+            self.app.version(game_id)  # UnknownGame if there is no such game
+            raise Unauthenticated(f"game {game_id} was not created through the service: it has no tokens")
+        self._put(game_id, dict(record.hashes))
+        return dict(record.hashes)
+
+    def _put(self, game_id: UUID, hashes: dict[str, str]) -> None:
+        with self._lock:
+            self._cache[game_id] = hashes
+            while len(self._cache) > _CACHE:
+                self._cache.popitem(last=False)
+
+    def viewer(self, game_id: UUID, token: str) -> str:
+        """The viewer ``token`` stands for in game ``game_id``; Unauthenticated otherwise."""
+        if not token:
+            raise Unauthenticated("a token is required (the seat, spectator or referee token of the game)")
+        hashes = self.hashes(game_id)
+        if len(token) > MAX_TOKEN:
+            raise Unauthenticated(f"the token is not valid for game {game_id}")
+        digest = token_hash(token)
+        found = ""
+        for viewer, stored in hashes.items():
+            if hmac.compare_digest(stored, digest):
+                found = viewer
+        if not found:
+            raise Unauthenticated(f"the token is not valid for game {game_id}")
+        return found
+
+
+__all__ = ["REFEREE", "SPECTATOR", "Tokens", "UnknownGame", "game_of_token", "issue", "new_token", "token_hash"]

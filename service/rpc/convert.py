@@ -1,0 +1,111 @@
+"""Between the service's Python values and the wire messages of ``westmarch.v1``."""
+
+from __future__ import annotations
+
+import json
+
+from domain.kernel.decisions import Decision, Kind, Option
+from projections.explain import Because
+from projections.feed import Projected
+from service.commands import Access, SubmitResult, ViewResult
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+
+KIND_TO_PB = {
+    Kind.ONE: pb.KIND_ONE,
+    Kind.MANY: pb.KIND_MANY,
+    Kind.ORDER: pb.KIND_ORDER,
+    Kind.NUMBER: pb.KIND_NUMBER,
+}
+KIND_FROM_PB = {v: k for k, v in KIND_TO_PB.items()}
+
+
+def decision_pb(d: Decision) -> pb.Decision:
+    out = pb.Decision(
+        id=d.id,
+        seat=d.seat,
+        kind=KIND_TO_PB[d.kind],
+        prompt=d.prompt,
+        rule=d.rule,
+        options=[pb.Option(id=o.id, label=o.label, card=o.card) for o in d.options],
+        min=d.min,
+        max=d.max,
+    )
+    if d.about is not None:
+        out.about = d.about
+    return out
+
+
+def decision_from_pb(d: pb.Decision) -> Decision:
+    """A decision received over the wire, as the domain (and the bots) know it."""
+    return Decision(
+        id=d.id,
+        seat=d.seat,
+        kind=KIND_FROM_PB.get(d.kind, Kind.ONE),
+        prompt=d.prompt,
+        rule=d.rule,
+        options=tuple(Option(o.id, o.label, o.card if o.HasField("card") else None) for o in d.options),
+        min=d.min,
+        max=d.max,
+        about=d.about if d.HasField("about") else None,
+    )
+
+
+def event_pb(p: Projected) -> pb.Event:
+    cause = p.cause
+    return pb.Event(
+        seq=p.seq,
+        type=p.type,
+        cause=pb.Cause(rule=cause["rule"], card=cause.get("card"), by=cause.get("by"), answer=cause.get("answer")),
+        body=json.dumps(p.body, separators=(",", ":"), ensure_ascii=False).encode(),
+        text=p.text,
+        hash=p.hash,
+    )
+
+
+def view_pb(v: ViewResult) -> pb.View:
+    out = pb.View(
+        game_id=str(v.game_id),
+        game=v.game,
+        viewer=v.viewer,
+        version=v.version,
+        latest_version=v.latest,
+        table=v.table,
+        waiting_for=v.waiting_for,
+        over=v.over,
+    )
+    if v.decision is not None:
+        out.decision.CopyFrom(decision_pb(v.decision))
+    if v.outcome is not None:
+        outcome = v.outcome
+        out.outcome.CopyFrom(pb.Outcome(result=outcome.result, reason=outcome.reason, winner=outcome.winner or ""))
+    return out
+
+
+def submit_pb(r: SubmitResult) -> pb.SubmitDecisionResponse:
+    out = pb.SubmitDecisionResponse(
+        version=r.version,
+        events=[event_pb(p) for p in r.events],
+        replayed=r.replayed,
+        waiting_for=r.waiting_for,
+        over=r.over,
+    )
+    if r.decision is not None:
+        out.decision.CopyFrom(decision_pb(r.decision))
+    if r.view is not None:
+        out.view.CopyFrom(view_pb(r.view))
+    return out
+
+
+def access_pb(a: Access) -> pb.GameAccess:
+    return pb.GameAccess(
+        game_id=str(a.game_id),
+        game=a.game,
+        seats=[pb.SeatToken(seat=s, token=t) for s, t in a.seats.items()],
+        spectator_token=a.spectator,
+        referee_token=a.referee,
+        version=a.version,
+    )
+
+
+def because_pb(b: Because) -> pb.Because:
+    return pb.Because(seq=b.seq, text=b.text, rule=b.rule, card=b.card or "", led_by=[because_pb(c) for c in b.led_by])

@@ -1,0 +1,614 @@
+"""The gRPC server: ``westmarch.v1.GameService``, health checking and reflection.
+
+The servicer is thin: it parses requests, asks :class:`~service.commands.GameService`
+(run on a small thread pool, since the event store is blocking), and maps errors to
+status codes with a message saying what was wrong. Requests are parsed here, not by
+gRPC, so that bytes that are not a valid message get INVALID_ARGUMENT (gRPC itself would
+answer INTERNAL).
+
+Watchers wait on an in-process hub: a command committed by this process wakes the
+game's watchers at once; commands committed by other processes on the same database are
+found by polling the store's notification log (one query every ~150 ms for all games).
+
+Each call is logged as one JSON line on stderr: rpc, game, seat, version, outcome, ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+from uuid import UUID
+
+import grpc
+from google.protobuf.message import DecodeError, Message
+from grpc import aio
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from domain.kernel.decisions import IllegalChoice, NoDecisionPending, NotYourDecision, RuleError, UnknownDecision
+from domain.lcg.lineups import SetupError
+from domain.rulesets import names
+from service.app import BadVersion, ConcurrentUpdate, StaleVersion, UnknownGame, Westmarch
+from service.commands import Cursor, GameService, StaleDecision, parse_game_id
+from service.errors import BadRequest, OutOfRange, PermissionDenied, Unauthenticated
+from service.games import GameRequest, PlayerSetup
+from service.rpc import convert
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.store import CREATED_TOPIC, EVENT_TOPIC
+
+SERVICE_NAME = "westmarch.v1.GameService"
+POLL_SECONDS = 0.15
+WATCH_FALLBACK_SECONDS = 3.0
+
+log = logging.getLogger("westmarch.rpc")
+M = TypeVar("M", bound=Message)
+
+
+# -- errors ------------------------------------------------------------------------------
+
+
+def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
+    """The status code and message for an error raised while serving a call."""
+    match error:
+        case BadRequest() | SetupError() | IllegalChoice() | UnknownDecision():
+            return grpc.StatusCode.INVALID_ARGUMENT, str(error)
+        case StaleVersion() | ConcurrentUpdate() | StaleDecision():
+            return grpc.StatusCode.ABORTED, str(error)
+        case NotYourDecision() | NoDecisionPending():
+            return grpc.StatusCode.FAILED_PRECONDITION, str(error)
+        case Unauthenticated():
+            return grpc.StatusCode.UNAUTHENTICATED, str(error)
+        case PermissionDenied():
+            return grpc.StatusCode.PERMISSION_DENIED, str(error)
+        case UnknownGame():
+            return grpc.StatusCode.NOT_FOUND, str(error)
+        case OutOfRange() | BadVersion():
+            return grpc.StatusCode.OUT_OF_RANGE, str(error)
+        case RuleError():
+            return grpc.StatusCode.FAILED_PRECONDITION, str(error)
+    return grpc.StatusCode.INTERNAL, "internal error; it was logged on the server"
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A request whose bytes are not a valid message of its type."""
+
+    type: str
+    reason: str
+
+
+def _parser(kind: type[M]) -> Callable[[bytes], M | Malformed]:
+    def parse(data: bytes) -> M | Malformed:
+        try:
+            return kind.FromString(data)
+        except (DecodeError, ValueError, TypeError) as error:
+            return Malformed(kind.__name__, str(error) or "cannot be decoded")
+
+    return parse
+
+
+# -- waking watchers ---------------------------------------------------------------------
+
+
+class Hub:
+    """Wakes the watchers of a game when it changes. Lives on the server's event loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.events: dict[UUID, asyncio.Event] = {}
+        self.watchers = 0
+        self.closing = asyncio.Event()
+
+    def event(self, game_id: UUID) -> asyncio.Event:
+        found = self.events.get(game_id)
+        if found is None:
+            found = self.events[game_id] = asyncio.Event()
+        return found
+
+    def wake(self, game_id: UUID) -> None:
+        found = self.events.pop(game_id, None)
+        if found is not None:
+            found.set()
+
+    def wake_from_thread(self, game_id: UUID, version: int) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server is stopping
+            self.loop.call_soon_threadsafe(self.wake, game_id)
+
+    def close(self) -> None:
+        self.closing.set()
+        for found in self.events.values():
+            found.set()
+        self.events.clear()
+
+
+# -- the servicer ------------------------------------------------------------------------
+
+
+@dataclass
+class CallLog:
+    rpc: str
+    game: str = ""
+    seat: str = ""
+    version: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Servicer:
+    def __init__(self, service: GameService, executor: ThreadPoolExecutor, hub: Hub) -> None:
+        self.service = service
+        self.executor = executor
+        self.hub = hub
+        self.inline = False
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if self.inline:
+            return fn(*args)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    def unary(
+        self, name: str, fn: Callable[[Any, CallLog], Message]
+    ) -> Callable[[Any, aio.ServicerContext[Any, Any]], Awaitable[Message]]:
+        async def handler(request: Any, context: aio.ServicerContext[Any, Any]) -> Message:
+            started = time.perf_counter()
+            entry = CallLog(name)
+            failure: tuple[grpc.StatusCode, str] | None = None
+            response: Message | None = None
+            if isinstance(request, Malformed):
+                failure = (grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+            else:
+                try:
+                    response = await self._run(fn, request, entry)
+                except Exception as error:
+                    failure = status_of(error)
+                    if failure[0] is grpc.StatusCode.INTERNAL:
+                        log.exception("internal error in %s", name)
+            _log_call(entry, failure[0].name if failure else "OK", started)
+            if failure is not None:
+                await context.abort(failure[0], failure[1])
+            assert response is not None
+            return response
+
+        return handler
+
+    # -- unary calls (run on the thread pool) -----------------------------------------
+
+    def create_game(self, request: pb.CreateGameRequest, entry: CallLog) -> pb.CreateGameResponse:
+        game_request = GameRequest(
+            game=request.game or "lcg",
+            scenario=request.scenario,
+            options=dict(request.options),
+            players=[PlayerSetup(tuple(p.heroes), tuple(p.deck)) for p in request.players],
+        )
+        access = self.service.create(game_request, request.seed if request.HasField("seed") else None)
+        entry.game, entry.version = str(access.game_id), access.version
+        return pb.CreateGameResponse(access=convert.access_pb(access))
+
+    def list_games(self, request: pb.ListGamesRequest, entry: CallLog) -> pb.ListGamesResponse:
+        infos = self.service.games(request.offset, request.limit)
+        return pb.ListGamesResponse(
+            games=[
+                pb.GameSummary(
+                    game_id=str(i.id),
+                    game=i.ruleset,
+                    version=i.version,
+                    over=i.over,
+                    seats=list(getattr(i.created, "seats", ())),
+                )
+                for i in infos
+            ]
+        )
+
+    def get_view(self, request: pb.GetViewRequest, entry: CallLog) -> pb.GetViewResponse:
+        game_id = self._game(request, entry)
+        view = self.service.view(game_id, request.token, request.version)
+        entry.seat, entry.version = view.viewer, view.version
+        return pb.GetViewResponse(view=convert.view_pb(view))
+
+    def submit_decision(self, request: pb.SubmitDecisionRequest, entry: CallLog) -> pb.SubmitDecisionResponse:
+        game_id = self._game(request, entry)
+        result = self.service.submit(
+            game_id,
+            request.token,
+            request.expected_version,
+            request.decision_id,
+            list(request.choice),
+            request.command_id,
+            request.include_view,
+        )
+        entry.seat, entry.version = result.seat, result.version
+        if result.replayed:
+            entry.extra["replayed"] = True
+        return convert.submit_pb(result)
+
+    def get_history(self, request: pb.GetHistoryRequest, entry: CallLog) -> pb.GetHistoryResponse:
+        game_id = self._game(request, entry)
+        events, latest = self.service.history(game_id, request.token, request.after_version, request.to_version)
+        entry.version = latest
+        return pb.GetHistoryResponse(events=[convert.event_pb(p) for p in events], latest_version=latest)
+
+    def explain_event(self, request: pb.ExplainEventRequest, entry: CallLog) -> pb.ExplainEventResponse:
+        game_id = self._game(request, entry)
+        tree = self.service.explain(game_id, request.token, request.seq)
+        entry.version = request.seq
+        return pb.ExplainEventResponse(because=convert.because_pb(tree))
+
+    def fork_game(self, request: pb.ForkGameRequest, entry: CallLog) -> pb.ForkGameResponse:
+        game_id = self._game(request, entry)
+        access = self.service.fork(game_id, request.token, request.at)
+        entry.version = request.at
+        entry.extra["fork"] = str(access.game_id)
+        return pb.ForkGameResponse(access=convert.access_pb(access), forked_from=str(game_id))
+
+    def verify_game(self, request: pb.VerifyGameRequest, entry: CallLog) -> pb.VerifyGameResponse:
+        game_id = self._game(request, entry)
+        verdict = self.service.verify(game_id, request.token)
+        entry.version = verdict.events
+        return pb.VerifyGameResponse(
+            ok=verdict.ok, events=verdict.events, first_bad=verdict.first_bad or 0, reason=verdict.reason
+        )
+
+    def _game(self, request: Any, entry: CallLog) -> UUID:
+        """The game a request names; notes it and the caller's viewer for the log."""
+        game_id = parse_game_id(request.game_id, request.token)
+        entry.game = str(game_id)
+        entry.seat = self.service.viewer(game_id, request.token)
+        return game_id
+
+    # -- the stream ------------------------------------------------------------------
+
+    async def watch(
+        self, request: pb.WatchRequest | Malformed, context: aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[pb.WatchUpdate]:
+        started = time.perf_counter()
+        entry = CallLog("Watch")
+        if isinstance(request, Malformed):
+            _log_call(entry, "INVALID_ARGUMENT", started)
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+            return
+        try:
+            game_id = self._game(request, entry)
+            cursor = await self._run(
+                self.service.watch, game_id, request.token, request.from_version, not request.omit_tables
+            )
+        except Exception as error:
+            code, message = status_of(error)
+            _log_call(entry, code.name, started)
+            await context.abort(code, message)
+            return
+        entry.seat = cursor.viewer
+        hub = self.hub
+        hub.watchers += 1
+        outcome = "OK"
+        try:
+            while not hub.closing.is_set():
+                woken = hub.event(game_id)
+                update = await self._run(self._poll, cursor)
+                if update is not None:
+                    yield update
+                    if update.view.over:
+                        break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(woken.wait(), WATCH_FALLBACK_SECONDS)
+        except asyncio.CancelledError:
+            outcome = "CANCELLED"
+            raise
+        finally:
+            hub.watchers -= 1
+            entry.version = cursor.last
+            _log_call(entry, outcome, started)
+
+    def _poll(self, cursor: Cursor) -> pb.WatchUpdate | None:
+        events, view = self.service.poll(cursor)
+        if view is None:
+            return None
+        return pb.WatchUpdate(events=[convert.event_pb(p) for p in events], view=convert.view_pb(view))
+
+    # -- registration ----------------------------------------------------------------
+
+    def handlers(self) -> grpc.GenericRpcHandler:
+        def unary(
+            name: str, request: type[Message], response: type[Message], fn: Any
+        ) -> grpc.RpcMethodHandler[Any, Any]:
+            return grpc.unary_unary_rpc_method_handler(
+                self.unary(name, fn),
+                request_deserializer=_parser(request),
+                response_serializer=response.SerializeToString,
+            )
+
+        methods = {
+            "CreateGame": unary("CreateGame", pb.CreateGameRequest, pb.CreateGameResponse, self.create_game),
+            "ListGames": unary("ListGames", pb.ListGamesRequest, pb.ListGamesResponse, self.list_games),
+            "GetView": unary("GetView", pb.GetViewRequest, pb.GetViewResponse, self.get_view),
+            "SubmitDecision": unary(
+                "SubmitDecision", pb.SubmitDecisionRequest, pb.SubmitDecisionResponse, self.submit_decision
+            ),
+            "GetHistory": unary("GetHistory", pb.GetHistoryRequest, pb.GetHistoryResponse, self.get_history),
+            "ExplainEvent": unary("ExplainEvent", pb.ExplainEventRequest, pb.ExplainEventResponse, self.explain_event),
+            "ForkGame": unary("ForkGame", pb.ForkGameRequest, pb.ForkGameResponse, self.fork_game),
+            "VerifyGame": unary("VerifyGame", pb.VerifyGameRequest, pb.VerifyGameResponse, self.verify_game),
+            "Watch": grpc.unary_stream_rpc_method_handler(
+                self.watch,
+                request_deserializer=_parser(pb.WatchRequest),
+                response_serializer=pb.WatchUpdate.SerializeToString,
+            ),
+        }
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+
+
+def _log_call(entry: CallLog, outcome: str, started: float) -> None:
+    if not log.isEnabledFor(logging.INFO):
+        return
+    record: dict[str, Any] = {"rpc": entry.rpc, "game": entry.game, "seat": entry.seat}
+    if entry.version is not None:
+        record["version"] = entry.version
+    record["outcome"] = outcome
+    record["ms"] = round((time.perf_counter() - started) * 1000, 2)
+    record.update(entry.extra)
+    log.info("call", extra={"fields": record})
+
+
+class JsonLogFormatter(logging.Formatter):
+    """One JSON object per line: time, level, message and the call's fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "ts": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "msg": record.getMessage(),
+        }
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            out.update(fields)
+        if record.exc_info:
+            out["error"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+def configure_logging(level: str = "info", stream: Any = None) -> None:
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonLogFormatter())
+    root = logging.getLogger("westmarch")
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    root.propagate = False
+
+
+# -- the server --------------------------------------------------------------------------
+
+
+@dataclass
+class ServerOptions:
+    env: Mapping[str, str] = field(default_factory=dict)
+    host: str = "127.0.0.1"
+    port: int = 0
+    workers: int | None = None
+    """Threads for store work; 0 runs it on the event loop (fastest for SQLite, the default
+    there: Python threads only add GIL hand-offs); None: 0 for SQLite, 4 otherwise."""
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    grace: float = 5.0
+    poll: float = POLL_SECONDS
+    sqlite_synchronous: str = "NORMAL"
+    """SQLite's ``PRAGMA synchronous`` for the server's connections. In WAL mode NORMAL
+    keeps every committed command through a crash of the server process (the log is
+    written before the commit returns) and saves an fsync per command; only a crash of
+    the machine itself may lose the last commits. FULL also survives that."""
+
+
+class Server:
+    """One running server on an event loop: start, learn its port, stop gracefully."""
+
+    def __init__(self, options: ServerOptions) -> None:
+        self.options = options
+        self.port = 0
+        self.app: Westmarch | None = None
+        self._server: aio.Server | None = None
+        self._hub: Hub | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._health: Any = None
+        self._poller: asyncio.Task[None] | None = None
+        self._stopped = asyncio.Event()
+
+    async def start(self) -> int:
+        options = self.options
+        loop = asyncio.get_running_loop()
+        self.app = app = Westmarch(dict(options.env))
+        sqlite_synchronous(app, options.sqlite_synchronous)
+        self._hub = hub = Hub(loop)
+        workers = options.workers
+        if workers is None:
+            workers = 0 if "sqlite" in app.env.get("PERSISTENCE_MODULE", "sqlite") else 4
+        self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="westmarch")
+        service = GameService(app, on_commit=hub.wake_from_thread)
+        servicer = Servicer(service, self._executor, hub)
+        servicer.inline = workers == 0
+        server = aio.server(options=[("grpc.so_reuseport", 0)])
+        server.add_generic_rpc_handlers((servicer.handlers(),))
+        self._health = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+            server,
+        )
+        address = f"{options.host}:{options.port}"
+        if options.tls_cert or options.tls_key:
+            if not (options.tls_cert and options.tls_key):
+                raise ValueError("TLS needs both --tls-cert and --tls-key")
+            with open(options.tls_key, "rb") as k, open(options.tls_cert, "rb") as c:
+                credentials = grpc.ssl_server_credentials([(k.read(), c.read())])
+            self.port = server.add_secure_port(address, credentials)
+        else:
+            self.port = server.add_insecure_port(address)
+        if not self.port:
+            raise OSError(f"cannot listen on {address}")
+        await server.start()
+        self._server = server
+        await self._health.set("", health_pb2.HealthCheckResponse.SERVING)
+        await self._health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        self._poller = asyncio.create_task(self._poll_store())
+        log.info("serving", extra={"fields": {"port": self.port, "store": app.env.get("PERSISTENCE_MODULE", "")}})
+        return self.port
+
+    async def _poll_store(self) -> None:
+        """Wake watchers of games changed by other processes (the notification log)."""
+        app, hub = self.app, self._hub
+        assert app is not None and hub is not None
+        topics = [t.format(ruleset=n) for n in names() for t in (EVENT_TOPIC, CREATED_TOPIC)]
+        recorder: Any = app.recorder
+        last: int | None = None
+        loop = asyncio.get_running_loop()
+
+        def changed(start: int) -> tuple[int, set[UUID]]:
+            games: set[UUID] = set()
+            while True:
+                page = recorder.select_notifications(start + 1, 500, topics=topics)
+                for note in page:
+                    games.add(note.originator_id if isinstance(note.originator_id, UUID) else UUID(note.originator_id))
+                if page:
+                    start = page[-1].id
+                if len(page) < 500:
+                    return start, games
+
+        while not hub.closing.is_set():
+            try:
+                await asyncio.wait_for(hub.closing.wait(), self.options.poll)
+                break
+            except TimeoutError:
+                pass
+            if not hub.events:
+                last = None
+                continue
+            try:
+                if last is None:
+                    last = await loop.run_in_executor(self._executor, lambda: recorder.max_notification_id() or 0)
+                    continue
+                last, games = await loop.run_in_executor(self._executor, changed, last)
+                for game_id in games:
+                    hub.wake(game_id)
+            except Exception:
+                log.exception("polling the store failed")
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop taking calls, let calls in flight finish (up to ``grace`` s), close the store."""
+        if self._server is None:
+            return
+        if self._health is not None:
+            await self._health.enter_graceful_shutdown()
+        if self._hub is not None:
+            self._hub.close()
+        await self._server.stop(self.options.grace if grace is None else grace)
+        if self._poller is not None:
+            await self._poller
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+        if self.app is not None:
+            self.app.close()
+        self._server = None
+        log.info("stopped", extra={"fields": {"port": self.port}})
+        self._stopped.set()
+
+    async def wait(self) -> None:
+        await self._stopped.wait()
+
+
+def sqlite_synchronous(app: Westmarch, mode: str) -> None:
+    """Set ``PRAGMA synchronous`` on every SQLite connection of ``app`` (none if not SQLite)."""
+    from eventsourcing.sqlite import SQLiteConnectionPool
+
+    if mode.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"unknown SQLite synchronous mode {mode!r}")
+    pool = getattr(getattr(app.recorder, "datastore", None), "pool", None)
+    if not isinstance(pool, SQLiteConnectionPool):
+        return
+    create = pool._create_connection
+
+    def create_with_pragma() -> Any:
+        connection = create()
+        connection._sqlite_conn.execute(f"PRAGMA synchronous={mode.upper()}")
+        return connection
+
+    setattr(pool, "_create_connection", create_with_pragma)  # noqa: B010
+    for connection in list(pool._pool):
+        connection._sqlite_conn.execute(f"PRAGMA synchronous={mode.upper()}")
+
+
+async def serve(options: ServerOptions, ready: Callable[[int], None] | None = None) -> None:
+    """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+    server = Server(options)
+    port = await server.start()
+    if ready is not None:
+        ready(port)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("shutting down", extra={"fields": {"port": port}})
+    await server.stop()
+
+
+class ThreadedServer:
+    """A server on its own event loop in a background thread (tests, benchmarks)."""
+
+    def __init__(self, options: ServerOptions) -> None:
+        self.options = options
+        self.port = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: Server | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._main, name=f"westmarch-server-{uuid.uuid4().hex[:6]}", daemon=True)
+
+    def start(self) -> ThreadedServer:
+        self._thread.start()
+        self._ready.wait(30)
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def _main(self) -> None:
+        async def run() -> None:
+            self._loop = asyncio.get_running_loop()
+            self._server = Server(self.options)
+            try:
+                self.port = await self._server.start()
+            except BaseException as error:
+                self._error = error
+                self._ready.set()
+                return
+            self._ready.set()
+            await self._server.wait()
+
+        asyncio.run(run())
+
+    @property
+    def address(self) -> str:
+        return f"{self.options.host}:{self.port}"
+
+    @property
+    def app(self) -> Westmarch:
+        assert self._server is not None and self._server.app is not None
+        return self._server.app
+
+    def stop(self, grace: float = 1.0) -> None:
+        if self._loop is not None and self._server is not None and self._thread.is_alive():
+            future = asyncio.run_coroutine_threadsafe(self._server.stop(grace), self._loop)
+            future.result(30)
+        self._thread.join(30)
+
+    def __enter__(self) -> ThreadedServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,128 @@
+"""Helpers for the gRPC tests: real servers on loopback ports (threads or processes)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import grpc
+
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
+from service.rpc.server import ServerOptions, ThreadedServer
+from tests.conftest import POSTGRES_DSN
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A fresh, empty schema on the local PostgreSQL, dropped afterwards."""
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield schema
+    finally:
+        with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def pg_env(schema: str) -> dict[str, str]:
+    from service.app import store_env
+
+    env = store_env(postgres=POSTGRES_DSN)
+    env["POSTGRES_SCHEMA"] = schema
+    return env
+
+
+@contextmanager
+def threaded_server(env: dict[str, str], **options: object) -> Iterator[ThreadedServer]:
+    server = ThreadedServer(ServerOptions(env=env, **options))  # type: ignore[arg-type]
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def stub_for(address: str) -> tuple[grpc.Channel, pb_grpc.GameServiceStub]:
+    channel = grpc.insecure_channel(address)
+    return channel, pb_grpc.GameServiceStub(channel)
+
+
+class ServeProcess:
+    """``westmarch serve`` in a subprocess, on a free loopback port."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tools.cli", "serve", "--port", "0", "--log-level", "warning", *args],
+            cwd=ROOT,
+            env=full_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if "serving on" not in line:
+            self.proc.kill()
+            raise RuntimeError(f"server did not start: {line!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+        self.address = line.strip().rsplit(" ", 1)[-1]
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def terminate(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(20)
+
+    def __enter__(self) -> ServeProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def create(
+    stub: pb_grpc.GameServiceStub, players: int = 1, seed: int = 1, difficulty: str = "standard"
+) -> pb.GameAccess:
+    response = stub.CreateGame(
+        pb.CreateGameRequest(
+            game="lcg",
+            players=[pb.PlayerSetup() for _ in range(players)],
+            options={"difficulty": difficulty},
+            seed=seed,
+        )
+    )
+    return response.access
+
+
+def tokens(access: pb.GameAccess) -> dict[str, str]:
+    out = {s.seat: s.token for s in access.seats}
+    out["spectator"] = access.spectator_token
+    out["referee"] = access.referee_token
+    return out
+
+
+def wait_until(predicate: object, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")

@@ -1,0 +1,342 @@
+"""Clients of the gRPC game service: a person at the terminal, and bots.
+
+``play_remote`` plays one seat with the same terminal table as local play. ``run_bots``
+creates games with ``CreateGame`` and plays every seat of each as its own client, with its
+own token: each seat watches the game (``Watch``) and answers its decisions as they come,
+retrying on ABORTED (someone else's command won a race), until the game ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import statistics
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import grpc
+import msgspec
+from grpc import aio
+
+from domain.kernel.decisions import Choice, Decision, RuleError
+from domain.kernel.events import Outcome
+from service.rpc.convert import decision_from_pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
+from tools.bots import make_bot
+from tools.progress import Progress
+
+RECONNECTS = 50
+"""Consecutive failed reconnections (0.2 s apart) before a bot seat gives up."""
+CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+
+
+def decode_table(game: str, data: bytes) -> Any:
+    """A view's table (JSON) as the game's own view type, for renderers and bots."""
+    if game == "lcg":
+        from projections.lcg import TableView
+
+        return msgspec.json.decode(data, type=TableView)
+    return msgspec.json.decode(data)
+
+
+def _credentials(tls_ca: str | None) -> grpc.ChannelCredentials:
+    root = None
+    if tls_ca:
+        with open(tls_ca, "rb") as f:
+            root = f.read()
+    return grpc.ssl_channel_credentials(root_certificates=root)
+
+
+def channel(address: str, tls_ca: str | None = None, tls: bool = False) -> grpc.Channel:
+    if tls or tls_ca:
+        return grpc.secure_channel(address, _credentials(tls_ca), options=CHANNEL_OPTIONS)
+    return grpc.insecure_channel(address, options=CHANNEL_OPTIONS)
+
+
+def aio_channel(address: str, tls_ca: str | None = None, tls: bool = False) -> aio.Channel:
+    if tls or tls_ca:
+        return aio.secure_channel(address, _credentials(tls_ca), options=CHANNEL_OPTIONS)
+    return aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+
+
+# -- a person at the terminal ------------------------------------------------------------
+
+
+@dataclass
+class _Now:
+    pending: Decision | None
+    over: Outcome | None
+
+
+class RemoteSeat:
+    """One seat of a game on a server, seen through its token."""
+
+    def __init__(self, stub: pb_grpc.GameServiceStub, token: str, game_id: str = "") -> None:
+        self.stub, self.token, self.game_id = stub, token, game_id
+        self.view = stub.GetView(pb.GetViewRequest(game_id=game_id, token=token)).view
+        self.game_id = self.view.game_id
+        self.answered = 0
+
+    def _mine(self) -> bool:
+        view = self.view
+        return view.HasField("decision") and view.decision.id > self.answered
+
+    def state(self) -> _Now:
+        """Wait (watching the game) until this seat must decide or the game is over."""
+        if not (self._mine() or self.view.over):
+            stream: Iterator[pb.WatchUpdate] = self.stub.Watch(
+                pb.WatchRequest(game_id=self.game_id, token=self.token, from_version=self.view.version)
+            )
+            for update in stream:
+                self.view = update.view
+                if self._mine() or self.view.over:
+                    break
+        view = self.view
+        outcome = Outcome(view.outcome.result, view.outcome.reason, view.outcome.winner or None) if view.over else None
+        return _Now(decision_from_pb(view.decision) if self._mine() else None, outcome)
+
+    def submit(self, decision: Decision, choice: Choice) -> None:
+        try:
+            result = self.stub.SubmitDecision(
+                pb.SubmitDecisionRequest(
+                    game_id=self.game_id,
+                    token=self.token,
+                    expected_version=self.view.version,
+                    decision_id=decision.id,
+                    choice=list(choice),
+                    command_id=uuid.uuid4().hex,
+                )
+            )
+        except grpc.RpcError as error:
+            raise RuleError(f"{error.code().name}: {error.details()}") from None
+        self.answered = decision.id
+        self.view = self.stub.GetView(pb.GetViewRequest(game_id=self.game_id, token=self.token)).view
+        del result
+
+    def table(self, viewer: str = "") -> Any:
+        return decode_table(self.view.game, self.view.table)
+
+
+def play_remote(
+    address: str,
+    token: str,
+    game_id: str = "",
+    tls_ca: str | None = None,
+    tls: bool = False,
+    read: Callable[[str], str] = input,
+    out: TextIO | None = None,
+) -> Outcome | None:
+    """Play the token's seat in the terminal until the game ends or the player quits."""
+    from tools.games import kind
+    from tools.play import play
+
+    with channel(address, tls_ca, tls) as ch:
+        seat = RemoteSeat(pb_grpc.GameServiceStub(ch), token, game_id)
+        me = seat.view.viewer
+        game_kind = kind(seat.view.game)
+        outcome: Outcome | None = play(
+            seat.state, seat.submit, seat.table, game_kind.render, {}, {me}, read, out or sys.stdout
+        )
+        return outcome
+
+
+# -- bots --------------------------------------------------------------------------------
+
+
+@dataclass
+class BotReport:
+    games: int = 0
+    finished: int = 0
+    results: Counter[tuple[str, str]] = field(default_factory=Counter)
+    decisions: int = 0
+    aborted: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def text(self) -> str:
+        lines = [f"games: {self.games} started, {self.finished} finished"]
+        for (result, reason), n in sorted(self.results.items()):
+            lines.append(f"{result:>8}: {n:5}  ({reason})")
+        rate = self.decisions / self.seconds if self.seconds else 0.0
+        lines.append(f"decisions: {self.decisions:,} in {self.seconds:.1f} s, {rate:,.0f}/s")
+        lines.append(f"ABORTED (a newer version won; retried from the next view): {self.aborted}")
+        if self.latencies:
+            ms = sorted(self.latencies)
+            p50, p99 = ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+            mean = statistics.fmean(ms)
+            lines.append(f"SubmitDecision round trip: p50 {p50:.2f} ms, p99 {p99:.2f} ms, mean {mean:.2f} ms")
+        for error, n in self.errors.most_common():
+            lines.append(f"error: {error} x{n}")
+        return "\n".join(lines)
+
+
+async def play_seat(
+    stub: pb_grpc.GameServiceAsyncStub,
+    game_id: str,
+    token: str,
+    bot: Any,
+    from_version: int,
+    report: BotReport,
+) -> pb.View | None:
+    """Play one seat until the game ends; returns the last view."""
+    answered = 0
+    last: pb.View | None = None
+    version = from_version
+    retries = 0
+    while True:
+        stream = stub.Watch(pb.WatchRequest(game_id=game_id, token=token, from_version=version, omit_tables=True))
+        try:
+            async for update in stream:
+                view = update.view
+                last, version, retries = view, max(version, view.version), 0
+                while view.HasField("decision") and view.decision.id > answered and not view.over:
+                    decision = decision_from_pb(view.decision)
+                    if not view.table:  # a watched view: fetch the table only if the bot looks at it
+                        fetched = await _table_if_needed(stub, bot, decision, game_id, token)
+                        if fetched is not None:
+                            view = fetched
+                    table = view.table
+                    choice = bot.choose(decision, lambda t=table, g=view.game: decode_table(g, t))
+                    started = time.perf_counter()
+                    try:
+                        result = await stub.SubmitDecision(
+                            pb.SubmitDecisionRequest(
+                                game_id=game_id,
+                                token=token,
+                                expected_version=view.version,
+                                decision_id=decision.id,
+                                choice=list(choice),
+                                command_id=uuid.uuid4().hex,
+                                include_view=True,
+                            )
+                        )
+                    except aio.AioRpcError as error:
+                        if error.code() is grpc.StatusCode.ABORTED:
+                            report.aborted += 1
+                            break  # a newer view is on its way
+                        raise
+                    report.latencies.append((time.perf_counter() - started) * 1000)
+                    report.decisions += 1
+                    answered = decision.id
+                    # the same seat may decide again: answer at once, without waiting for the stream
+                    view = result.view
+                    last, version = view, max(version, view.version)
+                if last is not None and last.over:
+                    return last
+        except aio.AioRpcError as error:
+            retries += 1
+            if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED) and retries < RECONNECTS:
+                await asyncio.sleep(0.2)  # reconnect and resume from the last version seen
+                continue
+            raise
+        if last is not None and last.over:
+            return last
+
+
+async def _table_if_needed(
+    stub: pb_grpc.GameServiceAsyncStub, bot: Any, decision: Decision, game_id: str, token: str
+) -> pb.View | None:
+    """The seat's current view with its table, if the bot will look at the table."""
+    looked: list[bool] = []
+
+    def view() -> Any:
+        looked.append(True)
+        raise _Looked
+
+    with contextlib.suppress(_Looked):
+        bot.choose(decision, view)
+    if not looked:
+        return None
+    fresh: pb.View = (await stub.GetView(pb.GetViewRequest(game_id=game_id, token=token))).view
+    return fresh if fresh.HasField("decision") and fresh.decision.id == decision.id else None
+
+
+class _Looked(Exception):
+    pass
+
+
+async def bot_game(
+    stub: pb_grpc.GameServiceAsyncStub,
+    bot: str,
+    seed: int,
+    players: int,
+    report: BotReport,
+    difficulty: str = "standard",
+) -> str:
+    """Create one game and play all its seats concurrently; returns the game id."""
+    access = (
+        await stub.CreateGame(
+            pb.CreateGameRequest(
+                game="lcg",
+                players=[pb.PlayerSetup() for _ in range(players)],
+                options={"difficulty": difficulty},
+                seed=seed,
+            )
+        )
+    ).access
+    report.games += 1
+    seats = [
+        play_seat(stub, access.game_id, s.token, make_bot(bot, seed * 10 + i), access.version, report)
+        for i, s in enumerate(access.seats)
+    ]
+    views = await asyncio.gather(*seats)
+    final = next((v for v in views if v is not None and v.over), None)
+    if final is not None:
+        report.finished += 1
+        report.results[(final.outcome.result, final.outcome.reason)] += 1
+    return access.game_id
+
+
+async def run_bots_async(
+    addresses: list[str],
+    games: int,
+    concurrency: int,
+    bot: str = "random",
+    seed: int = 1,
+    players: int = 1,
+    difficulty: str = "standard",
+    tls_ca: str | None = None,
+    progress: bool | None = None,
+    on_game: Callable[[str], None] | None = None,
+) -> BotReport:
+    report = BotReport()
+    channels = [aio_channel(a, tls_ca) for a in addresses]
+    stubs = [pb_grpc.GameServiceStub(c) for c in channels]
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for i in range(games):
+        queue.put_nowait(i)
+    started = time.perf_counter()
+    with Progress(games, f"{games} bot games over gRPC", enabled=progress) as bar:
+
+        async def worker(n: int) -> None:
+            while not queue.empty():
+                i = queue.get_nowait()
+                try:
+                    game_id = await bot_game(stubs[i % len(stubs)], bot, seed + i, players, report, difficulty)
+                    if on_game is not None:
+                        on_game(game_id)
+                except aio.AioRpcError as error:
+                    report.errors[f"{error.code().name}: {error.details()}"] += 1
+                bar.advance()
+
+        await asyncio.gather(*(worker(n) for n in range(max(1, min(concurrency, games)))))
+    report.seconds = time.perf_counter() - started
+    for c in channels:
+        await c.close()
+    return report
+
+
+def run_bots(addresses: list[str], games: int, concurrency: int, **kwargs: Any) -> BotReport:
+    return asyncio.run(run_bots_async(addresses, games, concurrency, **kwargs))
+
+
+def random_seed() -> int:
+    return random.randrange(1, 2**31)

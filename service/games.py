@@ -34,7 +34,28 @@ def created_event(request: GameRequest, seed: int) -> Event:
     """The creation event of the game ``request`` describes (SetupError if it cannot be)."""
     if request.game == "lcg":
         return _lcg(request, seed)
-    raise SetupError(f"unknown game {request.game!r}; known: lcg")
+    if request.game == "wotr":
+        return _wotr(request, seed)
+    raise SetupError(f"unknown game {request.game!r}; known: lcg, wotr")
+
+
+def _wotr(request: GameRequest, seed: int) -> Event:
+    """War of the Ring: the scenario fixes the seats and decks; options are rule readings.
+
+    Option values are strings on the wire; ``when_played_in_reserve`` takes true/false.
+    """
+    from domain.wotr.options import wotr_options
+    from domain.wotr.ruleset import WOTR
+
+    if request.players:
+        raise SetupError("wotr scenarios fix their seats and decks; do not send players")
+    rules: dict[str, object] = dict(request.options)
+    if "when_played_in_reserve" in rules:
+        flag = str(rules["when_played_in_reserve"]).casefold()
+        if flag not in ("true", "false"):
+            raise SetupError("option when_played_in_reserve must be true or false")
+        rules["when_played_in_reserve"] = flag == "true"
+    return WOTR.created(wotr_options(request.scenario or "trilogy", rules), seed)
 
 
 def _fold(text: str) -> str:

@@ -61,6 +61,35 @@ def test_bot_clients_play_whole_games(server: ThreadedServer) -> None:
             assert verify(server.app.rules_of(UUID(game.game_id)), history).ok
 
 
+@pytest.mark.parametrize("scenario", ["two-player-duel", "trilogy"])
+def test_war_of_the_ring_over_grpc(sqlite_server: ThreadedServer, scenario: str) -> None:
+    """War of the Ring played to the end over the wire, each deck's seat its own bot client."""
+    report = asyncio.run(
+        run_bots_async(
+            [sqlite_server.address],
+            games=1,
+            concurrency=1,
+            bot="greedy",
+            seed=3,
+            progress=False,
+            game="wotr",
+            scenario=scenario,
+        )
+    )
+    assert not report.errors, report.text()
+    assert report.finished == 1
+    channel, stub = stub_for(sqlite_server.address)
+    with channel:
+        (listed,) = stub.ListGames(pb.ListGamesRequest()).games
+        assert listed.game == "wotr" and listed.over
+        history = sqlite_server.app.history(UUID(listed.game_id))
+        assert verify(sqlite_server.app.rules_of(UUID(listed.game_id)), history).ok
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.CreateGame(pb.CreateGameRequest(game="wotr", scenario="no-such-scenario"))
+        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert "no-such-scenario" in (refused.value.details() or "")
+
+
 def test_play_view_submit_history_explain_fork_verify(server: ThreadedServer) -> None:
     channel, stub = stub_for(server.address)
     with channel:

@@ -162,8 +162,11 @@ def cmd_bots(args: argparse.Namespace) -> int:
         players=args.players,
         difficulty=args.difficulty,
         tls_ca=args.tls_ca,
+        game=args.game,
+        scenario=args.scenario,
     )
-    print(f"{args.games} games of {args.players} player(s), bot {args.bot}, over gRPC at {', '.join(args.server)}")
+    seats = f"{args.players} player(s)" if args.game == "lcg" else f"{args.scenario or 'trilogy'}"
+    print(f"{args.games} games of {args.game} ({seats}), bot {args.bot}, over gRPC at {', '.join(args.server)}")
     print(report.text())
     return 1 if report.errors else 0
 
@@ -350,7 +353,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=1, help="seats per game, each its own client (default: %(default)s)")
     p.add_argument("--bot", choices=("random", "greedy"), default="random", help="(default: %(default)s)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default: %(default)s)")
-    p.add_argument("--difficulty", choices=("standard", "easy"), default="standard")
+    p.add_argument("--difficulty", choices=("standard", "easy"), default="standard", help="LCG difficulty")
+    p.add_argument("--game", choices=sorted(KINDS), default="lcg", help="which game (default: %(default)s)")
+    p.add_argument("--scenario", default="", help="scenario key (default: the game's first scenario)")
     p.add_argument("--tls-ca", metavar="PEM", help="connect with TLS, trusting this CA certificate")
 
     p = command("simulate", "play many games with bots and report the results", cmd_simulate, store=False)

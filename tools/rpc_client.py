@@ -43,6 +43,10 @@ def decode_table(game: str, data: bytes) -> Any:
         from projections.lcg import TableView
 
         return msgspec.json.decode(data, type=TableView)
+    if game == "wotr":
+        from projections.wotr import TableView as WotrTable
+
+        return msgspec.json.decode(data, type=WotrTable)
     return msgspec.json.decode(data)
 
 
@@ -270,21 +274,27 @@ async def bot_game(
     players: int,
     report: BotReport,
     difficulty: str = "standard",
+    game: str = "lcg",
+    scenario: str = "",
 ) -> str:
-    """Create one game and play all its seats concurrently; returns the game id."""
-    access = (
-        await stub.CreateGame(
-            pb.CreateGameRequest(
-                game="lcg",
-                players=[pb.PlayerSetup() for _ in range(players)],
-                options={"difficulty": difficulty},
-                seed=seed,
-            )
+    """Create one game and play all its seats concurrently; returns the game id.
+
+    An LCG game has ``players`` seats; a War of the Ring scenario fixes its own seats.
+    """
+    if game == "lcg":
+        request = pb.CreateGameRequest(
+            game="lcg",
+            scenario=scenario,
+            players=[pb.PlayerSetup() for _ in range(players)],
+            options={"difficulty": difficulty},
+            seed=seed,
         )
-    ).access
+    else:
+        request = pb.CreateGameRequest(game=game, scenario=scenario, seed=seed)
+    access = (await stub.CreateGame(request)).access
     report.games += 1
     seats = [
-        play_seat(stub, access.game_id, s.token, make_bot(bot, seed * 10 + i), access.version, report)
+        play_seat(stub, access.game_id, s.token, make_bot(bot, seed * 10 + i, game), access.version, report)
         for i, s in enumerate(access.seats)
     ]
     views = await asyncio.gather(*seats)
@@ -306,6 +316,8 @@ async def run_bots_async(
     tls_ca: str | None = None,
     progress: bool | None = None,
     on_game: Callable[[str], None] | None = None,
+    game: str = "lcg",
+    scenario: str = "",
 ) -> BotReport:
     report = BotReport()
     channels = [aio_channel(a, tls_ca) for a in addresses]
@@ -320,7 +332,9 @@ async def run_bots_async(
             while not queue.empty():
                 i = queue.get_nowait()
                 try:
-                    game_id = await bot_game(stubs[i % len(stubs)], bot, seed + i, players, report, difficulty)
+                    game_id = await bot_game(
+                        stubs[i % len(stubs)], bot, seed + i, players, report, difficulty, game, scenario
+                    )
                     if on_game is not None:
                         on_game(game_id)
                 except aio.AioRpcError as error:

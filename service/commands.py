@@ -32,6 +32,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import msgspec
+from eventsourcing.persistence import IntegrityError
 
 from domain.game import Game
 from domain.kernel.decisions import Decision, RuleError, UnknownDecision
@@ -44,7 +45,7 @@ from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
 from service.app import BadVersion, GameInfo, Westmarch
 from service.errors import BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
-from service.records import CommandApplied, Record, command_id
+from service.records import CommandApplied, Record, command_id, seats_id
 from service.rpc.auth import Tokens, game_of_token, issue
 
 MAX_COMMAND_ID = 128
@@ -328,6 +329,25 @@ class GameService:
         self.tokens.remember(new_id, record)
         self._committed(new_id, game.version)
         return self._access(new_id, game.rules.name, tokens, game.version)
+
+    def issue_tokens(self, game_id: UUID) -> Access:
+        """Tokens for a game started without the service (``westmarch new``), once.
+
+        Whoever can run this can read the store anyway; tokens, once issued, are never
+        issued again (the server keeps only their hashes, so they cannot be shown twice).
+        """
+        rules = self.app.rules_of(game_id)
+        if self.app.record(seats_id(game_id)) is not None:
+            raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued")
+        state = self.app.state_at(game_id)
+        tokens, record = issue(game_id, rules.seats(state))
+        try:
+            with self._writing:
+                self.app.save(record)
+        except IntegrityError:
+            raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued") from None
+        self.tokens.remember(game_id, record)
+        return self._access(game_id, rules.name, tokens, state.version)
 
     # -- queries ---------------------------------------------------------------------
 

@@ -297,3 +297,24 @@ def test_each_call_is_logged_as_json(sqlite_server: ThreadedServer) -> None:
     submit = calls["SubmitDecision"]
     assert submit["outcome"] == "ABORTED" and submit["seat"] == "p1" and submit["game"] == access.game_id
     assert isinstance(submit["ms"], float) and calls["GetView"]["version"] == view.version
+
+
+def test_tokens_for_a_game_started_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tools.cli import main
+
+    db = str(tmp_path / "games.db")
+    assert main(["new", "lcg", "--players", "2", "--db", db]) == 0
+    game_id = capsys.readouterr().out.strip()
+    assert main(["tokens", game_id, "--db", db]) == 0
+    issued = dict(line.split() for line in capsys.readouterr().out.splitlines()[1:])
+    assert set(issued) == {"p1", "p2", "spectator", "referee"}
+    assert main(["tokens", game_id, "--db", db]) == 2
+    assert "already has tokens" in capsys.readouterr().err
+    with threaded_server(store_env(db=db)) as running:
+        channel, stub = stub_for(running.address)
+        with channel:
+            view = stub.GetView(pb.GetViewRequest(token=issued["p1"])).view
+            assert view.game_id == game_id and view.viewer == "p1"
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.GetView(pb.GetViewRequest(token=issued["p1"] + "x"))
+            assert refused.value.code() is grpc.StatusCode.UNAUTHENTICATED

@@ -284,6 +284,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
+def cmd_tokens(args: argparse.Namespace) -> int:
+    from service.commands import GameService
+    from service.errors import PermissionDenied
+
+    app = _app(args)
+    game_id = _game_id(app, args.game)
+    try:
+        access = GameService(app).issue_tokens(game_id)
+    except PermissionDenied as error:
+        raise CommandError(str(error)) from None
+    print(f"tokens for game {game_id} (shown once; the server keeps only their hashes):")
+    for seat, token in access.seats.items():
+        print(f"  {seat:10} {token}")
+    print(f"  {'spectator':10} {access.spectator}")
+    print(f"  {'referee':10} {access.referee}")
+    return 0
+
+
 def cmd_fixture(args: argparse.Namespace) -> int:
     from tools.fixtures import run_files
 
@@ -391,6 +409,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--at", type=int, required=True, help="number of events to keep")
 
     p = command("verify", "check the hash chain and re-execute the decisions from the seed", cmd_verify)
+    p.add_argument("game")
+
+    p = command("tokens", "issue the seat, spectator and referee tokens of a game started with 'new'", cmd_tokens)
     p.add_argument("game")
 
     p = command("fixture", "run fixture files (set up a position, script decisions, check)", cmd_fixture, store=False)

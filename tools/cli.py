@@ -94,6 +94,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     def submit(decision: Decision, choice: Choice) -> None:
         app.submit(game_id, decision.seat, decision.id, choice)
 
+    seen: dict[str, int] = {}
+
+    def recent(seat: str) -> list[str]:
+        """The events since the seat's last decision here, as that seat may see them."""
+        from projections.feed import Feed
+
+        now = app.version(game_id)
+        since = seen.get(seat, max(0, now - 40))
+        seen[seat] = now
+        if since >= now:
+            return []
+        before = app.state_at(game_id, since) if since else rules.new_state()
+        feed = Feed(rules, seat, before)
+        shown = [p for p in feed.project_many(app.history(game_id, gt=since)) if p.type != "DecisionRequested"]
+        return [f"#{p.seq} {p.text}" for p in shown[-30:]]
+
     outcome = play(
         lambda: app.game(game_id).state,
         submit,
@@ -101,6 +117,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         game_kind.render,
         bots,
         humans,
+        recent=recent,
     )
     if outcome is not None:
         print(f"game {game_id}: {outcome.result} ({outcome.reason})")

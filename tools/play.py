@@ -99,8 +99,13 @@ def play(
     humans: set[str] | None,
     read: Callable[[str], str] = input,
     out: TextIO | None = None,
+    recent: Callable[[str], list[str]] | None = None,
 ) -> Any:
-    """Drive a game to its end (or until the player quits); returns its outcome."""
+    """Drive a game to its end (or until the player quits); returns its outcome.
+
+    ``recent(seat)`` gives what happened since that seat last decided, as the seat may
+    see it; it is shown above the table before each of the seat's decisions.
+    """
     out = out or sys.stdout
     while True:
         current = state()
@@ -116,8 +121,13 @@ def play(
         if humans is not None and seat not in humans:
             out.write(f"\nwaiting for {seat}, who is not played here\n")
             return None
+        table = render(view(seat))
+        if recent is not None:
+            lines = recent(seat)
+            if lines:
+                table = "Since your last decision:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + table
         try:
-            ask_human(decision, render(view(seat)), partial(submit, decision), read, out)
+            ask_human(decision, table, partial(submit, decision), read, out)
         except Quit:
             out.write("\nsaved; run play again to resume\n")
             return None

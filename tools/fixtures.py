@@ -159,6 +159,10 @@ class Result:
     name: str
     failures: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    rules: set[str] = field(default_factory=set)
+    """The rule references of the events the fixture produced (what it shows acting)."""
+    cards: set[str] = field(default_factory=set)
+    """The codes of the cards whose text caused an event in the fixture."""
 
     @property
     def passed(self) -> bool:
@@ -342,8 +346,12 @@ def run_fixture(data: Mapping[str, Any], path: Path = Path("<fixture>")) -> Resu
                 result.failures.append(f"game {key}: {actual!r}, expected {expect[key]!r}")
     if "decision" in expect:
         result.failures += _check_decision(run, state.pending, expect["decision"], "at the end")
+    cards = getattr(state, "cards", {})
     for event in events:
         result.lines.append(run.event_line(event))
+        result.rules.add(event.cause.rule)
+        if event.cause.card in cards:
+            result.cards.add(cards[event.cause.card].code)
     return result
 
 

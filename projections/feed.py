@@ -40,7 +40,7 @@ from domain.kernel.events import (
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
-from projections.story import Namer, describe
+from projections.story import Namer, describe, describe_body
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -157,7 +157,7 @@ class Feed:
             del cause_out["card"]
             changed = True
         body.pop("type", None)
-        text = _text(kind, body, self.namer, seeing) if changed else describe(event, self.namer)
+        text = describe_body(kind, body, self.namer, seeing) if changed else describe(event, self.namer)
         return Projected(event.seq, kind, cause_out, body, text, "", changed)
 
 
@@ -231,24 +231,58 @@ def _redact_kernel(
     return False
 
 
-def _text(kind: str, body: dict[str, Any], namer: Namer, seeing: Callable[[int], bool]) -> str:
-    """A readable line for a redacted event: its fields, visible cards by name."""
-    if kind == "DecisionRequested":
-        decision = body["decision"]
-        return f"{decision['seat']} must decide ({decision['rule']})"
-    if kind == "DecisionAnswered":
-        hidden = body.get("choice_hidden", 0)
-        shown = ", ".join(body.get("choice", [])) or "(nothing shown)"
-        return f"{body.get('seat')} answered {shown}" + (f" and {hidden} hidden card(s)" if hidden else "")
-    parts = []
-    for key, value in body.items():
-        if isinstance(value, int) and not isinstance(value, bool) and key in ("card", "enemy", "defender", "to"):
-            text = namer.card(value) if seeing(value) else "a hidden card"
-        elif isinstance(value, list | tuple) and value and all(isinstance(v, int) for v in value) and key != "choice":
-            text = ", ".join(namer.card(v) for v in value)
-        elif isinstance(value, list | tuple | dict) and len(str(value)) > 80:
-            text = "…"
-        else:
-            text = str(value)
-        parts.append(f"{key}={text}")
-    return f"{kind}({', '.join(parts)})"
+# -- card fields: what every game's projection does with the fields that name cards ------
+
+
+def card_refs(body: dict[str, Any], fields: Iterable[str]) -> set[int]:
+    """The card uids an event body names in ``fields`` and in a laid-out position's ``zones``."""
+    found: set[int] = set()
+    for key in fields:
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            found.add(value)
+        elif isinstance(value, list | tuple):
+            found.update(u for u in map(_uid_of, value) if u >= 0)
+    for uids in (body.get("zones") or {}).values():
+        found.update(uids)
+    return found
+
+
+def redact_cards(body: dict[str, Any], fields: Iterable[str], seeing: Callable[[int], bool]) -> bool:
+    """Remove from ``body`` the cards in ``fields`` the viewer may not see (a list keeps a
+    count of those it lost), a shuffle's order (its count stays) and a laid-out position's
+    hidden cards (each zone's size stays); True if anything was removed."""
+    changed = False
+    if body.get("type") == "DeckShuffled" and "order" in body:
+        body["count"] = len(body.pop("order"))
+        changed = True
+    for key in fields:
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not seeing(value):
+                del body[key]
+                changed = True
+        elif isinstance(value, list | tuple):
+            kept = [item for item in value if seeing(_uid_of(item))]
+            if len(kept) != len(value):
+                body[key] = kept
+                body[f"{key}_hidden"] = len(value) - len(kept)
+                changed = True
+    if "zones" in body:
+        zones = body["zones"]
+        body["zones"] = {z: [u for u in uids if seeing(u)] for z, uids in zones.items()}
+        body["zone_sizes"] = {z: len(uids) for z, uids in zones.items()}
+        changed = True
+    return changed
+
+
+def _uid_of(item: Any) -> int:
+    """The card an item of a card list names (a uid, a new card ``[uid, code, zone, owner]``,
+    a laid-out card ``{"uid": ...}``), or -1 for none."""
+    if isinstance(item, int) and not isinstance(item, bool):
+        return item
+    if isinstance(item, list | tuple) and item and isinstance(item[0], int):
+        return item[0]
+    if isinstance(item, dict) and isinstance(item.get("uid"), int):
+        return int(item["uid"])
+    return -1

@@ -19,6 +19,7 @@ from domain.lcg import events as lcg_events
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState, Seat, Uid
+from projections.feed import card_refs, redact_cards
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -235,64 +236,19 @@ class LcgProjection:
 
     def refs(self, body: dict[str, Any]) -> set[int]:
         """Every card uid the game-specific fields of an event body mention."""
-        found: set[int] = set()
-        for key in CARD_FIELDS:
-            value = body.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                found.add(value)
-            elif isinstance(value, list | tuple):
-                for item in value:
-                    if isinstance(item, int):
-                        found.add(item)
-                    elif isinstance(item, list | tuple) and item and isinstance(item[0], int):
-                        found.add(item[0])  # NewCard: [uid, code, zone, owner]
-                    elif isinstance(item, dict) and isinstance(item.get("uid"), int):
-                        found.add(item["uid"])  # Card (a laid-out position)
-        for payment in body.get("payments", ()):
-            found.add(payment[0])
-        for uids in (body.get("zones") or {}).values():
-            found.update(uids)
+        found = card_refs(body, CARD_FIELDS)
+        found.update(payment[0] for payment in body.get("payments", ()))
         return found
 
     def redact(self, body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
         """Remove from ``body`` what the viewer may not see; True if anything was removed."""
-        changed = False
-        if body.get("type") == "DeckShuffled" and "order" in body:
-            body["count"] = len(body.pop("order"))
-            changed = True
-        for key in CARD_FIELDS:
-            value = body.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                if not seeing(value):
-                    del body[key]
-                    changed = True
-            elif isinstance(value, list | tuple):
-                kept = [item for item in value if seeing(_uid_of(item))]
-                if len(kept) != len(value):
-                    body[key] = kept
-                    body[f"{key}_hidden"] = len(value) - len(kept)
-                    changed = True
+        changed = redact_cards(body, CARD_FIELDS, seeing)
         if "payments" in body:
             kept = [p for p in body["payments"] if seeing(p[0])]
             if len(kept) != len(body["payments"]):
                 body["payments"] = kept
                 changed = True
-        if "zones" in body:
-            zones = body["zones"]
-            body["zones"] = {z: [u for u in uids if seeing(u)] for z, uids in zones.items()}
-            body["zone_sizes"] = {z: len(uids) for z, uids in zones.items()}
-            changed = True
         return changed
-
-
-def _uid_of(item: Any) -> int:
-    if isinstance(item, int):
-        return item
-    if isinstance(item, list | tuple) and item and isinstance(item[0], int):
-        return item[0]
-    if isinstance(item, dict) and isinstance(item.get("uid"), int):
-        return int(item["uid"])
-    return -1
 
 
 PROJECTION = LcgProjection()

@@ -1,36 +1,69 @@
-"""The story of a game: one readable line per event, with its cause.
+"""The story of a game: one plain-English sentence per event, as a log of the table.
 
-This is the referee's (audit) view: it names every card. Per-seat projections decide
-what a player may see before anything reaches them.
+:func:`describe` gives the sentence for an event; :func:`story` walks a whole game, folding
+as it goes so that card names resolve. The referee's log (``westmarch log``) and the
+per-viewer feed (:mod:`projections.feed`) both use it.
+
+Each game's sentences live in its phrasebook, registered here by ruleset name
+(:mod:`projections.phrases_lcg`, :mod:`projections.phrases_wotr`); the kernel's events are
+phrased in this module; an event no phrasebook knows falls back to a generic
+``Type(field=value, ...)`` line.
+
+A phrase reads the event as its *body* (the event as JSON-native values, the way the feed
+sends it) through :class:`Said`, never the event object, so the same phrase serves an event
+a viewer sees in full and one from which their hidden cards were removed
+(:func:`describe_body`): a card field that is missing, ``None`` or not seen reads "a card"
+(or "2 cards", "a face-down shadow card"), never a name and never a uid (uids follow the
+decklists, so a uid alone would tell the card). A phrase may look at the state (a player's
+threat, a card's stage), but only for public facts and for cards the event itself names.
+
+In the feed, an event from which nothing was removed is told by :func:`describe`; for one
+from which something was removed, :func:`describe_body` takes the arguments of the feed's
+own ``_text`` (kind, redacted body, namer, seeing) and tells it in the same words.
+
+A ``DecisionAnswered`` is told by the labels of the options chosen when the :class:`Namer`
+saw the question (:func:`story` and the feed describe every event in order). The feed
+describes a ``DecisionRequested`` in full only to the seat that decides (and the referee),
+so the labels an answer shows are ones its reader was already shown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import importlib
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from domain.kernel.events import (
-    DecisionAnswered,
-    DecisionRequested,
-    DelayedEffectScheduled,
-    Event,
-    GameEnded,
-    LimitUsed,
-    ModifierAdded,
-    ScopeEnded,
-)
+import msgspec
+
+from domain.kernel.decisions import Decision, Kind
+from domain.kernel.events import KERNEL_EVENTS, DecisionRequested, Event
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
 
+ENVELOPE = ("seq", "cause", "flow", "draws", "hash", "type")
+"""Body keys that are not what the event says happened."""
+
+Seeing = Callable[[int], bool]
+
 
 class Namer:
-    """Turns card uids into names, given the state the event was applied to."""
+    """Turns card uids into names, given the state the event was applied to.
+
+    It also remembers the last decision it saw asked in full (:func:`describe` of a
+    ``DecisionRequested``), so that the answer can be told by its option labels.
+    """
 
     def __init__(self, rules: Ruleset[Any], state: State) -> None:
         self.rules, self.state = rules, state
+        self.asked: Decision | None = None
+        self.book = phrasebook(rules.name)
 
     def card(self, uid: int | None) -> str:
+        """``Name#uid``: the card's printed name and the uid players refer to it by."""
         if uid is None:
             return "-"
         return f"{self.rules.card_name(self.state, uid)}#{uid}"
@@ -38,41 +71,386 @@ class Namer:
     def cards(self, uids: Iterable[int]) -> str:
         return ", ".join(self.card(u) for u in uids) or "nothing"
 
+    def name(self, uid: int) -> str:
+        """The card as a sentence names it: ``Name#uid``, or the bare name where the game's
+        phrasebook says the uid adds nothing (a hero, the quest card, a location)."""
+        if self.book is not None:
+            named = self.book.name(self.state, uid)
+            if named is not None:
+                return named
+        return self.card(uid)
+
+
+# -- words ----------------------------------------------------------------------------------
+
+
+def join(items: Sequence[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    comma = "; " if any(", " in item for item in items) else ", "  # "Narya, Ring of Fire#30"
+    return f"{comma.join(items[:-1])} {last} {items[-1]}"
+
+
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
+def a_or_n(n: int, noun: str, nouns: str | None = None) -> str:
+    """``a card``, ``2 cards`` (``an`` before a vowel)."""
+    if n == 1:
+        return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+    return plural(n, noun, nouns)
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") and "#" not in name else f"{name}'s"
+
+
+def words(code: str) -> str:
+    """A rule word as text: ``sudden-death`` -> ``sudden death``."""
+    return code.replace("-", " ").replace("_", " ")
+
+
+@dataclass
+class Cards:
+    """The cards a list field names, as one reader sees them: names, and a count of the rest."""
+
+    names: list[str] = field(default_factory=list)
+    uids: list[int] = field(default_factory=list)
+    hidden: int = 0
+
+    @property
+    def count(self) -> int:
+        return len(self.names) + self.hidden
+
+    def text(self, noun: str = "card", nouns: str | None = None) -> str:
+        """``Aragorn, Gimli and Legolas``; ``2 cards``; ``Gandalf#12 and a face-down card``."""
+        rest = [a_or_n(self.hidden, noun, nouns)] if self.hidden else []
+        return join([*self.names, *rest]) or "no cards"
+
+    def be(self, one: str = "is", many: str = "are") -> str:
+        """The verb that agrees with the cards: ``is`` or ``are``."""
+        return one if self.count == 1 else many
+
+
+class Said:
+    """What one event says, as its reader may see it.
+
+    ``body`` is the event as JSON-native values (``msgspec.to_builtins``); a field left out
+    because it holds its default reads as the default, a card field removed because the
+    reader may not see it reads as hidden. ``seeing`` (None: the reader sees everything)
+    is asked again before any uid becomes a name.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        body: Mapping[str, Any],
+        name: Namer,
+        seeing: Seeing | None = None,
+        defaults: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.kind, self.body, self.namer, self.seeing = kind, body, name, seeing
+        self.defaults = defaults if defaults is not None else {}
+
+    @property
+    def state(self) -> Any:
+        return self.namer.state
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in self.body:
+            return self.body[key]
+        return self.defaults.get(key, default)
+
+    def has(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def sees(self, uid: Any) -> bool:
+        """Whether ``uid`` is a card uid the reader may see."""
+        if not isinstance(uid, int) or isinstance(uid, bool):
+            return False
+        return self.seeing is None or self.seeing(uid)
+
+    def uid(self, key: str) -> int | None:
+        """The card in field ``key``, if it is there and the reader may see it."""
+        value = self.body.get(key)
+        return value if self.sees(value) else None
+
+    def named(self, uid: Any, hidden: str = "a card") -> str:
+        return self.namer.name(uid) if self.sees(uid) else hidden
+
+    def card(self, key: str, hidden: str = "a card") -> str:
+        """The name of the card in field ``key``, or ``hidden``."""
+        return self.named(self.body.get(key), hidden)
+
+    def cards(self, key: str, uid_of: Callable[[Any], Any] = lambda item: item) -> Cards:
+        """The cards a list field names: those seen by name, the others counted."""
+        out = Cards(hidden=int(self.body.get(f"{key}_hidden", 0) or 0))
+        for item in self.body.get(key) or ():
+            uid = uid_of(item)
+            if self.sees(uid):
+                out.names.append(self.namer.name(uid))
+                out.uids.append(uid)
+            else:
+                out.hidden += 1
+        return out
+
+    def zone(self, zone: str) -> str:
+        """A zone key in words (``p1.hand`` -> ``p1's hand``)."""
+        book = self.namer.book
+        return book.zone(zone) if book is not None else zone
+
+
+Phrase = Callable[[Said], str]
+
+
+@dataclass
+class Phrasebook:
+    """One game's sentences, by event type name, and how it names cards and zones."""
+
+    game: str
+    phrases: dict[str, Phrase]
+    name: Callable[[Any, int], str | None] = lambda state, uid: None
+    """A card's name in a sentence when the uid adds nothing (None: ``Name#uid``)."""
+    zone: Callable[[str], str] = lambda zone: zone
+
+
+_MODULES = {"lcg": "projections.phrases_lcg", "wotr": "projections.phrases_wotr"}
+"""Where each game's phrasebook lives; it registers itself when imported."""
+_BOOKS: dict[str, Phrasebook] = {}
+
+
+def register(book: Phrasebook) -> Phrasebook:
+    """Make ``book`` the phrasebook of the ruleset named ``book.game``."""
+    _BOOKS[book.game] = book
+    return book
+
+
+def phrasebook(game: str) -> Phrasebook | None:
+    """The phrasebook of a ruleset by name, or None for a game without one."""
+    book = _BOOKS.get(game)
+    if book is None and game in _MODULES:
+        importlib.import_module(_MODULES[game])
+        book = _BOOKS.get(game)
+    return book
+
+
+def phrase_for(game: str, kind: str) -> Phrase | None:
+    """The phrase for events of type ``kind`` in ``game`` (None: the generic fallback)."""
+    book = phrasebook(game)
+    found = book.phrases.get(kind) if book is not None else None
+    return found if found is not None else KERNEL.get(kind)
+
+
+# -- describing -----------------------------------------------------------------------------
+
 
 def describe(event: Event, name: Namer) -> str:
-    """A one-line account of ``event`` (the state must already include it)."""
-    match event:
-        case DecisionRequested(decision=d):
-            return f"{d.seat} must decide: {d.prompt} [{len(d.options)} options]"
-        case DecisionAnswered(seat=seat, choice=choice):
-            return f"{seat} answered {', '.join(choice) or '(nothing)'}"
-        case ModifierAdded(modifier=m):
-            sign = "+" if m.amount >= 0 else ""
-            return f"{name.card(m.target)} gets {sign}{m.amount} {m.stat} until the end of the {m.until}"
-        case DelayedEffectScheduled(delayed=d):
-            return f"at the end of the {d.at}: {d.node}"
-        case LimitUsed(key=key, until=until):
-            return f"limit used ({key}) until the end of the {until}"
-        case ScopeEnded(scope=scope):
-            return f"end of the {scope}: lasting effects lapse"
-        case GameEnded(outcome=o):
-            return f"GAME OVER: {o.result} ({o.reason})"
+    """A one-line account of ``event`` (the state must already include it).
+
+    Every card the event names is named: this is the referee's line, and the feed's for a
+    viewer from whom nothing in the event is hidden.
+    """
+    if isinstance(event, DecisionRequested):
+        name.asked = event.decision
+    body: dict[str, Any] = msgspec.to_builtins(event)
+    for key in ENVELOPE:
+        body.pop(key, None)
+    return _say(type(event).__name__, body, name, None)
+
+
+def describe_body(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seeing | None = None) -> str:
+    """A one-line account of an event of type ``kind`` from its (possibly redacted) body.
+
+    ``body`` is what :class:`projections.feed.Feed` sends a viewer: card fields they may not
+    see are removed (list fields keep the cards they see and count the rest in
+    ``<field>_hidden``). A missing card reads "a card", never a name or a uid; ``seeing``,
+    if given, is asked again before any uid is named.
+    """
+    if kind == "DecisionRequested":
+        decision = body.get("decision") or {}
+        if "options" in decision and "prompt" in decision:  # shown to this reader in full
+            name.asked = msgspec.convert(decision, Decision)
+    return _say(kind, body, name, seeing)
+
+
+def _say(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seeing | None) -> str:
+    said = Said(kind, body, name, seeing, _defaults(name.rules.name, kind))
+    phrase = phrase_for(name.rules.name, kind)
+    return phrase(said) if phrase is not None else generic(said)
+
+
+@cache
+def _event_types(game: str) -> dict[str, type[Event]]:
+    from domain.rulesets import ruleset
+
+    try:
+        events = ruleset(game).events
+    except KeyError:
+        events = ()
+    return {t.__name__: t for t in (*KERNEL_EVENTS, *events)}
+
+
+@cache
+def _defaults(game: str, kind: str) -> dict[str, Any]:
+    """The default of each field of an event type, as body values (``omit_defaults`` drops
+    fields that hold their default from a body)."""
+    event_type = _event_types(game).get(kind)
+    if event_type is None:
+        return {}
+    out: dict[str, Any] = {}
+    for f in msgspec.structs.fields(event_type):
+        if f.default is not msgspec.NODEFAULT:
+            out[f.name] = msgspec.to_builtins(f.default)
+        elif f.default_factory is not msgspec.NODEFAULT:
+            out[f.name] = msgspec.to_builtins(f.default_factory())
+    return out
+
+
+_CARD_KEYS = frozenset({"card", "enemy", "defender", "to", "location", "wielder", "target", "source"})
+_LIST_KEYS = frozenset({"cards", "attackers"})
+
+
+def generic(said: Said) -> str:
+    """``Type(field=value, ...)``: the line of an event no phrasebook knows."""
     fields: list[str] = []
-    for field in event.__struct_fields__:
-        if field in ("seq", "cause", "flow", "draws", "hash"):
+    for key, value in said.body.items():
+        if key in ENVELOPE or key.endswith("_hidden"):
             continue
-        value: Any = getattr(event, field)
-        if field in ("card", "enemy", "defender", "to", "location", "wielder") and isinstance(value, int):
-            value = name.card(value)
-        elif field in ("cards", "attackers", "order") and isinstance(value, tuple):
-            if field == "order" or not all(isinstance(v, int) for v in value):
-                value = f"{len(value)} cards"
-            else:
-                value = name.cards(value)
-        elif field == "options":
-            value = "…"
-        fields.append(f"{field}={value}")
-    return f"{type(event).__name__}({', '.join(fields)})"
+        text: Any = value
+        if key in _CARD_KEYS and isinstance(value, int) and not isinstance(value, bool):
+            text = said.named(value)
+        elif key in _LIST_KEYS and isinstance(value, list):
+            text = said.cards(key, _first).text()
+        elif key == "order" and isinstance(value, list):
+            text = plural(len(value), "card")
+        elif isinstance(value, list | dict) and len(str(value)) > 80:
+            text = "…"
+        fields.append(f"{key}={text}")
+    return f"{said.kind}({', '.join(fields)})"
+
+
+def _first(item: Any) -> Any:
+    """The uid of a list item: a uid, or a struct sent as an array (uid first) or a map."""
+    if isinstance(item, list) and item:
+        return item[0]
+    if isinstance(item, dict):
+        return item.get("uid")
+    return item
+
+
+# -- the kernel's events --------------------------------------------------------------------
+
+
+def _requested(said: Said) -> str:
+    d = said.get("decision") or {}
+    seat = d.get("seat", "someone")
+    if "prompt" not in d:  # another seat's decision: who, and under which rule
+        return f"{seat} must decide ({d.get('rule', 'a rule')})"
+    n = len(d.get("options") or ())
+    kind = d.get("kind")
+    if kind == Kind.NUMBER:
+        how = f"a number from {d.get('min', 1)} to {d.get('max', 1)}"
+    elif kind == Kind.MANY:
+        low, high = d.get("min", 1), d.get("max", 1)
+        some = high if low == high else f"up to {high}" if low == 0 else f"{low} to {high}"
+        how = f"choose {some} of {n}"
+    elif kind == Kind.ORDER:
+        how = f"put {plural(n, 'option')} in order"
+    else:
+        how = plural(n, "option")
+    return f"{seat} must decide: {d.get('prompt')} [{how}]"
+
+
+def _answered(said: Said) -> str:
+    seat = said.get("seat", "someone")
+    choice: list[str] = list(said.get("choice") or ())
+    hidden = int(said.get("choice_hidden", 0) or 0)
+    asked = said.namer.asked
+    if asked is not None and asked.id == said.get("decision") and asked.seat == seat:
+        if asked.kind is Kind.NUMBER:
+            return f"{seat} chooses {join(choice) or 'nothing'}"
+        if not choice:
+            return f"{seat} chooses nothing"
+        labels = [_label(said, asked, c) for c in choice]
+        if asked.kind is Kind.ORDER:
+            return f"{seat} puts them in order: {', '.join(labels)}"
+        return f"{seat} chooses: {join(labels)}"
+    shown = [*choice, *([a_or_n(hidden, "hidden card")] if hidden else [])]
+    return f"{seat} answers {join(shown) or 'nothing'}"
+
+
+def _label(said: Said, decision: Decision, choice: str) -> str:
+    """An option's label, with the uid of the card it is about (``Aragorn#1 (p1)``)."""
+    option = decision.option(choice)
+    if option is None:
+        return choice
+    label, card = option.label, option.card
+    if card is not None and said.sees(card) and f"#{card}" not in label:
+        printed = said.namer.rules.card_name(said.state, card)
+        named = said.namer.name(card)
+        if printed and printed in label and named != printed:
+            return label.replace(printed, named, 1)
+    return label
+
+
+def _modifier(said: Said) -> str:
+    m = said.get("modifier") or {}
+    amount = int(m.get("amount", 0))
+    source = m.get("source")
+    by = f" from {said.named(source)}" if source != m.get("target") and said.sees(source) else ""
+    return f"{said.named(m.get('target'))} gets {amount:+d} {m.get('stat')}{by} until the end of the {m.get('until')}"
+
+
+def _delayed(said: Said) -> str:
+    d = said.get("delayed") or {}
+    return f"{words(str(d.get('node', '')))} will follow at the end of the {d.get('at')}"
+
+
+def _limit(said: Said) -> str:
+    until = said.get("until", "round")
+    key = said.get("key")
+    if key is None:
+        return f"a limited ability is used for this {until}"
+    match = re.search(r"\d+", str(key))
+    if match is None:
+        return f"the limit {key} is used for this {until}"
+    card = said.named(int(match.group()), "a card")
+    seat = str(key)[match.end() :].lstrip(":.")
+    who = f" by {seat}" if seat else ""
+    return f"{possessive(card)} limit is used{who} for this {until}"
+
+
+def _scope(said: Said) -> str:
+    scope = said.get("scope")
+    return f"the {scope} is over: effects lasting until its end lapse"
+
+
+def _ended(said: Said) -> str:
+    o = said.get("outcome") or {}
+    return f"GAME OVER: {o.get('result')} ({words(str(o.get('reason', '')))})"
+
+
+KERNEL: dict[str, Phrase] = {
+    "DecisionRequested": _requested,
+    "DecisionAnswered": _answered,
+    "ModifierAdded": _modifier,
+    "DelayedEffectScheduled": _delayed,
+    "LimitUsed": _limit,
+    "ScopeEnded": _scope,
+    "GameEnded": _ended,
+}
+"""The kernel's events, the same in every game (a phrasebook may phrase them its own way)."""
+
+
+# -- a whole game ---------------------------------------------------------------------------
 
 
 def story(rules: Ruleset[Any], events: Iterable[Event]) -> Iterator[tuple[Event, str]]:

@@ -23,6 +23,7 @@ from domain.wotr import events as wotr_events
 from domain.wotr.cards import CARDS
 from domain.wotr.rules import table
 from domain.wotr.state import FREE, SHADOW, Seat, Uid, WotrState
+from projections.feed import card_refs, redact_cards
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -288,16 +289,6 @@ def visible(s: WotrState, viewer: str, uid: Uid) -> bool:
     return False
 
 
-def _uid_of(item: Any) -> int:
-    if isinstance(item, int) and not isinstance(item, bool):
-        return item
-    if isinstance(item, list | tuple) and item and isinstance(item[0], int):
-        return item[0]
-    if isinstance(item, dict) and isinstance(item.get("uid"), int):
-        return int(item["uid"])
-    return -1
-
-
 class WotrProjection:
     """The War of the Ring part of the per-viewer feed (``projections/feed.py``)."""
 
@@ -319,42 +310,13 @@ class WotrProjection:
         return set()
 
     def refs(self, body: dict[str, Any]) -> set[int]:
-        found: set[int] = set()
-        for key in CARD_FIELDS:
-            value = body.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                found.add(value)
-            elif isinstance(value, list | tuple):
-                found.update(u for u in map(_uid_of, value) if u >= 0)
+        found = card_refs(body, CARD_FIELDS)
         for pair in body.get("supports", ()):
             found.update(pair)
-        for uids in (body.get("zones") or {}).values():
-            found.update(uids)
         return found
 
     def redact(self, body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
-        changed = False
-        if body.get("type") == "DeckShuffled" and "order" in body:
-            body["count"] = len(body.pop("order"))
-            changed = True
-        for key in CARD_FIELDS:
-            value = body.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                if not seeing(value):
-                    del body[key]
-                    changed = True
-            elif isinstance(value, list | tuple):
-                kept = [item for item in value if seeing(_uid_of(item))]
-                if len(kept) != len(value):
-                    body[key] = kept
-                    body[f"{key}_hidden"] = len(value) - len(kept)
-                    changed = True
-        if "zones" in body:
-            zones = body["zones"]
-            body["zones"] = {z: [u for u in uids if seeing(u)] for z, uids in zones.items()}
-            body["zone_sizes"] = {z: len(uids) for z, uids in zones.items()}
-            changed = True
-        return changed
+        return redact_cards(body, CARD_FIELDS, seeing)
 
 
 PROJECTION = WotrProjection()

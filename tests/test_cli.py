@@ -63,7 +63,9 @@ def test_log_state_explain_fork_verify(capsys: pytest.CaptureFixture[str], db: s
     run(capsys, "play", game, "--bot", "p1=random", "--bot", "p2=random", "--db", db)
 
     code, out, _ = run(capsys, "log", game, "--db", db)
-    assert code == 0 and "GameCreated" in out and "because: lcg.setup.cards" in out
+    assert code == 0 and "because: lcg.setup.cards" in out
+    assert "a game of Passage through Mirkwood begins (standard, seed 3)" in out
+    assert "the quest is now stage 1A: Flies and Spiders" in out
 
     code, out, _ = run(capsys, "state", game, "--at", "40", "--db", db)
     assert code == 0 and "version 40" in out and "Staging area" in out
@@ -136,7 +138,7 @@ threat = 99
     code, out, _ = run(capsys, "fixture", "run", str(fixture))
     assert code == 1
     assert "FAIL" in out and "expected event EnemyEngaged" in out and "threat is 34, expected 99" in out
-    assert "EncounterCardRevealed" in out
+    assert "Forest Gate#1 is revealed" in out
 
 
 def test_bench_quick_writes_its_section(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

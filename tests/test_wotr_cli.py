@@ -28,7 +28,8 @@ def test_new_play_log_state_explain_fork_verify(capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "games", "--db", db)
     assert game in out and "wotr" in out and "over" in out
     code, out, _ = run(capsys, "log", game, "--db", db)
-    assert code == 0 and "GameCreated" in out and "because: wotr.setup.cards" in out
+    assert code == 0 and "a game of War of the Ring begins, Trilogy (seed 5)" in out
+    assert "because: wotr.setup.cards" in out and "the action step begins" in out
     code, out, _ = run(capsys, "state", game, "--at", "60", "--db", db)
     assert code == 0 and "version 60" in out
     code, out, _ = run(capsys, "state", game, "--at", "60", "--json", "--as", "aragorn", "--db", db)

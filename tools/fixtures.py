@@ -55,6 +55,13 @@ class Adapter(Protocol):
     def zone(self, state: State, name: str) -> list[int]: ...
 
 
+def _attribute(thing: object, name: str, things: str) -> Any:
+    """The value ``name`` of a card or player as the state holds it."""
+    if not hasattr(thing, name):
+        raise FixtureError(f"{things} have no value {name!r}")
+    return getattr(thing, name)
+
+
 class LcgAdapter:
     def build(self, game: Mapping[str, Any], position: Mapping[str, Any]) -> Placed:
         from domain.lcg.position import build
@@ -68,10 +75,7 @@ class LcgAdapter:
         assert isinstance(state, LcgState)
         if name in table.STATS:
             return table.stat(state, uid, name)
-        card = state.cards[uid]
-        if not hasattr(card, name):
-            raise FixtureError(f"cards have no value {name!r}")
-        return getattr(card, name)
+        return _attribute(state.cards[uid], name, "cards")
 
     def player_value(self, state: State, seat: str, name: str) -> Any:
         from domain.lcg.state import LcgState
@@ -81,10 +85,7 @@ class LcgAdapter:
             return len(state.zone(f"{seat}.hand"))
         if name == "first":
             return state.first == seat
-        player = state.players[seat]
-        if not hasattr(player, name):
-            raise FixtureError(f"players have no value {name!r}")
-        return getattr(player, name)
+        return _attribute(state.players[seat], name, "players")
 
     def zone(self, state: State, name: str) -> list[int]:
         from domain.lcg.state import LcgState
@@ -113,10 +114,7 @@ class WotrAdapter:
         assert isinstance(state, WotrState)
         if name in ICONS:
             return table.icons(state, uid, name)
-        card = state.cards[uid]
-        if not hasattr(card, name):
-            raise FixtureError(f"cards have no value {name!r}")
-        return getattr(card, name)
+        return _attribute(state.cards[uid], name, "cards")
 
     def player_value(self, state: State, seat: str, name: str) -> Any:
         from domain.wotr.rules import table
@@ -138,10 +136,7 @@ class WotrAdapter:
             return state.starting_seat() == seat
         if name == "carryover":
             return table.carryover(state, seat)
-        player = state.players[seat]
-        if not hasattr(player, name):
-            raise FixtureError(f"players have no value {name!r}")
-        return getattr(player, name)
+        return _attribute(state.players[seat], name, "players")
 
     def zone(self, state: State, name: str) -> list[int]:
         from domain.wotr.state import WotrState
@@ -219,7 +214,7 @@ class Run:
         return tuple(ids)
 
     def event_line(self, event: Event) -> str:
-        return f"{event.seq:5} {describe(event, Namer(self.rules, self.game.state))}"
+        return f"{event.seq:5} {type(event).__name__}: {describe(event, Namer(self.rules, self.game.state))}"
 
 
 def _matches(run: Run, event: Event, want: Mapping[str, Any]) -> bool:

@@ -8,18 +8,21 @@ number. Names bound by earlier steps are read with :func:`var` and :func:`card_v
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar, cast
+from typing import cast
 
-from domain.kernel.decisions import Kind, Option
+from domain.kernel.decisions import Option
 from domain.kernel.events import Event, LimitUsed, Modifier, ModifierAdded
 from domain.kernel.flow import Ask, Call, Decide, Do, ForEach, If, Node, Seq
 from domain.kernel.runtime import Runtime
+
+# The game-agnostic steps, re-exported: card texts import their whole vocabulary from here.
+from domain.kernel.steps import Get, ask_to_choose, resolve
+from domain.kernel.steps import card_var as card_var
+from domain.kernel.steps import emit as emit
+from domain.kernel.steps import var as var
 from domain.lcg import events as ev
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState, Seat, Uid
-
-T = TypeVar("T")
-Get = Callable[[Runtime], T]
 
 
 def st(rt: Runtime) -> LcgState:
@@ -27,36 +30,9 @@ def st(rt: Runtime) -> LcgState:
     return cast(LcgState, rt.state)
 
 
-def var(name: str) -> Get[Any]:
-    return lambda rt: rt.env[name]
-
-
-def card_var(name: str) -> Get[Uid]:
-    return lambda rt: int(rt.env[name])
-
-
-def const(value: T) -> Get[T]:
-    return lambda rt: value
-
-
-def _get(value: T | Get[T], rt: Runtime) -> T:
-    return value(rt) if callable(value) else value
-
-
 SELF: Get[Uid] = card_var("self")
 PLAYER: Get[Seat] = var("player")
 FIRST_PLAYER: Get[Seat] = lambda rt: st(rt).first  # noqa: E731
-
-
-def emit(make: Callable[[Runtime], Event | None], rule: str | None = None) -> Do:
-    """A rule step that emits the event ``make`` builds, or nothing if it returns None."""
-
-    def step(rt: Runtime) -> None:
-        event = make(rt)
-        if event is not None:
-            rt.emit(event)
-
-    return Do(step, rule)
 
 
 def card_option(s: LcgState, uid: Uid) -> Option:
@@ -89,15 +65,8 @@ def choose(
         uids = list(candidates(rt))
         if not uids:
             return None
-        n = min(_get(count, rt), len(uids))
-        options = [card_option(s, u) for u in uids]
-        if n == 1 and not optional:
-            return Ask(seat(rt), prompt, options)
-        if n == 1 and optional:
-            return Ask(seat(rt), prompt, [*options, Option("none", "None")])
-        if n == len(uids) and not optional:
-            return Ask(seat(rt), prompt, options, Kind.MANY, min=n, max=n)
-        return Ask(seat(rt), prompt, options, Kind.MANY, min=0 if optional else n, max=n)
+        n = min(resolve(count, rt), len(uids))
+        return ask_to_choose(seat(rt), prompt, [card_option(s, u) for u in uids], n, optional)
 
     return Decide(ask, bind, then, auto_single=True, rule=rule)
 
@@ -117,29 +86,13 @@ def each_player(body: Node, rule: str | None = None) -> ForEach:
     return ForEach(lambda rt: st(rt).active_seats(), "player", body, rule)
 
 
-def each(items: Callable[[Runtime], Iterable[Any]], var_name: str, body: Node) -> ForEach:
-    return ForEach(items, var_name, body)
-
-
-def when(test: Callable[[Runtime], bool], then: Node, otherwise: Node | None = None) -> If:
-    return If(test, then, otherwise)
-
-
-def seq(*nodes: Node) -> Seq:
-    return Seq(*nodes)
-
-
-def call(program: str, **args: Get[Any]) -> Call:
-    return Call(program, (lambda rt: {k: f(rt) for k, f in args.items()}) if args else None)
-
-
 # -- the steps cards use -----------------------------------------------------------------
 
 
 def deal_damage(target: Get[Uid | None], amount: int | Get[int]) -> Do:
     def make(rt: Runtime) -> Event | None:
         uid = target(rt)
-        n = _get(amount, rt)
+        n = resolve(amount, rt)
         if uid is None or n <= 0 or not table.is_in_play(st(rt), uid):
             return None
         return ev.DamageDealt(card=uid, amount=n)
@@ -156,7 +109,7 @@ def heal(target: Get[Uid | None], amount: int | Get[int]) -> Do:
         uid = target(rt)
         if uid is None:
             return None
-        n = min(_get(amount, rt), st(rt).cards[uid].damage)
+        n = min(resolve(amount, rt), st(rt).cards[uid].damage)
         return ev.DamageHealed(card=uid, amount=n) if n > 0 else None
 
     return emit(make)
@@ -164,7 +117,7 @@ def heal(target: Get[Uid | None], amount: int | Get[int]) -> Do:
 
 def raise_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
     def make(rt: Runtime) -> Event | None:
-        n = _get(amount, rt)
+        n = resolve(amount, rt)
         return ev.ThreatRaised(player=seat(rt), amount=n) if n > 0 else None
 
     return emit(make)
@@ -201,14 +154,14 @@ def modify(targets: Callable[[Runtime], Iterable[Uid]], stat: str, amount: int, 
 def place_progress(target: Get[Uid | None], amount: int | Get[int]) -> Do:
     def make(rt: Runtime) -> Event | None:
         uid = target(rt)
-        n = _get(amount, rt)
+        n = resolve(amount, rt)
         return ev.ProgressPlaced(card=uid, amount=n) if uid is not None and n > 0 else None
 
     return emit(make)
 
 
 def draw(seat: Get[Seat], count: int | Get[int]) -> Call:
-    return Call("lcg.draw", lambda rt: {"player": seat(rt), "count": _get(count, rt)})
+    return Call("lcg.draw", lambda rt: {"player": seat(rt), "count": resolve(count, rt)})
 
 
 def reveal_encounter_card() -> Call:

@@ -8,19 +8,14 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.kernel import zones
 from domain.kernel.events import Event
 from domain.kernel.ruleset import Appliers
-from domain.lcg.state import Attack, Card, LcgState, Options, Player, Seat, Uid
+from domain.kernel.zones import NewCard
+from domain.lcg.state import IN_PLAY_ZONES, Attack, Card, LcgState, Options, Player, Seat, Uid
 
 APPLIERS = Appliers()
 on = APPLIERS.on
-
-
-class NewCard(msgspec.Struct, frozen=True, array_like=True):
-    uid: Uid
-    code: str
-    zone: str
-    owner: Seat | None = None
 
 
 class Payment(msgspec.Struct, frozen=True, array_like=True):
@@ -55,8 +50,7 @@ class CardsCreated(Event, frozen=True, kw_only=True):
 @on(CardsCreated)
 def _cards(s: LcgState, e: CardsCreated) -> None:
     for c in e.cards:
-        s.cards[c.uid] = Card(uid=c.uid, code=c.code, owner=c.owner, zone=c.zone)
-        s.zones.setdefault(c.zone, []).append(c.uid)
+        zones.add(s, Card(uid=c.uid, code=c.code, owner=c.owner, zone=c.zone))
 
 
 class ThreatSet(Event, frozen=True, kw_only=True):
@@ -80,13 +74,7 @@ class DeckShuffled(Event, frozen=True, kw_only=True):
 
 @on(DeckShuffled)
 def _shuffled(s: LcgState, e: DeckShuffled) -> None:
-    for uid in e.order:
-        card = s.cards[uid]
-        if card.zone != e.zone:
-            s.zones[card.zone].remove(uid)
-            _leaves_play(card)
-            card.zone = e.zone
-    s.zones[e.zone] = list(e.order)
+    zones.shuffled(s, e.zone, e.order, _leaves_play)
 
 
 class PositionSet(Event, frozen=True, kw_only=True):
@@ -113,31 +101,7 @@ def _position(s: LcgState, e: PositionSet) -> None:
 # -- moving cards ------------------------------------------------------------------------
 
 
-def _remove(s: LcgState, uid: Uid) -> Card:
-    card = s.cards[uid]
-    s.zones[card.zone].remove(uid)
-    return card
-
-
-def _place(s: LcgState, card: Card, zone: str, bottom: bool = True) -> None:
-    card.zone = zone
-    pile = s.zones.setdefault(zone, [])
-    if bottom:
-        pile.append(card.uid)
-    else:
-        pile.insert(0, card.uid)
-
-
-_IN_PLAY_ZONES = (
-    "heroes",
-    "allies",
-    "engaged",
-    "staging",
-    "active",
-    "attachments",
-    "quest",
-    "revealed",
-)
+_IN_PLAY_ZONES = (*IN_PLAY_ZONES, "revealed")
 """Zones whose cards keep their tokens when moving among them (a revealed enemy keeps
 the damage it took as it was revealed when it enters the staging area)."""
 
@@ -151,10 +115,10 @@ def _leaves_play(card: Card) -> None:
 
 
 def _move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:
-    card = _remove(s, uid)
+    card = zones.lift(s, uid)
     if not (_in_play(zone) and _in_play(card.zone)):
         _leaves_play(card)
-    _place(s, card, zone, bottom=not top)
+    zones.put(s, card, zone, top)
 
 
 def _in_play(zone: str, _known: dict[str, bool] = {}) -> bool:  # noqa: B006  (a cache)

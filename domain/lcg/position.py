@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel.events import Frame
-from domain.kernel.flow import FlowError, frames_to, program
+from domain.kernel.position import Position, card_entry, label, round_frames
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.lineups import SetupError, lcg_options
@@ -45,14 +43,6 @@ SHARED_ZONES = (
 CARD_FIELDS = {"card", "as", "damage", "resources", "progress", "exhausted", "committed", "on", "face", "shown"}
 
 
-@dataclass
-class Position:
-    created: ev.GameCreated
-    placed: ev.PositionSet
-    frames: list[Frame]
-    labels: dict[str, int] = field(default_factory=dict)
-
-
 def _fold(text: str) -> str:
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return plain.casefold().replace("'", "").replace("!", "").strip()
@@ -68,7 +58,7 @@ def card_code(name: str) -> str:
     return matches[0]
 
 
-def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
+def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.GameCreated, ev.PositionSet]:
     players = int(game.get("players", len(game.get("heroes", [])) or 1))
     options = lcg_options(
         str(game.get("scenario", "passage-through-mirkwood")),
@@ -92,10 +82,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
         owner = _zone_owner(zone, seats)
         zones[zone] = []
         for entry in entries:
-            spec = {"card": entry} if isinstance(entry, str) else dict(entry)
-            unknown = set(spec) - CARD_FIELDS
-            if unknown:
-                raise SetupError(f"zone {zone}: unknown card field(s) {sorted(unknown)}")
+            spec = card_entry(zone, entry, CARD_FIELDS)
             code = card_code(str(spec["card"]))
             uid = len(cards) + 1
             card = Card(
@@ -113,7 +100,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
             )
             cards.append(card)
             zones[zone].append(uid)
-            labels[_label(spec.get("as") or CARDS[code].name, labels)] = uid
+            labels[label(spec.get("as") or CARDS[code].name, labels)] = uid
             if "on" in spec:
                 pending_hosts.append((card, str(spec["on"])))
     for card, host in pending_hosts:
@@ -135,13 +122,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
         round=int(position.get("round", 1)),
         phase=str(position.get("phase", "")),
     )
-    at = str(position.get("at", "lcg.round"))
-    game_program = program("lcg.game")
-    rounds = list(game_program.children())[1]
-    try:
-        frames = [Frame(game_program.key, 2), Frame(rounds.key, 1), *frames_to("lcg.round", at)]
-    except FlowError as error:
-        raise SetupError(f"cannot start at {at!r}: {error}") from None
+    frames = round_frames("lcg.game", "lcg.round", str(position.get("at", "lcg.round")))
     return Position(created, placed, frames, labels)
 
 
@@ -163,12 +144,3 @@ def _zone_owner(zone: str, seats: list[str]) -> str | None:
             f"player zones are <seat>.<{'|'.join(PLAYER_ZONES)}> for seats {', '.join(seats)}"
         )
     return None
-
-
-def _label(name: str, taken: Mapping[str, int]) -> str:
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name} {n}" in taken:
-        n += 1
-    return f"{name} {n}"

@@ -17,6 +17,9 @@ from domain.kernel.state import State
 Uid = int
 Seat = str
 
+IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest")
+"""The zones (a player's by their last part) whose cards are in play."""
+
 
 class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One physical card at the table."""

@@ -9,18 +9,21 @@ about a location, ``location`` bound.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar, cast
+from typing import cast
 
 from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Call, Decide, Do, ForEach, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
+
+# The game-agnostic steps, re-exported: card texts import their whole vocabulary from here.
+from domain.kernel.steps import Get, ask_to_choose, resolve
+from domain.kernel.steps import card_var as card_var
+from domain.kernel.steps import emit as emit
+from domain.kernel.steps import var as var
 from domain.wotr import events as ev
 from domain.wotr.rules import table
 from domain.wotr.state import Seat, Team, Uid, WotrState
-
-T = TypeVar("T")
-Get = Callable[[Runtime], T]
 
 
 def st(rt: Runtime) -> WotrState:
@@ -28,31 +31,8 @@ def st(rt: Runtime) -> WotrState:
     return cast(WotrState, rt.state)
 
 
-def var(name: str) -> Get[Any]:
-    return lambda rt: rt.env[name]
-
-
-def card_var(name: str) -> Get[Uid]:
-    return lambda rt: int(rt.env[name])
-
-
-def _get(value: T | Get[T], rt: Runtime) -> T:
-    return value(rt) if callable(value) else value
-
-
 SELF: Get[Uid] = card_var("self")
 PLAYER: Get[Seat] = var("player")
-
-
-def emit(make: Callable[[Runtime], Event | None], rule: str | None = None) -> Do:
-    """A rule step that emits the event ``make`` builds, or nothing if it returns None."""
-
-    def step(rt: Runtime) -> None:
-        event = make(rt)
-        if event is not None:
-            rt.emit(event)
-
-    return Do(step, rule)
 
 
 def card_option(s: WotrState, uid: Uid, prefix: str = "") -> Option:
@@ -86,17 +66,10 @@ def choose(
         uids = list(candidates(rt))
         if not uids:
             return None
-        n = min(_get(count, rt), len(uids))
+        n = min(resolve(count, rt), len(uids))
         if n <= 0:
             return None
-        options = [card_option(s, u) for u in uids]
-        if n == 1 and not optional:
-            return Ask(seat(rt), prompt, options)
-        if n == 1:
-            return Ask(seat(rt), prompt, [*options, Option("none", "None")])
-        if n == len(uids) and not optional:
-            return Ask(seat(rt), prompt, options, Kind.MANY, min=n, max=n)
-        return Ask(seat(rt), prompt, options, Kind.MANY, min=0 if optional else n, max=n)
+        return ask_to_choose(seat(rt), prompt, [card_option(s, u) for u in uids], n, optional)
 
     def forced(rt: Runtime) -> Ask | None:
         asked = ask(rt)
@@ -141,24 +114,16 @@ def faction_player(faction: str, body: Node, rule: str | None = None) -> Let:
     )
 
 
-def seq(*nodes: Node) -> Seq:
-    return Seq(*nodes)
-
-
-def when(test: Callable[[Runtime], bool], then: Node, otherwise: Node | None = None) -> If:
-    return If(test, then, otherwise)
-
-
 # -- procedures cards call ---------------------------------------------------------------
 
 
 def draw(seat: Get[Seat], count: int | Get[int]) -> Call:
-    return Call("wotr.draw", lambda rt: {"player": seat(rt), "count": _get(count, rt)})
+    return Call("wotr.draw", lambda rt: {"player": seat(rt), "count": resolve(count, rt)})
 
 
 def cycle_from_hand(seat: Get[Seat], count: int | Get[int] = 1) -> Call:
     """Cycle cards from hand (forsaking instead for each card the hand lacks)."""
-    return Call("wotr.cycle-from-hand", lambda rt: {"player": seat(rt), "count": _get(count, rt)})
+    return Call("wotr.cycle-from-hand", lambda rt: {"player": seat(rt), "count": resolve(count, rt)})
 
 
 def forsake(seat: Get[Seat]) -> Call:
@@ -250,7 +215,7 @@ def corruption(amount: int | Get[int]) -> Do:
     """Add corruption tokens (a negative amount removes them; never below none)."""
 
     def make(rt: Runtime) -> Event | None:
-        n = _get(amount, rt)
+        n = resolve(amount, rt)
         n = max(n, -st(rt).corruption)
         return ev.CorruptionChanged(amount=n) if n else None
 

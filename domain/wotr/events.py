@@ -9,21 +9,16 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.kernel import zones
 from domain.kernel.events import Event
 from domain.kernel.ruleset import Appliers
+from domain.kernel.zones import NewCard
 from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState
 
 APPLIERS = Appliers()
 on = APPLIERS.on
 
 PILES = ("deck", "hand", "cycle", "eliminated", "aside")
-
-
-class NewCard(msgspec.Struct, frozen=True, array_like=True):
-    uid: Uid
-    code: str
-    zone: str
-    owner: Seat | None = None
 
 
 # -- setup -------------------------------------------------------------------------------
@@ -56,8 +51,7 @@ class CardsCreated(Event, frozen=True, kw_only=True):
 @on(CardsCreated)
 def _cards(s: WotrState, e: CardsCreated) -> None:
     for c in e.cards:
-        s.cards[c.uid] = Card(uid=c.uid, code=c.code, owner=c.owner, zone=c.zone)
-        s.zones.setdefault(c.zone, []).append(c.uid)
+        zones.add(s, Card(uid=c.uid, code=c.code, owner=c.owner, zone=c.zone))
 
 
 class DeckShuffled(Event, frozen=True, kw_only=True):
@@ -69,13 +63,7 @@ class DeckShuffled(Event, frozen=True, kw_only=True):
 
 @on(DeckShuffled)
 def _shuffled(s: WotrState, e: DeckShuffled) -> None:
-    for uid in e.order:
-        card = s.cards[uid]
-        if card.zone != e.zone:
-            s.zones[card.zone].remove(uid)
-            _to_pile(card)
-            card.zone = e.zone
-    s.zones[e.zone] = list(e.order)
+    zones.shuffled(s, e.zone, e.order, _to_pile)
 
 
 class PositionSet(Event, frozen=True, kw_only=True):
@@ -113,12 +101,10 @@ def _to_pile(card: Card) -> None:
 
 
 def _move(s: WotrState, uid: Uid, zone: str) -> None:
-    card = s.cards[uid]
-    s.zones[card.zone].remove(uid)
+    card = zones.lift(s, uid)
     if zone.rsplit(".", 1)[-1] in PILES:
         _to_pile(card)
-    card.zone = zone
-    s.zones.setdefault(zone, []).append(uid)
+    zones.put(s, card, zone)
 
 
 def items_on(s: WotrState, uid: Uid) -> list[Uid]:

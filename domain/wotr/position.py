@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel.events import Frame
-from domain.kernel.flow import FlowError, frames_to, program
+from domain.kernel.position import Position, card_entry, label, round_frames
 from domain.kernel.ruleset import SetupError
 from domain.wotr import events as ev
 from domain.wotr.cards import CARDS, LOCATIONS, name_of
@@ -34,14 +32,6 @@ from domain.wotr.state import Card, Player
 PLAYER_ZONES = ("deck", "hand", "cycle", "eliminated", "reserve", "aside")
 SHARED_ZONES = ("path", "battlegrounds", "bg.free", "bg.shadow", "free.score", "shadow.score", "out", "resolving")
 CARD_FIELDS = {"card", "as", "on", "owner", "reserved", "attack_tokens", "defense_tokens", "ignore_defense"}
-
-
-@dataclass
-class Position:
-    created: ev.GameCreated
-    placed: ev.PositionSet
-    frames: list[Frame]
-    labels: dict[str, int] = field(default_factory=dict)
 
 
 def _fold(text: str) -> str:
@@ -59,7 +49,7 @@ def card_code(name: str) -> str:
     raise SetupError(f"unknown card {name!r}")
 
 
-def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
+def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.GameCreated, ev.PositionSet]:
     options = wotr_options(str(game.get("scenario", "trilogy")), dict(game.get("rules", {})))
     created = WOTR.created(options, int(game.get("seed", 1)))
     chosen = scenario(options.scenario)
@@ -74,10 +64,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
         seat = _zone_seat(zone, seats)
         zones[zone] = []
         for entry in entries:
-            spec = {"card": entry} if isinstance(entry, str) else dict(entry)
-            unknown = set(spec) - CARD_FIELDS
-            if unknown:
-                raise SetupError(f"zone {zone}: unknown card field(s) {sorted(unknown)}")
+            spec = card_entry(zone, entry, CARD_FIELDS)
             code = card_code(str(spec["card"]))
             owner = _owner(code, zone, seat, spec, decks)
             card = Card(
@@ -92,7 +79,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
             )
             cards.append(card)
             zones[zone].append(card.uid)
-            labels[_label(str(spec.get("as") or name_of(code)), labels)] = card.uid
+            labels[label(str(spec.get("as") or name_of(code)), labels)] = card.uid
             if "on" in spec:
                 hosts.append((card, str(spec["on"])))
     for card, host in hosts:
@@ -121,13 +108,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position:
         played=tuple(labels[str(x)] for x in position.get("played", [])),
         effects=tuple(str(x) for x in position.get("effects", [])),
     )
-    at = str(position.get("at", "wotr.round"))
-    game_program = program("wotr.game")
-    rounds = list(game_program.children())[1]
-    try:
-        frames = [Frame(game_program.key, 2), Frame(rounds.key, 1), *frames_to("wotr.round", at)]
-    except FlowError as error:
-        raise SetupError(f"cannot start at {at!r}: {error}") from None
+    frames = round_frames("wotr.game", "wotr.round", str(position.get("at", "wotr.round")))
     return Position(created, placed, frames, labels)
 
 
@@ -169,12 +150,3 @@ def _zone_seat(zone: str, seats: list[str]) -> str | None:
         f"unknown zone {zone!r}; shared zones are {', '.join(SHARED_ZONES)}, paths.<n> and at.<location code>; "
         f"a seat's zones are <seat>.<{'|'.join(PLAYER_ZONES)}> for seats {', '.join(seats)}"
     )
-
-
-def _label(name: str, taken: Mapping[str, int]) -> str:
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name} {n}" in taken:
-        n += 1
-    return f"{name} {n}"

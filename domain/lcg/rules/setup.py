@@ -11,6 +11,7 @@ from __future__ import annotations
 from domain.kernel.events import Event
 from domain.kernel.flow import Call, ForEach, Node, Seq, register
 from domain.kernel.runtime import Runtime
+from domain.kernel.zones import NewCard
 from domain.lcg import events as ev
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import table
@@ -23,10 +24,10 @@ def _lay_out(rt: Runtime) -> Event:
     s = st(rt)
     assert s.options is not None
     chosen = scenario(s.options.scenario)
-    cards: list[ev.NewCard] = []
+    cards: list[NewCard] = []
 
     def add(code: str, zone: str, owner: str | None = None) -> None:
-        cards.append(ev.NewCard(len(cards) + 1, code, zone, owner))
+        cards.append(NewCard(len(cards) + 1, code, zone, owner))
 
     for seat, setup in zip(s.order, s.options.players, strict=True):
         for code in setup.heroes:

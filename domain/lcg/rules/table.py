@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from domain.lcg.cards import CARDS, CardDef, text_of
-from domain.lcg.state import LcgState, Seat, Uid
+from domain.lcg.state import IN_PLAY_ZONES, LcgState, Seat, Uid
 
 STATS = ("willpower", "attack", "defense", "hit_points", "threat", "engagement_cost")
 
@@ -100,15 +100,7 @@ def attachments_on(s: LcgState, uid: Uid) -> list[Uid]:
 
 def is_in_play(s: LcgState, uid: Uid) -> bool:
     zone = s.cards[uid].zone
-    return zone.rsplit(".", 1)[-1] in (
-        "heroes",
-        "allies",
-        "engaged",
-        "staging",
-        "active",
-        "attachments",
-        "quest",
-    ) and not _eliminated_zone(s, zone)
+    return zone.rsplit(".", 1)[-1] in IN_PLAY_ZONES and not _eliminated_zone(s, zone)
 
 
 def _eliminated_zone(s: LcgState, zone: str) -> bool:

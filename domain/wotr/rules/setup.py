@@ -12,6 +12,7 @@ from __future__ import annotations
 from domain.kernel.events import Event
 from domain.kernel.flow import ForEach, Node, Seq, register
 from domain.kernel.runtime import Runtime
+from domain.kernel.zones import NewCard
 from domain.wotr import events as ev
 from domain.wotr.cards import LOCATIONS
 from domain.wotr.effects import cycle_from_hand, draw, emit, st
@@ -22,10 +23,10 @@ def _lay_out(rt: Runtime) -> Event:
     s = st(rt)
     assert s.options is not None
     chosen = table.scenario_of(s)
-    cards: list[ev.NewCard] = []
+    cards: list[NewCard] = []
 
     def add(code: str, zone: str, owner: str | None = None) -> None:
-        cards.append(ev.NewCard(len(cards) + 1, code, zone, owner))
+        cards.append(NewCard(len(cards) + 1, code, zone, owner))
 
     for deck in s.options.decks:
         for code in deck.cards:

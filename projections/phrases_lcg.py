@@ -1,0 +1,450 @@
+"""The Lord of the Rings LCG in sentences: one phrase per event type (see projections/story.py).
+
+Heroes and the quest card are named without their uid (a hero is unique at the table, and
+there is one quest card in play); every other card is ``Name#uid``. The quest card is named
+by the side it shows: both stage 3A cards read "A Chosen Path" until one turns to side B.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.lcg.cards import CARDS
+from domain.lcg.scenarios import scenario
+from projections.story import (
+    Phrasebook,
+    Said,
+    a_or_n,
+    join,
+    plural,
+    possessive,
+    register,
+    words,
+)
+
+_PLAIN_TYPES = frozenset({"hero", "quest"})
+
+
+def name(state: Any, uid: int) -> str | None:
+    card = state.cards.get(uid)
+    if card is None:
+        return None
+    d = CARDS[card.code]
+    if d.type == "quest":
+        return d.name_a or d.name if card.face == "A" else d.name
+    return d.name if d.type in _PLAIN_TYPES else None
+
+
+_SHARED_ZONES = {
+    "staging": "the staging area",
+    "active": "the active location",
+    "quest": "the quest",
+    "quest.done": "the defeated quest stages",
+    "quest.deck": "the quest deck",
+    "quest.unused": "the unused quest cards",
+    "encounter.deck": "the encounter deck",
+    "encounter.discard": "the encounter discard pile",
+    "victory": "the victory display",
+    "revealed": "the revealed encounter cards",
+    "shadows": "the shadow cards",
+    "attachments": "the attachments",
+    "set-aside": "the cards set aside",
+}
+_PLAYER_ZONES = {
+    "hand": "hand",
+    "deck": "deck",
+    "discard": "discard pile",
+    "heroes": "heroes",
+    "allies": "allies",
+    "engaged": "engagement area",
+}
+
+
+def zone(key: str) -> str:
+    if key in _SHARED_ZONES:
+        return _SHARED_ZONES[key]
+    seat, _, rest = key.partition(".")
+    if rest in _PLAYER_ZONES:
+        return f"{seat}'s {_PLAYER_ZONES[rest]}"
+    return key
+
+
+def _payments(said: Said) -> list[str]:
+    """``2 from Aragorn`` for each payment the reader may see."""
+    return [f"{amount} from {said.named(uid)}" for uid, amount in said.get("payments") or () if said.sees(uid)]
+
+
+def _stage(said: Said, uid: int | None) -> str:
+    """``stage 1A`` of a quest card the reader sees (its stage number is printed)."""
+    if uid is None:
+        return "a quest stage"
+    card = said.state.cards.get(uid)
+    if card is None:
+        return "a quest stage"
+    return f"stage {CARDS[card.code].stage}{card.face}"
+
+
+# -- setup ------------------------------------------------------------------------------------
+
+
+def game_created(said: Said) -> str:
+    options = said.get("options") or {}
+    seats = list(said.get("seats") or ())
+    try:
+        title = scenario(options.get("scenario", "")).title
+    except KeyError:
+        title = words(str(options.get("scenario", "the LCG")))
+    how = [str(options.get("difficulty", "standard"))]
+    if said.get("seed") is not None:
+        how.append(f"seed {said.get('seed')}")
+    lineups = []
+    for seat, setup in zip(seats, options.get("players") or (), strict=False):
+        heroes = [CARDS[code].name if code in CARDS else code for code in setup.get("heroes", ())]
+        lineups.append(f"{seat} with {join(heroes)}")
+    return f"a game of {title} begins ({', '.join(how)}): {'; '.join(lineups) or join(seats)}"
+
+
+def position_set(said: Said) -> str:
+    n = len(said.get("cards") or ()) + int(said.get("cards_hidden", 0) or 0)
+    where = f"round {said.get('round')}" + (f", {said.get('phase')} phase" if said.get("phase") else "")
+    return f"the table is laid out as given: {plural(n, 'card')}, {where}, {said.get('first')} first"
+
+
+def cards_created(said: Said) -> str:
+    """Heroes by name, the other piles counted (a reader who may not see a card sees only
+    how many such cards there are)."""
+    seen: dict[str, list[str]] = {}
+    for item in said.get("cards") or ():
+        uid, _code, where = item[0], item[1], item[2]
+        if said.sees(uid):
+            seen.setdefault(where, []).append(said.named(uid))
+    hidden = int(said.get("cards_hidden", 0) or 0)
+    total = sum(len(v) for v in seen.values()) + hidden
+    parts = []
+    for where, names in seen.items():
+        if where.endswith(".heroes"):
+            parts.append(f"{zone(where)} {join(names)}")
+        else:
+            parts.append(f"{len(names)} in {zone(where)}")
+    if hidden:
+        parts.append(f"{a_or_n(hidden, 'face-down card')}")
+    return f"{plural(total, 'card')} come to the table: {'; '.join(parts)}"
+
+
+def threat_set(said: Said) -> str:
+    return f"{said.get('player')} starts with threat {said.get('threat')}"
+
+
+def deck_shuffled(said: Said) -> str:
+    order = said.get("order")
+    n = len(order) if order is not None else int(said.get("count", 0) or 0)
+    return f"{zone(str(said.get('zone')))} is shuffled ({plural(n, 'card')})"
+
+
+# -- moving cards -------------------------------------------------------------------------------
+
+
+def card_moved(said: Said) -> str:
+    to = str(said.get("to"))
+    card = said.card("card")
+    seat, _, rest = to.partition(".")
+    if to == "staging":
+        return f"{card} is added to the staging area"
+    if rest == "hand":
+        return f"{card} is returned to {seat}'s hand"
+    if rest == "allies":
+        return f"{card} is put into play under {seat}'s control"
+    if rest == "deck" or to == "encounter.deck":
+        side = "on top of" if said.get("top") else "at the bottom of"
+        return f"{card} is put {side} {zone(to)}"
+    return f"{card} moves to {zone(to)}"
+
+
+def cards_discarded(said: Said) -> str:
+    cards = said.cards("cards")
+    piles = {said.state.cards[u].zone for u in cards.uids if u in said.state.cards}
+    if not cards.hidden and len(piles) == 1:
+        return f"{cards.text()} {cards.be('goes', 'go')} to {zone(piles.pop())}"
+    return f"{cards.text()} {cards.be()} discarded"
+
+
+def cards_drawn(said: Said) -> str:
+    cards = said.cards("cards")
+    player = said.get("player")
+    if cards.hidden:
+        return f"{player} draws {a_or_n(cards.count, 'card')}"
+    if cards.count == 1:
+        return f"{player} draws {cards.text()}"
+    return f"{player} draws {plural(cards.count, 'card')}: {cards.text()}"
+
+
+# -- tokens and states --------------------------------------------------------------------------
+
+
+def resources_added(said: Said) -> str:
+    cards = said.cards("cards")
+    amount = plural(int(said.get("amount", 1)), "resource")
+    if cards.count == 1:
+        return f"{cards.text()} gains {amount}"
+    return f"{cards.text()} each gain {amount}"
+
+
+def resources_paid(said: Said) -> str:
+    payments = [(said.named(uid), amount) for uid, amount in said.get("payments") or () if said.sees(uid)]
+    if not payments:
+        return "resources are spent"
+    first, amount = payments[0]
+    rest = [f"{who} {n}" for who, n in payments[1:]]
+    return f"{first} spends {plural(amount, 'resource')}" + (f", {join(rest)}" if rest else "")
+
+
+def damage_dealt(said: Said) -> str:
+    return f"{said.card('card')} takes {said.get('amount')} damage"
+
+
+def damage_healed(said: Said) -> str:
+    return f"{said.card('card')} heals {said.get('amount')} damage"
+
+
+def progress_placed(said: Said) -> str:
+    amount = int(said.get("amount", 0))
+    return f"{plural(amount, 'progress token')} {'is' if amount == 1 else 'are'} placed on {said.card('card')}"
+
+
+def cards_exhausted(said: Said) -> str:
+    cards = said.cards("cards")
+    return f"{cards.text()} {cards.be()} exhausted"
+
+
+def cards_readied(said: Said) -> str:
+    cards = said.cards("cards")
+    return f"{cards.text()} {cards.be()} readied"
+
+
+def threat_raised(said: Said) -> str:
+    player, amount = said.get("player"), int(said.get("amount", 0))
+    now = said.state.players[player].threat if player in said.state.players else None
+    verb = "raises" if amount >= 0 else "lowers"
+    return f"{player} {verb} their threat by {abs(amount)}" + (f" (now {now})" if now is not None else "")
+
+
+def surge_gained(said: Said) -> str:
+    return f"{said.card('card')} gains surge"
+
+
+# -- the round ----------------------------------------------------------------------------------
+
+
+def round_began(said: Said) -> str:
+    return f"round {said.get('round')} begins"
+
+
+def phase_began(said: Said) -> str:
+    return f"the {said.get('phase')} phase begins"
+
+
+def ally_played(said: Said) -> str:
+    paid = _payments(said)
+    cost = f", paying {join(paid)}" if paid else " at no cost"
+    return f"{said.get('player')} plays {said.card('card')}{cost}"
+
+
+def characters_committed(said: Said) -> str:
+    cards = said.cards("cards")
+    return f"{said.get('player')} commits {cards.text()} to the quest"
+
+
+def removed_from_quest(said: Said) -> str:
+    return f"{said.card('card')} is removed from the quest"
+
+
+def quest_resolved(said: Said) -> str:
+    return f"the quest: willpower {said.get('willpower')} against threat {said.get('threat')}"
+
+
+def encounter_card_revealed(said: Said) -> str:
+    return f"{said.card('card', 'an encounter card')} is revealed"
+
+
+def quest_stage_revealed(said: Said) -> str:
+    uid = said.uid("card")
+    card = said.card("card", "a quest card")
+    if said.get("side") == "A":
+        return f"the quest is now {_stage(said, uid)}: {card}"
+    return f"the quest card turns to {_stage(said, uid)}: {card}"
+
+
+def quest_stage_defeated(said: Said) -> str:
+    uid = said.uid("card")
+    return f"{_stage(said, uid)}, {said.card('card', 'the quest card')}, is defeated"
+
+
+def location_traveled(said: Said) -> str:
+    return f"the players travel to {said.card('card', 'a location')}"
+
+
+def location_explored(said: Said) -> str:
+    to = said.get("to")
+    where = " and goes to the victory display" if to == "victory" else ""
+    return f"{said.card('card', 'a location')} is explored{where}"
+
+
+def enemy_engaged(said: Said) -> str:
+    return f"{said.card('enemy', 'an enemy')} engages {said.get('player')}"
+
+
+def shadow_card_dealt(said: Said) -> str:
+    enemy = said.card("enemy", "an enemy")
+    if said.uid("card") is None:
+        return f"{enemy} is dealt a face-down shadow card"
+    return f"{enemy} is dealt a shadow card, face down: {said.card('card')}"
+
+
+def attack_declared(said: Said) -> str:
+    return f"{said.card('enemy', 'an enemy')} attacks {said.get('player')}"
+
+
+def defender_declared(said: Said) -> str:
+    enemy = said.card("enemy", "an enemy")
+    attack = said.state.attack
+    target = f" {attack.player}" if attack is not None else ""
+    if said.get("defender") is None:
+        return f"{enemy} attacks{target}; nobody defends"
+    return f"{enemy} attacks{target}; {said.card('defender')} defends"
+
+
+def shadow_card_revealed(said: Said) -> str:
+    return f"{possessive(said.card('enemy', 'an enemy'))} shadow card is revealed: {said.card('card')}"
+
+
+def attackers_declared(said: Said) -> str:
+    attackers = said.cards("attackers")
+    return f"{said.get('player')} attacks {said.card('enemy', 'an enemy')} with {attackers.text()}"
+
+
+def attack_resolved(said: Said) -> str:
+    enemy = said.card("enemy", "an enemy")
+    if said.get("by_enemy"):
+        return f"{possessive(enemy)} attack is over"
+    return f"the attack on {enemy} is over"
+
+
+def character_destroyed(said: Said) -> str:
+    return f"{said.card('card', 'a character')} is destroyed"
+
+
+def enemy_defeated(said: Said) -> str:
+    to = said.get("to")
+    where = " and goes to the victory display" if to == "victory" else ""
+    return f"{said.card('enemy', 'an enemy')} is defeated{where}"
+
+
+def attachment_attached(said: Said) -> str:
+    return f"{said.card('card')} is attached to {said.card('to')}"
+
+
+def ability_triggered(said: Said) -> str:
+    ability = words(str(said.get("ability")))
+    return f"{said.get('player')} uses {possessive(said.card('card'))} {ability}"
+
+
+def first_player_passed(said: Said) -> str:
+    return f"{said.get('player')} becomes the first player"
+
+
+_ELIMINATED = {"threat": "their threat reached 50", "heroes": "all their heroes are destroyed"}
+
+
+def player_eliminated(said: Said) -> str:
+    reason = str(said.get("reason"))
+    return f"{said.get('player')} is eliminated: {_ELIMINATED.get(reason, words(reason))}"
+
+
+def card_looked_at(said: Said) -> str:
+    return f"{said.get('player')} looks at {said.card('card', 'a face-down card')}"
+
+
+# -- the kernel's events, as this game tells them --------------------------------------------------
+
+_LOST = {
+    "threat": "the last player in the game was eliminated by threat",
+    "heroes": "the last player in the game lost all their heroes",
+}
+
+
+_WON = {
+    "beorns-path": "stage 3B, Beorn's Path, is defeated",
+    "ungoliants-spawn-defeated": "Ungoliant's Spawn is defeated",
+}
+
+
+def game_ended(said: Said) -> str:
+    o = said.get("outcome") or {}
+    reason = str(o.get("reason", ""))
+    if o.get("result") == "won":
+        return f"GAME OVER: the players win ({_WON.get(reason, words(reason))})"
+    if o.get("result") == "lost":
+        return f"GAME OVER: the players lose ({_LOST.get(reason, words(reason))})"
+    return f"GAME OVER: {o.get('result')} ({words(reason)})"
+
+
+def delayed_effect_scheduled(said: Said) -> str:
+    d = said.get("delayed") or {}
+    code, _, effect = str(d.get("node", "")).partition(".")
+    what = f"{possessive(CARDS[code].name)} “{words(effect)}”" if code in CARDS else words(str(d.get("node", "")))
+    return f"{what} will follow at the end of the {d.get('at')}"
+
+
+BOOK = register(
+    Phrasebook(
+        game="lcg",
+        name=name,
+        zone=zone,
+        phrases={
+            "GameCreated": game_created,
+            "PositionSet": position_set,
+            "CardsCreated": cards_created,
+            "ThreatSet": threat_set,
+            "DeckShuffled": deck_shuffled,
+            "CardMoved": card_moved,
+            "CardsDiscarded": cards_discarded,
+            "CardsDrawn": cards_drawn,
+            "ResourcesAdded": resources_added,
+            "ResourcesPaid": resources_paid,
+            "DamageDealt": damage_dealt,
+            "DamageHealed": damage_healed,
+            "ProgressPlaced": progress_placed,
+            "CardsExhausted": cards_exhausted,
+            "CardsReadied": cards_readied,
+            "ThreatRaised": threat_raised,
+            "SurgeGained": surge_gained,
+            "RoundBegan": round_began,
+            "PhaseBegan": phase_began,
+            "AllyPlayed": ally_played,
+            "CharactersCommitted": characters_committed,
+            "RemovedFromQuest": removed_from_quest,
+            "QuestResolved": quest_resolved,
+            "EncounterCardRevealed": encounter_card_revealed,
+            "QuestStageRevealed": quest_stage_revealed,
+            "QuestStageDefeated": quest_stage_defeated,
+            "LocationTraveled": location_traveled,
+            "LocationExplored": location_explored,
+            "EnemyEngaged": enemy_engaged,
+            "ShadowCardDealt": shadow_card_dealt,
+            "AttackDeclared": attack_declared,
+            "DefenderDeclared": defender_declared,
+            "ShadowCardRevealed": shadow_card_revealed,
+            "AttackersDeclared": attackers_declared,
+            "AttackResolved": attack_resolved,
+            "CharacterDestroyed": character_destroyed,
+            "EnemyDefeated": enemy_defeated,
+            "AttachmentAttached": attachment_attached,
+            "AbilityTriggered": ability_triggered,
+            "FirstPlayerPassed": first_player_passed,
+            "PlayerEliminated": player_eliminated,
+            "CardLookedAt": card_looked_at,
+            "GameEnded": game_ended,
+            "DelayedEffectScheduled": delayed_effect_scheduled,
+        },
+    )
+)

@@ -1,0 +1,381 @@
+"""War of the Ring: The Card Game in sentences: one phrase per event type (see projections/story.py).
+
+Locations (paths and battlegrounds) are named without their uid: each is a single card.
+Every other card is ``Name#uid``. Seats are named as the scenario names them (``frodo``,
+``witch-king``); the teams are "the Free Peoples" and "the Shadow".
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from domain.wotr.cards import CARDS, LOCATIONS
+from domain.wotr.scenarios import scenario
+from domain.wotr.state import FREE, SHADOW
+from projections.story import (
+    Phrasebook,
+    Said,
+    a_or_n,
+    join,
+    plural,
+    possessive,
+    register,
+    words,
+)
+
+TEAMS = {FREE: "the Free Peoples", SHADOW: "the Shadow"}
+
+
+def team(key: Any) -> str:
+    return TEAMS.get(str(key), str(key))
+
+
+def _verb(key: Any, one: str, many: str) -> str:
+    """``the Shadow takes``, ``the Free Peoples take``."""
+    return f"{team(key)} {many if key == FREE else one}"
+
+
+def name(state: Any, uid: int) -> str | None:
+    card = state.cards.get(uid)
+    if card is not None and card.code in LOCATIONS:
+        return LOCATIONS[card.code].name
+    return None
+
+
+_SHARED_ZONES = {
+    "path": "the active path",
+    "battlegrounds": "the active battlegrounds",
+    f"{FREE}.score": "the Free Peoples' scoring area",
+    f"{SHADOW}.score": "the Shadow's scoring area",
+    "out": "out of the game",
+    "resolving": "play as an event",
+    f"bg.{FREE}": "the Free Peoples battleground deck",
+    f"bg.{SHADOW}": "the Shadow battleground deck",
+}
+_SEAT_ZONES = {
+    "deck": "draw deck",
+    "hand": "hand",
+    "cycle": "cycle pile",
+    "eliminated": "eliminated pile",
+    "reserve": "reserve",
+    "aside": "cards set aside",
+}
+
+
+def zone(key: str) -> str:
+    if key in _SHARED_ZONES:
+        return _SHARED_ZONES[key]
+    head, _, rest = key.partition(".")
+    if head == "at":
+        return LOCATIONS[rest].name if rest in LOCATIONS else words(rest)
+    if head == "paths":
+        return f"the path {rest} deck"
+    if rest in _SEAT_ZONES:
+        return f"{head}'s {_SEAT_ZONES[rest]}"
+    return key
+
+
+def _group(key: str) -> str:
+    """Piles counted together when cards are created: the path decks, the battleground decks."""
+    if key.startswith("paths."):
+        return "the path decks"
+    if key.startswith("bg."):
+        return "the battleground decks"
+    return zone(key)
+
+
+@cache
+def _effects() -> dict[str, str]:
+    """Round effects by key (``red-arrow``) to the card that makes them (The Red Arrow)."""
+    out: dict[str, str] = {}
+    for card in CARDS.values():
+        slug = re.sub(r"[^a-z0-9]+", "-", card.name.lower()).strip("-")
+        out.setdefault(slug, card.name)
+        out.setdefault(slug.removeprefix("the-"), card.name)
+    return out
+
+
+def _piles(said: Said, cards_key: str = "cards") -> set[str]:
+    return {said.state.cards[u].zone for u in said.cards(cards_key).uids if u in said.state.cards}
+
+
+# -- setup ------------------------------------------------------------------------------------
+
+
+def game_created(said: Said) -> str:
+    options = said.get("options") or {}
+    try:
+        title = scenario(str(options.get("scenario", ""))).title
+    except KeyError:
+        title = words(str(options.get("scenario", "")))
+    seed = f" (seed {said.get('seed')})" if said.get("seed") is not None else ""
+    sides = []
+    for side in (FREE, SHADOW):
+        seats = [d.get("seat") for d in options.get("decks") or () if d.get("team") == side]
+        if seats:
+            sides.append(f"{join(seats)} for {team(side)}")
+    order = [str(seat) for seat in said.get("order") or ()]
+    if order:
+        sides.append(f"turn order {', '.join(order)}")
+    rings = list(said.get("rings") or ())
+    if rings:
+        sides.append(f"Ring tokens: {join(rings)}")
+    return f"a game of War of the Ring begins, {title}{seed}: {'; '.join(sides)}"
+
+
+def position_set(said: Said) -> str:
+    n = len(said.get("cards") or ()) + int(said.get("cards_hidden", 0) or 0)
+    step = f", {said.get('step')} step" if said.get("step") else ""
+    return f"the table is laid out as given: {plural(n, 'card')}, round {said.get('round')}{step}"
+
+
+def cards_created(said: Said) -> str:
+    seen: dict[str, int] = {}
+    for item in said.get("cards") or ():
+        if said.sees(item[0]):
+            group = _group(str(item[2]))
+            seen[group] = seen.get(group, 0) + 1
+    hidden = int(said.get("cards_hidden", 0) or 0)
+    total = sum(seen.values()) + hidden
+    parts = [f"{n} in {group}" for group, n in seen.items()]
+    if hidden:
+        parts.append(a_or_n(hidden, "face-down card"))
+    return f"{plural(total, 'card')} come to the table: {', '.join(parts)}"
+
+
+def deck_shuffled(said: Said) -> str:
+    order = said.get("order")
+    n = len(order) if order is not None else int(said.get("count", 0) or 0)
+    return f"{zone(str(said.get('zone')))} is shuffled ({plural(n, 'card')})"
+
+
+# -- moving cards -------------------------------------------------------------------------------
+
+
+def cards_drawn(said: Said) -> str:
+    cards = said.cards("cards")
+    player = said.get("player")
+    aside = " and sets them aside to look at" if said.get("aside") else ""
+    if cards.hidden:
+        return f"{player} draws {a_or_n(cards.count, 'card')}{aside}"
+    if cards.count == 1:
+        return f"{player} draws {cards.text()}{aside}"
+    return f"{player} draws {plural(cards.count, 'card')}{aside}: {cards.text()}"
+
+
+def _to_piles(said: Said, verb: str) -> str:
+    cards = said.cards("cards")
+    piles = _piles(said)
+    if not cards.hidden and len(piles) == 1:
+        return f"{cards.text()} {cards.be('goes', 'go')} to {zone(piles.pop())}"
+    return f"{cards.text()} {cards.be()} {verb}"
+
+
+def cards_cycled(said: Said) -> str:
+    return _to_piles(said, "cycled")
+
+
+def cards_eliminated(said: Said) -> str:
+    return _to_piles(said, "eliminated")
+
+
+def card_taken(said: Said) -> str:
+    return f"{said.get('player')} takes {said.card('card')} into their hand"
+
+
+def cards_looked_at(said: Said) -> str:
+    cards = said.cards("cards")
+    return f"{said.get('player')} looks at {cards.text('face-down card')}"
+
+
+def _onto(said: Said, to: str, player: Any) -> str:
+    if to == f"{player}.reserve":
+        return "to their reserve"
+    if to.endswith(".reserve"):
+        return f"to {zone(to)}"
+    if to.startswith("at."):
+        return f"onto {zone(to)}"
+    return f"to {zone(to)}"
+
+
+def card_played(said: Said) -> str:
+    player, to = said.get("player"), str(said.get("to"))
+    card = said.card("card")
+    if to == "resolving":
+        return f"{player} plays the event {card}"
+    if said.get("wielder") is not None:
+        where = f" at {zone(to)}" if to.startswith("at.") else ""
+        return f"{player} plays {card} on {said.card('wielder')}{where}"
+    return f"{player} plays {card} {_onto(said, to, player)}"
+
+
+def card_moved(said: Said) -> str:
+    return f"{said.get('player')} moves {said.card('card')} from reserve onto {zone(str(said.get('to')))}"
+
+
+# -- the round ----------------------------------------------------------------------------------
+
+
+def round_began(said: Said) -> str:
+    return f"round {said.get('round')} begins"
+
+
+def step_began(said: Said) -> str:
+    return f"the {said.get('step')} step begins"
+
+
+def turn_ended(said: Said) -> str:
+    if said.get("passed"):
+        return f"{said.get('player')} passes"
+    return f"{possessive(str(said.get('player')))} turn ends"
+
+
+def ring_token_used(said: Said) -> str:
+    if said.get("spent"):
+        return f"{said.get('player')} flips their Ring token until the next round"
+    return f"{said.get('player')} uses up their Ring token"
+
+
+def ability_used(said: Said) -> str:
+    ability = words(str(said.get("ability", "action")))
+    return f"{said.get('player')} uses {possessive(said.card('card'))} {ability}"
+
+
+def round_effect_began(said: Said) -> str:
+    effect = str(said.get("effect"))
+    return f"{_effects().get(effect, words(effect))} is in effect until the end of the round"
+
+
+def round_ended(said: Said) -> str:
+    return f"round {said.get('round')} ends"
+
+
+def starting_player_passed(said: Said) -> str:
+    return f"{said.get('player')} becomes the starting player"
+
+
+# -- locations, tokens, combat -----------------------------------------------------------------
+
+
+def location_activated(said: Said) -> str:
+    where = said.card("location", "a location")
+    if said.get("to") == "path":
+        text = f"path {said.get('number')}, {where}, becomes the active path"
+    else:
+        text = f"{where} becomes an active battleground"
+    if said.get("reactivated"):
+        text += " again"
+    if said.get("ignore_defense"):
+        text += " (its defense is ignored)"
+    return text
+
+
+def tokens_added(said: Said) -> str:
+    attack, defense = int(said.get("attack", 0)), int(said.get("defense", 0))
+    parts = [plural(n, f"{kind} token") for n, kind in ((attack, "attack"), (defense, "defense")) if n]
+    n = attack + defense
+    return f"{join(parts) or 'no tokens'} {'is' if n == 1 else 'are'} placed on {said.card('location', 'a location')}"
+
+
+def corruption_changed(said: Said) -> str:
+    amount = int(said.get("amount", 0))
+    verb = "gains" if amount >= 0 else "loses"
+    return f"the Shadow {verb} {abs(amount)} corruption (now {said.state.corruption})"
+
+
+def combat_began(said: Said) -> str:
+    where = said.card("location", "a location")
+    on = f"on the path {where}" if said.get("kind") == "path" else f"at {where}"
+    attackers = said.get("attackers")
+    text = (
+        f"combat {on}, {team(attackers)} attacking: attack {said.get('attack')} against defense {said.get('defense')}"
+    )
+    if said.get("defenders"):
+        text += f" (the defending cards show {said.get('defenders')})"
+    supports = [
+        f"{said.named(army)} supports {said.named(leader)}"
+        for leader, army in said.get("supports") or ()
+        if said.sees(leader) and said.sees(army)
+    ]
+    if supports:
+        text += f"; {join(supports)}"
+    if said.get("empty"):
+        text += "; no card was played there"
+    return text
+
+
+def loss_taken(said: Said) -> str:
+    cards = said.cards("cards")
+    icons = plural(int(said.get("icons", 0)), "attack icon")
+    return f"the defenders lose {cards.text()}, cancelling {icons}"
+
+
+def combat_ended(said: Said) -> str:
+    where = said.card("location", "a location")
+    winner, corruption = said.get("winner"), int(said.get("corruption", 0))
+    if winner is None or said.get("to") == "out":
+        text = f"nobody takes {where}; it is out of the game"
+    else:
+        text = f"{_verb(winner, 'takes', 'take')} {where}"
+    if corruption:
+        text += f" and {corruption} corruption" if winner == SHADOW else f"; the Shadow gains {corruption} corruption"
+    return text
+
+
+def scores_counted(said: Said) -> str:
+    free, shadow = said.get("free"), said.get("shadow")
+    if said.get("final"):
+        return f"the final score, with unused Ring tokens: Free Peoples {free}, Shadow {shadow}"
+    return f"the score: Free Peoples {free}, Shadow {shadow}"
+
+
+# -- the kernel's events, as this game tells them --------------------------------------------------
+
+
+def game_ended(said: Said) -> str:
+    o = said.get("outcome") or {}
+    winner = o.get("winner") or o.get("result")
+    reason = words(str(o.get("reason", "")))
+    if winner in TEAMS:
+        return f"GAME OVER: {_verb(winner, 'wins', 'win')} ({reason})"
+    return f"GAME OVER: {o.get('result')} ({reason})"
+
+
+BOOK = register(
+    Phrasebook(
+        game="wotr",
+        name=name,
+        zone=zone,
+        phrases={
+            "GameCreated": game_created,
+            "PositionSet": position_set,
+            "CardsCreated": cards_created,
+            "DeckShuffled": deck_shuffled,
+            "CardsDrawn": cards_drawn,
+            "CardsCycled": cards_cycled,
+            "CardsEliminated": cards_eliminated,
+            "CardTaken": card_taken,
+            "CardsLookedAt": cards_looked_at,
+            "CardPlayed": card_played,
+            "CardMoved": card_moved,
+            "RoundBegan": round_began,
+            "StepBegan": step_began,
+            "TurnEnded": turn_ended,
+            "RingTokenUsed": ring_token_used,
+            "AbilityUsed": ability_used,
+            "RoundEffectBegan": round_effect_began,
+            "RoundEnded": round_ended,
+            "StartingPlayerPassed": starting_player_passed,
+            "LocationActivated": location_activated,
+            "TokensAdded": tokens_added,
+            "CorruptionChanged": corruption_changed,
+            "CombatBegan": combat_began,
+            "LossTaken": loss_taken,
+            "CombatEnded": combat_ended,
+            "ScoresCounted": scores_counted,
+            "GameEnded": game_ended,
+        },
+    )
+)

@@ -224,9 +224,9 @@ class Westmarch(Application[UUID]):
 
     def state_at(self, game_id: UUID, version: int | None = None) -> State:
         """The state after event ``version`` (the latest if None): snapshot, then fold."""
-        latest = self.version(game_id)
-        if version is not None and not 0 < version <= latest:
-            raise BadVersion(version, latest)
+        rules = self.rules_of(game_id)  # UnknownGame if there is no such game
+        if version is not None and version < 1:
+            raise BadVersion(version, self.version(game_id))
         state: State | None = None
         gt = None
         if self.snapshots is not None:
@@ -237,8 +237,10 @@ class Westmarch(Application[UUID]):
                 snapshot: GameSnapshot = mapper.to_domain_event(snaps[0])
                 state = ruleset(snapshot.ruleset).codec.decode_state(bytes(snapshot.state))
                 gt = snapshot.originator_version
-        rules = self.rules_of(game_id)
-        return fold(rules, self._decode(rules, select_states(self.recorder, game_id, gt, version)), state)
+        state = fold(rules, self._decode(rules, select_states(self.recorder, game_id, gt, version)), state)
+        if version is not None and state.version != version:
+            raise BadVersion(version, state.version)
+        return state
 
     def games(self) -> Iterator[GameInfo]:
         """Every game in the store, oldest first."""

@@ -110,7 +110,7 @@ def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
             params.append(lte)
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(sql + " ORDER BY originator_version", params)
-            return [_as_bytes(row[0]) for row in cursor.fetchall()]
+            return [state if type(state) is bytes else _as_bytes(state) for (state,) in cursor.fetchall()]
     if type(recorder).__module__ == "eventsourcing.postgres":
         from psycopg.sql import SQL, Identifier
 

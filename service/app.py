@@ -27,7 +27,7 @@ from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import fold
 from domain.kernel.state import State
 from domain.rulesets import names, ruleset
-from service.store import CREATED_TOPIC, SNAPSHOT_TOPIC, EventMapper, ruleset_of, select_states
+from service.store import CREATED_TOPIC, SNAPSHOT_TOPIC, EventMapper, latest_version, ruleset_of, select_states
 
 DEFAULT_DB = "westmarch.db"
 SNAPSHOT_EVERY = 200
@@ -195,10 +195,10 @@ class Westmarch(Application[UUID]):
         return ruleset(name)
 
     def version(self, game_id: UUID) -> int:
-        last = self.recorder.select_events(game_id, desc=True, limit=1)
-        if not last:
+        latest = latest_version(self.recorder, game_id)
+        if latest is None:
             raise UnknownGame(game_id)
-        return last[0].originator_version
+        return latest
 
     def history(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Event]:
         """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass."""

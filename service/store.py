@@ -131,6 +131,31 @@ def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
     return [s.state for s in recorder.select_events(game_id, gt=gt, lte=lte)]
 
 
+def latest_version(recorder: Any, game_id: UUID) -> int | None:
+    """The version of a game's last stored event (None if it has none): one indexed read
+    of one integer, where ``select_events`` would read and wrap the whole last event."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        sql = f"SELECT MAX(originator_version) FROM {recorder.events_table_name} WHERE originator_id=?"
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(sql, [game_id.hex])
+            found: int | None = cursor.fetchone()[0]
+            return found
+    if type(recorder).__module__ == "eventsourcing.postgres":
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL("SELECT MAX(originator_version) AS v FROM {schema}.{table} WHERE originator_id = %s").format(
+            schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name)
+        )
+        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute(statement, [game_id], prepare=True)
+            row = cursor.fetchone()
+            return None if row is None else row["v"]
+    last = recorder.select_events(game_id, desc=True, limit=1)
+    return last[0].originator_version if last else None
+
+
 def _as_bytes(value: Any) -> bytes:
     """A stored state as bytes, even if an edit by hand turned it into text."""
     return value.encode() if isinstance(value, str) else bytes(value)

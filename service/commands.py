@@ -362,14 +362,15 @@ class GameService:
         viewer = self.tokens.viewer(game_id, token)
         if version < 0:
             raise BadRequest("version cannot be negative (0 means the current version)")
-        game = self.app.game(game_id)
-        latest = game.version
-        state = game.state
-        if version:
-            if version > latest:
-                raise OutOfRange(f"version {version} is out of range: the game has versions 1 to {latest}")
-            state = self.app.state_at(game_id, version)
-        return self._view_of(game_id, game.rules, viewer, state, latest, game.state.over is not None)
+        with self._lock(game_id):  # the kept game is changed in place by submissions
+            game = self._hot_game(game_id)
+            self._keep(game_id, game)
+            latest, over = game.version, game.state.over is not None
+            if not version:
+                return self._view_of(game_id, game.rules, viewer, game.state, latest, over)
+        if version > latest:
+            raise OutOfRange(f"version {version} is out of range: the game has versions 1 to {latest}")
+        return self._view_of(game_id, game.rules, viewer, self.app.state_at(game_id, version), latest, over)
 
     def _view_of(
         self,

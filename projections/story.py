@@ -455,11 +455,17 @@ KERNEL: dict[str, Phrase] = {
 
 def story(rules: Ruleset[Any], events: Iterable[Event]) -> Iterator[tuple[Event, str]]:
     """Each event with its line, folding as it goes so names resolve."""
+    for event, line, _ in story_with_causes(rules, events):
+        yield event, line
+
+
+def story_with_causes(rules: Ruleset[Any], events: Iterable[Event]) -> Iterator[tuple[Event, str, str]]:
+    """Each event with its line and its cause, both naming cards as the table knew them."""
     state = rules.new_state()
     namer = Namer(rules, state)
     for event in events:
         apply(rules, state, event)
-        yield event, describe(event, namer)
+        yield event, describe(event, namer), cause_text(event, namer)
 
 
 def cause_text(event: Event, name: Namer) -> str:

@@ -66,6 +66,8 @@ def test_log_state_explain_fork_verify(capsys: pytest.CaptureFixture[str], db: s
     assert code == 0 and "because: lcg.setup.cards" in out
     assert "a game of Passage through Mirkwood begins (standard, seed 3)" in out
     assert "the quest is now stage 1A: Flies and Spiders" in out
+    # causes name their cards as the table knew them at that event
+    assert "because: core-119.setup; card Flies and Spiders#" in out
 
     code, out, _ = run(capsys, "state", game, "--at", "40", "--db", db)
     assert code == 0 and "version 40" in out and "Staging area" in out
@@ -148,3 +150,33 @@ def test_bench_quick_writes_its_section(capsys: pytest.CaptureFixture[str], tmp_
     text = output.read_text(encoding="utf-8")
     assert code == 0
     assert "kept" in text and "<!-- section:engine -->" in text and "events/s" in text
+
+
+def test_output_cut_short_by_the_reader_ends_quietly(db: str) -> None:
+    """``westmarch log GAME | head``: a reader that went away ends the command, with no traceback."""
+    import os
+    import subprocess
+    import sys
+
+    main(["simulate", "lcg", "--games", "3", "--store", "--db", db])
+    script = "import sys; from tools.cli import main; sys.exit(main(sys.argv[1:]))"
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line is written
+    try:
+        writer = subprocess.run(
+            [sys.executable, "-c", script, "log", "--db", db, _first_game(db)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert writer.returncode == 141, writer.stderr
+    assert "Traceback" not in writer.stderr and "Exception ignored" not in writer.stderr
+
+
+def _first_game(db: str) -> str:
+    with sqlite3.connect(db) as conn:
+        (hexid,) = conn.execute("SELECT originator_id FROM stored_events ORDER BY rowid LIMIT 1").fetchone()
+    return str(hexid)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -229,16 +230,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from projections.story import Namer, cause_text, story
+    from projections.story import story_with_causes
 
     app = _app(args)
     game_id = _game_id(app, args.game)
     rules = app.rules_of(game_id)
-    for event, line in story(rules, app.history(game_id)):
+    for event, line, because in story_with_causes(rules, app.history(game_id)):
         if args.start <= event.seq and (args.end is None or event.seq <= args.end):
             print(f"{event.seq:6}  {line}")
             if not args.brief:
-                print(f"        because: {cause_text(event, Namer(rules, rules.new_state()))}")
+                print(f"        because: {because}")
     return 0
 
 
@@ -462,6 +463,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``westmarch log GAME | head``): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

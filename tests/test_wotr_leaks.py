@@ -1,0 +1,127 @@
+"""Leak test for War of the Ring: over random games of every scenario played over gRPC, no view,
+stream or history shows a seat a card it may not see.
+
+What a viewer may not see is this test's own rule, from the rules' section on information and the
+zones of the referee's folded history: every draw deck, the path and battleground decks (face
+down), and another seat's hand, cycle pile, eliminated pile and the cards it draws aside to choose
+from — a teammate's included (hands are secret between teammates too); the paths in the Shadow's
+scoring area lie face down. A card a seat looked at is shown to that seat, and a card taken by
+name from a deck is shown to all. The oracle and the game played over gRPC are in
+``tests/leak_support.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from domain.kernel.events import Event
+from domain.wotr import events as wotr_events
+from domain.wotr.cards import LOCATIONS
+from domain.wotr.ruleset import WOTR
+from domain.wotr.state import WotrState
+from projections.wotr import view as wotr_view
+from service.app import store_env
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.server import ThreadedServer
+from tests.leak_support import Secrets, play_and_check
+from tests.rpc_support import stub_for, threaded_server, tokens
+
+GAMES = [  # (scenario, seed, decisions at most)
+    ("trilogy", 201, 400),
+    ("trilogy", 202, 400),
+    ("two-player-duel", 203, 400),
+    ("three-player-duel", 204, 400),
+    ("fellowship", 205, 200),
+]
+
+_PRIVATE = {"hand", "cycle", "eliminated", "aside"}
+"""A seat's own zones: face down to every other viewer."""
+
+
+def hidden_from(state: WotrState, viewer: str) -> set[int]:
+    """The cards ``viewer`` may not see in ``state`` (the test's own rule, from zones)."""
+    if state.over is not None:
+        return set()
+    hidden: set[int] = set()
+    for zone, uids in state.zones.items():
+        owner, _, rest = zone.partition(".")
+        if owner in state.players:
+            if rest == "deck" or (rest in _PRIVATE and owner != viewer):
+                hidden.update(uids)
+        elif owner == "paths" or zone in ("bg.free", "bg.shadow"):
+            hidden.update(uids)
+        elif zone == "shadow.score":
+            hidden.update(u for u in uids if LOCATIONS[state.cards[u].code].kind == "path")
+    return hidden
+
+
+def _shown(event: Event, viewer: str) -> set[int]:
+    if isinstance(event, wotr_events.CardsLookedAt) and event.player == viewer:
+        return set(event.cards)
+    if isinstance(event, wotr_events.CardTaken):
+        return {event.card}
+    return set()
+
+
+SECRETS = Secrets(
+    rules=WOTR,
+    hidden_from=hidden_from,
+    view=wotr_view,
+    card_keys=frozenset({"uid", "card", "location", "wielder", "about", "target", "source"}),
+    list_keys=frozenset({"cards", "order", "played", "losses", "attackers"}),
+    nested_keys=frozenset({"supports"}),
+    shown=_shown,
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadedServer]:
+    folder: Path = tmp_path_factory.mktemp("wotr-leaks")
+    with threaded_server(store_env(db=str(folder / "games.db"))) as running:
+        yield running
+
+
+@pytest.mark.parametrize(("scenario", "seed", "limit"), GAMES)
+def test_nothing_leaks(server: ThreadedServer, scenario: str, seed: int, limit: int) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = stub.CreateGame(pb.CreateGameRequest(game="wotr", scenario=scenario, seed=seed)).access
+        assert len(tokens(access)) == len(access.seats) + 2
+    play_and_check(server, access, SECRETS, seed, limit)
+
+
+def test_the_oracle_sees_a_leak() -> None:
+    """The oracle is not blind: another seat's hand in a view, or a draw told in full, is caught."""
+    from uuid import uuid4
+
+    import msgspec
+
+    from domain.game import Game
+    from domain.wotr.options import wotr_options
+    from projections.feed import Feed
+    from service.rpc.convert import event_pb
+    from tests.leak_support import Oracle
+
+    game = Game.start(uuid4(), WOTR, WOTR.created(wotr_options("trilogy"), 1))
+    events = list(game.pending_events)
+    oracle = Oracle(SECRETS, events, ["frodo", "aragorn"])
+    state = game.state
+    assert isinstance(state, WotrState)
+    mine = msgspec.json.encode(wotr_view(state, "frodo"))
+    oracle.check_view("frodo", state.version, mine, "frodo's own view")
+    with pytest.raises(AssertionError, match="hidden cards"):
+        oracle.check_view("aragorn", state.version, mine, "frodo's view sent to aragorn")
+    told = {
+        p.seq: event_pb(p)
+        for p in Feed(WOTR, "frodo", WOTR.new_state()).project_many(events)
+        if p.type == "CardsDrawn" and p.body["player"] == "frodo"
+    }
+    assert told
+    for event in told.values():
+        event.hash = ""
+        oracle.check_event("frodo", event, "frodo's own draw")
+        with pytest.raises(AssertionError, match="hidden cards"):
+            oracle.check_event("aragorn", event, "frodo's draw sent to aragorn")

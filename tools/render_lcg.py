@@ -28,7 +28,7 @@ def card_line(c: CardView) -> str:
     if c.damage:
         marks.append(f"{c.damage} damage")
     if c.resources:
-        marks.append(f"{c.resources} resources")
+        marks.append(f"{c.resources} resource{'s' if c.resources != 1 else ''}")
     if c.exhausted:
         marks.append("exhausted")
     if c.committed:
@@ -41,7 +41,8 @@ def card_line(c: CardView) -> str:
     for a in c.attachments:
         line += f" [attached: {a.name}]"
     if c.face_down_shadows:
-        line += f" [{c.face_down_shadows} face-down shadow card(s)]"
+        n = c.face_down_shadows
+        line += f" [{n} face-down shadow card{'s' if n != 1 else ''}]"
     for s in c.shadows:
         line += f" [shadow: {s.name}]"
     return line

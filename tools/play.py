@@ -47,10 +47,19 @@ def parse_answer(decision: Decision, text: str) -> Choice:
     return tuple(picks)
 
 
+def _how_many(decision: Decision) -> str:
+    low, high = decision.min, decision.max
+    if low == high:
+        return f"choose {low}, separated by commas" if low > 1 else "choose 1"
+    if low == 0:
+        return f"choose up to {high}, separated by commas, or press Enter for none"
+    return f"choose {low} to {high}, separated by commas"
+
+
 def show_decision(decision: Decision, out: TextIO) -> None:
     shape = {
         Kind.ONE: "choose one",
-        Kind.MANY: f"choose {decision.min} to {decision.max}, separated by commas",
+        Kind.MANY: _how_many(decision),
         Kind.ORDER: "put every option in order",
         Kind.NUMBER: f"a number from {decision.min} to {decision.max}",
     }[decision.kind]

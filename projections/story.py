@@ -384,7 +384,7 @@ def _answered(said: Said) -> str:
             return f"{seat} puts them in order: {', '.join(labels)}"
         return f"{seat} chooses: {join(labels)}"
     shown = [*choice, *([a_or_n(hidden, "hidden card")] if hidden else [])]
-    return f"{seat} answers {join(shown) or 'nothing'}"
+    return f"{seat} chooses {join(shown) or 'nothing'}"
 
 
 def _label(said: Said, decision: Decision, choice: str) -> str:

@@ -239,7 +239,7 @@ def test_a_seat_reads_its_own_answers_by_label_and_the_others_see_no_hidden_card
     assert told["p1"][at] == told["p2"][at] == "Forest Spider#86 is dealt a face-down shadow card"
     at = told["p2"].index("p2 chooses: Play Faramir#34 (cost 4)")
     assert told["p1"][at - 1] == "p2 must decide (lcg.planning.play-ally)"
-    assert told["p1"][at] == "p2 answers a hidden card"  # Faramir, still in p2's hand
+    assert told["p1"][at] == "p2 chooses a hidden card"  # Faramir, still in p2's hand
 
 
 # -- nothing hidden is named ---------------------------------------------------------------------
@@ -363,5 +363,5 @@ def test_story_remembers_the_question_to_tell_the_answer() -> None:
     for event in events:
         apply(LCG, state, event)
         if isinstance(event, DecisionAnswered) and event.choice == ("done",):
-            assert describe(event, Namer(LCG, state)) == f"{event.seat} answers done"
+            assert describe(event, Namer(LCG, state)) == f"{event.seat} chooses done"
             break

@@ -108,9 +108,8 @@ def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
         if lte is not None:
             sql += " AND originator_version<=?"
             params.append(lte)
-        with recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql + " ORDER BY originator_version", params)
-            return [state if type(state) is bytes else _as_bytes(state) for (state,) in cursor.fetchall()]
+        rows = _sqlite_read(recorder, sql + " ORDER BY originator_version", params)
+        return [state if type(state) is bytes else _as_bytes(state) for (state,) in rows]
     if type(recorder).__module__ == "eventsourcing.postgres":
         from psycopg.sql import SQL, Identifier
 
@@ -138,10 +137,8 @@ def latest_version(recorder: Any, game_id: UUID) -> int | None:
 
     if isinstance(recorder, SQLiteAggregateRecorder):
         sql = f"SELECT MAX(originator_version) FROM {recorder.events_table_name} WHERE originator_id=?"
-        with recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(sql, [game_id.hex])
-            found: int | None = cursor.fetchone()[0]
-            return found
+        found: int | None = _sqlite_read(recorder, sql, [game_id.hex])[0][0]
+        return found
     if type(recorder).__module__ == "eventsourcing.postgres":
         from psycopg.sql import SQL, Identifier
 
@@ -154,6 +151,20 @@ def latest_version(recorder: Any, game_id: UUID) -> int | None:
             return None if row is None else row["v"]
     last = recorder.select_events(game_id, desc=True, limit=1)
     return last[0].originator_version if last else None
+
+
+def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:
+    """The rows of one SELECT on a pooled SQLite connection.
+
+    One statement in SQLite's autocommit mode reads one consistent snapshot, so the
+    BEGIN and ROLLBACK the library's transaction wraps around a read are left out (they
+    cost about a quarter of a millisecond per read); the pool's reader-writer lock is kept.
+    """
+    with recorder.datastore.get_connection(commit=False) as connection:
+        cursor = connection.cursor()
+        cursor.execute(sql, params)
+        rows: list[Any] = cursor.fetchall()
+        return rows
 
 
 def _as_bytes(value: Any) -> bytes:

@@ -221,6 +221,25 @@ def bench_snapshots(min_events: int, attempts: int, samples: int, folder: Path) 
     ]
 
 
+def bench_reference(repeats: int) -> list[tuple[str, str, str]]:
+    """A fixed pure-Python loop: how fast this machine runs Python at the time of the run,
+    so that absolute figures from different runs (or machines) can be compared."""
+
+    def loop() -> int:
+        total = 0
+        for i in range(5_000_000):
+            total += i
+        return total
+
+    return [
+        (
+            "machine reference: a pure-Python loop of 5,000,000 additions (to compare runs, not a goal)",
+            f"{best_of(repeats, loop) * 1000:,.0f} ms",
+            "",
+        )
+    ]
+
+
 def bench_simulation(games: int, repeats: int) -> list[tuple[str, str, str]]:
     totals = []
 
@@ -279,6 +298,7 @@ def main(args: argparse.Namespace) -> int:
     rows: list[tuple[str, str, str]] = []
     with tempfile.TemporaryDirectory() as tmp, Progress(3, "benchmarks") as bar:
         folder = Path(tmp)
+        rows += bench_reference(1 if quick else 3)
         rows += bench_simulation(5 if quick else 60, 1 if quick else 3)
         bar.advance(note="simulation")
         rows += bench_fold(5 if quick else 60, 1 if quick else 5, folder)

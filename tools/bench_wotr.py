@@ -17,7 +17,7 @@ from uuid import uuid4
 from domain.game import Game
 from domain.wotr.options import scenario_keys, wotr_options
 from domain.wotr.ruleset import WOTR
-from tools.bench import write_section
+from tools.bench import bench_reference, write_section
 from tools.bots import random_choice
 from tools.progress import Progress
 
@@ -57,7 +57,7 @@ def main(args: argparse.Namespace) -> int:
     quick = bool(args.quick)
     games, repeats = (5, 1) if quick else (200, 3)
     chosen = [s for s in SCENARIOS if s in scenario_keys()]
-    rows = []
+    rows = bench_reference(repeats)
     with Progress(len(chosen), "wotr benchmarks") as bar:
         for scenario in chosen:
             rows.append(bench_scenario(scenario, games, repeats))

@@ -151,6 +151,33 @@ def test_clients_racing_through_two_processes(schema: str) -> None:
         assert len(watched) == len(history), "the watcher on the other process missed commands"
 
 
+def test_each_process_views_what_the_other_saved(schema: str) -> None:
+    """A process that keeps a game in memory still shows the version another process saved."""
+    args, env = _pg_args(schema)
+    with ServeProcess(args, env) as a, ServeProcess(args, env) as b:
+        (channel_a, stub_a), (channel_b, stub_b) = stub_for(a.address), stub_for(b.address)
+        with channel_a, channel_b:
+            access = create(stub_a, players=1, seed=12)
+            token = access.seats[0].token
+            rng = random.Random(12)
+            for n in range(12):
+                here, there = (stub_a, stub_b) if n % 2 else (stub_b, stub_a)
+                seen = here.GetView(pb.GetViewRequest(token=token)).view  # kept by ``here`` from now on
+                decision = decision_from_pb(seen.decision)
+                saved = there.SubmitDecision(
+                    pb.SubmitDecisionRequest(
+                        token=token,
+                        expected_version=seen.version,
+                        decision_id=decision.id,
+                        choice=list(random_choice(decision, rng)),
+                        command_id=f"c{n}",
+                    )
+                )
+                after = here.GetView(pb.GetViewRequest(token=token)).view
+                assert after.version == saved.version > seen.version
+                assert after.decision.id == saved.decision.id
+
+
 def _try(stub: object, request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse | grpc.StatusCode:
     try:
         response: pb.SubmitDecisionResponse = stub.SubmitDecision(request)  # type: ignore[attr-defined]

@@ -35,6 +35,11 @@ SELF: Get[Uid] = card_var("self")
 PLAYER: Get[Seat] = var("player")
 
 
+def wielder(rt: Runtime) -> Uid | None:
+    """The character the item whose text is running is on (None if it is on none)."""
+    return st(rt).cards[SELF(rt)].wielder
+
+
 def card_option(s: WotrState, uid: Uid, prefix: str = "") -> Option:
     label = prefix + table.name(s, uid)
     owner = s.cards[uid].owner

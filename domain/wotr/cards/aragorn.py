@@ -36,6 +36,7 @@ from domain.wotr.effects import (
     search,
     showing,
     st,
+    wielder,
     yes_no,
 )
 from domain.wotr.rules import table
@@ -225,10 +226,6 @@ text(
 )
 
 
-def _wielder(rt: Runtime) -> Uid | None:
-    return st(rt).cards[SELF(rt)].wielder
-
-
 # Andúril — "While its wielder is in reserve, as your action: activate or reactivate any
 # Dúnedain battleground, then move the wielder there."
 text(
@@ -238,7 +235,7 @@ text(
             activate_and_move(
                 "Andúril: choose a Dúnedain battleground",
                 battlegrounds(showing("dunedain")),
-                _wielder,
+                wielder,
                 optional_move=False,
             ),
             "activate or reactivate a Dúnedain battleground and move there",

@@ -12,7 +12,6 @@ from domain.kernel.runtime import Runtime
 from domain.wotr.cards import Action, text
 from domain.wotr.effects import (
     PLAYER,
-    SELF,
     activate_and_move,
     activate_chosen_path,
     add_tokens,
@@ -37,6 +36,7 @@ from domain.wotr.effects import (
     same_number_paths,
     search,
     st,
+    wielder,
 )
 from domain.wotr.rules import table
 from domain.wotr.state import FREE, SHADOW, Uid, WotrState
@@ -224,10 +224,6 @@ def _theoden_icons(s: WotrState, uid: Uid, icon: str) -> int:
 text("frodo-085", icons=_theoden_icons, when_played=draw_play_cycle(PLAYER, 5, "rohan"))
 
 
-def _wielder(rt: Runtime) -> Uid | None:
-    return st(rt).cards[SELF(rt)].wielder
-
-
 # Shadowfax — "While its wielder is in reserve, as your action: activate or reactivate any
 # battleground, then move the wielder there."
 text(
@@ -237,7 +233,7 @@ text(
             activate_and_move(
                 "Shadowfax: choose a battleground to activate or reactivate",
                 battlegrounds(lambda s, u: True),
-                _wielder,
+                wielder,
                 optional_move=False,
             ),
             "activate or reactivate a battleground and ride there",

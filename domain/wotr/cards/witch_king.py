@@ -36,6 +36,7 @@ from domain.wotr.effects import (
     search,
     showing,
     st,
+    wielder,
     yes_no,
 )
 from domain.wotr.rules import table
@@ -238,9 +239,10 @@ text("witch-king-158", instead=lambda s, uid, how: "cycle" if how.endswith("-com
 
 
 def _wielder(rt: Runtime) -> Uid:
-    wielder = st(rt).cards[SELF(rt)].wielder
-    assert wielder is not None
-    return wielder
+    """The Nazgûl this item is on (its texts run only while it is wielded)."""
+    on = wielder(rt)
+    assert on is not None
+    return on
 
 
 # Black Breath — "While on a path or a battleground, as your action: cycle this item, its

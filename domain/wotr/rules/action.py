@@ -60,20 +60,11 @@ def available_actions(s: WotrState, seat: Seat, in_play: list[Uid] | None = None
     return out
 
 
-def dest_label(s: WotrState, dest: str) -> str:
-    if dest == "reserve":
-        return "to your reserve"
-    if dest == "event":
-        return "(event)"
-    target = int(dest[1:])
-    return f"{'onto' if dest[0] == 'L' else 'on'} {table.name(s, target)}"
-
-
 def options(s: WotrState, seat: Seat) -> list[Option]:
     out = []
     at = table.Table(s)
     for uid, dest in table.playable(s, seat, at):
-        out.append(Option(f"play.{uid}.{dest}", f"Play {table.name(s, uid)} {dest_label(s, dest)}", uid))
+        out.append(Option(f"play.{uid}.{dest}", f"Play {table.name(s, uid)} {table.dest_label(s, dest)}", uid))
     for uid, location in table.movable(s, seat, at):
         out.append(Option(f"move.{uid}.{location}", f"Move {table.name(s, uid)} onto {table.name(s, location)}", uid))
     for uid, i, label in available_actions(s, seat, at.in_play):

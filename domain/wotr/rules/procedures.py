@@ -370,19 +370,10 @@ def _pick_ask(rt: Runtime) -> Ask | None:
         if not kind(s, uid) or uid in s.played:
             continue
         for dest in _dests(s, seat, uid, str(rt.env["where"])):
-            options.append(Option(f"{uid}.{dest}", f"Play {table.name(s, uid)} {_dest_label(s, dest)}", uid))
+            options.append(Option(f"{uid}.{dest}", f"Play {table.name(s, uid)} {table.dest_label(s, dest)}", uid))
     if not options:
         return None
     return Ask(seat, "You may play one of the cards you drew", [*options, Option("none", "Play no (more) card")])
-
-
-def _dest_label(s: WotrState, dest: str) -> str:
-    if dest == "reserve":
-        return "to your reserve"
-    if dest == "event":
-        return "(event)"
-    target = int(dest[1:])
-    return f"{'onto' if dest[0] == 'L' else 'on'} {table.name(s, target)}"
 
 
 def _play_args(rt: Runtime) -> dict[str, object]:

@@ -35,6 +35,17 @@ def name(s: WotrState, uid: Uid) -> str:
     return CARDS[code].name if code in CARDS else LOCATIONS[code].name
 
 
+def dest_label(s: WotrState, dest: str) -> str:
+    """Where a card is played, as an option says it: ``to your reserve``, ``(event)``,
+    ``onto <location>`` (``L<uid>``) or ``on <character>`` (an item's wielder)."""
+    if dest == "reserve":
+        return "to your reserve"
+    if dest == "event":
+        return "(event)"
+    target = int(dest[1:])
+    return f"{'onto' if dest[0] == 'L' else 'on'} {name(s, target)}"
+
+
 def scenario_of(s: WotrState) -> Scenario:
     assert s.options is not None
     return scenario(s.options.scenario)

@@ -36,7 +36,7 @@ from domain.kernel.events import (
     Flow,
     Frame,
 )
-from domain.kernel.flow import NODES, Ask, Decide, FlowError, ForEach, Node, Repeat, program
+from domain.kernel.flow import NODES, Ask, Asks, FlowError, ForEach, Hold, Node, Repeat, program
 from domain.kernel.state import State
 
 if TYPE_CHECKING:
@@ -147,6 +147,22 @@ class Runtime:
         env.update(args)
         self.push(program(name), env)
 
+    def defer(self, name: str, args: Env, caller: Env | None = None) -> None:
+        """Like :meth:`call`, but inside a :class:`~domain.kernel.flow.Hold` the program
+        waits until the hold's body is done (after the programs deferred before it)."""
+        stack = self.state.stack
+        for at in range(len(stack) - 1, -1, -1):
+            frame = stack[at]
+            if frame.i and isinstance(NODES[frame.node], Hold):
+                env = {k: v for k, v in (self.env if caller is None else caller).items() if k[0] == "_"}
+                env.update(args)
+                index = at - (frame.i - 1)
+                stack[at] = Frame(frame.node, frame.i + 1, frame.env, frame.items)
+                stack.insert(index, Frame(program(name).key, 0, env))
+                self._low = min(self._low, index)
+                return
+        self.call(name, args, caller)
+
     def break_loop(self) -> None:
         stack = self.state.stack
         while stack:
@@ -222,7 +238,7 @@ class Runtime:
 
     # -- decisions -------------------------------------------------------------------
 
-    def request(self, ask: Ask, node: Decide, frame: Frame) -> None:
+    def request(self, ask: Ask, node: Asks, frame: Frame) -> None:
         decision = Decision(
             id=self.state.version + 1,
             seat=ask.seat,
@@ -255,7 +271,7 @@ class Runtime:
         check_choice(decision, choice)
         frame = state.stack[-1]
         node = NODES[frame.node]
-        if not isinstance(node, Decide):
+        if not isinstance(node, Asks):
             raise FlowError(f"pending decision {decision.id} is not at a decision node")
         seq = state.version + 1
         value: Any = list(choice) if decision.kind in (Kind.MANY, Kind.ORDER) else choice[0]

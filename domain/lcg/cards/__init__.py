@@ -94,6 +94,9 @@ class Trigger:
 
     ``zone`` says where the card must be to listen: ``play`` (in play), ``hand`` (in
     its owner's hand) or ``subject`` (the card the event is about, wherever it went).
+    ``test`` says whether an event sets it off, at that moment; ``condition`` what must
+    still hold when its turn to resolve comes (a cost it can pay, a target to choose):
+    another ability resolved first may have changed it.
     """
 
     on: type[Event]
@@ -103,6 +106,7 @@ class Trigger:
     optional: bool = False
     prompt: str = ""
     bind: TriggerBind | None = None
+    condition: Callable[[LcgState, int], bool] | None = None
 
     def program(self) -> Node:
         """The effect; a Response is first offered to its controller, who may decline."""

@@ -13,7 +13,7 @@ from domain.kernel.events import Delayed, DelayedEffectScheduled, Event
 from domain.kernel.flow import Ask, Decide, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import Action, Trigger, TriggerTest, text
+from domain.lcg.cards import Action, Trigger, text
 from domain.lcg.effects import (
     PLAYER,
     SELF,
@@ -71,14 +71,14 @@ def _enemies_to_engage(s: LcgState, seat: str) -> list[Uid]:
     return table.staging_enemies(s) + others
 
 
-def _entered_with_target(targets: Callable[[LcgState, str], list[Uid]]) -> TriggerTest:
-    """Entered play, and there is something for the response to act on (else it is not offered)."""
+def _has_target(targets: Callable[[LcgState, str], list[Uid]]) -> Callable[[LcgState, Uid], bool]:
+    """There is something for the response to act on when it resolves (else it is not offered)."""
 
-    def test(s: LcgState, e: Event, uid: Uid) -> bool:
+    def condition(s: LcgState, uid: Uid) -> bool:
         owner = s.cards[uid].owner
-        return _entered_play(s, e, uid) and owner is not None and bool(targets(s, owner))
+        return owner is not None and bool(targets(s, owner))
 
-    return test
+    return condition
 
 
 # Son of Arnor — "Response: after Son of Arnor enters play, choose an enemy in the
@@ -88,7 +88,7 @@ text(
     responses=(
         Trigger(
             ev.AllyPlayed,
-            _entered_with_target(_enemies_to_engage),
+            _entered_play,
             choose(
                 PLAYER,
                 "Son of Arnor: choose an enemy to engage",
@@ -97,6 +97,7 @@ text(
                 engage(card_var("enemy"), PLAYER),
             ),
             optional=True,
+            condition=_has_target(_enemies_to_engage),
         ),
     ),
 )
@@ -115,7 +116,7 @@ text(
     responses=(
         Trigger(
             ev.AllyPlayed,
-            _entered_with_target(_locations),
+            _entered_play,
             choose(
                 PLAYER,
                 "Snowbourn Scout: place 1 progress on a location",
@@ -124,6 +125,7 @@ text(
                 place_progress(card_var("location"), 1),
             ),
             optional=True,
+            condition=_has_target(_locations),
         ),
     ),
 )
@@ -140,9 +142,10 @@ text(
     responses=(
         Trigger(
             ev.AllyPlayed,
-            _entered_with_target(_orcs),
+            _entered_play,
             damage_each(lambda rt: _orcs(st(rt)), 1),
             optional=True,
+            condition=_has_target(_orcs),
         ),
     ),
 )
@@ -152,12 +155,7 @@ def _dwarf_hero_left(s: LcgState, e: Event, uid: Uid) -> bool:
     if not isinstance(e, ev.CharacterDestroyed):
         return False
     gone = table.defn(s, e.card)
-    return (
-        gone.type == "hero"
-        and gone.is_a("Dwarf")
-        and s.cards[e.card].owner == s.cards[uid].owner
-        and not table.unique_in_play(s, s.cards[uid].code)
-    )
+    return gone.type == "hero" and gone.is_a("Dwarf") and s.cards[e.card].owner == s.cards[uid].owner
 
 
 # Brok Ironfist — "Response: after a Dwarf hero you control leaves play, put Brok
@@ -173,6 +171,7 @@ text(
             zone="hand",
             optional=True,
             prompt="Brok Ironfist: put him into play from your hand?",
+            condition=lambda s, uid: not table.unique_in_play(s, s.cards[uid].code),
         ),
     ),
 )

@@ -2,8 +2,9 @@
 
 ``lcg.draw``, ``lcg.reveal`` (reveal an encounter card), ``lcg.destroy`` (a character or
 enemy with lethal damage leaves play), ``lcg.explore`` (a location's progress reaches
-its quest points), ``lcg.quest.advance`` (the stage is defeated), ``lcg.eliminate`` (a
-player is out of the game), ``lcg.end-phase``.
+its quest points), ``lcg.progress.current-quest`` (progress on the current quest),
+``lcg.quest.advance`` (the stage is defeated), ``lcg.eliminate`` (a player is out of the
+game), ``lcg.end-phase``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.kernel.events import Event, GameEnded, Outcome, ScopeEnded
-from domain.kernel.flow import Call, Do, ForEach, If, Let, Seq, register
+from domain.kernel.flow import Call, Do, ForEach, Hold, If, Let, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
@@ -77,13 +78,15 @@ def _when_revealed(rt: Runtime) -> str | None:
     return f"{card.code}.when-revealed"
 
 
+def _deck_out(rt: Runtime) -> bool:
+    return not st(rt).zone("encounter.deck") and bool(st(rt).zone("encounter.discard"))
+
+
 register(
     "lcg.reveal",
     Seq(
-        If(
-            lambda rt: not st(rt).zone("encounter.deck") and bool(st(rt).zone("encounter.discard")),
-            emit(_reshuffle, rule="lcg.encounter-deck.reshuffle"),
-        ),
+        # A reveal from an empty deck (a surge off its last card) resets it first.
+        If(_deck_out, emit(_reshuffle, rule="lcg.encounter-deck.reshuffle")),
         Let(
             _top_card,
             If(
@@ -99,6 +102,9 @@ register(
                 ),
             ),
         ),
+        # The deck resets once the card that emptied it has resolved, When Revealed
+        # included (FAQ, "When I reveal the last card of the encounter deck ...").
+        If(_deck_out, emit(_reshuffle, rule="lcg.encounter-deck.reshuffle")),
     ),
     rule="lcg.encounter.reveal",
 )
@@ -139,16 +145,60 @@ register(
 # -- exploring locations and defeating quest stages --------------------------------------
 
 
+def explorable(s: LcgState, uid: Uid) -> bool:
+    """A location with as many progress tokens as quest points is explored, whether it is
+    the active location or in the staging area (FAQ 1.18, explored locations leaving play)."""
+    card = s.cards[uid]
+    d = table.defn(s, uid)
+    return card.zone in ("active", "staging") and d.type == "location" and card.progress >= d.quest_points
+
+
 def _explored(rt: Runtime) -> Event | None:
     s = st(rt)
     uid = int(rt.env["card"])
-    d = table.defn(s, uid)
-    if s.cards[uid].zone != "active" or s.cards[uid].progress < d.quest_points:
+    if not explorable(s, uid):
         return None
-    return ev.LocationExplored(card=uid, to="victory" if d.victory_points else "encounter.discard")
+    return ev.LocationExplored(card=uid, to="victory" if table.defn(s, uid).victory_points else "encounter.discard")
 
 
 register("lcg.explore", emit(_explored), rule="lcg.location.explore")
+
+
+def _split_progress(rt: Runtime) -> dict[str, int]:
+    """The active location takes what it needs to be explored; the rest goes on the stage."""
+    s = st(rt)
+    amount = int(rt.env["amount"])
+    location = table.active_location(s)
+    to_location = 0
+    if location is not None:
+        room = table.defn(s, location).quest_points - s.cards[location].progress
+        to_location = min(amount, max(0, room))
+    return {"to_location": to_location, "to_quest": amount - to_location}
+
+
+def _on_location(rt: Runtime) -> Event | None:
+    location = table.active_location(st(rt))
+    n = int(rt.env["to_location"])
+    return ev.ProgressPlaced(card=location, amount=n) if location is not None and n else None
+
+
+def _on_stage(rt: Runtime) -> Event | None:
+    stage = table.quest_card(st(rt))
+    n = int(rt.env["to_quest"])
+    return ev.ProgressPlaced(card=stage, amount=n) if stage is not None and n else None
+
+
+# Progress placed on the current quest goes on the active location first, by questing or
+# by a card effect (FAQ 1.27 and its Legolas entry: "Always place progress tokens on an
+# active location instead of the quest" unless the text says to bypass it). Placing it is
+# one step: when it explores the location and defeats the stage, the next stage and its
+# When Revealed come first, then the location's Responses (FAQ, explored location and
+# stage at once).
+register(
+    "lcg.progress.current-quest",
+    Let(_split_progress, Hold(Seq(emit(_on_location), emit(_on_stage)))),
+    rule="lcg.progress.current-quest",
+)
 
 
 def stage_defeatable(s: LcgState, uid: Uid) -> bool:

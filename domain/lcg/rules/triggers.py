@@ -3,22 +3,27 @@
 After every event the runtime calls :func:`after`, which pushes programs on the cursor.
 The last pushed runs first, so the order of resolution is: framework checks (lethal
 damage, 50 threat, a stage or location with enough progress), then Forced effects, then
-Responses (Rules: Forced effects resolve before Responses to the same moment).
+Responses (FAQ 1.09: Forced effects resolve before Responses to the same moment). The
+Forced effects of one moment resolve together, as do its Responses, in a chosen order,
+each checked when its turn comes (:data:`~domain.kernel.flow.InChosenOrder`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache
+from typing import Any
 
+from domain.kernel.decisions import Option
 from domain.kernel.events import Event
+from domain.kernel.flow import Ask, InChosenOrder, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import TEXTS, Trigger
-from domain.lcg.effects import st
+from domain.lcg.effects import card_option, st
 from domain.lcg.rules import table
-from domain.lcg.rules.procedures import stage_defeatable
-from domain.lcg.state import LcgState, Uid
+from domain.lcg.rules.procedures import explorable, stage_defeatable
+from domain.lcg.state import LcgState, Seat, Uid
 
 ELIMINATION_THREAT = 50
 """Rules: a player whose threat reaches 50 is eliminated (seed 001: "Out: threat ≥ 50")."""
@@ -57,7 +62,7 @@ def _progress(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.ProgressPlaced)
     s = st(rt)
     zone = s.cards[event.card].zone
-    if zone == "active" and s.cards[event.card].progress >= table.defn(s, event.card).quest_points:
+    if explorable(s, event.card):
         _check(rt, "lcg.explore", event, card=event.card)
     elif zone == "quest" and stage_defeatable(s, event.card):
         _check(rt, "lcg.quest.advance", event, card=event.card)
@@ -86,12 +91,9 @@ Listener = tuple[str, str, int, Trigger]  # code, kind ("forced"/"response"), in
 
 @cache
 def _listeners() -> dict[type[Event], list[Listener]]:
-    """For each event type, its listeners: responses first, then forced effects.
-
-    Pushed in this order, the forced effects end up on top and resolve first.
-    """
+    """For each event type, its listeners: forced effects, then responses."""
     by_type: dict[type[Event], list[Listener]] = {}
-    for kind in ("response", "forced"):
+    for kind in ("forced", "response"):
         for code, text in TEXTS.items():
             for i, trig in enumerate(text.forced if kind == "forced" else text.responses):
                 by_type.setdefault(trig.on, []).append((code, kind, i, trig))
@@ -121,10 +123,18 @@ def _hands(s: LcgState) -> list[Uid]:
     return [u for seat in s.active_seats() for u in s.zone(f"{seat}.hand")]
 
 
-def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
-    s = st(rt)
+Due = dict[str, Any]
+"""A triggered ability waiting to resolve: ``code``, ``kind``, ``i`` (which of the card's
+triggers), ``id`` (its option id) and ``env`` (the bindings its program runs with)."""
+
+
+def _triggered(s: LcgState, event: Event, listeners: list[Listener], kind: str) -> list[Due]:
+    """The abilities of ``kind`` this event sets off, in table order (first player first)."""
     pools: dict[str, list[Uid]] = {}
-    for code, kind, i, trig in listeners:
+    out: list[Due] = []
+    for code, k, i, trig in listeners:
+        if k != kind:
+            continue
         pool = pools.get(trig.zone)
         if pool is None:
             if trig.zone == "subject":
@@ -134,21 +144,95 @@ def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
             else:
                 pool = _in_play(s)
             pools[trig.zone] = pool
-        for uid in reversed(pool):
+        for uid in pool:
             card = s.cards[uid]
             if card.code != code or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
-            env = {"self": uid, "player": seat, "_card": uid, "_by": event.seq}
+            env: dict[str, Any] = {"self": uid, "player": seat, "_card": uid, "_by": event.seq}
             if trig.bind is not None:
                 env.update(trig.bind(s, event, uid))
-            rt.call(f"{code}.{kind}.{i}", env, caller={})
+            out.append({"code": code, "kind": kind, "i": i, "id": f"{uid}.{kind}.{i}", "env": env})
+    return out
+
+
+def _trigger(due: Due) -> Trigger:
+    text = TEXTS[due["code"]]
+    return (text.forced if due["kind"] == "forced" else text.responses)[due["i"]]
+
+
+def _can_resolve(rt: Runtime, due: Due) -> bool:
+    """Checked when the ability's turn comes: its card is still where it listens from,
+    and its condition (a cost it can pay, a target) holds now."""
+    s = st(rt)
+    trig = _trigger(due)
+    uid = int(due["env"]["self"])
+    card = s.cards[uid]
+    if trig.zone == "play" and not table.is_in_play(s, uid):
+        return False
+    if trig.zone == "hand" and card.zone != f"{card.owner}.hand":
+        return False
+    return trig.condition is None or trig.condition(s, uid)
+
+
+def _chooser(s: LcgState, due: list[Due]) -> Seat:
+    """Who orders them: the controller of them all, else the first player (FAQ 1.02)."""
+    seats = {d["env"]["player"] for d in due}
+    if len(seats) == 1 and due[0]["kind"] == "response":
+        return str(seats.pop())
+    return s.first
+
+
+def _ask_order(rt: Runtime, due: list[Due]) -> Ask:
+    s = st(rt)
+    seat = _chooser(s, due)
+    options = []
+    for d in due:
+        uid = int(d["env"]["self"])
+        trig = _trigger(d)
+        label = f"{card_option(s, uid).label}: {trig.prompt or d['kind']}"
+        options.append(Option(d["id"], label, uid))
+    if due[0]["kind"] == "forced":
+        prompt = "Forced effects due at once: the first player chooses which resolves next"
+        return Ask(seat, prompt, options)
+    if all(d["env"]["player"] == seat and _trigger(d).optional for d in due):
+        options.append(Option("none", "Use none of them"))
+    return Ask(seat, "Responses to the same moment: choose which resolves next", options)
+
+
+def _run(rt: Runtime, due: Due, by: str | None) -> tuple[str, dict[str, Any]]:
+    """A response its controller chose in the ordering question is used without asking again."""
+    env = dict(due["env"])
+    if by is not None and by == env["player"]:
+        env["accepted"] = True
+    return f"{due['code']}.{due['kind']}.{due['i']}", env
+
+
+# Responses (and forced effects) set off by one moment are offered together and
+# resolve one at a time in the order their controller chooses, each checked when it
+# resolves (FAQ: responses to committing, "in the order of that player's choice").
+# The first player orders Forced effects due at once (FAQ 1.02, simultaneous effects).
+for _kind in ("forced", "response"):
+    register(
+        f"lcg.{_kind}",
+        InChosenOrder(lambda rt: list(rt.env["due"]), _can_resolve, _ask_order, lambda d: str(d["id"]), _run),
+        rule=f"lcg.{_kind}",
+    )
 
 
 def after(rt: Runtime, event: Event) -> None:
+    """Queue what ``event`` sets off. The last queued runs first: framework checks, then
+    Forced effects, then Responses (FAQ 1.09: forced effects before responses to the same
+    moment). Responses wait until a step held as one (quest progress) is done."""
     listeners = _listeners().get(type(event))
     if listeners is not None:
-        _push(rt, event, listeners)
+        s = st(rt)
+        responses = _triggered(s, event, listeners, "response")
+        if responses:
+            rt.defer("lcg.response", {"due": responses, "_by": event.seq}, caller={})
+        forced = _triggered(s, event, listeners, "forced")
+        if forced:
+            rt.call("lcg.forced", {"due": forced, "_by": event.seq}, caller={})
     check = FRAMEWORK.get(type(event))
     if check is not None:
         check(rt, event)

@@ -181,9 +181,7 @@ text(
     responses=(
         Trigger(
             ev.EncounterCardRevealed,
-            lambda s, e, uid: (
-                isinstance(e, ev.EncounterCardRevealed) and table.defn(s, e.card).type == "treachery"
-            ),
+            lambda s, e, uid: isinstance(e, ev.EncounterCardRevealed) and table.defn(s, e.card).type == "treachery",
             Seq(
                 exhaust(lambda rt: [SELF(rt)]),
                 discard(lambda rt: [int(rt.env["treachery"])]),

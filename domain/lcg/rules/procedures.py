@@ -10,9 +10,11 @@ game), ``lcg.end-phase``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from domain.kernel.decisions import Option
 from domain.kernel.events import Event, GameEnded, Outcome, ScopeEnded
-from domain.kernel.flow import Call, Do, ForEach, Hold, If, Let, Seq, register
+from domain.kernel.flow import Ask, Call, Do, ForEach, Hold, If, InChosenOrder, Let, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
@@ -326,7 +328,17 @@ register(
 
 
 def _delayed(rt: Runtime) -> list[list[object]]:
-    return [[d.node, d.env] for d in st(rt).delayed if d.at == "phase"]
+    return [[str(i), d.node, d.env] for i, d in enumerate(st(rt).delayed) if d.at == "phase"]
+
+
+def _ask_delayed(rt: Runtime, due: list[Any]) -> Ask:
+    s = st(rt)
+    options = []
+    for key, node, env in due:
+        card = env.get("self")
+        name = table.name(s, int(card)) if isinstance(card, int) else "an effect"
+        options.append(Option(str(key), f"{name} ({node})", card if isinstance(card, int) else None))
+    return Ask(s.first, "Effects due at the end of the phase: the first player chooses which resolves next", options)
 
 
 def end_of(scope: str) -> Do:
@@ -348,10 +360,14 @@ def end_of(scope: str) -> Do:
 register(
     "lcg.end-phase",
     Seq(
-        ForEach(
+        # Effects due at the end of the phase together resolve in the order the first
+        # player chooses (FAQ 1.02, simultaneous effect timing: its example is two of them).
+        InChosenOrder(
             _delayed,
-            "delayed",
-            Call(lambda rt: str(rt.env["delayed"][0]), lambda rt: dict(rt.env["delayed"][1])),
+            lambda rt, d: True,
+            _ask_delayed,
+            lambda d: str(d[0]),
+            lambda rt, d, by: (str(d[1]), dict(d[2])),
         ),
         end_of("phase"),
     ),

@@ -341,7 +341,7 @@ class InChosenOrder(Asks):
         if chosen is None:
             rt.pop()
             return
-        pending = rt.state.pending
+        pending = rt.state.pending  # the decision being answered, until its answer is recorded
         self._start(rt, frame, items, chosen, pending.seat if pending else None, answer_seq)
 
     def _start(self, rt: Runtime, frame: Frame, items: list[Any], item: Any, by: str | None, ans: int | None) -> None:

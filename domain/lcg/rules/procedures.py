@@ -327,18 +327,25 @@ register(
 # -- the end of a phase ------------------------------------------------------------------
 
 
-def _delayed(rt: Runtime) -> list[list[object]]:
-    return [[str(i), d.node, d.env] for i, d in enumerate(st(rt).delayed) if d.at == "phase"]
+def delayed_effects(scope: str) -> InChosenOrder:
+    """Run the delayed effects due when ``scope`` ends. Several due together resolve in the
+    order the first player chooses (FAQ 1.02, simultaneous effect timing, whose example is
+    two effects due at the end of a phase)."""
 
+    def due(rt: Runtime) -> list[list[object]]:
+        return [[str(i), d.node, d.env] for i, d in enumerate(st(rt).delayed) if d.at == scope]
 
-def _ask_delayed(rt: Runtime, due: list[Any]) -> Ask:
-    s = st(rt)
-    options = []
-    for key, node, env in due:
-        card = env.get("self")
-        name = table.name(s, int(card)) if isinstance(card, int) else "an effect"
-        options.append(Option(str(key), f"{name} ({node})", card if isinstance(card, int) else None))
-    return Ask(s.first, "Effects due at the end of the phase: the first player chooses which resolves next", options)
+    def ask(rt: Runtime, items: list[Any]) -> Ask:
+        s = st(rt)
+        options = []
+        for key, node, env in items:
+            card = env.get("self")
+            name = table.name(s, card) if isinstance(card, int) else "an effect"
+            options.append(Option(str(key), f"{name} ({node})", card if isinstance(card, int) else None))
+        prompt = f"Effects due at the end of the {scope}: the first player chooses which resolves next"
+        return Ask(s.first, prompt, options)
+
+    return InChosenOrder(due, lambda rt, d: True, ask, lambda d: str(d[0]), lambda rt, d, by: (str(d[1]), dict(d[2])))
 
 
 def end_of(scope: str) -> Do:
@@ -357,19 +364,4 @@ def end_of(scope: str) -> Do:
     return Do(step)
 
 
-register(
-    "lcg.end-phase",
-    Seq(
-        # Effects due at the end of the phase together resolve in the order the first
-        # player chooses (FAQ 1.02, simultaneous effect timing: its example is two of them).
-        InChosenOrder(
-            _delayed,
-            lambda rt, d: True,
-            _ask_delayed,
-            lambda d: str(d[0]),
-            lambda rt, d, by: (str(d[1]), dict(d[2])),
-        ),
-        end_of("phase"),
-    ),
-    rule="lcg.phase.end",
-)
+register("lcg.end-phase", Seq(delayed_effects("phase"), end_of("phase")), rule="lcg.phase.end")

@@ -128,11 +128,11 @@ Due = dict[str, Any]
 triggers), ``id`` (its option id) and ``env`` (the bindings its program runs with)."""
 
 
-def _triggered(s: LcgState, event: Event, listeners: list[Listener], kind: str) -> list[Due]:
+def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
     """The abilities of ``kind`` this event sets off, in table order (first player first)."""
     pools: dict[str, list[Uid]] = {}
     out: list[Due] = []
-    for code, k, i, trig in listeners:
+    for code, k, i, trig in _listeners().get(type(event), ()):
         if k != kind:
             continue
         pool = pools.get(trig.zone)
@@ -183,6 +183,9 @@ def _chooser(s: LcgState, due: list[Due]) -> Seat:
     return s.first
 
 
+_KIND_NAMES = {"forced": "Forced effect", "response": "Response"}
+
+
 def _ask_order(rt: Runtime, due: list[Due]) -> Ask:
     s = st(rt)
     seat = _chooser(s, due)
@@ -190,7 +193,7 @@ def _ask_order(rt: Runtime, due: list[Due]) -> Ask:
     for d in due:
         uid = int(d["env"]["self"])
         trig = _trigger(d)
-        label = f"{card_option(s, uid).label}: {trig.prompt or d['kind']}"
+        label = f"{card_option(s, uid).label}: {trig.prompt or _KIND_NAMES[d['kind']]}"
         options.append(Option(d["id"], label, uid))
     if due[0]["kind"] == "forced":
         prompt = "Forced effects due at once: the first player chooses which resolves next"
@@ -224,13 +227,12 @@ def after(rt: Runtime, event: Event) -> None:
     """Queue what ``event`` sets off. The last queued runs first: framework checks, then
     Forced effects, then Responses (FAQ 1.09: forced effects before responses to the same
     moment). Responses wait until a step held as one (quest progress) is done."""
-    listeners = _listeners().get(type(event))
-    if listeners is not None:
+    if type(event) in _listeners():
         s = st(rt)
-        responses = _triggered(s, event, listeners, "response")
+        responses = triggered(s, event, "response")
         if responses:
             rt.defer("lcg.response", {"due": responses, "_by": event.seq}, caller={})
-        forced = _triggered(s, event, listeners, "forced")
+        forced = triggered(s, event, "forced")
         if forced:
             rt.call("lcg.forced", {"due": forced, "_by": event.seq}, caller={})
     check = FRAMEWORK.get(type(event))

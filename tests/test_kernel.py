@@ -290,14 +290,19 @@ def test_reload_at_every_version_continues_identically() -> None:
     script = [("red", "green", "blue"), ("3",), ("yes",), ("blue", "green", "red"), ("4",), ("yes",)]
     for choice in script:
         answer(game, *choice)
+    assert_reloads_at_every_version(TALLY, game)
+
+
+def assert_reloads_at_every_version(rules: TallyRules, game: Game) -> None:
+    """Folding the events up to any version and answering the rest gives the same events."""
     events = list(game.pending_events)
+    encode = rules.codec.encode
     for version in range(1, len(events) + 1):
-        again = Game(game.id, TALLY, fold(TALLY, events[:version]))
+        again = Game(game.id, rules, fold(rules, events[:version]))
         again.resume()
         for event in events[version:]:
             if type(event).__name__ == "DecisionAnswered" and event.seq > again.version:
                 again.answer("solo", event.decision, event.choice)  # type: ignore[attr-defined]
-        encode = TALLY.codec.encode
         assert [encode(e) for e in [*events[:version], *again.pending_events]] == [encode(e) for e in events]
 
 
@@ -435,13 +440,6 @@ def test_programs_deferred_in_a_hold_start_when_it_is_done_in_their_order() -> N
 def test_a_game_with_held_and_ordered_steps_reloads_at_every_version() -> None:
     game = Game.start(uuid.uuid4(), TIMING, Started(seed=1))
     answer(game, "b")
-    events = list(game.pending_events)
     encode = TIMING.codec.encode
-    assert encode(fold(TIMING, events)) == encode(game.state)
-    for version in range(1, len(events) + 1):
-        again = Game(game.id, TIMING, fold(TIMING, events[:version]))
-        again.resume()
-        for event in events[version:]:
-            if type(event).__name__ == "DecisionAnswered" and event.seq > again.version:
-                again.answer("solo", event.decision, event.choice)  # type: ignore[attr-defined]
-        assert [encode(e) for e in [*events[:version], *again.pending_events]] == [encode(e) for e in events]
+    assert encode(fold(TIMING, list(game.pending_events))) == encode(game.state)
+    assert_reloads_at_every_version(TIMING, game)

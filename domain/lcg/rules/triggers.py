@@ -5,7 +5,7 @@ The last pushed runs first, so the order of resolution is: framework checks (let
 damage, 50 threat, a stage or location with enough progress), then Forced effects, then
 Responses (FAQ 1.09: Forced effects resolve before Responses to the same moment). The
 Forced effects of one moment resolve together, as do its Responses, in a chosen order,
-each checked when its turn comes (:data:`~domain.kernel.flow.InChosenOrder`).
+each checked when its turn comes (:class:`~domain.kernel.flow.InChosenOrder`).
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def _can_resolve(rt: Runtime, due: Due) -> bool:
     trig = _trigger(due)
     uid = int(due["env"]["self"])
     card = s.cards[uid]
-    if trig.zone == "play" and not table.is_in_play(s, uid):
+    if s.players[due["env"]["player"]].eliminated or (trig.zone == "play" and not table.is_in_play(s, uid)):
         return False
     if trig.zone == "hand" and card.zone != f"{card.owner}.hand":
         return False

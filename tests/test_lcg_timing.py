@@ -44,7 +44,7 @@ def _game_at_the_moment() -> tuple[Game, dict[str, int]]:
     for enemy in (spider, hummerhorns):
         moment = ev.EnemyEngaged(enemy=enemy, player="p3", seq=2)
         due += triggered(state, moment, "forced")
-    frames = [*placed.frames, Frame(program("lcg.forced").key, 0, {"due": due, "_by": 2})]
+    frames = [*placed.frames, Frame(program("lcg.forced").key, 0, {"_by": 2}, due)]
     return Game.start_at(uuid4(), LCG, placed.created, placed.placed, frames), placed.labels
 
 

@@ -298,7 +298,8 @@ class InChosenOrder(Asks):
     """Resolve several things that fell due at the same moment, one at a time, in the
     order a seat chooses.
 
-    ``items`` (JSON-native values) are fixed on entry. Before each, ``due`` says which of
+    ``items`` (JSON-native values) are fixed on entry, or given by the caller
+    (:meth:`Runtime.call` with ``items``). Before each, ``due`` says which of
     those left can resolve now: a condition is checked when an item's turn comes, not
     when it fell due, so resolving one can enable or disable another. A single due item
     resolves without a question; between several, ``ask`` builds the question, whose
@@ -309,7 +310,7 @@ class InChosenOrder(Asks):
 
     def __init__(
         self,
-        items: Items,
+        items: Items | None,
         due: Callable[[Runtime, Any], bool],
         ask: Callable[[Runtime, list[Any]], Ask],
         ident: Callable[[Any], str],
@@ -322,7 +323,7 @@ class InChosenOrder(Asks):
     def step(self, rt: Runtime, frame: Frame) -> None:
         items = frame.items
         if items is None:
-            items = list(rt.evaluate(self.items, frame.env, self.rule))
+            items = list(rt.evaluate(self.items, frame.env, self.rule)) if self.items else []
         rt.env, rt.rule = frame.env, self.rule
         due = [x for x in items if self.due(rt, x)]
         if not due:

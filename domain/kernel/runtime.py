@@ -141,27 +141,29 @@ class Runtime:
         if len(stack) - 1 < self._low:
             self._low = len(stack) - 1
 
-    def call(self, name: str, args: Env, caller: Env | None = None) -> None:
-        """Push program ``name`` with ``args``, keeping the caller's cause context."""
-        env = {k: v for k, v in (self.env if caller is None else caller).items() if k[0] == "_"}
-        env.update(args)
-        self.push(program(name), env)
+    def call(self, name: str, args: Env, caller: Env | None = None, items: list[Any] | None = None) -> None:
+        """Push program ``name`` with ``args``, keeping the caller's cause context; ``items``
+        are the items of a program that works through them (:class:`~domain.kernel.flow.InChosenOrder`)."""
+        self.state.stack.append(self._frame(name, args, caller, items))
 
-    def defer(self, name: str, args: Env, caller: Env | None = None) -> None:
+    def defer(self, name: str, args: Env, caller: Env | None = None, items: list[Any] | None = None) -> None:
         """Like :meth:`call`, but inside a :class:`~domain.kernel.flow.Hold` the program
         waits until the hold's body is done (after the programs deferred before it)."""
         stack = self.state.stack
         for at in range(len(stack) - 1, -1, -1):
             frame = stack[at]
             if frame.i and isinstance(NODES[frame.node], Hold):
-                env = {k: v for k, v in (self.env if caller is None else caller).items() if k[0] == "_"}
-                env.update(args)
                 index = at - (frame.i - 1)
                 stack[at] = Frame(frame.node, frame.i + 1, frame.env, frame.items)
-                stack.insert(index, Frame(program(name).key, 0, env))
+                stack.insert(index, self._frame(name, args, caller, items))
                 self._low = min(self._low, index)
                 return
-        self.call(name, args, caller)
+        self.call(name, args, caller, items)
+
+    def _frame(self, name: str, args: Env, caller: Env | None, items: list[Any] | None) -> Frame:
+        env = {k: v for k, v in (self.env if caller is None else caller).items() if k[0] == "_"}
+        env.update(args)
+        return Frame(program(name).key, 0, env, items)
 
     def break_loop(self) -> None:
         stack = self.state.stack

@@ -123,9 +123,9 @@ def _hands(s: LcgState) -> list[Uid]:
     return [u for seat in s.active_seats() for u in s.zone(f"{seat}.hand")]
 
 
-Due = dict[str, Any]
-"""A triggered ability waiting to resolve: ``code``, ``kind``, ``i`` (which of the card's
-triggers), ``id`` (its option id) and ``env`` (the bindings its program runs with)."""
+Due = list[Any]
+"""A triggered ability waiting to resolve, as ``[card, kind, i, controller, bindings]``:
+the card's ``i``-th trigger of ``kind`` ("forced" or "response"), and what its event bound."""
 
 
 def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
@@ -149,26 +149,31 @@ def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
             if card.code != code or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
-            env: dict[str, Any] = {"self": uid, "player": seat, "_card": uid, "_by": event.seq}
-            if trig.bind is not None:
-                env.update(trig.bind(s, event, uid))
-            out.append({"code": code, "kind": kind, "i": i, "id": f"{uid}.{kind}.{i}", "env": env})
+            out.append([uid, kind, i, seat, trig.bind(s, event, uid) if trig.bind is not None else {}])
     return out
 
 
-def _trigger(due: Due) -> Trigger:
-    text = TEXTS[due["code"]]
-    return (text.forced if due["kind"] == "forced" else text.responses)[due["i"]]
+def _ident(due: Due) -> str:
+    return f"{due[0]}.{due[1]}.{due[2]}"
+
+
+def _controller(due: Due) -> Seat:
+    return str(due[3])
+
+
+def _trigger(s: LcgState, due: Due) -> Trigger:
+    text = TEXTS[s.cards[due[0]].code]
+    return (text.forced if due[1] == "forced" else text.responses)[due[2]]
 
 
 def _can_resolve(rt: Runtime, due: Due) -> bool:
     """Checked when the ability's turn comes: its card is still where it listens from,
     and its condition (a cost it can pay, a target) holds now."""
     s = st(rt)
-    trig = _trigger(due)
-    uid = int(due["env"]["self"])
+    trig = _trigger(s, due)
+    uid = int(due[0])
     card = s.cards[uid]
-    if s.players[due["env"]["player"]].eliminated or (trig.zone == "play" and not table.is_in_play(s, uid)):
+    if s.players[_controller(due)].eliminated or (trig.zone == "play" and not table.is_in_play(s, uid)):
         return False
     if trig.zone == "hand" and card.zone != f"{card.owner}.hand":
         return False
@@ -177,9 +182,9 @@ def _can_resolve(rt: Runtime, due: Due) -> bool:
 
 def _chooser(s: LcgState, due: list[Due]) -> Seat:
     """Who orders them: the controller of them all, else the first player (FAQ 1.02)."""
-    seats = {d["env"]["player"] for d in due}
-    if len(seats) == 1 and due[0]["kind"] == "response":
-        return str(seats.pop())
+    seats = {_controller(d) for d in due}
+    if len(seats) == 1 and due[0][1] == "response":
+        return seats.pop()
     return s.first
 
 
@@ -191,24 +196,23 @@ def _ask_order(rt: Runtime, due: list[Due]) -> Ask:
     seat = _chooser(s, due)
     options = []
     for d in due:
-        uid = int(d["env"]["self"])
-        trig = _trigger(d)
-        label = f"{card_option(s, uid).label}: {trig.prompt or _KIND_NAMES[d['kind']]}"
-        options.append(Option(d["id"], label, uid))
-    if due[0]["kind"] == "forced":
+        label = f"{card_option(s, d[0]).label}: {_trigger(s, d).prompt or _KIND_NAMES[d[1]]}"
+        options.append(Option(_ident(d), label, d[0]))
+    if due[0][1] == "forced":
         prompt = "Forced effects due at once: the first player chooses which resolves next"
         return Ask(seat, prompt, options)
-    if all(d["env"]["player"] == seat and _trigger(d).optional for d in due):
+    if all(_controller(d) == seat and _trigger(s, d).optional for d in due):
         options.append(Option("none", "Use none of them"))
     return Ask(seat, "Responses to the same moment: choose which resolves next", options)
 
 
 def _run(rt: Runtime, due: Due, by: str | None) -> tuple[str, dict[str, Any]]:
     """A response its controller chose in the ordering question is used without asking again."""
-    env = dict(due["env"])
-    if by is not None and by == env["player"]:
+    uid, kind, i, seat, bound = due
+    env: dict[str, Any] = {"self": uid, "player": seat, "_card": uid, **bound}
+    if by is not None and by == seat:
         env["accepted"] = True
-    return f"{due['code']}.{due['kind']}.{due['i']}", env
+    return f"{st(rt).cards[uid].code}.{kind}.{i}", env
 
 
 # Responses (and forced effects) set off by one moment are offered together and
@@ -218,7 +222,7 @@ def _run(rt: Runtime, due: Due, by: str | None) -> tuple[str, dict[str, Any]]:
 for _kind in ("forced", "response"):
     register(
         f"lcg.{_kind}",
-        InChosenOrder(lambda rt: list(rt.env["due"]), _can_resolve, _ask_order, lambda d: str(d["id"]), _run),
+        InChosenOrder(None, _can_resolve, _ask_order, _ident, _run),
         rule=f"lcg.{_kind}",
     )
 
@@ -231,10 +235,10 @@ def after(rt: Runtime, event: Event) -> None:
         s = st(rt)
         responses = triggered(s, event, "response")
         if responses:
-            rt.defer("lcg.response", {"due": responses, "_by": event.seq}, caller={})
+            rt.defer("lcg.response", {"_by": event.seq}, caller={}, items=responses)
         forced = triggered(s, event, "forced")
         if forced:
-            rt.call("lcg.forced", {"due": forced, "_by": event.seq}, caller={})
+            rt.call("lcg.forced", {"_by": event.seq}, caller={}, items=forced)
     check = FRAMEWORK.get(type(event))
     if check is not None:
         check(rt, event)

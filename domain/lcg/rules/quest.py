@@ -14,7 +14,7 @@ from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.effects import card_option, each_player, emit, st
+from domain.lcg.effects import card_option, each_player, emit, progress_on_current_quest, st
 from domain.lcg.rules import table
 from domain.lcg.rules.windows import window
 
@@ -62,7 +62,7 @@ def body() -> list[Node]:
                 emit(lambda rt: ev.QuestResolved(willpower=int(rt.env["willpower"]), threat=int(rt.env["threat"]))),
                 If(
                     lambda rt: int(rt.env["progress"]) > 0,
-                    Call("lcg.progress.current-quest", lambda rt: {"amount": rt.env["progress"]}),
+                    progress_on_current_quest(lambda rt: int(rt.env["progress"])),
                     rule="lcg.quest.progress",
                 ),
                 If(

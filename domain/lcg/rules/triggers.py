@@ -20,7 +20,7 @@ from domain.kernel.flow import Ask, InChosenOrder, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import TEXTS, Trigger
-from domain.lcg.effects import card_option, st
+from domain.lcg.effects import st
 from domain.lcg.rules import table
 from domain.lcg.rules.procedures import explorable, stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
@@ -194,10 +194,11 @@ _KIND_NAMES = {"forced": "Forced effect", "response": "Response"}
 def _ask_order(rt: Runtime, due: list[Due]) -> Ask:
     s = st(rt)
     seat = _chooser(s, due)
+    several = len({_controller(d) for d in due}) > 1
     options = []
     for d in due:
-        label = f"{card_option(s, d[0]).label}: {_trigger(s, d).prompt or _KIND_NAMES[d[1]]}"
-        options.append(Option(_ident(d), label, d[0]))
+        label = _trigger(s, d).prompt or f"{table.name(s, d[0])}: {_KIND_NAMES[d[1]]}"
+        options.append(Option(_ident(d), f"{_controller(d)}: {label}" if several else label, d[0]))
     if due[0][1] == "forced":
         prompt = "Forced effects due at once: the first player chooses which resolves next"
         return Ask(seat, prompt, options)

@@ -22,6 +22,7 @@ from domain.lcg.lineups import SetupError
 from domain.verify import verify
 from service.app import BadVersion, UnknownGame, Westmarch, store_env
 from tools.games import KINDS, kind
+from tools.records import RecordError
 
 
 class CommandError(Exception):
@@ -289,6 +290,10 @@ def cmd_fork(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from tools.records import is_record_path, verify_file
+
+    if is_record_path(args.game):
+        return verify_file(args.game)
     app = _app(args)
     game_id = _game_id(app, args.game)
     try:
@@ -299,7 +304,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1
     verdict = verify(app.rules_of(game_id), events)
     print(f"{game_id}: {verdict}")
-    return 0 if verdict.ok else 1
+    return verdict.exit_code
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from tools.records import export_game
+
+    app = _app(args)
+    return export_game(app, _game_id(app, args.game), args.output)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from tools.records import import_file
+
+    return import_file(_app(args), args.file)
 
 
 def cmd_tokens(args: argparse.Namespace) -> int:
@@ -426,8 +444,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--at", type=int, required=True, help="number of events to keep")
 
-    p = command("verify", "check the hash chain and re-execute the decisions from the seed", cmd_verify)
-    p.add_argument("game")
+    p = command(
+        "verify",
+        "check a game's hash chain and re-execute its decisions from the seed: a stored game, or a record "
+        "file offline (no store); exit 0 ok, 1 chain broken (tampering or damage), 3 chain intact but "
+        "re-execution differs (a rules change), 4 unknown ruleset or rules version",
+        cmd_verify,
+    )
+    p.add_argument("game", metavar="GAME|FILE", help="game id or prefix, or a record file ('-' for standard input)")
+
+    p = command("export", "write a game's record: a header, then every event with its cause and hash", cmd_export)
+    q = command("import", "store a game record as a game (refused, writing nothing, if it is damaged)", cmd_import)
+    from tools.records import add_arguments as record_arguments
+
+    record_arguments(p, q)
 
     p = command("tokens", "issue the seat, spectator and referee tokens of a game started with 'new'", cmd_tokens)
     p.add_argument("game")
@@ -458,7 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.fn(args)
         return code
-    except (CommandError, SetupError, UnknownGame, BadVersion, RuleError) as error:
+    except (CommandError, RecordError, SetupError, UnknownGame, BadVersion, RuleError) as error:
         print(f"westmarch: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

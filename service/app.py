@@ -61,6 +61,23 @@ class BadVersion(RuleError):
         super().__init__(f"version {version} is out of range: the game has versions 1 to {latest}")
 
 
+class _Adopted(Game):
+    """A game whose new events were made elsewhere: they keep the times they were first saved."""
+
+    def __init__(
+        self, id: UUID, rules: Ruleset[Any], state: State, events: Sequence[Event], stamps: Sequence[datetime]
+    ) -> None:
+        super().__init__(id, rules, state)
+        self._new = list(events)
+        self._stamps = list(stamps)
+
+    def collect_events(self) -> list[Recorded]:
+        name = self.rules.name
+        recorded = [Recorded(self.id, e.seq, name, e, at) for e, at in zip(self._new, self._stamps, strict=True)]
+        self._new, self._stamps = [], []
+        return recorded
+
+
 @dataclass(frozen=True)
 class GameInfo:
     id: UUID
@@ -161,12 +178,9 @@ class Westmarch(Application[UUID]):
         saved) if another command saved any of their versions first."""
         if not events:
             return
-        recorded = [Recorded(game_id, e.seq, rules.name, e, at) for e, at in zip(events, stamps, strict=True)]
-        try:
-            self.save(*recorded)
-        except IntegrityError:
-            raise ConcurrentUpdate(game_id) from None
-        self._snapshot(game_id, rules, events[0].seq - 1, events[-1].seq, None)
+        before = events[0].seq - 1
+        state = fold(rules, list(events), self.state_at(game_id, before) if before else None)
+        self._save(_Adopted(game_id, rules, state, events, stamps), before)
 
     def record(self, record_id: UUID) -> Any | None:
         """The first stored event of a one-event aggregate (a service record), or None."""

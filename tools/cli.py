@@ -197,6 +197,12 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_bench_records(args: argparse.Namespace) -> int:
+    from tools.bench_records import main as bench_main
+
+    return bench_main(args)
+
+
 def cmd_bench_wotr(args: argparse.Namespace) -> int:
     from tools.bench_wotr import main as bench_main
 
@@ -476,6 +482,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
     p.add_argument("--games", type=int, default=1000, help="live games for the memory figure (default: %(default)s)")
+
+    p = command("bench-records", "measure game records (size, export, import, verify)", cmd_bench_records)
+    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
 
     p = command("bench-wotr", "measure War of the Ring simulation, write its BENCHMARKS.md section", cmd_bench_wotr)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")

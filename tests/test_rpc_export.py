@@ -22,6 +22,7 @@ from service.archive import import_record
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tests.rpc_support import create, stub_for, threaded_server, tokens
+from tools.cli import main
 
 
 def exported(stub: pb_grpc.GameServiceStub, game_id: str, token: str) -> list[bytes]:
@@ -41,7 +42,9 @@ def first_legal(decision: pb.Decision) -> list[str]:
     return ids[: decision.min]
 
 
-def test_export_refused_to_seats_during_play_complete_for_the_referee_open_to_all_after(tmp_path: Path) -> None:
+def test_export_refused_to_seats_during_play_complete_for_the_referee_open_to_all_after(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with threaded_server(store_env(db=str(tmp_path / "games.db"))) as server:
         channel, stub = stub_for(server.address)
         with channel:
@@ -53,6 +56,9 @@ def test_export_refused_to_seats_during_play_complete_for_the_referee_open_to_al
                     exported(stub, game, keys[viewer])
                 assert refused.value.code() is grpc.StatusCode.PERMISSION_DENIED
                 assert f"the {viewer} cannot export a game in progress" in (refused.value.details() or "")
+            saved = tmp_path / "game.jsonl"
+            assert main(["export", "--server", server.address, "--token", keys["p1"], "-o", str(saved)]) == 2
+            assert "PERMISSION_DENIED: the p1 cannot export" in capsys.readouterr().err and not saved.exists()
             with pytest.raises(grpc.RpcError) as refused:
                 exported(stub, game, "not-a-token")
             assert refused.value.code() is grpc.StatusCode.UNAUTHENTICATED
@@ -92,6 +98,10 @@ def test_export_refused_to_seats_during_play_complete_for_the_referee_open_to_al
             verdict = stub.VerifyGame(pb.VerifyGameRequest(game_id=game, token=keys["p2"]))
             assert verdict.status == pb.VERIFY_STATUS_OK and verdict.recorded_rules_version == LCG.rules_version
             assert verdict.current_rules_version == LCG.rules_version and verdict.text.startswith("ok: ")
+            # the command line exports as any token's viewer, and the file verifies offline
+            assert main(["export", "--server", server.address, "--token", keys["p1"], "-o", str(saved)]) == 0
+            assert saved.read_bytes().splitlines(keepends=True)[1:] == records["p1"][1:]
+            assert main(["verify", str(saved)]) == 0
             # and it imports into another store as the same game
             other = Westmarch(store_env(db=str(tmp_path / "other.db")))
             done = import_record(other, records["p2"])

@@ -314,8 +314,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from tools.records import export_game
+    from tools.records import export_game, export_remote
 
+    if args.server or args.token:
+        if not (args.server and args.token):
+            raise CommandError("exporting from a server needs both --server HOST:PORT and --token TOKEN")
+        return export_remote(args.server, args.token, args.game or "", args.output, args.tls_ca)
+    if not args.game:
+        raise CommandError("name the game to export (see: westmarch games)")
     app = _app(args)
     return export_game(app, _game_id(app, args.game), args.output)
 

@@ -293,8 +293,7 @@ class Servicer:
         started = time.perf_counter()
         entry = CallLog("Watch")
         if isinstance(request, Malformed):
-            _log_call(entry, "INVALID_ARGUMENT", started)
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+            await _abort_malformed(request, entry, started, context)
             return
         try:
             game_id = self._game(request, entry)
@@ -335,8 +334,7 @@ class Servicer:
         started = time.perf_counter()
         entry = CallLog("ExportGame")
         if isinstance(request, Malformed):
-            _log_call(entry, "INVALID_ARGUMENT", started)
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+            await _abort_malformed(request, entry, started, context)
             return
         outcome = "OK"
         lines = 0
@@ -400,6 +398,14 @@ class Servicer:
             ),
         }
         return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+
+
+async def _abort_malformed(
+    request: Malformed, entry: CallLog, started: float, context: aio.ServicerContext[Any, Any]
+) -> None:
+    """End a streaming call whose request could not be parsed (INVALID_ARGUMENT)."""
+    _log_call(entry, "INVALID_ARGUMENT", started)
+    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
 
 
 def _log_call(entry: CallLog, outcome: str, started: float) -> None:

@@ -455,3 +455,13 @@ def test_export_verify_import_on_the_command_line(
     assert main(["import", "chess.jsonl", "--db", other]) == 4
     assert main(["verify", "no-such-file.jsonl", "--db", other]) == 2
     assert "no game id starts with" in capsys.readouterr().err
+
+
+def test_bench_records_quick_writes_its_section(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    output = tmp_path / "BENCHMARKS.md"
+    output.write_text("# Benchmarks\n\n<!-- section:other -->\nkept\n<!-- /section:other -->\n", encoding="utf-8")
+    assert main(["bench-records", "--quick", "--output", str(output)]) == 0
+    text = output.read_text(encoding="utf-8")
+    assert "kept" in text and "<!-- section:records -->" in text
+    assert "Produced by `westmarch bench-records --quick`" in text
+    assert "bytes per event" in text and "x the fold" in text

@@ -23,6 +23,7 @@ from domain.verify import verify
 from service.app import BadVersion, UnknownGame, Westmarch, store_env
 from tools.games import KINDS, kind
 from tools.records import RecordError
+from tools.records import add_arguments as record_arguments
 
 
 class CommandError(Exception):
@@ -467,8 +468,6 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("export", "write a game's record: a header, then every event with its cause and hash", cmd_export)
     q = command("import", "store a game record as a game (refused, writing nothing, if it is damaged)", cmd_import)
-    from tools.records import add_arguments as record_arguments
-
     record_arguments(p, q)
 
     p = command("tokens", "issue the seat, spectator and referee tokens of a game started with 'new'", cmd_tokens)

@@ -126,7 +126,8 @@ def check_record(lines: Iterable[bytes], rulesets: Rulesets) -> Checked:
         return Checked(Verdict(Status.UNKNOWN_RULES, header.events, reason=reason), header)
     raw: list[bytes] = []
     head = GENESIS
-    first_version, first_hash = 0, ""
+    first_version: Any = 0
+    first_hash = ""
     for i, line in enumerate(rows, start=1):
         if not line.endswith(b"\n"):
             return Checked(_damaged(i, f"the file is cut short in event {i} (the header says {header.events})"), header)
@@ -140,7 +141,9 @@ def check_record(lines: Iterable[bytes], rulesets: Rulesets) -> Checked:
         if chain_link(head, _encode(event)) != digest:
             return Checked(_damaged(i, "the hash does not match the event's content and the chain"), header)
         if i == 1:
-            first_version, first_hash = int(event.get("rules_version", 0)), digest
+            first_version, first_hash = event.get("rules_version", 0), digest
+            if type(first_version) is not int:
+                return Checked(_damaged(1, f"the rules version {first_version!r} is not a number"), header)
         head = digest
         raw.append(line[:-1])
     count = len(raw)

@@ -67,6 +67,7 @@ class LcgWithSecondDraw(LcgRules):
 
 
 CHANGED = LcgWithSecondDraw()
+OLD, NEW = LCG.rules_version, CHANGED.rules_version
 
 
 def only(rules: Ruleset[Any]) -> Callable[[str], Ruleset[Any]]:
@@ -297,7 +298,7 @@ def test_a_header_that_disagrees_with_its_events_is_refused(record: list[bytes])
     for key, value, message in (
         ("last_hash", "0" * 64, "the header's last hash is not the last event's"),
         ("first_hash", "0" * 64, "the header's first hash is not the first event's"),
-        ("rules_version", 7, "the header says rules v7, the first event v1"),
+        ("rules_version", 70, f"the header says rules v70, the first event v{LCG.rules_version}"),
         ("events", header["events"] - 1, "its header says"),
     ):
         changed = [msgspec.json.encode({**header, key: value}) + b"\n", *record[1:]]
@@ -355,11 +356,11 @@ def test_an_old_record_under_changed_rules_is_a_rules_change_not_tampering(recor
     assert verdict.status is Status.REEXECUTION_DIFFERS and verdict.exit_code == 3
     # the changed rule acts as the heroes gain resources: it moves the cursor (the event's flow)
     assert verdict.first_bad == first_gain and verdict.field.startswith("flow")
-    assert (verdict.recorded_rules, verdict.current_rules) == (1, 2)
+    assert (verdict.recorded_rules, verdict.current_rules) == (OLD, NEW)
     text = str(verdict)
     assert f"FAILED at event {first_gain}: the hash chain is intact but re-execution differs ({verdict.field})" in text
-    assert "recorded under lcg rules v1, this engine has v2" in text
-    assert "rules changes since: v2: each player draws a second card in the resource phase (test ruling)" in text
+    assert f"recorded under lcg rules v{OLD}, this engine has v{NEW}" in text
+    assert f"rules changes since: v{NEW}: each player draws a second card in the resource phase (test ruling)" in text
     assert "tamper" not in text and "rewritten" not in text
     # the fold needs no rules: state and explanations are the same under either ruleset
     events = checked.events
@@ -369,16 +370,16 @@ def test_an_old_record_under_changed_rules_is_a_rules_change_not_tampering(recor
 
 def test_a_record_from_newer_rules_or_an_unknown_game_cannot_be_re_executed(tmp_path: Path) -> None:
     newer = finished_lcg(22, CHANGED)
-    assert newer.state.version > 0 and newer.pending_events[0].rules_version == 2  # type: ignore[attr-defined]
+    assert newer.state.version > 0 and newer.pending_events[0].rules_version == NEW  # type: ignore[attr-defined]
     app = Westmarch(store_env(db=str(tmp_path / "newer.db")))
     app.store(Game.forked(newer.id, CHANGED, newer.pending_events))
     lines = record_of(app, newer)
     assert verify_record(lines, only(CHANGED)).verdict.ok, "the variant re-executes its own records"
     verdict = verify_record(lines, ruleset).verdict
     assert verdict.status is Status.UNKNOWN_RULES and verdict.exit_code == 4
-    assert "recorded under lcg rules v2; this engine knows lcg rules up to v1" in verdict.reason
+    assert f"recorded under lcg rules v{NEW}; this engine knows lcg rules up to v{OLD}" in verdict.reason
     assert "intact" in verdict.reason
-    with pytest.raises(ImportRefused, match="rules up to v1"):
+    with pytest.raises(ImportRefused, match=f"rules up to v{OLD}"):
         import_record(Westmarch(store_env(db=str(tmp_path / "old.db"))), lines)
     header = msgspec.json.decode(lines[0])
     chess = [msgspec.json.encode({**header, "ruleset": "chess"}) + b"\n", *lines[1:]]
@@ -397,7 +398,7 @@ def test_games_recorded_before_rules_versions_still_verify() -> None:
     game = play_randomly(Game.start(random_id(4), LCG, old), random.Random(4))
     verdict = verify(LCG, game.pending_events)
     assert verdict.ok and verdict.recorded_rules == 0
-    assert "recorded under lcg rules v0 (before rules versions were recorded), this engine has v1" in str(verdict)
+    assert f"recorded under lcg rules v0 (before rules versions were recorded), this engine has v{OLD}" in str(verdict)
 
 
 def test_each_ruleset_s_version_is_the_newest_in_its_changelog() -> None:

@@ -19,7 +19,8 @@ Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),
 NOT_FOUND (no such game, version or event), UNAUTHENTICATED (missing or wrong token),
 PERMISSION_DENIED (the token's viewer may not do this), FAILED_PRECONDITION (not your
 decision, no decision pending, game over), ABORTED (stale expected version or a concurrent
-command won: reload and retry). No error appends an event.
+command won: reload and retry), DATA_LOSS (a stored event of the game cannot be exported as
+it is: VerifyGame names it). No error appends an event.
 """
 
 from collections import abc as _abc

@@ -466,3 +466,30 @@ def test_bench_records_quick_writes_its_section(capsys: pytest.CaptureFixture[st
     assert "kept" in text and "<!-- section:records -->" in text
     assert "Produced by `westmarch bench-records --quick`" in text
     assert "bytes per event" in text and "x the fold" in text
+
+
+def test_a_damaged_store_is_not_exported(capsys: pytest.CaptureFixture[str], tmp_path: Path, played: Game) -> None:
+    """A stored event that cannot be read, or spans lines, stops the export with a clear error."""
+    import sqlite3
+
+    db = str(tmp_path / "games.db")
+    app = Westmarch(store_env(db=db))
+    app.store(Game.forked(played.id, LCG, played.pending_events))
+    app.close()
+    game = str(played.id)
+    for version, edit, message in (
+        (10, lambda state: state.replace(b',"seq":', b',\n"seq":', 1), "stored event 10 spans lines"),
+        (played.version, lambda state: state[:20], "a stored event cannot be read"),
+    ):
+        with sqlite3.connect(db) as conn:
+            (state,) = conn.execute(
+                "SELECT state FROM stored_events WHERE originator_id=? AND originator_version=?",
+                (played.id.hex, version),
+            ).fetchone()
+            conn.execute(
+                "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=?",
+                (edit(bytes(state)), played.id.hex, version),
+            )
+        output = tmp_path / "g.jsonl"
+        assert main(["export", game, "-o", str(output), "--db", db]) == 2
+        assert message in capsys.readouterr().err and not output.exists()

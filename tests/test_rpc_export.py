@@ -8,7 +8,9 @@ offline and imports into another store.
 from __future__ import annotations
 
 import io
+import sqlite3
 from pathlib import Path
+from uuid import UUID
 
 import grpc
 import msgspec
@@ -108,3 +110,13 @@ def test_export_refused_to_seats_during_play_complete_for_the_referee_open_to_al
             assert done.events == version
             assert LCG.codec.encode(other.state_at(done.game_id)) == LCG.codec.encode(server.app.state_at(done.game_id))
             other.close()
+            # a stored event that cannot be read is DATA_LOSS, not a broken record
+            with sqlite3.connect(str(tmp_path / "games.db")) as conn:
+                conn.execute(
+                    "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=?",
+                    (b"[1,{", UUID(game).hex, version),
+                )
+            with pytest.raises(grpc.RpcError) as refused:
+                exported(stub, game, keys["referee"])
+            assert refused.value.code() is grpc.StatusCode.DATA_LOSS
+            assert "a stored event cannot be read" in (refused.value.details() or "")

@@ -440,6 +440,9 @@ def test_export_verify_import_on_the_command_line(
     assert "already in this store" in capsys.readouterr().out
     assert main(["verify", game, "--db", other]) == 0
     assert main(["state", game, "--db", other]) == 0 and main(["explain", game, "5", "--db", other]) == 0
+    assert main(["games", "--db", other]) == 0
+    assert f"{game}  lcg   version {info.version:6}  over     rules v{LCG.rules_version}" in capsys.readouterr().out
+    assert main(["tokens", game, "--db", other]) == 0, "an imported game can be served"
     capsys.readouterr()
     lines = Path("g.jsonl").read_bytes().splitlines(keepends=True)
     k = next(i for i, line in enumerate(lines) if b'"type":"ThreatRaised"' in line)

@@ -18,6 +18,7 @@ from uuid import UUID
 import msgspec
 
 from domain.kernel.decisions import Choice, Decision, RuleError
+from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import verify
 from service.app import BadVersion, UnknownGame, Westmarch, store_env
@@ -66,7 +67,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         found = True
         status = "over" if info.over else "playing"
         seed = getattr(info.created, "seed", "?")
-        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {status:8} seed {seed}")
+        rules = f"rules v{recorded_rules_version(info.created)}"
+        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {status:8} {rules}  seed {seed}")
     if not found:
         print("no games yet; start one with: westmarch new lcg")
     return 0

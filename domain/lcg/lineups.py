@@ -104,10 +104,6 @@ def lcg_options(
             if codes is None:
                 raise SetupError(f"no default heroes left for player {i + 1}; name them with --heroes")
         lineups.append(codes)
-    every = [c for lineup in lineups for c in lineup]
-    twice = sorted({CARDS[c].name for c in every if every.count(c) > 1})
-    if twice:
-        raise SetupError(f"heroes are unique: {', '.join(twice)} cannot be in play twice")
     setups = []
     for i, (lineup, deck) in enumerate(zip(lineups, brought, strict=True)):
         if deck is None:
@@ -120,4 +116,8 @@ def lcg_options(
                 named_as = f" {deck.name!r}" if deck.name else ""
                 raise SetupError(f"player {i + 1}'s deck{named_as} is refused:\n{lines}")
         setups.append(HeroSetup(lineup, deck.codes()))
+    every = [c for lineup in lineups for c in lineup]
+    twice = sorted({CARDS[c].name for c in every if every.count(c) > 1})
+    if twice:
+        raise SetupError(f"heroes are unique: {', '.join(twice)} cannot be in play twice")
     return Options(scenario=scenario_key, players=tuple(setups), difficulty=difficulty)

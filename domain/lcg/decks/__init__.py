@@ -15,6 +15,7 @@ The card pool a deck may use is every player card the engine plays: defined in
 
 from __future__ import annotations
 
+import random
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -175,3 +176,18 @@ def lookup(name_or_code: str) -> str | None:
     players = [c for c in codes if card_type(c) in PLAYER_TYPES]
     found = players or codes
     return found[0] if found else None
+
+
+def random_deck(rng: random.Random, taken: Iterable[str] = (), name: str = "random deck") -> Deck:
+    """A legal deck drawn from the card pool with ``rng``: 1 to 3 heroes not in ``taken``,
+    and 20 to 50 cards, at most 3 copies of a title (for tests and bot experiments)."""
+    used = set(taken)
+    heroes = [c for c in sorted(CARDS) if CARDS[c].type == "hero" and playable(c) and c not in used]
+    chosen = rng.sample(heroes, min(len(heroes), rng.randint(MIN_HEROES, MAX_HEROES)))
+    pool = [c for c in sorted(CARDS) if CARDS[c].type in PLAYER_TYPES[1:] and playable(c)]
+    copies: dict[str, int] = {}
+    for _ in range(rng.randint(20, 50)):
+        code = rng.choice(pool)
+        if copies.get(code, 0) < MAX_COPIES:
+            copies[code] = copies.get(code, 0) + 1
+    return Deck(name, tuple(chosen), tuple(copies.items()))

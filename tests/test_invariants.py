@@ -8,7 +8,8 @@
    answer raises a typed error naming the decision, and appends nothing.
 
 Half the games are played with the default decks, half with random legal decks (1 to 3
-heroes each, cards drawn from the pool). The number of games is bounded so CI stays fast; WESTMARCH_INVARIANT_GAMES raises it.
+heroes each, cards drawn from the pool). The number of games is bounded so CI stays fast;
+WESTMARCH_INVARIANT_GAMES raises it.
 """
 
 from __future__ import annotations

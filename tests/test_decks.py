@@ -35,7 +35,9 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tests.rpc_support import stub_for, threaded_server
 from tools.bots import make_bot
 from tools.cli import main
+from tools.games import kind
 from tools.rpc_client import BotReport, play_seat
+from tools.simulate import simulate
 
 DECKS = Path(__file__).parent / "decks"
 RINGSDB = DECKS / "aragorn-gimli-legolas.json"
@@ -426,3 +428,18 @@ def test_a_refused_deck_over_grpc_creates_nothing(
         details = refused.value.details() or ""
         assert details.startswith("player 1's deck") and says in details, details
         assert list(server.app.games()) == []
+
+
+def test_the_greedy_bot_lasts_longer_with_a_good_deck_than_with_a_bad_one() -> None:
+    """The ready-made deck against one whose cards only Aragorn can pay for (a bad deck for
+    Aragorn, Gimli and Legolas): the greedy bot survives more rounds with the good one."""
+    bad = read_deck(
+        "Heroes: Aragorn, Gimli, Legolas\n3x Guard of the Citadel\n2x Faramir\n2x Son of Arnor\n"
+        "3x Snowbourn Scout\n2x Silverlode Archer\n2x Longbeard Orc Slayer\n1x Brok Ironfist\n"
+    )
+    rounds = {}
+    for name, deck in (("good", None), ("bad", bad)):
+        options = lcg_options("passage-through-mirkwood", 1, None, "standard", [deck] if deck else [])
+        report = simulate(kind("lcg"), [LCG.created(options, seed) for seed in range(1, 31)], "greedy", 1)
+        rounds[name] = sum(report.rounds) / len(report.rounds)
+    assert rounds["good"] > rounds["bad"] + 1, rounds

@@ -35,7 +35,7 @@ def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
         "--heroes",
         action="append",
         metavar="A,B,C",
-        help="three heroes for the next player, by name (repeat once per player); default lineups otherwise",
+        help="1 to 3 heroes for the next player, by name (repeat once per player); default lineups otherwise",
     )
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default="standard", help="(default: %(default)s)")
     parser.add_argument(

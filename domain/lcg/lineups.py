@@ -7,14 +7,13 @@ brings a deck (:mod:`domain.lcg.decks`) or plays the ready-made deck of their he
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 import msgspec
 
 from domain.kernel.ruleset import SetupError as SetupError  # re-exported: every game raises the kernel's
 from domain.lcg.cards import CARDS
-from domain.lcg.decks import MAX_HEROES, MIN_HEROES, Deck, problems
+from domain.lcg.decks import MAX_HEROES, MIN_HEROES, Deck, lookup, problems
 from domain.lcg.decks.ready_made import default_deck
 from domain.lcg.scenarios import DIFFICULTIES, scenario
 from domain.lcg.state import HeroSetup, Options
@@ -29,21 +28,13 @@ DEFAULT_HEROES: tuple[tuple[str, ...], ...] = (
 )
 
 
-def _fold(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return plain.casefold().replace(" ", "").replace("-", "")
-
-
 def hero_code(name: str) -> str:
-    """A hero's code from its name (accents and case optional) or its code."""
-    heroes = {c.code: c for c in CARDS.values() if c.type == "hero"}
-    if name in heroes:
-        return name
-    matches = [c.code for c in heroes.values() if _fold(c.name) == _fold(name)]
-    if not matches:
-        known = ", ".join(sorted(c.name for c in heroes.values()))
+    """A hero's code from its name (accents, case and punctuation optional) or its code."""
+    code = lookup(name)
+    if code is None or CARDS.get(code) is None or CARDS[code].type != "hero":
+        known = ", ".join(sorted(c.name for c in CARDS.values() if c.type == "hero"))
         raise SetupError(f"unknown hero {name!r}; the heroes are: {known}")
-    return matches[0]
+    return code
 
 
 def starting_deck() -> tuple[str, ...]:

@@ -216,24 +216,24 @@ def test_all_problems_are_named_at_once() -> None:
 
 def test_ready_made_decks_are_legal_with_the_whole_core_set() -> None:
     decks = ready_made()
-    assert {frozenset(d.deck.heroes) for d in decks.values()} >= {frozenset(h) for h in DEFAULT_HEROES}
+    assert {frozenset(d.heroes) for d in decks.values()} >= {frozenset(h) for h in DEFAULT_HEROES}
     by_sphere: dict[str, list[str]] = {}
     for code, card in CARDS.items():
         if card.type == "hero":
             by_sphere.setdefault(card.sphere or "", []).append(code)
-    assert {frozenset(d.deck.heroes) for d in decks.values()} >= {frozenset(h) for h in by_sphere.values()}
-    for key, shipped in decks.items():
-        assert problems(shipped.deck, in_core_set) == [], key
+    assert {frozenset(d.heroes) for d in decks.values()} >= {frozenset(h) for h in by_sphere.values()}
+    for key, deck in decks.items():
+        assert problems(deck, in_core_set) == [], key
         # what is played of it today is legal as it stands
-        assert problems(playable_part(shipped.deck)) == [], key
-        for code, n in shipped.deck.cards:  # no deck needs more than one Core Set
+        assert problems(playable_part(deck)) == [], key
+        for code, n in deck.cards:  # no deck needs more than one Core Set
             assert n <= PLAYER_CARD_IDS[code].quantity, (key, code)
 
 
 def test_the_default_decks_together_fit_in_one_core_set() -> None:
     used: Counter[str] = Counter()
     for lineup in DEFAULT_HEROES:
-        deck = next(r.deck for r in ready_made().values() if set(r.deck.heroes) == set(lineup))
+        deck = next(d for d in ready_made().values() if set(d.heroes) == set(lineup))
         for code, n in deck.cards:
             used[code] += n
         # each deck holds only cards its heroes can pay for (their spheres, or neutral)
@@ -246,7 +246,7 @@ def test_the_default_decks_together_fit_in_one_core_set() -> None:
 def test_a_default_seat_plays_the_ready_made_deck_of_its_heroes() -> None:
     options = lcg_options("passage-through-mirkwood", 4)
     for setup, lineup in zip(options.players, DEFAULT_HEROES, strict=True):
-        shipped = next(r.deck for r in ready_made().values() if set(r.deck.heroes) == set(lineup))
+        shipped = next(d for d in ready_made().values() if set(d.heroes) == set(lineup))
         assert Counter(setup.deck) == Counter(playable_part(shipped).codes())
         assert set(setup.deck) <= {c for c, _ in shipped.cards}
 
@@ -258,7 +258,7 @@ def test_every_default_seat_can_play_cards() -> None:
     for i, setup in enumerate(options.players):
         spheres = {CARDS[h].sphere for h in setup.heroes} | {"neutral"}
         if not any(CARDS[c].sphere in spheres for c in setup.deck):
-            shipped = next(r.deck for r in ready_made().values() if set(r.deck.heroes) == set(setup.heroes))
+            shipped = next(d for d in ready_made().values() if set(d.heroes) == set(setup.heroes))
             waiting_seats.append(f"p{i + 1} (waits for {', '.join(waiting(shipped))})")
     if waiting_seats and len(waiting_seats) < len(options.players):
         pytest.skip("seats whose cards are not played yet: " + "; ".join(waiting_seats))

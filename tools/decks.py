@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 
 from domain.lcg.decks import Deck, card_type, in_core_set, problems, title
@@ -13,11 +14,12 @@ from domain.lcg.lineups import DEFAULT_HEROES
 _SECTIONS = (("ally", "Allies"), ("attachment", "Attachments"), ("event", "Events"))
 
 
+@dataclass(frozen=True)
 class DeckArgument:
     """A deck named on the command line: read from a file, or one of the ready-made decks."""
 
-    def __init__(self, deck: Deck, shipped: bool) -> None:
-        self.deck, self.shipped = deck, shipped
+    deck: Deck
+    shipped: bool
 
 
 def deck_source(value: str) -> DeckArgument:
@@ -31,7 +33,7 @@ def deck_source(value: str) -> DeckArgument:
         return DeckArgument(read_deck(text, "", path.name), shipped=False)
     shipped = ready_made().get(value)
     if shipped is not None:
-        return DeckArgument(shipped.deck, shipped=True)
+        return DeckArgument(shipped, shipped=True)
     known = ", ".join(ready_made())
     raise argparse.ArgumentTypeError(f"no deck file {value!r}, nor a ready-made deck of that name ({known})")
 
@@ -76,8 +78,7 @@ def listing() -> str:
     """The ready-made decks: key, heroes, size, which seat plays it by default, what waits."""
     defaults = {frozenset(lineup): f"default for p{i + 1}" for i, lineup in enumerate(DEFAULT_HEROES)}
     rows = []
-    for key, shipped in ready_made().items():
-        deck = shipped.deck
+    for key, deck in ready_made().items():
         heroes = ", ".join(title(h) for h in deck.heroes)
         seat = defaults.get(frozenset(deck.heroes), "")
         rows.append(f"{key:24} {deck.size:3} cards  {heroes:32} {seat}")

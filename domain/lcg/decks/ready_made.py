@@ -21,21 +21,16 @@ from domain.lcg.decks import Deck, playable, title
 from domain.lcg.decks.formats import read_deck
 
 
-class ReadyMade(msgspec.Struct, frozen=True):
-    key: str
-    """The file's name without ``.txt``: ``westmarch new lcg --deck KEY``."""
-    deck: Deck
-
-
 @cache
-def ready_made() -> dict[str, ReadyMade]:
-    """The decks shipped with Westmarch (``domain/lcg/decks/*.txt``), by key."""
+def ready_made() -> dict[str, Deck]:
+    """The decks shipped with Westmarch (``domain/lcg/decks/*.txt``), by key: the file's name
+    without ``.txt`` (``westmarch new lcg --deck KEY``)."""
     folder = resources.files("domain.lcg.decks")
     found = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".txt"):
             key = entry.name.removesuffix(".txt")
-            found[key] = ReadyMade(key, read_deck(entry.read_text(encoding="utf-8"), "text", key))
+            found[key] = read_deck(entry.read_text(encoding="utf-8"), "text", key)
     return found
 
 
@@ -57,15 +52,15 @@ def default_deck(heroes: Sequence[str]) -> Deck:
     """
     wanted = set(heroes)
     decks = ready_made().values()
-    exact = next((r.deck for r in decks if set(r.deck.heroes) == wanted), None)
+    exact = next((d for d in decks if set(d.heroes) == wanted), None)
     if exact is not None:
         return playable_part(exact)
     spheres = {CARDS[h].sphere for h in heroes}
     copies: dict[str, int] = {}
-    for r in decks:
-        sphere = {CARDS[h].sphere for h in r.deck.heroes}
+    for deck in decks:
+        sphere = {CARDS[h].sphere for h in deck.heroes}
         if len(sphere) == 1 and sphere <= spheres:
-            for code, n in r.deck.cards:
+            for code, n in deck.cards:
                 copies[code] = max(copies.get(code, 0), n)
     name = " and ".join(sorted(s or "" for s in spheres))
     return playable_part(Deck(f"{name} cards", tuple(heroes), tuple(copies.items())))

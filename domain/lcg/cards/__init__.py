@@ -33,6 +33,10 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True):
     unique: bool = False
     quantity: int = 1
     easy_quantity: int | None = None
+    ringsdb_code: str = ""
+    """The card's code on RingsDB (deck exports key cards by it); from ``core_set_player_ids.toml``."""
+    octgn_id: str = ""
+    """The card's OCTGN id (``.o8d`` decks name cards by it); from ``core_set_player_ids.toml``."""
     threat_cost: int = 0
     cost: int = 0
     willpower: int = 0
@@ -50,10 +54,6 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True):
     text: str = ""
     text_a: str = ""
     text_b: str = ""
-    ringsdb_code: str = ""
-    """The card's code on RingsDB (deck exports key cards by it); from ``core_set_player_ids.toml``."""
-    octgn_id: str = ""
-    """The card's OCTGN id (``.o8d`` decks name cards by it); from ``core_set_player_ids.toml``."""
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords

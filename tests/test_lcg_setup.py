@@ -19,6 +19,7 @@ from domain.lcg.cards import CARDS
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
+from projections.feed import SPECTATOR, Feed
 
 FOREST_SPIDER = "core-096"
 OLD_FOREST_ROAD = "core-099"
@@ -139,3 +140,23 @@ def test_the_mulligan_is_replayed_from_the_record() -> None:
     state, events = _setup(1, "standard", seed=4, mulligan=("p1",))
     assert fold(LCG, events) == state
     assert len(state.zone("p1.hand")) == 6
+
+
+def test_a_mulligan_shows_other_seats_no_card_of_either_hand() -> None:
+    """p2 and a spectator see that p1 took a mulligan, and how many cards moved, never which."""
+    options = lcg_options("passage-through-mirkwood", 2, None, "standard")
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, 11))
+    while (d := game.state.pending) is not None and d.rule == "lcg.setup.mulligan":
+        game.answer(d.seat, d.id, ("mulligan",) if d.seat == "p1" else ("keep",))
+    events = [r.event for r in game.collect_events()]
+    end = next(i for i, e in enumerate(events) if isinstance(e, ev.RoundBegan))
+    drawn = [e for e in events[:end] if isinstance(e, ev.CardsDrawn) and e.player == "p1"]
+    p1_cards = {u for e in drawn for u in e.cards}
+    assert len(drawn) == 2 and len(p1_cards) > 6
+    for viewer in ("p2", SPECTATOR):
+        feed = Feed(LCG, viewer, LCG.new_state())
+        for event in events[:end]:
+            projected = feed.project(event)
+            if projected.type in ("DeckShuffled", "CardsDrawn") and projected.body.get("player", "p1") == "p1":
+                assert "order" not in projected.body
+                assert not p1_cards & set(projected.body.get("cards", ())), (viewer, projected.body)

@@ -7,7 +7,9 @@
 6. Bad input changes nothing: in every game, at random decisions, every kind of illegal
    answer raises a typed error naming the decision, and appends nothing.
 
-The number of games is bounded so CI stays fast; WESTMARCH_INVARIANT_GAMES raises it.
+Half the games are played with the default decks, half with random legal decks (1 to 3
+heroes each, cards drawn from the pool). The number of games is bounded so CI stays fast;
+WESTMARCH_INVARIANT_GAMES raises it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import uuid
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,8 @@ import pytest
 from domain.game import Game, Recorded
 from domain.kernel.events import DecisionAnswered, Event
 from domain.kernel.runtime import fold
+from domain.lcg.decks import Deck, random_deck
+from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.verify import verify
 from service.app import Westmarch, store_env
@@ -37,14 +42,25 @@ def _setup(seed: int) -> tuple[int, str]:
     return SETUPS[seed % len(SETUPS)]
 
 
-def _play(seed: int) -> Game:
+def _new(seed: int) -> Game:
+    """Seed's game: odd seeds with the default decks, even ones with random legal decks."""
     players, difficulty = _setup(seed)
-    return play_randomly(new_lcg(seed, players, difficulty), random.Random(seed * 7919))
+    if seed % 2:
+        return new_lcg(seed, players, difficulty)
+    rng = random.Random(seed)
+    decks: list[Deck] = []
+    for _ in range(players):
+        decks.append(random_deck(rng, [h for d in decks for h in d.heroes]))
+    options = lcg_options("passage-through-mirkwood", players, None, difficulty, decks)
+    return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
+
+
+def _play(seed: int) -> Game:
+    return play_randomly(_new(seed), random.Random(seed * 7919))
 
 
 def _play_probing(seed: int) -> tuple[Game, int]:
-    players, difficulty = _setup(seed)
-    return play_probing(new_lcg(seed, players, difficulty), seed, LCG.codec.encode)
+    return play_probing(_new(seed), seed, LCG.codec.encode)
 
 
 def _chunk(k: int) -> range:

@@ -22,6 +22,7 @@ from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import verify
 from service.app import BadVersion, UnknownGame, Westmarch, store_env
+from tools.decks import deck_source
 from tools.games import KINDS, kind
 from tools.records import RecordError
 from tools.records import add_arguments as record_arguments
@@ -359,6 +360,21 @@ def cmd_fixture(args: argparse.Namespace) -> int:
     return run_files(args.files, verbose=args.verbose)
 
 
+def cmd_decks(args: argparse.Namespace) -> int:
+    from tools.decks import listing
+
+    print(listing())
+    return 0
+
+
+def cmd_deck_show(args: argparse.Namespace) -> int:
+    from tools.decks import show
+
+    text, legal = show(args.deck)
+    print(text)
+    return 0 if legal else 1
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from tools.bench import main as bench_main
 
@@ -480,6 +496,19 @@ def parser() -> argparse.ArgumentParser:
     g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails")
     g.add_argument("files", nargs="+", help="fixture files (TOML) or folders of them")
     g.add_argument("-v", "--verbose", action="store_true", help="print the events of each fixture")
+
+    command("decks", "list the ready-made LCG decks", cmd_decks, store=False)
+
+    p = command("deck", "look at an LCG deck", cmd_deck_show, store=False)
+    deck_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    g = deck_sub.add_parser(
+        "show",
+        help="print a deck and whether it is legal (exit 1 naming each problem if not)",
+        description="Print a deck (a RingsDB deck export, an OCTGN .o8d deck, a list of cards, or a ready-made "
+        "deck's name) and whether it is legal: 1 to 3 heroes, each unique, at most 3 copies of a title, "
+        "every card one the engine plays. Exit 1 if it is not, with one line per problem.",
+    )
+    g.add_argument("deck", type=deck_source, metavar="FILE", help="deck file, or a ready-made deck (westmarch decks)")
 
     p = command("bench", "measure the engine and write BENCHMARKS.md", cmd_bench, store=False)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")

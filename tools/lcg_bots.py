@@ -17,6 +17,8 @@ from tools.bots import View, random_choice
 
 EXPECTED_THREAT_PER_REVEAL = 2
 """What one staging reveal adds on average in Passage through Mirkwood (about 2 threat)."""
+KEEPABLE_HAND = 2
+"""Setup hands with fewer cards the heroes can pay for in two rounds are mulliganed."""
 
 
 def visible_cards(view: TableView) -> dict[int, CardView]:
@@ -50,6 +52,7 @@ class GreedyBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.rules: dict[str, Callable[[Decision, TableView], Choice | None]] = {
+            "lcg.setup.mulligan": self._mulligan,
             "lcg.planning.play-ally": self._play,
             "lcg.planning.pay": self._pay,
             "lcg.quest.commit": self._commit,
@@ -84,6 +87,21 @@ class GreedyBot:
     def _skip(self, decision: Decision, view: TableView) -> Choice | None:
         ids = {o.id for o in decision.options}
         return ("skip",) if "skip" in ids else None
+
+    # -- setup -----------------------------------------------------------------------
+
+    def _mulligan(self, decision: Decision, view: TableView) -> Choice | None:
+        """Keep a hand with at least two cards the heroes can pay for in the first two rounds."""
+        me = _me(view, decision.seat)
+        income: dict[str | None, int] = {}
+        for hero in me.heroes:
+            income[hero.sphere] = income.get(hero.sphere, 0) + 2
+        early = [
+            c
+            for c in me.hand or []
+            if (c.cost or 0) <= (len(me.heroes) * 2 if c.sphere == "neutral" else income.get(c.sphere, 0))
+        ]
+        return ("keep",) if len(early) >= KEEPABLE_HAND else ("mulligan",)
 
     # -- planning --------------------------------------------------------------------
 

@@ -200,7 +200,7 @@ class Servicer:
             game=request.game or "lcg",
             scenario=request.scenario,
             options=dict(request.options),
-            players=[PlayerSetup(tuple(p.heroes), tuple(p.deck)) for p in request.players],
+            players=[PlayerSetup(tuple(p.heroes), tuple(p.deck), p.deck_format) for p in request.players],
         )
         access = self.service.create(game_request, request.seed if request.HasField("seed") else None)
         entry.game, entry.version = str(access.game_id), access.version

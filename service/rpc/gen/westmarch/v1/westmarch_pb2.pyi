@@ -110,23 +110,33 @@ class PlayerSetup(_message.Message):
 
     HEROES_FIELD_NUMBER: _builtins.int
     DECK_FIELD_NUMBER: _builtins.int
+    DECK_FORMAT_FIELD_NUMBER: _builtins.int
+    deck_format: _builtins.str
+    """The deck's format: "ringsdb", "o8d" or "text"; empty: detected from the text."""
     @_builtins.property
     def heroes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Hero names or codes; empty for the default lineup."""
+        """Hero names or codes; empty for the deck's heroes, or else a default lineup."""
 
     @_builtins.property
     def deck(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Deck card names or codes; empty for the default starting deck."""
+        """The player's deck as the text of a deck file: a RingsDB deck export (JSON), an OCTGN
+        .o8d deck (XML) or a plain list ("3x Guard of the Citadel", "Heroes: Aragorn, Gimli,
+        Legolas"); whole in one entry, or one line per entry. Its heroes, if it names any, are the
+        player's lineup. A deck that breaks a deck-building rule or holds a card the engine does
+        not play is refused (INVALID_ARGUMENT, one line per problem). Empty: the ready-made deck
+        of the player's heroes.
+        """
 
     def __init__(
         self,
         *,
         heroes: _abc.Iterable[_builtins.str] | None = ...,
         deck: _abc.Iterable[_builtins.str] | None = ...,
+        deck_format: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deck", b"deck", "heroes", b"heroes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deck", b"deck", "deck_format", b"deck_format", "heroes", b"heroes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

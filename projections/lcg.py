@@ -182,7 +182,9 @@ def view(s: LcgState, viewer: str) -> TableView:
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------
 
-_PUBLIC_ZONES = frozenset({"staging", "active", "quest", "quest.done", "encounter.discard", "victory", "revealed"})
+_PUBLIC_ZONES = frozenset(
+    {"staging", "active", "quest", "quest.done", "encounter.discard", "victory", "revealed", "removed"}
+)
 """Shared zones whose cards are face up. Everything else shared (the encounter deck, the
 quest deck, unused quest cards, set-aside cards) is hidden from every seat."""
 _PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard"})

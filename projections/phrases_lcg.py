@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import scenario
+from projections.phrases_lcg_events import PHRASES as EVENT_CARD_PHRASES
 from projections.story import (
     Phrasebook,
     Said,
@@ -448,3 +449,5 @@ BOOK = register(
         },
     )
 )
+
+BOOK.phrases.update(EVENT_CARD_PHRASES)

@@ -15,6 +15,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Action, Trigger, TriggerTest, text
 from domain.lcg.effects import (
+    ENTERS_PLAY,
     PLAYER,
     SELF,
     ability_used,
@@ -24,6 +25,7 @@ from domain.lcg.effects import (
     deal_damage,
     emit,
     engage,
+    entered_play,
     exhaust,
     modify,
     place_progress,
@@ -35,7 +37,7 @@ from domain.lcg.state import LcgState, Uid
 
 
 def _entered_play(s: LcgState, e: Event, uid: Uid) -> bool:
-    return isinstance(e, ev.AllyPlayed) and e.card == uid
+    return entered_play(e, uid)
 
 
 def _ask_player(rt: Runtime) -> Ask:
@@ -87,7 +89,7 @@ text(
     "core-015",
     responses=(
         Trigger(
-            ev.AllyPlayed,
+            ENTERS_PLAY,
             _entered_with_target(_enemies_to_engage),
             choose(
                 PLAYER,
@@ -114,7 +116,7 @@ text(
     "core-016",
     responses=(
         Trigger(
-            ev.AllyPlayed,
+            ENTERS_PLAY,
             _entered_with_target(_locations),
             choose(
                 PLAYER,
@@ -139,7 +141,7 @@ text(
     "core-018",
     responses=(
         Trigger(
-            ev.AllyPlayed,
+            ENTERS_PLAY,
             _entered_with_target(_orcs),
             damage_each(lambda rt: _orcs(st(rt)), 1),
             optional=True,

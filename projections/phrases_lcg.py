@@ -311,6 +311,8 @@ def defender_declared(said: Said) -> str:
     target = f" {attack.player}" if attack is not None else ""
     if said.get("defender") is None:
         return f"{enemy} attacks{target}; nobody defends"
+    if attack is not None and attack.defenders and attack.defenders[0] != said.get("defender"):
+        return f"{said.card('defender')} also defends against {enemy}"
     return f"{enemy} attacks{target}; {said.card('defender')} defends"
 
 

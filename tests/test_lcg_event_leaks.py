@@ -8,12 +8,13 @@ Positions are laid out as fixtures are; each viewer's feed is the one the servic
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from domain.game import Game
 from domain.kernel.events import DecisionRequested, Event
 from domain.lcg import events as ev
 from domain.lcg.ruleset import LCG
+from domain.lcg.state import LcgState
 from projections.feed import Feed, Projected
 from projections.lcg import view
 from tests.leak_support import mentioned
@@ -38,6 +39,10 @@ def _position(hand_event: str, zones: dict[str, Any], at: str, phase: str) -> Ru
             },
         }
     )
+
+
+def _state(game: Game) -> LcgState:
+    return cast(LcgState, game.state)
 
 
 def _answer(game: Game, choice: str) -> None:
@@ -79,7 +84,7 @@ def test_a_response_event_in_hand_is_hidden_until_played() -> None:
     assert game.state.pending is not None and game.state.pending.seat == "p2"
     assert game.state.pending.rule == "lcg.event.response"
     for viewer in VIEWERS:  # while p2 is asked: the table does not show the card
-        table = json.dumps([p.hand for p in view(game.state, viewer).players if p.seat == "p2"], default=str)
+        table = json.dumps([p.hand for p in view(_state(game), viewer).players if p.seat == "p2"], default=str)
         assert "A Test of Will" not in table
     _answer(game, "yes")
     played = _seq(game, ev.EventPlayed)
@@ -111,7 +116,7 @@ def test_a_declined_response_event_never_shows() -> None:
     game = run.game
     test_of_will = run.uid("A Test of Will")
     _answer(game, "no")
-    assert game.state.cards[test_of_will].zone == "p2.hand"
+    assert _state(game).cards[test_of_will].zone == "p2.hand"
     for viewer in VIEWERS:
         feed = _feed(game, viewer)
         assert not any(_mentions(p, test_of_will) for p in feed), viewer
@@ -137,7 +142,7 @@ def test_an_action_event_is_offered_to_its_owner_only() -> None:
     for viewer in VIEWERS:
         feed = {p.seq: p for p in _feed(game, viewer)}
         assert not _mentions(feed[asked.seq], light)
-        assert view(game.state, viewer).decision is None
+        assert view(_state(game), viewer).decision is None
 
 
 def test_a_cancelled_shadow_card_shows_as_the_face_up_card_it_is() -> None:

@@ -63,6 +63,8 @@ class GreedyBot:
             "lcg.combat.undefended-damage": self._take_damage,
             "lcg.combat.player-attack": self._attack,
             "lcg.combat.staging-attack": self._skip,
+            "lcg.combat.declare-defenders": lambda d, v: ("done",),
+            "lcg.combat.defended-damage": self._take_damage,
             "lcg.event.pay": self._pay,
             "lcg.event.response": lambda d, v: respond(d, v, visible_cards(v)),
             **{rule: self._target(pick) for rule, pick in TARGETS.items()},

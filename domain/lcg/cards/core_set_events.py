@@ -472,12 +472,13 @@ response_event(
 
 
 def _fallen_allies(s: LcgState) -> list[Uid]:
-    """Allies in any player's discard pile that could enter play."""
+    """Allies in any player's discard pile that could enter play. Not neutral ones (FAQ
+    1.7, Stand and Fight CORE 51: it cannot return neutral allies)."""
     return [
         u
         for p in s.active_seats()
         for u in s.zone(f"{p}.discard")
-        if table.defn(s, u).type == "ally" and table.may_enter_play(s, u)
+        if table.defn(s, u).type == "ally" and table.defn(s, u).sphere != "neutral" and table.may_enter_play(s, u)
     ]
 
 

@@ -5,8 +5,8 @@ played from its owner's hand by paying its cost from the pools of heroes whose s
 matches its own (a neutral event from any hero's); its effect resolves and it goes to its
 owner's discard pile. An Action event is played in an action window (a Quest Action only
 in the quest phase, a Combat Action only in the combat phase); a Response event right
-after the moment it names. An event whose effect could not change the game now (no
-target) is not offered.
+after the moment it names. An event whose effect has nothing to act on now (no target)
+is not offered: our reading, as playing it would only throw the card away.
 
 The played event goes to the discard pile as it is played, and its own text never
 chooses it (Dwarven Tomb does not return itself; Will of the West is not shuffled back).

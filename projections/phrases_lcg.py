@@ -50,6 +50,7 @@ _SHARED_ZONES = {
     "shadows": "the shadow cards",
     "attachments": "the attachments",
     "set-aside": "the cards set aside",
+    "removed": "the cards removed from the game",
 }
 _PLAYER_ZONES = {
     "hand": "hand",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from projections.story import Phrase, Said, join
+from domain.lcg.rules import table
+from projections.story import KERNEL, Phrase, Said, join
 
 _CANCELLED = {"when-revealed": "When Revealed effects", "shadow": "shadow effect"}
 
@@ -33,7 +34,33 @@ def effect_cancelled(said: Said) -> str:
     return f"the {what} of {said.card('card')} {'are' if what.endswith('effects') else 'is'} cancelled"
 
 
+_CANNOT_ATTACK = table.cannot_attack("")
+_MANY_DEFENDERS = table.many_defenders("")
+
+
+def modifier_added(said: Said) -> str:
+    """Lasting flags in words (Feint, Radagast's Cunning); stat changes as the kernel says them."""
+    m = said.get("modifier") or {}
+    stat, until = str(m.get("stat", "")), m.get("until")
+    target = said.named(m.get("target"))
+    if stat == table.NO_THREAT:
+        return f"{target} contributes no threat until the end of the {until}"
+    if stat.startswith(_CANNOT_ATTACK):
+        return f"{target} cannot attack {stat[len(_CANNOT_ATTACK) :]} until the end of the {until}"
+    return KERNEL["ModifierAdded"](said)
+
+
+def limit_used(said: Said) -> str:
+    key = str(said.get("key") or "")
+    if key.startswith(_MANY_DEFENDERS):
+        seat = key[len(_MANY_DEFENDERS) :]
+        return f"{seat} may declare any number of defenders against each attack this {said.get('until', 'phase')}"
+    return KERNEL["LimitUsed"](said)
+
+
 PHRASES: dict[str, Phrase] = {
+    "ModifierAdded": modifier_added,
+    "LimitUsed": limit_used,
     "EventPlayed": event_played,
     "ThreatReduced": threat_reduced,
     "CardPutIntoPlay": card_put_into_play,

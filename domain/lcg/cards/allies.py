@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.kernel.decisions import Option
 from domain.kernel.events import Delayed, DelayedEffectScheduled, Event
-from domain.kernel.flow import Ask, Decide, Seq, register
+from domain.kernel.flow import Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Action, Trigger, TriggerTest, text
@@ -21,6 +20,7 @@ from domain.lcg.effects import (
     ability_used,
     card_var,
     choose,
+    choose_player,
     damage_each,
     deal_damage,
     emit,
@@ -40,11 +40,6 @@ def _entered_play(s: LcgState, e: Event, uid: Uid) -> bool:
     return entered_play(e, uid)
 
 
-def _ask_player(rt: Runtime) -> Ask:
-    seats = st(rt).active_seats()
-    return Ask(PLAYER(rt), "Faramir: choose a player", [Option(p, p) for p in seats])
-
-
 # Faramir — "Action: exhaust Faramir to choose a player; each character that player
 # controls gets +1 Willpower until the end of the phase."
 text(
@@ -55,11 +50,11 @@ text(
             Seq(
                 ability_used("action"),
                 exhaust(lambda rt: [SELF(rt)]),
-                Decide(
-                    _ask_player,
+                choose_player(
+                    PLAYER,
+                    "Faramir: choose a player",
                     "target",
                     modify(lambda rt: table.characters(st(rt), str(rt.env["target"])), "willpower", 1, "phase"),
-                    auto_single=True,
                 ),
             ),
             "exhaust: a player's characters get +1 willpower",

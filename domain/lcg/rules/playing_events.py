@@ -29,7 +29,8 @@ from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, Action, Trigger, TriggerTest, text, text_of
 from domain.lcg.effects import PLAYER, SELF, emit, st
 from domain.lcg.rules import table
-from domain.lcg.rules.resources import can_pay_cost, cost_payments, payment_id
+from domain.lcg.rules.planning import payment_id
+from domain.lcg.rules.resources import can_pay_cost, cost_payments
 from domain.lcg.state import LcgState, Seat, Uid
 
 Playable = Callable[[LcgState, Seat, Uid], bool]
@@ -40,13 +41,15 @@ XValues = Callable[[LcgState, Seat, Uid], list[int]]
 
 @dataclass(frozen=True)
 class Cost:
-    """How an event's cost is paid."""
+    """How an event's cost is paid: its printed cost, or X (``x`` lists the values it may
+    take); from at least ``heroes_needed`` different heroes' pools."""
 
     x: XValues | None = None
     heroes_needed: int = 1
 
 
-FREE_OF_X = Cost()
+PRINTED = Cost()
+"""The printed cost, from any number of matching heroes."""
 
 
 def _always(s: LcgState, seat: Seat, uid: Uid) -> bool:
@@ -108,7 +111,7 @@ def _played(cost: Cost) -> Callable[[Runtime], Event]:
     return make
 
 
-def play(effect: Node, rule: str, cost: Cost = FREE_OF_X) -> Node:
+def play(effect: Node, rule: str, cost: Cost = PRINTED) -> Node:
     """Pay for the event (choosing X first if its cost is X), play it, resolve ``effect``
     (under ``rule``, the card's own)."""
     paid = Decide(
@@ -132,7 +135,7 @@ def action_event(
     label: str,
     playable: Playable = _always,
     phase: str | None = None,
-    cost: Cost = FREE_OF_X,
+    cost: Cost = PRINTED,
 ) -> None:
     """Register an Action event; ``phase`` limits it to one phase (Quest or Combat Action)."""
 
@@ -172,7 +175,7 @@ def response_event(
     playable: Playable = _always,
     bind: Callable[[LcgState, Event, Uid], dict[str, Any]] | None = None,
     still: Callable[[Runtime], bool] | None = None,
-    cost: Cost = FREE_OF_X,
+    cost: Cost = PRINTED,
 ) -> None:
     """Register a Response event: after an event ``on`` for which ``when`` holds, its
     owner may play it from hand (if they can pay, and ``playable``). ``still`` checks, as

@@ -144,6 +144,10 @@ def _strongest_enemy(decision: Decision, view: TableView, seen: Seen) -> Choice 
     return _best(list(decision.options), seen, lambda c: c.attack or 0)
 
 
+def _highest_threat(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    return _best(list(decision.options), seen, lambda c: c.threat or 0)
+
+
 def _most_damaged(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
     return _best(list(decision.options), seen, lambda c: c.damage)
 
@@ -202,6 +206,8 @@ TARGETS: dict[str, Callable[[Decision, TableView, Seen], Choice | None]] = {
     "core-046.action": _most_threatened_player,
     "core-052.action": _strongest_enemy,
     "core-063.action": _most_damaged,
+    "core-065.action": _highest_threat,
+    "core-066.action": _highest_threat,
     "core-067.action": _most_valuable,
 }
 """Target choices by the rule of the decision (the event's own)."""

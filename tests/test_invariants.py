@@ -110,10 +110,16 @@ def test_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None:
 EVENT_GAMES = 64
 
 
+SPHERE_LINEUPS = [["Gimli", "Legolas", "Thalin"], ["Aragorn", "Théodred", "Glóin"]]
+"""One sphere per player (Thicket of Spears needs three Tactics heroes to pay for it)."""
+
+
 def _with_events(seed: int) -> Game:
-    """A game whose decks hold every Core Set event beside the allies."""
+    """A game whose decks hold every Core Set event beside the allies; every other game
+    starts with one-sphere lineups."""
     players, difficulty = _setup(seed)
-    options = lcg_options("passage-through-mirkwood", players, None, difficulty)
+    heroes = SPHERE_LINEUPS[:players] if seed % 2 else None
+    options = lcg_options("passage-through-mirkwood", players, heroes, difficulty)
     deck = tuple(c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(c.quantity))
     options = msgspec.structs.replace(options, players=tuple(HeroSetup(p.heroes, deck) for p in options.players))
     return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))

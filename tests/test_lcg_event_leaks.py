@@ -69,8 +69,9 @@ def _seq(game: Game, kind: type[Event]) -> int:
     return next(e.seq for e in game.pending_events if isinstance(e, kind))
 
 
-def test_a_response_event_in_hand_is_hidden_until_played() -> None:
-    run = _position(
+def _test_of_will_in_hand() -> Run:
+    """p2 holds A Test of Will as a treachery is revealed."""
+    return _position(
         "A Test of Will",
         {
             "p1.heroes": [{"card": "Aragorn", "exhausted": True, "committed": True}, "Gimli", "Legolas"],
@@ -79,6 +80,10 @@ def test_a_response_event_in_hand_is_hidden_until_played() -> None:
         "lcg.quest.staging",
         "quest",
     )
+
+
+def test_a_response_event_in_hand_is_hidden_until_played() -> None:
+    run = _test_of_will_in_hand()
     game = run.game
     test_of_will, reach = run.uid("A Test of Will"), run.uid("The Necromancer's Reach")
     assert game.state.pending is not None and game.state.pending.seat == "p2"
@@ -104,15 +109,7 @@ def test_a_response_event_in_hand_is_hidden_until_played() -> None:
 
 
 def test_a_declined_response_event_never_shows() -> None:
-    run = _position(
-        "A Test of Will",
-        {
-            "p1.heroes": [{"card": "Aragorn", "exhausted": True, "committed": True}, "Gimli", "Legolas"],
-            "encounter.deck": ["The Necromancer's Reach"],
-        },
-        "lcg.quest.staging",
-        "quest",
-    )
+    run = _test_of_will_in_hand()
     game = run.game
     test_of_will = run.uid("A Test of Will")
     _answer(game, "no")

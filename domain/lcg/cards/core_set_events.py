@@ -165,6 +165,8 @@ def _left_controller(s: LcgState, e: Event, uid: Uid) -> dict[str, object]:
 
 
 # Valiant Sacrifice — "Response: after an ally leaves play, its controller draws 2 cards."
+# An ally leaves play destroyed or returned to hand; Beorn shuffling himself into his
+# owner's deck says only that the deck was shuffled, so it does not offer this response.
 response_event(
     "core-024",
     (ev.CharacterDestroyed, ev.CardReturnedToHand),

@@ -132,7 +132,8 @@ class Trigger:
     its owner's hand) or ``subject`` (the card the event is about, wherever it went).
     """
 
-    on: type[Event]
+    on: type[Event] | tuple[type[Event], ...]
+    """The event type it follows, or several ("enters play": played or put into play)."""
     test: TriggerTest
     effect: Node
     zone: str = "play"
@@ -253,12 +254,14 @@ def text_of(code: str) -> Text:
 _NO_TEXT = Text()
 
 CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
+CARDS.update(_pack("core_set_events.toml"))
 
 
 def load_texts() -> None:
     """Import the modules that register card texts (once)."""
     from domain.lcg.cards import (  # noqa: F401
         allies,
+        core_set_events,
         dol_guldur_orcs,
         heroes,
         passage_through_mirkwood,

@@ -44,6 +44,8 @@ def _game_at_the_moment() -> tuple[Game, dict[str, int]]:
     for enemy in (spider, hummerhorns):
         moment = ev.EnemyEngaged(enemy=enemy, player="p3", seq=2)
         due += triggered(state, moment, "forced")
+    for n, item in enumerate(due):  # numbered as one moment's abilities are
+        item[0] = n
     frames = [*placed.frames, Frame(program("lcg.forced").key, 0, {"_by": 2}, due)]
     return Game.start_at(uuid4(), LCG, placed.created, placed.placed, frames), placed.labels
 

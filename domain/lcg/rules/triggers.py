@@ -96,7 +96,8 @@ def _listeners() -> dict[type[Event], list[Listener]]:
     for kind in ("forced", "response"):
         for code, text in TEXTS.items():
             for i, trig in enumerate(text.forced if kind == "forced" else text.responses):
-                by_type.setdefault(trig.on, []).append((code, kind, i, trig))
+                for on in trig.on if isinstance(trig.on, tuple) else (trig.on,):
+                    by_type.setdefault(on, []).append((code, kind, i, trig))
     return by_type
 
 
@@ -124,8 +125,9 @@ def _hands(s: LcgState) -> list[Uid]:
 
 
 Due = list[Any]
-"""A triggered ability waiting to resolve, as ``[card, kind, i, controller, bindings]``:
-the card's ``i``-th trigger of ``kind`` ("forced" or "response"), and what its event bound."""
+"""A triggered ability waiting to resolve, as ``[n, card, kind, i, controller, bindings]``:
+the ``n``-th of its moment, the card's ``i``-th trigger of ``kind`` ("forced" or
+"response"), and what its event bound."""
 
 
 def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
@@ -149,21 +151,22 @@ def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
             if card.code != code or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
-            out.append([uid, kind, i, seat, trig.bind(s, event, uid) if trig.bind is not None else {}])
+            out.append([len(out), uid, kind, i, seat, trig.bind(s, event, uid) if trig.bind is not None else {}])
     return out
 
 
 def _ident(due: Due) -> str:
-    return f"{due[0]}.{due[1]}.{due[2]}"
+    """Its option id: by its place, not its card (a card in hand stays unnamed to others)."""
+    return f"{due[2]}-{due[0]}"
 
 
 def _controller(due: Due) -> Seat:
-    return str(due[3])
+    return str(due[4])
 
 
 def _trigger(s: LcgState, due: Due) -> Trigger:
-    text = TEXTS[s.cards[due[0]].code]
-    return (text.forced if due[1] == "forced" else text.responses)[due[2]]
+    text = TEXTS[s.cards[due[1]].code]
+    return (text.forced if due[2] == "forced" else text.responses)[due[3]]
 
 
 def _can_resolve(rt: Runtime, due: Due) -> bool:
@@ -171,7 +174,7 @@ def _can_resolve(rt: Runtime, due: Due) -> bool:
     and its condition (a cost it can pay, a target) holds now."""
     s = st(rt)
     trig = _trigger(s, due)
-    uid = int(due[0])
+    uid = int(due[1])
     card = s.cards[uid]
     if s.players[_controller(due)].eliminated or (trig.zone == "play" and not table.is_in_play(s, uid)):
         return False
@@ -183,7 +186,7 @@ def _can_resolve(rt: Runtime, due: Due) -> bool:
 def _chooser(s: LcgState, due: list[Due]) -> Seat:
     """Who orders them: the controller of them all, else the first player (FAQ 1.02)."""
     seats = {_controller(d) for d in due}
-    if len(seats) == 1 and due[0][1] == "response":
+    if len(seats) == 1 and due[0][2] == "response":
         return seats.pop()
     return s.first
 
@@ -197,9 +200,13 @@ def _ask_order(rt: Runtime, due: list[Due]) -> Ask:
     several = len({_controller(d) for d in due}) > 1
     options = []
     for d in due:
-        label = _trigger(s, d).prompt or f"{table.name(s, d[0])}: {_KIND_NAMES[d[1]]}"
-        options.append(Option(_ident(d), f"{_controller(d)}: {label}" if several else label, d[0]))
-    if due[0][1] == "forced":
+        trig, owner = _trigger(s, d), _controller(d)
+        if trig.zone == "hand" and owner != seat:  # another player's hand stays hidden
+            options.append(Option(_ident(d), f"{owner}: a Response from hand"))
+            continue
+        label = trig.prompt or f"{table.name(s, d[1])}: {_KIND_NAMES[d[2]]}"
+        options.append(Option(_ident(d), f"{owner}: {label}" if several else label, d[1]))
+    if due[0][2] == "forced":
         prompt = "Forced effects due at once: the first player chooses which resolves next"
         return Ask(seat, prompt, options)
     if all(_controller(d) == seat and _trigger(s, d).optional for d in due):
@@ -209,7 +216,7 @@ def _ask_order(rt: Runtime, due: list[Due]) -> Ask:
 
 def _run(rt: Runtime, due: Due, by: str | None) -> tuple[str, dict[str, Any]]:
     """A response its controller chose in the ordering question is used without asking again."""
-    uid, kind, i, seat, bound = due
+    _, uid, kind, i, seat, bound = due
     env: dict[str, Any] = {"self": uid, "player": seat, "_card": uid, **bound}
     if by is not None and by == seat:
         env["accepted"] = True

@@ -334,13 +334,13 @@ def delayed_effects(scope: str) -> InChosenOrder:
     two effects due at the end of a phase)."""
 
     def due(rt: Runtime) -> list[list[object]]:
-        return [[str(i), d.node, d.env] for i, d in enumerate(st(rt).delayed) if d.at == scope]
+        return [[f"delayed-{i}", d.node, d.env] for i, d in enumerate(st(rt).delayed) if d.at == scope]
 
     def ask(rt: Runtime, items: list[Any]) -> Ask:
         s = st(rt)
         options = []
         for key, node, env in items:
-            card = env.get("self")
+            card = env.get("_card")  # the card whose text made it
             name = table.name(s, card) if isinstance(card, int) else "an effect"
             options.append(Option(str(key), f"{name} ({node})", card if isinstance(card, int) else None))
         prompt = f"Effects due at the end of the {scope}: the first player chooses which resolves next"

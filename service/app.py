@@ -24,10 +24,18 @@ from domain.game import Game, GameSnapshot, project_game
 from domain.kernel.decisions import Choice, RuleError
 from domain.kernel.events import Event, GameEnded
 from domain.kernel.ruleset import Ruleset
-from domain.kernel.runtime import fold
+from domain.kernel.runtime import BrokenLog, fold
 from domain.kernel.state import State
 from domain.rulesets import names, ruleset
-from service.store import CREATED_TOPIC, SNAPSHOT_TOPIC, EventMapper, latest_version, ruleset_of, select_states
+from service.store import (
+    CREATED_TOPIC,
+    SNAPSHOT_TOPIC,
+    EventMapper,
+    latest_version,
+    ruleset_of,
+    select_states,
+    stored_span,
+)
 
 DEFAULT_DB = "westmarch.db"
 SNAPSHOT_EVERY = 200
@@ -55,6 +63,19 @@ class ConcurrentUpdate(RuleError):
         super().__init__(f"game {game_id} was changed by another command; reload and retry")
 
 
+class DamagedGame(Exception):
+    """A stored game that cannot be folded: a version is missing or repeated, or an
+    event does not decode. It is refused for every use and never appended to."""
+
+    def __init__(self, game_id: UUID, version: int, reason: str) -> None:
+        self.game_id, self.version, self.reason = game_id, version, reason
+        super().__init__(f"game {game_id} is damaged at version {version}: {reason}; it is not served or changed")
+
+
+_UNDECODABLE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, ValueError, KeyError)
+"""What decoding a damaged stored event raises (an unknown topic is a KeyError)."""
+
+
 class BadVersion(RuleError):
     def __init__(self, version: int, latest: int) -> None:
         super().__init__(f"version {version} is out of range: the game has versions 1 to {latest}")
@@ -66,7 +87,9 @@ class GameInfo:
     ruleset: str
     version: int
     over: bool
-    created: Event
+    created: Event | None
+    damaged: str = ""
+    """Why the game cannot be read ("" when it can): listing never fails on one bad game."""
 
 
 def store_env(db: str | None = None, postgres: str | None = None) -> dict[str, str]:
@@ -175,11 +198,44 @@ class Westmarch(Application[UUID]):
     # -- queries ---------------------------------------------------------------------
 
     def game(self, game_id: UUID) -> Game:
+        """The game as stored, checked: :class:`DamagedGame` if its log cannot be folded."""
         try:
             game: Game = self.repository.get(game_id, projector_func=project_game)
         except AggregateNotFoundError:
             raise UnknownGame(game_id) from None
+        except BrokenLog as error:
+            raise DamagedGame(game_id, error.version, str(error)) from None
+        except _UNDECODABLE:
+            raise self._unreadable(game_id) from None
+        if not self.check_span(game_id, game.version):
+            return self.game(game_id)  # another process saved events meanwhile
         return game
+
+    def check_span(self, game_id: UUID, version: int) -> bool:
+        """Whether the store holds exactly events 1 to ``version`` of the game (True), or
+        more, saved by another process (False: reload it); :class:`DamagedGame` if a
+        version is missing or repeated. A game held in memory checks this before it appends."""
+        count, latest = stored_span(self.recorder, game_id)
+        if count == latest == version:
+            return True
+        if latest is None:
+            raise UnknownGame(game_id)
+        if count == latest and latest > version:
+            try:
+                self.history(game_id, gt=version)
+            except DamagedGame:
+                pass  # named below, from the whole log
+            else:
+                return False
+        try:
+            fold(self.rules_of(game_id), self.history(game_id))
+        except BrokenLog as error:
+            raise DamagedGame(game_id, error.version, str(error)) from None
+        raise DamagedGame(game_id, min(version, latest) + 1, f"the store holds {count} events numbered up to {latest}")
+
+    def _unreadable(self, game_id: UUID) -> DamagedGame:
+        first = self.first_unreadable(game_id)
+        return DamagedGame(game_id, first or 1, "a stored event cannot be decoded")
 
     def rules_of(self, game_id: UUID) -> Ruleset[Any]:
         known = self._rules_of.get(game_id)
@@ -201,9 +257,20 @@ class Westmarch(Application[UUID]):
         return latest
 
     def history(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Event]:
-        """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass."""
+        """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass
+        and checked to follow each other (:class:`DamagedGame` otherwise)."""
         rules = self.rules_of(game_id)
-        return self._decode(rules, select_states(self.recorder, game_id, gt, lte))
+        try:
+            events = self._decode(rules, select_states(self.recorder, game_id, gt, lte))
+        except _UNDECODABLE:
+            raise self._unreadable(game_id) from None
+        expected = (gt or 0) + 1
+        for event in events:
+            if event.seq != expected:
+                error = BrokenLog(expected, event.seq)
+                raise DamagedGame(game_id, expected, str(error))
+            expected += 1
+        return events
 
     def _decode(self, rules: Ruleset[Any], states: list[bytes]) -> list[Event]:
         mapper = self.mapper
@@ -218,7 +285,7 @@ class Westmarch(Application[UUID]):
         for version, state in enumerate(select_states(self.recorder, game_id), start=1):
             try:
                 self._decode(rules, [state])
-            except msgspec.DecodeError:
+            except _UNDECODABLE:
                 return version
         return None
 
@@ -237,10 +304,32 @@ class Westmarch(Application[UUID]):
                 snapshot: GameSnapshot = mapper.to_domain_event(snaps[0])
                 state = ruleset(snapshot.ruleset).codec.decode_state(bytes(snapshot.state))
                 gt = snapshot.originator_version
-        state = fold(rules, self._decode(rules, select_states(self.recorder, game_id, gt, version)), state)
+        try:
+            state = fold(rules, self.history(game_id, gt, version), state)
+        except BrokenLog as error:
+            raise DamagedGame(game_id, error.version, str(error)) from None
         if version is not None and state.version != version:
             raise BadVersion(version, state.version)
         return state
+
+    def _info(self, game_id: UUID, topic: str, first: bytes) -> GameInfo:
+        """One game's summary; a game whose first or last event cannot be read is marked."""
+        name = ruleset_of(topic)
+        try:
+            last = self.recorder.select_events(game_id, desc=True, limit=1)
+            count, latest = stored_span(self.recorder, game_id)
+        except Exception as error:  # one unreadable game must not hide the others
+            return GameInfo(game_id, name, 0, False, None, f"cannot be read: {type(error).__name__}")
+        version = latest or 0
+        try:
+            rules = ruleset(name)
+            created, final = self._decode(rules, [first, last[0].state])
+        except _UNDECODABLE:
+            return GameInfo(game_id, name, version, False, None, "a stored event cannot be decoded")
+        damaged = "" if count == latest else f"the store holds {count} events numbered up to {latest}"
+        if not damaged and final.seq != version:
+            damaged = f"event {version} is stored as number {final.seq}"
+        return GameInfo(game_id, rules.name, version, isinstance(final, GameEnded), created, damaged)
 
     def games(self) -> Iterator[GameInfo]:
         """Every game in the store, oldest first."""
@@ -250,11 +339,9 @@ class Westmarch(Application[UUID]):
             page = self.recorder.select_notifications(start, 500, topics=topics)
             for note in page:
                 game_id = note.originator_id
-                assert isinstance(game_id, UUID)
-                last = self.recorder.select_events(game_id, desc=True, limit=1)
-                rules = ruleset(ruleset_of(note.topic))
-                created, final = self._decode(rules, [note.state, last[0].state])
-                yield GameInfo(game_id, rules.name, last[0].originator_version, isinstance(final, GameEnded), created)
+                if not isinstance(game_id, UUID):
+                    game_id = UUID(str(game_id))
+                yield self._info(game_id, note.topic, note.state)
             if len(page) < 500:
                 return
             start = page[-1].id + 1
@@ -264,6 +351,7 @@ __all__ = [
     "SNAPSHOT_TOPIC",
     "BadVersion",
     "ConcurrentUpdate",
+    "DamagedGame",
     "GameInfo",
     "StaleVersion",
     "UnknownGame",

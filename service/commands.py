@@ -26,7 +26,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 from uuid import UUID, uuid4
@@ -42,11 +42,12 @@ from domain.kernel.state import State
 from domain.verify import Verdict, verify
 from projections.explain import Because, explain
 from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
-from service.app import BadVersion, GameInfo, Westmarch
+from service.app import BadVersion, DamagedGame, GameInfo, UnknownGame, Westmarch
 from service.errors import BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
 from service.records import CommandApplied, Record, command_id, seats_id
 from service.rpc.auth import Tokens, game_of_token, issue
+from service.store import stored_span
 
 MAX_COMMAND_ID = 128
 MAX_CHOICES = 1000
@@ -144,6 +145,10 @@ class GameService:
         self._locks = [threading.Lock() for _ in range(_STRIPES)]
         self._hot: OrderedDict[UUID, Game] = OrderedDict()
         self._hot_lock = threading.Lock()
+        self._checked: dict[UUID, int] = {}
+        """Games whose stored log this process has found sound, up to which version."""
+        self._damaged: dict[UUID, str] = {}
+        """Games this process found damaged, and why (marked when games are listed)."""
         sqlite = "sqlite" in app.env.get("PERSISTENCE_MODULE", "sqlite")
         self._writing: threading.Lock | contextlib.nullcontext[None] = (
             threading.Lock() if sqlite else contextlib.nullcontext()
@@ -246,6 +251,7 @@ class GameService:
                 self._forget(game_id)
                 raise
             self._keep(game_id, game)
+            self._mark_sound(game_id, game.version)
             projected = Feed(game.rules, seat, start).project_many(events)
             result = self._result(game_id, game.rules, seat, game.state, projected, False, include_view)
         self._committed(game_id, game.version)
@@ -260,11 +266,46 @@ class GameService:
         copying the game; another process that moved the game on is seen here, and a
         race with it after this read is caught by the optimistic concurrency of the save.
         """
+        latest = self.sound(game_id)
         with self._hot_lock:
             game = self._hot.get(game_id)
-        if game is None or self.app.version(game_id) != game.version:
-            game = self.app.game(game_id)
+        if game is None or game.version != latest:
+            return self.app.game(game_id)
         return game
+
+    def sound(self, game_id: UUID) -> int:
+        """The game's latest version, once its stored log is known to fold: versions 1 to N,
+        each event decodable and numbered in its place. Every call on a game asks this
+        first, so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it,
+        and a game held in memory is never appended to once its log stopped matching.
+
+        The first look decodes the whole log; later looks read two integers (how many
+        events, the last version) and decode only events this process has not checked.
+        """
+        count, latest = stored_span(self.app.recorder, game_id)
+        if latest is None:
+            raise UnknownGame(game_id)
+        checked = self._checked.get(game_id, 0)
+        try:
+            if count != latest or latest < checked:
+                self._checked.pop(game_id, None)
+                self.app.check_span(game_id, latest + 1)  # raises DamagedGame, naming the first bad version
+            if latest > checked:
+                self.app.history(game_id, gt=checked)
+        except DamagedGame as error:
+            self._forget(game_id)
+            self._damaged[game_id] = f"damaged at version {error.version}: {error.reason}"
+            raise
+        self._damaged.pop(game_id, None)
+        if latest > checked:
+            self._mark_sound(game_id, latest)
+        return latest
+
+    def _mark_sound(self, game_id: UUID, version: int) -> None:
+        checked = self._checked
+        if len(checked) >= 100_000:
+            checked.clear()
+        checked[game_id] = version
 
     def _keep(self, game_id: UUID, game: Game) -> None:
         with self._hot_lock:
@@ -313,7 +354,7 @@ class GameService:
 
     def fork(self, game_id: UUID, token: str, at: int) -> Access:
         viewer = self.tokens.viewer(game_id, token)
-        latest = self.app.version(game_id)
+        latest = self.sound(game_id)
         if viewer != REFEREE and not self._over(game_id, latest):
             raise PermissionDenied("only the referee may fork a game in progress (anyone may once it is over)")
         if not 1 <= at <= latest:
@@ -399,7 +440,7 @@ class GameService:
 
     def history(self, game_id: UUID, token: str, after: int = 0, to: int = 0) -> tuple[list[Projected], int]:
         viewer = self.tokens.viewer(game_id, token)
-        latest = self.app.version(game_id)
+        latest = self.sound(game_id)
         if after < 0 or to < 0:
             raise BadRequest("after_version and to_version cannot be negative")
         to = to or latest
@@ -413,7 +454,7 @@ class GameService:
 
     def explain(self, game_id: UUID, token: str, seq: int) -> Because:
         viewer = self.tokens.viewer(game_id, token)
-        latest = self.app.version(game_id)
+        latest = self.sound(game_id)
         if not 1 <= seq <= latest:
             raise OutOfRange(f"event {seq} is out of range: the game has events 1 to {latest}")
         rules = self.app.rules_of(game_id)
@@ -428,22 +469,24 @@ class GameService:
         self.tokens.viewer(game_id, token)
         try:
             events = self.app.history(game_id)
-        except msgspec.DecodeError:
-            latest = self.app.version(game_id)
-            return Verdict(False, latest, self.app.first_unreadable(game_id), "a stored event cannot be read")
+        except DamagedGame as error:
+            count, _ = stored_span(self.app.recorder, game_id)
+            return Verdict(False, count, error.version, error.reason)
         return verify(self.app.rules_of(game_id), events)
 
     def games(self, offset: int = 0, limit: int = 100) -> list[GameInfo]:
         if offset < 0 or limit < 0:
             raise BadRequest("offset and limit cannot be negative")
         every: Iterator[GameInfo] = self.app.games()
-        return list(islice(every, offset, offset + (limit or 100)))
+        found = list(islice(every, offset, offset + (limit or 100)))
+        damaged = self._damaged
+        return [replace(i, damaged=damaged[i.id]) if i.id in damaged and not i.damaged else i for i in found]
 
     # -- watching --------------------------------------------------------------------
 
     def watch(self, game_id: UUID, token: str, from_version: int, tables: bool = True) -> Cursor:
         viewer = self.tokens.viewer(game_id, token)
-        latest = self.app.version(game_id)
+        latest = self.sound(game_id)
         if not 0 <= from_version <= latest:
             raise OutOfRange(f"version {from_version} is out of range: the game has versions 0 to {latest}")
         rules = self.app.rules_of(game_id)
@@ -454,6 +497,7 @@ class GameService:
     def poll(self, cursor: Cursor) -> tuple[list[Projected], ViewResult | None]:
         """The viewer's events since the cursor, and a fresh view if there were any (or
         if this is the first poll)."""
+        self.sound(cursor.game_id)
         events: list[Event] = self.app.history(cursor.game_id, gt=cursor.last)
         projected = cursor.feed.project_many(events)
         if events:

@@ -153,6 +153,31 @@ def latest_version(recorder: Any, game_id: UUID) -> int | None:
     return last[0].originator_version if last else None
 
 
+def stored_span(recorder: Any, game_id: UUID) -> tuple[int, int | None]:
+    """How many events of a game are stored, and the version of the last (None if none).
+
+    A sound log holds versions 1 to N, so the two are equal; one indexed read of two
+    integers tells a missing or extra row without reading any event."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        sql = f"SELECT COUNT(*), MAX(originator_version) FROM {recorder.events_table_name} WHERE originator_id=?"
+        count, latest = _sqlite_read(recorder, sql, [game_id.hex])[0]
+        return int(count), latest
+    if type(recorder).__module__ == "eventsourcing.postgres":
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL(
+            "SELECT COUNT(*) AS n, MAX(originator_version) AS v FROM {schema}.{table} WHERE originator_id = %s"
+        ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
+        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute(statement, [game_id], prepare=True)
+            row = cursor.fetchone()
+            return (0, None) if row is None else (int(row["n"]), row["v"])
+    events = recorder.select_events(game_id)
+    return len(events), events[-1].originator_version if events else None
+
+
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:
     """The rows of one SELECT on a pooled SQLite connection.
 

@@ -20,7 +20,7 @@ import msgspec
 from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.lcg.lineups import SetupError
 from domain.verify import verify
-from service.app import BadVersion, UnknownGame, Westmarch, store_env
+from service.app import BadVersion, DamagedGame, UnknownGame, Westmarch, store_env
 from tools.games import KINDS, kind
 
 
@@ -62,6 +62,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     found = False
     for info in app.games():
         found = True
+        if info.damaged:
+            print(f"{info.id}  {info.ruleset:5} version {info.version:6}  DAMAGED  {info.damaged}")
+            continue
         status = "over" if info.over else "playing"
         seed = getattr(info.created, "seed", "?")
         print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {status:8} seed {seed}")
@@ -293,9 +296,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     game_id = _game_id(app, args.game)
     try:
         events = app.history(game_id)
-    except msgspec.DecodeError:
-        version = app.first_unreadable(game_id)
-        print(f"{game_id}: FAILED at event {version}: the stored event cannot be read")
+    except DamagedGame as error:
+        print(f"{game_id}: FAILED at event {error.version}: {error.reason}")
         return 1
     verdict = verify(app.rules_of(game_id), events)
     print(f"{game_id}: {verdict}")
@@ -458,7 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.fn(args)
         return code
-    except (CommandError, SetupError, UnknownGame, BadVersion, RuleError) as error:
+    except (CommandError, SetupError, UnknownGame, BadVersion, RuleError, DamagedGame) as error:
         print(f"westmarch: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import signal
 import sys
 import threading
@@ -39,7 +40,7 @@ from grpc_reflection.v1alpha import reflection
 from domain.kernel.decisions import IllegalChoice, NoDecisionPending, NotYourDecision, RuleError, UnknownDecision
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
-from service.app import BadVersion, ConcurrentUpdate, StaleVersion, UnknownGame, Westmarch
+from service.app import BadVersion, ConcurrentUpdate, DamagedGame, StaleVersion, UnknownGame, Westmarch
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
 from service.errors import BadRequest, OutOfRange, PermissionDenied, Unauthenticated
 from service.games import GameRequest, PlayerSetup
@@ -58,9 +59,30 @@ M = TypeVar("M", bound=Message)
 # -- errors ------------------------------------------------------------------------------
 
 
+MAX_QUOTED = 48
+"""Characters of a value quoted in an error message, at most (the rest is cut)."""
+MAX_MESSAGE = 400
+"""Characters of a status message, at most: far below gRPC's metadata limit."""
+_QUOTED = re.compile(f"'[^']{{{MAX_QUOTED + 1},}}'|\"[^\"]{{{MAX_QUOTED + 1},}}\"")
+
+
+def bounded(message: str) -> str:
+    """``message`` with every quoted value cut to a short prefix, and capped as a whole:
+    an error never echoes unbounded input back to the client."""
+    message = _QUOTED.sub(lambda m: f"{m.group(0)[: MAX_QUOTED + 1]}…{m.group(0)[0]}", message)
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
 def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     """The status code and message for an error raised while serving a call."""
+    code, message = _status_of(error)
+    return code, bounded(message)
+
+
+def _status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     match error:
+        case DamagedGame():
+            return grpc.StatusCode.DATA_LOSS, str(error)
         case BadRequest() | SetupError() | IllegalChoice() | UnknownDecision():
             return grpc.StatusCode.INVALID_ARGUMENT, str(error)
         case StaleVersion() | ConcurrentUpdate() | StaleDecision():
@@ -165,14 +187,13 @@ class Servicer:
             failure: tuple[grpc.StatusCode, str] | None = None
             response: Message | None = None
             if isinstance(request, Malformed):
-                failure = (grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+                failure = (grpc.StatusCode.INVALID_ARGUMENT, bounded(f"malformed {request.type}: {request.reason}"))
             else:
                 try:
                     response = await self._run(fn, request, entry)
                 except Exception as error:
                     failure = status_of(error)
-                    if failure[0] is grpc.StatusCode.INTERNAL:
-                        log.exception("internal error in %s", name)
+                    _log_failure(name, entry, failure, error)
             _log_call(entry, failure[0].name if failure else "OK", started)
             if failure is not None:
                 await context.abort(failure[0], failure[1])
@@ -204,6 +225,7 @@ class Servicer:
                     version=i.version,
                     over=i.over,
                     seats=list(getattr(i.created, "seats", ())),
+                    damaged=i.damaged,
                 )
                 for i in infos
             ]
@@ -274,7 +296,9 @@ class Servicer:
         entry = CallLog("Watch")
         if isinstance(request, Malformed):
             _log_call(entry, "INVALID_ARGUMENT", started)
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, bounded(f"malformed {request.type}: {request.reason}")
+            )
             return
         try:
             game_id = self._game(request, entry)
@@ -283,6 +307,7 @@ class Servicer:
             )
         except Exception as error:
             code, message = status_of(error)
+            _log_failure("Watch", entry, (code, message), error)
             _log_call(entry, code.name, started)
             await context.abort(code, message)
             return
@@ -290,10 +315,17 @@ class Servicer:
         hub = self.hub
         hub.watchers += 1
         outcome = "OK"
+        failure: tuple[grpc.StatusCode, str] | None = None
         try:
             while not hub.closing.is_set():
                 woken = hub.event(game_id)
-                update = await self._run(self._poll, cursor)
+                try:
+                    update = await self._run(self._poll, cursor)
+                except Exception as error:
+                    failure = status_of(error)
+                    _log_failure("Watch", entry, failure, error)
+                    outcome = failure[0].name
+                    break
                 if update is not None:
                     yield update
                     if update.view.over:
@@ -307,6 +339,8 @@ class Servicer:
             hub.watchers -= 1
             entry.version = cursor.last
             _log_call(entry, outcome, started)
+        if failure is not None:
+            await context.abort(failure[0], failure[1])
 
     def _poll(self, cursor: Cursor) -> pb.WatchUpdate | None:
         events, view = self.service.poll(cursor)
@@ -344,6 +378,15 @@ class Servicer:
             ),
         }
         return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+
+
+def _log_failure(name: str, entry: CallLog, failure: tuple[grpc.StatusCode, str], error: BaseException) -> None:
+    """The server's account of a failed call: the game and the cause, with a traceback
+    only for what no rule explains (INTERNAL)."""
+    if failure[0] is grpc.StatusCode.INTERNAL:
+        log.exception("internal error in %s", name)
+    elif failure[0] in (grpc.StatusCode.DATA_LOSS, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED):
+        entry.extra["cause"] = bounded(str(error) or type(error).__name__)
 
 
 def _log_call(entry: CallLog, outcome: str, started: float) -> None:

@@ -272,10 +272,15 @@ class GameSummary(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     OVER_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
+    DAMAGED_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     game: _builtins.str
     version: _builtins.int
     over: _builtins.bool
+    damaged: _builtins.str
+    """Why the stored game cannot be read ("" when it can): a damaged game is listed,
+    marked, and refused with DATA_LOSS by every call on it.
+    """
     @_builtins.property
     def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -286,10 +291,11 @@ class GameSummary(_message.Message):
         version: _builtins.int = ...,
         over: _builtins.bool = ...,
         seats: _abc.Iterable[_builtins.str] | None = ...,
+        damaged: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "game_id", b"game_id", "over", b"over", "seats", b"seats", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["damaged", b"damaged", "game", b"game", "game_id", b"game_id", "over", b"over", "seats", b"seats", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

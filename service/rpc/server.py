@@ -63,7 +63,7 @@ MAX_QUOTED = 48
 """Characters of a value quoted in an error message, at most (the rest is cut)."""
 MAX_MESSAGE = 400
 """Characters of a status message, at most: far below gRPC's metadata limit."""
-_QUOTED = re.compile(f"'[^']{{{MAX_QUOTED + 1},}}'|\"[^\"]{{{MAX_QUOTED + 1},}}\"")
+_QUOTED = re.compile(f"(?<!\\w)('[^']{{{MAX_QUOTED + 1},}}'|\"[^\"]{{{MAX_QUOTED + 1},}}\")(?!\\w)")
 
 
 def bounded(message: str) -> str:

@@ -22,6 +22,8 @@ Queries
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import secrets
 import threading
 from collections import OrderedDict
@@ -29,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID, uuid4, uuid5
 
 import msgspec
 from eventsourcing.persistence import IntegrityError
@@ -42,14 +44,17 @@ from domain.kernel.state import State
 from domain.verify import Verdict, verify
 from projections.explain import Because, explain
 from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
-from service.app import BadVersion, DamagedGame, GameInfo, UnknownGame, Westmarch
-from service.errors import BadRequest, OutOfRange, PermissionDenied
+from service.app import BadVersion, ConcurrentUpdate, DamagedGame, GameInfo, UnknownGame, Westmarch
+from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
-from service.records import CommandApplied, Record, command_id, seats_id
-from service.rpc.auth import Tokens, game_of_token, issue
+from service.records import CommandApplied, Record, SeatsAssigned, command_id, seats_id
+from service.rpc.auth import Tokens, derived_token, game_of_token, issue
 from service.store import stored_span
 
 MAX_COMMAND_ID = 128
+MIN_REQUEST_ID, MAX_REQUEST_ID = 16, 128
+_CREATE_REQUESTS = UUID("6b1f3c52-5d0e-4c8e-9a59-0f5d2c1e7a41")
+"""Namespace of the game ids made from create request ids."""
 MAX_CHOICES = 1000
 MAX_CHOICE = 64
 MAX_HISTORY = 5000
@@ -117,6 +122,12 @@ class Cursor:
     tables: bool = True
 
 
+def _fingerprint(request: GameRequest, seed: int | None) -> str:
+    """The SHA-256 of a create request (and its seed, if the client gave one)."""
+    data = msgspec.json.encode({"request": msgspec.to_builtins(request), "seed": seed}, order="sorted")
+    return hashlib.sha256(data).hexdigest()
+
+
 def parse_game_id(text: str, token: str = "") -> UUID:
     """The game a request names: its ``game_id``, or if that is empty, its token's game."""
     if not text:
@@ -165,23 +176,49 @@ class GameService:
 
     # -- commands --------------------------------------------------------------------
 
-    def create(self, request: GameRequest, seed: int | None = None) -> Access:
-        if seed is None:
-            seed = secrets.randbelow(2**63)
-        elif not 0 <= seed < 2**63:
+    def create(self, request: GameRequest, seed: int | None = None, request_id: str = "") -> Access:
+        """Start a game. With a ``request_id``, a retry of the same request returns the
+        same game and tokens instead of a second game (see the proto's ``request_id``)."""
+        if seed is not None and not 0 <= seed < 2**63:
             raise BadRequest(f"seed {seed} is out of range (0 to 2^63 - 1)")
-        created = created_event(request, seed)
+        fingerprint = ""
+        game_id = uuid4()
+        if request_id:
+            if not MIN_REQUEST_ID <= len(request_id) <= MAX_REQUEST_ID or not request_id.isprintable():
+                raise BadRequest(f"request_id must be {MIN_REQUEST_ID} to {MAX_REQUEST_ID} printable characters")
+            fingerprint = _fingerprint(request, seed)
+            game_id = uuid5(_CREATE_REQUESTS, request_id)
+            existing = self._created_before(game_id, request_id, fingerprint)
+            if existing is not None:
+                return existing
+        created = created_event(request, secrets.randbelow(2**63) if seed is None else seed)
         from domain.rulesets import ruleset
 
         rules = ruleset(request.game)
-        game_id = uuid4()
         game = Game.start(game_id, rules, created)
-        tokens, record = issue(game_id, rules.seats(game.state))
-        with self._writing:
-            self.app.commit(game, 0, record)
+        tokens, record = issue(game_id, rules.seats(game.state), request_id, fingerprint)
+        try:
+            with self._writing:
+                self.app.commit(game, 0, record)
+        except ConcurrentUpdate:
+            existing = self._created_before(game_id, request_id, fingerprint) if request_id else None
+            if existing is None:
+                raise
+            return existing  # the same request, retried while the first was being saved
         self.tokens.remember(game_id, record)
         self._committed(game_id, game.version)
         return self._access(game_id, rules.name, tokens, game.version)
+
+    def _created_before(self, game_id: UUID, request_id: str, fingerprint: str) -> Access | None:
+        """The access of the game an earlier call with this request id created, or None."""
+        found = self.app.record(seats_id(game_id))
+        if not isinstance(found, SeatsAssigned):
+            return None
+        if not hmac.compare_digest(found.request, fingerprint):
+            raise AlreadyExists("request_id was already used to create a game from a different request")
+        tokens = {viewer: derived_token(game_id, viewer, request_id) for viewer in found.hashes}
+        rules = self.app.rules_of(game_id)
+        return self._access(game_id, rules.name, tokens, self.sound(game_id))
 
     @staticmethod
     def _access(game_id: UUID, game: str, tokens: dict[str, str], version: int) -> Access:

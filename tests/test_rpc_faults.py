@@ -220,3 +220,28 @@ def test_huge_arguments_get_a_short_invalid_argument_and_the_channel_stays_usabl
         assert len(caught.value.details()) <= MAX_MESSAGE
     # the same channel still serves
     assert stub.ListGames(pb.ListGamesRequest()) is not None
+
+
+def test_a_retried_create_with_one_request_id_makes_one_game(
+    served: tuple[ThreadedServer, pb_grpc.GameServiceStub, Path],
+) -> None:
+    _, stub, _ = served
+    request = pb.CreateGameRequest(game="lcg", players=[pb.PlayerSetup(), pb.PlayerSetup()], request_id="r" * 32)
+    first = stub.CreateGame(request).access
+    again = stub.CreateGame(request).access
+    assert again.game_id == first.game_id
+    assert tokens(again) == tokens(first), "a retry gives the tokens the lost answer carried"
+    assert stub.GetView(pb.GetViewRequest(token=tokens(again)["p2"])).view.viewer == "p2"
+    listed = [g.game_id for g in stub.ListGames(pb.ListGamesRequest()).games]
+    assert listed.count(first.game_id) == 1 and len(listed) == 1
+    # the same id for another request is refused; another id is another game
+    changed = pb.CreateGameRequest(game="lcg", request_id="r" * 32)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateGame(changed)
+    assert caught.value.code() == Code.ALREADY_EXISTS
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateGame(pb.CreateGameRequest(game="lcg", request_id="short"))
+    assert caught.value.code() == Code.INVALID_ARGUMENT and "request_id" in caught.value.details()
+    other = stub.CreateGame(pb.CreateGameRequest(game="lcg", request_id="s" * 32)).access
+    assert other.game_id != first.game_id
+    assert len(stub.ListGames(pb.ListGamesRequest()).games) == 2

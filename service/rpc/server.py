@@ -42,7 +42,7 @@ from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, StaleVersion, UnknownGame, Westmarch
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
-from service.errors import BadRequest, OutOfRange, PermissionDenied, Unauthenticated
+from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied, Unauthenticated
 from service.games import GameRequest, PlayerSetup
 from service.rpc import convert
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -89,6 +89,8 @@ def _status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
             return grpc.StatusCode.ABORTED, str(error)
         case NotYourDecision() | NoDecisionPending():
             return grpc.StatusCode.FAILED_PRECONDITION, str(error)
+        case AlreadyExists():
+            return grpc.StatusCode.ALREADY_EXISTS, str(error)
         case Unauthenticated():
             return grpc.StatusCode.UNAUTHENTICATED, str(error)
         case PermissionDenied():
@@ -211,7 +213,9 @@ class Servicer:
             options=dict(request.options),
             players=[PlayerSetup(tuple(p.heroes), tuple(p.deck)) for p in request.players],
         )
-        access = self.service.create(game_request, request.seed if request.HasField("seed") else None)
+        access = self.service.create(
+            game_request, request.seed if request.HasField("seed") else None, request.request_id
+        )
         entry.game, entry.version = str(access.game_id), access.version
         return pb.CreateGameResponse(access=convert.access_pb(access))
 

@@ -127,12 +127,20 @@ class CreateGameRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game kind: "lcg" (The Lord of the Rings: The Card Game)."""
     scenario: _builtins.str
     """Scenario key, e.g. "passage-through-mirkwood" (empty: the game's default)."""
     seed: _builtins.int
     """The seed of all chance in the game; random when absent."""
+    request_id: _builtins.str
+    """Makes a retried CreateGame safe: 16 to 128 characters the client picks at random
+    (e.g. a UUID) and sends again with every retry of the same request. The first call
+    creates the game; a retry returns the same game with the same tokens (they are
+    derived from the request id, so keep it as secret as the tokens); the same id with
+    a different request is refused with ALREADY_EXISTS. Empty: every call is a new game.
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Game-specific options, e.g. {"difficulty": "easy"}."""
@@ -149,10 +157,11 @@ class CreateGameRequest(_message.Message):
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         players: _abc.Iterable[Global___PlayerSetup] | None = ...,
         seed: _builtins.int | None = ...,
+        request_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "game", b"game", "options", b"options", "players", b"players", "scenario", b"scenario", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "game", b"game", "options", b"options", "players", b"players", "request_id", b"request_id", "scenario", b"scenario", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015

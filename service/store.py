@@ -7,6 +7,11 @@ game: ``westmarch.<ruleset>.created``, so games can be listed by topic), state
 each a one-event aggregate of its own. The library's default
 mapper would transcode a dict per event through its JSON transcoder; msgspec decodes
 the tagged structs directly (see BENCHMARKS.md).
+
+The timestamp is the store's note of when an event was saved. It is outside the hash
+chain: the chain covers the game (every event with its cause, draws and place), which
+re-execution reproduces, and a save time is not part of it. An edited timestamp is
+therefore not detected by ``verify``; nothing in the rules or the views depends on it.
 """
 
 from __future__ import annotations

@@ -245,3 +245,161 @@ def test_a_retried_create_with_one_request_id_makes_one_game(
     other = stub.CreateGame(pb.CreateGameRequest(game="lcg", request_id="s" * 32)).access
     assert other.game_id != first.game_id
     assert len(stub.ListGames(pb.ListGamesRequest()).games) == 2
+
+
+# -- storage faults ----------------------------------------------------------------------
+
+
+def _on_every_connection(server: ThreadedServer, sql: str) -> None:
+    """Run ``sql`` on each of the server's SQLite connections (how a test fills the disk or
+    makes the store read-only without mounting anything)."""
+    pool: Any = server.app.recorder.datastore.pool  # type: ignore[attr-defined]
+    for connection in list(pool._pool):
+        connection._sqlite_conn.execute(sql)
+
+
+def _count(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        (n,) = conn.execute("SELECT COUNT(*) FROM stored_events").fetchone()
+    return int(n)
+
+
+def _health(address: str) -> int:
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with grpc.insecure_channel(address) as channel:
+        status: int = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest()).status
+        return status
+
+
+def test_a_full_store_answers_resource_exhausted_and_recovers(
+    served: tuple[ThreadedServer, pb_grpc.GameServiceStub, Path],
+) -> None:
+    server, stub, db = served
+    access = create(stub, seed=9)
+    keys = tokens(access)
+    with sqlite3.connect(db) as conn:
+        (pages,) = conn.execute("PRAGMA page_count").fetchone()
+    _on_every_connection(server, f"PRAGMA max_page_count = {pages}")
+    before = _count(db)
+    with pytest.raises(grpc.RpcError) as caught:
+        for _ in range(200):  # until a save needs a page more than the store may have
+            create(stub, seed=10)
+    assert caught.value.code() == Code.RESOURCE_EXHAUSTED, caught.value.details()
+    assert "full" in caught.value.details()
+    with pytest.raises(grpc.RpcError) as caught:
+        for n in range(200):
+            _play_more(stub, keys, n)
+    assert caught.value.code() == Code.RESOURCE_EXHAUSTED
+    grown = _count(db)
+    assert grown >= before  # whole commands only: every stored game still folds
+    for game in stub.ListGames(pb.ListGamesRequest()).games:
+        assert not game.damaged
+    _on_every_connection(server, "PRAGMA max_page_count = 1073741823")
+    _play_more(stub, keys, 500)
+    assert _count(db) > grown
+
+
+def _play_more(stub: pb_grpc.GameServiceStub, keys: dict[str, str], n: int) -> None:
+    """One more decision, with a command id of its own."""
+    view = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
+    decision = stub.GetView(pb.GetViewRequest(token=keys[view.waiting_for])).view.decision
+    if decision.kind == pb.KIND_ONE:
+        choice = [decision.options[0].id]
+    else:
+        choice = [o.id for o in decision.options[: decision.min]]
+    stub.SubmitDecision(
+        pb.SubmitDecisionRequest(
+            token=keys[view.waiting_for],
+            expected_version=view.version,
+            decision_id=decision.id,
+            choice=choice,
+            command_id=f"more-{n}",
+        )
+    )
+
+
+def test_a_read_only_store_answers_failed_precondition_and_health_follows(
+    served: tuple[ThreadedServer, pb_grpc.GameServiceStub, Path],
+) -> None:
+    from grpc_health.v1 import health_pb2
+
+    from tests.rpc_support import wait_until
+
+    server, stub, db = served
+    access = create(stub, seed=11)
+    keys = tokens(access)
+    assert _health(server.address) == health_pb2.HealthCheckResponse.SERVING
+    _on_every_connection(server, "PRAGMA query_only = ON")
+    before = _count(db)
+    with pytest.raises(grpc.RpcError) as caught:
+        _play_more(stub, keys, 1)
+    assert caught.value.code() == Code.FAILED_PRECONDITION and "read-only" in caught.value.details()
+    wait_until(lambda: _health(server.address) == health_pb2.HealthCheckResponse.NOT_SERVING)
+    assert stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.version > 0, "reads still work"
+    assert _count(db) == before
+    _on_every_connection(server, "PRAGMA query_only = OFF")
+    wait_until(lambda: _health(server.address) == health_pb2.HealthCheckResponse.SERVING)
+    _play_more(stub, keys, 2)
+    assert _count(db) > before
+
+
+def test_postgres_backends_killed_under_load_lose_nothing_and_say_unavailable_at_worst() -> None:
+    """Bots play while the server's database connections are terminated again and again:
+    every game finishes and verifies, and no call fails with INTERNAL or UNKNOWN."""
+    import threading
+
+    import psycopg
+
+    from tests.conftest import POSTGRES_DSN
+    from tests.rpc_support import pg_env, postgres_schema
+    from tools.rpc_client import run_bots
+
+    with postgres_schema() as schema, threaded_server(pg_env(schema)) as server:
+        stop = threading.Event()
+        killed: list[int] = []
+
+        def killer() -> None:
+            with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
+                for _ in range(40):  # bounded: at most 40 rounds, 0.25 s apart
+                    if stop.wait(0.25):
+                        return
+                    rows = conn.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE pid <> pg_backend_pid() AND query LIKE %s",
+                        [f"%{schema}%"],
+                    ).fetchall()
+                    killed.append(len(rows))
+
+        thread = threading.Thread(target=killer, daemon=True)
+        thread.start()
+        try:
+            report = run_bots([server.address], games=6, concurrency=3, bot="greedy", seed=5, progress=False)
+        finally:
+            stop.set()
+            thread.join(30)
+        assert sum(killed) > 0, "the test must really kill connections"
+        assert not report.errors, report.errors
+        assert report.finished == 6
+        channel, stub = stub_for(server.address)
+        with channel:
+            games = stub.ListGames(pb.ListGamesRequest()).games
+            assert len(games) == 6 and all(g.over and not g.damaged for g in games)
+
+
+def test_a_watch_whose_game_is_damaged_mid_stream_ends_with_data_loss(
+    served: tuple[ThreadedServer, pb_grpc.GameServiceStub, Path],
+) -> None:
+    _, stub, db = served
+    access = create(stub, seed=12)
+    keys = tokens(access)
+    _play(stub, keys, 2)
+    stream = stub.Watch(pb.WatchRequest(token=keys["spectator"]))
+    first = next(iter(stream))
+    assert first.view.version > 0
+    _delete(db, access.game_id, 3)
+    with pytest.raises(grpc.RpcError) as caught:
+        for _ in stream:  # the stream looks again within its fallback interval
+            pass
+    assert caught.value.code() == Code.DATA_LOSS, caught.value.details()
+    assert "version 3" in caught.value.details()

@@ -43,6 +43,7 @@ from domain.rulesets import names
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, StaleVersion, UnknownGame, Westmarch
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied, Unauthenticated
+from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of, writable
 from service.games import GameRequest, PlayerSetup
 from service.rpc import convert
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -50,6 +51,8 @@ from service.store import CREATED_TOPIC, EVENT_TOPIC
 
 SERVICE_NAME = "westmarch.v1.GameService"
 POLL_SECONDS = 0.15
+PROBE_SECONDS = 0.5
+"""How often a read-only store is probed for writes again."""
 WATCH_FALLBACK_SECONDS = 3.0
 
 log = logging.getLogger("westmarch.rpc")
@@ -101,7 +104,17 @@ def _status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
             return grpc.StatusCode.OUT_OF_RANGE, str(error)
         case RuleError():
             return grpc.StatusCode.FAILED_PRECONDITION, str(error)
+    fault = fault_of(error)
+    if fault is not None:
+        return FAULT_STATUS[fault.kind], fault.message
     return grpc.StatusCode.INTERNAL, "internal error; it was logged on the server"
+
+
+FAULT_STATUS = {
+    UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+    FULL: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    READ_ONLY: grpc.StatusCode.FAILED_PRECONDITION,
+}
 
 
 @dataclass(frozen=True)
@@ -169,16 +182,43 @@ class CallLog:
 
 
 class Servicer:
-    def __init__(self, service: GameService, executor: ThreadPoolExecutor, hub: Hub) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        executor: ThreadPoolExecutor,
+        hub: Hub,
+        on_fault: Callable[[StorageFault], None] | None = None,
+    ) -> None:
         self.service = service
         self.executor = executor
         self.hub = hub
         self.inline = False
+        self.on_fault = on_fault
+        """Told of every storage fault (the server turns health NOT_SERVING while read-only)."""
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         if self.inline:
             return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    async def _run_retrying(self, name: str, fn: Callable[..., Any], request: Any, entry: CallLog) -> Any:
+        """``fn(request, entry)``; a lost store connection is retried once on a fresh one.
+
+        A create without a request id is not retried: had the first attempt been saved
+        after all, a retry would make a second game. Commands are safe to retry: their
+        command id is applied once."""
+        try:
+            return await self._run(fn, request, entry)
+        except Exception as error:
+            fault = fault_of(error)
+            if fault is None:
+                raise
+            if self.on_fault is not None:
+                self.on_fault(fault)
+            if fault.kind != UNAVAILABLE or (name == "CreateGame" and not request.request_id):
+                raise
+            entry.extra["retried"] = fault.detail[:120]
+            return await self._run(fn, request, entry)
 
     def unary(
         self, name: str, fn: Callable[[Any, CallLog], Message]
@@ -192,7 +232,7 @@ class Servicer:
                 failure = (grpc.StatusCode.INVALID_ARGUMENT, bounded(f"malformed {request.type}: {request.reason}"))
             else:
                 try:
-                    response = await self._run(fn, request, entry)
+                    response = await self._run_retrying(name, fn, request, entry)
                 except Exception as error:
                     failure = status_of(error)
                     _log_failure(name, entry, failure, error)
@@ -465,6 +505,7 @@ class Server:
         self._executor: ThreadPoolExecutor | None = None
         self._health: Any = None
         self._poller: asyncio.Task[None] | None = None
+        self._probing: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
 
     async def start(self) -> int:
@@ -478,7 +519,7 @@ class Server:
             workers = 0 if "sqlite" in app.env.get("PERSISTENCE_MODULE", "sqlite") else 4
         self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="westmarch")
         service = GameService(app, on_commit=hub.wake_from_thread)
-        servicer = Servicer(service, self._executor, hub)
+        servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault)
         servicer.inline = workers == 0
         server = aio.server(options=[("grpc.so_reuseport", 0)])
         server.add_generic_rpc_handlers((servicer.handlers(),))
@@ -506,6 +547,31 @@ class Server:
         self._poller = asyncio.create_task(self._poll_store())
         log.info("serving", extra={"fields": {"port": self.port, "store": app.env.get("PERSISTENCE_MODULE", "")}})
         return self.port
+
+    def _on_fault(self, fault: StorageFault) -> None:
+        """A read-only store turns health NOT_SERVING until a probe finds it writable."""
+        if fault.kind != READ_ONLY or self._probing is not None:
+            return
+        self._probing = asyncio.get_running_loop().create_task(self._probe_writable())
+
+    async def _probe_writable(self) -> None:
+        app, health_servicer = self.app, self._health
+        assert app is not None and health_servicer is not None
+        not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
+        await health_servicer.set("", not_serving)
+        await health_servicer.set(SERVICE_NAME, not_serving)
+        log.warning("store is read-only", extra={"fields": {"health": "NOT_SERVING"}})
+        loop = asyncio.get_running_loop()
+        try:
+            while self._hub is not None and not self._hub.closing.is_set():
+                if await loop.run_in_executor(self._executor, writable, app):
+                    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+                    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+                    log.warning("store is writable again", extra={"fields": {"health": "SERVING"}})
+                    return
+                await asyncio.sleep(PROBE_SECONDS)
+        finally:
+            self._probing = None
 
     async def _poll_store(self) -> None:
         """Wake watchers of games changed by other processes (the notification log)."""
@@ -557,6 +623,10 @@ class Server:
         await self._server.stop(self.options.grace if grace is None else grace)
         if self._poller is not None:
             await self._poller
+        if self._probing is not None:
+            self._probing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._probing
         if self._executor is not None:
             self._executor.shutdown(wait=True)
         if self.app is not None:

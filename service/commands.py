@@ -531,11 +531,15 @@ class GameService:
         feed = Feed(rules, viewer, state, reveal_all=self._over(game_id, latest))
         return Cursor(game_id, viewer, rules, feed, from_version, tables=tables)
 
-    def poll(self, cursor: Cursor) -> tuple[list[Projected], ViewResult | None]:
-        """The viewer's events since the cursor, and a fresh view if there were any (or
-        if this is the first poll)."""
-        self.sound(cursor.game_id)
-        events: list[Event] = self.app.history(cursor.game_id, gt=cursor.last)
+    def fetch(self, game_id: UUID, after: int, upto: int | None = None) -> list[Event]:
+        """The game's events after version ``after`` (up to ``upto``), once its log is
+        known sound: one store read, shared by every watcher of the game."""
+        self.sound(game_id)
+        return self.app.history(game_id, gt=after, lte=upto)
+
+    def advance(self, cursor: Cursor, events: Sequence[Event]) -> tuple[list[Projected], ViewResult | None]:
+        """Project ``events`` (the ones right after the cursor) for the cursor's viewer;
+        a fresh view if there were any (or if this is the first look)."""
         projected = cursor.feed.project_many(events)
         if events:
             cursor.last = events[-1].seq

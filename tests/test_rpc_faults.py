@@ -403,3 +403,92 @@ def test_a_watch_whose_game_is_damaged_mid_stream_ends_with_data_loss(
             pass
     assert caught.value.code() == Code.DATA_LOSS, caught.value.details()
     assert "version 3" in caught.value.details()
+
+
+# -- floods ------------------------------------------------------------------------------
+
+
+def test_watchers_of_a_game_share_one_store_read_per_change(
+    served: tuple[ThreadedServer, pb_grpc.GameServiceStub, Path],
+) -> None:
+    """Ten streams watch a game; each change is read from the store once, not ten times."""
+    import threading
+
+    server, stub, _ = served
+    access = create(stub, players=2, seed=13)
+    keys = tokens(access)
+    viewers = ["p1", "p2", "spectator", "referee"] * 3
+    streams = [stub.Watch(pb.WatchRequest(token=keys[v])) for v in viewers[:10]]
+    firsts = [next(iter(s)) for s in streams]
+    assert all(f.view.version == firsts[0].view.version for f in firsts)
+    live = server.servicer.live
+    seen: list[int] = []
+    lock = threading.Lock()
+
+    def drain(stream: Any) -> None:
+        for update in stream:
+            with lock:
+                seen.append(update.view.version)
+            return
+
+    before = live.reads
+    threads = [threading.Thread(target=drain, args=(s,), daemon=True) for s in streams]
+    for t in threads:
+        t.start()
+    _play_more(stub, keys, 1)
+    for t in threads:
+        t.join(10)
+    assert len(seen) == 10 and len(set(seen)) == 1
+    assert live.reads - before == 1, f"{live.reads - before} store reads for one change watched by 10 streams"
+    for s in streams:
+        s.cancel()
+
+
+def test_a_flood_of_streams_and_open_calls_is_refused_and_others_play_on(tmp_path: Path) -> None:
+    from service.rpc.limits import Limits
+
+    limits = Limits(streams_per_token=4, streams_per_connection=6, open_calls_per_second=1, open_calls_burst=5)
+    with threaded_server(store_env(db=str(tmp_path / "games.db")), limits=limits) as server:
+        flood_channel, flood = stub_for(server.address)
+        player_channel, player = stub_for(server.address)
+        with flood_channel, player_channel:
+            access = create(player, seed=14)
+            keys = tokens(access)
+            opened = [flood.Watch(pb.WatchRequest(token=keys["spectator"])) for _ in range(4)]
+            for s in opened:
+                next(iter(s))
+            with pytest.raises(grpc.RpcError) as caught:
+                next(iter(flood.Watch(pb.WatchRequest(token=keys["spectator"]))))
+            assert caught.value.code() == Code.RESOURCE_EXHAUSTED and "token" in caught.value.details()
+            # the same limit per connection, whatever the tokens
+            other = create(player, seed=15)
+            more = [flood.Watch(pb.WatchRequest(token=tokens(other)["spectator"])) for _ in range(2)]
+            for s in more:
+                next(iter(s))
+            with pytest.raises(grpc.RpcError) as caught:
+                next(iter(flood.Watch(pb.WatchRequest(token=tokens(other)["referee"]))))
+            assert caught.value.code() == Code.RESOURCE_EXHAUSTED and "connection" in caught.value.details()
+            # calls without a token: a burst, then refused, per connection
+            codes = []
+            for _ in range(12):
+                try:
+                    flood.ListGames(pb.ListGamesRequest())
+                    codes.append(Code.OK)
+                except grpc.RpcError as error:
+                    codes.append(error.code())
+            assert Code.RESOURCE_EXHAUSTED in codes and codes[0] == Code.OK
+            # the other client plays on; closing a stream frees its place
+            _play_more(player, keys, 1)
+            opened[0].cancel()
+            from tests.rpc_support import wait_until
+
+            def reopened() -> bool:
+                try:
+                    next(iter(flood.Watch(pb.WatchRequest(token=keys["spectator"]))))
+                    return True
+                except grpc.RpcError:
+                    return False
+
+            wait_until(reopened)
+            for s in opened[1:] + more:
+                s.cancel()

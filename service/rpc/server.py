@@ -38,6 +38,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from domain.kernel.decisions import IllegalChoice, NoDecisionPending, NotYourDecision, RuleError, UnknownDecision
+from domain.kernel.events import Event
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, StaleVersion, UnknownGame, Westmarch
@@ -47,10 +48,16 @@ from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of,
 from service.games import GameRequest, PlayerSetup
 from service.rpc import convert
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.limits import Gate, LimitExceeded, Limits
+from service.rpc.live import LiveGames
 from service.store import CREATED_TOPIC, EVENT_TOPIC
 
 SERVICE_NAME = "westmarch.v1.GameService"
 POLL_SECONDS = 0.15
+WORKERS = 4
+OPEN_CALLS = frozenset({"CreateGame", "ListGames"})
+"""Calls that need no token: limited per connection (see ``service/rpc/limits.py``)."""
+"""Threads for store and rules work (the event loop only moves messages)."""
 PROBE_SECONDS = 0.5
 """How often a read-only store is probed for writes again."""
 WATCH_FALLBACK_SECONDS = 3.0
@@ -86,6 +93,8 @@ def _status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     match error:
         case DamagedGame():
             return grpc.StatusCode.DATA_LOSS, str(error)
+        case LimitExceeded():
+            return grpc.StatusCode.RESOURCE_EXHAUSTED, str(error)
         case BadRequest() | SetupError() | IllegalChoice() | UnknownDecision():
             return grpc.StatusCode.INVALID_ARGUMENT, str(error)
         case StaleVersion() | ConcurrentUpdate() | StaleDecision():
@@ -146,6 +155,8 @@ class Hub:
         self.events: dict[UUID, asyncio.Event] = {}
         self.watchers = 0
         self.closing = asyncio.Event()
+        self.on_wake: Callable[[UUID, int | None], None] | None = None
+        """Told of every change first (the live games mark their buffer stale)."""
 
     def event(self, game_id: UUID) -> asyncio.Event:
         found = self.events.get(game_id)
@@ -153,14 +164,17 @@ class Hub:
             found = self.events[game_id] = asyncio.Event()
         return found
 
-    def wake(self, game_id: UUID) -> None:
+    def wake(self, game_id: UUID, version: int | None = None) -> None:
+        """Wake the game's watchers: it changed (up to ``version``, if known)."""
+        if self.on_wake is not None:
+            self.on_wake(game_id, version)
         found = self.events.pop(game_id, None)
         if found is not None:
             found.set()
 
     def wake_from_thread(self, game_id: UUID, version: int) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is closed: the server is stopping
-            self.loop.call_soon_threadsafe(self.wake, game_id)
+            self.loop.call_soon_threadsafe(self.wake, game_id, version)
 
     def close(self) -> None:
         self.closing.set()
@@ -188,17 +202,20 @@ class Servicer:
         executor: ThreadPoolExecutor,
         hub: Hub,
         on_fault: Callable[[StorageFault], None] | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.service = service
         self.executor = executor
         self.hub = hub
-        self.inline = False
+        self.live = LiveGames(self._run, service.fetch, WATCH_FALLBACK_SECONDS)
+        hub.on_wake = self.live.wake
+        self.gate = Gate(limits or Limits())
         self.on_fault = on_fault
         """Told of every storage fault (the server turns health NOT_SERVING while read-only)."""
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        if self.inline:
-            return fn(*args)
+        """``fn(*args)`` on the thread pool: store and rules work never blocks the event
+        loop, so one client's heavy calls cannot stall another's."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     async def _run_retrying(self, name: str, fn: Callable[..., Any], request: Any, entry: CallLog) -> Any:
@@ -232,6 +249,8 @@ class Servicer:
                 failure = (grpc.StatusCode.INVALID_ARGUMENT, bounded(f"malformed {request.type}: {request.reason}"))
             else:
                 try:
+                    if name in OPEN_CALLS:
+                        self.gate.open_call(name, context.peer())
                     response = await self._run_retrying(name, fn, request, entry)
                 except Exception as error:
                     failure = status_of(error)
@@ -345,10 +364,27 @@ class Servicer:
             )
             return
         try:
+            opened = self.gate.open_stream(request.token, context.peer())
+        except LimitExceeded as error:
+            _log_call(entry, "RESOURCE_EXHAUSTED", started)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+            return
+        try:
+            async for update in self._watch(request, entry, started, context):
+                yield update
+        finally:
+            self.gate.close_stream(opened)
+
+    async def _watch(
+        self, request: pb.WatchRequest, entry: CallLog, started: float, context: aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[pb.WatchUpdate]:
+        def open_cursor() -> tuple[UUID, Cursor]:
             game_id = self._game(request, entry)
-            cursor = await self._run(
-                self.service.watch, game_id, request.token, request.from_version, not request.omit_tables
-            )
+            found = self.service.watch(game_id, request.token, request.from_version, not request.omit_tables)
+            return game_id, found
+
+        try:
+            game_id, cursor = await self._run(open_cursor)
         except Exception as error:
             code, message = status_of(error)
             _log_failure("Watch", entry, (code, message), error)
@@ -356,7 +392,8 @@ class Servicer:
             await context.abort(code, message)
             return
         entry.seat = cursor.viewer
-        hub = self.hub
+        hub, live = self.hub, self.live
+        game, me = live.join(game_id, cursor.last)
         hub.watchers += 1
         outcome = "OK"
         failure: tuple[grpc.StatusCode, str] | None = None
@@ -364,12 +401,14 @@ class Servicer:
             while not hub.closing.is_set():
                 woken = hub.event(game_id)
                 try:
-                    update = await self._run(self._poll, cursor)
+                    events = await live.since(game, me, cursor.last)
+                    update = await self._run(self._advance, cursor, events)
                 except Exception as error:
                     failure = status_of(error)
                     _log_failure("Watch", entry, failure, error)
                     outcome = failure[0].name
                     break
+                live.seen(game, me, cursor.last)
                 if update is not None:
                     yield update
                     if update.view.over:
@@ -380,17 +419,18 @@ class Servicer:
             outcome = "CANCELLED"
             raise
         finally:
+            live.leave(game, me)
             hub.watchers -= 1
             entry.version = cursor.last
             _log_call(entry, outcome, started)
         if failure is not None:
             await context.abort(failure[0], failure[1])
 
-    def _poll(self, cursor: Cursor) -> pb.WatchUpdate | None:
-        events, view = self.service.poll(cursor)
+    def _advance(self, cursor: Cursor, events: list[Event]) -> pb.WatchUpdate | None:
+        projected, view = self.service.advance(cursor, events)
         if view is None:
             return None
-        return pb.WatchUpdate(events=[convert.event_pb(p) for p in events], view=convert.view_pb(view))
+        return pb.WatchUpdate(events=[convert.event_pb(p) for p in projected], view=convert.view_pb(view))
 
     # -- registration ----------------------------------------------------------------
 
@@ -480,12 +520,14 @@ class ServerOptions:
     host: str = "127.0.0.1"
     port: int = 0
     workers: int | None = None
-    """Threads for store work; 0 runs it on the event loop (fastest for SQLite, the default
-    there: Python threads only add GIL hand-offs); None: 0 for SQLite, 4 otherwise."""
+    """Threads for store and rules work (None: :data:`WORKERS`). None of it runs on the
+    event loop, so a flood of one client's calls cannot stall the loop for the others."""
     tls_cert: str | None = None
     tls_key: str | None = None
     grace: float = 5.0
     poll: float = POLL_SECONDS
+    limits: Limits = field(default_factory=Limits)
+    """Open streams per token and connection, and the rate of calls that need no token."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``PRAGMA synchronous`` for the server's connections. In WAL mode NORMAL
     keeps every committed command through a crash of the server process (the log is
@@ -505,6 +547,7 @@ class Server:
         self._executor: ThreadPoolExecutor | None = None
         self._health: Any = None
         self._poller: asyncio.Task[None] | None = None
+        self.servicer: Servicer | None = None
         self._probing: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
 
@@ -514,13 +557,11 @@ class Server:
         self.app = app = Westmarch(dict(options.env))
         sqlite_synchronous(app, options.sqlite_synchronous)
         self._hub = hub = Hub(loop)
-        workers = options.workers
-        if workers is None:
-            workers = 0 if "sqlite" in app.env.get("PERSISTENCE_MODULE", "sqlite") else 4
-        self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="westmarch")
+        workers = options.workers or WORKERS
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="westmarch")
         service = GameService(app, on_commit=hub.wake_from_thread)
-        servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault)
-        servicer.inline = workers == 0
+        servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault, limits=options.limits)
+        self.servicer = servicer
         server = aio.server(options=[("grpc.so_reuseport", 0)])
         server.add_generic_rpc_handlers((servicer.handlers(),))
         self._health = health.aio.HealthServicer()
@@ -582,12 +623,13 @@ class Server:
         last: int | None = None
         loop = asyncio.get_running_loop()
 
-        def changed(start: int) -> tuple[int, set[UUID]]:
-            games: set[UUID] = set()
+        def changed(start: int) -> tuple[int, dict[UUID, int]]:
+            games: dict[UUID, int] = {}
             while True:
                 page = recorder.select_notifications(start + 1, 500, topics=topics)
                 for note in page:
-                    games.add(note.originator_id if isinstance(note.originator_id, UUID) else UUID(note.originator_id))
+                    found = note.originator_id if isinstance(note.originator_id, UUID) else UUID(note.originator_id)
+                    games[found] = max(games.get(found, 0), note.originator_version)
                 if page:
                     start = page[-1].id
                 if len(page) < 500:
@@ -607,8 +649,8 @@ class Server:
                     last = await loop.run_in_executor(self._executor, lambda: recorder.max_notification_id() or 0)
                     continue
                 last, games = await loop.run_in_executor(self._executor, changed, last)
-                for game_id in games:
-                    hub.wake(game_id)
+                for game_id, version in games.items():
+                    hub.wake(game_id, version)
             except Exception:
                 log.exception("polling the store failed")
 
@@ -717,6 +759,11 @@ class ThreadedServer:
     def app(self) -> Westmarch:
         assert self._server is not None and self._server.app is not None
         return self._server.app
+
+    @property
+    def servicer(self) -> Servicer:
+        assert self._server is not None and self._server.servicer is not None
+        return self._server.servicer
 
     def stop(self, grace: float = 1.0) -> None:
         if self._loop is not None and self._server is not None and self._thread.is_alive():

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 import grpc
+import msgspec
 from google.protobuf.message import DecodeError, Message
 from grpc import aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -42,6 +43,7 @@ from domain.kernel.events import Event
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, StaleVersion, UnknownGame, Westmarch
+from service.catalog import catalog
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied, Unauthenticated
 from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of, writable
@@ -55,7 +57,7 @@ from service.store import CREATED_TOPIC, EVENT_TOPIC
 SERVICE_NAME = "westmarch.v1.GameService"
 POLL_SECONDS = 0.15
 WORKERS = 4
-OPEN_CALLS = frozenset({"CreateGame", "ListGames"})
+OPEN_CALLS = frozenset({"CreateGame", "ListGames", "GetCatalog"})
 """Calls that need no token: limited per connection (see ``service/rpc/limits.py``)."""
 """Threads for store and rules work (the event loop only moves messages)."""
 PROBE_SECONDS = 0.5
@@ -343,6 +345,21 @@ class Servicer:
             ok=verdict.ok, events=verdict.events, first_bad=verdict.first_bad or 0, reason=verdict.reason
         )
 
+    def get_catalog(self, request: pb.GetCatalogRequest, entry: CallLog) -> pb.GetCatalogResponse:
+        return pb.GetCatalogResponse(
+            games=[
+                pb.CatalogGame(
+                    game=g.game,
+                    title=g.title,
+                    default_scenario=g.default_scenario,
+                    scenarios=[pb.CatalogScenario(**msgspec.structs.asdict(s)) for s in g.scenarios],
+                    options=[pb.CatalogOption(**msgspec.structs.asdict(o)) for o in g.options],
+                    decks=[pb.CatalogDeck(**msgspec.structs.asdict(d)) for d in g.decks],
+                )
+                for g in catalog()
+            ]
+        )
+
     def _game(self, request: Any, entry: CallLog) -> UUID:
         """The game a request names; notes it and the caller's viewer for the log."""
         game_id = parse_game_id(request.game_id, request.token)
@@ -455,6 +472,7 @@ class Servicer:
             "ExplainEvent": unary("ExplainEvent", pb.ExplainEventRequest, pb.ExplainEventResponse, self.explain_event),
             "ForkGame": unary("ForkGame", pb.ForkGameRequest, pb.ForkGameResponse, self.fork_game),
             "VerifyGame": unary("VerifyGame", pb.VerifyGameRequest, pb.VerifyGameResponse, self.verify_game),
+            "GetCatalog": unary("GetCatalog", pb.GetCatalogRequest, pb.GetCatalogResponse, self.get_catalog),
             "Watch": grpc.unary_stream_rpc_method_handler(
                 self.watch,
                 request_deserializer=_parser(pb.WatchRequest),

@@ -31,6 +31,7 @@ from service.store import (
     CREATED_TOPIC,
     SNAPSHOT_TOPIC,
     EventMapper,
+    insert_stored,
     latest_version,
     ruleset_of,
     select_states,
@@ -90,6 +91,13 @@ class GameInfo:
     created: Event | None
     damaged: str = ""
     """Why the game cannot be read ("" when it can): listing never fails on one bad game."""
+
+
+def _unique_violation(error: BaseException) -> bool:
+    """Whether ``error`` is the store refusing a (game, version) saved before."""
+    if isinstance(error, IntegrityError):
+        return True
+    return type(error).__name__ == "UniqueViolation" and type(error).__module__.startswith("psycopg")
 
 
 def store_env(db: str | None = None, postgres: str | None = None) -> dict[str, str]:
@@ -183,10 +191,16 @@ class Westmarch(Application[UUID]):
         return self.mapper.to_domain_event(found[0]) if found else None
 
     def _save(self, game: Game, before: int, *also: Any) -> None:
+        """Save the game's new events and ``also`` other aggregates in one transaction
+        (the library's own ``save`` does the same with more machinery per call)."""
+        mapper = self.mapper
+        stored = [mapper.to_stored_event(e) for a in (game, *also) for e in a.collect_events()]
         try:
-            self.save(game, *also)
-        except IntegrityError:
-            raise ConcurrentUpdate(game.id) from None
+            insert_stored(self.recorder, stored)
+        except Exception as error:
+            if _unique_violation(error):
+                raise ConcurrentUpdate(game.id) from None
+            raise
         if self.snapshots is None:
             return
         every = self.snapshot_every

@@ -183,6 +183,41 @@ def stored_span(recorder: Any, game_id: UUID) -> tuple[int, int | None]:
     return len(events), events[-1].originator_version if events else None
 
 
+def insert_stored(recorder: Any, stored: list[StoredEvent]) -> None:
+    """Insert events in one transaction; the store's unique (game, version) key refuses a
+    version saved before (``IntegrityError``, or psycopg's ``UniqueViolation``).
+
+    On SQLite one ``executemany``; on PostgreSQL one ``INSERT ... unnest``, without the
+    library's table lock (which serialises every writer of every process only to keep
+    notification ids in commit order: the service's watchers do not rely on that order,
+    since each game's events are read by version and a missed wake-up is caught by the
+    watch's periodic look).
+    """
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        sql = f"INSERT INTO {recorder.events_table_name} VALUES (?, ?, ?, ?)"
+        rows = [
+            (
+                s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
+                s.originator_version,
+                s.topic,
+                s.state,
+            )
+            for s in stored
+        ]
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.executemany(sql, rows)
+        return
+    if type(recorder).__module__ == "eventsourcing.postgres":
+        from eventsourcing.postgres import PostgresAggregateRecorder
+
+        with recorder.datastore.transaction(commit=True) as cursor:
+            PostgresAggregateRecorder._insert_stored_events(recorder, cursor, stored)
+        return
+    recorder.insert_events(stored)
+
+
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:
     """The rows of one SELECT on a pooled SQLite connection.
 

@@ -132,7 +132,7 @@ class Westmarch(Application[UUID]):
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": DEFAULT_DB,
         "IS_SNAPSHOTTING_ENABLED": "y",
-        "AGGREGATE_CACHE_MAXSIZE": "1000",
+        "AGGREGATE_CACHE_MAXSIZE": "256",
     }
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:

@@ -60,8 +60,10 @@ MAX_CHOICE = 64
 MAX_HISTORY = 5000
 """Events returned by one history call at most; page on with ``after``."""
 _STRIPES = 256
-HOT_GAMES = 4096
-"""Games kept in memory between commands (least recently used ones are dropped)."""
+HOT_GAMES = 2048
+"""Games in play kept in memory between commands (least recently used ones are dropped)."""
+HOT_FINISHED = 64
+"""Finished games kept in memory (for views of their end); dropped before any game in play."""
 
 
 class StaleDecision(RuleError):
@@ -155,6 +157,7 @@ class GameService:
         self.on_commit = on_commit
         self._locks = [threading.Lock() for _ in range(_STRIPES)]
         self._hot: OrderedDict[UUID, Game] = OrderedDict()
+        self._done: OrderedDict[UUID, Game] = OrderedDict()
         self._hot_lock = threading.Lock()
         self._checked: dict[UUID, int] = {}
         """Games whose stored log this process has found sound, up to which version."""
@@ -304,8 +307,7 @@ class GameService:
         race with it after this read is caught by the optimistic concurrency of the save.
         """
         latest = self.sound(game_id)
-        with self._hot_lock:
-            game = self._hot.get(game_id)
+        game = self._hot_get(game_id)
         if game is None or game.version != latest:
             return self.app.game(game_id)
         return game
@@ -345,16 +347,29 @@ class GameService:
         checked[game_id] = version
 
     def _keep(self, game_id: UUID, game: Game) -> None:
+        """Keep a game in memory: games in play up to :data:`HOT_GAMES` (least recently used
+        out first), finished games, which rarely change again, up to :data:`HOT_FINISHED`."""
         with self._hot_lock:
-            hot = self._hot
+            hot, done = self._hot, self._done
+            if game.state.over is None:
+                done.pop(game_id, None)
+            else:
+                hot.pop(game_id, None)
+                hot, done = done, hot
             hot[game_id] = game
             hot.move_to_end(game_id)
-            while len(hot) > HOT_GAMES:
+            limit = HOT_GAMES if hot is self._hot else HOT_FINISHED
+            while len(hot) > limit:
                 hot.popitem(last=False)
+
+    def _hot_get(self, game_id: UUID) -> Game | None:
+        with self._hot_lock:
+            return self._hot.get(game_id) or self._done.get(game_id)
 
     def _forget(self, game_id: UUID) -> None:
         with self._hot_lock:
             self._hot.pop(game_id, None)
+            self._done.pop(game_id, None)
 
     def _result(
         self,

@@ -26,6 +26,7 @@ REFEREE = "referee"
 SPECTATOR = "spectator"
 MAX_TOKEN = 256
 _CACHE = 100_000
+_CHECKED = 4096
 
 
 def new_token(game_id: UUID) -> str:
@@ -74,6 +75,9 @@ class Tokens:
         self.app = app
         self._cache: OrderedDict[UUID, dict[str, str]] = OrderedDict()
         self._lock = threading.Lock()
+        self._checked: OrderedDict[tuple[UUID, str], str] = OrderedDict()
+        """Hashes of tokens checked lately and their viewers: a call checks its token once,
+        however many steps of it ask (a token's viewer never changes)."""
 
     def remember(self, game_id: UUID, record: Record) -> None:
         event = record.pending_event
@@ -101,6 +105,21 @@ class Tokens:
 
     def viewer(self, game_id: UUID, token: str) -> str:
         """The viewer ``token`` stands for in game ``game_id``; Unauthenticated otherwise."""
+        if not token or len(token) > MAX_TOKEN:
+            return self._check(game_id, token)
+        key = (game_id, token_hash(token))
+        with self._lock:
+            known = self._checked.get(key)
+        if known is not None:
+            return known
+        found = self._check(game_id, token)
+        with self._lock:
+            self._checked[key] = found
+            while len(self._checked) > _CHECKED:
+                self._checked.popitem(last=False)
+        return found
+
+    def _check(self, game_id: UUID, token: str) -> str:
         if not token:
             raise Unauthenticated("a token is required (the seat, spectator or referee token of the game)")
         hashes = self.hashes(game_id)

@@ -492,3 +492,49 @@ def test_a_flood_of_streams_and_open_calls_is_refused_and_others_play_on(tmp_pat
             wait_until(reopened)
             for s in opened[1:] + more:
                 s.cancel()
+
+
+# -- every core --------------------------------------------------------------------------
+
+
+def test_serve_with_several_processes_shares_the_port_and_the_store(tmp_path: Path) -> None:
+    """``serve --processes 2`` on PostgreSQL: connections spread over both processes, games
+    made through one are played through the other, and SIGTERM stops them all."""
+    import json
+    import os
+    import signal as signals
+    import subprocess
+    import sys
+
+    from tests.conftest import POSTGRES_DSN
+    from tests.rpc_support import ROOT, pg_env, postgres_schema
+    from tools.rpc_client import run_bots
+
+    log = tmp_path / "serve.log"
+    with postgres_schema() as schema, log.open("w") as err:
+        env = {**os.environ, "POSTGRES_SCHEMA": schema}
+        command = [sys.executable, "-m", "tools.cli", "serve", "--port", "0", "--postgres", POSTGRES_DSN]
+        proc = subprocess.Popen(
+            [*command, "--processes", "2"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=err, text=True
+        )
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            assert "serving on" in line, line
+            address = line.strip().rsplit(" ", 1)[-1]
+            report = run_bots([address] * 16, games=16, concurrency=8, bot="random", seed=3, progress=False)
+            assert not report.errors and report.finished == 16
+            proc.send_signal(signals.SIGTERM)
+            assert proc.wait(60) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        lines = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
+        pids = {x["pid"] for x in lines if x.get("msg") == "call"}
+        assert len(pids) == 2 and proc.pid not in pids, f"calls were served by {pids}"
+        assert all(not os.path.exists(f"/proc/{pid}") for pid in pids), "a server process outlived the stop"
+        with threaded_server(pg_env(schema)) as server:
+            channel, stub = stub_for(server.address)
+            with channel:
+                games = stub.ListGames(pb.ListGamesRequest()).games
+                assert len(games) == 16 and all(g.over for g in games)

@@ -153,6 +153,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     configure_logging(args.log_level)
 
+    if args.processes < 1:
+        raise CommandError("--processes must be at least 1")
+    if args.processes > 1:
+        from tools.processes import serve_processes
+
+        return serve_processes(args)
+
     def ready(port: int) -> None:
         print(f"westmarch: serving on {args.host}:{port}", flush=True)
 
@@ -164,6 +171,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         grace=args.grace,
+        reuse_port=args.reuse_port,
     )
     asyncio.run(serve(options, ready))
     return 0
@@ -383,6 +391,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--tls-key", metavar="PEM", help="and this private key")
     p.add_argument("--grace", type=float, default=5.0, help="seconds to finish calls on SIGTERM (default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing the port (SO_REUSEPORT) and the store, to use every core; "
+        "meant for PostgreSQL (default: %(default)s)",
+    )
+    p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
 
     p = command("bots", "bot clients playing games on a server over gRPC", cmd_bots, store=False)
     p.add_argument("--server", action="append", required=True, metavar="HOST:PORT", help="server (repeatable)")

@@ -71,7 +71,12 @@ async def retrying_async(call: Callable[[], Awaitable[T]], codes: tuple[grpc.Sta
                 raise
             await asyncio.sleep(backoff(attempt))
     raise AssertionError("unreachable")
-CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
+    # each channel its own connection, so clients spread over the processes of a server
+    # started with --processes (connections, not calls, are what the kernel distributes)
+    ("grpc.use_local_subchannel_pool", 1),
+]
 
 
 def decode_table(game: str, data: bytes) -> Any:

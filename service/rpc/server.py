@@ -509,6 +509,7 @@ class JsonLogFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
             "ts": round(record.created, 3),
+            "pid": record.process,
             "level": record.levelname.lower(),
             "msg": record.getMessage(),
         }
@@ -544,6 +545,8 @@ class ServerOptions:
     tls_key: str | None = None
     grace: float = 5.0
     poll: float = POLL_SECONDS
+    reuse_port: bool = False
+    """Share the port with other server processes (SO_REUSEPORT; ``serve --processes``)."""
     limits: Limits = field(default_factory=Limits)
     """Open streams per token and connection, and the rate of calls that need no token."""
     sqlite_synchronous: str = "NORMAL"
@@ -580,7 +583,7 @@ class Server:
         service = GameService(app, on_commit=hub.wake_from_thread)
         servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault, limits=options.limits)
         self.servicer = servicer
-        server = aio.server(options=[("grpc.so_reuseport", 0)])
+        server = aio.server(options=[("grpc.so_reuseport", 1 if options.reuse_port else 0)])
         server.add_generic_rpc_handlers((servicer.handlers(),))
         self._health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)

@@ -9,7 +9,9 @@ optimistic concurrency on the game's version.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -17,7 +19,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import get_topic
 
 from domain.game import Game, GameSnapshot, project_game
@@ -27,6 +29,7 @@ from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import BrokenLog, fold
 from domain.kernel.state import State
 from domain.rulesets import names, ruleset
+from service.group_commit import GroupCommit
 from service.store import (
     CREATED_TOPIC,
     SNAPSHOT_TOPIC,
@@ -138,6 +141,14 @@ class Westmarch(Application[UUID]):
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(dict(env) if env else None)
         self.snapshot_every = int(self.env.get("WESTMARCH_SNAPSHOT_EVERY", str(SNAPSHOT_EVERY)))
+        sqlite = "sqlite" in self.env.get("PERSISTENCE_MODULE", "sqlite")
+        self.writing: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if sqlite else contextlib.nullcontext()
+        )
+        """SQLite has one writer at a time: writers of this process queue here rather than
+        in SQLite's busy handler (which sleeps in steps of up to 100 ms)."""
+        self.group: GroupCommit[StoredEvent] = GroupCommit(self._insert, _unique_violation)
+        """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
 
@@ -190,13 +201,17 @@ class Westmarch(Application[UUID]):
         found = self.recorder.select_events(record_id, limit=1)
         return self.mapper.to_domain_event(found[0]) if found else None
 
+    def _insert(self, stored: Sequence[StoredEvent]) -> None:
+        with self.writing:
+            insert_stored(self.recorder, list(stored))
+
     def _save(self, game: Game, before: int, *also: Any) -> None:
         """Save the game's new events and ``also`` other aggregates in one transaction
         (the library's own ``save`` does the same with more machinery per call)."""
         mapper = self.mapper
         stored = [mapper.to_stored_event(e) for a in (game, *also) for e in a.collect_events()]
         try:
-            insert_stored(self.recorder, stored)
+            self.group.save(stored)
         except Exception as error:
             if _unique_violation(error):
                 raise ConcurrentUpdate(game.id) from None
@@ -207,7 +222,8 @@ class Westmarch(Application[UUID]):
         for version in range((before // every + 1) * every, game.version + 1, every):
             state = game.state if version == game.version else self.state_at(game.id, version)
             snapshot = GameSnapshot(game.id, version, game.rules.name, msgspec.Raw(game.rules.codec.encode(state)))
-            self.snapshots.put([snapshot])
+            with self.writing:
+                self.snapshots.put([snapshot])
 
     # -- queries ---------------------------------------------------------------------
 

@@ -21,7 +21,6 @@ Queries
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import secrets
@@ -163,12 +162,6 @@ class GameService:
         """Games whose stored log this process has found sound, up to which version."""
         self._damaged: dict[UUID, str] = {}
         """Games this process found damaged, and why (marked when games are listed)."""
-        sqlite = "sqlite" in app.env.get("PERSISTENCE_MODULE", "sqlite")
-        self._writing: threading.Lock | contextlib.nullcontext[None] = (
-            threading.Lock() if sqlite else contextlib.nullcontext()
-        )
-        """SQLite has one writer at a time: writers of this process queue here rather than
-        in SQLite's busy handler (which sleeps in steps of up to 100 ms)."""
 
     def _lock(self, game_id: UUID) -> threading.Lock:
         return self._locks[game_id.int % _STRIPES]
@@ -201,8 +194,7 @@ class GameService:
         game = Game.start(game_id, rules, created)
         tokens, record = issue(game_id, rules.seats(game.state), request_id, fingerprint)
         try:
-            with self._writing:
-                self.app.commit(game, 0, record)
+            self.app.commit(game, 0, record)
         except ConcurrentUpdate:
             existing = self._created_before(game_id, request_id, fingerprint) if request_id else None
             if existing is None:
@@ -278,8 +270,7 @@ class GameService:
                         after=game.version,
                     )
                 )
-                with self._writing:
-                    app.commit(game, before, record)
+                app.commit(game, before, record)
             except RuleError:
                 if game.version != before:
                     self._forget(game_id)  # answered in memory but not saved: reload next time
@@ -415,8 +406,7 @@ class GameService:
         new_id = uuid4()
         tokens, record = issue(new_id, seats)
         try:
-            with self._writing:
-                game = self.app.fork(game_id, at, new_id, also=[record])
+            game = self.app.fork(game_id, at, new_id, also=[record])
         except BadVersion as error:
             raise OutOfRange(str(error)) from None
         self.tokens.remember(new_id, record)
@@ -435,7 +425,7 @@ class GameService:
         state = self.app.state_at(game_id)
         tokens, record = issue(game_id, rules.seats(state))
         try:
-            with self._writing:
+            with self.app.writing:
                 self.app.save(record)
         except IntegrityError:
             raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued") from None

@@ -207,6 +207,12 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_bench_load(args: argparse.Namespace) -> int:
+    from tools.bench_load import main as bench_main
+
+    return bench_main(args)
+
+
 def cmd_bench_wotr(args: argparse.Namespace) -> int:
     from tools.bench_wotr import main as bench_main
 
@@ -459,6 +465,16 @@ def parser() -> argparse.ArgumentParser:
     p = command("bench", "measure the engine and write BENCHMARKS.md", cmd_bench, store=False)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
+
+    p = command(
+        "bench-load",
+        "measure the service under load (CPU against the echo server, a flood, PostgreSQL processes, a soak)",
+        cmd_bench_load,
+        store=False,
+    )
+    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument("--quick", action="store_true", help="short runs (seconds, not tens of seconds)")
+    p.add_argument("--soak-minutes", type=float, default=0, help="also soak one server this long (e.g. 10)")
 
     p = command("bench-service", "measure the gRPC service and write its section of BENCHMARKS.md", cmd_bench_service)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")

@@ -2,6 +2,8 @@
 
 - Open ``Watch`` streams: at most ``per_token`` per token and ``per_connection`` per client
   connection; one more is refused with RESOURCE_EXHAUSTED.
+- Work: at most ``busy_per_connection`` calls of one connection on the worker threads at
+  once; the rest wait their turn, so a flooding connection never holds every thread.
 - Calls that need no token (``CreateGame``, ``ListGames``): a token bucket per client
   connection, ``rate`` calls a second with bursts of ``burst``; past it RESOURCE_EXHAUSTED.
 
@@ -10,9 +12,12 @@ Lives on the server's event loop (no locks needed).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import time
 from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 
@@ -24,13 +29,17 @@ class LimitExceeded(Exception):
 class Limits:
     streams_per_token: int = 16
     streams_per_connection: int = 64
-    open_calls_per_second: float = 50.0
-    open_calls_burst: int = 200
+    open_calls_per_second: float = 10.0
+    open_calls_burst: int = 40
+    busy_per_connection: int = 3
+    """Calls of one connection being worked on at once (the rest wait their turn), so one
+    connection never holds every worker thread."""
 
 
 class Gate:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
+        self._busy: dict[str, tuple[asyncio.Semaphore, int]] = {}
         self._streams_by_token: Counter[str] = Counter()
         self._streams_by_peer: Counter[str] = Counter()
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
@@ -59,6 +68,23 @@ class Gate:
             counter[name] -= 1
             if counter[name] <= 0:
                 del counter[name]
+
+    # -- work per connection ---------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def turn(self, peer: str) -> AsyncIterator[None]:
+        """Wait for one of ``peer``'s places on the worker threads, and hold it."""
+        semaphore, users = self._busy.get(peer) or (asyncio.Semaphore(self.limits.busy_per_connection), 0)
+        self._busy[peer] = (semaphore, users + 1)
+        try:
+            async with semaphore:
+                yield
+        finally:
+            semaphore, users = self._busy[peer]
+            if users <= 1:
+                del self._busy[peer]
+            else:
+                self._busy[peer] = (semaphore, users - 1)
 
     # -- calls without a token -------------------------------------------------------
 

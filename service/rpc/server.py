@@ -253,7 +253,8 @@ class Servicer:
                 try:
                     if name in OPEN_CALLS:
                         self.gate.open_call(name, context.peer())
-                    response = await self._run_retrying(name, fn, request, entry)
+                    async with self.gate.turn(context.peer()):
+                        response = await self._run_retrying(name, fn, request, entry)
                 except Exception as error:
                     failure = status_of(error)
                     _log_failure(name, entry, failure, error)
@@ -401,7 +402,8 @@ class Servicer:
             return game_id, found
 
         try:
-            game_id, cursor = await self._run(open_cursor)
+            async with self.gate.turn(context.peer()):
+                game_id, cursor = await self._run(open_cursor)
         except Exception as error:
             code, message = status_of(error)
             _log_failure("Watch", entry, (code, message), error)
@@ -419,7 +421,8 @@ class Servicer:
                 woken = hub.event(game_id)
                 try:
                     events = await live.since(game, me, cursor.last)
-                    update = await self._run(self._advance, cursor, events)
+                    async with self.gate.turn(context.peer()):
+                        update = await self._run(self._advance, cursor, events)
                 except Exception as error:
                     failure = status_of(error)
                     _log_failure("Watch", entry, failure, error)
@@ -723,8 +726,14 @@ def sqlite_synchronous(app: Westmarch, mode: str) -> None:
         connection._sqlite_conn.execute(f"PRAGMA synchronous={mode.upper()}")
 
 
+SWITCH_INTERVAL = 0.0005
+"""Seconds a worker thread may hold the interpreter before another may run (Python's
+default is 5 ms): a short call is not kept waiting behind another client's long one."""
+
+
 async def serve(options: ServerOptions, ready: Callable[[int], None] | None = None) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
     server = Server(options)
     port = await server.start()
     if ready is not None:

@@ -69,6 +69,7 @@ def test_the_service_is_westmarch_v1() -> None:
         "ForkGame",
         "VerifyGame",
         "GetCatalog",
+        "ExportGame",
     }
 
 

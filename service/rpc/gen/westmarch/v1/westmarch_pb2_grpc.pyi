@@ -97,6 +97,14 @@ class GameServiceStub:
     """What this server can start: games, scenarios, seats, options and ready-made decks, for
     a client to build its menus from. Public.
     """
+    ExportGame: _grpc.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.RecordChunk]
+    """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
+    event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
+    `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
+    record holds every hidden card and the seed, and a redacted record could not be verified,
+    so the referee may export a game at any time and everyone else only once it is over
+    (PERMISSION_DENIED before).
+    """
 
 @_typing.type_check_only
 class GameServiceAsyncStub(GameServiceStub):
@@ -127,6 +135,14 @@ class GameServiceAsyncStub(GameServiceStub):
     GetCatalog: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.GetCatalogRequest, _westmarch_pb2.GetCatalogResponse]  # type: ignore[assignment]
     """What this server can start: games, scenarios, seats, options and ready-made decks, for
     a client to build its menus from. Public.
+    """
+    ExportGame: _aio.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.RecordChunk]  # type: ignore[assignment]
+    """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
+    event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
+    `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
+    record holds every hidden card and the seed, and a redacted record could not be verified,
+    so the referee may export a game at any time and everyone else only once it is over
+    (PERMISSION_DENIED before).
     """
 
 class GameServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -215,6 +231,20 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_westmarch_pb2.GetCatalogResponse, _abc.Awaitable[_westmarch_pb2.GetCatalogResponse]]:
         """What this server can start: games, scenarios, seats, options and ready-made decks, for
         a client to build its menus from. Public.
+        """
+
+    @_abc_1.abstractmethod
+    def ExportGame(
+        self,
+        request: _westmarch_pb2.ExportGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_westmarch_pb2.RecordChunk], _abc.AsyncIterator[_westmarch_pb2.RecordChunk]]:
+        """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
+        event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
+        `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
+        record holds every hidden card and the seed, and a redacted record could not be verified,
+        so the referee may export a game at any time and everyone else only once it is over
+        (PERMISSION_DENIED before).
         """
 
 def add_GameServiceServicer_to_server(servicer: GameServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

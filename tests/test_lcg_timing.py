@@ -13,7 +13,7 @@ from uuid import uuid4
 from domain.game import Game
 from domain.kernel.events import Frame
 from domain.kernel.flow import program
-from domain.kernel.runtime import fold
+from domain.kernel.runtime import apply
 from domain.lcg import events as ev
 from domain.lcg.position import build
 from domain.lcg.rules.triggers import triggered
@@ -37,7 +37,9 @@ GAME = {
 
 def _game_at_the_moment() -> tuple[Game, dict[str, int]]:
     placed = build(GAME, TABLE)
-    state = fold(LCG, [placed.created, placed.placed])
+    state = LCG.new_state()
+    for laid in (placed.created, placed.placed):
+        apply(LCG, state, laid)
     assert isinstance(state, LcgState)
     spider, hummerhorns = placed.labels["Forest Spider"], placed.labels["Hummerhorns"]
     due = []

@@ -13,6 +13,8 @@ from domain.wotr.state import Options, WotrState
 
 load_texts()
 
+from domain.wotr.bot import decisions as bot_decisions  # noqa: E402
+from domain.wotr.bot import procedures as bot_procedures  # noqa: E402,F401  (register programs)
 from domain.wotr.rules import procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
 from domain.wotr.scenarios import scenario  # noqa: E402
 
@@ -28,6 +30,11 @@ class WotrRules(Ruleset[WotrState]):
     def after(self, rt: Any, event: Event) -> None:
         triggers.after(rt, event)
 
+    def played_by_rules(self, rt: Any, ask: Any) -> Any:
+        """Against the Shadow: a Shadow bot seat is played by the rules (``domain/wotr/bot``)."""
+        state: WotrState = rt.state
+        return bot_decisions.answer(rt, ask) if state.is_bot(ask.seat) else None
+
     def seats(self, state: WotrState) -> list[str]:
         return state.seats()
 
@@ -37,7 +44,8 @@ class WotrRules(Ruleset[WotrState]):
     @staticmethod
     def created(options: Options, seed: int) -> wotr_events.GameCreated:
         chosen = scenario(options.scenario)
-        rings = tuple(d.seat for d in chosen.seats if d.ring)
+        # Against the Shadow: the Shadow bots do not receive Ring tokens (seed 003, Setup).
+        rings = tuple(d.seat for d in chosen.seats if d.ring and d.seat not in options.bots)
         return wotr_events.GameCreated(seed=seed, options=options, order=chosen.order, rings=rings)
 
 

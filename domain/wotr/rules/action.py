@@ -130,7 +130,12 @@ DISPATCH = Let(
         {
             "play": Call(
                 "wotr.play",
-                lambda rt: {"player": PLAYER(rt), "card": rt.env["card"], "dest": rt.env["dest"], "cost": True},
+                lambda rt: {
+                    "player": PLAYER(rt),
+                    "card": rt.env["card"],
+                    "dest": rt.env["dest"],
+                    "cost": not st(rt).is_bot(PLAYER(rt)),
+                },
                 rule="wotr.action.play",
             ),
             "move": Call(
@@ -143,6 +148,10 @@ DISPATCH = Let(
                 "wotr.cycle-from-hand", lambda rt: {"player": PLAYER(rt), "count": 1}, rule="wotr.action.cycle"
             ),
             "winnow": WINNOW,
+            "bot-cycle": emit(
+                lambda rt: ev.CardsCycled(cards=(int(rt.env["card"]),)),
+                rule="wotr.bot.cannot-play",
+            ),
             "ring": Call("wotr.ring", lambda rt: {"player": PLAYER(rt)}, rule="wotr.action.ring"),
         },
     ),

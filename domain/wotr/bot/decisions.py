@@ -1,0 +1,125 @@
+"""Every decision a Shadow bot seat would be asked, answered by the rules (seed 003).
+
+A bot seat is never asked anything: :func:`answer` turns the decision into a rule step,
+recorded as a ``BotChose`` event with its cause (the flowchart step or bot rule) before
+the game goes on, and every random choice comes from the game's recorded chance:
+
+- its turn in the action step: the flowchart (``flowchart.py``);
+- losses in combat: First In, Last Out, the right-most card first, even if inefficient;
+- the order of combats: the right-most location first ("all things otherwise equal,
+  choose the right-most");
+- a choice among its own face-down cards (hand, deck, cycle pile, cards drawn): at
+  random ("Random Shadow Hand");
+- "you may" texts: yes (a bot uses a card's text if it is even partially useful);
+- a card that draws and lets it play some of the drawn cards: the first drawn that can be
+  played, where step 4 of the flowchart would play it;
+- any other "choose" in a card's text: the Free Peoples choose for the bot ("Choose": not
+  the best choice for the bot, but for yourself) — the first Free Peoples seat in turn
+  order from the starting player is asked.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.decisions import Kind, Option
+from domain.kernel.flow import Ask, Played
+from domain.kernel.runtime import Runtime
+from domain.wotr import events as ev
+from domain.wotr.bot import flowchart
+from domain.wotr.effects import st
+from domain.wotr.rules import table
+from domain.wotr.state import FREE, Seat, Uid, WotrState
+
+HIDDEN = ("hand", "deck", "cycle", "aside")
+
+
+def _chose(
+    seat: Seat,
+    choice: tuple[str, ...],
+    step: str,
+    reason: str,
+    cards: tuple[Uid, ...] = (),
+    location: Uid | None = None,
+) -> Played:
+    event = ev.BotChose(player=seat, step=step, reason=reason, cards=cards, location=location)
+    return Played(choice, event, f"wotr.bot.{step}")
+
+
+def _turn(rt: Runtime, ask: Ask) -> Played:
+    s = st(rt)
+    move = flowchart.turn(rt, s, ask.seat)
+    return _chose(ask.seat, (move.choice,), move.step, move.reason, move.cards, move.location)
+
+
+def _last(ask: Ask, step: str, reason: str) -> Played:
+    option = ask.options[-1]
+    cards = (option.card,) if option.card is not None else ()
+    location = int(option.id) if not cards and option.id.isdigit() else None
+    return _chose(ask.seat, (option.id,), step, reason, cards, location)
+
+
+def _hidden(s: WotrState, seat: Seat, option: Option) -> bool:
+    if option.card is None or option.card not in s.cards:
+        return False
+    owner, rest = table.zone_seat(s.cards[option.card].zone)
+    return owner == seat and rest in HIDDEN
+
+
+def _at_random(rt: Runtime, ask: Ask) -> Played:
+    real = [o for o in ask.options if o.id != "none"]
+    count = 1 if ask.kind is Kind.ONE else max(ask.min, min(ask.max, len(real)))
+    picked = rt.pick(real, count)
+    cards = tuple(o.card for o in picked if o.card is not None)
+    return _chose(ask.seat, tuple(o.id for o in picked), "random-hand", "a random card of its face-down cards", cards)
+
+
+def _draw_play(rt: Runtime, ask: Ask) -> Played:
+    """The first drawn card that can be played, where the flowchart's step 4 would play it."""
+    s = st(rt)
+    by_card: dict[int, list[str]] = {}
+    for option in ask.options:
+        if option.card is not None:
+            by_card.setdefault(option.card, []).append(option.id.split(".", 1)[1])
+    for uid in s.zone(f"{ask.seat}.aside"):
+        if uid not in by_card:
+            continue
+        placed = flowchart.placement(s, ask.seat, uid, by_card[uid])
+        if placed is not None:
+            dest, why = placed
+            location = int(dest[1:]) if dest.startswith("L") else None
+            return _chose(
+                ask.seat,
+                (f"{uid}.{dest}",),
+                "draw-and-play",
+                f"the first drawn card it can play: {why}",
+                (uid,),
+                location,
+            )
+    return _chose(ask.seat, ("none",), "draw-and-play", "none of the drawn cards can be played usefully")
+
+
+def free_chooser(s: WotrState) -> Seat:
+    """Who chooses for the bots: the first Free Peoples seat in turn order from the starting player."""
+    n = len(s.order)
+    return next(s.order[(s.start + i) % n] for i in range(n) if s.team_of(s.order[(s.start + i) % n]) == FREE)
+
+
+def answer(rt: Runtime, ask: Ask) -> Played | Ask:
+    """The rules' answer for a bot seat (or the decision handed to the Free Peoples)."""
+    s = st(rt)
+    rule = rt.rule
+    ids = {o.id for o in ask.options}
+    if rule == "wotr.action.turn":
+        return _turn(rt, ask)
+    if rule == "wotr.combat.losses":
+        return _last(ask, "first-in-last-out", "the right-most of its cards that can cancel attack icons is lost")
+    if rule == "wotr.combat.order":
+        return _last(ask, "right-most-location", "all things otherwise equal, the right-most location is fought first")
+    if rule == "wotr.draw-play" and "none" in ids:
+        return _draw_play(rt, ask)
+    if ids == {"yes", "no"}:
+        return _chose(ask.seat, ("yes",), "usefully", "a bot uses a card's text when it is even partially useful")
+    if ask.options and all(_hidden(s, ask.seat, o) or o.id == "none" for o in ask.options):
+        return _at_random(rt, ask)
+    chooser = free_chooser(s)
+    prompt = f"Choose for {ask.seat} (Shadow bot), a possible and useful choice: {ask.prompt}"
+    return Ask(chooser, prompt, ask.options, ask.kind, ask.min, ask.max, ask.about)

@@ -219,14 +219,39 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             bar.advance()
 
         report = simulate(game_kind, created, args.bot, args.seed, on_game=done)
+    against = _against_the_shadow(args, report)
     if args.json:
-        print(json.dumps(report.as_dict(), indent=2))
+        summary = report.as_dict()
+        if against:
+            summary["against_the_shadow"] = against
+        print(json.dumps(summary, indent=2))
     else:
         print(f"{game_kind.title}: {args.games} games, bot {args.bot}, seeds {args.seed}..{args.seed + args.games - 1}")
         print(report.text())
+        if against:
+            print(
+                f"Against the Shadow, {against['scenario']}, difficulty {against['difficulty']}, bots "
+                f"{','.join(against['bots'])}: the Free Peoples ({args.bot} bot) won {against['free_wins']} of "
+                f"{report.games} games, win rate {against['free_win_rate']:.1%}"
+            )
         if app is not None:
             print("games stored; list them with: westmarch games")
     return 0
+
+
+def _against_the_shadow(args: argparse.Namespace, report: Any) -> dict[str, Any]:
+    """The Free Peoples' win rate in this scenario and difficulty, for games against Shadow bots."""
+    bots = [seat.strip() for seat in str(getattr(args, "bots", "") or "").split(",") if seat.strip()]
+    if args.game != "wotr" or not bots:
+        return {}
+    wins = sum(n for (result, _), n in report.results.items() if result == "free")
+    return {
+        "scenario": args.scenario,
+        "difficulty": args.difficulty or "standard",
+        "bots": bots,
+        "free_wins": wins,
+        "free_win_rate": wins / report.games if report.games else 0.0,
+    }
 
 
 def cmd_log(args: argparse.Namespace) -> int:

@@ -264,7 +264,8 @@ def bot_chose(said: Said) -> str:
     if said.get("location") is not None:
         what.append(f"at {said.card('location', 'a location')}")
     chosen = f": {' '.join(what)}" if what else ""
-    return f"{said.get('player')} (bot) follows {BOT_STEPS.get(step, words(step))}{chosen}, because {said.get('reason')}"
+    follows = BOT_STEPS.get(step, words(step))
+    return f"{said.get('player')} (bot) follows {follows}{chosen}, because {said.get('reason')}"
 
 
 def ring_token_used(said: Said) -> str:

@@ -171,7 +171,7 @@ class GameService:
         rules = ruleset(request.game)
         game_id = uuid4()
         game = Game.start(game_id, rules, created)
-        tokens, record = issue(game_id, rules.seats(game.state))
+        tokens, record = issue(game_id, rules.played_by_people(game.state))
         with self._writing:
             self.app.commit(game, 0, record)
         self.tokens.remember(game_id, record)
@@ -340,7 +340,7 @@ class GameService:
         if self.app.record(seats_id(game_id)) is not None:
             raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued")
         state = self.app.state_at(game_id)
-        tokens, record = issue(game_id, rules.seats(state))
+        tokens, record = issue(game_id, rules.played_by_people(state))
         try:
             with self._writing:
                 self.app.save(record)

@@ -93,6 +93,26 @@ def test_nothing_leaks(server: ThreadedServer, scenario: str, seed: int, limit: 
     play_and_check(server, access, SECRETS, seed, limit)
 
 
+BOT_GAMES = [  # (scenario, bots, seed, decisions at most)
+    ("trilogy", "witch-king,saruman", 211, 300),
+    ("two-player-duel", "witch-king", 212, 300),
+    ("fellowship", "balrog", 213, 200),
+]
+
+
+@pytest.mark.parametrize(("scenario", "bots", "seed", "limit"), BOT_GAMES)
+def test_nothing_of_the_bots_leaks(server: ThreadedServer, scenario: str, bots: str, seed: int, limit: int) -> None:
+    """Against the Shadow: the Free Peoples never see a bot's hand, its deck or the order of
+    its deck (the bots' seats get no token: the rules play them)."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        request = pb.CreateGameRequest(game="wotr", scenario=scenario, seed=seed, options={"bots": bots})
+        access = stub.CreateGame(request).access
+        assert {s.seat for s in access.seats}.isdisjoint(bots.split(","))
+        assert len(tokens(access)) == len(access.seats) + 2
+    play_and_check(server, access, SECRETS, seed, limit)
+
+
 def test_the_oracle_sees_a_leak() -> None:
     """The oracle is not blind: another seat's hand in a view, or a draw told in full, is caught."""
     from uuid import uuid4

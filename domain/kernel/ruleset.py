@@ -180,6 +180,10 @@ class Ruleset(Generic[S]):
     def seats(self, state: S) -> list[str]:
         raise NotImplementedError
 
+    def played_by_people(self, state: S) -> list[str]:
+        """The seats people (or client bots) play: each gets a token. Default: every seat."""
+        return self.seats(state)
+
     def card_name(self, state: S, uid: int) -> str:
         """The printed name of card ``uid`` (for logs and views)."""
         return f"card {uid}"

@@ -124,6 +124,13 @@ def read_bot_cards(name: str, text: str) -> BotCards:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise SetupError(f"bot card file {name}: not valid TOML: {error}") from None
+    fields = set(CardDef.__struct_fields__) - {"expansion"}
+    for i, entry in enumerate(data.get("card", []) if isinstance(data.get("card"), list) else []):
+        unknown = sorted(set(entry) - fields) if isinstance(entry, dict) else []
+        if unknown:
+            raise SetupError(
+                f"bot card file {name}: card {i + 1} has unknown field(s) {unknown}; known: {sorted(fields)}"
+            )
     try:
         parsed = msgspec.convert(data, _BotCardFile)
     except msgspec.ValidationError as error:

@@ -38,6 +38,9 @@ class WotrRules(Ruleset[WotrState]):
     def seats(self, state: WotrState) -> list[str]:
         return state.seats()
 
+    def played_by_people(self, state: WotrState) -> list[str]:
+        return [seat for seat in state.seats() if not state.is_bot(seat)]
+
     def card_name(self, state: WotrState, uid: int) -> str:
         return table.name(state, uid) if uid in state.cards else f"card {uid}"
 

@@ -135,7 +135,10 @@ class CreateGameRequest(_message.Message):
     """The seed of all chance in the game; random when absent."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
-        """Game-specific options, e.g. {"difficulty": "easy"}."""
+        """Game-specific options, e.g. {"difficulty": "easy"}; for "wotr" against Shadow bots
+        {"bots": "witch-king,saruman", "difficulty": "standard", "bot_cards": "<TOML text>"}
+        (the bot seats get no tokens).
+        """
 
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerSetup]:

@@ -50,11 +50,12 @@ def _turn(rt: Runtime, ask: Ask) -> Played:
     return _chose(ask.seat, (move.choice,), move.step, move.reason, move.cards, move.location)
 
 
-def _last(ask: Ask, step: str, reason: str) -> Played:
+def _last(ask: Ask, step: str, reason: str, locations: bool = False) -> Played:
+    """The right-most option: options list cards (or locations) left to right."""
     option = ask.options[-1]
-    cards = (option.card,) if option.card is not None else ()
-    location = int(option.id) if not cards and option.id.isdigit() else None
-    return _chose(ask.seat, (option.id,), step, reason, cards, location)
+    if locations:
+        return _chose(ask.seat, (option.id,), step, reason, (), option.card)
+    return _chose(ask.seat, (option.id,), step, reason, (option.card,) if option.card is not None else ())
 
 
 def _hidden(s: WotrState, seat: Seat, option: Option) -> bool:
@@ -113,7 +114,9 @@ def answer(rt: Runtime, ask: Ask) -> Played | Ask:
     if rule == "wotr.combat.losses":
         return _last(ask, "first-in-last-out", "the right-most of its cards that can cancel attack icons is lost")
     if rule == "wotr.combat.order":
-        return _last(ask, "right-most-location", "all things otherwise equal, the right-most location is fought first")
+        return _last(
+            ask, "right-most-location", "all things otherwise equal, the right-most location is fought first", True
+        )
     if rule == "wotr.draw-play" and "none" in ids:
         return _draw_play(rt, ask)
     if ids == {"yes", "no"}:

@@ -8,14 +8,16 @@ the game goes on, and every random choice comes from the game's recorded chance:
 - losses in combat: First In, Last Out, the right-most card first, even if inefficient;
 - the order of combats: the right-most location first ("all things otherwise equal,
   choose the right-most");
-- a choice among its own face-down cards (hand, deck, cycle pile, cards drawn): at
-  random ("Random Shadow Hand");
+- a choice among face-down cards (its own hand, deck, cycle pile, cards drawn; the path
+  and battleground decks): at random ("Random Shadow Hand");
 - "you may" texts: yes (a bot uses a card's text if it is even partially useful);
 - a card that draws and lets it play some of the drawn cards: the first drawn that can be
   played, where step 4 of the flowchart would play it;
-- any other "choose" in a card's text: the Free Peoples choose for the bot ("Choose": not
-  the best choice for the bot, but for yourself) — the first Free Peoples seat in turn
-  order from the starting player is asked.
+- a text that says "choose" (or "of your choice"): the Free Peoples choose for the bot
+  ("Choose": not the best choice for the bot, but for yourself) — the first Free Peoples
+  seat in turn order from the starting player is asked;
+- any other choice among cards or locations that meet a requirement: the right-most
+  (First In, Last Out).
 """
 
 from __future__ import annotations
@@ -30,6 +32,15 @@ from domain.wotr.rules import table
 from domain.wotr.state import FREE, Seat, Uid, WotrState
 
 HIDDEN = ("hand", "deck", "cycle", "aside")
+
+CHOOSE_TEXTS = frozenset(
+    {
+        "wotr.ats-grima-wormtongue.action",  # "... and choose: ..."
+        "wotr.saruman-112.on-play",  # Threats and Promises: "an Isengard battleground of your choice"
+        "wotr.witch-king-163.on-play",  # The Black Captain: "a Mordor battleground of your choice"
+    }
+)
+"""The texts of the bots' cards that say "choose": the Free Peoples choose for the bot."""
 
 
 def _chose(
@@ -59,10 +70,12 @@ def _last(ask: Ask, step: str, reason: str, locations: bool = False) -> Played:
 
 
 def _hidden(s: WotrState, seat: Seat, option: Option) -> bool:
+    """A face-down card: the bot's own hand, deck, piles or drawn cards, a location deck."""
     if option.card is None or option.card not in s.cards:
         return False
-    owner, rest = table.zone_seat(s.cards[option.card].zone)
-    return owner == seat and rest in HIDDEN
+    zone = s.cards[option.card].zone
+    owner, rest = table.zone_seat(zone)
+    return (owner == seat and rest in HIDDEN) or owner == "paths" or zone in ("bg.free", "bg.shadow")
 
 
 def _at_random(rt: Runtime, ask: Ask) -> Played:
@@ -123,6 +136,19 @@ def answer(rt: Runtime, ask: Ask) -> Played | Ask:
         return _chose(ask.seat, ("yes",), "usefully", "a bot uses a card's text when it is even partially useful")
     if ask.options and all(_hidden(s, ask.seat, o) or o.id == "none" for o in ask.options):
         return _at_random(rt, ask)
-    chooser = free_chooser(s)
-    prompt = f"Choose for {ask.seat} (Shadow bot), a possible and useful choice: {ask.prompt}"
-    return Ask(chooser, prompt, ask.options, ask.kind, ask.min, ask.max, ask.about)
+    if rule in CHOOSE_TEXTS or any(o.card is None and o.id != "none" for o in ask.options):
+        chooser = free_chooser(s)
+        prompt = f"Choose for {ask.seat} (Shadow bot), a possible and useful choice: {ask.prompt}"
+        return Ask(chooser, prompt, ask.options, ask.kind, ask.min, ask.max, ask.about)
+    return _right_most(ask)
+
+
+def _right_most(ask: Ask) -> Played:
+    """First In, Last Out: the right-most of the cards or locations that qualify (options
+    list them left to right); as many as the text asks for."""
+    real = [o for o in ask.options if o.id != "none"]
+    count = 1 if ask.kind is Kind.ONE else max(ask.min, min(ask.max, len(real)))
+    picked = real[len(real) - count :]
+    cards = tuple(o.card for o in picked if o.card is not None)
+    reason = "of the cards or locations that qualify, the right-most"
+    return _chose(ask.seat, tuple(o.id for o in picked), "first-in-last-out", reason, cards)

@@ -1,7 +1,8 @@
 """What one viewer may see of a War of the Ring table (default-deny).
 
 A seat sees its own hand, its own cycle and eliminated piles (rules §3: you may look
-through them), the cards it has set aside to look at, the top of its own draw deck while
+through them), a Shadow bot's eliminated pile (Against the Shadow), the cards it has set
+aside to look at, the top of its own draw deck while
 its Mirror of Galadriel is in play, and everything face up: reserves, the active path and
 battlegrounds with the cards on them, the battlegrounds and Free Peoples paths in the
 scoring areas. Of everything else it sees counts only: other seats' hands (teammates'
@@ -219,10 +220,11 @@ def view(s: WotrState, viewer: str) -> TableView:
             aside_size=len(s.zone(f"{seat}.aside")),
             reserve=_holders(s, f"{seat}.reserve"),
         )
+        if mine or s.is_bot(seat):
+            p.eliminated = [card_view(s, u) for u in s.zone(f"{seat}.eliminated")]
         if mine:
             p.hand = [card_view(s, u) for u in s.zone(f"{seat}.hand")]
             p.cycle = [card_view(s, u) for u in s.zone(f"{seat}.cycle")]
-            p.eliminated = [card_view(s, u) for u in s.zone(f"{seat}.eliminated")]
             p.aside = [card_view(s, u) for u in s.zone(f"{seat}.aside")]
             if deck and _mirror_in_play(s, seat):
                 p.top_of_deck = card_view(s, deck[0])
@@ -285,6 +287,8 @@ def visible(s: WotrState, viewer: str, uid: Uid) -> bool:
         return table.loc(s, uid).kind == "battleground"
     seat, _, rest = zone.partition(".")
     if seat in s.players:
+        if rest == "eliminated" and s.is_bot(seat):
+            return True  # Against the Shadow: "You may inspect the contents of a Shadow eliminated pile."
         return rest in _PUBLIC_SEAT_ZONES or (rest in _OWN_SEAT_ZONES and seat == viewer)
     return False
 

@@ -237,6 +237,22 @@ def _bot_cards_hidden(events: list[Event], viewer: str) -> int:
     return hidden_choices
 
 
+def test_a_bots_eliminated_pile_is_open_its_hand_is_not() -> None:
+    from projections.wotr import view
+
+    game = bot_game("trilogy", 5)
+    rng = random.Random(5)
+    s = _state(game)
+    while not s.zone("witch-king.eliminated") or not s.zone("witch-king.hand"):
+        decision = s.pending
+        assert decision is not None, "the game ended before the check"
+        game.answer(decision.seat, decision.id, random_choice(decision, rng))
+    seen = {p.seat: p for p in view(s, "frodo").players}
+    assert [c.uid for c in seen["witch-king"].eliminated or []] == s.zone("witch-king.eliminated")
+    assert seen["witch-king"].hand is None and seen["witch-king"].hand_size == len(s.zone("witch-king.hand"))
+    assert seen["aragorn"].eliminated is None, "a person's eliminated pile stays theirs"
+
+
 def test_the_free_peoples_feed_never_names_a_bots_hidden_card() -> None:
     seen = 0
     for seed in range(1, 6):

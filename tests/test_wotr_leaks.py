@@ -5,7 +5,8 @@ What a viewer may not see is this test's own rule, from the rules' section on in
 zones of the referee's folded history: every draw deck, the path and battleground decks (face
 down), and another seat's hand, cycle pile, eliminated pile and the cards it draws aside to choose
 from — a teammate's included (hands are secret between teammates too); the paths in the Shadow's
-scoring area lie face down. A card a seat looked at is shown to that seat, and a card taken by
+scoring area lie face down. Against the Shadow: a Shadow bot's eliminated pile may be inspected
+by anyone (seed 003). A card a seat looked at is shown to that seat, and a card taken by
 name from a deck is shown to all. The oracle and the game played over gRPC are in
 ``tests/leak_support.py``.
 """
@@ -49,6 +50,8 @@ def hidden_from(state: WotrState, viewer: str) -> set[int]:
     for zone, uids in state.zones.items():
         owner, _, rest = zone.partition(".")
         if owner in state.players:
+            if rest == "eliminated" and state.is_bot(owner):
+                continue  # Against the Shadow: anyone may inspect a Shadow bot's eliminated pile
             if rest == "deck" or (rest in _PRIVATE and owner != viewer):
                 hidden.update(uids)
         elif owner == "paths" or zone in ("bg.free", "bg.shadow"):

@@ -148,3 +148,21 @@ def test_the_oracle_sees_a_leak() -> None:
         oracle.check_event("frodo", event, "frodo's own draw")
         with pytest.raises(AssertionError, match="hidden cards"):
             oracle.check_event("aragorn", event, "frodo's draw sent to aragorn")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"bots": "witch-king"}, "must name every Shadow seat"),
+        ({"bots": "witch-king,saruman", "difficulty": "hard"}, "difficulty must be one of"),
+        ({"bots": "witch-king,saruman", "bot_cards": "[[card]]\ncode = 1\n"}, "bot card file"),
+    ],
+)
+def test_bad_bot_options_are_refused(server: ThreadedServer, options: dict[str, str], message: str) -> None:
+    import grpc
+
+    channel, stub = stub_for(server.address)
+    with channel, pytest.raises(grpc.RpcError) as refused:
+        stub.CreateGame(pb.CreateGameRequest(game="wotr", scenario="trilogy", options=options))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert message in str(refused.value.details())

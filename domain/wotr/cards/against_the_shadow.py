@@ -124,6 +124,7 @@ def _picked(rt: Runtime) -> int:
 register(
     "wotr.bot.random-path",
     Let(
+        # The pick is recorded in the BotChose event right after, which names the path.
         lambda rt: {"picked": rt.pick(_other_paths(st(rt)))[0]},
         Seq(
             emit(
@@ -219,9 +220,15 @@ text(
     ),
 )
 
+def _can_forsake(rt: Runtime) -> bool:
+    s = st(rt)
+    seat = PLAYER(rt)
+    return bool(s.zone(f"{seat}.reserve") or s.zone(f"{seat}.hand")) or table.can_draw(s, seat)
+
+
 # The Doors of Durin (path 4) — "The Monstrous player forsakes 1 card to add a skull icon to
-# this path." (A skull icon: 1 attack token.)
+# this path." (A skull icon: 1 attack token; with nothing to forsake, no icon.)
 text(
     "ats-the-doors-of-durin",
-    activation=faction_player("monstrous", Seq(forsake(PLAYER), add_tokens(SELF, attack=1))),
+    activation=faction_player("monstrous", If(_can_forsake, Seq(forsake(PLAYER), add_tokens(SELF, attack=1)))),
 )

@@ -71,6 +71,8 @@ class LocationView(msgspec.Struct, omit_defaults=True):
 class PlayerView(msgspec.Struct, omit_defaults=True):
     seat: Seat
     team: str
+    bot: bool = False
+    """A Shadow bot the rules play (Against the Shadow)."""
     starting: bool = False
     to_act: bool = False
     ring: str = ""
@@ -209,6 +211,7 @@ def view(s: WotrState, viewer: str) -> TableView:
         p = PlayerView(
             seat=seat,
             team=s.team_of(seat),
+            bot=s.is_bot(seat),
             starting=s.starting_seat() == seat,
             to_act=to_act == seat,
             ring=s.players[seat].ring,
@@ -306,11 +309,14 @@ class WotrProjection:
 
     def reveals(self, event: Any, viewer: str) -> set[int]:
         """Cards an event shows beyond the zone rules: what a seat looked at (to that seat),
-        a card taken by name from a deck or pile (to everyone, rules §3)."""
+        a card taken by name from a deck or pile (to everyone, rules §3), the card a Shadow
+        bot is about to play face up."""
         if isinstance(event, wotr_events.CardsLookedAt) and event.player == viewer:
             return set(event.cards)
         if isinstance(event, wotr_events.CardTaken):
             return {event.card}
+        if isinstance(event, wotr_events.BotChose) and event.shown:
+            return set(event.cards)
         return set()
 
     def refs(self, body: dict[str, Any]) -> set[int]:

@@ -227,6 +227,9 @@ def _bot_cards_hidden(events: list[Event], viewer: str) -> int:
             break
         if isinstance(event, ev.CardTaken):
             continue  # a card taken by name is shown to everyone (rules §3)
+        if isinstance(event, ev.BotChose) and event.shown:
+            _played_next(events, event)  # shown as it is played face up
+            continue
         named = set(projected.body.get("cards", ())) | {projected.body.get("card")}
         assert not named & secret, f"#{event.seq} {projected.type} shows {viewer} a bot's hidden card"
         if isinstance(event, ev.BotChose) and event.cards and set(event.cards) <= secret:
@@ -251,6 +254,14 @@ def test_a_bots_eliminated_pile_is_open_its_hand_is_not() -> None:
     assert [c.uid for c in seen["witch-king"].eliminated or []] == s.zone("witch-king.eliminated")
     assert seen["witch-king"].hand is None and seen["witch-king"].hand_size == len(s.zone("witch-king.hand"))
     assert seen["aragorn"].eliminated is None, "a person's eliminated pile stays theirs"
+
+
+def _played_next(events: list[Event], chose: ev.BotChose) -> None:
+    """A bot's choice shown to all is a card played face up at once: the next card played."""
+    later = events[chose.seq :]
+    played = next(e for e in later if isinstance(e, ev.CardPlayed))
+    assert played.card in chose.cards and played.player == chose.player, f"#{chose.seq} was shown but not played"
+    assert played.seq == chose.seq + 1, f"#{chose.seq} was shown, and the card played only at #{played.seq}"
 
 
 def test_the_free_peoples_feed_never_names_a_bots_hidden_card() -> None:

@@ -66,6 +66,8 @@ def _shown(event: Event, viewer: str) -> set[int]:
         return set(event.cards)
     if isinstance(event, wotr_events.CardTaken):
         return {event.card}
+    if isinstance(event, wotr_events.BotChose) and event.shown:
+        return set(event.cards)  # a bot's card chosen to be played face up right after
     return set()
 
 

@@ -96,6 +96,8 @@ class BotChose(Event, frozen=True, kw_only=True):
     reason: str
     cards: tuple[Uid, ...] = ()
     location: Uid | None = None
+    shown: bool = False
+    """The cards are played face up right after: everyone may see them already."""
 
 
 @on(BotChose)

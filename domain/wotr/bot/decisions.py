@@ -50,15 +50,17 @@ def _chose(
     reason: str,
     cards: tuple[Uid, ...] = (),
     location: Uid | None = None,
+    shown: bool = False,
 ) -> Played:
-    event = ev.BotChose(player=seat, step=step, reason=reason, cards=cards, location=location)
+    event = ev.BotChose(player=seat, step=step, reason=reason, cards=cards, location=location, shown=shown)
     return Played(choice, event, f"wotr.bot.{step}")
 
 
 def _turn(rt: Runtime, ask: Ask) -> Played:
     s = st(rt)
     move = flowchart.turn(rt, s, ask.seat)
-    return _chose(ask.seat, (move.choice,), move.step, move.reason, move.cards, move.location)
+    shown = move.choice.startswith("play.")
+    return _chose(ask.seat, (move.choice,), move.step, move.reason, move.cards, move.location, shown)
 
 
 def _last(ask: Ask, step: str, reason: str, locations: bool = False) -> Played:
@@ -107,6 +109,7 @@ def _draw_play(rt: Runtime, ask: Ask) -> Played:
                 f"the first drawn card it can play: {why}",
                 (uid,),
                 location,
+                True,
             )
     return _chose(ask.seat, ("none",), "draw-and-play", "none of the drawn cards can be played usefully")
 

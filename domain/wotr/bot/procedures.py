@@ -110,6 +110,7 @@ def _chose(rt: Runtime) -> Event:
         reason=f"the first Nazgûl character drawn: {rt.env['why']}",
         cards=(int(rt.env["card"]),),
         location=location,
+        shown=dest is not None,
     )
 
 

@@ -220,6 +220,7 @@ text(
     ),
 )
 
+
 def _can_forsake(rt: Runtime) -> bool:
     s = st(rt)
     seat = PLAYER(rt)

@@ -27,6 +27,7 @@ from domain.wotr.bot.judgement import (
     free_hand_above_carryover,
     path_below_max,
     shadow_wins,
+    standing,
     useful_there,
     winning_everywhere,
     worth_fighting,
@@ -223,10 +224,10 @@ def move(s: WotrState, seat: Seat) -> Move | None:
     return None
 
 
-def _fight_reason(s: WotrState, location: Uid, kind: str) -> str:
+def _fight_reason(s: WotrState, location: Uid, kind: str, playing: Uid | None = None) -> str:
     if table.loc(s, location).kind == "path" and table.loc(s, location).number >= table.scenario_of(s).last_path:
         return "the current path is the highest the scenario allows"
-    return f"the Shadow could conceivably win on this {kind} but is losing now"
+    return f"the Shadow could conceivably win on this {kind} but is losing now ({standing(s, location, playing)})"
 
 
 # -- step 4: play a random card ----------------------------------------------------------
@@ -257,10 +258,12 @@ def placement(s: WotrState, seat: Seat, uid: Uid, dests: list[str] | None = None
     path = table.active_path(s)
     on_path = path is not None and f"L{path}" in allowed
     if on_path and path is not None and worth_fighting(s, path, uid) and useful_there(s, uid, path):
-        return f"L{path}", _fight_reason(s, path, "path")
+        return f"L{path}", _fight_reason(s, path, "path", uid)
     for location in reversed(table.active_battlegrounds(s)):
         if f"L{location}" in allowed and worth_fighting(s, location, uid) and useful_there(s, uid, location):
-            return f"L{location}", _fight_reason(s, location, "battleground") + " (the right-most such battleground)"
+            return f"L{location}", _fight_reason(
+                s, location, "battleground", uid
+            ) + ", the right-most such battleground"
     if "reserve" in allowed:
         return "reserve", "nowhere on a path or battleground is worth it, so to reserve"
     return None

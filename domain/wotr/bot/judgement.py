@@ -82,6 +82,24 @@ def conceivably_wins(
     return shadow_wins(moved_there(s, location, cards, attack, defense), location)
 
 
+def standing(s: WotrState, location: Uid, playing: Uid | None = None) -> str:
+    """The counts behind "losing now, could conceivably win", in words (for the record)."""
+
+    def count(state: WotrState) -> str:
+        t = tally(state, location)
+        if t.attackers == SHADOW:
+            return f"Shadow attack {t.attack} against {t.defense} defense and {t.defenders} defending icons"
+        return f"Shadow defense {t.defense} and {t.defenders} defending icons against attack {t.attack}"
+
+    cards = could_move(s, location)
+    if playing is not None and playing not in cards:
+        cards.append(playing)
+    played = " and the card played" if playing is not None else ""
+    return f"now {count(s)}; with every Shadow card in reserve that could move there{played}: " + count(
+        moved_there(s, location, cards)
+    )
+
+
 def strength(s: WotrState, location: Uid) -> int:
     """The Shadow's icons in the combat on ``location`` (attack or defending icons)."""
     counted = tally(s, location)

@@ -10,44 +10,31 @@ from domain.kernel.flow import Ask, Call, Case, Decide, If, Let, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
 from domain.wotr.cards import Action, text
+from domain.wotr.cards.saruman import grima_whispers, rohan_characters, top_of_deck_cycles
 from domain.wotr.effects import (
     PLAYER,
     SELF,
     add_tokens,
-    choose,
-    chosen,
     cycle_self,
     draw,
     each_player,
-    eliminate,
     eliminate_self_unit,
     emit,
     faction_player,
     forsake,
     move,
     on_location,
-    pile,
-    search,
     st,
 )
 from domain.wotr.rules import table
 from domain.wotr.state import FREE, Uid, WotrState
 
-
-def _top_of_deck_cycles(s: WotrState, uid: Uid, how: str) -> str | None:
-    return "cycle" if how == "forsake-deck" else None
-
-
 # Saruman — "While in reserve, draw 1 additional card each Draw step. If forsaken from the
 # top of your draw deck, cycle this card instead of eliminating it."
-text("ats-saruman", extra_draw=1, instead=_top_of_deck_cycles)
+text("ats-saruman", extra_draw=1, instead=top_of_deck_cycles)
 
 # White Hand Orcs — "If this card is eliminated for any reason, cycle it instead."
 text("ats-white-hand-orcs", instead=lambda s, uid, how: "cycle")
-
-
-def _rohan_characters(s: WotrState) -> list[Uid]:
-    return [u for u in table.in_play_cards(s) if table.is_a(s, u, "character") and table.defn(s, u).faction == "rohan"]
 
 
 def grima_choices(s: WotrState, seat: str) -> list[Option]:
@@ -57,7 +44,7 @@ def grima_choices(s: WotrState, seat: str) -> list[Option]:
     options = []
     if table.find(s, "Saruman", zones=(f"{seat}.deck",)):
         options.append(Option("saruman", "Take Saruman from the draw deck into hand"))
-    if _rohan_characters(s):
+    if rohan_characters(s):
         options.append(Option("rohan", "Eliminate a Rohan character in play"))
     if table.can_draw(s, seat):
         options.append(Option("draw", "Draw 2 cards"))
@@ -80,20 +67,7 @@ text(
                 Decide(
                     _grima_ask,
                     "whisper",
-                    Case(
-                        "whisper",
-                        {
-                            "saruman": search(PLAYER, "Take Saruman", pile(PLAYER, "deck", "Saruman"), optional=False),
-                            "rohan": choose(
-                                PLAYER,
-                                "Gríma: eliminate a Rohan character",
-                                lambda rt: _rohan_characters(st(rt)),
-                                "victim",
-                                eliminate(lambda rt: chosen(rt, "victim")[0]),
-                            ),
-                            "draw": draw(PLAYER, 2),
-                        },
-                    ),
+                    Case("whisper", {**grima_whispers(), "draw": draw(PLAYER, 2)}),
                 ),
             ),
             "eliminate Gríma: take Saruman, eliminate a Rohan character, or draw 2",

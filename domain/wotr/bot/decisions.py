@@ -27,6 +27,8 @@ from domain.kernel.flow import Ask, Played
 from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
 from domain.wotr.bot import flowchart
+from domain.wotr.bot.judgement import conceivably_wins
+from domain.wotr.cards import LOCATIONS
 from domain.wotr.effects import st
 from domain.wotr.rules import table
 from domain.wotr.state import FREE, Seat, Uid, WotrState
@@ -71,13 +73,20 @@ def _last(ask: Ask, step: str, reason: str, locations: bool = False) -> Played:
     return _chose(ask.seat, (option.id,), step, reason, (option.card,) if option.card is not None else ())
 
 
-def _hidden(s: WotrState, seat: Seat, option: Option) -> bool:
-    """A face-down card: the bot's own hand, deck, piles or drawn cards, a location deck."""
+def _own_hidden(s: WotrState, seat: Seat, option: Option) -> bool:
+    """A face-down card of the bot's own: in its hand, deck, cycle pile or drawn cards."""
+    if option.card is None or option.card not in s.cards:
+        return False
+    owner, rest = table.zone_seat(s.cards[option.card].zone)
+    return owner == seat and rest in HIDDEN
+
+
+def _in_location_deck(s: WotrState, option: Option) -> bool:
+    """A face-down path or battleground card not yet activated."""
     if option.card is None or option.card not in s.cards:
         return False
     zone = s.cards[option.card].zone
-    owner, rest = table.zone_seat(zone)
-    return (owner == seat and rest in HIDDEN) or owner == "paths" or zone in ("bg.free", "bg.shadow")
+    return zone.startswith("paths.") or zone in ("bg.free", "bg.shadow")
 
 
 def _at_random(rt: Runtime, ask: Ask) -> Played:
@@ -85,7 +94,8 @@ def _at_random(rt: Runtime, ask: Ask) -> Played:
     count = 1 if ask.kind is Kind.ONE else max(ask.min, min(ask.max, len(real)))
     picked = rt.pick(real, count)
     cards = tuple(o.card for o in picked if o.card is not None)
-    return _chose(ask.seat, tuple(o.id for o in picked), "random-hand", "a random card of its face-down cards", cards)
+    reason = "a random one of the face-down cards it may choose"
+    return _chose(ask.seat, tuple(o.id for o in picked), "random-hand", reason, cards)
 
 
 def _draw_play(rt: Runtime, ask: Ask) -> Played:
@@ -137,13 +147,31 @@ def answer(rt: Runtime, ask: Ask) -> Played | Ask:
         return _draw_play(rt, ask)
     if ids == {"yes", "no"}:
         return _chose(ask.seat, ("yes",), "usefully", "a bot uses a card's text when it is even partially useful")
-    if ask.options and all(_hidden(s, ask.seat, o) or o.id == "none" for o in ask.options):
+    if ask.options and all(_own_hidden(s, ask.seat, o) or o.id == "none" for o in ask.options):
         return _at_random(rt, ask)
     if rule in CHOOSE_TEXTS or any(o.card is None and o.id != "none" for o in ask.options):
         chooser = free_chooser(s)
         prompt = f"Choose for {ask.seat} (Shadow bot), a possible and useful choice: {ask.prompt}"
-        return Ask(chooser, prompt, ask.options, ask.kind, ask.min, ask.max, ask.about)
+        return Ask(chooser, prompt, useful_choices(s, ask.options), ask.kind, ask.min, ask.max, ask.about)
+    if all(_in_location_deck(s, o) or o.id == "none" for o in ask.options):
+        return _at_random(rt, ask)
     return _right_most(ask)
+
+
+def useful_choices(s: WotrState, options: tuple[Option, ...]) -> list[Option]:
+    """The options the Free Peoples may choose for a bot: a battleground only where the
+    Shadow could conceivably win ("your choice must be a useful choice for the Shadow"),
+    unless none is (a possible choice must still be made)."""
+    useful = [
+        o
+        for o in options
+        if o.card is None
+        or o.card not in s.cards
+        or s.cards[o.card].code not in LOCATIONS
+        or table.loc(s, o.card).kind != "battleground"
+        or conceivably_wins(s, o.card)
+    ]
+    return useful or list(options)
 
 
 def _right_most(ask: Ask) -> Played:

@@ -107,7 +107,8 @@ def _wotr_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SEATS",
         default="",
         help="Against the Shadow: the Shadow seats the rules play as bots, comma-separated: every Shadow seat "
-        "(trilogy and three-player-duel witch-king,saruman; two-player-duel witch-king; fellowship balrog)",
+        "(trilogy and three-player-duel witch-king,saruman; two-player-duel witch-king; fellowship balrog), "
+        "or shadow for all of them",
     )
     parser.add_argument(
         "--difficulty",

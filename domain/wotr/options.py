@@ -54,8 +54,9 @@ def wotr_options(
     """Validated options for a new game; raises :class:`SetupError` with the reason.
 
     ``bots`` (Against the Shadow): the Shadow seats the rules play — every Shadow seat of
-    the scenario; ``difficulty`` ``standard`` or ``challenging``; ``bot_cards`` a card file
-    that replaces the substitute pool (:func:`read_bot_cards`)."""
+    the scenario (``shadow`` says so for any scenario); ``difficulty`` ``standard`` or
+    ``challenging``; ``bot_cards`` a card file that replaces the substitute pool
+    (:func:`read_bot_cards`)."""
     try:
         chosen = scenario(scenario_key)
     except KeyError as error:
@@ -67,6 +68,8 @@ def wotr_options(
         decks = tuple(DeckSetup(d.seat, d.team, d.factions, d.cards) for d in chosen.seats)
         return Options(scenario=chosen.key, decks=decks, rules=rule_options(rules))
     shadow = [d.seat for d in chosen.seats if d.team == SHADOW]
+    if bots == ("shadow",):
+        bots = tuple(shadow)
     if sorted(bots) != sorted(shadow):
         raise SetupError(
             f"--bots must name every Shadow seat of {chosen.key} and nothing else: {','.join(shadow)} "

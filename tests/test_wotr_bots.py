@@ -89,6 +89,11 @@ def test_games_without_bots_are_unchanged() -> None:
     assert not [e for e in game.pending_events if isinstance(e, ev.BotsSeated)]
 
 
+def test_shadow_names_every_shadow_seat() -> None:
+    assert wotr_options("fellowship", None, ["shadow"]).bots == ("balrog",)
+    assert wotr_options("three-player-duel", None, ["shadow"]).bots == ("witch-king", "saruman")
+
+
 @pytest.mark.parametrize(
     ("scenario", "bots", "message"),
     [
@@ -97,11 +102,6 @@ def test_games_without_bots_are_unchanged() -> None:
         ("two-player-duel", "witch-king,saruman", "must name every Shadow seat"),
     ],
 )
-def test_shadow_names_every_shadow_seat() -> None:
-    assert wotr_options("fellowship", None, ["shadow"]).bots == ("balrog",)
-    assert wotr_options("three-player-duel", None, ["shadow"]).bots == ("witch-king", "saruman")
-
-
 def test_bad_bot_seats_are_refused(scenario: str, bots: str, message: str) -> None:
     with pytest.raises(SetupError, match=message):
         wotr_options(scenario, None, bots.split(","))

@@ -334,6 +334,23 @@ def test_new_play_simulate_and_tokens_against_bots(capsys: pytest.CaptureFixture
     assert code == 0 and "Free Peoples (greedy bot) won" in out and "win rate" in out
 
 
+def test_simulate_a_table_of_win_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "wotr", "--bots", "shadow", "--scenario", "all", "--difficulty", "both", "--games", "2"]
+    code, out, _ = run(capsys, *args, "--json")
+    assert code == 0
+    rows = json.loads(out)["against_the_shadow"]
+    assert {(r["scenario"], r["difficulty"]) for r in rows} == {
+        (s, d)
+        for s in ("trilogy", "two-player-duel", "three-player-duel", "fellowship")
+        for d in ("standard", "challenging")
+    }
+    assert all(r["games"] == 2 and 0 <= r["free_wins"] <= 2 for r in rows)
+    code, _, err = run(capsys, "simulate", "wotr", "--scenario", "all", "--games", "2")
+    assert code == 2 and "--bots shadow" in err
+    code, _, err = run(capsys, "simulate", "wotr", "--scenario", "all", "--bots", "witch-king,saruman", "--games", "2")
+    assert code == 2 and "--bots shadow" in err
+
+
 def test_the_command_line_refuses_a_bad_card_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bots.toml"
     bad.write_text('[[card]]\ncode = "x"\nname = "X"\n', encoding="utf-8")

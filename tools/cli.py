@@ -237,6 +237,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game_kind = kind(args.game)
     if args.games < 1:
         raise CommandError("--games must be at least 1")
+    if args.game == "wotr" and (args.scenario == "all" or args.difficulty == "both"):
+        return _simulate_against_bots(args, game_kind)
     created = [game_kind.created(args, args.seed + i) for i in range(args.games)]
     app = _app(args) if args.store else None
     with Progress(args.games, f"simulating {args.games} games", enabled=None if not args.json else False) as bar:
@@ -269,17 +271,24 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def _against_the_shadow(args: argparse.Namespace, report: Any) -> dict[str, Any]:
     """The Free Peoples' win rate in this scenario and difficulty, for games against Shadow bots."""
-    bots = [seat.strip() for seat in str(getattr(args, "bots", "") or "").split(",") if seat.strip()]
-    if args.game != "wotr" or not bots:
+    from tools.simulate_bots import win_rate
+
+    if args.game != "wotr" or not str(getattr(args, "bots", "") or "").strip():
         return {}
-    wins = sum(n for (result, _), n in report.results.items() if result == "free")
-    return {
-        "scenario": args.scenario,
-        "difficulty": args.difficulty or "standard",
-        "bots": bots,
-        "free_wins": wins,
-        "free_win_rate": wins / report.games if report.games else 0.0,
-    }
+    return win_rate(args, report)
+
+
+def _simulate_against_bots(args: argparse.Namespace, game_kind: Any) -> int:
+    """Every scenario (``--scenario all``) at each difficulty (``--difficulty both``)."""
+    from domain.wotr.options import scenario_keys
+    from tools.simulate_bots import TableError, show, table
+
+    try:
+        rows = table(args, game_kind, scenario_keys())
+    except TableError as error:
+        raise CommandError(str(error)) from None
+    print(show(rows, args.json, args.bot))
+    return 0
 
 
 def cmd_log(args: argparse.Namespace) -> int:

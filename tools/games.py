@@ -84,11 +84,11 @@ def _wotr_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument(
         "--scenario",
-        choices=scenario_keys(),
+        choices=[*scenario_keys(), "all"],
         default="trilogy",
         help="scenario (default: %(default)s); the seats are its decks: trilogy frodo, witch-king, aragorn, "
         "saruman; two-player-duel gandalf, witch-king; three-player-duel gandalf, witch-king, saruman; "
-        "fellowship balrog, gandalf",
+        "fellowship balrog, gandalf; simulate against bots: all (every scenario)",
     )
     for key, choices in CHOICES.items():
         parser.add_argument(
@@ -112,8 +112,9 @@ def _wotr_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--difficulty",
-        choices=("standard", "challenging"),
-        help="with --bots: standard (each bot draws 1 fewer card in the draw step; the default) or challenging",
+        choices=("standard", "challenging", "both"),
+        help="with --bots: standard (each bot draws 1 fewer card in the draw step; the default) or challenging "
+        "(simulate: both)",
     )
     parser.add_argument(
         "--bot-cards",

@@ -123,6 +123,17 @@ def raise_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
     return emit(make)
 
 
+def reduce_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
+    """Lower a player's threat by ``amount``, never below 0."""
+
+    def make(rt: Runtime) -> Event | None:
+        player = seat(rt)
+        n = min(resolve(amount, rt), st(rt).players[player].threat)
+        return ev.ThreatReduced(player=player, amount=n) if n > 0 else None
+
+    return emit(make)
+
+
 def exhaust(targets: Callable[[Runtime], Iterable[Uid]]) -> Do:
     def make(rt: Runtime) -> Event | None:
         s = st(rt)

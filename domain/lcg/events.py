@@ -504,6 +504,35 @@ def _attached(s: LcgState, e: AttachmentAttached) -> None:
     s.cards[e.card].attached_to = e.to
 
 
+class AttachmentPlayed(Event, frozen=True, kw_only=True):
+    """An attachment went from hand onto ``to``, its cost paid from heroes' resource pools."""
+
+    player: Seat
+    card: Uid
+    to: Uid
+    payments: tuple[Payment, ...] = ()
+
+
+@on(AttachmentPlayed)
+def _attachment_played(s: LcgState, e: AttachmentPlayed) -> None:
+    for p in e.payments:
+        s.cards[p.card].resources -= p.amount
+    _move(s, e.card, "attachments")
+    s.cards[e.card].attached_to = e.to
+
+
+class ThreatReduced(Event, frozen=True, kw_only=True):
+    """A player's threat went down (never below 0): ``amount`` is what it actually fell by."""
+
+    player: Seat
+    amount: int
+
+
+@on(ThreatReduced)
+def _threat_reduced(s: LcgState, e: ThreatReduced) -> None:
+    s.players[e.player].threat -= e.amount
+
+
 class AbilityTriggered(Event, frozen=True, kw_only=True):
     """A player used a card's Action or Response; what it does follows as events."""
 
@@ -589,6 +618,8 @@ EVENTS: tuple[type[Event], ...] = (
     CharacterDestroyed,
     EnemyDefeated,
     AttachmentAttached,
+    AttachmentPlayed,
+    ThreatReduced,
     AbilityTriggered,
     FirstPlayerPassed,
     PlayerEliminated,

@@ -128,10 +128,15 @@ def _shadows_discarded(rt: Runtime) -> Event | None:
     return ev.CardsDiscarded(cards=shadows) if shadows else None
 
 
+def _attacks(rt: Runtime) -> bool:
+    """The enemy is still engaged with the player and nothing forbids it to attack (Forest Snare)."""
+    return _engaged_with(rt) and not table.cannot_attack(st(rt), int(rt.env["enemy"]))
+
+
 ENEMY_ATTACK = register(
     "lcg.combat.enemy-attack",
     If(
-        _engaged_with,
+        _attacks,
         Seq(
             emit(lambda rt: ev.AttackDeclared(enemy=int(rt.env["enemy"]), player=rt.env["player"])),
             If(
@@ -313,7 +318,10 @@ def body() -> list[Node]:
             ForEach(
                 lambda rt: table.engaged(st(rt), rt.env["player"]),
                 "enemy",
-                Call("lcg.combat.enemy-attack", lambda rt: {"enemy": rt.env["enemy"], "player": rt.env["player"]}),
+                Seq(
+                    Call("lcg.combat.enemy-attack", lambda rt: {"enemy": rt.env["enemy"], "player": rt.env["player"]}),
+                    emit(_shadows_discarded, rule="lcg.combat.shadows-of-enemies-that-did-not-attack"),
+                ),
             ),
             rule="lcg.combat.enemy-attacks",
         ),

@@ -228,6 +228,12 @@ def threat_raised(said: Said) -> str:
     return f"{player} {verb} their threat by {abs(amount)}" + (f" (now {now})" if now is not None else "")
 
 
+def threat_reduced(said: Said) -> str:
+    player = said.get("player")
+    now = said.state.players[player].threat if player in said.state.players else None
+    return f"{player} reduces their threat by {said.get('amount')}" + (f" (now {now})" if now is not None else "")
+
+
 def surge_gained(said: Said) -> str:
     return f"{said.card('card')} gains surge"
 
@@ -343,6 +349,12 @@ def attachment_attached(said: Said) -> str:
     return f"{said.card('card')} is attached to {said.card('to')}"
 
 
+def attachment_played(said: Said) -> str:
+    paid = _payments(said)
+    cost = f", paying {join(paid)}" if paid else " at no cost"
+    return f"{said.get('player')} attaches {said.card('card')} to {said.card('to')}{cost}"
+
+
 def ability_triggered(said: Said) -> str:
     ability = words(str(said.get("ability")))
     return f"{said.get('player')} uses {possessive(said.card('card'))} {ability}"
@@ -439,6 +451,8 @@ BOOK = register(
             "CharacterDestroyed": character_destroyed,
             "EnemyDefeated": enemy_defeated,
             "AttachmentAttached": attachment_attached,
+            "AttachmentPlayed": attachment_played,
+            "ThreatReduced": threat_reduced,
             "AbilityTriggered": ability_triggered,
             "FirstPlayerPassed": first_player_passed,
             "PlayerEliminated": player_eliminated,

@@ -40,7 +40,19 @@ SHARED_ZONES = (
     "shadows",
     "attachments",
 )
-CARD_FIELDS = {"card", "as", "damage", "resources", "progress", "exhausted", "committed", "on", "face", "shown", "owner"}
+CARD_FIELDS = {
+    "card",
+    "as",
+    "damage",
+    "resources",
+    "progress",
+    "exhausted",
+    "committed",
+    "on",
+    "face",
+    "shown",
+    "owner",
+}
 
 
 def _fold(text: str) -> str:

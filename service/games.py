@@ -86,7 +86,7 @@ def _lcg(request: GameRequest, seed: int) -> Event:
         heroes or None,
         request.options.get("difficulty", "standard"),
     )
-    allies = {c.code: c for c in CARDS.values() if c.type == "ally"}
+    allies = {c.code: c for c in CARDS.values() if c.type in ("ally", "attachment")}
     by_name = {_fold(c.name): c.code for c in allies.values()}
     setups = []
     for i, (player, setup) in enumerate(zip(players, options.players, strict=True)):
@@ -99,7 +99,7 @@ def _lcg(request: GameRequest, seed: int) -> Event:
         for name in player.deck:
             code = name if name in allies else by_name.get(_fold(name))
             if code is None:
-                raise SetupError(f"player {i + 1}'s deck: {name!r} is not an ally card (decks hold allies only)")
+                raise SetupError(f"player {i + 1}'s deck: {name!r} is not an ally or an attachment card")
             codes.append(code)
         setups.append(msgspec.structs.replace(setup, deck=tuple(codes)))
     return LCG.created(msgspec.structs.replace(options, players=tuple(setups)), seed)

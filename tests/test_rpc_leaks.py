@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
 from domain.kernel.events import Event
-from domain.lcg.events import CardLookedAt
+from domain.kernel.runtime import apply
+from domain.lcg.cards import CARDS
+from domain.lcg.events import AttachmentPlayed, CardLookedAt
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view as lcg_view
 from service.app import store_env
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
 from tests.leak_support import Secrets, play_and_check
 from tests.rpc_support import create, stub_for, threaded_server
@@ -86,3 +90,38 @@ def test_nothing_leaks(server: ThreadedServer, players: int, seed: int, difficul
     with channel:
         access = create(stub, players=players, seed=seed, difficulty=difficulty)
     play_and_check(server, access, SECRETS, seed, limit)
+
+
+POOL_GAMES = [  # (heroes per player, seed, decisions at most)
+    ((("Denethor", "Glorfindel", "Beravor"), ("Éowyn", "Eleanor", "Dúnhere")), 111, 220),
+    ((("Aragorn", "Gimli", "Legolas"), ("Théodred", "Glóin", "Thalin"), ("Éowyn", "Eleanor", "Dúnhere")), 112, 160),
+]
+ATTACHMENTS = [c for c in CARDS.values() if c.type == "attachment" and c.sphere is not None]
+
+
+@pytest.mark.parametrize(("heroes", "seed", "limit"), POOL_GAMES)
+def test_attachments_in_hand_stay_hidden(
+    server: ThreadedServer, heroes: tuple[tuple[str, ...], ...], seed: int, limit: int
+) -> None:
+    """Decks of attachments (and allies to play them on): no other seat sees them in hand."""
+    deck = [c.name for c in ATTACHMENTS for _ in range(c.quantity)] + ["Gléowine", "Gandalf", "Northern Tracker"]
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = stub.CreateGame(
+            pb.CreateGameRequest(
+                game="lcg",
+                players=[pb.PlayerSetup(heroes=list(h), deck=deck) for h in heroes],
+                seed=seed,
+            )
+        ).access
+    play_and_check(server, access, SECRETS, seed, limit)
+    history = server.app.history(UUID(access.game_id))
+    state = LCG.new_state()
+    in_hand = played = 0
+    for event in history:
+        apply(LCG, state, event)
+        assert isinstance(state, LcgState)
+        hands = [u for seat in state.order for u in state.zone(f"{seat}.hand")]
+        in_hand += sum(1 for u in hands if CARDS[state.cards[u].code].type == "attachment")
+        played += isinstance(event, AttachmentPlayed)
+    assert in_hand and played, "no attachment was held in hand and played"

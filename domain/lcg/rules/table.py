@@ -50,13 +50,15 @@ def has_trait(s: LcgState, uid: Uid, trait: str) -> bool:
     """Printed traits and traits an attachment gives (Steward of Gondor: Gondor)."""
     if CARDS[s.cards[uid].code].is_a(trait):
         return True
-    return any(trait in _host(s, a).traits for a in attachments_on(s, uid))
+    return bool(s.zones.get("attachments")) and any(trait in _host(s, a).traits for a in attachments_on(s, uid))
 
 
 def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
     """A hero's resource icons: its sphere, and any an attachment gives (Celebrían's Stone)."""
     own = CARDS[s.cards[uid].code].sphere
     out: tuple[str, ...] = (own,) if own else ()
+    if not s.zones.get("attachments"):
+        return out
     for a in attachments_on(s, uid):
         gives = _host(s, a).spheres
         if gives is not None:

@@ -118,6 +118,8 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         v.threat, v.quest_points = table.threat_of(s, uid), d.quest_points
     elif d.type == "quest":
         v.quest_points = d.quest_points
+    elif d.type == "attachment":
+        v.cost = d.cost
     v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]
     return v
 

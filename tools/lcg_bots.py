@@ -38,6 +38,8 @@ def visible_cards(view: TableView) -> dict[int, CardView]:
 
 NOT_WORTH_PLAYING = frozenset({"Dark Knowledge"})
 """Cards the greedy bot keeps in hand: what they give is not worth what they cost it."""
+FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Unexpected Courage", "Celebrían's Stone", "Forest Snare"})
+"""Attachments worth more than an ally; the others are played with what allies leave."""
 
 WILLPOWER_ATTACHMENTS = frozenset({"Celebrían's Stone", "The Favor of the Lady", "Unexpected Courage"})
 ATTACK_ATTACHMENTS = frozenset({"Dwarven Axe", "Blade of Gondolin"})
@@ -110,11 +112,29 @@ class GreedyBot:
         if not plays:
             return ("done",)
 
-        def worth(o: Option) -> tuple[int, int]:
+        def worth(o: Option) -> tuple[int, int, int]:
             c = cards[o.card or 0]
-            return (c.cost or 0, 2 * (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
+            first = c.type == "ally" or c.name in FIRST_ATTACHMENTS
+            return (int(first), c.cost or 0, 2 * (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
 
-        return (max(plays, key=worth).id,)
+        best = max(plays, key=worth)
+        if not worth(best)[0] and self._saving_for_an_ally(cards[best.card or 0], view, decision.seat):
+            return ("done",)
+        return (best.id,)
+
+    @staticmethod
+    def _saving_for_an_ally(attachment: CardView, view: TableView, seat: str) -> bool:
+        """Keep the resources a lesser attachment would take when they are needed for an ally
+        in hand that is not yet affordable: a body on the table is worth more."""
+        me = _me(view, seat)
+
+        def pool(sphere: str | None) -> int:
+            return sum(h.resources for h in me.heroes if sphere == "neutral" or h.sphere == sphere)
+
+        return any(
+            c.type == "ally" and c.sphere in (attachment.sphere, "neutral") and (c.cost or 0) > pool(c.sphere)
+            for c in me.hand or []
+        )
 
     def _attach(self, decision: Decision, view: TableView) -> Choice | None:
         """Put an attachment where it helps: stats on the hero that uses them, Forest Snare on

@@ -77,7 +77,11 @@ register(
 
 
 def check_restricted(rt: Runtime, event: Event) -> None:
-    """After an attachment is attached: a third Restricted attachment must go."""
+    """After an attachment is attached: a third Restricted attachment must go.
+
+    Ruling (Core Set rulebook, Keywords: Restricted): the third may be attached; then the
+    character's controller discards any one of its Restricted attachments, the new one included.
+    """
     assert isinstance(event, ev.AttachmentPlayed | ev.AttachmentAttached)
     if len(restricted_on(st(rt), event.to)) > RESTRICTED_LIMIT:
         rt.call("lcg.keyword.restricted", {"host": event.to, "_by": event.seq}, caller={})

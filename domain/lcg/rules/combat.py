@@ -320,6 +320,8 @@ def body() -> list[Node]:
                 "enemy",
                 Seq(
                     Call("lcg.combat.enemy-attack", lambda rt: {"enemy": rt.env["enemy"], "player": rt.env["player"]}),
+                    # Ruling (Core Set rulebook, Combat: shadow cards are discarded once their attack
+                    # resolves): an enemy that may not attack (Forest Snare) has its shadows discarded unresolved.
                     emit(_shadows_discarded, rule="lcg.combat.shadows-of-enemies-that-did-not-attack"),
                 ),
             ),

@@ -355,6 +355,10 @@ def attachment_played(said: Said) -> str:
     return f"{said.get('player')} attaches {said.card('card')} to {said.card('to')}{cost}"
 
 
+def control_given(said: Said) -> str:
+    return f"{said.get('player')} takes control of {said.card('card')}"
+
+
 def ability_triggered(said: Said) -> str:
     ability = words(str(said.get("ability")))
     return f"{said.get('player')} uses {possessive(said.card('card'))} {ability}"
@@ -453,6 +457,7 @@ BOOK = register(
             "AttachmentAttached": attachment_attached,
             "AttachmentPlayed": attachment_played,
             "ThreatReduced": threat_reduced,
+            "ControlGiven": control_given,
             "AbilityTriggered": ability_triggered,
             "FirstPlayerPassed": first_player_passed,
             "PlayerEliminated": player_eliminated,

@@ -521,6 +521,18 @@ def _attachment_played(s: LcgState, e: AttachmentPlayed) -> None:
     s.cards[e.card].attached_to = e.to
 
 
+class ControlGiven(Event, frozen=True, kw_only=True):
+    """A character in play passed to ``player``'s control; it keeps its tokens and attachments."""
+
+    card: Uid
+    player: Seat
+
+
+@on(ControlGiven)
+def _control_given(s: LcgState, e: ControlGiven) -> None:
+    _move(s, e.card, f"{e.player}.allies")
+
+
 class ThreatReduced(Event, frozen=True, kw_only=True):
     """A player's threat went down (never below 0): ``amount`` is what it actually fell by."""
 
@@ -619,6 +631,7 @@ EVENTS: tuple[type[Event], ...] = (
     EnemyDefeated,
     AttachmentAttached,
     AttachmentPlayed,
+    ControlGiven,
     ThreatReduced,
     AbilityTriggered,
     FirstPlayerPassed,

@@ -42,6 +42,7 @@ def _committed(s: LcgState, e: Event, uid: Uid) -> bool:
 
 
 def _entered_play(s: LcgState, e: Event, uid: Uid) -> bool:
+    """Played from hand: the only way these allies enter play in the Core Set."""
     return isinstance(e, ev.AllyPlayed) and e.card == uid
 
 
@@ -62,7 +63,7 @@ def _took_available(s: LcgState, uid: Uid, seat: Seat) -> bool:
 
 
 def _given(rt: Runtime) -> Event:
-    return ev.CardMoved(card=SELF(rt), to=f"{rt.env['target']}.allies")
+    return ev.ControlGiven(card=SELF(rt), player=str(rt.env["target"]))
 
 
 # Wandering Took — "Action: reduce your threat by 3 to give control of Wandering Took to

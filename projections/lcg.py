@@ -103,7 +103,7 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         progress=card.progress,
         sphere=d.sphere,
         keywords=d.keywords,
-        traits=d.traits,
+        traits=table.traits(s, uid),
         text=(d.text_a if card.face == "A" else d.text_b) if d.type == "quest" else d.text,
     )
     if d.is_character:

@@ -12,6 +12,7 @@ from domain.lcg.position import build
 from domain.lcg.rules import attachments, table
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import Card, LcgState
+from projections.lcg import view
 
 
 def _table(zones: dict[str, list[object]]) -> LcgState:
@@ -26,6 +27,7 @@ def test_steward_of_gondor_gives_its_hero_the_gondor_trait() -> None:
     gimli, legolas = table.heroes(s, "p1")[1:]
     assert table.has_trait(s, gimli, "Gondor") and table.has_trait(s, gimli, "Dwarf")
     assert not table.has_trait(s, legolas, "Gondor")
+    assert view(s, "p1").players[0].heroes[1].traits == ("Dwarf", "Noble", "Warrior", "Gondor")
 
 
 def test_a_trait_in_the_attach_restriction_narrows_the_targets(monkeypatch: pytest.MonkeyPatch) -> None:

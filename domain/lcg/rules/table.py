@@ -48,9 +48,16 @@ def _from_attachments(s: LcgState, uid: Uid, which: str) -> int:
 
 def has_trait(s: LcgState, uid: Uid, trait: str) -> bool:
     """Printed traits and traits an attachment gives (Steward of Gondor: Gondor)."""
-    if CARDS[s.cards[uid].code].is_a(trait):
-        return True
-    return bool(s.zones.get("attachments")) and any(trait in _host(s, a).traits for a in attachments_on(s, uid))
+    return trait in traits(s, uid)
+
+
+def traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
+    """Printed traits, then those its attachments give."""
+    printed = CARDS[s.cards[uid].code].traits
+    if not s.zones.get("attachments"):
+        return printed
+    gained = [t for a in attachments_on(s, uid) for t in _host(s, a).traits if t not in printed]
+    return (*printed, *dict.fromkeys(gained))
 
 
 def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:

@@ -198,7 +198,7 @@ def _protector_ask(rt: Runtime) -> Ask:
 
 # Protector of Lórien — "Attach to a hero. Action: discard a card from your hand to give
 # the attached hero +1 Defense or +1 Willpower until the end of the phase. (Limit 3 times
-# per phase.)" The limit is errata (FAQ 1.1 on).
+# per phase.)" The limit is errata (FAQ 1.7, Protector of Lorien CORE 70).
 text(
     "core-070",
     actions=(

@@ -124,7 +124,7 @@ def raise_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
 
 
 def reduce_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
-    """Lower a player's threat by ``amount``, never below 0."""
+    """Lower a player's threat by ``amount`` (a threat never goes below 0)."""
 
     def make(rt: Runtime) -> Event | None:
         player = seat(rt)

@@ -534,7 +534,7 @@ def _control_given(s: LcgState, e: ControlGiven) -> None:
 
 
 class ThreatReduced(Event, frozen=True, kw_only=True):
-    """A player's threat went down (never below 0): ``amount`` is what it actually fell by."""
+    """A player's threat went down (never below 0: ``amount`` is what it actually fell)."""
 
     player: Seat
     amount: int

@@ -130,7 +130,7 @@ def _shadows_discarded(rt: Runtime) -> Event | None:
 
 def _attacks(rt: Runtime) -> bool:
     """The enemy is still engaged with the player and nothing forbids it to attack (Forest Snare)."""
-    return _engaged_with(rt) and not table.cannot_attack(st(rt), int(rt.env["enemy"]))
+    return _engaged_with(rt) and not table.attachments_forbid_attack(st(rt), int(rt.env["enemy"]))
 
 
 ENEMY_ATTACK = register(

@@ -1,7 +1,8 @@
 """Planning phase: each player in turn plays allies and attachments from hand, paying their cost.
 
 Rules: a card's cost is paid with resources from the pools of heroes whose sphere
-matches the card's (neutral cards may use any hero; :mod:`domain.lcg.rules.resources`);
+matches the card's (neutral cards may use any hero; :mod:`domain.lcg.rules.resources`,
+which events share);
 a unique card cannot enter play while a card of the same title is in play; an attachment
 needs a legal target (:mod:`domain.lcg.rules.attachments`). When several ways to pay
 exist, the player chooses which heroes pay.
@@ -9,14 +10,16 @@ exist, the player chooses which heroes pay.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Break, Case, Decide, If, Let, Node, Repeat
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.effects import card_option, each_player, st
+from domain.lcg.effects import card_option, each_player, emit, st
 from domain.lcg.rules import attachments, table
-from domain.lcg.rules.resources import can_pay, pay_then
+from domain.lcg.rules.resources import can_pay_cost, cost_payments
 from domain.lcg.state import LcgState, Seat, Uid
 
 PLANNING_TYPES = ("ally", "attachment")
@@ -31,9 +34,19 @@ def playable(s: LcgState, seat: Seat) -> list[Uid]:
             continue
         if d.type == "attachment" and not attachments.targets(s, uid):
             continue
-        if can_pay(s, seat, uid):
+        if can_pay_cost(s, seat, d.sphere, d.cost):
             out.append(uid)
     return out
+
+
+def payments(s: LcgState, seat: Seat, uid: Uid) -> list[tuple[ev.Payment, ...]]:
+    """Every way the matching heroes can pay the card's cost exactly."""
+    d = table.defn(s, uid)
+    return cost_payments(s, seat, d.sphere, d.cost)
+
+
+def payment_id(payment: tuple[ev.Payment, ...]) -> str:
+    return ",".join(f"{p.card}:{p.amount}" for p in payment) or "free"
 
 
 def _ask_play(rt: Runtime) -> Ask:
@@ -48,6 +61,32 @@ def _ask_target(rt: Runtime) -> Ask:
     uid = int(rt.env["play"])
     options = [card_option(s, u) for u in attachments.targets(s, uid)]
     return Ask(rt.env["player"], f"Attach {table.name(s, uid)} to", options, about=uid)
+
+
+def _ask_payment(rt: Runtime) -> Ask:
+    s = st(rt)
+    seat = rt.env["player"]
+    uid = int(rt.env["play"])
+    options = []
+    for way in payments(s, seat, uid):
+        label = ", ".join(f"{table.name(s, p.card)} pays {p.amount}" for p in way) or "free"
+        options.append(Option(payment_id(way), label))
+    return Ask(seat, f"Pay for {table.name(s, uid)}", options, about=uid)
+
+
+Played = Callable[[Runtime, tuple[ev.Payment, ...]], Event]
+
+
+def pay_then(played: Played) -> Decide:
+    """The player chooses how to pay for the card ``play``; then ``played`` makes the event
+    that it was played, with those payments."""
+
+    def make(rt: Runtime) -> Event:
+        chosen = str(rt.env["payment"])
+        way = next(w for w in payments(st(rt), rt.env["player"], int(rt.env["play"])) if payment_id(w) == chosen)
+        return played(rt, way)
+
+    return Decide(_ask_payment, "payment", emit(make), auto_single=True, rule="lcg.planning.pay")
 
 
 def _ally_played(rt: Runtime, way: tuple[ev.Payment, ...]) -> Event:
@@ -77,11 +116,11 @@ def body() -> list[Node]:
                             Case(
                                 "kind",
                                 {
-                                    "ally": pay_then(_ally_played, "lcg.planning.pay"),
+                                    "ally": pay_then(_ally_played),
                                     "attachment": Decide(
                                         _ask_target,
                                         "to",
-                                        pay_then(_attachment_played, "lcg.planning.pay"),
+                                        pay_then(_attachment_played),
                                         auto_single=True,
                                         rule="lcg.planning.attach",
                                     ),

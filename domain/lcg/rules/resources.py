@@ -1,13 +1,16 @@
-"""Resource phase: each hero gains 1 resource, then each player draws 1 card; and how
-resources pay for the cards players play."""
+"""Resource phase: each hero gains 1 resource, then each player draws 1 card.
+
+And what resources pay for: a card's cost comes from the pools of heroes whose sphere
+matches the card's (neutral cards from any hero's); a resource icon an attachment gives
+counts as the hero's sphere (Celebrían's Stone).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-from domain.kernel.decisions import Option
 from domain.kernel.events import Event
-from domain.kernel.flow import Ask, Decide, Node, Seq
+from domain.kernel.flow import Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import PLAYER, draw, each_player, emit, st
@@ -29,32 +32,40 @@ def body() -> list[Node]:
     ]
 
 
-# -- paying a card's cost ----------------------------------------------------------------
-#
-# Rules (Core Set rulebook, "Resource match"): a card's cost is paid with resources from the
-# pools of heroes whose resource icon matches the card's sphere; a neutral card may be paid
-# by any heroes. When several ways to pay exist, the player chooses which heroes pay. Every
-# card played from hand (ally, attachment, event) pays through these functions.
+# -- paying costs ------------------------------------------------------------------------
 
 
-def paying_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
-    """The heroes of ``seat`` with resources that may pay for a card of ``sphere``."""
-    return [
-        h
-        for h in table.heroes(s, seat)
-        if s.cards[h].resources > 0 and (sphere in (None, "neutral") or sphere in table.spheres(s, h))
-    ]
+def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
+    """The heroes of ``seat`` whose resources may pay for a card of ``sphere``."""
+    heroes = table.heroes(s, seat)
+    if sphere in (None, "neutral"):
+        return heroes
+    return [h for h in heroes if sphere in table.spheres(s, h)]
 
 
-def can_pay(s: LcgState, seat: Seat, uid: Uid) -> bool:
-    d = table.defn(s, uid)
-    return sum(s.cards[h].resources for h in paying_heroes(s, seat, d.sphere)) >= d.cost
+def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_needed: int = 1) -> bool:
+    """Whether ``seat`` can pay ``cost`` for a card of ``sphere``.
+
+    Rules Reference, "Resource Match": a card of a sphere needs a hero of that sphere even
+    when it costs 0. ``heroes_needed`` > 1: the cost must come from that many different
+    heroes' pools (Thicket of Spears).
+    """
+    heroes = matching_heroes(s, seat, sphere)
+    if not heroes and sphere not in (None, "neutral"):
+        return False
+    pools = [s.cards[h].resources for h in heroes if s.cards[h].resources > 0]
+    if heroes_needed > 1:
+        return len(pools) >= heroes_needed and sum(pools) >= cost
+    return sum(pools) >= cost
 
 
-def payments(s: LcgState, seat: Seat, uid: Uid) -> list[tuple[ev.Payment, ...]]:
-    """Every way the matching heroes can pay the card's cost exactly."""
-    d = table.defn(s, uid)
-    heroes = paying_heroes(s, seat, d.sphere)
+def cost_payments(
+    s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_needed: int = 1
+) -> list[tuple[ev.Payment, ...]]:
+    """Every way the matching heroes of ``seat`` can pay ``cost`` exactly."""
+    if not can_pay_cost(s, seat, sphere, cost, heroes_needed):
+        return []
+    heroes = [h for h in matching_heroes(s, seat, sphere) if s.cards[h].resources > 0]
 
     def ways(i: int, left: int) -> Iterator[tuple[ev.Payment, ...]]:
         if left == 0:
@@ -67,35 +78,7 @@ def payments(s: LcgState, seat: Seat, uid: Uid) -> list[tuple[ev.Payment, ...]]:
             for rest in ways(i + 1, left - amount):
                 yield ((ev.Payment(hero, amount),) if amount else ()) + rest
 
-    return list(ways(0, d.cost))
-
-
-def payment_id(payment: tuple[ev.Payment, ...]) -> str:
-    return ",".join(f"{p.card}:{p.amount}" for p in payment) or "free"
-
-
-def _ask_payment(rt: Runtime) -> Ask:
-    s = st(rt)
-    seat = rt.env["player"]
-    uid = int(rt.env["play"])
-    options = []
-    for way in payments(s, seat, uid):
-        label = ", ".join(f"{table.name(s, p.card)} pays {p.amount}" for p in way) or "free"
-        options.append(Option(payment_id(way), label))
-    return Ask(seat, f"Pay for {table.name(s, uid)}", options, about=uid)
-
-
-Played = Callable[[Runtime, tuple[ev.Payment, ...]], Event | None]
-
-
-def pay_then(played: Played, rule: str) -> Decide:
-    """The player (``player``) chooses how to pay for the card ``play``; then ``played``
-    makes the event that the card was played, with those payments."""
-
-    def make(rt: Runtime) -> Event | None:
-        s = st(rt)
-        chosen = str(rt.env["payment"])
-        way = next(w for w in payments(s, rt.env["player"], int(rt.env["play"])) if payment_id(w) == chosen)
-        return played(rt, way)
-
-    return Decide(_ask_payment, "payment", emit(make), auto_single=True, rule=rule)
+    found = list(ways(0, cost))
+    if heroes_needed > 1:
+        found = [way for way in found if len(way) >= heroes_needed]
+    return found

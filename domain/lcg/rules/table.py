@@ -73,7 +73,7 @@ def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
     return out
 
 
-def cannot_attack(s: LcgState, enemy: Uid) -> bool:
+def attachments_forbid_attack(s: LcgState, enemy: Uid) -> bool:
     """Whether an attachment forbids the enemy to attack (Forest Snare)."""
     return any(_host(s, a).cannot_attack for a in attachments_on(s, enemy))
 

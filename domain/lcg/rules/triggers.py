@@ -125,26 +125,22 @@ def _hands(s: LcgState) -> list[Uid]:
 
 def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
     s = st(rt)
-    pools: dict[str, tuple[list[Uid], set[str]]] = {}
+    pools: dict[str, list[Uid]] = {}
     for code, kind, i, trig in listeners:
-        found = pools.get(trig.zone)
-        if found is None:
+        pool = pools.get(trig.zone)
+        if pool is None:
             if trig.zone == "subject":
                 pool = list(_subjects(event))
             elif trig.zone == "hand":
                 pool = _hands(s)
             else:
                 pool = _in_play(s)
-            found = pools[trig.zone] = (pool, {s.cards[u].code for u in pool})
-        pool, codes = found
-        if code not in codes:  # most listeners' cards are not there: no scan
-            continue
+            pools[trig.zone] = pool
         for uid in reversed(pool):
             card = s.cards[uid]
             if card.code != code or not trig.test(s, event, uid):
                 continue
-            # the controller answers: an ally given to another player (Wandering Took) is theirs
-            seat = table.holder(s, uid) or card.owner or s.first
+            seat = card.owner or table.holder(s, uid) or s.first
             env = {"self": uid, "player": seat, "_card": uid, "_by": event.seq}
             if trig.bind is not None:
                 env.update(trig.bind(s, event, uid))

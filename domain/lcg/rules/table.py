@@ -149,12 +149,6 @@ def attachments_on(s: LcgState, uid: Uid) -> list[Uid]:
     return [a for a in s.zone("attachments") if s.cards[a].attached_to == uid]
 
 
-def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
-    """Attachments a player controls: the player cards they own. An encounter card attached
-    to a character (Caught in a Web) is controlled by no player (FAQ 1.06)."""
-    return [a for a in s.zone("attachments") if s.cards[a].owner == seat]
-
-
 def is_in_play(s: LcgState, uid: Uid) -> bool:
     zone = s.cards[uid].zone
     return zone.rsplit(".", 1)[-1] in IN_PLAY_ZONES and not _eliminated_zone(s, zone)
@@ -210,6 +204,19 @@ def shadows_of(s: LcgState, enemy: Uid) -> list[Uid]:
 
 def staging_threat(s: LcgState) -> int:
     return sum(threat_of(s, u) for u in s.zone("staging") if defn(s, u).type in ("enemy", "location"))
+
+
+def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
+    """Attachments ``seat`` controls: player cards it owns, and objectives it claimed (on its
+    characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06)."""
+    out = []
+    for a in s.zone("attachments"):
+        card = s.cards[a]
+        if card.owner == seat:
+            out.append(a)
+        elif card.owner is None and card.attached_to is not None and defn(s, a).type == "objective":
+            out += [a] if s.controller(card.attached_to) == seat else []
+    return out
 
 
 def highest_threat_seats(s: LcgState) -> list[Seat]:

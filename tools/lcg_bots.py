@@ -36,15 +36,21 @@ def visible_cards(view: TableView) -> dict[int, CardView]:
     return out
 
 
-NOT_WORTH_PLAYING = frozenset({"Dark Knowledge"})
-"""Cards the greedy bot keeps in hand: what they give is not worth what they cost it."""
-FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Unexpected Courage", "Celebrían's Stone", "Forest Snare"})
+NOT_WORTH_PLAYING = frozenset({"Dark Knowledge", "Protector of Lórien"})
+"""Cards the greedy bot keeps in hand: what they give is not worth what they cost it (it
+never discards cards for Protector of Lórien's bonus)."""
+FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Celebrían's Stone"})
 """Attachments worth more than an ally; the others are played with what allies leave."""
 
 WILLPOWER_ATTACHMENTS = frozenset({"Celebrían's Stone", "The Favor of the Lady", "Unexpected Courage"})
 ATTACK_ATTACHMENTS = frozenset({"Dwarven Axe", "Blade of Gondolin"})
 DEFENSE_ATTACHMENTS = frozenset({"Citadel Plate", "Protector of Lórien"})
 HARMFUL_CONDITIONS = frozenset({"Caught in a Web", "Dark Knowledge"})
+
+
+def _attackers(me: PlayerView) -> list[CardView]:
+    """The enemies engaged with a player that will attack them (not one under Forest Snare)."""
+    return [e for e in me.engaged if not any(a.name == "Forest Snare" for a in e.attachments)]
 
 
 def _restricted(card: CardView) -> int:
@@ -216,7 +222,7 @@ class GreedyBot:
         share = -(-target // len(players)) + 1
         ready = [cards[o.card] for o in decision.options if o.card in cards]
         # enemies this player will have to face: engaged ones and those that will engage
-        threats = list(me.engaged) + [
+        threats = _attackers(me) + [
             c for c in view.staging if c.engagement_cost is not None and c.engagement_cost <= me.threat
         ]
         keep: set[int] = set()
@@ -249,7 +255,7 @@ class GreedyBot:
         power = sum(c.attack or 0 for c in [*me.heroes, *me.allies] if not c.exhausted)
         for option in decision.options:
             enemy = cards.get(option.card or -1)
-            if enemy is not None and power - (enemy.defense or 0) >= _left(enemy) and not me.engaged:
+            if enemy is not None and power - (enemy.defense or 0) >= _left(enemy) and not _attackers(me):
                 return (option.id,)
         return ("skip",)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import scenario
+from projections.phrases_lcg_events import PHRASES as EVENT_CARD_PHRASES
 from projections.story import (
     Phrasebook,
     Said,
@@ -49,6 +50,7 @@ _SHARED_ZONES = {
     "shadows": "the shadow cards",
     "attachments": "the attachments",
     "set-aside": "the cards set aside",
+    "removed": "the cards removed from the game",
 }
 _PLAYER_ZONES = {
     "hand": "hand",
@@ -228,12 +230,6 @@ def threat_raised(said: Said) -> str:
     return f"{player} {verb} their threat by {abs(amount)}" + (f" (now {now})" if now is not None else "")
 
 
-def threat_reduced(said: Said) -> str:
-    player = said.get("player")
-    now = said.state.players[player].threat if player in said.state.players else None
-    return f"{player} reduces their threat by {said.get('amount')}" + (f" (now {now})" if now is not None else "")
-
-
 def surge_gained(said: Said) -> str:
     return f"{said.card('card')} gains surge"
 
@@ -316,6 +312,8 @@ def defender_declared(said: Said) -> str:
     target = f" {attack.player}" if attack is not None else ""
     if said.get("defender") is None:
         return f"{enemy} attacks{target}; nobody defends"
+    if attack is not None and attack.defenders and attack.defenders[0] != said.get("defender"):
+        return f"{said.card('defender')} also defends against {enemy}"
     return f"{enemy} attacks{target}; {said.card('defender')} defends"
 
 
@@ -456,7 +454,6 @@ BOOK = register(
             "EnemyDefeated": enemy_defeated,
             "AttachmentAttached": attachment_attached,
             "AttachmentPlayed": attachment_played,
-            "ThreatReduced": threat_reduced,
             "ControlGiven": control_given,
             "AbilityTriggered": ability_triggered,
             "FirstPlayerPassed": first_player_passed,
@@ -467,3 +464,5 @@ BOOK = register(
         },
     )
 )
+
+BOOK.phrases.update(EVENT_CARD_PHRASES)

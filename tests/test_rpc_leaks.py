@@ -18,7 +18,7 @@ import pytest
 from domain.kernel.events import Event
 from domain.kernel.runtime import apply
 from domain.lcg.cards import CARDS
-from domain.lcg.events import AttachmentPlayed, CardLookedAt
+from domain.lcg.events import AttachmentPlayed, CardLookedAt, EventPlayed
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view as lcg_view
@@ -125,3 +125,25 @@ def test_attachments_in_hand_stay_hidden(
         in_hand += sum(1 for u in hands if CARDS[state.cards[u].code].type == "attachment")
         played += isinstance(event, AttachmentPlayed)
     assert in_hand and played, "no attachment was held in hand and played"
+
+
+EVENT_GAMES = [(2, 111, 260), (3, 112, 220), (4, 113, 200)]  # (players, seed, decisions at most)
+"""Games whose decks hold every Core Set event beside the allies: events sit in hands, are
+offered as Responses, played and cancel encounter cards' effects."""
+
+
+def _deck_with_events() -> list[str]:
+    return [c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(min(c.quantity, 3))]
+
+
+@pytest.mark.parametrize(("players", "seed", "limit"), EVENT_GAMES)
+def test_nothing_leaks_with_events_in_hand(server: ThreadedServer, players: int, seed: int, limit: int) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        request = pb.CreateGameRequest(
+            game="lcg", players=[pb.PlayerSetup(deck=_deck_with_events()) for _ in range(players)], seed=seed
+        )
+        access = stub.CreateGame(request).access
+    play_and_check(server, access, SECRETS, seed, limit)
+    played = [e for e in server.app.history(UUID(access.game_id)) if isinstance(e, EventPlayed)]
+    assert played, "no event was played: the game shows nothing of events"

@@ -11,6 +11,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Action, Trigger, text
 from domain.lcg.effects import (
+    ENTERS_PLAY,
     PLAYER,
     SELF,
     ability_used,
@@ -21,6 +22,7 @@ from domain.lcg.effects import (
     discard,
     draw,
     emit,
+    entered_play,
     exhaust,
     heal,
     place_progress,
@@ -42,7 +44,12 @@ def _committed(s: LcgState, e: Event, uid: Uid) -> bool:
 
 
 def _entered_play(s: LcgState, e: Event, uid: Uid) -> bool:
-    """Played from hand: the only way these allies enter play in the Core Set."""
+    """Played from hand or put into play by a card (Sneak Attack): "enters play"."""
+    return entered_play(e, uid)
+
+
+def _played(s: LcgState, e: Event, uid: Uid) -> bool:
+    """ "After you play": from hand, its cost paid; not put into play by another card."""
     return isinstance(e, ev.AllyPlayed) and e.card == uid
 
 
@@ -173,7 +180,7 @@ text(
     responses=(
         Trigger(
             ev.AllyPlayed,
-            lambda s, e, uid: _entered_play(s, e, uid) and bool(_top_attachments(s)),
+            lambda s, e, uid: _played(s, e, uid) and bool(_top_attachments(s)),
             choose(
                 PLAYER,
                 "Erebor Hammersmith: return an attachment from a discard pile to its owner's hand",
@@ -226,7 +233,7 @@ text(
     "core-061",
     responses=(
         Trigger(
-            ev.AllyPlayed,
+            ENTERS_PLAY,
             lambda s, e, uid: _entered_play(s, e, uid) and bool(_conditions(s)),
             choose(
                 PLAYER,
@@ -290,10 +297,10 @@ def _schedule_leaving(rt: Runtime) -> Event:
 # threat by 5." Entering play, he is marked to be discarded when this round ends.
 text(
     "core-073",
-    forced=(Trigger(ev.AllyPlayed, _entered_play, emit(_schedule_leaving)),),
+    forced=(Trigger(ENTERS_PLAY, _entered_play, emit(_schedule_leaving)),),
     responses=(
         Trigger(
-            ev.AllyPlayed,
+            ENTERS_PLAY,
             _entered_play,
             Decide(
                 _gandalf_ask,

@@ -40,7 +40,7 @@ def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
     heroes = table.heroes(s, seat)
     if sphere in (None, "neutral"):
         return heroes
-    return [h for h in heroes if sphere in table.spheres(s, h)]
+    return [h for h in heroes if table.defn(s, h).sphere == sphere or sphere in table.spheres(s, h)]
 
 
 def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_needed: int = 1) -> bool:

@@ -64,12 +64,12 @@ def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
     """A hero's resource icons: its sphere, and any an attachment gives (Celebrían's Stone)."""
     own = CARDS[s.cards[uid].code].sphere
     out: tuple[str, ...] = (own,) if own else ()
-    if not s.zones.get("attachments"):
-        return out
-    for a in attachments_on(s, uid):
-        gives = _host(s, a).spheres
-        if gives is not None:
-            out += gives(s, uid)
+    cards = s.cards
+    for a in s.zone("attachments"):
+        if cards[a].attached_to == uid:
+            gives = _host(s, a).spheres
+            if gives is not None:
+                out += gives(s, uid)
     return out
 
 

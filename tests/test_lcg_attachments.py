@@ -3,10 +3,12 @@ printed attach restrictions of the whole pool."""
 
 from __future__ import annotations
 
+from uuid import uuid4
+
 import msgspec
 import pytest
 
-from domain.kernel.runtime import fold
+from domain.game import Game
 from domain.lcg.cards import CARDS
 from domain.lcg.position import build
 from domain.lcg.rules import attachments, table
@@ -16,10 +18,12 @@ from projections.lcg import view
 
 
 def _table(zones: dict[str, list[object]]) -> LcgState:
-    position = build({"players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]}, {"zones": zones})
-    state = fold(LCG, [position.created, position.placed])
-    assert isinstance(state, LcgState)
-    return state
+    position = build(
+        {"players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]}, {"zones": zones, "at": "lcg.planning"}
+    )
+    game = Game.start_at(uuid4(), LCG, position.created, position.placed, list(position.frames))
+    assert isinstance(game.state, LcgState)
+    return game.state
 
 
 def test_steward_of_gondor_gives_its_hero_the_gondor_trait() -> None:

@@ -158,6 +158,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def ready(port: int) -> None:
         print(f"westmarch: serving on {args.host}:{port}", flush=True)
 
+    def web_ready(port: int) -> None:
+        scheme = "https" if args.tls_cert else "http"
+        print(f"westmarch: the web page is at {scheme}://{args.host}:{port}/#token=TOKEN", flush=True)
+
     options = ServerOptions(
         env=store_env(db=args.db, postgres=args.postgres),
         host=args.host,
@@ -166,8 +170,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         grace=args.grace,
+        web_port=args.web_port,
     )
-    asyncio.run(serve(options, ready))
+    asyncio.run(serve(options, ready, web_ready))
     return 0
 
 
@@ -428,6 +433,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="threads for store work, 0: none (default: 0 for SQLite, 4)")
     p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain")
     p.add_argument("--tls-key", metavar="PEM", help="and this private key")
+    p.add_argument(
+        "--web-port",
+        type=int,
+        metavar="P",
+        help="also serve the web table at http://HOST:P/ (open it as http://HOST:P/#token=TOKEN; 0: any free port)",
+    )
     p.add_argument("--grace", type=float, default=5.0, help="seconds to finish calls on SIGTERM (default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
 

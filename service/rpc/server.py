@@ -48,6 +48,7 @@ from service.games import GameRequest, PlayerSetup
 from service.rpc import convert
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.store import CREATED_TOPIC, EVENT_TOPIC
+from service.web.http import WebOptions, WebServer, tls_context
 
 SERVICE_NAME = "westmarch.v1.GameService"
 POLL_SECONDS = 0.15
@@ -366,6 +367,12 @@ class Servicer:
     # -- registration ----------------------------------------------------------------
 
     def handlers(self) -> grpc.GenericRpcHandler:
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, self.methods())
+
+    def methods(self) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+        """Each method's handler by name: registered with gRPC, and served by the web page's
+        handler (``service/web``) too, so both follow the same rules."""
+
         def unary(
             name: str, request: type[Message], response: type[Message], fn: Any
         ) -> grpc.RpcMethodHandler[Any, Any]:
@@ -397,7 +404,7 @@ class Servicer:
                 response_serializer=pb.WatchUpdate.SerializeToString,
             ),
         }
-        return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+        return methods
 
 
 async def _abort_malformed(
@@ -461,6 +468,8 @@ class ServerOptions:
     tls_key: str | None = None
     grace: float = 5.0
     poll: float = POLL_SECONDS
+    web_port: int | None = None
+    """Also serve the web page and the Connect protocol on this port (0: any free port)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``PRAGMA synchronous`` for the server's connections. In WAL mode NORMAL
     keeps every committed command through a crash of the server process (the log is
@@ -481,6 +490,7 @@ class Server:
         self._health: Any = None
         self._poller: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
+        self.web: WebServer | None = None
 
     async def start(self) -> int:
         options = self.options
@@ -519,6 +529,10 @@ class Server:
         await self._health.set("", health_pb2.HealthCheckResponse.SERVING)
         await self._health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         self._poller = asyncio.create_task(self._poll_store())
+        if options.web_port is not None:
+            tls = tls_context(options.tls_cert, options.tls_key)
+            self.web = WebServer(servicer.methods(), WebOptions(options.host, options.web_port, tls))
+            await self.web.start()
         log.info("serving", extra={"fields": {"port": self.port, "store": app.env.get("PERSISTENCE_MODULE", "")}})
         return self.port
 
@@ -569,6 +583,8 @@ class Server:
             await self._health.enter_graceful_shutdown()
         if self._hub is not None:
             self._hub.close()
+        if self.web is not None:
+            await self.web.stop(self.options.grace if grace is None else grace)
         await self._server.stop(self.options.grace if grace is None else grace)
         if self._poller is not None:
             await self._poller
@@ -605,12 +621,19 @@ def sqlite_synchronous(app: Westmarch, mode: str) -> None:
         connection._sqlite_conn.execute(f"PRAGMA synchronous={mode.upper()}")
 
 
-async def serve(options: ServerOptions, ready: Callable[[int], None] | None = None) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+async def serve(
+    options: ServerOptions,
+    ready: Callable[[int], None] | None = None,
+    web_ready: Callable[[int], None] | None = None,
+) -> None:
+    """Serve until SIGTERM or SIGINT, then shut down gracefully. ``ready`` is told the gRPC
+    port, ``web_ready`` the web page's (with ``options.web_port``)."""
     server = Server(options)
     port = await server.start()
     if ready is not None:
         ready(port)
+    if web_ready is not None and server.web is not None:
+        web_ready(server.web.port)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -657,6 +680,11 @@ class ThreadedServer:
     @property
     def address(self) -> str:
         return f"{self.options.host}:{self.port}"
+
+    @property
+    def web(self) -> WebServer:
+        assert self._server is not None and self._server.web is not None
+        return self._server.web
 
     @property
     def app(self) -> Westmarch:

@@ -470,7 +470,7 @@ function addEvents(events) {
   S.events.push(...fresh);
   const list = $("events");
   list.append(...fresh.map(eventItem));
-  if (S.at === null) list.lastElementChild.scrollIntoView({ block: "nearest" });
+  if (S.at === null) list.scrollTop = list.scrollHeight;
 }
 
 function eventItem(e) {
@@ -604,7 +604,8 @@ function renderTimeline() {
   const item = document.querySelector(`#events li[data-seq="${current}"]`);
   if (item) {
     item.classList.add("current");
-    if (S.at !== null) item.scrollIntoView({ block: "nearest" });
+    const list = $("events");
+    if (S.at !== null) list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
   }
   const past = $("past");
   past.hidden = S.at === null;

@@ -1,0 +1,420 @@
+"""The web table (``serve --web-port``) in a real headless Chromium, and its Connect protocol.
+
+One server (with its web handler) and one browser serve the whole module. Each browser test
+plays through the page as a person would (click an option, drag the timeline, click an event,
+fork), then checks every message the web handler sent during the test against the leak tests'
+oracle (``tests/leak_support.py``): the page received no card hidden from its token's viewer.
+
+The browser is the system's Chromium (Debian ``chromium`` and ``chromium-driver``, installed by
+``.ci/run``), driven by Selenium through chromedriver's path (so Selenium Manager never runs and
+nothing is downloaded).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from google.protobuf.message import Message
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from service.app import store_env
+from service.rpc.convert import decision_from_pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.server import ThreadedServer
+from tests.leak_support import Oracle, Secrets
+from tests.rpc_support import ServeProcess, create, stub_for, threaded_server, tokens
+from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
+from tests.test_wotr_leaks import SECRETS as WOTR_SECRETS
+from tools.bots import random_choice
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 20.0
+
+
+@dataclass
+class Sent:
+    """Every message the web handler sent (method, request, response), in order."""
+
+    messages: list[tuple[str, Any, Message]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, method: str, request: Any, response: Message) -> None:
+        with self.lock:
+            self.messages.append((method, request, response))
+
+    def since(self, mark: int) -> list[tuple[str, Any, Message]]:
+        with self.lock:
+            return list(self.messages[mark:])
+
+    def mark(self) -> int:
+        with self.lock:
+            return len(self.messages)
+
+
+@pytest.fixture(scope="module")
+def sent() -> Sent:
+    return Sent()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, sent: Sent) -> Iterator[ThreadedServer]:
+    folder: Path = tmp_path_factory.mktemp("web")
+    with threaded_server(store_env(db=str(folder / "games.db")), web_port=0) as running:
+        running.web.on_sent = sent
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def page(server: ThreadedServer, token: str) -> str:
+    return f"http://127.0.0.1:{server.web.port}/#token={token}"
+
+
+def until(browser: WebDriver, what: Any, message: str) -> Any:
+    def attempt(driver: WebDriver) -> Any:
+        try:
+            return what(driver)
+        except StaleElementReferenceException:
+            return False
+
+    return WebDriverWait(browser, WAIT).until(attempt, message)
+
+
+def text_of(browser: WebDriver, css: str) -> str:
+    return " ".join(e.text for e in browser.find_elements(By.CSS_SELECTOR, css))
+
+
+def shown_version(browser: WebDriver) -> int:
+    text = browser.find_element(By.ID, "version").text  # "version 12"
+    return int(text.split()[-1]) if text else 0
+
+
+def open_table(browser: WebDriver, server: ThreadedServer, token: str) -> None:
+    browser.get("about:blank")  # a new page: nothing left of the last one
+    browser.get(page(server, token))
+    until(browser, lambda d: shown_version(d) > 0 and d.find_elements(By.CSS_SELECTOR, "#events li"), "no table")
+
+
+def check_nothing_hidden(
+    server: ThreadedServer, access: pb.GameAccess, secrets: Secrets, messages: list[tuple[str, Any, Message]]
+) -> int:
+    """Every view and event the web handler sent for this game, checked against the oracle;
+    returns how many were checked."""
+    keys = tokens(access)
+    viewer_of = {token: viewer for viewer, token in keys.items()}
+    viewers = [v for v in keys if v != "referee"]
+    oracle = Oracle(secrets, server.app.history(UUID(access.game_id)), viewers)
+    checked = 0
+    for method, request, response in messages:
+        viewer = viewer_of.get(request.token)
+        if viewer is None or viewer == "referee":
+            continue
+        where = f"the page of {viewer} ({method})"
+        views: list[pb.View] = []
+        events: list[pb.Event] = []
+        if isinstance(response, pb.GetViewResponse | pb.SubmitDecisionResponse) and response.HasField("view"):
+            views.append(response.view)
+        if isinstance(response, pb.WatchUpdate):
+            views.append(response.view)
+        if isinstance(response, pb.WatchUpdate | pb.SubmitDecisionResponse | pb.GetHistoryResponse):
+            events += response.events
+        for view in views:
+            assert view.viewer == viewer, where
+            oracle.check_view(viewer, view.version, view.table, where)
+            if view.HasField("decision"):
+                assert view.decision.seat == viewer, f"{where}: another seat's decision"
+        for event in events:
+            oracle.check_event(viewer, event, where)
+        checked += len(views) + len(events)
+    return checked
+
+
+# -- a seat at the table ------------------------------------------------------------------------
+
+
+def test_a_seat_plays_a_decision_and_sees_the_table_move(
+    server: ThreadedServer, browser: WebDriver, sent: Sent
+) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=2, seed=31)
+        keys = tokens(access)
+        mark = sent.mark()
+        open_table(browser, server, keys["p1"])
+
+        # the table: p1's heroes and hand as card frames with their text; p2's hand is a count
+        mine = browser.find_element(By.CSS_SELECTOR, '.player[data-seat="p1"]')
+        aragorn = mine.find_element(By.CSS_SELECTOR, '.card[data-name="Aragorn"]')
+        assert "Response: after Aragorn commits to a quest" in aragorn.text
+        assert "will" in aragorn.text and "hp" in aragorn.text
+        hand = mine.find_element(By.CSS_SELECTOR, '[data-zone="Hand"]')
+        assert len(hand.find_elements(By.CSS_SELECTOR, ".card")) == 6
+        theirs = browser.find_element(By.CSS_SELECTOR, '.player[data-seat="p2"]')
+        assert not theirs.find_elements(By.CSS_SELECTOR, '[data-zone="Hand"]')
+        assert "6 cards in hand (face down)" in theirs.text
+        assert "encounter deck (face down)" in text_of(browser, ".shared")
+
+        # the pending decision, with its options; p1 keeps its hand
+        assert "Keep your setup hand" in browser.find_element(By.ID, "decision").text
+        before = shown_version(browser)
+        browser.find_element(By.CSS_SELECTOR, '#decision button[data-option="keep"]').click()
+        until(browser, lambda d: shown_version(d) > before, "the table did not move on after the answer")
+        until(browser, lambda d: "p1 chooses: Keep this hand" in text_of(d, "#events li"), "no answer in the timeline")
+        assert "Waiting for p2" in browser.find_element(By.ID, "decision").text
+
+        # another seat plays elsewhere: the page follows live (Watch), without reloading
+        p2 = stub.GetView(pb.GetViewRequest(token=keys["p2"])).view
+        decision = decision_from_pb(p2.decision)
+        answer = pb.SubmitDecisionRequest(
+            token=keys["p2"], decision_id=decision.id, choice=["mulligan"], command_id="web-1"
+        )
+        after = stub.SubmitDecision(answer).version
+        until(browser, lambda d: shown_version(d) == after, "the page did not follow p2's move")
+        assert "p2 chooses" in text_of(browser, "#events li")
+        latest = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
+        if latest.waiting_for == "p1":  # the round began with p1's decision: the page offers it
+            until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#decision button.option"), "no options")
+        assert browser.find_element(By.ID, "live").text == "live"
+
+    checked = check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark))
+    assert checked > 10
+
+
+# -- the referee's desk -------------------------------------------------------------------------
+
+
+def test_the_referee_replays_explains_and_forks(server: ThreadedServer, browser: WebDriver, sent: Sent) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=2, seed=32)
+        keys = tokens(access)
+        for n in range(6):  # a few decisions, so the timeline has a story
+            referee = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
+            seat = referee.waiting_for
+            decision = decision_from_pb(stub.GetView(pb.GetViewRequest(token=keys[seat])).view.decision)
+            stub.SubmitDecision(
+                pb.SubmitDecisionRequest(
+                    token=keys[seat], decision_id=decision.id, choice=[decision.options[0].id], command_id=f"r{n}"
+                )
+            )
+        latest = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view.version
+        mark = sent.mark()
+        open_table(browser, server, keys["p2"])
+        assert not browser.find_element(By.ID, "fork").is_displayed(), "a seat is offered to fork a game in progress"
+
+        open_table(browser, server, keys["referee"])
+        assert browser.find_element(By.ID, "slider-value").text == f"{latest} / {latest}"
+        # the referee sees every hand
+        assert browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="p2"] [data-zone="Hand"] .card')
+
+        # the slider: back to the start, then a step on; the table is the one of that version
+        slider = browser.find_element(By.ID, "slider")
+        slider.click()
+        slider.send_keys(Keys.HOME)
+        until(browser, lambda d: "The table at version 1 of" in d.find_element(By.ID, "past").text, "no past")
+        until(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, '[data-zone="Heroes"] .card'), "not version 1")
+        slider.send_keys(Keys.ARROW_RIGHT)  # event 2 brings the heroes to the table
+        until(browser, lambda d: "The table at version 2 of" in d.find_element(By.ID, "past").text, "not at 2")
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-zone="Heroes"] .card'), "no heroes at 2")
+        assert not browser.find_elements(By.CSS_SELECTOR, "#decision button.option")  # no deciding in the past
+        slider.send_keys(Keys.END)
+        until(browser, lambda d: d.find_element(By.ID, "past").get_attribute("hidden") is not None, "not back")
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-zone="Heroes"] .card'), "no heroes now")
+
+        # an event's cause chain: the hand drawn at setup, back to the rule that dealt it
+        drawn = next(e for e in browser.find_elements(By.CSS_SELECTOR, "#events li") if "p2 draws 6 cards" in e.text)
+        seq = int(drawn.get_attribute("data-seq") or 0)
+        drawn.click()
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#explain-tree li[data-seq="{seq}"]'), "no why")
+        tree = browser.find_element(By.ID, "explain-tree").text
+        assert f"event {seq}" in tree and "lcg." in tree
+        assert f"The table at version {seq} of" in browser.find_element(By.ID, "past").text
+
+        # fork there: the new game's tokens open a game with the first `seq` events
+        browser.find_element(By.ID, "fork").click()
+        link = until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#forked a[data-viewer="referee"]'), "no fork")
+        token = (link[0].get_attribute("href") or "").split("#token=", 1)[1]
+        forked = stub.GetView(pb.GetViewRequest(token=token)).view
+        assert forked.game_id != access.game_id and forked.version >= seq
+        kept = stub.GetHistory(pb.GetHistoryRequest(token=token, to_version=seq)).events
+        original = stub.GetHistory(pb.GetHistoryRequest(token=keys["referee"], to_version=seq)).events
+        assert [e.hash for e in kept] == [e.hash for e in original]
+
+    checked = check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark))
+    assert checked > 5  # p2's page
+
+
+# -- War of the Ring --------------------------------------------------------------------------
+
+
+def test_a_war_of_the_ring_table(server: ThreadedServer, browser: WebDriver, sent: Sent) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = stub.CreateGame(pb.CreateGameRequest(game="wotr", scenario="trilogy", seed=33)).access
+        keys = tokens(access)
+        rng = random.Random(33)
+        for n in range(300):  # on to the first action step: a path and battlegrounds on the table
+            referee = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
+            if json.loads(referee.table)["step"] == "action":
+                break
+            decision = decision_from_pb(referee.decision)
+            choice = list(random_choice(decision, rng))
+            answer = pb.SubmitDecisionRequest(
+                token=keys[decision.seat], decision_id=decision.id, choice=choice, command_id=f"w{n}"
+            )
+            stub.SubmitDecision(answer)
+        seat = referee.waiting_for
+        mark = sent.mark()
+        open_table(browser, server, keys[seat])
+        assert browser.find_elements(By.CSS_SELECTOR, ".location"), "no path or battleground drawn"
+        assert "FREE PEOPLES: 0 VP" in text_of(browser, ".teams").upper()
+        mine = browser.find_element(By.CSS_SELECTOR, f'.player[data-seat="{seat}"]')
+        cards = mine.find_elements(By.CSS_SELECTOR, '[data-zone="Hand"] .card')
+        assert cards and all(c.find_element(By.CSS_SELECTOR, ".name").text for c in cards)
+        others = [p for p in access.seats if p.seat != seat]
+        for other in others:
+            section = browser.find_element(By.CSS_SELECTOR, f'.player[data-seat="{other.seat}"]')
+            assert not section.find_elements(By.CSS_SELECTOR, '[data-zone="Hand"]')
+        before = shown_version(browser)
+        browser.find_elements(By.CSS_SELECTOR, "#decision button.option, #decision button.confirm")[0].click()
+        until(browser, lambda d: shown_version(d) > before, "the War of the Ring table did not move on")
+
+    checked = check_nothing_hidden(server, access, WOTR_SECRETS, sent.since(mark))
+    assert checked > 5
+
+
+# -- the Connect protocol, without a browser ------------------------------------------------------
+
+
+def _post(server: ThreadedServer, method: str, body: bytes, kind: str) -> tuple[int, str, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.web.port, timeout=10)
+    try:
+        connection.request("POST", f"/westmarch.v1.GameService/{method}", body, {"content-type": kind})
+        response = connection.getresponse()
+        return response.status, response.getheader("content-type") or "", response.read()
+    finally:
+        connection.close()
+
+
+def _envelopes(data: bytes) -> list[tuple[int, bytes]]:
+    out = []
+    while data:
+        flags, length = struct.unpack_from(">BI", data)
+        out.append((flags, data[5 : 5 + length]))
+        data = data[5 + length :]
+    return out
+
+
+def test_the_connect_protocol(server: ThreadedServer) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=34)
+    keys = tokens(access)
+
+    # unary, JSON and binary: the same view as over gRPC
+    status, kind, body = _post(server, "GetView", json.dumps({"token": keys["p1"]}).encode(), "application/json")
+    assert status == 200 and kind == "application/json"
+    assert json.loads(body)["view"]["viewer"] == "p1"
+    request = pb.GetViewRequest(token=keys["spectator"]).SerializeToString()
+    status, kind, body = _post(server, "GetView", request, "application/proto")
+    assert status == 200 and kind == "application/proto"
+    assert pb.GetViewResponse.FromString(body).view.viewer == "spectator"
+
+    # errors: the status code's Connect name and HTTP status, with the service's message
+    errors = [
+        ("GetView", {"token": "nope"}, 400, "invalid_argument"),
+        ("GetView", {"token": keys["p1"][:-4] + "AAAA"}, 401, "unauthenticated"),
+        ("GetView", {"token": keys["p1"], "version": "999"}, 400, "out_of_range"),
+        ("ForkGame", {"token": keys["p1"], "at": "3"}, 403, "permission_denied"),
+        ("GetView", {"token": keys["p1"], "colour": "red"}, 400, "invalid_argument"),
+        ("Nothing", {}, 501, "unimplemented"),
+    ]
+    for method, message, http_status, code in errors:
+        status, _, body = _post(server, method, json.dumps(message).encode(), "application/json")
+        assert (status, json.loads(body)["code"]) == (http_status, code), (method, message, body)
+    status, _, body = _post(server, "GetView", b"\xff\x00", "application/proto")
+    assert status == 400 and "malformed GetViewRequest" in json.loads(body)["message"]
+    assert _post(server, "GetView", b"{}", "text/plain")[0] == 415
+
+    # a stream: enveloped updates, then the end of the stream (with its error if it failed)
+    payload = json.dumps({"token": keys["p1"], "fromVersion": "0"}).encode()
+    connection = http.client.HTTPConnection("127.0.0.1", server.web.port, timeout=10)
+    connection.request(
+        "POST",
+        "/westmarch.v1.GameService/Watch",
+        struct.pack(">BI", 0, len(payload)) + payload,
+        {"content-type": "application/connect+json"},
+    )
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("content-type") == "application/connect+json"
+    flags, length = struct.unpack(">BI", response.read(5))
+    update = json.loads(response.read(length))
+    connection.close()  # the page goes away: the server ends the call
+    assert flags == 0 and update["view"]["viewer"] == "p1"
+    assert [e["seq"] for e in update["events"]][:3] == ["1", "2", "3"]
+
+    bad = json.dumps({"token": keys["p1"], "fromVersion": "999"}).encode()
+    status, kind, body = _post(server, "Watch", struct.pack(">BI", 0, len(bad)) + bad, "application/connect+json")
+    assert status == 200 and kind == "application/connect+json"
+    [(flags, end)] = _envelopes(body)
+    assert flags == 2 and json.loads(end)["error"]["code"] == "out_of_range"
+
+    # the page itself, from the package, with a policy that allows nothing from elsewhere
+    connection = http.client.HTTPConnection("127.0.0.1", server.web.port, timeout=10)
+    connection.request("GET", "/")
+    response = connection.getresponse()
+    assert response.status == 200 and b"/app.js" in response.read()
+    assert "default-src 'none'" in (response.getheader("content-security-policy") or "")
+    connection.request("GET", "/../pyproject.toml")
+    response = connection.getresponse()
+    assert response.status == 404
+    response.read()
+    connection.close()
+
+
+def test_serve_web_port_from_the_command_line(tmp_path: Path) -> None:
+    help_text = subprocess.run(
+        [sys.executable, "-m", "tools.cli", "serve", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "--web-port" in help_text
+    with ServeProcess(["--db", str(tmp_path / "games.db"), "--web-port", "0"]) as served:
+        assert served.proc.stdout is not None
+        line = served.proc.stdout.readline()
+        assert "the web page is at http://127.0.0.1:" in line, line
+        port = int(line.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/app.js")
+        response = connection.getresponse()
+        assert response.status == 200 and b"Connect protocol" in response.read()
+        connection.close()
+        assert served.terminate() == 0

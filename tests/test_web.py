@@ -155,8 +155,19 @@ def check_nothing_hidden(
                 assert view.decision.seat == viewer, f"{where}: another seat's decision"
         for event in events:
             oracle.check_event(viewer, event, where)
+        if isinstance(response, pb.ExplainEventResponse):
+            checked += _check_because(oracle, viewer, response.because, where)
         checked += len(views) + len(events)
     return checked
+
+
+def _check_because(oracle: Oracle, viewer: str, because: pb.Because, where: str) -> int:
+    """An explanation names a card (``Name#uid``) only where the viewer could see it."""
+    if because.card and (oracle.over_at is None or because.seq < oracle.over_at):
+        uid = int(because.card.rsplit("#", 1)[1])
+        hidden = oracle.hidden[because.seq - 1][viewer] & oracle.hidden[because.seq][viewer]
+        assert uid not in hidden, f"{where}: the explanation of event {because.seq} names hidden card {uid}"
+    return 1 + sum(_check_because(oracle, viewer, b, where) for b in because.led_by)
 
 
 # -- a seat at the table ------------------------------------------------------------------------
@@ -205,6 +216,16 @@ def test_a_seat_plays_a_decision_and_sees_the_table_move(
         if latest.waiting_for == "p1":  # the round began with p1's decision: the page offers it
             until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#decision button.option"), "no options")
         assert browser.find_element(By.ID, "live").text == "live"
+
+        # a seat looks back too: its own draw explained, and the table as it saw it then
+        drawn = next(e for e in browser.find_elements(By.CSS_SELECTOR, "#events li") if "p1 draws 6" in e.text)
+        seq = int(drawn.get_attribute("data-seq") or 0)
+        drawn.click()
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#explain-tree li[data-seq="{seq}"]'), "no why")
+        until(browser, lambda d: f"The table at version {seq} of" in d.find_element(By.ID, "past").text, "no past")
+        hand = '[data-seat="p1"] [data-zone="Hand"] .card'
+        until(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, hand)) == 6, "not p1's hand at the draw")
+        assert not browser.find_element(By.ID, "fork").is_displayed()
 
     checked = check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark))
     assert checked > 10

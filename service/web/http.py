@@ -36,6 +36,8 @@ SERVICE = "westmarch.v1.GameService"
 MAX_BODY = 4 * 1024 * 1024
 """Bytes of a request body at most (gRPC's default message limit)."""
 READ_CHUNK = 65536
+READ_SECONDS = 60.0
+"""An idle connection, or a request that stops arriving, is closed after this long."""
 
 log = logging.getLogger("westmarch.web")
 
@@ -128,6 +130,8 @@ class WebServer:
         self.on_sent: Sent | None = None
         self._server: asyncio.Server | None = None
         self._connections: set[asyncio.Task[None]] = set()
+        self._idle: set[asyncio.Task[None]] = set()
+        """Connections waiting for their next request: closed at once on stop."""
 
     async def start(self) -> int:
         self._server = await asyncio.start_server(
@@ -143,6 +147,8 @@ class WebServer:
         if self._server is None:
             return
         self._server.close()
+        for task in self._idle:
+            task.cancel()
         if self._connections:
             _, pending = await asyncio.wait(set(self._connections), timeout=grace)
             for task in pending:
@@ -164,13 +170,16 @@ class WebServer:
         conn = h11.Connection(h11.SERVER)
         try:
             while True:
+                self._idle.add(task)
                 try:
                     request = await _read_request(conn, reader)
                 except (h11.RemoteProtocolError, TooLarge) as error:
+                    self._idle.discard(task)
                     status = 413 if isinstance(error, TooLarge) else 400
                     if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                         await _send_whole(conn, writer, status, "text/plain; charset=utf-8", str(error).encode())
                     break
+                self._idle.discard(task)
                 if request is None:
                     break
                 await self._respond(conn, reader, writer, request, peer)
@@ -179,7 +188,11 @@ class WebServer:
                 conn.start_next_cycle()
         except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, h11.LocalProtocolError):
             pass
+        except asyncio.CancelledError:
+            if task not in self._idle:
+                raise
         finally:
+            self._idle.discard(task)
             self._connections.discard(task)
             writer.close()
             with contextlib.suppress(Exception):
@@ -305,7 +318,10 @@ async def _read_request(conn: h11.Connection, reader: asyncio.StreamReader) -> R
     while True:
         event = conn.next_event()
         if event is h11.NEED_DATA:
-            data = await reader.read(READ_CHUNK)
+            try:
+                data = await asyncio.wait_for(reader.read(READ_CHUNK), READ_SECONDS)
+            except TimeoutError:
+                return None
             conn.receive_data(data)
             if not data and conn.their_state is h11.IDLE:
                 return None

@@ -138,31 +138,31 @@ function showError(error) {
 
 // -- cards ----------------------------------------------------------------------------------
 
-const LCG_STATS = [
-  ["cost", "cost"],
-  ["threat", "threat"],
-  ["engagement_cost", "engage"],
-  ["willpower", "will"],
-  ["attack", "atk"],
-  ["defense", "def"],
-  ["hit_points", "hp"],
-  ["quest_points", "quest"],
+const LCG_STATS = [  // [field, short label, what it is]
+  ["cost", "cost", "cost"],
+  ["threat", "threat", "threat strength"],
+  ["engagement_cost", "engage", "engagement cost"],
+  ["willpower", "will", "willpower"],
+  ["attack", "atk", "attack strength"],
+  ["defense", "def", "defense strength"],
+  ["hit_points", "hp", "hit points"],
+  ["quest_points", "quest", "quest points"],
 ];
-const WOTR_ICONS = [
-  ["path", "path"],
-  ["bg_attack", "bg atk"],
-  ["bg_defense", "bg def"],
-  ["lead_attack", "lead atk"],
-  ["lead_defense", "lead def"],
+const WOTR_ICONS = [  // [field, short label, what it is]
+  ["path", "path icon", "path icons"],
+  ["bg_attack", "bg attack icon", "battleground attack icons"],
+  ["bg_defense", "bg defense icon", "battleground defense icons"],
+  ["lead_attack", "lead attack icon", "leadership attack icons"],
+  ["lead_defense", "lead defense icon", "leadership defense icons"],
 ];
 
-function stat(label, value, cls) {
-  return h("span", { class: `stat ${cls || ""}`, title: label }, h("b", {}, String(value)), ` ${label}`);
+function stat(label, value, title) {
+  return h("span", { class: "stat", title: title || label }, h("b", {}, String(value)), ` ${label}`);
 }
 
 function lcgCard(c) {
   const classes = ["card", `type-${c.type}`, c.sphere ? `sphere-${c.sphere}` : "", c.exhausted ? "exhausted" : ""];
-  const stats = LCG_STATS.filter(([k]) => c[k] !== undefined && c[k] !== null).map(([k, label]) => stat(label, c[k]));
+  const stats = LCG_STATS.filter(([k]) => c[k] !== undefined && c[k] !== null).map(([k, label, title]) => stat(label, c[k], title));
   const tokens = [];
   if (c.damage) tokens.push(h("span", { class: "token damage" }, `${c.damage} damage`));
   if (c.damage && c.hit_points !== undefined)
@@ -187,8 +187,8 @@ function lcgCard(c) {
 }
 
 function wotrCard(c) {
-  const icons = WOTR_ICONS.filter(([k]) => c[k]).map(([k, label]) => stat(label, c[k]));
-  const paths = (c.paths || []).length ? h("div", { class: "paths" }, `may go on paths ${c.paths.join(", ")}`) : null;
+  const icons = WOTR_ICONS.filter(([k]) => c[k]).map(([k, label, title]) => stat(c[k] === 1 ? label : `${label}s`, c[k], title));
+  const paths = (c.paths || []).length ? h("div", { class: "paths" }, `playable on paths numbered ${c.paths.join(", ")}`) : null;
   return h(
     "div",
     { class: `card type-${c.type} faction-${c.faction}`, "data-uid": c.uid, "data-name": c.name },
@@ -373,6 +373,7 @@ function renderDecision() {
     box.append(h("p", { class: "waiting" }, view.waitingFor ? `Waiting for ${view.waitingFor}.` : ""));
     return;
   }
+  if (d.about !== undefined) highlight(d.about, true);
   const mine = d.seat === S.viewer;
   const kind = d.kind || "KIND_ONE";
   const head = h("div", { class: "prompt" }, h("strong", {}, mine ? "Your decision: " : `${d.seat} decides: `), d.prompt || "", h("small", { class: "rule" }, ` ${d.rule || ""}`));

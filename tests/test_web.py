@@ -404,6 +404,20 @@ def test_the_connect_protocol(server: ThreadedServer) -> None:
     assert flags == 0 and update["view"]["viewer"] == "p1"
     assert [e["seq"] for e in update["events"]][:3] == ["1", "2", "3"]
 
+    binary = pb.WatchRequest(token=keys["spectator"]).SerializeToString()
+    connection = http.client.HTTPConnection("127.0.0.1", server.web.port, timeout=10)
+    connection.request(
+        "POST",
+        "/westmarch.v1.GameService/Watch",
+        struct.pack(">BI", 0, len(binary)) + binary,
+        {"content-type": "application/connect+proto"},
+    )
+    response = connection.getresponse()
+    flags, length = struct.unpack(">BI", response.read(5))
+    watched = pb.WatchUpdate.FromString(response.read(length))
+    connection.close()
+    assert flags == 0 and watched.view.viewer == "spectator" and watched.events[0].seq == 1
+
     bad = json.dumps({"token": keys["p1"], "fromVersion": "999"}).encode()
     status, kind, body = _post(server, "Watch", struct.pack(">BI", 0, len(bad)) + bad, "application/connect+json")
     assert status == 200 and kind == "application/connect+json"

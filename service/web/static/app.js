@@ -495,7 +495,7 @@ async function watch() {
       addEvents(update.events);
       if (update.view) setLive(update.view);
     }
-    setLiveMark(false, S.live && S.live.over ? "game over" : "stream ended");
+    setLiveMark(false, S.live && S.live.over ? "" : "stream ended");
     if (!(S.live && S.live.over)) setTimeout(watch, 1000);
   } catch (error) {
     if (controller.signal.aborted) return;
@@ -511,7 +511,8 @@ async function watch() {
 function setLiveMark(on, text) {
   const el = $("live");
   el.className = on ? "live-on" : "live-off";
-  el.textContent = on ? "live" : text || "not connected";
+  el.textContent = on ? "live" : text ?? "not connected";
+  el.hidden = !on && text === "";
 }
 
 // -- replay and time travel ----------------------------------------------------------------

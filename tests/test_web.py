@@ -356,6 +356,20 @@ def _envelopes(data: bytes) -> list[tuple[int, bytes]]:
     return out
 
 
+def _first_of_watch(server: ThreadedServer, request: bytes, kind: str) -> tuple[int, bytes]:
+    """The first envelope of a Watch; then the client goes away (the server ends the call)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.web.port, timeout=10)
+    try:
+        body = struct.pack(">BI", 0, len(request)) + request
+        connection.request("POST", "/westmarch.v1.GameService/Watch", body, {"content-type": kind})
+        response = connection.getresponse()
+        assert response.status == 200 and response.getheader("content-type") == kind
+        flags, length = struct.unpack(">BI", response.read(5))
+        return flags, response.read(length)
+    finally:
+        connection.close()
+
+
 def test_the_connect_protocol(server: ThreadedServer) -> None:
     channel, stub = stub_for(server.address)
     with channel:
@@ -389,33 +403,13 @@ def test_the_connect_protocol(server: ThreadedServer) -> None:
 
     # a stream: enveloped updates, then the end of the stream (with its error if it failed)
     payload = json.dumps({"token": keys["p1"], "fromVersion": "0"}).encode()
-    connection = http.client.HTTPConnection("127.0.0.1", server.web.port, timeout=10)
-    connection.request(
-        "POST",
-        "/westmarch.v1.GameService/Watch",
-        struct.pack(">BI", 0, len(payload)) + payload,
-        {"content-type": "application/connect+json"},
-    )
-    response = connection.getresponse()
-    assert response.status == 200 and response.getheader("content-type") == "application/connect+json"
-    flags, length = struct.unpack(">BI", response.read(5))
-    update = json.loads(response.read(length))
-    connection.close()  # the page goes away: the server ends the call
+    flags, first = _first_of_watch(server, payload, "application/connect+json")
+    update = json.loads(first)
     assert flags == 0 and update["view"]["viewer"] == "p1"
     assert [e["seq"] for e in update["events"]][:3] == ["1", "2", "3"]
-
     binary = pb.WatchRequest(token=keys["spectator"]).SerializeToString()
-    connection = http.client.HTTPConnection("127.0.0.1", server.web.port, timeout=10)
-    connection.request(
-        "POST",
-        "/westmarch.v1.GameService/Watch",
-        struct.pack(">BI", 0, len(binary)) + binary,
-        {"content-type": "application/connect+proto"},
-    )
-    response = connection.getresponse()
-    flags, length = struct.unpack(">BI", response.read(5))
-    watched = pb.WatchUpdate.FromString(response.read(length))
-    connection.close()
+    flags, first = _first_of_watch(server, binary, "application/connect+proto")
+    watched = pb.WatchUpdate.FromString(first)
     assert flags == 0 and watched.view.viewer == "spectator" and watched.events[0].seq == 1
 
     bad = json.dumps({"token": keys["p1"], "fromVersion": "999"}).encode()

@@ -120,6 +120,33 @@ class TooLarge(Exception):
     pass
 
 
+@dataclass
+class Exchange:
+    """One client connection: h11's state of it, its streams, and who it is for the logs."""
+
+    conn: h11.Connection
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    peer: str
+
+    async def send_whole(
+        self, status: int, kind: str, body: bytes, extra: list[tuple[str, str]] | None = None, length: int | None = None
+    ) -> None:
+        """A whole response: status, content type, body (``length`` for a HEAD's)."""
+        headers = [
+            ("content-type", kind),
+            ("content-length", str(len(body) if length is None else length)),
+            *SECURITY_HEADERS,
+            *(extra or []),
+        ]
+        conn, writer = self.conn, self.writer
+        writer.write(conn.send(h11.Response(status_code=status, headers=headers, reason=_reason(status))))
+        if body:
+            writer.write(conn.send(h11.Data(data=body)))
+        writer.write(conn.send(h11.EndOfMessage()))
+        await writer.drain()
+
+
 class WebServer:
     def __init__(self, methods: Mapping[str, grpc.RpcMethodHandler[Any, Any]], options: WebOptions) -> None:
         self.methods = dict(methods)
@@ -168,6 +195,7 @@ class WebServer:
         peername = writer.get_extra_info("peername")
         peer = f"web:{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "web"
         conn = h11.Connection(h11.SERVER)
+        exchange = Exchange(conn, reader, writer, peer)
         try:
             while True:
                 self._idle.add(task)
@@ -177,12 +205,12 @@ class WebServer:
                     self._idle.discard(task)
                     status = 413 if isinstance(error, TooLarge) else 400
                     if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
-                        await _send_whole(conn, writer, status, "text/plain; charset=utf-8", str(error).encode())
+                        await exchange.send_whole(status, "text/plain; charset=utf-8", str(error).encode())
                     break
                 self._idle.discard(task)
                 if request is None:
                     break
-                await self._respond(conn, reader, writer, request, peer)
+                await self._respond(exchange, request)
                 if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
                     break
                 conn.start_next_cycle()
@@ -198,36 +226,35 @@ class WebServer:
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
-    async def _respond(
-        self,
-        conn: h11.Connection,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        request: Request,
-        peer: str,
-    ) -> None:
+    async def _respond(self, exchange: Exchange, request: Request) -> None:
         path = request.path.split("?", 1)[0]
         if path.startswith(f"/{SERVICE}/"):
             name = path[len(SERVICE) + 2 :]
             if request.method != "POST":
-                await _send_whole(conn, writer, 405, "text/plain", b"calls are POST requests", [("allow", "POST")])
+                await exchange.send_whole(405, "text/plain", b"calls are POST requests", [("allow", "POST")])
                 return
             handler = self.methods.get(name)
             if handler is None:
                 status, body = connect.error_body(grpc.StatusCode.UNIMPLEMENTED, f"no method {name!r}")
-                await _send_whole(conn, writer, status, "application/json", body)
-            elif handler.response_streaming:
-                await self._stream(conn, reader, writer, request, name, handler, peer)
+                await exchange.send_whole(status, "application/json", body)
+                return
+            streaming = handler.response_streaming
+            codec = connect.codec_of(request.headers.get("content-type", ""), streaming)
+            if codec is None:
+                wanted = connect.content_type(connect.JSON, streaming), connect.content_type(connect.PROTO, streaming)
+                await exchange.send_whole(415, "text/plain", f"send {wanted[0]} or {wanted[1]}".encode())
+            elif streaming:
+                await self._stream(exchange, request, name, handler, codec)
             else:
-                await self._unary(conn, writer, request, name, handler, peer)
+                await self._unary(exchange, request, name, handler, codec)
             return
         found = self.files.get(path)
         if request.method not in ("GET", "HEAD") or found is None:
-            await _send_whole(conn, writer, 404, "text/plain; charset=utf-8", b"not found")
+            await exchange.send_whole(404, "text/plain; charset=utf-8", b"not found")
             return
         data, kind = found
         extra = [("content-security-policy", PAGE_POLICY)] if kind.startswith("text/html") else []
-        await _send_whole(conn, writer, 200, kind, data if request.method == "GET" else b"", extra, len(data))
+        await exchange.send_whole(200, kind, data if request.method == "GET" else b"", extra, len(data))
 
     def _parse(self, name: str, codec: Codec, data: bytes, handler: grpc.RpcMethodHandler[Any, Any]) -> Any:
         if codec is connect.PROTO and handler.request_deserializer is not None:
@@ -236,52 +263,42 @@ class WebServer:
 
     async def _unary(
         self,
-        conn: h11.Connection,
-        writer: asyncio.StreamWriter,
+        exchange: Exchange,
         request: Request,
         name: str,
         handler: grpc.RpcMethodHandler[Any, Any],
-        peer: str,
+        codec: Codec,
     ) -> None:
-        codec = connect.codec_of(request.headers.get("content-type", ""), streaming=False)
-        if codec is None:
-            await _send_whole(conn, writer, 415, "text/plain", b"send application/json or application/proto")
-            return
         behavior: Any = handler.unary_unary
         try:
             message = self._parse(name, codec, request.body, handler)
-            response: Message = await behavior(message, WebContext(peer))
+            response: Message = await behavior(message, WebContext(exchange.peer))
         except CallFailed as failure:
             status, body = connect.error_body(failure.code, failure.message)
-            await _send_whole(conn, writer, status, "application/json", body)
+            await exchange.send_whole(status, "application/json", body)
             return
         if self.on_sent is not None:
             self.on_sent(name, message, response)
-        await _send_whole(conn, writer, 200, connect.content_type(codec, False), codec.encode(response))
+        await exchange.send_whole(200, connect.content_type(codec, False), codec.encode(response))
 
     async def _stream(
         self,
-        conn: h11.Connection,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        exchange: Exchange,
         request: Request,
         name: str,
         handler: grpc.RpcMethodHandler[Any, Any],
-        peer: str,
+        codec: Codec,
     ) -> None:
-        codec = connect.codec_of(request.headers.get("content-type", ""), streaming=True)
-        if codec is None:
-            await _send_whole(conn, writer, 415, "text/plain", b"send application/connect+json or +proto")
-            return
+        conn, writer = exchange.conn, exchange.writer
         headers = [("content-type", connect.content_type(codec, True)), *SECURITY_HEADERS]
         writer.write(conn.send(h11.Response(status_code=200, headers=headers, reason=b"OK")))
         failure: CallFailed | None = None
         updates: AsyncIterator[Message] | None = None
-        gone = asyncio.ensure_future(_closed_by_client(conn, reader))
+        gone = asyncio.ensure_future(_closed_by_client(conn, exchange.reader))
         try:
             message = self._parse(name, codec, connect.unwrap(request.body), handler)
             behavior: Any = handler.unary_stream
-            updates = behavior(message, WebContext(peer))
+            updates = behavior(message, WebContext(exchange.peer))
             assert updates is not None
             while True:
                 step = asyncio.ensure_future(anext(updates))
@@ -347,28 +364,6 @@ async def _closed_by_client(conn: h11.Connection, reader: asyncio.StreamReader) 
         if not data:
             return
         conn.receive_data(data)  # a pipelined request: kept for the next cycle
-
-
-async def _send_whole(
-    conn: h11.Connection,
-    writer: asyncio.StreamWriter,
-    status: int,
-    kind: str,
-    body: bytes,
-    extra: list[tuple[str, str]] | None = None,
-    length: int | None = None,
-) -> None:
-    headers = [
-        ("content-type", kind),
-        ("content-length", str(len(body) if length is None else length)),
-        *SECURITY_HEADERS,
-        *(extra or []),
-    ]
-    writer.write(conn.send(h11.Response(status_code=status, headers=headers, reason=_reason(status))))
-    if body:
-        writer.write(conn.send(h11.Data(data=body)))
-    writer.write(conn.send(h11.EndOfMessage()))
-    await writer.drain()
 
 
 def _reason(status: int) -> bytes:

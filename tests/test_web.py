@@ -35,6 +35,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
+from domain.kernel.decisions import Kind
 from service.app import store_env
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -121,8 +122,14 @@ def shown_version(browser: WebDriver) -> int:
 
 def open_table(browser: WebDriver, server: ThreadedServer, token: str) -> None:
     browser.get("about:blank")  # a new page: nothing left of the last one
+    page_errors(browser)
     browser.get(page(server, token))
     until(browser, lambda d: shown_version(d) > 0 and d.find_elements(By.CSS_SELECTOR, "#events li"), "no table")
+
+
+def page_errors(browser: WebDriver) -> list[str]:
+    """What the page logged as errors since last asked (script errors, failed requests)."""
+    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def check_nothing_hidden(
@@ -227,8 +234,40 @@ def test_a_seat_plays_a_decision_and_sees_the_table_move(
         until(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, hand)) == 6, "not p1's hand at the draw")
         assert not browser.find_element(By.ID, "fork").is_displayed()
 
+    assert not page_errors(browser)
     checked = check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark))
     assert checked > 10
+
+
+def test_a_seat_chooses_several_options(server: ThreadedServer, browser: WebDriver, sent: Sent) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=35)
+        keys = tokens(access)
+        rng = random.Random(35)
+        for n in range(200):  # on to a decision of several options (committing characters to the quest)
+            decision = decision_from_pb(stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.decision)
+            if decision.kind is Kind.MANY and decision.max >= 1:
+                break
+            answer = list(random_choice(decision, rng))
+            stub.SubmitDecision(
+                pb.SubmitDecisionRequest(token=keys["p1"], decision_id=decision.id, choice=answer, command_id=f"m{n}")
+            )
+        assert decision.kind is Kind.MANY
+        mark = sent.mark()
+        open_table(browser, server, keys["p1"])
+        boxes = browser.find_elements(By.CSS_SELECTOR, "#decision label.option input[type=checkbox]")
+        assert len(boxes) == len(decision.options)
+        boxes[0].click()
+        before = shown_version(browser)
+        browser.find_element(By.CSS_SELECTOR, "#decision button.confirm").click()
+        until(browser, lambda d: shown_version(d) > before, "the choice of several was not taken")
+        answered = stub.GetHistory(pb.GetHistoryRequest(token=keys["referee"], after_version=before)).events[0]
+        assert answered.type == "DecisionAnswered"
+        assert json.loads(answered.body)["choice"] == [decision.options[0].id]
+
+    assert not page_errors(browser)
+    assert check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark)) > 3
 
 
 # -- the referee's desk -------------------------------------------------------------------------
@@ -291,6 +330,7 @@ def test_the_referee_replays_explains_and_forks(server: ThreadedServer, browser:
         original = stub.GetHistory(pb.GetHistoryRequest(token=keys["referee"], to_version=seq)).events
         assert [e.hash for e in kept] == [e.hash for e in original]
 
+    assert not page_errors(browser)
     checked = check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark))
     assert checked > 5  # p2's page
 
@@ -330,6 +370,7 @@ def test_a_war_of_the_ring_table(server: ThreadedServer, browser: WebDriver, sen
         browser.find_elements(By.CSS_SELECTOR, "#decision button.option, #decision button.confirm")[0].click()
         until(browser, lambda d: shown_version(d) > before, "the War of the Ring table did not move on")
 
+    assert not page_errors(browser)
     checked = check_nothing_hidden(server, access, WOTR_SECRETS, sent.since(mark))
     assert checked > 5
 

@@ -104,6 +104,7 @@ const S = {
   selected: null,
   watching: null,
   busy: false,
+  cards: new Map(), // the shown table's cards by uid
 };
 
 // -- small DOM helpers ---------------------------------------------------------------------
@@ -340,6 +341,21 @@ function details(title, cards, render) {
 
 const TABLES = { lcg: lcgTable, wotr: wotrTable };
 
+// every card (and location) the table shows, by uid
+function cardsOf(value, found = new Map()) {
+  if (Array.isArray(value)) value.forEach((v) => cardsOf(v, found));
+  else if (value && typeof value === "object") {
+    if (typeof value.uid === "number" && typeof value.name === "string") found.set(value.uid, value);
+    Object.values(value).forEach((v) => cardsOf(v, found));
+  }
+  return found;
+}
+
+function frame(card) {
+  if (card.kind !== undefined) return locationFrame(card);
+  return S.shown && S.shown.game === "wotr" ? wotrCard(card) : lcgCard(card);
+}
+
 function renderTable() {
   const view = S.shown;
   const box = $("table");
@@ -347,6 +363,7 @@ function renderTable() {
   if (!view) return;
   const table = jsonBytes(view.table);
   if (!table) return;
+  S.cards = cardsOf(table);
   const render = TABLES[view.game];
   box.append(...(render ? render(table) : [h("pre", {}, JSON.stringify(table, null, 1))]));
   if (view.over && view.outcome) {
@@ -378,10 +395,13 @@ function renderDecision() {
   const kind = d.kind || "KIND_ONE";
   const head = h("div", { class: "prompt" }, h("strong", {}, mine ? "Your decision: " : `${d.seat} decides: `), d.prompt || "", h("small", { class: "rule" }, ` ${d.rule || ""}`));
   box.append(head);
+  const about = d.about !== undefined ? S.cards.get(num(d.about)) : undefined;
+  if (about) box.append(h("div", { class: "about" }, h("small", {}, "about"), frame(about)));
   const options = d.options || [];
   const answer = (choice) => submit(d, choice);
   const optionAttrs = (o) => ({
     "data-option": o.id,
+    title: o.card !== undefined && S.cards.has(num(o.card)) ? cardTitle(S.cards.get(num(o.card))) : null,
     onmouseenter: () => highlight(o.card, true),
     onmouseleave: () => highlight(o.card, false),
   });
@@ -417,6 +437,10 @@ function renderDecision() {
     const input = h("input", { type: "number", min: num(d.min), max: num(d.max), value: num(d.min), class: "number" });
     box.append(h("div", { class: "options" }, input, h("button", { type: "button", class: "confirm", onclick: () => answer([String(input.value)]) }, `Confirm (${num(d.min)} to ${num(d.max)})`)));
   }
+}
+
+function cardTitle(card) {
+  return [card.name, card.text].filter(Boolean).join(": ");
 }
 
 function commandId() {

@@ -15,6 +15,7 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import ssl
 import struct
 import subprocess
 import sys
@@ -41,7 +42,7 @@ from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
 from tests.leak_support import Oracle, Secrets
-from tests.rpc_support import ServeProcess, create, stub_for, threaded_server, tokens
+from tests.rpc_support import ServeProcess, create, self_signed, stub_for, threaded_server, tokens
 from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
 from tests.test_wotr_leaks import SECRETS as WOTR_SECRETS
 from tools.bots import random_choice
@@ -488,3 +489,22 @@ def test_serve_web_port_from_the_command_line(tmp_path: Path) -> None:
         assert response.status == 200 and b"Connect protocol" in response.read()
         connection.close()
         assert served.terminate() == 0
+
+
+def test_the_page_over_https(tmp_path: Path) -> None:
+    cert, key = self_signed(tmp_path)
+    env = store_env(db=str(tmp_path / "games.db"))
+    with threaded_server(env, tls_cert=str(cert), tls_key=str(key), web_port=0) as served:
+        trusted = ssl.create_default_context(cafile=str(cert))
+        connection = http.client.HTTPSConnection("127.0.0.1", served.web.port, timeout=10, context=trusted)
+        connection.request("POST", "/westmarch.v1.GameService/ListGames", b"{}", {"content-type": "application/json"})
+        response = connection.getresponse()
+        assert response.status == 200 and json.loads(response.read()) == {}
+        connection.request("GET", "/")
+        assert connection.getresponse().status == 200
+        connection.close()
+        plain = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=10)
+        with pytest.raises((ConnectionError, http.client.HTTPException)):
+            plain.request("GET", "/")
+            plain.getresponse()
+        plain.close()

@@ -13,7 +13,9 @@ nothing is downloaded).
 from __future__ import annotations
 
 import http.client
+import io
 import json
+import logging
 import random
 import ssl
 import struct
@@ -40,7 +42,7 @@ from domain.kernel.decisions import Kind
 from service.app import store_env
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
-from service.rpc.server import ThreadedServer
+from service.rpc.server import ThreadedServer, configure_logging
 from tests.leak_support import Oracle, Secrets
 from tests.rpc_support import ServeProcess, create, self_signed, stub_for, threaded_server, tokens
 from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
@@ -508,3 +510,27 @@ def test_the_page_over_https(tmp_path: Path) -> None:
             plain.request("GET", "/")
             plain.getresponse()
         plain.close()
+
+
+def test_web_calls_are_logged_like_grpc_calls_without_their_tokens(server: ThreadedServer) -> None:
+    stream = io.StringIO()
+    configure_logging("info", stream)
+    try:
+        channel, stub = stub_for(server.address)
+        with channel:
+            access = create(stub, players=1, seed=36)
+        token = tokens(access)["p1"]
+        assert _post(server, "GetView", json.dumps({"token": token}).encode(), "application/json")[0] == 200
+        _post(server, "GetView", json.dumps({"token": token, "version": "-1"}).encode(), "application/json")
+        _post(server, "GetView", b"{not json", "application/json")
+    finally:
+        logging.getLogger("westmarch").handlers.clear()
+    assert token not in stream.getvalue() and token.split(".", 1)[1] not in stream.getvalue()
+    calls = [json.loads(line) for line in stream.getvalue().splitlines()]
+    views = [c for c in calls if c.get("rpc") == "GetView"]
+    assert [(c["outcome"], c.get("seat")) for c in views] == [
+        ("OK", "p1"),
+        ("INVALID_ARGUMENT", "p1"),
+        ("INVALID_ARGUMENT", None),
+    ]
+    assert views[0]["game"] == access.game_id

@@ -256,10 +256,19 @@ class WebServer:
         extra = [("content-security-policy", PAGE_POLICY)] if kind.startswith("text/html") else []
         await exchange.send_whole(200, kind, data if request.method == "GET" else b"", extra, len(data))
 
-    def _parse(self, name: str, codec: Codec, data: bytes, handler: grpc.RpcMethodHandler[Any, Any]) -> Any:
+    def _parse(
+        self, exchange: Exchange, name: str, codec: Codec, data: bytes, handler: grpc.RpcMethodHandler[Any, Any]
+    ) -> Any:
+        """The request message. Malformed binary requests are the servicer's to refuse (and log)
+        as over gRPC; a request that is not even JSON of its type is refused and logged here."""
         if codec is connect.PROTO and handler.request_deserializer is not None:
-            return handler.request_deserializer(data)  # malformed bytes: the servicer says so
-        return codec.decode(data, self.types[name])
+            return handler.request_deserializer(data)
+        try:
+            return codec.decode(data, self.types[name])
+        except CallFailed as failure:
+            fields = {"rpc": name, "outcome": failure.code.name, "peer": exchange.peer}
+            log.info("call", extra={"fields": fields})
+            raise
 
     async def _unary(
         self,
@@ -271,7 +280,7 @@ class WebServer:
     ) -> None:
         behavior: Any = handler.unary_unary
         try:
-            message = self._parse(name, codec, request.body, handler)
+            message = self._parse(exchange, name, codec, request.body, handler)
             response: Message = await behavior(message, WebContext(exchange.peer))
         except CallFailed as failure:
             status, body = connect.error_body(failure.code, failure.message)
@@ -296,7 +305,7 @@ class WebServer:
         updates: AsyncIterator[Message] | None = None
         gone = asyncio.ensure_future(_closed_by_client(conn, exchange.reader))
         try:
-            message = self._parse(name, codec, connect.unwrap(request.body), handler)
+            message = self._parse(exchange, name, codec, connect.unwrap(request.body), handler)
             behavior: Any = handler.unary_stream
             updates = behavior(message, WebContext(exchange.peer))
             assert updates is not None

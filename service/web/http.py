@@ -159,6 +159,7 @@ class WebServer:
         self._connections: set[asyncio.Task[None]] = set()
         self._idle: set[asyncio.Task[None]] = set()
         """Connections waiting for their next request: closed at once on stop."""
+        self._closing = False
 
     async def start(self) -> int:
         self._server = await asyncio.start_server(
@@ -174,6 +175,7 @@ class WebServer:
         if self._server is None:
             return
         self._server.close()
+        self._closing = True
         for task in self._idle:
             task.cancel()
         if self._connections:
@@ -211,7 +213,7 @@ class WebServer:
                 if request is None:
                     break
                 await self._respond(exchange, request)
-                if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
+                if self._closing or conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
                     break
                 conn.start_next_cycle()
         except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, h11.LocalProtocolError):

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import ssl
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 from importlib import resources
@@ -304,7 +304,7 @@ class WebServer:
         headers = [("content-type", connect.content_type(codec, True)), *SECURITY_HEADERS]
         writer.write(conn.send(h11.Response(status_code=200, headers=headers, reason=b"OK")))
         failure: CallFailed | None = None
-        updates: AsyncIterator[Message] | None = None
+        updates: AsyncGenerator[Message, None] | None = None
         gone = asyncio.ensure_future(_closed_by_client(conn, exchange.reader))
         try:
             message = self._parse(exchange, name, codec, connect.unwrap(request.body), handler)
@@ -333,7 +333,7 @@ class WebServer:
             gone.cancel()
             if updates is not None:
                 with contextlib.suppress(Exception):
-                    await updates.aclose()  # type: ignore[attr-defined]
+                    await updates.aclose()
         writer.write(conn.send(h11.Data(data=connect.end_of_stream(failure))))
         writer.write(conn.send(h11.EndOfMessage()))
         await writer.drain()

@@ -323,6 +323,10 @@ def test_the_referee_replays_explains_and_forks(server: ThreadedServer, browser:
         assert f"event {seq}" in tree and "lcg." in tree
         assert f"The table at version {seq} of" in browser.find_element(By.ID, "past").text
 
+        # the chain verified, in one click
+        browser.find_element(By.ID, "verify").click()
+        until(browser, lambda d: "hash chain intact" in d.find_element(By.ID, "verdict").text, "no verdict")
+
         # fork there: the new game's tokens open a game with the first `seq` events
         browser.find_element(By.ID, "fork").click()
         link = until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#forked a[data-viewer="referee"]'), "no fork")

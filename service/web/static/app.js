@@ -618,6 +618,25 @@ async function fork() {
   }
 }
 
+async function verifyGame() {
+  const box = $("verdict");
+  box.hidden = false;
+  box.className = "";
+  box.textContent = "verifying…";
+  try {
+    const v = await call("VerifyGame", { token: S.token });
+    const bad = num(v.firstBad);
+    box.className = v.ok ? "ok" : "failed";
+    box.replaceChildren(
+      v.text || (v.ok ? `ok: ${num(v.events)} events` : `FAILED: ${v.reason || ""}`),
+      bad ? h("a", { href: "#", onclick: (e) => { e.preventDefault(); select(bad); } }, ` (show event ${bad})`) : null,
+    );
+  } catch (error) {
+    box.className = "failed";
+    box.textContent = `${error.code || ""}: ${error.message}`;
+  }
+}
+
 function renderTimeline() {
   const slider = $("slider");
   slider.max = Math.max(1, S.latest);
@@ -666,6 +685,7 @@ async function start() {
   Object.assign(S, { live: null, shown: null, at: null, latest: 0, events: [], selected: null, watching: null });
   $("events").replaceChildren();
   $("forked").hidden = true;
+  $("verdict").hidden = true;
   $("explain").hidden = true;
   S.token = tokenFromAddress();
   $("open").hidden = !!S.token;
@@ -695,6 +715,7 @@ function wire() {
   });
   $("to-live").addEventListener("click", toLive);
   $("fork").addEventListener("click", fork);
+  $("verify").addEventListener("click", verifyGame);
   $("explain-close").addEventListener("click", () => ($("explain").hidden = true));
   window.addEventListener("hashchange", start);
 }

@@ -17,6 +17,7 @@ import io
 import json
 import logging
 import random
+import sqlite3
 import ssl
 import struct
 import subprocess
@@ -340,6 +341,31 @@ def test_the_referee_replays_explains_and_forks(server: ThreadedServer, browser:
     assert not page_errors(browser)
     checked = check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark))
     assert checked > 5  # p2's page
+
+
+def test_a_broken_chain_is_shown_with_its_first_bad_event(server: ThreadedServer, browser: WebDriver) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=37)
+    game = access.game_id.replace("-", "")
+    with sqlite3.connect(server.app.env["SQLITE_DBNAME"]) as db:  # someone edits event 5 in the store
+        (state,) = db.execute(
+            "SELECT state FROM stored_events WHERE originator_id=? AND originator_version=5", (game,)
+        ).fetchone()
+        text = bytes(state).decode()
+        at = text.index('"hash":"') + len('"hash":"')
+        edited = text[:at] + ("0" if text[at] != "0" else "1") + text[at + 1 :]
+        db.execute(
+            "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=5", (edited.encode(), game)
+        )
+    db.close()
+    open_table(browser, server, tokens(access)["p1"])
+    browser.find_element(By.ID, "verify").click()
+    until(browser, lambda d: d.find_element(By.ID, "verdict").text.startswith("FAILED"), "no verdict")
+    assert "FAILED at event 5: the hash chain is broken" in browser.find_element(By.ID, "verdict").text
+    browser.find_element(By.CSS_SELECTOR, "#verdict a").click()
+    until(browser, lambda d: "The table at version 5 of" in d.find_element(By.ID, "past").text, "not shown")
+    assert not page_errors(browser)
 
 
 # -- War of the Ring --------------------------------------------------------------------------

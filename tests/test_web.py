@@ -293,6 +293,10 @@ def test_the_referee_replays_explains_and_forks(server: ThreadedServer, browser:
             )
         latest = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view.version
         mark = sent.mark()
+        open_table(browser, server, keys["spectator"])  # the public table: no hand, no options
+        assert not browser.find_elements(By.CSS_SELECTOR, '[data-zone="Hand"]')
+        assert not browser.find_elements(By.CSS_SELECTOR, "#decision .option")
+        assert "Waiting for" in browser.find_element(By.ID, "decision").text
         open_table(browser, server, keys["p2"])
         assert not browser.find_element(By.ID, "fork").is_displayed(), "a seat is offered to fork a game in progress"
 
@@ -340,7 +344,7 @@ def test_the_referee_replays_explains_and_forks(server: ThreadedServer, browser:
 
     assert not page_errors(browser)
     checked = check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark))
-    assert checked > 5  # p2's page
+    assert checked > 10  # the spectator's page and p2's
 
 
 def test_a_broken_chain_is_shown_with_its_first_bad_event(server: ThreadedServer, browser: WebDriver) -> None:

@@ -41,6 +41,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from domain.kernel.decisions import Kind
 from service.app import store_env
+from service.commands import GameService
+from service.rpc import convert
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer, configure_logging
@@ -49,7 +51,9 @@ from tests.rpc_support import ServeProcess, create, self_signed, stub_for, threa
 from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
 from tests.test_wotr_leaks import SECRETS as WOTR_SECRETS
 from tools.bots import random_choice
+from tools.fixtures import Run, load
 
+FIXTURES = Path(__file__).parent / "fixtures"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT = 20.0
@@ -270,6 +274,39 @@ def test_a_seat_chooses_several_options(server: ThreadedServer, browser: WebDriv
         assert answered.type == "DecisionAnswered"
         assert json.loads(answered.body)["choice"] == [decision.options[0].id]
 
+    assert not page_errors(browser)
+    assert check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark)) > 3
+
+
+def test_a_seat_puts_cards_in_order(server: ThreadedServer, browser: WebDriver, sent: Sent) -> None:
+    """Gandalf's Search: the cards looked at go back on the deck in the order the page is given."""
+    fixture = FIXTURES / "lcg" / "cards" / "events" / "gandalfs-search-look-take-one-order-the-rest.toml"
+    run = Run(load(fixture))
+    game = run.game
+    for wanted in (["Gandalf's Search"], ["3"], ["Beorn"]):  # play it, X = 3, Beorn to the hand
+        decision = game.state.pending
+        assert decision is not None
+        game.answer(decision.seat, decision.id, run.choice(decision, wanted))
+    assert game.state.pending is not None and game.state.pending.kind is Kind.ORDER
+    server.app.commit(game, 0)
+    access = convert.access_pb(GameService(server.app).issue_tokens(game.id))
+    keys = tokens(access)
+    mark = sent.mark()
+    open_table(browser, server, keys["p1"])
+    for name in ("Guard of the Citadel", "Faramir"):
+        browser.find_element(By.XPATH, f'//*[@id="decision"]//button[normalize-space()="{name}"]').click()
+    assert browser.find_element(By.CSS_SELECTOR, "#decision ol.order").text.splitlines() == [
+        "Guard of the Citadel",
+        "Faramir",
+    ]
+    before = shown_version(browser)
+    browser.find_element(By.CSS_SELECTOR, "#decision button.confirm").click()
+    until(browser, lambda d: shown_version(d) > before, "the order was not taken")
+    channel, stub = stub_for(server.address)
+    with channel:
+        table = json.loads(stub.GetView(pb.GetViewRequest(token=keys["referee"])).view.table)
+    deck = [c["name"] for c in table["players"][0]["deck"]]
+    assert deck[:3] == ["Guard of the Citadel", "Faramir", "Snowbourn Scout"]
     assert not page_errors(browser)
     assert check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark)) > 3
 

@@ -12,6 +12,7 @@ nothing is downloaded).
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import io
 import json
@@ -46,6 +47,7 @@ from service.rpc import convert
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer, configure_logging
+from service.web.http import WebOptions, WebServer
 from tests.leak_support import Oracle, Secrets
 from tests.rpc_support import ServeProcess, create, self_signed, stub_for, threaded_server, tokens
 from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
@@ -605,3 +607,25 @@ def test_web_calls_are_logged_like_grpc_calls_without_their_tokens(server: Threa
         ("INVALID_ARGUMENT", None),
     ]
     assert views[0]["game"] == access.game_id
+
+
+def test_connections_over_the_limit_are_refused() -> None:
+    async def main() -> None:
+        web = WebServer({}, WebOptions(max_connections=2))
+        try:
+            port = await web.start()
+            held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(2)]
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            answer = await asyncio.wait_for(reader.read(), 10)
+            assert answer.startswith(b"HTTP/1.1 503 ") and answer.endswith(b"too many connections; try again later")
+            writer.close()
+            for _, kept in held:
+                kept.write(b"GET /app.js HTTP/1.1\r\nhost: x\r\n\r\n")
+            for got, _ in held:
+                assert (await asyncio.wait_for(got.readline(), 10)).startswith(b"HTTP/1.1 200 ")
+            for _, kept in held:
+                kept.close()
+        finally:
+            await web.stop()
+
+    asyncio.run(main())

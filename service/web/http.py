@@ -57,6 +57,12 @@ PAGE_POLICY = (
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: 37\r\n"
+    b"connection: close\r\n\r\ntoo many connections; try again later"
+)
+"""The whole answer to a connection over the limit, before its request is read."""
+
 Sent = Callable[[str, Message, Message], None]
 """Told of every message the web handler sends: method, request, response (tests check it)."""
 
@@ -66,6 +72,8 @@ class WebOptions:
     host: str = "127.0.0.1"
     port: int = 0
     tls: ssl.SSLContext | None = None
+    max_connections: int = 1024
+    """Open connections at most (a page holds one or two); more are refused with 503."""
 
 
 def tls_context(cert: str | None, key: str | None) -> ssl.SSLContext | None:
@@ -199,6 +207,10 @@ class WebServer:
         conn = h11.Connection(h11.SERVER)
         exchange = Exchange(conn, reader, writer, peer)
         try:
+            if len(self._connections) > self.options.max_connections:
+                writer.write(BUSY)
+                await writer.drain()
+                return
             while True:
                 self._idle.add(task)
                 try:

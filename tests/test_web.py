@@ -548,12 +548,14 @@ def test_the_connect_protocol(server: ThreadedServer) -> None:
     connection.close()
 
 
-def test_serve_web_port_from_the_command_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("processes", [1, 2])
+def test_serve_web_port_from_the_command_line(tmp_path: Path, processes: int) -> None:
     help_text = subprocess.run(
         [sys.executable, "-m", "tools.cli", "serve", "--help"], capture_output=True, text=True, check=True
     ).stdout
     assert "--web-port" in help_text
-    with ServeProcess(["--db", str(tmp_path / "games.db"), "--web-port", "0"]) as served:
+    arguments = ["--db", str(tmp_path / "games.db"), "--web-port", "0", "--processes", str(processes)]
+    with ServeProcess(arguments) as served:
         assert served.proc.stdout is not None
         line = served.proc.stdout.readline()
         assert "the web page is at http://127.0.0.1:" in line, line

@@ -72,8 +72,15 @@ class WebOptions:
     host: str = "127.0.0.1"
     port: int = 0
     tls: ssl.SSLContext | None = None
+    reuse_port: bool = False
+    """Share the port with other server processes (SO_REUSEPORT; ``serve --processes``)."""
     max_connections: int = 1024
     """Open connections at most (a page holds one or two); more are refused with 503."""
+
+
+def page_address(host: str, port: int, tls: bool) -> str:
+    """Where the page is, to open with ``#token=TOKEN`` after it."""
+    return f"{'https' if tls else 'http'}://{host}:{port}/"
 
 
 def tls_context(cert: str | None, key: str | None) -> ssl.SSLContext | None:
@@ -171,11 +178,15 @@ class WebServer:
 
     async def start(self) -> int:
         self._server = await asyncio.start_server(
-            self._serve_connection, self.options.host, self.options.port, ssl=self.options.tls
+            self._serve_connection,
+            self.options.host,
+            self.options.port,
+            ssl=self.options.tls,
+            reuse_port=self.options.reuse_port or None,
         )
         self.port = self._server.sockets[0].getsockname()[1]
-        scheme = "https" if self.options.tls else "http"
-        log.info("web page", extra={"fields": {"url": f"{scheme}://{self.options.host}:{self.port}/"}})
+        url = page_address(self.options.host, self.port, self.options.tls is not None)
+        log.info("web page", extra={"fields": {"url": url}})
         return self.port
 
     async def stop(self, grace: float = 1.0) -> None:

@@ -217,7 +217,8 @@ def test_a_seat_plays_a_decision_and_sees_the_table_move(
         before = shown_version(browser)
         browser.find_element(By.CSS_SELECTOR, '#decision button[data-option="keep"]').click()
         until(browser, lambda d: shown_version(d) > before, "the table did not move on after the answer")
-        until(browser, lambda d: "p1 chooses: Keep this hand" in text_of(d, "#events li"), "no answer in the timeline")
+        answered = f'#events li[data-seq="{before + 1}"][data-type="DecisionAnswered"]'
+        until(browser, lambda d: "Keep this hand" in text_of(d, answered), "no answer in the timeline")
         assert "Waiting for p2" in browser.find_element(By.ID, "decision").text
 
         # another seat plays elsewhere: the page follows live (Watch), without reloading
@@ -228,14 +229,14 @@ def test_a_seat_plays_a_decision_and_sees_the_table_move(
         )
         after = stub.SubmitDecision(answer).version
         until(browser, lambda d: shown_version(d) == after, "the page did not follow p2's move")
-        assert "p2 chooses" in text_of(browser, "#events li")
+        assert "p2" in text_of(browser, f'#events li[data-seq="{decision.id + 1}"][data-type="DecisionAnswered"]')
         latest = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
         if latest.waiting_for == "p1":  # the round began with p1's decision: the page offers it
             until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#decision button.option"), "no options")
         assert browser.find_element(By.ID, "live").text == "live"
 
         # a seat looks back too: its own draw explained, and the table as it saw it then
-        drawn = next(e for e in browser.find_elements(By.CSS_SELECTOR, "#events li") if "p1 draws 6" in e.text)
+        drawn = browser.find_elements(By.CSS_SELECTOR, '#events li[data-type="CardsDrawn"]')[0]  # p1's hand
         seq = int(drawn.get_attribute("data-seq") or 0)
         drawn.click()
         until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#explain-tree li[data-seq="{seq}"]'), "no why")
@@ -359,7 +360,7 @@ def test_the_referee_replays_explains_and_forks(server: ThreadedServer, browser:
         until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-zone="Heroes"] .card'), "no heroes now")
 
         # an event's cause chain: the hand drawn at setup, back to the rule that dealt it
-        drawn = next(e for e in browser.find_elements(By.CSS_SELECTOR, "#events li") if "p2 draws 6 cards" in e.text)
+        drawn = browser.find_elements(By.CSS_SELECTOR, '#events li[data-type="CardsDrawn"]')[1]  # p2's hand
         seq = int(drawn.get_attribute("data-seq") or 0)
         drawn.click()
         until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#explain-tree li[data-seq="{seq}"]'), "no why")

@@ -502,7 +502,7 @@ function eventItem(e) {
   const seq = num(e.seq);
   return h(
     "li",
-    { "data-seq": seq, class: "event", title: `${e.type} · ${(e.cause && e.cause.rule) || ""}`, onclick: () => select(seq) },
+    { "data-seq": seq, "data-type": e.type, class: "event", title: `${e.type} · ${(e.cause && e.cause.rule) || ""}`, onclick: () => select(seq) },
     h("span", { class: "seq" }, String(seq)),
     " ",
     e.text || e.type,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,16 @@ from tests.test_cli import run
 from tools.bots import random_choice
 
 ENCODE = WOTR.codec.encode
+
+
+@pytest.fixture(autouse=True)
+def _cards_of_files_forgotten() -> Iterator[None]:
+    """A game made with a card file registers its cards by code; forget them after each
+    test, so other tests see the engine's own cards only."""
+    known = set(CARDS)
+    yield
+    for code in set(CARDS) - known:
+        del CARDS[code]
 
 
 def bot_game(scenario: str = "trilogy", seed: int = 1, bots: str = "witch-king,saruman", **kw: object) -> Game:

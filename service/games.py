@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from domain.kernel.events import Event
+from domain.lcg.decks import Deck
 from domain.lcg.lineups import SetupError
 
 
@@ -42,23 +43,40 @@ def _wotr(request: GameRequest, seed: int) -> Event:
     """War of the Ring: the scenario fixes the seats and decks; options are rule readings.
 
     Option values are strings on the wire; ``when_played_in_reserve`` takes true/false.
+    Against the Shadow: ``bots`` (the Shadow seats the rules play, comma-separated),
+    ``difficulty`` (standard or challenging) and ``bot_cards`` (the text of a bot card file).
     """
-    from domain.wotr.options import wotr_options
+    from domain.wotr.options import read_bot_cards, wotr_options
     from domain.wotr.ruleset import WOTR
 
     if request.players:
         raise SetupError("wotr scenarios fix their seats and decks; do not send players")
     rules: dict[str, object] = dict(request.options)
+    bots = [seat for seat in str(rules.pop("bots", "")).split(",") if seat.strip()]
+    difficulty = str(rules.pop("difficulty", ""))
+    card_file = rules.pop("bot_cards", None)
+    pool = read_bot_cards("sent with the game", str(card_file)) if card_file is not None else None
     if "when_played_in_reserve" in rules:
         flag = str(rules["when_played_in_reserve"]).casefold()
         if flag not in ("true", "false"):
             raise SetupError("option when_played_in_reserve must be true or false")
         rules["when_played_in_reserve"] = flag == "true"
-    return WOTR.created(wotr_options(request.scenario or "trilogy", rules), seed)
+    return WOTR.created(wotr_options(request.scenario or "trilogy", rules, bots, difficulty, pool), seed)
+
+
+def _deck(player: PlayerSetup) -> Deck | None:
+    """The deck a player brings: its text, or the key of a ready-made deck (GetCatalog)."""
+    from domain.lcg.decks.formats import read_deck
+    from domain.lcg.decks.ready_made import ready_made
+
+    if not player.deck:
+        return None
+    if len(player.deck) == 1 and not player.deck_format and player.deck[0].strip() in ready_made():
+        return ready_made()[player.deck[0].strip()]
+    return read_deck("\n".join(player.deck), player.deck_format)
 
 
 def _lcg(request: GameRequest, seed: int) -> Event:
-    from domain.lcg.decks.formats import read_deck
     from domain.lcg.lineups import lcg_options
     from domain.lcg.ruleset import LCG
 
@@ -67,7 +85,7 @@ def _lcg(request: GameRequest, seed: int) -> Event:
         raise SetupError(f"unknown option {unknown[0]!r}; lcg takes: difficulty")
     players = list(request.players) or [PlayerSetup()]
     heroes = [list(p.heroes) for p in players]
-    decks = [read_deck("\n".join(p.deck), p.deck_format) if p.deck else None for p in players]
+    decks = [_deck(p) for p in players]
     options = lcg_options(
         request.scenario or "passage-through-mirkwood",
         len(players),

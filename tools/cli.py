@@ -155,6 +155,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from service.rpc.server import ServerOptions, configure_logging, serve
+    from service.web.http import page_address
 
     configure_logging(args.log_level)
 
@@ -168,6 +169,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def ready(port: int) -> None:
         print(f"westmarch: serving on {args.host}:{port}", flush=True)
 
+    def web_ready(port: int) -> None:
+        page = page_address(args.host, port, bool(args.tls_cert))
+        print(f"westmarch: the web page is at {page}#token=TOKEN", flush=True)
+
     options = ServerOptions(
         env=store_env(db=args.db, postgres=args.postgres),
         host=args.host,
@@ -177,8 +182,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tls_key=args.tls_key,
         grace=args.grace,
         reuse_port=args.reuse_port,
+        web_port=args.web_port,
     )
-    asyncio.run(serve(options, ready))
+    asyncio.run(serve(options, ready, web_ready))
     return 0
 
 
@@ -237,6 +243,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game_kind = kind(args.game)
     if args.games < 1:
         raise CommandError("--games must be at least 1")
+    if args.game == "wotr" and (args.scenario == "all" or args.difficulty == "both"):
+        return _simulate_against_bots(args, game_kind)
     created = [game_kind.created(args, args.seed + i) for i in range(args.games)]
     app = _app(args) if args.store else None
     with Progress(args.games, f"simulating {args.games} games", enabled=None if not args.json else False) as bar:
@@ -247,13 +255,45 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             bar.advance()
 
         report = simulate(game_kind, created, args.bot, args.seed, on_game=done)
+    against = _against_the_shadow(args, report)
     if args.json:
-        print(json.dumps(report.as_dict(), indent=2))
+        summary = report.as_dict()
+        if against:
+            summary["against_the_shadow"] = against
+        print(json.dumps(summary, indent=2))
     else:
         print(f"{game_kind.title}: {args.games} games, bot {args.bot}, seeds {args.seed}..{args.seed + args.games - 1}")
         print(report.text())
+        if against:
+            print(
+                f"Against the Shadow, {against['scenario']}, difficulty {against['difficulty']}, bots "
+                f"{','.join(against['bots'])}: the Free Peoples ({args.bot} bot) won {against['free_wins']} of "
+                f"{report.games} games, win rate {against['free_win_rate']:.1%}"
+            )
         if app is not None:
             print("games stored; list them with: westmarch games")
+    return 0
+
+
+def _against_the_shadow(args: argparse.Namespace, report: Any) -> dict[str, Any]:
+    """The Free Peoples' win rate in this scenario and difficulty, for games against Shadow bots."""
+    from tools.simulate_bots import win_rate
+
+    if args.game != "wotr" or not str(getattr(args, "bots", "") or "").strip():
+        return {}
+    return win_rate(args, report)
+
+
+def _simulate_against_bots(args: argparse.Namespace, game_kind: Any) -> int:
+    """Every scenario (``--scenario all``) at each difficulty (``--difficulty both``)."""
+    from domain.wotr.options import scenario_keys
+    from tools.simulate_bots import TableError, show, table
+
+    try:
+        rows = table(args, game_kind, scenario_keys())
+    except TableError as error:
+        raise CommandError(str(error)) from None
+    print(show(rows, args.json, args.bot))
     return 0
 
 
@@ -444,6 +484,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="threads for store and rules work (default: 4)")
     p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain")
     p.add_argument("--tls-key", metavar="PEM", help="and this private key")
+    p.add_argument(
+        "--web-port",
+        type=int,
+        metavar="P",
+        help="also serve the web table at http://HOST:P/ (open it as http://HOST:P/#token=TOKEN; 0: any free port)",
+    )
     p.add_argument("--grace", type=float, default=5.0, help="seconds to finish calls on SIGTERM (default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     p.add_argument(

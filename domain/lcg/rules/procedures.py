@@ -366,3 +366,4 @@ def end_of(scope: str) -> Do:
 
 
 register("lcg.end-phase", Seq(delayed_effects("phase"), end_of("phase")), rule="lcg.phase.end")
+register("lcg.end-round", Seq(delayed_effects("round"), end_of("round")), rule="lcg.round.end")

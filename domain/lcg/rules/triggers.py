@@ -21,7 +21,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
-from domain.lcg.rules import table
+from domain.lcg.rules import attachments, table
 from domain.lcg.rules.procedures import explorable, stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -82,6 +82,8 @@ FRAMEWORK: dict[type[Event], Check] = {
     ev.CharacterDestroyed: _destroyed,
     ev.ProgressPlaced: _progress,
     ev.EnemyDefeated: _defeated,
+    ev.AttachmentPlayed: attachments.check_restricted,
+    ev.AttachmentAttached: attachments.check_restricted,
 }
 
 # -- card triggers -----------------------------------------------------------------------
@@ -250,3 +252,5 @@ def after(rt: Runtime, event: Event) -> None:
     check = FRAMEWORK.get(type(event))
     if check is not None:
         check(rt, event)
+    if type(event) in attachments.HOST_MAY_LEAVE and st(rt).zones.get("attachments"):
+        attachments.check_orphans(rt, event)

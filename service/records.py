@@ -24,6 +24,8 @@ import msgspec
 
 SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
+FORKED_TOPIC = "westmarch.service.forked"
+TABLE_TOPIC = "westmarch.service.table"
 
 
 class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,12 +52,54 @@ class CommandApplied(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-ServiceRecord = SeatsAssigned | CommandApplied
+class GameForked(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a game came from: the first ``at`` events of ``source``. ``why`` is ``fork``
+    (a "what if") or ``take-back`` (a seat took back its decision; the source game, with
+    the decision taken back, stays as it was). Its id is ``uuid5(game id, "forked")``,
+    saved with the new game's first events."""
 
-TOPICS: dict[type[Any], str] = {SeatsAssigned: SEATS_TOPIC, CommandApplied: COMMAND_TOPIC}
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    source: UUID
+    at: int
+    why: str = "fork"
+    seat: str = ""
+    """With a take-back: the seat whose decision was taken back."""
+    timestamp: datetime | None = None
+
+
+class TableSeated(msgspec.Struct, frozen=True, kw_only=True):
+    """Who plays a game at the terminal table: which seats are bots (and what kind), which
+    are played by the people at it, and whether action windows are passed for them.
+    ``westmarch play`` saves one whenever the seating changes and resumes with the latest.
+    Its id is ``uuid5(game id, "table")``; each change is a new version."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    bots: dict[str, str]
+    """Seat to bot kind (``greedy``, ``random``)."""
+    seats: tuple[str, ...] = ()
+    """Seats played here; empty: every seat that is not a bot."""
+    auto_pass: bool = False
+    seed: int = 1
+    timestamp: datetime | None = None
+
+
+ServiceRecord = SeatsAssigned | CommandApplied | GameForked | TableSeated
+
+TOPICS: dict[type[Any], str] = {
+    SeatsAssigned: SEATS_TOPIC,
+    CommandApplied: COMMAND_TOPIC,
+    GameForked: FORKED_TOPIC,
+    TableSeated: TABLE_TOPIC,
+}
 DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
     SEATS_TOPIC: msgspec.json.Decoder(SeatsAssigned),
     COMMAND_TOPIC: msgspec.json.Decoder(CommandApplied),
+    FORKED_TOPIC: msgspec.json.Decoder(GameForked),
+    TABLE_TOPIC: msgspec.json.Decoder(TableSeated),
 }
 
 
@@ -65,6 +109,14 @@ def seats_id(game_id: UUID) -> UUID:
 
 def command_id(game_id: UUID, seat: str, command: str) -> UUID:
     return uuid5(game_id, f"command/{seat}/{command}")
+
+
+def forked_id(game_id: UUID) -> UUID:
+    return uuid5(game_id, "forked")
+
+
+def table_id(game_id: UUID) -> UUID:
+    return uuid5(game_id, "table")
 
 
 class Record:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -21,7 +22,7 @@ from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import verify
-from service.app import BadVersion, UnknownGame, Westmarch, store_env
+from service.app import DEFAULT_DB, BadVersion, UnknownGame, Westmarch, store_env
 from tools.decks import deck_source
 from tools.games import KINDS, kind
 from tools.records import RecordError
@@ -32,8 +33,43 @@ class CommandError(Exception):
     """A problem with what was asked; printed without a traceback, exit status 2."""
 
 
+CREATES_STORE = frozenset({"new", "simulate", "import", "serve"})
+"""Commands that may start a new SQLite file; every other command reads an existing store."""
+
+
 def _app(args: argparse.Namespace) -> Westmarch:
-    return Westmarch(store_env(db=args.db, postgres=getattr(args, "postgres", None)))
+    env = store_env(db=args.db, postgres=getattr(args, "postgres", None))
+    path = _sqlite_path(env)
+    if path is not None:
+        if os.path.isdir(path):
+            raise CommandError(f"the store {path!r} is a folder, not a SQLite file")
+        if args.command not in CREATES_STORE and not os.path.exists(path):
+            raise CommandError(f"no store at {path!r} (start a game with: westmarch new lcg --db {path})")
+    try:
+        return Westmarch(env)
+    except sqlite3.Error as error:
+        raise CommandError(_unreadable_store(path, error)) from None
+
+
+def _sqlite_path(env: dict[str, str]) -> str | None:
+    """The SQLite file the store will open, or None (PostgreSQL, in memory)."""
+    merged = {**os.environ, **env}
+    if merged.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+        return None
+    path = merged.get("SQLITE_DBNAME", DEFAULT_DB)
+    return None if path.startswith((":memory:", "file:")) else path
+
+
+def _unreadable_store(path: str | None, error: BaseException) -> str:
+    where = f"the store {path!r}" if path else "the store"
+    return f"{where} cannot be read ({error}); is it a Westmarch SQLite file, whole and readable?"
+
+
+def _check_viewer(rules: Any, state: Any, viewer: str, flag: str) -> None:
+    """A seat, ``spectator`` or ``referee``: anything else is refused naming the seats."""
+    seats = rules.seats(state)
+    if viewer not in (*seats, "spectator", "referee"):
+        raise CommandError(f"{flag} {viewer}: this game's seats are {', '.join(seats)} (or spectator, referee)")
 
 
 def _game_id(app: Westmarch, text: str) -> UUID:
@@ -76,8 +112,9 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tools.bots import make_bot
-    from tools.play import play
+    from tools.bots import BOTS, make_bot
+    from tools.play import Seating, play, screen
+    from tools.table import seat_table, seating, take_back
 
     if args.server or args.token:
         return _play_remote(args)
@@ -91,14 +128,41 @@ def cmd_play(args: argparse.Namespace) -> int:
         game_id = playing[-1].id
     rules = app.rules_of(game_id)
     game_kind = kind(rules.name)
-    bots = {}
+    seats = rules.seats(app.game(game_id).state)
+    bot_kinds: dict[str, str] = {}
     for spec in args.bot or []:
         seat, _, bot = spec.partition("=")
-        bots[seat] = make_bot(bot or "greedy", args.seed, rules.name)
-    humans = set(args.seat) if args.seat else None
+        if seat not in seats:
+            raise CommandError(f"--bot {spec}: this game's seats are {', '.join(seats)}")
+        if (bot or "greedy") not in BOTS:
+            raise CommandError(f"--bot {spec}: unknown bot {bot!r}; choose from {', '.join(BOTS)}")
+        bot_kinds[seat] = bot or "greedy"
+    for seat in args.seat or []:
+        if seat not in seats:
+            raise CommandError(f"--seat {seat}: this game's seats are {', '.join(seats)}")
+    saved = seating(app, game_id)
+    resumed = saved is not None and not (args.bot or args.seat or args.auto_pass)
+    if saved is not None and resumed:
+        bot_kinds, chosen, auto_pass, seed = dict(saved.bots), saved.seats, saved.auto_pass, saved.seed
+        who = ", ".join(f"{s} {k}" for s, k in bot_kinds.items()) or "no bots"
+        print(f"resuming with the seating saved for this game: {who}; seats here: {', '.join(chosen) or 'all'}")
+    else:
+        chosen, auto_pass, seed = tuple(args.seat or ()), bool(args.auto_pass), args.seed
+    seat_table(app, game_id, bot_kinds, chosen, auto_pass, seed)
+    table = Seating(
+        bots={seat: make_bot(k, seed, rules.name) for seat, k in bot_kinds.items()},
+        humans=set(chosen) if chosen else None,
+        auto_pass=auto_pass,
+    )
+    now = {"game": game_id}
+
+    def remember(changed: Seating) -> None:
+        seat_table(app, now["game"], bot_kinds, chosen, changed.auto_pass, seed)
+
+    table.on_change = remember
 
     def submit(decision: Decision, choice: Choice) -> None:
-        app.submit(game_id, decision.seat, decision.id, choice)
+        app.submit(now["game"], decision.seat, decision.id, choice)
 
     seen: dict[str, int] = {}
 
@@ -106,27 +170,38 @@ def cmd_play(args: argparse.Namespace) -> int:
         """The events since the seat's last decision here, as that seat may see them."""
         from projections.feed import Feed
 
-        now = app.version(game_id)
-        since = seen.get(seat, max(0, now - 40))
-        seen[seat] = now
-        if since >= now:
+        game = now["game"]
+        version = app.version(game)
+        since = seen.get(seat, max(0, version - 40))
+        seen[seat] = version
+        if since >= version:
             return []
-        before = app.state_at(game_id, since) if since else rules.new_state()
+        before = app.state_at(game, since) if since else rules.new_state()
         feed = Feed(rules, seat, before)
-        shown = [p for p in feed.project_many(app.history(game_id, gt=since)) if p.type != "DecisionRequested"]
+        shown = [p for p in feed.project_many(app.history(game, gt=since)) if p.type != "DecisionRequested"]
         return [f"#{p.seq} {p.text}" for p in shown[-30:]]
 
+    def back(seat: str) -> str:
+        source = now["game"]
+        game = take_back(app, source, seat)
+        now["game"] = game.id
+        seen.clear()
+        return (
+            f"{seat}'s last decision is taken back: this table now plays game {game.id}, from version "
+            f"{game.version}; game {source} stays as it was (westmarch games lists both)"
+        )
+
     outcome = play(
-        lambda: app.game(game_id).state,
+        lambda: app.game(now["game"]).state,
         submit,
-        lambda viewer: game_kind.view(app.game(game_id).state, viewer),
-        game_kind.render,
-        bots,
-        humans,
+        lambda viewer: game_kind.view(app.game(now["game"]).state, viewer),
+        screen(rules.name),
+        table,
         recent=recent,
+        take_back=back,
     )
     if outcome is not None:
-        print(f"game {game_id}: {outcome.result} ({outcome.reason})")
+        print(f"game {now['game']}: {outcome.result} ({outcome.reason})")
     return 0
 
 
@@ -259,6 +334,7 @@ def cmd_state(args: argparse.Namespace) -> int:
     game_id = _game_id(app, args.game)
     rules = app.rules_of(game_id)
     state = app.state_at(game_id, args.at)
+    _check_viewer(rules, state, args.viewer, "--as")
     game_kind = kind(rules.name)
     table = game_kind.view(state, args.viewer)
     if args.json:
@@ -417,6 +493,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", help="seat played here (repeatable; default: every seat not a bot)")
     p.add_argument("--bot", action="append", metavar="SEAT=KIND", help="hand a seat to a bot: random or greedy")
     p.add_argument("--seed", type=int, default=1, help="seed for the bots (default: %(default)s)")
+    p.add_argument(
+        "--auto-pass", action="store_true", help="pass every action window for the seats played here (key a toggles)"
+    )
     p.add_argument("--server", metavar="HOST:PORT", help="play a seat of a game on a Westmarch server")
     p.add_argument("--token", help="with --server: the seat's token (it names the game)")
     p.add_argument("--tls", action="store_true", help="with --server: connect with TLS (system roots)")
@@ -537,12 +616,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CommandError, RecordError, SetupError, UnknownGame, BadVersion, RuleError) as error:
         print(f"westmarch: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except sqlite3.Error as error:
+        print(f"westmarch: {_unreadable_store(getattr(args, 'db', None), error)}", file=sys.stderr)
+        return 2
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        print(
+            f"westmarch: a stored event cannot be read ({error}); the store is damaged "
+            "(westmarch verify GAME names the first unreadable event)",
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:
         # The reader went away (``westmarch log GAME | head``): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as error:
+        print(f"westmarch: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

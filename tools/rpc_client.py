@@ -139,14 +139,14 @@ def play_remote(
 ) -> Outcome | None:
     """Play the token's seat in the terminal until the game ends or the player quits."""
     from tools.games import kind
-    from tools.play import play
+    from tools.play import Seating, play, screen
 
     with channel(address, tls_ca, tls) as ch:
         seat = RemoteSeat(pb_grpc.GameServiceStub(ch), token, game_id)
         me = seat.view.viewer
         game_kind = kind(seat.view.game)
         outcome: Outcome | None = play(
-            seat.state, seat.submit, seat.table, game_kind.render, {}, {me}, read, out or sys.stdout
+            seat.state, seat.submit, seat.table, screen(game_kind.name), Seating(humans={me}), read, out or sys.stdout
         )
         return outcome
 

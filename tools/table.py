@@ -1,0 +1,94 @@
+"""What the terminal table keeps beside a game, in the same store: who sits where, and
+where a game came from (a fork, or a take-back).
+
+A take-back never edits a log. The seat's last decision is taken back by starting a new
+game whose history is the source's events up to (and including) the question that
+decision answered; the source game stays whole, readable and verifiable, and the new one
+records where it came from (:class:`~service.records.GameForked` with ``why="take-back"``).
+Both games' logs are prefixes of the same played history, so each folds, reloads and
+verifies on its own, and `westmarch games` shows the branch that was taken back.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from domain.game import Game
+from domain.kernel.decisions import RuleError
+from domain.kernel.events import DecisionAnswered
+from service.app import Westmarch
+from service.records import GameForked, Record, TableSeated, forked_id, table_id
+
+
+class NothingToTakeBack(RuleError):
+    def __init__(self, seat: str) -> None:
+        super().__init__(f"{seat} has made no decision in this game yet")
+
+
+def _latest(app: Westmarch, record_id: UUID) -> object | None:
+    found = app.recorder.select_events(record_id, desc=True, limit=1)
+    return app.mapper.to_domain_event(found[0]) if found else None
+
+
+def seating(app: Westmarch, game_id: UUID) -> TableSeated | None:
+    """The latest seating saved for the game, if any."""
+    found = _latest(app, table_id(game_id))
+    return found if isinstance(found, TableSeated) else None
+
+
+def seat_table(
+    app: Westmarch, game_id: UUID, bots: dict[str, str], seats: tuple[str, ...], auto_pass: bool, seed: int
+) -> TableSeated:
+    """Save a seating for the game unless it is the one saved last."""
+    last = seating(app, game_id)
+    new = TableSeated(
+        originator_id=table_id(game_id),
+        originator_version=(last.originator_version + 1) if last else 1,
+        game_id=game_id,
+        bots=dict(sorted(bots.items())),
+        seats=tuple(sorted(seats)),
+        auto_pass=auto_pass,
+        seed=seed,
+    )
+    if last is not None and (last.bots, last.seats, last.auto_pass, last.seed) == (
+        new.bots,
+        new.seats,
+        new.auto_pass,
+        new.seed,
+    ):
+        return last
+    app.save(Record(new))
+    return new
+
+
+def lineage(app: Westmarch, game_id: UUID) -> GameForked | None:
+    """Where the game came from, if it was forked or taken back."""
+    found = _latest(app, forked_id(game_id))
+    return found if isinstance(found, GameForked) else None
+
+
+def fork(app: Westmarch, game_id: UUID, at: int, why: str = "fork", seat: str = "") -> Game:
+    """A new game with the first ``at`` events of another, recording where it came from."""
+    from uuid import uuid4
+
+    new_id = uuid4()
+    record = GameForked(originator_id=forked_id(new_id), game_id=new_id, source=game_id, at=at, why=why, seat=seat)
+    return app.fork(game_id, at, new_id, also=[Record(record)])
+
+
+def last_decision(app: Westmarch, game_id: UUID, seat: str) -> int:
+    """The version at which the seat's last answered decision was asked."""
+    for event in reversed(app.history(game_id)):
+        if isinstance(event, DecisionAnswered) and event.seat == seat:
+            return event.decision
+    raise NothingToTakeBack(seat)
+
+
+def take_back(app: Westmarch, game_id: UUID, seat: str) -> Game:
+    """A new game at the seat's last decision, asked again; the seating moves with it."""
+    at = last_decision(app, game_id, seat)
+    game = fork(app, game_id, at, "take-back", seat)
+    seated = seating(app, game_id)
+    if seated is not None:
+        seat_table(app, game.id, seated.bots, seated.seats, seated.auto_pass, seated.seed)
+    return game

@@ -21,7 +21,7 @@ import msgspec
 from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
-from domain.verify import verify
+from domain.verify import check_chain, verify
 from service.app import DEFAULT_DB, BadVersion, UnknownGame, Westmarch, store_env
 from tools.decks import deck_source
 from tools.games import KINDS, kind
@@ -86,6 +86,13 @@ def _game_id(app: Westmarch, text: str) -> UUID:
     raise CommandError(f"{text!r} matches {len(matches)} games; give more of the id")
 
 
+def _warn_if_broken(game_id: UUID, rules: Any, events: Sequence[Any]) -> None:
+    """Say (on standard error) when the hash chain of what is about to be shown is broken."""
+    chain = check_chain(rules, events)
+    if not chain.ok:
+        print(f"westmarch: WARNING: game {game_id} does not verify: {chain}", file=sys.stderr)
+
+
 # -- commands ----------------------------------------------------------------------------
 
 
@@ -98,15 +105,27 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from tools.table import branch, lineage, origin, who_plays
+
     app = _app(args)
-    found = False
-    for info in app.games():
-        found = True
-        status = "over" if info.over else "playing"
+    infos = list(app.games())
+    origins = {info.id: forked for info in infos if (forked := lineage(app, info.id)) is not None}
+    for info in infos:
         seed = getattr(info.created, "seed", "?")
         rules = f"rules v{recorded_rules_version(info.created)}"
-        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {status:8} {rules}  seed {seed}")
-    if not found:
+        status = "playing"
+        if info.over:
+            last = app.history(info.id, gt=info.version - 1)[-1]
+            outcome = getattr(last, "outcome", None)
+            status = f"over: {outcome.result} ({outcome.reason})" if outcome is not None else "over"
+        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {rules}  seed {seed}  {status}")
+        print(f"    players: {who_plays(info.created)}")
+        if info.id in origins:
+            print(f"    {origin(origins[info.id])}")
+        for forked in origins.values():
+            if forked.source == info.id:
+                print(f"    {branch(forked)}")
+    if not infos:
         print("no games yet; start one with: westmarch new lcg")
     return 0
 
@@ -321,7 +340,9 @@ def cmd_log(args: argparse.Namespace) -> int:
     app = _app(args)
     game_id = _game_id(app, args.game)
     rules = app.rules_of(game_id)
-    for event, line, because in story_with_causes(rules, app.history(game_id)):
+    events = app.history(game_id)
+    _warn_if_broken(game_id, rules, events)
+    for event, line, because in story_with_causes(rules, events):
         if args.start <= event.seq and (args.end is None or event.seq <= args.end):
             print(f"{event.seq:6}  {line}")
             if not args.brief:
@@ -333,6 +354,7 @@ def cmd_state(args: argparse.Namespace) -> int:
     app = _app(args)
     game_id = _game_id(app, args.game)
     rules = app.rules_of(game_id)
+    _warn_if_broken(game_id, rules, app.history(game_id, lte=args.at))
     state = app.state_at(game_id, args.at)
     _check_viewer(rules, state, args.viewer, "--as")
     game_kind = kind(rules.name)
@@ -367,9 +389,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
+    from tools.table import fork
+
     app = _app(args)
     game_id = _game_id(app, args.game)
-    game = app.fork(game_id, args.at)
+    game = fork(app, game_id, args.at)
     print(game.id)
     print(f"forked from {game_id} at event {args.at}; now at version {game.version}", file=sys.stderr)
     return 0

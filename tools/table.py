@@ -16,6 +16,7 @@ from uuid import UUID
 from domain.game import Game
 from domain.kernel.decisions import RuleError
 from domain.kernel.events import DecisionAnswered
+from domain.lcg.cards import CARDS as LCG_CARDS
 from service.app import Westmarch
 from service.records import GameForked, Record, TableSeated, forked_id, table_id
 
@@ -92,3 +93,37 @@ def take_back(app: Westmarch, game_id: UUID, seat: str) -> Game:
     if seated is not None:
         seat_table(app, game.id, seated.bots, seated.seats, seated.auto_pass, seated.seed)
     return game
+
+
+def who_plays(created: object) -> str:
+    """The players of a game as its first event sets them up: heroes per seat (LCG), decks
+    per seat (War of the Ring)."""
+    options = getattr(created, "options", None)
+    players = getattr(options, "players", None)
+    if players is not None:
+        return "; ".join(
+            f"p{i} {', '.join(LCG_CARDS[h].name if h in LCG_CARDS else h for h in p.heroes)}"
+            for i, p in enumerate(players, start=1)
+        )
+    decks = getattr(options, "decks", None)
+    if decks is not None:
+        scenario = getattr(options, "scenario", "")
+        return f"{scenario}: " + ", ".join(f"{d.seat} ({d.team})" for d in decks)
+    return ""
+
+
+def origin(forked: GameForked) -> str:
+    """Where a game came from, in words."""
+    if forked.why == "take-back":
+        return f"{forked.seat} took back a decision of {forked.source}: this game is its first {forked.at} events"
+    return f"forked from {forked.source} at event {forked.at}"
+
+
+def branch(forked: GameForked) -> str:
+    """What became of a game a branch was taken from, in words."""
+    if forked.why == "take-back":
+        return (
+            f"{forked.seat} took back the decision asked at version {forked.at}; play went on in "
+            f"{forked.game_id} (this game is kept as it was played)"
+        )
+    return f"forked at event {forked.at} into {forked.game_id}"

@@ -457,7 +457,33 @@ def cmd_tokens(args: argparse.Namespace) -> int:
 def cmd_fixture(args: argparse.Namespace) -> int:
     from tools.fixtures import run_files
 
+    if args.action == "capture":
+        return _capture(args)
+    missing = [f for f in args.files if not os.path.exists(f)]
+    if missing:
+        raise CommandError(f"no fixture file {missing[0]!r}")
     return run_files(args.files, verbose=args.verbose)
+
+
+def _capture(args: argparse.Namespace) -> int:
+    from tools.capture import CaptureError, capture
+
+    app = _app(args)
+    game_id = _game_id(app, args.game)
+    rules = app.rules_of(game_id)
+    at = args.at if args.at is not None else app.version(game_id)
+    state = app.state_at(game_id, at)
+    try:
+        text = capture(rules, state, args.name or f"game {game_id} at version {at}")
+    except CaptureError as error:
+        raise CommandError(str(error)) from None
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+        print(f"wrote {args.output}: the table of game {game_id} at version {at}", file=sys.stderr)
+    return 0
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
@@ -599,6 +625,15 @@ def parser() -> argparse.ArgumentParser:
     g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails")
     g.add_argument("files", nargs="+", help="fixture files (TOML) or folders of them")
     g.add_argument("-v", "--verbose", action="store_true", help="print the events of each fixture")
+    g = fix_sub.add_parser(
+        "capture",
+        help="write the table of a stored game at a version as a fixture file that 'fixture run' accepts",
+        parents=[common],
+    )
+    g.add_argument("game", help="game id or prefix")
+    g.add_argument("--at", type=int, help="version (default: the latest)")
+    g.add_argument("-o", "--output", help="file to write (default: standard output)")
+    g.add_argument("--name", help="the fixture's name (default: the game and version)")
 
     command("decks", "list the ready-made LCG decks", cmd_decks, store=False)
 

@@ -1,0 +1,169 @@
+"""``westmarch fixture capture GAME --at N``: the table at version N as a fixture file.
+
+The file lays out the same position (every card in its zone, in order, with its tokens and
+state; threats; round, phase and first player), starts it at the step of the round the
+pending decision belongs to, and expects that decision to be asked again, so that
+``westmarch fixture run`` passes on it as captured. A dispute becomes a test by adding the
+``[[step]]`` answers and the ``[expect]`` that the rules should give.
+
+Each card is labelled ``Name#uid`` (its uid in the captured game), so the labels in the
+file are the names the game's log and table use. Chance after the position comes from
+the captured game's seed, counted afresh: shuffles and random picks after it may differ
+from the game's own.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.kernel.decisions import Decision
+from domain.kernel.position import round_frames
+from domain.kernel.ruleset import Ruleset, SetupError
+from domain.kernel.state import State
+from domain.lcg.cards import CARDS as LCG_CARDS
+from domain.lcg.position import PLAYER_ZONES as LCG_PLAYER_ZONES
+from domain.lcg.position import SHARED_ZONES as LCG_SHARED_ZONES
+from domain.lcg.state import LcgState
+
+
+class CaptureError(Exception):
+    """The position cannot be written as a fixture (a zone or step the format lacks)."""
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"'
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_key(k)} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, Sequence):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    raise CaptureError(f"cannot write {value!r} in a fixture")
+
+
+def _key(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isalnum() else _toml(key)
+
+
+def _table(name: str, values: Mapping[str, Any]) -> list[str]:
+    lines = [f"[{name}]"]
+    for k, v in values.items():
+        if isinstance(v, list) and len(v) > 3:
+            lines += [f"{_key(k)} = [", *(f"  {_toml(item)}," for item in v), "]"]
+        else:
+            lines.append(f"{_key(k)} = {_toml(v)}")
+    return [*lines, ""]
+
+
+def start_step(game: str, round_program: str, rule: str) -> str:
+    """The step of the round a decision of ``rule`` belongs to: the rule itself, or its
+    longest prefix a position can start at (``lcg.quest.commit``, ``lcg.combat``...)."""
+    parts = rule.split(".")
+    for n in range(len(parts), 1, -1):
+        candidate = ".".join(parts[:n])
+        try:
+            round_frames(game, round_program, candidate)
+        except SetupError:
+            continue
+        return candidate
+    return round_program
+
+
+def _lcg_label(s: LcgState, uid: int) -> str:
+    return f"{LCG_CARDS[s.cards[uid].code].name}#{uid}"
+
+
+def _lcg_zones(s: LcgState) -> dict[str, list[Any]]:
+    known = set(LCG_SHARED_ZONES) | {f"{seat}.{z}" for seat in s.players for z in LCG_PLAYER_ZONES}
+    zones: dict[str, list[Any]] = {}
+    for zone, uids in s.zones.items():
+        if not uids:
+            continue
+        if zone not in known:
+            raise CaptureError(f"the zone {zone!r} has no place in the fixture format")
+        entries = []
+        for uid in uids:
+            card = s.cards[uid]
+            entry: dict[str, Any] = {"card": card.code, "as": _lcg_label(s, uid)}
+            for name in ("damage", "resources", "progress"):
+                if getattr(card, name):
+                    entry[name] = getattr(card, name)
+            for name in ("exhausted", "committed", "shown"):
+                if getattr(card, name):
+                    entry[name] = True
+            if LCG_CARDS[card.code].type == "quest" or card.face != "A":
+                entry["face"] = card.face
+            if card.attached_to is not None:
+                entry["on"] = _lcg_label(s, card.attached_to)
+            entries.append(entry)
+        zones[zone] = entries
+    return _hosts_first(zones)
+
+
+def _hosts_first(zones: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """Zones in the file's order: cards that others sit on before attachments and shadows."""
+    later = ("attachments", "shadows")
+    return {k: v for k, v in zones.items() if k not in later} | {k: zones[k] for k in later if k in zones}
+
+
+def capture_lcg(s: LcgState, name: str) -> str:
+    options = s.options
+    if options is None:
+        raise CaptureError("the game is not set up yet at that version")
+    decision = s.pending
+    at = start_step("lcg.game", "lcg.round", decision.rule) if decision is not None else "lcg.round"
+    game = {
+        "ruleset": "lcg",
+        "scenario": options.scenario,
+        "players": len(options.players),
+        "heroes": [[LCG_CARDS[h].name for h in p.heroes] for p in options.players],
+        "seed": s.seed,
+        "difficulty": options.difficulty,
+    }
+    position = {
+        "at": at,
+        "round": max(1, s.round),
+        "phase": s.phase,
+        "first": s.first,
+        "threat": {seat: p.threat for seat, p in s.players.items()},
+    }
+    lines = [f"name = {_toml(name)}", 'source = "captured with westmarch fixture capture"', ""]
+    lines += _table("game", game)
+    lines += _table("position", position)
+    lines += _table("position.zones", _lcg_zones(s))
+    threats = {seat: p.threat for seat, p in s.players.items()}
+    return "\n".join(lines + _expectations(lines, decision, threats)).rstrip() + "\n"
+
+
+def _expectations(lines: list[str], decision: Decision | None, threats: Mapping[str, int]) -> list[str]:
+    """What the laid-out position must give: the captured decision asked again. A position
+    starts at the beginning of a step, so a decision taken part way through one (the second
+    player's commit) comes after the step's earlier decisions: then the first decision the
+    position asks is expected, and a comment says which decision the game was at."""
+    from tools.fixtures import Run
+
+    asked = Run(tomllib.loads("\n".join(lines))).game.state.pending
+    out = []
+    if decision is not None and asked is not None and (asked.seat, asked.rule) != (decision.seat, decision.rule):
+        out += [
+            f"# The game was at {decision.seat}'s decision {decision.rule!r} ({decision.prompt});",
+            "# the position starts at the beginning of that step, where this decision comes first.",
+        ]
+    if asked is not None:
+        out += _table("expect", {"decision": {"seat": asked.seat, "rule": asked.rule}})
+    for seat, threat in threats.items():
+        out += _table(f"expect.players.{seat}", {"threat": threat})
+    return out
+
+
+def capture(rules: Ruleset[Any], state: State, name: str) -> str:
+    """The fixture file (TOML text) of ``state``."""
+    if isinstance(state, LcgState):
+        return capture_lcg(state, name)
+    raise CaptureError(f"capturing a {rules.name} position is not supported yet")

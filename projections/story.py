@@ -60,6 +60,8 @@ class Namer:
     def __init__(self, rules: Ruleset[Any], state: State) -> None:
         self.rules, self.state = rules, state
         self.asked: Decision | None = None
+        self.number_asked: int | None = None
+        """The id of the last decision asked for a number that this reader saw only in part."""
         self.book = phrasebook(rules.name)
 
     def card(self, uid: int | None) -> str:
@@ -278,6 +280,8 @@ def describe_body(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seein
         decision = body.get("decision") or {}
         if "options" in decision and "prompt" in decision:  # shown to this reader in full
             name.asked = msgspec.convert(decision, Decision)
+        elif decision.get("kind") == Kind.NUMBER:
+            name.number_asked = decision.get("id")
     return _say(kind, body, name, seeing)
 
 
@@ -383,6 +387,8 @@ def _answered(said: Said) -> str:
         if asked.kind is Kind.ORDER:
             return f"{seat} puts them in order: {', '.join(labels)}"
         return f"{seat} chooses: {join(labels)}"
+    if said.namer.number_asked is not None and said.namer.number_asked == said.get("decision"):
+        return f"{seat} chooses {join(choice) or 'nothing'}"
     shown = [_unasked(said, c) for c in choice] + ([a_or_n(hidden, "hidden card")] if hidden else [])
     return f"{seat} chooses {join(shown) or 'nothing'}"
 

@@ -195,9 +195,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         seen[seat] = version
         if since >= version:
             return []
-        before = app.state_at(game, since) if since else rules.new_state()
+        # the feed starts one event early, so the question the seat last answered is known
+        # to it and the answer reads by the options' labels
+        start = max(0, since - 1)
+        before = app.state_at(game, start) if start else rules.new_state()
         feed = Feed(rules, seat, before)
-        shown = [p for p in feed.project_many(app.history(game, gt=since)) if p.type != "DecisionRequested"]
+        shown = [
+            p for p in feed.project_many(app.history(game, gt=start)) if p.seq > since and p.type != "DecisionRequested"
+        ]
         return [f"#{p.seq} {p.text}" for p in shown[-30:]]
 
     def back(seat: str) -> str:

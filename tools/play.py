@@ -136,9 +136,24 @@ def show_decision(
     if table is not None and shown is not None:
         for line in shown.notes(table, decision):
             out.write(line + "\n")
+        if decision.about is None:
+            for card in named_in(decision, shown.cards(table)):
+                out.write(f"  {card.name}: {card.text}\n")
     for i, option in enumerate(options if options is not None else decision.options, start=1):
         note = shown.option_note(table, decision, option) if table is not None and shown is not None else ""
         out.write(f"  {i:2}. {option.label}{f'  ({note})' if note else ''}\n")
+
+
+def named_in(decision: Decision, cards: list[Any]) -> list[Any]:
+    """The cards a prompt names ("Use the response of Son of Arnor?", "Forest Gate: draw 2
+    cards?"), each once: an option's card first, else any card in sight of that name."""
+    by_uid = {c.uid: c for c in cards}
+    options = [by_uid[o.card] for o in decision.options if o.card is not None and o.card in by_uid]
+    found: dict[str, Any] = {}
+    for card in [*options, *cards]:
+        if card.text and card.name not in found and card.name in decision.prompt and card.type != "quest":
+            found[card.name] = card
+    return list(found.values())
 
 
 def refusal(decision: Decision, error: RuleError) -> str:

@@ -152,19 +152,25 @@ def _hit_points(c: CardView) -> str:
 
 
 def option_note(t: TableView, decision: Decision, option: Option) -> str:
-    """What a player needs beside an option: a character's willpower while committing,
-    remaining hit points wherever damage, defence or a target is chosen."""
-    if option.card is None:
+    """What a player needs beside an option: a character's willpower while committing, an
+    enemy's engagement cost when engaging, defence or attack and the hit points left
+    wherever damage, an attack or a target is chosen."""
+    if option.card is None or option.id in ("yes", "no"):
         return ""
     card = next((c for c in cards(t) if c.uid == option.card), None)
-    if card is None or card.type == "quest":
+    if card is None or card.type not in ("hero", "ally", "enemy", "location"):
         return ""
-    if decision.rule.startswith("lcg.quest.commit"):
+    rule = decision.rule
+    if rule.startswith("lcg.quest.commit"):
         return f"WP {card.willpower}" if card.willpower is not None else ""
     parts = []
-    if card.type in ("hero", "ally") and decision.rule.startswith("lcg.combat"):
-        parts.append(f"DEF {card.defense}" if "defend" in decision.rule else f"ATK {card.attack}")
-    if card.type == "enemy" and decision.rule.startswith("lcg.combat"):
+    if card.type == "enemy" and rule.startswith("lcg.encounter"):
+        parts.append(f"engagement cost {card.engagement_cost}, ATK {card.attack}")
+    elif not (rule.startswith(("lcg.combat", "lcg.damage")) or "damage" in decision.prompt.lower()):
+        return ""
+    elif card.type in ("hero", "ally"):
+        parts.append(f"DEF {card.defense}" if "defend" in rule else f"ATK {card.attack}")
+    elif card.type == "enemy":
         parts.append(f"DEF {card.defense}")
     hp = _hit_points(card)
     if hp:

@@ -46,7 +46,8 @@ from service.app import BadVersion, GameInfo, Westmarch
 from service.archive import export
 from service.errors import BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
-from service.records import CommandApplied, GameForked, Record, command_id, forked_id, seats_id
+from service.lineage import fork_recorded
+from service.records import CommandApplied, Record, command_id, seats_id
 from service.rpc.auth import Tokens, game_of_token, issue
 
 MAX_COMMAND_ID = 128
@@ -324,8 +325,7 @@ class GameService:
         tokens, record = issue(new_id, seats)
         try:
             with self._writing:
-                forked = GameForked(originator_id=forked_id(new_id), game_id=new_id, source=game_id, at=at)
-                game = self.app.fork(game_id, at, new_id, also=[record, Record(forked)])
+                game = fork_recorded(self.app, game_id, at, new_id=new_id, also=[record])
         except BadVersion as error:
             raise OutOfRange(str(error)) from None
         self.tokens.remember(new_id, record)

@@ -26,6 +26,8 @@ SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
 FORKED_TOPIC = "westmarch.service.forked"
 TABLE_TOPIC = "westmarch.service.table"
+TAKE_BACK_ASKED_TOPIC = "westmarch.service.take-back-asked"
+TAKE_BACK_DONE_TOPIC = "westmarch.service.take-back-done"
 
 
 class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,19 +89,50 @@ class TableSeated(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-ServiceRecord = SeatsAssigned | CommandApplied | GameForked | TableSeated
+class TakeBackAsked(msgspec.Struct, frozen=True, kw_only=True):
+    """A viewer of a game on the service asked (or consented) that ``seat`` take back the
+    decision asked at version ``at``. Id: ``uuid5(game id, "take-back/<seat>/<at>/<by>")``."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    seat: str
+    at: int
+    by: str
+    timestamp: datetime | None = None
+
+
+class TakeBackDone(msgspec.Struct, frozen=True, kw_only=True):
+    """The take-back of ``seat``'s decision asked at ``at`` happened: play goes on in
+    ``branch``. Id: ``uuid5(game id, "take-back/<seat>/<at>")``, saved with the branch's
+    first events, so a take-back happens once however many ask at the same time."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    seat: str
+    at: int
+    branch: UUID
+    timestamp: datetime | None = None
+
+
+ServiceRecord = SeatsAssigned | CommandApplied | GameForked | TableSeated | TakeBackAsked | TakeBackDone
 
 TOPICS: dict[type[Any], str] = {
     SeatsAssigned: SEATS_TOPIC,
     CommandApplied: COMMAND_TOPIC,
     GameForked: FORKED_TOPIC,
     TableSeated: TABLE_TOPIC,
+    TakeBackAsked: TAKE_BACK_ASKED_TOPIC,
+    TakeBackDone: TAKE_BACK_DONE_TOPIC,
 }
 DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
     SEATS_TOPIC: msgspec.json.Decoder(SeatsAssigned),
     COMMAND_TOPIC: msgspec.json.Decoder(CommandApplied),
     FORKED_TOPIC: msgspec.json.Decoder(GameForked),
     TABLE_TOPIC: msgspec.json.Decoder(TableSeated),
+    TAKE_BACK_ASKED_TOPIC: msgspec.json.Decoder(TakeBackAsked),
+    TAKE_BACK_DONE_TOPIC: msgspec.json.Decoder(TakeBackDone),
 }
 
 
@@ -117,6 +150,14 @@ def forked_id(game_id: UUID) -> UUID:
 
 def table_id(game_id: UUID) -> UUID:
     return uuid5(game_id, "table")
+
+
+def take_back_asked_id(game_id: UUID, seat: str, at: int, by: str) -> UUID:
+    return uuid5(game_id, f"take-back/{seat}/{at}/{by}")
+
+
+def take_back_done_id(game_id: UUID, seat: str, at: int) -> UUID:
+    return uuid5(game_id, f"take-back/{seat}/{at}")
 
 
 class Record:

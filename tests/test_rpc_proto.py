@@ -39,6 +39,7 @@ def test_the_service_is_westmarch_v1() -> None:
         "ForkGame",
         "VerifyGame",
         "ExportGame",
+        "TakeBack",
     }
 
 

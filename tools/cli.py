@@ -394,11 +394,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
-    from tools.table import fork
+    from service.lineage import fork_recorded
 
     app = _app(args)
     game_id = _game_id(app, args.game)
-    game = fork(app, game_id, args.at)
+    game = fork_recorded(app, game_id, args.at)
     print(game.id)
     print(f"forked from {game_id} at event {args.at}; now at version {game.version}", file=sys.stderr)
     return 0

@@ -14,16 +14,10 @@ from __future__ import annotations
 from uuid import UUID
 
 from domain.game import Game
-from domain.kernel.decisions import RuleError
-from domain.kernel.events import DecisionAnswered
 from domain.lcg.cards import CARDS as LCG_CARDS
 from service.app import Westmarch
-from service.records import GameForked, Record, TableSeated, forked_id, table_id
-
-
-class NothingToTakeBack(RuleError):
-    def __init__(self, seat: str) -> None:
-        super().__init__(f"{seat} has made no decision in this game yet")
+from service.lineage import TAKE_BACK, fork_recorded, last_decision, lineage
+from service.records import GameForked, Record, TableSeated, table_id
 
 
 def _latest(app: Westmarch, record_id: UUID) -> object | None:
@@ -62,33 +56,10 @@ def seat_table(
     return new
 
 
-def lineage(app: Westmarch, game_id: UUID) -> GameForked | None:
-    """Where the game came from, if it was forked or taken back."""
-    found = _latest(app, forked_id(game_id))
-    return found if isinstance(found, GameForked) else None
-
-
-def fork(app: Westmarch, game_id: UUID, at: int, why: str = "fork", seat: str = "") -> Game:
-    """A new game with the first ``at`` events of another, recording where it came from."""
-    from uuid import uuid4
-
-    new_id = uuid4()
-    record = GameForked(originator_id=forked_id(new_id), game_id=new_id, source=game_id, at=at, why=why, seat=seat)
-    return app.fork(game_id, at, new_id, also=[Record(record)])
-
-
-def last_decision(app: Westmarch, game_id: UUID, seat: str) -> int:
-    """The version at which the seat's last answered decision was asked."""
-    for event in reversed(app.history(game_id)):
-        if isinstance(event, DecisionAnswered) and event.seat == seat:
-            return event.decision
-    raise NothingToTakeBack(seat)
-
-
 def take_back(app: Westmarch, game_id: UUID, seat: str) -> Game:
     """A new game at the seat's last decision, asked again; the seating moves with it."""
     at = last_decision(app, game_id, seat)
-    game = fork(app, game_id, at, "take-back", seat)
+    game = fork_recorded(app, game_id, at, TAKE_BACK, seat)
     seated = seating(app, game_id)
     if seated is not None:
         seat_table(app, game.id, seated.bots, seated.seats, seated.auto_pass, seated.seed)
@@ -114,16 +85,19 @@ def who_plays(created: object) -> str:
 
 def origin(forked: GameForked) -> str:
     """Where a game came from, in words."""
-    if forked.why == "take-back":
+    if forked.why == TAKE_BACK:
         return f"{forked.seat} took back a decision of {forked.source}: this game is its first {forked.at} events"
     return f"forked from {forked.source} at event {forked.at}"
 
 
 def branch(forked: GameForked) -> str:
     """What became of a game a branch was taken from, in words."""
-    if forked.why == "take-back":
+    if forked.why == TAKE_BACK:
         return (
             f"{forked.seat} took back the decision asked at version {forked.at}; play went on in "
             f"{forked.game_id} (this game is kept as it was played)"
         )
     return f"forked at event {forked.at} into {forked.game_id}"
+
+
+__all__ = ["fork_recorded", "lineage", "origin", "seat_table", "seating", "take_back", "who_plays"]

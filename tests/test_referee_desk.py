@@ -117,6 +117,25 @@ def test_capture_round_trip(lcg_games: list[Game]) -> None:
     assert len(rules_seen) >= 8
 
 
+def test_capture_round_trip_war_of_the_ring() -> None:
+    game = Game.start(uuid.uuid4(), WOTR, WOTR.created(wotr_options("trilogy", {}), 3))
+    play_randomly(game, random.Random(3))
+    events = _events(game)
+    rules_seen: set[str] = set()
+    for event in events:
+        if type(event).__name__ != "DecisionRequested":
+            continue
+        state = fold(game.rules, events[: event.seq])
+        assert state.pending is not None
+        if state.pending.rule in rules_seen:
+            continue
+        rules_seen.add(state.pending.rule)
+        text = capture(game.rules, state, f"at {event.seq}")
+        result = run_fixture(tomllib.loads(text))
+        assert result.passed, (event.seq, result.failures, text)
+    assert len(rules_seen) >= 6
+
+
 def test_capture_at_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     db, out = str(tmp_path / "g.db"), tmp_path / "dispute.toml"
     assert main(["new", "lcg", "--seed", "4", "--db", db]) == 0

@@ -26,6 +26,11 @@ from domain.lcg.cards import CARDS as LCG_CARDS
 from domain.lcg.position import PLAYER_ZONES as LCG_PLAYER_ZONES
 from domain.lcg.position import SHARED_ZONES as LCG_SHARED_ZONES
 from domain.lcg.state import LcgState
+from domain.wotr.cards import name_of
+from domain.wotr.position import PLAYER_ZONES as WOTR_PLAYER_ZONES
+from domain.wotr.position import SHARED_ZONES as WOTR_SHARED_ZONES
+from domain.wotr.rules import table as wotr_table
+from domain.wotr.state import TEAMS, WotrState
 
 
 class CaptureError(Exception):
@@ -137,11 +142,13 @@ def capture_lcg(s: LcgState, name: str) -> str:
     lines += _table("game", game)
     lines += _table("position", position)
     lines += _table("position.zones", _lcg_zones(s))
-    threats = {seat: p.threat for seat, p in s.players.items()}
+    threats = {seat: {"threat": p.threat} for seat, p in s.players.items()}
     return "\n".join(lines + _expectations(lines, decision, threats)).rstrip() + "\n"
 
 
-def _expectations(lines: list[str], decision: Decision | None, threats: Mapping[str, int]) -> list[str]:
+def _expectations(
+    lines: list[str], decision: Decision | None, players: Mapping[str, Mapping[str, int]]
+) -> list[str]:
     """What the laid-out position must give: the captured decision asked again. A position
     starts at the beginning of a step, so a decision taken part way through one (the second
     player's commit) comes after the step's earlier decisions: then the first decision the
@@ -157,13 +164,89 @@ def _expectations(lines: list[str], decision: Decision | None, threats: Mapping[
         ]
     if asked is not None:
         out += _table("expect", {"decision": {"seat": asked.seat, "rule": asked.rule}})
-    for seat, threat in threats.items():
-        out += _table(f"expect.players.{seat}", {"threat": threat})
+    for who, values in players.items():
+        out += _table(f"expect.players.{who}", values)
     return out
+
+
+def _wotr_label(s: WotrState, uid: int) -> str:
+    return f"{name_of(s.cards[uid].code)}#{uid}"
+
+
+def _wotr_zones(s: WotrState) -> dict[str, list[Any]]:
+    seats = set(s.players)
+    zones: dict[str, list[Any]] = {}
+    for zone, uids in s.zones.items():
+        if not uids:
+            continue
+        seat, _, rest = zone.partition(".")
+        known = (seat in seats and rest in WOTR_PLAYER_ZONES) or zone in WOTR_SHARED_ZONES
+        if not (known or zone.startswith(("at.", "paths."))):
+            raise CaptureError(f"the zone {zone!r} has no place in the fixture format")
+        # an item is listed after the character that wields it
+        ordered = [u for u in uids if s.cards[u].wielder is None] + [u for u in uids if s.cards[u].wielder is not None]
+        entries = []
+        for uid in ordered:
+            card = s.cards[uid]
+            entry: dict[str, Any] = {"card": card.code, "as": _wotr_label(s, uid)}
+            if card.owner is not None and card.owner != (seat if seat in seats else None):
+                entry["owner"] = card.owner
+            if card.reserved:
+                entry["reserved"] = True
+            for name in ("attack_tokens", "defense_tokens"):
+                if getattr(card, name):
+                    entry[name] = getattr(card, name)
+            if card.ignore_defense:
+                entry["ignore_defense"] = True
+            if card.wielder is not None:
+                entry["on"] = _wotr_label(s, card.wielder)
+            entries.append(entry)
+        zones[zone] = entries
+    return zones
+
+
+def capture_wotr(s: WotrState, name: str) -> str:
+    options = s.options
+    if options is None:
+        raise CaptureError("the game is not set up yet at that version")
+    decision = s.pending
+    at = start_step("wotr.game", "wotr.round", decision.rule) if decision is not None else "wotr.round"
+    rules = options.rules
+    game = {
+        "ruleset": "wotr",
+        "scenario": options.scenario,
+        "seed": s.seed,
+        "rules": {
+            "excess_hand": rules.excess_hand,
+            "play_cost": rules.play_cost,
+            "empty_combat": rules.empty_combat,
+            "when_played_in_reserve": rules.when_played_in_reserve,
+        },
+    }
+    position: dict[str, Any] = {
+        "at": at,
+        "round": max(1, s.round),
+        "start": s.start,
+        "turn": s.turn,
+        "step": s.step,
+        "path_number": s.path_number,
+        "corruption": s.corruption,
+        "rings": {seat: p.ring for seat, p in s.players.items() if p.ring},
+        "played": [_wotr_label(s, u) for u in s.played],
+        "effects": list(s.effects),
+    }
+    lines = [f"name = {_toml(name)}", 'source = "captured with westmarch fixture capture"', ""]
+    lines += _table("game", game)
+    lines += _table("position", position)
+    lines += _table("position.zones", _wotr_zones(s))
+    scores = {team: {"score": wotr_table.score(s, team), "corruption": s.corruption} for team in TEAMS}
+    return "\n".join(lines + _expectations(lines, decision, scores)).rstrip() + "\n"
 
 
 def capture(rules: Ruleset[Any], state: State, name: str) -> str:
     """The fixture file (TOML text) of ``state``."""
     if isinstance(state, LcgState):
         return capture_lcg(state, name)
-    raise CaptureError(f"capturing a {rules.name} position is not supported yet")
+    if isinstance(state, WotrState):
+        return capture_wotr(state, name)
+    raise CaptureError(f"capturing a {rules.name} position is not supported")

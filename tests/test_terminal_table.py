@@ -114,3 +114,25 @@ def test_take_back_and_resume_keep_the_log_whole(db: str, capsys: pytest.Capture
         term.type("q")
     finally:
         term.close()
+
+
+def test_auto_pass_and_two_seats_at_one_terminal(db: str) -> None:
+    game = new_game(db, "--players", "2")
+    term = Terminal(["play", game, "--db", db, "--auto-pass"])
+    try:
+        term.read()
+        for _ in range(40):
+            term.type(closing_answer(term.seen[-20000:]))
+            if term.ended:
+                break
+        term.type("q")
+    finally:
+        term.close()
+    seen = term.seen
+    assert re.search(r"^p1 passes: .+ phase: use an Action, or pass \(auto-pass; type a to turn it off\)$", seen, re.M)
+    assert re.search(r"^p2 passes: .+\(auto-pass; type a to turn it off\)$", seen, re.M)
+    # no action window is asked of a person while auto-pass is on
+    assert not re.search(r"^p\d: .+ phase: use an Action, or pass \(choose one\)$", seen, re.M)
+    # the hand shown changes seat only with a warning
+    assert "*** p2 decides now: the table below shows p2's hand, not p1's ***" in seen
+    assert "*** p1 decides now: the table below shows p1's hand, not p2's ***" in seen

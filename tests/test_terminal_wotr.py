@@ -98,3 +98,28 @@ def test_the_preview_agrees_with_the_path_combat_it_foresees(played: list[Event]
             assert int(found.group(1)) == event.attack
             checked += 1
     assert checked
+
+
+def test_a_decision_asked_by_a_card_shows_its_text(played: list[Event]) -> None:
+    import io
+
+    from domain.kernel.events import DecisionRequested
+    from tools.play import show_decision
+
+    shown = screen("wotr")
+    told = 0
+    state = None
+    for event in played:
+        state = fold(WOTR, [event], state)
+        if not isinstance(event, DecisionRequested) or event.cause.card is None:
+            continue
+        assert isinstance(state, WotrState)
+        table = view(state, event.decision.seat)
+        card = next((c for c in shown.cards(table) if c.uid == event.cause.card), None)
+        if card is None or not card.text:
+            continue
+        out = io.StringIO()
+        show_decision(event.decision, out, table, shown, None, event.cause.card)
+        assert f"{card.name}: {card.text}" in out.getvalue()
+        told += 1
+    assert told

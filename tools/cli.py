@@ -215,6 +215,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"{game.version}; game {source} stays as it was (westmarch games lists both)"
         )
 
+    def caused_by(decision: Decision) -> int | None:
+        """The card whose text asked the decision (the cause of its question)."""
+        asked = app.history(now["game"], gt=decision.id - 1, lte=decision.id)
+        return asked[0].cause.card if asked else None
+
     outcome = play(
         lambda: app.game(now["game"]).state,
         submit,
@@ -223,6 +228,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         table,
         recent=recent,
         take_back=back,
+        caused_by=caused_by,
     )
     if outcome is not None:
         print(f"game {now['game']}: {outcome.result} ({outcome.reason})")

@@ -124,8 +124,15 @@ def _how_many(decision: Decision) -> str:
 
 
 def show_decision(
-    decision: Decision, out: TextIO, table: Any = None, shown: Screen | None = None, options: list[Option] | None = None
+    decision: Decision,
+    out: TextIO,
+    table: Any = None,
+    shown: Screen | None = None,
+    options: list[Option] | None = None,
+    cause: int | None = None,
 ) -> None:
+    """The prompt, what it turns on, and the numbered options. ``cause`` is the card whose
+    text asks the question, if any: its text is shown unless the prompt already shows it."""
     shape = {
         Kind.ONE: "choose one",
         Kind.MANY: _how_many(decision),
@@ -136,9 +143,15 @@ def show_decision(
     if table is not None and shown is not None:
         for line in shown.notes(table, decision):
             out.write(line + "\n")
+        cards = shown.cards(table)
+        told = {decision.about}
         if decision.about is None:
-            for card in named_in(decision, shown.cards(table)):
+            for card in named_in(decision, cards):
                 out.write(f"  {card.name}: {card.text}\n")
+                told.add(card.uid)
+        caused = next((c for c in cards if c.uid == cause), None) if cause not in told else None
+        if caused is not None and caused.text:
+            out.write(f"  (asked by the text of {caused.name}: {caused.text})\n")
     for i, option in enumerate(options if options is not None else decision.options, start=1):
         note = shown.option_note(table, decision, option) if table is not None and shown is not None else ""
         out.write(f"  {i:2}. {option.label}{f'  ({note})' if note else ''}\n")
@@ -202,12 +215,13 @@ def ask_human(
     table: Any = None,
     shown: Screen | None = None,
     seating: Seating | None = None,
+    cause: int | None = None,
 ) -> None:
     """Show the table and the decision, read answers until one is accepted."""
     out = out or sys.stdout
     options = ordered(decision)
     out.write("\n" + "=" * 78 + "\n" + table_text + "\n")
-    show_decision(decision, out, table, shown, options)
+    show_decision(decision, out, table, shown, options, cause)
     while True:
         try:
             text = read("> ")
@@ -255,13 +269,15 @@ def play(
     out: TextIO | None = None,
     recent: Callable[[str], list[str]] | None = None,
     take_back: Callable[[str], str] | None = None,
+    caused_by: Callable[[Decision], int | None] | None = None,
 ) -> Any:
     """Drive a game to its end (or until the player quits); returns its outcome.
 
     ``recent(seat)`` gives what happened since that seat last decided, as the seat may
     see it; it is shown above the table before each of the seat's decisions, and the
     game's last events at its end. ``take_back(seat)`` takes back the seat's last
-    decision and says what was done (a ``RuleError`` if it cannot).
+    decision and says what was done (a ``RuleError`` if it cannot). ``caused_by(decision)``
+    is the card whose text asked it, if any.
     """
     out = out or sys.stdout
     last_human: str | None = None
@@ -299,7 +315,8 @@ def play(
             text = f"*** {seat} decides now: the table below shows {seat}'s hand, not {last_human}'s ***\n" + text
         last_human = seat
         try:
-            ask_human(decision, text, partial(submit, decision), read, out, table, shown, seating)
+            cause = caused_by(decision) if caused_by is not None else None
+            ask_human(decision, text, partial(submit, decision), read, out, table, shown, seating, cause)
         except Quit:
             out.write("\nsaved; run play again to resume\n")
             return None

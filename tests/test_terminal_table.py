@@ -136,3 +136,30 @@ def test_auto_pass_and_two_seats_at_one_terminal(db: str) -> None:
     # the hand shown changes seat only with a warning
     assert "*** p2 decides now: the table below shows p2's hand, not p1's ***" in seen
     assert "*** p1 decides now: the table below shows p1's hand, not p2's ***" in seen
+
+
+def test_wrong_keys_are_told_how_to_answer() -> None:
+    from domain.kernel.decisions import Decision, Kind, Option
+    from tools.play import parse_answer
+
+    options = tuple(Option(str(i), f"Card {i}", i) for i in range(1, 5))
+    one = Decision(1, "p1", Kind.ONE, "pick", "r", options)
+    two = Decision(1, "p1", Kind.MANY, "pick", "r", options, 2, 2)
+    order = Decision(1, "p1", Kind.ORDER, "order", "r", options[:3], 3, 3)
+    number = Decision(1, "p1", Kind.NUMBER, "how many", "r", (), 0, 3)
+    cases = [
+        (one, "x", "'x' is not an option: type a number from 1 to 4 (h for help)"),
+        (one, "7", "there is no option 7: type a number from 1 to 4"),
+        (one, "", "type a number from 1 to 4"),
+        (one, "1,2", "choose one option: type a number from 1 to 4"),
+        (two, "3", "choose 2 options, separated by commas (you gave 1)"),
+        (two, "3,3", "an option is given twice"),
+        (order, "2,1", "put all 3 options in order, separated by commas (you gave 2)"),
+        (number, "9", "type a number from 0 to 3"),
+        (number, "lots", "type a number from 0 to 3"),
+    ]
+    for decision, typed, message in cases:
+        with pytest.raises(ValueError) as error:
+            parse_answer(decision, typed)
+        assert str(error.value) == message
+    assert parse_answer(two, "4, 1") == ("4", "1") and parse_answer(number, "2") == ("2",)

@@ -111,6 +111,15 @@ def parse_answer(decision: Decision, text: str, options: list[Option] | None = N
         if not 1 <= n <= len(options):
             raise ValueError(f"there is no option {n}: {span}")
         picks.append(options[n - 1].id)
+    if len(set(picks)) != len(picks):
+        raise ValueError("an option is given twice")
+    if decision.kind is Kind.ONE and len(picks) != 1:
+        raise ValueError(f"choose one option: {span}")
+    if decision.kind is Kind.MANY and not decision.min <= len(picks) <= decision.max:
+        wanted = str(decision.min) if decision.min == decision.max else f"{decision.min} to {decision.max}"
+        raise ValueError(f"choose {wanted} options, separated by commas (you gave {len(picks)})")
+    if decision.kind is Kind.ORDER and len(picks) != len(options):
+        raise ValueError(f"put all {len(options)} options in order, separated by commas (you gave {len(picks)})")
     return tuple(picks)
 
 

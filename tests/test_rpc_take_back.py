@@ -119,3 +119,23 @@ def test_on_the_referees_word(server: ThreadedServer) -> None:
             take_back(stub, fresh.game_id, tokens(fresh)["referee"], "p2")
         assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
         assert "p2 has made no decision in this game yet" in str(refused.value.details())
+
+
+def test_explain_event_carries_the_arithmetic_to_the_referee(server: ThreadedServer) -> None:
+    from domain.lcg import events as lcg_ev
+
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=2, seed=5)
+        game, keys = access.game_id, tokens(access)
+        resolved = None
+        rng = random.Random(5)
+        while resolved is None:
+            play(stub, game, keys, 1, rng)
+            resolved = next((e for e in server.app.history(UUID(game)) if isinstance(e, lcg_ev.QuestResolved)), None)
+        ask = pb.ExplainEventRequest(game_id=game, token=keys["referee"], seq=resolved.seq)
+        because = stub.ExplainEvent(ask).because
+        assert because.working[0].startswith(f"willpower {resolved.willpower} = ")
+        assert because.section == "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution"
+        seat = stub.ExplainEvent(pb.ExplainEventRequest(game_id=game, token=keys["p1"], seq=resolved.seq)).because
+        assert not seat.working and seat.section == because.section

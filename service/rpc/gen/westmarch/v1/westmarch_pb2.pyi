@@ -861,13 +861,23 @@ class Because(_message.Message):
     RULE_FIELD_NUMBER: _builtins.int
     CARD_FIELD_NUMBER: _builtins.int
     LED_BY_FIELD_NUMBER: _builtins.int
+    WORKING_FIELD_NUMBER: _builtins.int
+    SECTION_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     text: _builtins.str
     rule: _builtins.str
     card: _builtins.str
     """The name of the card whose text produced the event ("" if none or not visible)."""
+    section: _builtins.str
+    """The rulebook section the rule reference stands for ("" for a card's own text)."""
     @_builtins.property
     def led_by(self) -> _containers.RepeatedCompositeFieldContainer[Global___Because]: ...
+    @_builtins.property
+    def working(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The numbers the step was decided by ("p1's threat 35 against Forest Spider#58's
+        engagement cost 25: 35 >= 25, so it engages p1"), for the referee and once the game is over.
+        """
+
     def __init__(
         self,
         *,
@@ -876,10 +886,12 @@ class Because(_message.Message):
         rule: _builtins.str = ...,
         card: _builtins.str = ...,
         led_by: _abc.Iterable[Global___Because] | None = ...,
+        working: _abc.Iterable[_builtins.str] | None = ...,
+        section: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "led_by", b"led_by", "rule", b"rule", "seq", b"seq", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "led_by", b"led_by", "rule", b"rule", "section", b"section", "seq", b"seq", "text", b"text", "working", b"working"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -18,8 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from uuid import UUID, uuid4
 
-from eventsourcing.persistence import IntegrityError
-
 from domain.kernel.decisions import RuleError
 from service.app import ConcurrentUpdate
 from service.commands import GameService
@@ -58,6 +56,7 @@ def take_back(service: GameService, game_id: UUID, token: str, seat: str = "") -
     seats = [v for v in service.tokens.hashes(game_id) if v not in (SPECTATOR, REFEREE)]
     if seat not in seats:
         raise BadRequest(f"no seat {seat!r} in this game; its seats are {', '.join(seats)}")
+    service.sound(game_id)  # a damaged game is refused (DamagedGame) before anything is saved
     if app.game(game_id).state.over is not None:
         raise PermissionDenied("the game is over: fork it to play another way")
     at = last_decision(app, game_id, seat)
@@ -70,10 +69,11 @@ def take_back(service: GameService, game_id: UUID, token: str, seat: str = "") -
         )
         if app.record(asked.originator_id) is None:
             try:
-                with service._writing:
-                    app.save(Record(asked))
-            except IntegrityError:
-                pass  # the same viewer asked twice at once: once is enough
+                app.save(Record(asked))
+            except Exception:
+                if app.record(asked.originator_id) is None:
+                    raise
+                # else the same viewer asked twice at once: once is enough
         waiting = [s for s in seats if app.record(take_back_asked_id(game_id, seat, at, s)) is None]
         if waiting:
             return TakeBackResult(seat, at, None, waiting)
@@ -89,11 +89,8 @@ def _branch(service: GameService, game_id: UUID, seat: str, at: int) -> TakeBack
         originator_id=take_back_done_id(game_id, seat, at), game_id=game_id, seat=seat, at=at, branch=branch_id
     )
     try:
-        with service._writing:
-            game = fork_recorded(
-                app, game_id, at, TAKE_BACK, seat, branch_id, also=[Record(same_tokens), Record(done)]
-            )
-    except (ConcurrentUpdate, IntegrityError):
+        game = fork_recorded(app, game_id, at, TAKE_BACK, seat, branch_id, also=[Record(same_tokens), Record(done)])
+    except ConcurrentUpdate:
         found = app.record(done.originator_id)  # another ask made it happen first
         if isinstance(found, TakeBackDone):
             return TakeBackResult(seat, at, found.branch)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID
@@ -139,3 +140,23 @@ def test_explain_event_carries_the_arithmetic_to_the_referee(server: ThreadedSer
         assert because.section == "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution"
         seat = stub.ExplainEvent(pb.ExplainEventRequest(game_id=game, token=keys["p1"], seq=resolved.seq)).because
         assert not seat.working and seat.section == because.section
+
+
+def test_the_terminal_takes_back_over_grpc(server: ThreadedServer) -> None:
+    import io
+
+    from tools.rpc_client import play_remote
+
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=4)
+        token = tokens(access)["p1"]
+    typed = iter(["1", "u", "q"])
+    out = io.StringIO()
+    assert play_remote(server.address, token, read=lambda _: next(typed), out=out) is None
+    text = out.getvalue()
+    found = re.search(r"p1's last decision is taken back: play goes on in game (\S+); (\S+) is kept", text)
+    assert found and found.group(2) == access.game_id
+    branch = server.app.game(UUID(found.group(1)))
+    assert branch.state.pending is not None and branch.state.pending.seat == "p1"
+    assert branch.version == lineage(server.app, branch.id).at  # type: ignore[union-attr]

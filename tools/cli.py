@@ -248,7 +248,9 @@ def _play_remote(args: argparse.Namespace) -> int:
     if args.bot or args.seat:
         raise CommandError("--bot and --seat are for local games; on a server the token names the seat")
     try:
-        outcome = play_remote(args.server, args.token, args.game or "", tls_ca=args.tls_ca, tls=args.tls)
+        outcome = play_remote(
+            args.server, args.token, args.game or "", tls_ca=args.tls_ca, tls=args.tls, auto_pass=args.auto_pass
+        )
     except grpc.RpcError as error:
         raise CommandError(f"{error.code().name}: {error.details()}") from None
     if outcome is not None:

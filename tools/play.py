@@ -28,6 +28,8 @@ Other keys:
   a                  auto-pass on or off: pass every action window for you
   u                  take back your last decision (the game goes on from before it;
                      what was taken back is kept, and listed by: westmarch games)
+  u SEAT             take back SEAT's last decision (on a server: consent to SEAT's
+                     asking; it happens once every seat agrees, or the referee does it)
   q                  quit (everything answered so far is saved)
   h                  this help"""
 
@@ -40,7 +42,11 @@ class Quit(Exception):
 
 
 class TakeBack(Exception):
-    """The seat asked to take back its last decision."""
+    """The player asked to take back a seat's last decision (``""``: their own)."""
+
+    def __init__(self, seat: str = "") -> None:
+        super().__init__(seat)
+        self.seat = seat
 
 
 @dataclass(frozen=True)
@@ -251,8 +257,8 @@ def ask_human(
                 seating.on_change(seating)
             out.write(f"  auto-pass is {'on: action windows are passed for you' if seating.auto_pass else 'off'}\n")
             continue
-        if word in ("u", "undo", "take back"):
-            raise TakeBack
+        if word in ("u", "undo") or word.startswith("u "):
+            raise TakeBack(word[2:].strip() if word.startswith("u ") else "")
         try:
             choice = parse_answer(decision, text, options)
             submit(choice)
@@ -329,11 +335,11 @@ def play(
         except Quit:
             out.write("\nsaved; run play again to resume\n")
             return None
-        except TakeBack:
+        except TakeBack as asked:
             if take_back is None:
                 out.write("  taking back is not possible at this table\n")
                 continue
             try:
-                out.write(take_back(seat) + "\n")
+                out.write(take_back(asked.seat or seat) + "\n")
             except RuleError as error:
                 out.write(f"  cannot take back: {error}\n")

@@ -125,3 +125,11 @@ def test_unknown_bots_and_seats(capsys: pytest.CaptureFixture[str], db: tuple[st
 def test_a_missing_fixture_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     missing = tmp_path / "no-such-fixture.toml"
     assert f"no fixture file '{missing}'" in refused(capsys, "fixture", "run", str(missing))
+
+
+def test_a_database_server_that_cannot_be_reached(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "1")
+    err = refused(capsys, "games", "--postgres", "postgresql://nobody@127.0.0.1:1/none")
+    assert "the store cannot be used: couldn't get a connection" in err

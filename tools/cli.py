@@ -17,6 +17,7 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+from eventsourcing.persistence import PersistenceError
 
 from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
@@ -45,6 +46,8 @@ def _app(args: argparse.Namespace) -> Westmarch:
             raise CommandError(f"the store {path!r} is a folder, not a SQLite file")
         if args.command not in CREATES_STORE and not os.path.exists(path):
             raise CommandError(f"no store at {path!r} (start a game with: westmarch new lcg --db {path})")
+    if path is None and "POSTGRES_CONNECT_TIMEOUT" not in os.environ:
+        env.setdefault("POSTGRES_CONNECT_TIMEOUT", "5")  # a person at a prompt: say so soon
     try:
         return Westmarch(env)
     except sqlite3.Error as error:
@@ -724,6 +727,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except sqlite3.Error as error:
         print(f"westmarch: {_unreadable_store(getattr(args, 'db', None), error)}", file=sys.stderr)
+        return 2
+    except PersistenceError as error:
+        print(f"westmarch: the store cannot be used: {error}", file=sys.stderr)
         return 2
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         print(

@@ -133,7 +133,8 @@ def test_auto_pass_and_two_seats_at_one_terminal(db: str) -> None:
     assert re.search(r"^p2 passes: .+\(auto-pass; type a to turn it off\)$", seen, re.M)
     # no action window is asked of a person while auto-pass is on
     assert not re.search(r"^p\d: .+ phase: use an Action, or pass \(choose one\)$", seen, re.M)
-    # the hand shown changes seat only with a warning
+    # the hand shown changes seat only with a warning, and the first screen says whose it is
+    assert "*** p1 decides: the table below shows p1's hand ***" in seen
     assert "*** p2 decides now: the table below shows p2's hand, not p1's ***" in seen
     assert "*** p1 decides now: the table below shows p1's hand, not p2's ***" in seen
 

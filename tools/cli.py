@@ -178,6 +178,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         bots={seat: make_bot(k, seed, rules.name) for seat, k in bot_kinds.items()},
         humans=set(chosen) if chosen else None,
         auto_pass=auto_pass,
+        shared=len(chosen or [s for s in seats if s not in bot_kinds]) > 1,
     )
     now = {"game": game_id}
 

@@ -78,6 +78,8 @@ class Seating:
     humans: set[str] | None = None
     auto_pass: bool = False
     on_change: Callable[[Seating], None] | None = None
+    shared: bool = False
+    """Several seats are played at this terminal: every screen says whose hand it shows."""
 
 
 def ordered(decision: Decision) -> list[Option]:
@@ -328,6 +330,8 @@ def play(
                 text = "Since your last decision:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + text
         if last_human is not None and last_human != seat:
             text = f"*** {seat} decides now: the table below shows {seat}'s hand, not {last_human}'s ***\n" + text
+        elif last_human is None and seating.shared:
+            text = f"*** {seat} decides: the table below shows {seat}'s hand ***\n" + text
         last_human = seat
         try:
             cause = caused_by(decision) if caused_by is not None else None

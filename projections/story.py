@@ -394,6 +394,18 @@ def _answered(said: Said) -> str:
 
 
 _VERBS = {"play": "play", "move": "move", "use": "use"}
+_WORDS = {
+    "pass": "Pass",
+    "yes": "Yes",
+    "no": "No",
+    "done": "Done",
+    "skip": "not to",
+    "ring": "to use their Ring token",
+    "winnow": "to winnow",
+    "cycle": "to cycle a card from their hand",
+    "deck": "the top card of their draw deck",
+}
+"""Option ids that are words already, as a sentence says them."""
 
 
 def _unasked(said: Said, choice: str) -> str:
@@ -405,6 +417,8 @@ def _unasked(said: Said, choice: str) -> str:
         uid = int(text)
         return said.namer.name(uid) if said.sees(uid) else "a card"
 
+    if choice in _WORDS:
+        return _WORDS[choice]
     if choice.isdigit():
         return card(choice)
     if ">" in choice:

@@ -39,7 +39,11 @@ def test_a_whole_game_at_the_terminal(db: str) -> None:
         assert "Text: Response: after Aragorn commits to a quest, spend 1 resource" in shown
         assert "5 of 5 hit points left" in shown
         assert "Traits: Dúnedain. Noble. Ranger." in shown
-        assert "no card named 'Boromir' is in sight" in term.type("?Boromir")
+        assert "no card named 'Boromir' is in sight, and none in this game's cards" in term.type("?Boromir")
+        printed = term.type("?king spider")
+        assert "no King Spider is in sight; as printed:\nKing Spider - enemy" in printed
+        assert "Text: When Revealed: each player chooses and exhausts 1 character he controls." in printed
+        assert "Now:" not in printed
         # a wrong key is told how to answer, in the table's words
         count = len(re.findall(r"^\s+\d+\. ", first, re.MULTILINE))
         assert f"type a number from 1 to {count}" in term.type("x")

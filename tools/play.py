@@ -59,6 +59,8 @@ class Screen:
     option_note: Callable[[Any, Decision, Option], str]
     notes: Callable[[Any, Decision], list[str]]
     score: Callable[[Any], str]
+    printed: Callable[[str], list[Any]]
+    """Cards of the game whose name starts with a text, as printed (for cards not in sight)."""
 
 
 def screen(game: str) -> Screen:
@@ -67,7 +69,7 @@ def screen(game: str) -> Screen:
         from tools import render_wotr as r
     else:
         from tools import render_lcg as r  # type: ignore[no-redef]
-    return Screen(r.render, r.cards, r.card_text, r.option_note, r.notes, r.score)
+    return Screen(r.render, r.cards, r.card_text, r.option_note, r.notes, r.score, r.printed)
 
 
 @dataclass
@@ -216,7 +218,14 @@ def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> s
         c for c in found if c.name.casefold().startswith(wanted)
     ]
     if not matches:
-        return f"no card named {query!r} is in sight (type ?NAME with a card on the table)"
+        exact = [c for c in shown.printed(query) if c.name.casefold() == wanted] or shown.printed(query)
+        kinds = {c.name for c in exact}
+        if len(kinds) == 1:
+            text = shown.card_text(exact[0]).replace(" #0 - ", " - ", 1)
+            return f"no {exact[0].name} is in sight; as printed:\n{text}"
+        if kinds:
+            return f"no card named {query!r} is in sight; {query!r} could be {', '.join(sorted(kinds))}"
+        return f"no card named {query!r} is in sight, and none in this game's cards"
     names = {c.name for c in matches}
     if len(names) > 1:
         return f"{query!r} could be {', '.join(sorted(names))}: type more of the name"

@@ -132,7 +132,7 @@ def card_text(c: CardView) -> str:
         lines.append(f"  Keywords: {', '.join(c.keywords)}")
     lines.append(f"  Text: {c.text or '(no text)'}")
     state = []
-    if c.hit_points is not None and c.type != "quest":
+    if c.uid and c.hit_points is not None and c.type != "quest":
         state.append(f"{c.hit_points - c.damage} of {c.hit_points} hit points left")
     if c.resources:
         state.append(f"{c.resources} resource(s)")
@@ -211,3 +211,26 @@ def score(t: TableView) -> str:
         f"Score: {threat + dead + damage - victory} (threat {threat} + dead heroes {dead}"
         f" + damage on heroes {damage} - victory points {victory}; lower is better)"
     )
+
+
+def printed(query: str) -> list[CardView]:
+    """Cards of the card pool whose name starts with ``query``, as printed (not in play)."""
+    wanted = query.casefold()
+    found = []
+    for code, d in CARDS.items():
+        if d.type == "quest" or not d.name.casefold().startswith(wanted):
+            continue
+        card = CardView(uid=0, code=code, name=d.name, type=d.type, sphere=d.sphere, text=d.text)
+        card.keywords, card.traits = d.keywords, d.traits
+        if d.is_character:
+            card.willpower, card.attack, card.defense, card.hit_points = d.willpower, d.attack, d.defense, d.hit_points
+            card.cost = d.cost if d.type == "ally" else None
+        elif d.type == "enemy":
+            card.attack, card.defense, card.hit_points = d.attack, d.defense, d.hit_points
+            card.threat, card.engagement_cost = d.threat, d.engagement_cost
+        elif d.type == "location":
+            card.threat, card.quest_points = d.threat, d.quest_points
+        elif d.type in ("event", "attachment"):
+            card.cost = d.cost
+        found.append(card)
+    return found

@@ -110,8 +110,8 @@ def test_take_back_and_resume_keep_the_log_whole(db: str, capsys: pytest.Capture
     assert main(["verify", game, "--db", db]) == 0
     assert main(["verify", new_id, "--db", db]) == 0
 
-    # resuming the new game remembers that p2 is a bot
-    term = Terminal(["play", new_id[:8], "--db", db])
+    # resuming the new game remembers that p2 is a bot, also when auto-pass is asked for
+    term = Terminal(["play", new_id[:8], "--db", db, "--auto-pass"])
     try:
         screen = term.read()
         assert "resuming with the seating saved for this game: p2 greedy" in screen

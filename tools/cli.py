@@ -166,13 +166,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         if seat not in seats:
             raise CommandError(f"--seat {seat}: this game's seats are {', '.join(seats)}")
     saved = seating(app, game_id)
-    resumed = saved is not None and not (args.bot or args.seat or args.auto_pass)
-    if saved is not None and resumed:
-        bot_kinds, chosen, auto_pass, seed = dict(saved.bots), saved.seats, saved.auto_pass, saved.seed
-        who = ", ".join(f"{s} {k}" for s, k in bot_kinds.items()) or "no bots"
-        print(f"resuming with the seating saved for this game: {who}; seats here: {', '.join(chosen) or 'all'}")
-    else:
-        chosen, auto_pass, seed = tuple(args.seat or ()), bool(args.auto_pass), args.seed
+    chosen, auto_pass, seed = tuple(args.seat or ()), bool(args.auto_pass), args.seed
+    if saved is not None:
+        # what is not given again is as it was saved: resuming keeps the bots and seats
+        if not args.bot:
+            bot_kinds, seed = dict(saved.bots), saved.seed
+        chosen = chosen or saved.seats
+        auto_pass = auto_pass or saved.auto_pass
+        if not (args.bot and args.seat):
+            who = ", ".join(f"{s} {k}" for s, k in bot_kinds.items()) or "no bots"
+            print(f"resuming with the seating saved for this game: {who}; seats here: {', '.join(chosen) or 'all'}")
     seat_table(app, game_id, bot_kinds, chosen, auto_pass, seed)
     table = Seating(
         bots={seat: make_bot(k, seed, rules.name) for seat, k in bot_kinds.items()},

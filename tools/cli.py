@@ -45,7 +45,8 @@ def _app(args: argparse.Namespace) -> Westmarch:
         if os.path.isdir(path):
             raise CommandError(f"the store {path!r} is a folder, not a SQLite file")
         if args.command not in CREATES_STORE and not os.path.exists(path):
-            raise CommandError(f"no store at {path!r} (start a game with: westmarch new lcg --db {path})")
+            start = "westmarch new lcg" + (f" --db {path}" if args.db else "")
+            raise CommandError(f"no store at {path!r} (start a game with: {start})")
     if path is None and "POSTGRES_CONNECT_TIMEOUT" not in os.environ:
         env.setdefault("POSTGRES_CONNECT_TIMEOUT", "5")  # a person at a prompt: say so soon
     try:

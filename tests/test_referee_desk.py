@@ -21,6 +21,7 @@ from domain.verify import verify
 from domain.wotr import events as wotr_ev
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
+from projections.arithmetic import rulebook
 from projections.explain import explain, lines
 from service.app import Westmarch
 from tests.conftest import new_lcg, play_randomly
@@ -95,7 +96,17 @@ def test_a_war_of_the_ring_combat_shows_each_side_and_each_card() -> None:
     assert shares + (int(tokens.group(1)) if tokens else 0) == event.attack
     assert re.search(rf"= \w+ defense before losses {event.defense} = printed \d+", text)
     assert re.search(rf"= \w+ cards {event.defenders} = ", text)
-    assert "§4.3 Combat Step and §6 Combat" in text
+    assert "War of the Ring rules, §6.1 Path combat" in text or "§6.2 Battleground combat" in text
+
+
+def test_every_rule_step_names_its_rulebook_section(lcg_games: list[Game]) -> None:
+    """Each rule reference a game produces stands for a rulebook section, except the text of a
+    card (``core-074.when-revealed``, ``wotr.frodo-078.on-play``, a location's activation)."""
+    wotr_game = Game.start(uuid.uuid4(), WOTR, WOTR.created(wotr_options("trilogy", {}), 2))
+    play_randomly(wotr_game, random.Random(2))
+    rules = {e.cause.rule for g in [*lcg_games, wotr_game] for e in _events(g)}
+    card_text = re.compile(r"core-\d|wotr\.[a-z\-]+-\d|wotr\.[a-z\-]+\.activation")
+    assert not [r for r in rules if not rulebook(r) and not card_text.match(r)]
 
 
 def test_capture_round_trip(lcg_games: list[Game]) -> None:

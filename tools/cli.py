@@ -406,9 +406,9 @@ def cmd_state(args: argparse.Namespace) -> int:
         print(game_kind.render(table))
         decision = state.pending
         if decision is not None and (args.viewer in ("referee", decision.seat)):
-            from tools.play import show_decision
+            from tools.play import ordered, screen, show_decision
 
-            show_decision(decision, sys.stdout)
+            show_decision(decision, sys.stdout, table, screen(rules.name), ordered(decision))
     return 0
 
 

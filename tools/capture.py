@@ -96,6 +96,9 @@ def _lcg_zones(s: LcgState) -> dict[str, list[Any]]:
         for uid in uids:
             card = s.cards[uid]
             entry: dict[str, Any] = {"card": card.code, "as": _lcg_label(s, uid)}
+            seat = zone.partition(".")[0]
+            if card.owner is not None and card.owner != (seat if seat in s.players else None):
+                entry["owner"] = card.owner  # a player's attachment, a card in another's area
             for name in ("damage", "resources", "progress"):
                 if getattr(card, name):
                     entry[name] = getattr(card, name)

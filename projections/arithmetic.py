@@ -54,6 +54,7 @@ RULEBOOK: dict[str, str] = {
     "lcg.phase": "Core Set rulebook, Game Round",
     "lcg.draw": "Core Set rulebook, Phase 1: Resource",
     "lcg.event": "Core Set rulebook, Events",
+    "lcg.attachment": "Core Set rulebook, Attachments",
     "lcg.location": "Core Set rulebook, Phase 4: Travel",
     "lcg.shadow": "Core Set rulebook, Phase 6: Combat, Deal Shadow Cards",
     "lcg.destroy": "Core Set rulebook, Damage and Hit Points",

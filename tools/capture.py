@@ -163,7 +163,8 @@ def _expectations(
     if decision is not None and asked is not None and (asked.seat, asked.rule) != (decision.seat, decision.rule):
         out += [
             f"# The game was at {decision.seat}'s decision {decision.rule!r} ({decision.prompt});",
-            "# the position starts at the beginning of that step, where this decision comes first.",
+            "# a position starts at the beginning of a step of the round, so this file's position",
+            "# starts at the step named by `at`, where the decision below comes first.",
         ]
     if asked is not None:
         out += _table("expect", {"decision": {"seat": asked.seat, "rule": asked.rule}})

@@ -128,8 +128,10 @@ def test_capture_round_trip(lcg_games: list[Game]) -> None:
     assert len(rules_seen) >= 8
 
 
-def test_capture_round_trip_war_of_the_ring() -> None:
-    game = Game.start(uuid.uuid4(), WOTR, WOTR.created(wotr_options("trilogy", {}), 3))
+@pytest.mark.parametrize("bots", [(), ("shadow",)], ids=["people", "against-the-shadow"])
+def test_capture_round_trip_war_of_the_ring(bots: tuple[str, ...]) -> None:
+    options = wotr_options("trilogy", {}, bots=bots, difficulty="standard" if bots else "")
+    game = Game.start(uuid.uuid4(), WOTR, WOTR.created(options, 3))
     play_randomly(game, random.Random(3))
     events = _events(game)
     rules_seen: set[str] = set()

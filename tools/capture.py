@@ -152,13 +152,16 @@ def capture_lcg(s: LcgState, name: str) -> str:
 def _expectations(
     lines: list[str], decision: Decision | None, players: Mapping[str, Mapping[str, int]]
 ) -> list[str]:
-    """What the laid-out position must give: the captured decision asked again. A position
-    starts at the beginning of a step, so a decision taken part way through one (the second
-    player's commit) comes after the step's earlier decisions: then the first decision the
-    position asks is expected, and a comment says which decision the game was at."""
+    """What the laid-out position must give: the captured decision asked again, and the
+    captured threats or scores. A position starts at the beginning of a step, so a decision
+    taken part way through one (the second player's commit, a Shadow bot's turn done before
+    it) comes after the step's earlier part is played again: then the first decision the
+    position asks is expected, a comment says which decision the game was at, and a value
+    that playing the step again changes is left out with a comment saying so."""
     from tools.fixtures import Run
 
-    asked = Run(tomllib.loads("\n".join(lines))).game.state.pending
+    run = Run(tomllib.loads("\n".join(lines)))
+    asked = run.game.state.pending
     out = []
     if decision is not None and asked is not None and (asked.seat, asked.rule) != (decision.seat, decision.rule):
         out += [
@@ -169,7 +172,13 @@ def _expectations(
     if asked is not None:
         out += _table("expect", {"decision": {"seat": asked.seat, "rule": asked.rule}})
     for who, values in players.items():
-        out += _table(f"expect.players.{who}", values)
+        kept = {name: v for name, v in values.items() if run.adapter.player_value(run.game.state, who, name) == v}
+        for name in values.keys() - kept.keys():
+            out.append(
+                f"# {who} {name} was {values[name]} in the game; playing the step again from its start changes it."
+            )
+        if kept:
+            out += _table(f"expect.players.{who}", kept)
     return out
 
 
@@ -227,6 +236,11 @@ def capture_wotr(s: WotrState, name: str) -> str:
             "when_played_in_reserve": rules.when_played_in_reserve,
         },
     }
+    if options.bots:
+        if options.bot_cards:
+            raise CaptureError("a game whose Shadow bots play a --bot-cards file cannot be captured")
+        game["bots"] = list(options.bots)
+        game["difficulty"] = options.difficulty
     position: dict[str, Any] = {
         "at": at,
         "round": max(1, s.round),

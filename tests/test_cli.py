@@ -109,7 +109,9 @@ def test_simulate_reports_and_stores(capsys: pytest.CaptureFixture[str], db: str
     report = json.loads(out)
     assert report["games"] == 3 and sum(r["total"] for r in report["results"].values()) == 3
     code, out, _ = run(capsys, "games", "--db", db)
-    assert len(out.strip().splitlines()) == 3
+    games = [line for line in out.splitlines() if not line.startswith(" ")]
+    assert len(games) == 3 and all("over: lost" in g or "over: won" in g for g in games)
+    assert out.count("    players: p1 ") == 3
 
 
 def test_unknown_game_is_a_clear_error(capsys: pytest.CaptureFixture[str], db: str) -> None:

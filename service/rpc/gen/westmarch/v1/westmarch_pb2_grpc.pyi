@@ -105,6 +105,12 @@ class GameServiceStub:
     so the referee may export a game at any time and everyone else only once it is over
     (PERMISSION_DENIED before).
     """
+    TakeBack: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.TakeBackRequest, _westmarch_pb2.TakeBackResponse]
+    """Take back a seat's last decision: a seat asks for its own (or consents to another
+    seat's, naming it); once every seat has asked, or at once when the referee asks, play
+    goes on in a new game that is this one's events up to that decision's question, asked
+    again. This game is kept as it was played. The new game takes the same tokens.
+    """
 
 @_typing.type_check_only
 class GameServiceAsyncStub(GameServiceStub):
@@ -143,6 +149,12 @@ class GameServiceAsyncStub(GameServiceStub):
     record holds every hidden card and the seed, and a redacted record could not be verified,
     so the referee may export a game at any time and everyone else only once it is over
     (PERMISSION_DENIED before).
+    """
+    TakeBack: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.TakeBackRequest, _westmarch_pb2.TakeBackResponse]  # type: ignore[assignment]
+    """Take back a seat's last decision: a seat asks for its own (or consents to another
+    seat's, naming it); once every seat has asked, or at once when the referee asks, play
+    goes on in a new game that is this one's events up to that decision's question, asked
+    again. This game is kept as it was played. The new game takes the same tokens.
     """
 
 class GameServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -245,6 +257,18 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         record holds every hidden card and the seed, and a redacted record could not be verified,
         so the referee may export a game at any time and everyone else only once it is over
         (PERMISSION_DENIED before).
+        """
+
+    @_abc_1.abstractmethod
+    def TakeBack(
+        self,
+        request: _westmarch_pb2.TakeBackRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_westmarch_pb2.TakeBackResponse, _abc.Awaitable[_westmarch_pb2.TakeBackResponse]]:
+        """Take back a seat's last decision: a seat asks for its own (or consents to another
+        seat's, naming it); once every seat has asked, or at once when the referee asks, play
+        goes on in a new game that is this one's events up to that decision's question, asked
+        again. This game is kept as it was played. The new game takes the same tokens.
         """
 
 def add_GameServiceServicer_to_server(servicer: GameServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

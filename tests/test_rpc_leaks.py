@@ -3,8 +3,9 @@ or history shows a seat a card it may not see.
 
 What a viewer may not see is this test's own rule, from the zones of the referee's folded history:
 every card in a deck, the encounter deck, the quest deck or unused quest cards, set-aside, another
-seat's hand (every hand, for a spectator), and face-down shadow cards (and what is attached to
-hidden cards). The oracle and the game played over gRPC are in ``tests/leak_support.py``.
+seat's hand (every hand, for a spectator), face-down shadow cards, the player cards face down under
+Orc Guards (and what is attached to hidden cards). The oracle and the game played over gRPC are in
+``tests/leak_support.py``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def hidden_from(state: LcgState, viewer: str) -> set[int]:
     hidden: set[int] = set()
     for zone, uids in state.zones.items():
         owner, _, rest = zone.partition(".")
-        if zone in _HIDDEN_SHARED or rest == "deck" or (rest == "hand" and owner != viewer):
+        if zone in _HIDDEN_SHARED or rest in ("deck", "under") or (rest == "hand" and owner != viewer):
             hidden.update(uids)
         elif zone == "shadows":
             hidden.update(u for u in uids if not state.cards[u].shown)

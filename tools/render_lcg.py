@@ -40,6 +40,8 @@ def card_line(c: CardView) -> str:
         line += " - " + ", ".join(marks)
     for a in c.attachments:
         line += f" [attached: {a.name}]"
+    if c.guarding is not None:
+        line += f" [guarding #{c.guarding}]"
     if c.face_down_shadows:
         n = c.face_down_shadows
         line += f" [{n} face-down shadow card{'s' if n != 1 else ''}]"
@@ -64,6 +66,8 @@ def _player(p: PlayerView) -> list[str]:
     lines += _group("Heroes", p.heroes)
     lines += _group("Allies", p.allies)
     lines += _group("Engaged", p.engaged)
+    lines += _group("Prisoner (face down, cannot be used)", p.prisoner)
+    lines += _group("On top of the deck", p.deck_conditions)
     if p.hand is not None:
         lines += _group("Hand", p.hand)
     if p.discard:
@@ -80,10 +84,14 @@ def render(t: TableView) -> str:
     threat = sum(c.threat or 0 for c in t.staging)
     lines.append(f"Staging area (threat {threat}):")
     lines += ["    " + card_line(c) for c in t.staging] or ["    (empty)"]
+    points = sum(c.victory_points or 0 for c in t.victory)
+    shown = ", ".join(c.name for c in t.victory) or "none"
     lines.append(
         f"Encounter deck {t.encounter_deck_size} cards - discard {len(t.encounter_discard)}"
-        f" - victory display: {', '.join(c.name for c in t.victory) or 'none'}"
+        f" - victory display: {shown}" + (f" ({points} victory points)" if points else "")
     )
+    if t.set_aside:
+        lines.append(f"Set aside, out of play: {', '.join(card_line(c) for c in t.set_aside)}")
     for p in t.players:
         lines.append("")
         lines += _player(p)

@@ -17,6 +17,12 @@ from domain.kernel.state import State
 Uid = int
 Seat = str
 
+SET_ASIDE_FACE_UP = "set-aside.face-up"
+"""Cards set aside face up, out of play, whose text may still bring them in (Nazgûl of Dol
+Guldur). Per player, ``<seat>.prisoner`` holds a hero turned face down as the prisoner,
+``<seat>.shackles`` a condition on top of the deck, ``<seat>.under`` the player cards face
+down under Orc Guards."""
+
 IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest")
 """The zones (a player's by their last part) whose cards are in play."""
 

@@ -17,6 +17,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import each_player, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.constant import ally_cap_reached
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -51,7 +52,7 @@ def playable(s: LcgState, seat: Seat) -> list[Uid]:
     out = []
     for uid in table.hand(s, seat):
         d = table.defn(s, uid)
-        if d.type != "ally" or (d.unique and table.unique_in_play(s, d.code)):
+        if d.type != "ally" or (d.unique and table.unique_in_play(s, d.code)) or ally_cap_reached(s):
             continue
         if sum(s.cards[h].resources for h in paying_heroes(s, seat, d.sphere)) >= d.cost:
             out.append(uid)

@@ -151,8 +151,28 @@ def shadows_of(s: LcgState, enemy: Uid) -> list[Uid]:
     return [c for c in s.zone("shadows") if s.cards[c].attached_to == enemy]
 
 
+STAGING_AREA: Uid = 0
+"""The target of modifiers to the total threat in the staging area (Under the Shadow)."""
+
+
 def staging_threat(s: LcgState) -> int:
-    return sum(threat_of(s, u) for u in s.zone("staging") if defn(s, u).type in ("enemy", "location"))
+    total = sum(threat_of(s, u) for u in s.zone("staging") if defn(s, u).type in ("enemy", "location"))
+    if s.modifiers:
+        total += s.modifier_total(STAGING_AREA, "threat")
+    return max(total, 0)
+
+
+def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
+    """Attachments ``seat`` controls: player cards it owns, and objectives it claimed (on its
+    characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06)."""
+    out = []
+    for a in s.zone("attachments"):
+        card = s.cards[a]
+        if card.owner == seat:
+            out.append(a)
+        elif card.owner is None and card.attached_to is not None and defn(s, a).type == "objective":
+            out += [a] if s.controller(card.attached_to) == seat else []
+    return out
 
 
 def highest_threat_seats(s: LcgState) -> list[Seat]:

@@ -207,7 +207,7 @@ _PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "pri
 """A player's face-up zones (the prisoner's identity is known: it was a hero in play); their
 hand is seen by its owner only; their deck, and a card face down under an Orc Guard, by nobody."""
 
-CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to")
+CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to", "objective", "guard")
 """Event fields that hold card uids (``to`` only when it is a uid, not a zone name)."""
 
 

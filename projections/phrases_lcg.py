@@ -441,7 +441,8 @@ def orc_guard_made(said: Said) -> str:
 
 
 def orc_guard_removed(said: Said) -> str:
-    return f"{said.card('guard', 'an Orc Guard')} leaves play; {said.card('card', 'its face-down card')} goes to its owner's discard pile"
+    card = said.card("card", "its face-down card")
+    return f"{said.card('guard', 'an Orc Guard')} leaves play; {card} goes to its owner's discard pile"
 
 
 BOOK = register(

@@ -116,6 +116,20 @@ def _per_player_twice(rt: Runtime) -> list[int]:
 _LEAVING = (ev.EnemyDefeated, ev.CardMoved, ev.CardsDiscarded)
 """Ways an enemy leaves play (defeated; Wolf Rider returned to the encounter deck)."""
 
+
+def _enemy_left(s: LcgState, e: Event, uid: Uid) -> bool:
+    """An enemy just left play, and none is left."""
+    if isinstance(e, ev.EnemyDefeated):
+        gone = [e.enemy]
+    elif isinstance(e, ev.CardMoved):
+        gone = [e.card]
+    elif isinstance(e, ev.CardsDiscarded):
+        gone = list(e.cards)
+    else:
+        return False
+    left = any(table.defn(s, u).type == "enemy" and not table.is_in_play(s, u) for u in gone)
+    return left and s.over is None and _no_enemy_left(s, uid)
+
 # Ambush on the Shore, 3B — "When Revealed: reveal 2 encounter cards per player and add
 # them to the staging area. Skip the staging step of the quest phase for the rest of the
 # game. Once there are no enemies in play, the players win." The win is checked after the
@@ -127,7 +141,7 @@ text(
         If(lambda rt: _no_enemy_left(st(rt), SELF(rt)), emit(_won)),
     ),
     forced=tuple(
-        Trigger(kind, lambda s, e, uid: _no_enemy_left(s, uid) and s.over is None, emit(_won)) for kind in _LEAVING
+        Trigger(kind, _enemy_left, emit(_won)) for kind in _LEAVING
     ),
 )
 constant("core-128", skips_staging=True)

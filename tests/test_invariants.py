@@ -7,7 +7,9 @@
 6. Bad input changes nothing: in every game, at random decisions, every kind of illegal
    answer raises a typed error naming the decision, and appends nothing.
 
-The number of games is bounded so CI stays fast; WESTMARCH_INVARIANT_GAMES raises it.
+The games are spread over the three Core scenarios (Passage through Mirkwood, Journey Along
+the Anduin, Escape from Dol Guldur), each with every setup below. The number of games is
+bounded so CI stays fast; WESTMARCH_INVARIANT_GAMES raises it.
 """
 
 from __future__ import annotations
@@ -31,20 +33,23 @@ from tests.invariant_support import play_probing
 GAMES = int(os.environ.get("WESTMARCH_INVARIANT_GAMES", "1000"))
 CHUNKS = 8
 SETUPS = [(1, "standard"), (2, "standard"), (1, "easy"), (3, "standard"), (4, "easy"), (2, "easy")]
+SCENARIOS = ("passage-through-mirkwood", "journey-along-the-anduin", "escape-from-dol-guldur")
 
 
-def _setup(seed: int) -> tuple[int, str]:
-    return SETUPS[seed % len(SETUPS)]
+def _setup(seed: int) -> tuple[int, str, str]:
+    """Consecutive seeds change the scenario; every scenario meets every setup."""
+    players, difficulty = SETUPS[(seed // len(SCENARIOS)) % len(SETUPS)]
+    return players, difficulty, SCENARIOS[seed % len(SCENARIOS)]
 
 
 def _play(seed: int) -> Game:
-    players, difficulty = _setup(seed)
-    return play_randomly(new_lcg(seed, players, difficulty), random.Random(seed * 7919))
+    players, difficulty, scenario = _setup(seed)
+    return play_randomly(new_lcg(seed, players, difficulty, scenario), random.Random(seed * 7919))
 
 
 def _play_probing(seed: int) -> tuple[Game, int]:
-    players, difficulty = _setup(seed)
-    return play_probing(new_lcg(seed, players, difficulty), seed, LCG.codec.encode)
+    players, difficulty, scenario = _setup(seed)
+    return play_probing(new_lcg(seed, players, difficulty, scenario), seed, LCG.codec.encode)
 
 
 def _chunk(k: int) -> range:
@@ -72,8 +77,10 @@ def test_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None:
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     encode = LCG.codec.encode
     results = set()
+    scenarios = set()
     probed = 0
     for seed in _chunk(chunk):
+        scenarios.add(_setup(seed)[2])
         game, tried = _play_probing(seed)
         probed += tried
         events = list(game.pending_events)
@@ -92,6 +99,7 @@ def test_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None:
         verdict = verify(LCG, app.history(game.id))
         assert verdict.ok, f"seed {seed}: {verdict}"
     assert results, "no game was played"
+    assert scenarios == set(SCENARIOS), "every chunk plays all three scenarios"
     assert probed > 10 * len(_chunk(chunk)), "too few illegal answers were tried"
 
 

@@ -35,7 +35,8 @@ def card_line(c: CardView) -> str:
         marks.append("questing")
     if c.keywords:
         marks.append(" ".join(c.keywords))
-    line = f"{c.name} #{c.uid} ({_stats(c)})"
+    stats = _stats(c)
+    line = f"{c.name} #{c.uid}" + (f" ({stats})" if stats else "")
     if marks:
         line += " - " + ", ".join(marks)
     for a in c.attachments:

@@ -25,15 +25,16 @@ from service.rpc.server import ThreadedServer
 from tests.leak_support import Secrets, play_and_check
 from tests.rpc_support import create, stub_for, threaded_server
 
-GAMES = [  # (players, seed, difficulty, decisions at most)
-    (1, 101, "standard", 400),
-    (2, 102, "standard", 160),
-    (3, 103, "easy", 140),
-    (4, 104, "standard", 120),
-    (2, 105, "easy", 400),
-    (3, 106, "standard", 110),
-    (2, 107, "standard", 90),
-    (4, 108, "easy", 100),
+MIRKWOOD, ANDUIN, DOL_GULDUR = "passage-through-mirkwood", "journey-along-the-anduin", "escape-from-dol-guldur"
+GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
+    (1, 101, "standard", 400, MIRKWOOD),
+    (2, 102, "standard", 160, ANDUIN),
+    (3, 103, "easy", 140, DOL_GULDUR),
+    (4, 104, "standard", 120, MIRKWOOD),
+    (2, 105, "easy", 400, DOL_GULDUR),
+    (3, 106, "standard", 110, ANDUIN),
+    (2, 107, "standard", 90, MIRKWOOD),
+    (4, 108, "easy", 100, DOL_GULDUR),
 ]
 
 _HIDDEN_SHARED = {"encounter.deck", "quest.deck", "quest.unused", "set-aside"}
@@ -81,9 +82,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadedServer]
         yield running
 
 
-@pytest.mark.parametrize(("players", "seed", "difficulty", "limit"), GAMES)
-def test_nothing_leaks(server: ThreadedServer, players: int, seed: int, difficulty: str, limit: int) -> None:
+@pytest.mark.parametrize(("players", "seed", "difficulty", "limit", "scenario"), GAMES)
+def test_nothing_leaks(
+    server: ThreadedServer, players: int, seed: int, difficulty: str, limit: int, scenario: str
+) -> None:
     channel, stub = stub_for(server.address)
     with channel:
-        access = create(stub, players=players, seed=seed, difficulty=difficulty)
+        access = create(stub, players=players, seed=seed, difficulty=difficulty, scenario=scenario)
     play_and_check(server, access, SECRETS, seed, limit)

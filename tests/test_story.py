@@ -61,8 +61,8 @@ def play(game: Game, seed: int) -> list[Event]:
 
 
 @cache
-def lcg_game(seed: int, players: int) -> tuple[Event, ...]:
-    options = lcg_options("passage-through-mirkwood", players, None, "standard")
+def lcg_game(seed: int, players: int, scenario: str = "passage-through-mirkwood") -> tuple[Event, ...]:
+    options = lcg_options(scenario, players, None, "standard")
     return tuple(play(Game.start(uuid.uuid4(), LCG, LCG.created(options, seed)), seed))
 
 
@@ -102,6 +102,7 @@ def test_every_event_type_reads_as_a_sentence_in_real_games() -> None:
     games: list[tuple[Ruleset[Any], tuple[Event, ...] | list[Event]]] = [
         (LCG, lcg_game(seed, players)) for seed, players in ((3, 2), (5, 1), (8, 3), (12, 4))
     ]
+    games += [(LCG, lcg_game(7, 2, "escape-from-dol-guldur")), (LCG, lcg_game(9, 1, "journey-along-the-anduin"))]
     games += [(WOTR, wotr_game(seed, s)) for seed, s in ((3, "trilogy"), (4, "two-player-duel"), (15, "fellowship"))]
     games += list(fixture_games())
     seen: dict[str, dict[str, str]] = {name: {} for name in names()}

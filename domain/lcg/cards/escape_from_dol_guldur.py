@@ -71,6 +71,8 @@ def _guard_leaves(rt: Runtime) -> Event:
 
 # Orc Guard — a face-down player card acting as an enemy (1 hit point, 1 Attack, 1
 # Defense); when it leaves play the card goes to its owner's discard pile, face up.
+# FAQ 1.9 (Out of the Dungeons, Core 125): "If a facedown Orc Guard would be returned to the
+# staging area, it is instead placed in its owner's discard pile" (its player eliminated).
 text(
     ORC_GUARD,
     forced=(
@@ -79,6 +81,11 @@ text(
             lambda s, e, uid: isinstance(e, ev.EnemyDefeated) and e.enemy == uid,
             emit(_guard_leaves),
             zone="subject",
+        ),
+        Trigger(
+            ev.CardMoved,
+            lambda s, e, uid: isinstance(e, ev.CardMoved) and e.card == uid and e.to == "staging",
+            emit(_guard_leaves),
         ),
     ),
 )
@@ -380,6 +387,8 @@ def _one_ally() -> Trigger:
 # The Necromancer's Tower, 1A — "Setup: put the 3 objectives from the encounter deck into
 # the staging area; set Nazgûl of Dol Guldur aside face up, out of play; shuffle the
 # encounter deck; then each objective is guarded by the top card of the encounter deck."
+# FAQ 1.9 errata (Core 123): the objectives are "revealed and placed in the staging area", so
+# their Guarded keyword gives each one a guard.
 # The guard is revealed (its When Revealed, Doomed and Surge resolve; Core Set rulebook,
 # Guarded) so a treachery leaves its objective free at once.
 # 1B — "When Revealed: 1 hero chosen at random among the players' heroes is turned face

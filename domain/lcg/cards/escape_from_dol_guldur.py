@@ -147,7 +147,8 @@ def _no_hero_left(rt: Runtime) -> bool:
 # when the prisoner is rescued, move Nazgûl of Dol Guldur into the staging area. Forced:
 # after a shadow effect dealt to Nazgûl of Dol Guldur resolves, the engaged player chooses
 # and discards 1 character he controls." A shadow card without a shadow effect does not
-# count. A player left without heroes this way is eliminated (Core Set rulebook).
+# count. A player left without heroes this way is eliminated (Core Set rulebook). "No
+# attachments can be played on" it is FAQ 1.9 errata (Core 102): no player attachment targets it.
 constant(NAZGUL, no_attachments=True)
 text(
     NAZGUL,

@@ -419,6 +419,11 @@ def guard_placed(said: Said) -> str:
     return f"{said.card('card', 'an encounter card')} guards {said.card('objective', 'an objective')}"
 
 
+def guards_released(said: Said) -> str:
+    cards = said.cards("cards")
+    return f"{cards.text()} no longer {cards.be('guards', 'guard')} an objective"
+
+
 def objective_claimed(said: Said) -> str:
     return f"{said.get('player')} claims {said.card('card', 'an objective')} and attaches it to {said.card('to')}"
 
@@ -456,6 +461,7 @@ BOOK = register(
             "RoundEnded": round_ended,
             "ShadowEffectResolved": shadow_effect_resolved,
             "GuardPlaced": guard_placed,
+            "GuardsReleased": guards_released,
             "ObjectiveClaimed": objective_claimed,
             "ProgressRemoved": progress_removed,
             "HeroCaptured": hero_captured,

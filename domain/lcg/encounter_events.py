@@ -58,6 +58,18 @@ def _guard(s: LcgState, e: GuardPlaced) -> None:
     s.cards[e.card].attached_to = e.objective
 
 
+class GuardsReleased(Event, frozen=True, kw_only=True):
+    """These cards no longer guard anything (their objective left the staging area)."""
+
+    cards: tuple[Uid, ...]
+
+
+@on(GuardsReleased)
+def _released(s: LcgState, e: GuardsReleased) -> None:
+    for uid in e.cards:
+        s.cards[uid].attached_to = None
+
+
 class ObjectiveClaimed(Event, frozen=True, kw_only=True):
     """A player claimed an objective and attached it to a hero he controls."""
 
@@ -142,6 +154,7 @@ ENCOUNTER_EVENTS: tuple[type[Event], ...] = (
     RoundEnded,
     ShadowEffectResolved,
     GuardPlaced,
+    GuardsReleased,
     ObjectiveClaimed,
     ProgressRemoved,
     HeroCaptured,

@@ -98,6 +98,12 @@ def _unclaimed_objectives(rt: Runtime) -> list[Uid]:
     return [u for u in table.staging(s) if table.defn(s, u).type == "objective"]
 
 
+def _guards_released(rt: Runtime) -> Event | None:
+    """An objective shuffled away is no longer guarded by what guarded it."""
+    guards = tuple(guards_of(st(rt), int(rt.env["objective"])))
+    return xev.GuardsReleased(cards=guards) if guards else None
+
+
 def _shuffle_in(rt: Runtime) -> Event:
     deck = [*st(rt).zone("encounter.deck"), int(rt.env["objective"])]
     return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(deck)))
@@ -120,7 +126,7 @@ text(
                 "Dungeon Jailor: shuffle an objective back into the encounter deck",
                 _unclaimed_objectives,
                 "objective",
-                emit(_shuffle_in),
+                Seq(emit(_guards_released), emit(_shuffle_in)),
             ),
         ),
     ),
@@ -366,7 +372,8 @@ def _claimed(s: LcgState) -> int:
 
 
 def _prisoners(s: LcgState) -> list[Uid]:
-    return [u for seat in s.order for u in s.zone(f"{seat}.prisoner")]
+    """The prisoner, unless its player has left the game (his cards with him)."""
+    return [u for seat in s.active_seats() for u in s.zone(f"{seat}.prisoner")]
 
 
 def _capture(rt: Runtime) -> Event | None:

@@ -68,7 +68,6 @@ def body() -> list[Node]:
                     emit(lambda rt: ev.LocationTraveled(card=int(rt.env["location"]))),
                 ),
             ),
-            auto_single=False,
             rule="lcg.travel",
         )
     ]

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
 from domain.kernel.events import Event
+from domain.lcg.encounter_events import OrcGuardMade
 from domain.lcg.events import CardLookedAt
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
@@ -31,11 +33,13 @@ GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
     (2, 102, "standard", 160, ANDUIN),
     (3, 103, "easy", 140, DOL_GULDUR),
     (4, 104, "standard", 120, MIRKWOOD),
-    (2, 105, "easy", 400, DOL_GULDUR),
+    (2, 113, "easy", 400, DOL_GULDUR),  # Tower Gate makes Orc Guards of face-down player cards
     (3, 106, "standard", 110, ANDUIN),
     (2, 107, "standard", 90, MIRKWOOD),
     (4, 108, "easy", 100, DOL_GULDUR),
 ]
+
+ORC_GUARDS_SEED = 113
 
 _HIDDEN_SHARED = {"encounter.deck", "quest.deck", "quest.unused", "set-aside"}
 
@@ -90,3 +94,6 @@ def test_nothing_leaks(
     with channel:
         access = create(stub, players=players, seed=seed, difficulty=difficulty, scenario=scenario)
     play_and_check(server, access, SECRETS, seed, limit)
+    if seed == ORC_GUARDS_SEED:  # the game this list counts on to show Orc Guards still does
+        history = server.app.history(UUID(access.game_id))
+        assert any(isinstance(e, OrcGuardMade) for e in history)

@@ -5,8 +5,13 @@ from __future__ import annotations
 from domain.kernel.events import Event
 from domain.kernel.runtime import Runtime
 from domain.lcg import encounter_events as xev
+from domain.lcg import events as ev
 from domain.lcg.effects import st
 from domain.lcg.rules import table
+
+
+def shuffle_encounter_deck(rt: Runtime) -> Event:
+    return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(st(rt).zone("encounter.deck"))))
 
 
 def remove_progress(rt: Runtime, amount: int) -> Event | None:

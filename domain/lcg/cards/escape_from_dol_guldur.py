@@ -11,6 +11,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import Action, Trigger, text
+from domain.lcg.cards.encounter_steps import shuffle_encounter_deck
 from domain.lcg.effects import (
     FIRST_PLAYER,
     PLAYER,
@@ -363,10 +364,6 @@ def _find(codes: tuple[str, ...], zone: str) -> Callable[[Runtime], list[Uid]]:
     return cards
 
 
-def _shuffle_encounter(rt: Runtime) -> Event:
-    return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(st(rt).zone("encounter.deck"))))
-
-
 def _claimed(s: LcgState) -> int:
     return sum(1 for a in s.zone("attachments") if table.defn(s, a).type == "objective")
 
@@ -418,7 +415,7 @@ text(
             "nazgul",
             emit(lambda rt: ev.CardMoved(card=int(rt.env["nazgul"]), to=SET_ASIDE_FACE_UP)),
         ),
-        emit(_shuffle_encounter),
+        emit(shuffle_encounter_deck),
         ForEach(
             _find(OBJECTIVES, "staging"),
             "objective",

@@ -7,7 +7,7 @@ from domain.kernel.flow import Call, ForEach, If, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Trigger, text
-from domain.lcg.cards.encounter_steps import remove_progress
+from domain.lcg.cards.encounter_steps import remove_progress, shuffle_encounter_deck
 from domain.lcg.effects import SELF, attacker, emit, reveal_encounter_card, st, undefended
 from domain.lcg.rules import table
 from domain.lcg.rules.constant import constant
@@ -79,10 +79,6 @@ def _search_troll(rt: Runtime) -> Event | None:
     return ev.CardMoved(card=found[0], to="staging") if found else None
 
 
-def _shuffle_encounter(rt: Runtime) -> Event:
-    return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(st(rt).zone("encounter.deck"))))
-
-
 # To the River..., 1A — "Setup: each player reveals 1 card from the top of the encounter
 # deck and adds it to the staging area." Revealed cards resolve as in the staging step:
 # their When Revealed effects, Surge and Doomed (Core Set rulebook, Setup).
@@ -92,7 +88,7 @@ def _shuffle_encounter(rt: Runtime) -> Event:
 text(
     "core-126",
     setup=ForEach(lambda rt: st(rt).active_seats(), "player", reveal_encounter_card()),
-    when_revealed=Seq(emit(_search_troll), emit(_shuffle_encounter)),
+    when_revealed=Seq(emit(_search_troll), emit(shuffle_encounter_deck)),
     can_defeat=lambda s, uid: not _troll_in_play(s),
 )
 

@@ -134,10 +134,6 @@ text(
 )
 
 
-def _engaged_player(rt: Runtime) -> Seat:
-    return st(rt).controller(SELF(rt)) or st(rt).first
-
-
 def _victim_leaves(rt: Runtime) -> Event | None:
     """Its attachments leave first (a claimed objective returns to the staging area)."""
     gone = tuple(table.attachments_on(st(rt), int(rt.env["victim"])))
@@ -430,8 +426,9 @@ text(
 constant("core-123", allies_per_round=1)
 
 
-def _first_prisoner(rt: Runtime) -> Uid:
-    return _prisoners(st(rt))[0]
+def _first_prisoner(rt: Runtime) -> Uid | None:
+    prisoners = _prisoners(st(rt))
+    return prisoners[0] if prisoners else None
 
 
 # Through the Caverns, 2B — "Response: after progress tokens are placed on this stage, the
@@ -447,9 +444,12 @@ text(
             lambda s, e, uid: isinstance(e, ev.ProgressPlaced) and e.card == uid and bool(_prisoners(s)),
             Let(
                 lambda rt: {"rescued": _first_prisoner(rt)},
-                Seq(
-                    emit(lambda rt: xev.HeroRescued(card=_rescued_hero(rt))),
-                    emit(lambda rt: ev.DamageDealt(card=_rescued_hero(rt), amount=1)),
+                If(
+                    lambda rt: rt.env["rescued"] is not None,
+                    Seq(
+                        emit(lambda rt: xev.HeroRescued(card=_rescued_hero(rt))),
+                        emit(lambda rt: ev.DamageDealt(card=_rescued_hero(rt), amount=1)),
+                    ),
                 ),
             ),
             optional=True,

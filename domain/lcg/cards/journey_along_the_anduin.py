@@ -126,6 +126,7 @@ def _enemy_left(s: LcgState, e: Event, uid: Uid) -> bool:
     left = any(table.defn(s, u).type == "enemy" and not table.is_in_play(s, u) for u in gone)
     return left and s.over is None and _no_enemy_left(s, uid)
 
+
 # Ambush on the Shore, 3B — "When Revealed: reveal 2 encounter cards per player and add
 # them to the staging area. Skip the staging step of the quest phase for the rest of the
 # game. Once there are no enemies in play, the players win." The win is checked after the
@@ -136,8 +137,6 @@ text(
         ForEach(_per_player_twice, "more", reveal_encounter_card()),
         If(lambda rt: _no_enemy_left(st(rt), SELF(rt)), emit(_won)),
     ),
-    forced=tuple(
-        Trigger(kind, _enemy_left, emit(_won)) for kind in _LEAVING
-    ),
+    forced=tuple(Trigger(kind, _enemy_left, emit(_won)) for kind in _LEAVING),
 )
 constant("core-128", skips_staging=True)

@@ -28,7 +28,7 @@ from domain.lcg.effects import (
     undefended,
 )
 from domain.lcg.rules import table
-from domain.lcg.rules.constant import ALLY_LIMIT, constant
+from domain.lcg.rules.constant import ALLY_LIMIT, Constant, constant
 from domain.lcg.rules.keywords import guards_of
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
 
@@ -152,7 +152,7 @@ def _no_hero_left(rt: Runtime) -> bool:
 # and discards 1 character he controls." A shadow card without a shadow effect does not
 # count. A player left without heroes this way is eliminated (Core Set rulebook). "No
 # attachments can be played on" it is FAQ 1.9 errata (Core 102): no player attachment targets it.
-constant(NAZGUL, no_attachments=True)
+constant(NAZGUL, Constant(no_attachments=True))
 text(
     NAZGUL,
     forced=(
@@ -234,7 +234,7 @@ def _shackle(rt: Runtime) -> Event:
 # discard Iron Shackles instead). Shadow: resolve its When Revealed effect." The draw it
 # replaces is any draw from that deck, the resource phase's included (procedures.py).
 text("core-105", when_revealed=emit(_shackle), shadow=emit(_shackle))
-constant("core-105", replaces_draw=True)
+constant("core-105", Constant(replaces_draw=True))
 
 # Tower Gate — "Forced: after traveling to Tower Gate, each player places the top card of
 # his deck face down in front of him, as if it just engaged him from the staging area: an
@@ -318,7 +318,7 @@ def _at_round_end(s: LcgState, e: Event, uid: Uid) -> bool:
 # Any player may claim it (its Action is on a card no player controls: Core Set rulebook,
 # Objective cards); a hero already holding 2 Restricted attachments cannot take it.
 text("core-108", actions=(_claim(),), forced=(_detached(),))
-constant("core-108", host_cannot_fight=True)
+constant("core-108", Constant(host_cannot_fight=True))
 
 # Dungeon Torch — "... Forced: at the end of each round, raise the attached hero's
 # controller's threat by 2."
@@ -423,7 +423,7 @@ text(
     forced=(_one_ally(),),
     can_defeat=lambda s, uid: _claimed(s) >= 1,
 )
-constant("core-123", allies_per_round=1)
+constant("core-123", Constant(allies_per_round=1))
 
 
 def _first_prisoner(rt: Runtime) -> Uid | None:
@@ -459,7 +459,7 @@ text(
     forced=(_one_ally(),),
     can_defeat=lambda s, uid: not _prisoners(s) and _claimed(s) >= len(OBJECTIVES),
 )
-constant("core-124", allies_per_round=1)
+constant("core-124", Constant(allies_per_round=1))
 
 
 def _rescued_hero(rt: Runtime) -> Uid:

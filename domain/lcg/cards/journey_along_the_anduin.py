@@ -10,7 +10,7 @@ from domain.lcg.cards import Trigger, text
 from domain.lcg.cards.encounter_steps import remove_progress, shuffle_encounter_deck
 from domain.lcg.effects import SELF, attacker, emit, reveal_encounter_card, st, undefended
 from domain.lcg.rules import table
-from domain.lcg.rules.constant import constant
+from domain.lcg.rules.constant import Constant, constant
 from domain.lcg.state import LcgState, Uid
 
 HILL_TROLL = "core-082"
@@ -61,7 +61,7 @@ text(
 
 # Gladden Fields — "Forced: while Gladden Fields is the active location, each player
 # raises his threat by 1 more in the refresh phase." (refresh.py adds it.)
-constant("core-114", refresh_threat=1)
+constant("core-114", Constant(refresh_threat=1))
 
 
 # -- the quest ---------------------------------------------------------------------------
@@ -94,7 +94,7 @@ text(
 
 # Anduin Passage, 2B — "Reveal 1 more encounter card each quest phase. Make no engagement
 # checks in the encounter phase (each player may still optionally engage 1 enemy)."
-constant("core-127", extra_reveals=1, skips_engagement_checks=True)
+constant("core-127", Constant(extra_reveals=1, skips_engagement_checks=True))
 
 
 def _no_enemy_left(s: LcgState, uid: Uid) -> bool:
@@ -139,4 +139,4 @@ text(
     ),
     forced=tuple(Trigger(kind, _enemy_left, emit(_won)) for kind in _LEAVING),
 )
-constant("core-128", skips_staging=True)
+constant("core-128", Constant(skips_staging=True))

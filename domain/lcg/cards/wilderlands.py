@@ -26,7 +26,7 @@ from domain.lcg.effects import (
     undefended,
 )
 from domain.lcg.rules import table
-from domain.lcg.rules.constant import constant
+from domain.lcg.rules.constant import Constant, constant
 from domain.lcg.state import LcgState, Uid
 
 
@@ -101,7 +101,7 @@ def _alone_in_staging(s: LcgState, uid: Uid) -> bool:
 # Sniper while other enemies are in the staging area. Forced: if Goblin Sniper is in the
 # staging area at the end of the combat phase, each player deals 1 damage to 1 character
 # he controls."
-constant("core-083", optional_engagement=_alone_in_staging)
+constant("core-083", Constant(optional_engagement=_alone_in_staging))
 text(
     "core-083",
     forced=(
@@ -197,4 +197,4 @@ text(
 
 # The East Bight — "When the players may travel and there is no active location, they
 # must travel to The East Bight." (travel.py offers no "do not travel" then.)
-constant("core-088", must_travel=True)
+constant("core-088", Constant(must_travel=True))

@@ -47,11 +47,12 @@ CONSTANTS: dict[str, Constant] = {}
 _NONE = Constant()
 
 
-def constant(code: str, **abilities: object) -> Constant:
+def constant(code: str, entry: Constant) -> Constant:
     """Declare what the text of card ``code`` changes in the rules."""
     if code not in CARDS:
         raise KeyError(f"{code} is not a known card")
-    entry = Constant(**abilities)  # type: ignore[arg-type]
+    if code in CONSTANTS:
+        raise ValueError(f"{code} has two constant abilities")
     CONSTANTS[code] = entry
     return entry
 

@@ -428,6 +428,10 @@ def objective_claimed(said: Said) -> str:
     return f"{said.get('player')} claims {said.card('card', 'an objective')} and attaches it to {said.card('to')}"
 
 
+def objective_returned(said: Said) -> str:
+    return f"{said.card('card', 'an objective')} is detached and returns to the staging area"
+
+
 def progress_removed(said: Said) -> str:
     amount = int(said.get("amount", 0))
     return f"{plural(amount, 'progress token')} {'is' if amount == 1 else 'are'} removed from {said.card('card')}"
@@ -463,6 +467,7 @@ BOOK = register(
             "GuardPlaced": guard_placed,
             "GuardsReleased": guards_released,
             "ObjectiveClaimed": objective_claimed,
+            "ObjectiveReturned": objective_returned,
             "ProgressRemoved": progress_removed,
             "HeroCaptured": hero_captured,
             "HeroRescued": hero_rescued,

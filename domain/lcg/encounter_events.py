@@ -81,7 +81,21 @@ class ObjectiveClaimed(Event, frozen=True, kw_only=True):
 @on(ObjectiveClaimed)
 def _claimed(s: LcgState, e: ObjectiveClaimed) -> None:
     _move(s, e.card, "attachments")
-    s.cards[e.card].attached_to = e.to
+    card = s.cards[e.card]
+    card.attached_to = e.to
+    card.claimed = True
+
+
+class ObjectiveReturned(Event, frozen=True, kw_only=True):
+    """A claimed objective was detached (discarded): it returns to the staging area, unclaimed."""
+
+    card: Uid
+
+
+@on(ObjectiveReturned)
+def _returned(s: LcgState, e: ObjectiveReturned) -> None:
+    _move(s, e.card, "staging")
+    s.cards[e.card].claimed = False
 
 
 class ProgressRemoved(Event, frozen=True, kw_only=True):
@@ -156,6 +170,7 @@ ENCOUNTER_EVENTS: tuple[type[Event], ...] = (
     GuardPlaced,
     GuardsReleased,
     ObjectiveClaimed,
+    ObjectiveReturned,
     ProgressRemoved,
     HeroCaptured,
     HeroRescued,

@@ -98,6 +98,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
                 committed=bool(spec.get("committed", False)),
                 face=str(spec.get("face", "B" if zone == "quest" else "A")),
                 shown=bool(spec.get("shown", False)),
+                claimed=zone == "attachments" and CARDS[code].type == "objective",
             )
             cards.append(card)
             zones[zone].append(uid)

@@ -43,6 +43,8 @@ class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
     face: str = "A"
     surge: bool = False
     shown: bool = False
+    claimed: bool = False
+    """An objective claimed by a player; it stays marked until it returns to the staging area."""
 
 
 class Player(msgspec.Struct, kw_only=True, omit_defaults=True):

@@ -286,13 +286,12 @@ def _claim() -> Action:
 
 
 def _detached() -> Trigger:
-    """(If detached, return it to the staging area.)"""
+    """(If detached, return it to the staging area.) Only a claimed objective is ever attached:
+    one dealt as a shadow card is discarded like any other (Core Set rulebook, Combat)."""
     return Trigger(
         ev.CardsDiscarded,
-        lambda s, e, uid: (
-            isinstance(e, ev.CardsDiscarded) and uid in e.cards and s.cards[uid].zone == "encounter.discard"
-        ),
-        emit(lambda rt: ev.CardMoved(card=SELF(rt), to="staging")),
+        lambda s, e, uid: isinstance(e, ev.CardsDiscarded) and uid in e.cards and s.cards[uid].claimed,
+        emit(lambda rt: xev.ObjectiveReturned(card=SELF(rt))),
         zone="subject",
     )
 

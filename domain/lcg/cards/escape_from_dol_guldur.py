@@ -285,14 +285,29 @@ def _claim() -> Action:
     )
 
 
-def _detached() -> Trigger:
+def _held_by_eliminated(s: LcgState, e: Event, uid: Uid) -> bool:
+    host = s.cards[uid].attached_to
+    return (
+        isinstance(e, ev.PlayerEliminated)
+        and s.cards[uid].zone == "attachments"
+        and host is not None
+        and s.cards[host].zone.partition(".")[0] == e.player
+    )
+
+
+def _detached() -> tuple[Trigger, Trigger]:
     """(If detached, return it to the staging area.) Only a claimed objective is ever attached:
-    one dealt as a shadow card is discarded like any other (Core Set rulebook, Combat)."""
-    return Trigger(
-        ev.CardsDiscarded,
-        lambda s, e, uid: isinstance(e, ev.CardsDiscarded) and uid in e.cards and s.cards[uid].claimed,
-        emit(lambda rt: xev.ObjectiveReturned(card=SELF(rt))),
-        zone="subject",
+    one dealt as a shadow card is discarded like any other (Core Set rulebook, Combat). Reading:
+    the cards of an eliminated player leave the game, so an objective his hero held is detached
+    and returns too (else Through the Caverns could never be defeated)."""
+    return (
+        Trigger(
+            ev.CardsDiscarded,
+            lambda s, e, uid: isinstance(e, ev.CardsDiscarded) and uid in e.cards and s.cards[uid].claimed,
+            emit(lambda rt: xev.ObjectiveReturned(card=SELF(rt))),
+            zone="subject",
+        ),
+        Trigger(ev.PlayerEliminated, _held_by_eliminated, emit(lambda rt: xev.ObjectiveReturned(card=SELF(rt)))),
     )
 
 
@@ -316,7 +331,7 @@ def _at_round_end(s: LcgState, e: Event, uid: Uid) -> bool:
 # detached, it returns to the staging area). The attached hero cannot attack or defend."
 # Any player may claim it (its Action is on a card no player controls: Core Set rulebook,
 # Objective cards); a hero already holding 2 Restricted attachments cannot take it.
-text("core-108", actions=(_claim(),), forced=(_detached(),))
+text("core-108", actions=(_claim(),), forced=_detached())
 constant("core-108", Constant(host_cannot_fight=True))
 
 # Dungeon Torch — "... Forced: at the end of each round, raise the attached hero's
@@ -325,7 +340,7 @@ text(
     "core-109",
     actions=(_claim(),),
     forced=(
-        _detached(),
+        *_detached(),
         Trigger(
             xev.RoundEnded,
             _at_round_end,
@@ -339,7 +354,7 @@ text(
     "core-110",
     actions=(_claim(),),
     forced=(
-        _detached(),
+        *_detached(),
         Trigger(
             xev.RoundEnded,
             _at_round_end,

@@ -73,6 +73,9 @@ class Attack(msgspec.Struct, kw_only=True, omit_defaults=True):
     player: Seat
     defender: Uid | None = None
     attackers: list[Uid] = msgspec.field(default_factory=list)
+    outer: Attack | None = None
+    """The attack this one interrupts (a Wolf Rider's attack during another enemy's), which
+    goes on once this one is resolved."""
 
 
 class LcgState(State, kw_only=True, omit_defaults=True):

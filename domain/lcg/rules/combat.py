@@ -102,8 +102,9 @@ def _shadow_program(rt: Runtime) -> str | None:
 
 
 def _next_shadow(rt: Runtime) -> dict[str, Uid | None]:
-    """The attacker's next face-down shadow card. Shadow cards dealt to it while its
-    shadow cards resolve (Massing at Night) are turned over in this attack too."""
+    """The attacker's next face-down shadow card. Reading: shadow cards dealt to it while its
+    shadow cards resolve (Massing at Night) are its shadow cards for this attack, turned over
+    too (Core Set rulebook, Combat: each shadow card dealt to the attacker is resolved)."""
     s = st(rt)
     waiting = [c for c in table.shadows_of(s, int(rt.env["enemy"])) if not s.cards[c].shown]
     return {"shadow": waiting[0] if waiting else None}

@@ -42,7 +42,11 @@ register("lcg.keyword.doomed", each_player(emit(_doomed)), rule="lcg.keyword.doo
 
 
 def doomed_program(rt: Runtime) -> str | None:
+    """Doomed resolves with the card's other reveal effects, if the card is still revealed (a
+    response to the reveal came first and may have removed it: FAQ 1.9, Thalin Core 6)."""
     card = st(rt).cards[int(rt.env["card"])]
+    if card.zone != "revealed":
+        return None
     return "lcg.keyword.doomed" if keyword_value(table.defn(st(rt), card.uid), "Doomed") else None
 
 

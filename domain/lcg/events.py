@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel import zones
-from domain.kernel.events import Event
+from domain.kernel.events import Created, Event
 from domain.kernel.ruleset import Appliers
 from domain.kernel.zones import NewCard
 from domain.lcg.state import IN_PLAY_ZONES, Attack, Card, LcgState, Options, Player, Seat, Uid
@@ -26,10 +26,9 @@ class Payment(msgspec.Struct, frozen=True, array_like=True):
 # -- setup -------------------------------------------------------------------------------
 
 
-class GameCreated(Event, frozen=True, kw_only=True):
-    """The game's seed and options; every rule that follows is computed from them."""
+class GameCreated(Created, frozen=True, kw_only=True):
+    """The game's seed, rules version and options; every rule that follows is computed from them."""
 
-    seed: int
     options: Options
     seats: tuple[Seat, ...]
 

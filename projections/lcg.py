@@ -127,6 +127,8 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         v.threat, v.quest_points = table.threat_of(s, uid), d.quest_points
     elif d.type == "quest":
         v.quest_points = d.quest_points
+    elif d.type == "event":
+        v.cost = d.cost
     v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]
     v.victory_points = d.victory_points or None
     if card.attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid):
@@ -198,11 +200,21 @@ def view(s: LcgState, viewer: str) -> TableView:
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------
 
 _PUBLIC_ZONES = frozenset(
-    {"staging", "active", "quest", "quest.done", "encounter.discard", "victory", "revealed", SET_ASIDE_FACE_UP}
+    {
+        "staging",
+        "active",
+        "quest",
+        "quest.done",
+        "encounter.discard",
+        "victory",
+        "revealed",
+        "removed",
+        SET_ASIDE_FACE_UP,
+    }
 )
-"""Shared zones whose cards are face up. Everything else shared (the encounter deck, the
-quest deck, unused quest cards, cards set aside face down, Orc Guards gone from play) is
-hidden from every seat."""
+"""Shared zones whose cards are face up (removed from the game: events such as Will of the
+West, and Orc Guards gone from play). Everything else shared (the encounter deck, the quest
+deck, unused quest cards, cards set aside face down) is hidden from every seat."""
 _PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "prisoner", "shackles"})
 """A player's face-up zones (the prisoner's identity is known: it was a hero in play); their
 hand is seen by its owner only; their deck, and a card face down under an Orc Guard, by nobody."""

@@ -48,8 +48,11 @@ def _setup(scenario: str, players: int, difficulty: str, seed: int) -> tuple[Lcg
 
 
 def _encounter_cards(state: LcgState) -> list[str]:
+    """Encounter cards wherever setup put them: a condition revealed at setup (Caught in a
+    Web) is attached to a hero, and is the only card in the attachments nobody owns."""
     zones = [*ENCOUNTER_ZONES, *(f"{seat}.shackles" for seat in state.order)]
-    return [state.cards[u].code for z in zones for u in state.zone(z)]
+    attached = [u for u in state.zone("attachments") if state.cards[u].owner is None]
+    return [state.cards[u].code for u in [*(u for z in zones for u in state.zone(z)), *attached]]
 
 
 @pytest.mark.parametrize(

@@ -205,9 +205,9 @@ CASES: list[tuple[str, Code, str, Callable[[pb_grpc.GameServiceStub, dict[str, A
         lambda s, g: s.CreateGame(pb.CreateGameRequest(players=[pb.PlayerSetup()] * 5)),
     ),
     (
-        "a deck of non-allies",
+        "a deck of encounter cards",
         Code.INVALID_ARGUMENT,
-        "is not an ally card",
+        "Forest Spider is an enemy card, not a player card",
         lambda s, g: s.CreateGame(pb.CreateGameRequest(players=[pb.PlayerSetup(deck=["Forest Spider"] * 10)])),
     ),
     (

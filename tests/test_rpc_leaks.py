@@ -17,12 +17,14 @@ from uuid import UUID
 import pytest
 
 from domain.kernel.events import Event
+from domain.lcg.cards import CARDS
 from domain.lcg.encounter_events import OrcGuardMade
-from domain.lcg.events import CardLookedAt
+from domain.lcg.events import CardLookedAt, EventPlayed
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view as lcg_view
 from service.app import store_env
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
 from tests.leak_support import Secrets, play_and_check
 from tests.rpc_support import create, stub_for, threaded_server
@@ -33,13 +35,13 @@ GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
     (2, 102, "standard", 160, ANDUIN),
     (3, 103, "easy", 140, DOL_GULDUR),
     (4, 104, "standard", 120, MIRKWOOD),
-    (2, 113, "easy", 400, DOL_GULDUR),  # Tower Gate makes Orc Guards of face-down player cards
+    (2, 114, "easy", 400, DOL_GULDUR),  # Tower Gate makes Orc Guards of face-down player cards
     (3, 106, "standard", 110, ANDUIN),
     (2, 107, "standard", 90, MIRKWOOD),
     (4, 108, "easy", 100, DOL_GULDUR),
 ]
 
-ORC_GUARDS_SEED = 113
+ORC_GUARDS_SEED = 114
 
 _HIDDEN_SHARED = {"encounter.deck", "quest.deck", "quest.unused", "set-aside"}
 
@@ -97,3 +99,31 @@ def test_nothing_leaks(
     if seed == ORC_GUARDS_SEED:  # the game this list counts on to show Orc Guards still does
         history = server.app.history(UUID(access.game_id))
         assert any(isinstance(e, OrcGuardMade) for e in history)
+
+
+EVENT_GAMES = [(2, 111, 260, MIRKWOOD), (3, 112, 220, ANDUIN), (4, 113, 200, DOL_GULDUR)]
+"""(players, seed, decisions at most, scenario): games whose decks hold every Core Set event
+beside the allies: events sit in hands, are offered as Responses, played and cancel encounter
+cards' effects."""
+
+
+def _deck_with_events() -> list[str]:
+    return [c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(c.quantity)]
+
+
+@pytest.mark.parametrize(("players", "seed", "limit", "scenario"), EVENT_GAMES)
+def test_nothing_leaks_with_events_in_hand(
+    server: ThreadedServer, players: int, seed: int, limit: int, scenario: str
+) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        request = pb.CreateGameRequest(
+            game="lcg",
+            scenario=scenario,
+            players=[pb.PlayerSetup(deck=_deck_with_events()) for _ in range(players)],
+            seed=seed,
+        )
+        access = stub.CreateGame(request).access
+    play_and_check(server, access, SECRETS, seed, limit)
+    played = [e for e in server.app.history(UUID(access.game_id)) if isinstance(e, EventPlayed)]
+    assert played, "no event was played: the game shows nothing of events"

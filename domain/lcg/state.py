@@ -45,6 +45,8 @@ class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
     shown: bool = False
     claimed: bool = False
     """An objective claimed by a player; it stays marked until it returns to the staging area."""
+    cancelled: bool = False
+    """Its When Revealed or shadow effect was cancelled (A Test of Will, Hasty Stroke)."""
 
 
 class Player(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -73,6 +75,8 @@ class Attack(msgspec.Struct, kw_only=True, omit_defaults=True):
     player: Seat
     defender: Uid | None = None
     attackers: list[Uid] = msgspec.field(default_factory=list)
+    defenders: list[Uid] = msgspec.field(default_factory=list)
+    """Every declared defender (several only with Stand Together); ``defender`` is the first."""
     outer: Attack | None = None
     """The attack this one interrupts (a Wolf Rider's attack during another enemy's), which
     goes on once this one is resolved."""

@@ -32,6 +32,7 @@ class CatalogDeck(msgspec.Struct, frozen=True):
     title: str
     heroes: tuple[str, ...]
     description: str
+    cards: tuple[str, ...] = ()
 
 
 class CatalogGame(msgspec.Struct, frozen=True):
@@ -50,6 +51,7 @@ def catalog() -> tuple[CatalogGame, ...]:
 
 def _lcg() -> CatalogGame:
     from domain.lcg.cards import CARDS
+    from domain.lcg.decks.ready_made import ready_made
     from domain.lcg.lineups import DEFAULT_HEROES, MAX_PLAYERS
     from domain.lcg.scenarios import DIFFICULTIES, SCENARIOS, load
 
@@ -61,22 +63,24 @@ def _lcg() -> CatalogGame:
     difficulty = CatalogOption(
         "difficulty", "Easy mode leaves some encounter cards out (as each card lists)", DIFFICULTIES, DIFFICULTIES[0]
     )
-    decks = tuple(
-        CatalogDeck(
-            f"default-p{n}",
-            f"Player {n}'s default lineup",
-            tuple(CARDS[code].name for code in heroes),
-            f"the heroes a player {n} gets when the request names none",
+    defaults = {frozenset(heroes): n for n, heroes in enumerate(DEFAULT_HEROES, start=1)}
+    decks = []
+    for key, deck in ready_made().items():
+        seat = defaults.get(frozenset(deck.heroes))
+        about = (
+            f"ready-made, from one Core Set; the deck of seat p{seat} when it brings none"
+            if seat
+            else ("ready-made, from one Core Set")
         )
-        for n, heroes in enumerate(DEFAULT_HEROES, start=1)
-    )
+        cards = tuple(f"{n}x {CARDS[code].name}" for code, n in deck.cards)
+        decks.append(CatalogDeck(key, deck.name, tuple(CARDS[h].name for h in deck.heroes), about, cards))
     return CatalogGame(
         "lcg",
         "The Lord of the Rings: The Card Game",
         "passage-through-mirkwood",
         scenarios,
         (difficulty,),
-        decks,
+        tuple(decks),
     )
 
 

@@ -123,3 +123,23 @@ def test_the_catalog_lists_every_game_scenario_option_and_seat(tmp_path: Path) -
                         )
                         made = stub.CreateGame(request)
                         assert made.access.game_id
+
+
+def test_every_catalog_deck_plays_by_its_key(tmp_path: Path) -> None:
+    import msgspec
+
+    from projections.lcg import TableView
+    from service.app import store_env
+    from tests.rpc_support import stub_for, tokens
+
+    with threaded_server(store_env(db=str(tmp_path / "g.db"))) as server:
+        channel, stub = stub_for(server.address)
+        with channel:
+            lcg = next(g for g in stub.GetCatalog(pb.GetCatalogRequest()).games if g.game == "lcg")
+            assert {d.key for d in lcg.decks} >= {"leadership", "tactics", "spirit", "lore"}
+            for deck in lcg.decks:
+                assert len(deck.heroes) == 3 and sum(int(line.split("x ", 1)[0]) for line in deck.cards) == 30
+                made = stub.CreateGame(pb.CreateGameRequest(game="lcg", players=[pb.PlayerSetup(deck=[deck.key])]))
+                view = stub.GetView(pb.GetViewRequest(token=tokens(made.access)["referee"])).view
+                table = msgspec.json.decode(view.table, type=TableView)
+                assert [h.name for h in table.players[0].heroes] == list(deck.heroes)

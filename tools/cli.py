@@ -155,6 +155,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from service.rpc.server import ServerOptions, configure_logging, serve
+    from service.web.http import page_address
 
     configure_logging(args.log_level)
 
@@ -168,6 +169,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def ready(port: int) -> None:
         print(f"westmarch: serving on {args.host}:{port}", flush=True)
 
+    def web_ready(port: int) -> None:
+        page = page_address(args.host, port, bool(args.tls_cert))
+        print(f"westmarch: the web page is at {page}#token=TOKEN", flush=True)
+
     options = ServerOptions(
         env=store_env(db=args.db, postgres=args.postgres),
         host=args.host,
@@ -177,8 +182,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tls_key=args.tls_key,
         grace=args.grace,
         reuse_port=args.reuse_port,
+        web_port=args.web_port,
     )
-    asyncio.run(serve(options, ready))
+    asyncio.run(serve(options, ready, web_ready))
     return 0
 
 
@@ -444,6 +450,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="threads for store and rules work (default: 4)")
     p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain")
     p.add_argument("--tls-key", metavar="PEM", help="and this private key")
+    p.add_argument(
+        "--web-port",
+        type=int,
+        metavar="P",
+        help="also serve the web table at http://HOST:P/ (open it as http://HOST:P/#token=TOKEN; 0: any free port)",
+    )
     p.add_argument("--grace", type=float, default=5.0, help="seconds to finish calls on SIGTERM (default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     p.add_argument(

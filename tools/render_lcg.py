@@ -40,7 +40,7 @@ def card_line(c: CardView) -> str:
     if marks:
         line += " - " + ", ".join(marks)
     for a in c.attachments:
-        line += f" [attached: {a.name}]"
+        line += f" [attached: {a.name} #{a.uid}{', exhausted' if a.exhausted else ''}]"
     if c.guarding is not None:
         line += f" [guarding #{c.guarding}]"
     if c.face_down_shadows:

@@ -55,6 +55,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.limits import Gate, LimitExceeded, Limits
 from service.rpc.live import LiveGames
 from service.store import CREATED_TOPIC, EVENT_TOPIC
+from service.web.http import WebOptions, WebServer, tls_context
 
 SERVICE_NAME = "westmarch.v1.GameService"
 POLL_SECONDS = 0.15
@@ -502,6 +503,12 @@ class Servicer:
     # -- registration ----------------------------------------------------------------
 
     def handlers(self) -> grpc.GenericRpcHandler:
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, self.methods())
+
+    def methods(self) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+        """Each method's handler by name: registered with gRPC, and served by the web page's
+        handler (``service/web``) too, so both follow the same rules."""
+
         def unary(
             name: str, request: type[Message], response: type[Message], fn: Any
         ) -> grpc.RpcMethodHandler[Any, Any]:
@@ -534,7 +541,7 @@ class Servicer:
                 response_serializer=pb.WatchUpdate.SerializeToString,
             ),
         }
-        return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+        return methods
 
 
 def _log_failure(name: str, entry: CallLog, failure: tuple[grpc.StatusCode, str], error: BaseException) -> None:
@@ -612,6 +619,8 @@ class ServerOptions:
     """Share the port with other server processes (SO_REUSEPORT; ``serve --processes``)."""
     limits: Limits = field(default_factory=Limits)
     """Open streams per token and connection, and the rate of calls that need no token."""
+    web_port: int | None = None
+    """Also serve the web page and the Connect protocol on this port (0: any free port)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``PRAGMA synchronous`` for the server's connections. In WAL mode NORMAL
     keeps every committed command through a crash of the server process (the log is
@@ -634,6 +643,7 @@ class Server:
         self.servicer: Servicer | None = None
         self._probing: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
+        self.web: WebServer | None = None
 
     async def start(self) -> int:
         options = self.options
@@ -670,6 +680,11 @@ class Server:
         await self._health.set("", health_pb2.HealthCheckResponse.SERVING)
         await self._health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         self._poller = asyncio.create_task(self._poll_store())
+        if options.web_port is not None:
+            tls = tls_context(options.tls_cert, options.tls_key)
+            web = WebOptions(options.host, options.web_port, tls, reuse_port=options.reuse_port)
+            self.web = WebServer(servicer.methods(), web)
+            await self.web.start()
         log.info("serving", extra={"fields": {"port": self.port, "store": app.env.get("PERSISTENCE_MODULE", "")}})
         return self.port
 
@@ -746,6 +761,8 @@ class Server:
             await self._health.enter_graceful_shutdown()
         if self._hub is not None:
             self._hub.close()
+        if self.web is not None:
+            await self.web.stop(self.options.grace if grace is None else grace)
         await self._server.stop(self.options.grace if grace is None else grace)
         if self._poller is not None:
             await self._poller
@@ -791,13 +808,20 @@ SWITCH_INTERVAL = 0.0005
 default is 5 ms): a short call is not kept waiting behind another client's long one."""
 
 
-async def serve(options: ServerOptions, ready: Callable[[int], None] | None = None) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+async def serve(
+    options: ServerOptions,
+    ready: Callable[[int], None] | None = None,
+    web_ready: Callable[[int], None] | None = None,
+) -> None:
+    """Serve until SIGTERM or SIGINT, then shut down gracefully. ``ready`` is told the gRPC
+    port, ``web_ready`` the web page's (with ``options.web_port``)."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     server = Server(options)
     port = await server.start()
     if ready is not None:
         ready(port)
+    if web_ready is not None and server.web is not None:
+        web_ready(server.web.port)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -844,6 +868,11 @@ class ThreadedServer:
     @property
     def address(self) -> str:
         return f"{self.options.host}:{self.port}"
+
+    @property
+    def web(self) -> WebServer:
+        assert self._server is not None and self._server.web is not None
+        return self._server.web
 
     @property
     def app(self) -> Westmarch:

@@ -28,6 +28,7 @@ from domain.lcg.effects import (
     undefended,
 )
 from domain.lcg.rules import table
+from domain.lcg.rules.attachments import RESTRICTED_LIMIT, restricted_on
 from domain.lcg.rules.constant import ALLY_LIMIT, Constant, constant
 from domain.lcg.rules.keywords import guards_of
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
@@ -35,8 +36,6 @@ from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
 NAZGUL = "core-102"
 OBJECTIVES = ("core-108", "core-109", "core-110")
 ORC_GUARD = "orc-guard"
-RESTRICTED_LIMIT = 2
-"""Restricted: a character may have at most 2 restricted attachments (Core Set rulebook)."""
 
 
 # -- Orc Guards --------------------------------------------------------------------------
@@ -253,13 +252,9 @@ text(
 # -- the objectives ----------------------------------------------------------------------
 
 
-def _restricted(s: LcgState, hero: Uid) -> int:
-    return sum(1 for a in table.attachments_on(s, hero) if table.defn(s, a).has("Restricted"))
-
-
 def _room(s: LcgState, seat: Seat) -> list[Uid]:
     """Heroes of ``seat`` that can take one more Restricted attachment."""
-    return [h for h in table.heroes(s, seat) if _restricted(s, h) < RESTRICTED_LIMIT]
+    return [h for h in table.heroes(s, seat) if len(restricted_on(s, h)) < RESTRICTED_LIMIT]
 
 
 def _claimable(s: LcgState, uid: Uid, seat: Seat) -> bool:

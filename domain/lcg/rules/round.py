@@ -11,7 +11,6 @@ from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import combat, encounter, planning, quest, refresh, resources, travel
-from domain.lcg.rules.procedures import end_of
 from domain.lcg.rules.windows import window
 
 PHASES: tuple[tuple[str, list[Node]], ...] = (
@@ -42,7 +41,7 @@ ROUND = register(
         emit(lambda rt: ev.RoundBegan(round=st(rt).round + 1)),
         *(phase(name, body) for name, body in PHASES),
         emit(lambda rt: xev.RoundEnded(round=st(rt).round)),
-        end_of("round"),
+        Call("lcg.end-round"),
     ),
     rule="lcg.round",
 )

@@ -142,7 +142,8 @@ class PlayerSetup(_message.Message):
         .o8d deck (XML) or a plain list ("3x Guard of the Citadel", "Heroes: Aragorn, Gimli,
         Legolas"); whole in one entry, or one line per entry. Its heroes, if it names any, are the
         player's lineup. A deck that breaks a deck-building rule or holds a card the engine does
-        not play is refused (INVALID_ARGUMENT, one line per problem). Empty: the ready-made deck
+        not play is refused (INVALID_ARGUMENT, one line per problem). One line that is the key of
+        a ready-made deck (GetCatalog lists them) plays that deck. Empty: the ready-made deck
         of the player's heroes.
         """
 
@@ -1216,11 +1217,17 @@ class CatalogDeck(_message.Message):
     TITLE_FIELD_NUMBER: _builtins.int
     HEROES_FIELD_NUMBER: _builtins.int
     DESCRIPTION_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
     key: _builtins.str
+    """Send it as PlayerSetup.deck (one line) to play this deck."""
     title: _builtins.str
     description: _builtins.str
     @_builtins.property
     def heroes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The deck list, "3x Guard of the Citadel" a line."""
+
     def __init__(
         self,
         *,
@@ -1228,10 +1235,11 @@ class CatalogDeck(_message.Message):
         title: _builtins.str = ...,
         heroes: _abc.Iterable[_builtins.str] | None = ...,
         description: _builtins.str = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "heroes", b"heroes", "key", b"key", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "description", b"description", "heroes", b"heroes", "key", b"key", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -112,6 +112,8 @@ def test_every_event_type_reads_as_a_sentence_in_real_games() -> None:
     ]
     games += [(LCG, lcg_game(7, 2, "escape-from-dol-guldur")), (LCG, lcg_game(9, 1, "journey-along-the-anduin"))]
     games += [(WOTR, wotr_game(seed, s)) for seed, s in ((3, "trilogy"), (4, "two-player-duel"), (15, "fellowship"))]
+    against_bots = wotr_options("trilogy", None, ["witch-king", "saruman"], "standard")
+    games += [(WOTR, tuple(play(Game.start(uuid.uuid4(), WOTR, WOTR.created(against_bots, 6)), 6)))]
     games += list(fixture_games())
     seen: dict[str, dict[str, str]] = {name: {} for name in names()}
     for rules, events in games:

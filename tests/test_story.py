@@ -63,11 +63,11 @@ def play(game: Game, seed: int) -> list[Event]:
 
 
 @cache
-def lcg_game(seed: int, players: int) -> tuple[Event, ...]:
+def lcg_game(seed: int, players: int, scenario: str = "passage-through-mirkwood") -> tuple[Event, ...]:
     """A game whose every player plays seed 001's deck (the Leadership and Tactics allies) and
     keeps their setup hand: the story below was written from it."""
     allies = Deck("allies", cards=tuple(Counter(starting_deck()).items()))
-    options = lcg_options("passage-through-mirkwood", players, None, "standard", [allies] * players)
+    options = lcg_options(scenario, players, None, "standard", [allies] * players)
     game = Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
     while (d := game.state.pending) is not None and d.rule == "lcg.setup.mulligan":
         game.answer(d.seat, d.id, ("keep",))
@@ -110,6 +110,7 @@ def test_every_event_type_reads_as_a_sentence_in_real_games() -> None:
     games: list[tuple[Ruleset[Any], tuple[Event, ...] | list[Event]]] = [
         (LCG, lcg_game(seed, players)) for seed, players in ((3, 2), (5, 1), (8, 3), (12, 4))
     ]
+    games += [(LCG, lcg_game(7, 2, "escape-from-dol-guldur")), (LCG, lcg_game(9, 1, "journey-along-the-anduin"))]
     games += [(WOTR, wotr_game(seed, s)) for seed, s in ((3, "trilogy"), (4, "two-player-duel"), (15, "fellowship"))]
     against_bots = wotr_options("trilogy", None, ["witch-king", "saruman"], "standard")
     games += [(WOTR, tuple(play(Game.start(uuid.uuid4(), WOTR, WOTR.created(against_bots, 6)), 6)))]

@@ -39,11 +39,14 @@ def card_line(c: CardView) -> str:
         marks.append("questing")
     if c.keywords:
         marks.append(" ".join(c.keywords))
-    line = f"{c.name} #{c.uid} ({_stats(c)})"
+    stats = _stats(c)
+    line = f"{c.name} #{c.uid}" + (f" ({stats})" if stats else "")
     if marks:
         line += " - " + ", ".join(marks)
     for a in c.attachments:
         line += f" [attached: {a.name} #{a.uid}{', exhausted' if a.exhausted else ''}]"
+    if c.guarding is not None:
+        line += f" [guarding #{c.guarding}]"
     if c.face_down_shadows:
         n = c.face_down_shadows
         line += f" [{n} face-down shadow card{'s' if n != 1 else ''}]"
@@ -68,6 +71,8 @@ def _player(p: PlayerView) -> list[str]:
     lines += _group("Heroes", p.heroes)
     lines += _group("Allies", p.allies)
     lines += _group("Engaged", p.engaged)
+    lines += _group("Prisoner (face down, cannot be used)", p.prisoner)
+    lines += _group("On top of the deck", p.deck_conditions)
     if p.hand is not None:
         lines += _group("Hand", p.hand)
     if p.discard:
@@ -84,10 +89,14 @@ def render(t: TableView) -> str:
     threat = sum(c.threat or 0 for c in t.staging)
     lines.append(f"Staging area (threat {threat}):")
     lines += ["    " + card_line(c) for c in t.staging] or ["    (empty)"]
+    points = sum(c.victory_points or 0 for c in t.victory)
+    shown = ", ".join(c.name for c in t.victory) or "none"
     lines.append(
         f"Encounter deck {t.encounter_deck_size} cards - discard {len(t.encounter_discard)}"
-        f" - victory display: {', '.join(c.name for c in t.victory) or 'none'}"
+        f" - victory display: {shown}" + (f" ({points} victory points)" if points else "")
     )
+    if t.set_aside:
+        lines.append(f"Set aside, out of play: {', '.join(card_line(c) for c in t.set_aside)}")
     for p in t.players:
         lines.append("")
         lines += _player(p)

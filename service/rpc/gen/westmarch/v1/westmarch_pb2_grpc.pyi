@@ -19,8 +19,10 @@ beside this file: schema/<game>.table.json (View.table) and schema/<game>.events
 
 Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the server):
   "lcg"  The Lord of the Rings: The Card Game. Seats "p1".."p4", one per player (1 to 4).
-         Scenarios: "passage-through-mirkwood" (the default).
+         Scenarios (the Core Set's): "passage-through-mirkwood" (the default),
+         "journey-along-the-anduin", "escape-from-dol-guldur".
          Options: "difficulty" = "standard" (default) | "easy".
+         Decks: PlayerSetup.deck, or the key of a ready-made deck (GetCatalog).
   "wotr" War of the Ring: The Card Game. The scenario fixes the seats:
          "trilogy" (default: frodo, witch-king, aragorn, saruman),
          "two-player-duel" (gandalf, witch-king), "three-player-duel" (gandalf,
@@ -28,6 +30,9 @@ Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the 
          Options (readings of disputed rules): "excess_hand" = "cycle" | "keep",
          "play_cost" = "cycle" | "cycle-or-forsake", "empty_combat" = "defender" |
          "nobody", "when_played_in_reserve" = "false" | "true".
+         Against the Shadow: "bots" = "shadow" (every Shadow seat a bot, which gets no
+         token), "difficulty" = "standard" | "challenging" (with bots), "bot_cards" = the
+         text of a card file replacing the bots' substitute pool.
 Besides the seats every game has the viewers "spectator" and "referee".
 
 Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),

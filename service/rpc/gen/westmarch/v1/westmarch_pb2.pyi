@@ -30,8 +30,9 @@ Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the 
          Options (readings of disputed rules): "excess_hand" = "cycle" | "keep",
          "play_cost" = "cycle" | "cycle-or-forsake", "empty_combat" = "defender" |
          "nobody", "when_played_in_reserve" = "false" | "true".
-         Against the Shadow: "bots" = "shadow" (every Shadow seat a bot, which gets no
-         token), "difficulty" = "standard" | "challenging" (with bots), "bot_cards" = the
+         Against the Shadow: "bots" = "shadow" or Shadow seats, comma-separated (a bot seat,
+         played by the rules, gets no token), "difficulty" = "standard" | "challenging"
+         (with bots), "bot_cards" = the
          text of a card file replacing the bots' substitute pool.
 Besides the seats every game has the viewers "spectator" and "referee".
 

@@ -32,8 +32,8 @@ Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the 
          "nobody", "when_played_in_reserve" = "false" | "true".
          Against the Shadow: "bots" = "shadow" or Shadow seats, comma-separated (a bot seat,
          played by the rules, gets no token), "difficulty" = "standard" | "challenging"
-         (with bots), "bot_cards" = the
-         text of a card file replacing the bots' substitute pool.
+         (with bots), "bot_cards" = the text of a card file replacing the bots'
+         substitute pool.
 Besides the seats every game has the viewers "spectator" and "referee".
 
 Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from domain.engine import engine
 from domain.kernel.events import Event
 from domain.kernel.ruleset import Ruleset
 from domain.lcg import events as lcg_events
 from domain.lcg.cards import CARDS, load_texts
+from domain.lcg.encounter_events import ENCOUNTER_EVENTS
 from domain.lcg.state import LcgState, Options
 
 load_texts()
@@ -22,10 +24,10 @@ load_scenarios()
 class LcgRules(Ruleset[LcgState]):
     name = "lcg"
     state_type = LcgState
-    events = lcg_events.EVENTS
+    events = lcg_events.EVENTS + ENCOUNTER_EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
-    rules_version = 3
+    rules_version = 4
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet
@@ -42,7 +44,9 @@ class LcgRules(Ruleset[LcgState]):
 
     def created(self, options: Options, seed: int) -> lcg_events.GameCreated:
         seats = tuple(f"p{i + 1}" for i in range(len(options.players)))
-        return lcg_events.GameCreated(seed=seed, rules_version=self.rules_version, options=options, seats=seats)
+        return lcg_events.GameCreated(
+            seed=seed, rules_version=self.rules_version, engine=engine(), options=options, seats=seats
+        )
 
 
 LCG = LcgRules()

@@ -23,7 +23,7 @@ from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
 from domain.lcg.rules import attachments, table
 from domain.lcg.rules.procedures import explorable, stage_defeatable
-from domain.lcg.state import LcgState, Seat, Uid
+from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
 
 ELIMINATION_THREAT = 50
 """Rules: a player whose threat reaches 50 is eliminated (seed 001: "Out: threat ≥ 50")."""
@@ -145,6 +145,8 @@ def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
                 pool = list(_subjects(event))
             elif trig.zone == "hand":
                 pool = _hands(s)
+            elif trig.zone == "set-aside":
+                pool = list(s.zone(SET_ASIDE_FACE_UP))
             else:
                 pool = _in_play(s)
             pools[trig.zone] = pool
@@ -172,15 +174,20 @@ def _trigger(s: LcgState, due: Due) -> Trigger:
 
 
 def _can_resolve(rt: Runtime, due: Due) -> bool:
-    """Checked when the ability's turn comes: its card is still where it listens from,
-    and its condition (a cost it can pay, a target) holds now."""
+    """Checked when the ability's turn comes: its card is still where it listens from, a
+    Response's controller is still in the game, and its condition (a cost it can pay, a
+    target) holds now."""
     s = st(rt)
     trig = _trigger(s, due)
     uid = int(due[1])
     card = s.cards[uid]
-    if s.players[_controller(due)].eliminated or (trig.zone == "play" and not table.is_in_play(s, uid)):
+    if due[2] == "response" and s.players[_controller(due)].eliminated:
+        return False  # a Forced effect still resolves: the cards of an eliminated player leave
+    if trig.zone == "play" and not table.is_in_play(s, uid):
         return False
     if trig.zone == "hand" and card.zone != f"{card.owner}.hand":
+        return False
+    if trig.zone == "set-aside" and card.zone != SET_ASIDE_FACE_UP:
         return False
     return trig.condition is None or trig.condition(s, uid)
 

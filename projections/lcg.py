@@ -86,6 +86,10 @@ class TableView(msgspec.Struct, omit_defaults=True):
     outcome: Outcome | None = None
     seed: int | None = None
     encounter_deck: list[CardView] | None = None
+    setup: list[CardView] = msgspec.field(default_factory=list)
+    """The scenario's setup card beside the quest deck (The Hunt for the Dreadnaught)."""
+    corsair_deck_size: int = 0
+    corsair_discard: list[CardView] = msgspec.field(default_factory=list)
 
 
 def card_view(s: LcgState, uid: Uid) -> CardView:
@@ -104,7 +108,7 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         sphere=d.sphere,
         keywords=d.keywords,
         traits=d.traits,
-        text=(d.text_a if card.face == "A" else d.text_b) if d.type == "quest" else d.text,
+        text=(d.text_a if card.face == "A" else d.text_b) if d.type in ("quest", "setup", "contract") else d.text,
     )
     if d.is_character:
         v.willpower, v.attack = table.willpower(s, uid), table.attack(s, uid)
@@ -179,13 +183,27 @@ def view(s: LcgState, viewer: str) -> TableView:
         outcome=s.over,
         seed=s.seed if all_seeing else None,
         encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
+        setup=[card_view(s, u) for u in s.zone("setup")],
+        corsair_deck_size=len(s.zone("corsair.deck")),
+        corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")],
     )
 
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------
 
 _PUBLIC_ZONES = frozenset(
-    {"staging", "active", "quest", "quest.done", "encounter.discard", "victory", "revealed", "removed"}
+    {
+        "staging",
+        "active",
+        "quest",
+        "quest.done",
+        "encounter.discard",
+        "victory",
+        "revealed",
+        "removed",
+        "corsair.discard",
+        "setup",
+    }
 )
 """Shared zones whose cards are face up. Everything else shared (the encounter deck, the
 quest deck, unused quest cards, set-aside cards) is hidden from every seat."""

@@ -25,8 +25,6 @@ class GameKind:
 
 
 def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
-    from domain.lcg.scenarios import DIFFICULTIES
-
     parser.add_argument("--scenario", default="passage-through-mirkwood", help="scenario key (default: %(default)s)")
     parser.add_argument(
         "--players", type=int, help="1 to 4 players (default: one per --deck or --heroes given, else 1)"
@@ -37,7 +35,12 @@ def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="A,B,C",
         help="1 to 3 heroes for the next player, by name (repeat once per player); default lineups otherwise",
     )
-    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="standard", help="(default: %(default)s)")
+    parser.add_argument(
+        "--difficulty",
+        choices=("easy", "standard", "hard"),
+        default="standard",
+        help="(default: %(default)s; Hard only where the scenario has a Hard mode)",
+    )
     parser.add_argument(
         "--deck",
         action="append",

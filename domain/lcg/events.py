@@ -146,11 +146,21 @@ class CardsDiscarded(Event, frozen=True, kw_only=True):
     cards: tuple[Uid, ...]
 
 
+DISCARD_PILES: dict[str, str] = {}
+"""Encounter cards with a discard pile of their own, by code (The Hunt for the Dreadnaught:
+"Whenever a non-Ship Corsair enemy would be placed in the discard pile, place it in the
+Corsair discard pile instead")."""
+
+
+def encounter_discard(code: str) -> str:
+    return DISCARD_PILES.get(code, "encounter.discard")
+
+
 @on(CardsDiscarded)
 def _discarded(s: LcgState, e: CardsDiscarded) -> None:
     for uid in e.cards:
-        owner = s.cards[uid].owner
-        _move(s, uid, f"{owner}.discard" if owner else "encounter.discard")
+        card = s.cards[uid]
+        _move(s, uid, f"{card.owner}.discard" if card.owner else encounter_discard(card.code))
 
 
 class CardsDrawn(Event, frozen=True, kw_only=True):
@@ -379,8 +389,12 @@ def _explored(s: LcgState, e: LocationExplored) -> None:
 
 
 class EnemyEngaged(Event, frozen=True, kw_only=True):
+    """``origin`` is where the enemy engaged from, when a card text moved it (the engagement
+    steps of the encounter phase always take enemies from the staging area)."""
+
     enemy: Uid
     player: Seat
+    origin: str = ""
 
 
 @on(EnemyEngaged)
@@ -484,8 +498,8 @@ class CharacterDestroyed(Event, frozen=True, kw_only=True):
 
 @on(CharacterDestroyed)
 def _destroyed(s: LcgState, e: CharacterDestroyed) -> None:
-    owner = s.cards[e.card].owner
-    _move(s, e.card, f"{owner}.discard")
+    card = s.cards[e.card]
+    _move(s, e.card, f"{card.owner}.discard" if card.owner else encounter_discard(card.code))
 
 
 class EnemyDefeated(Event, frozen=True, kw_only=True):
@@ -628,6 +642,58 @@ def _cancelled(s: LcgState, e: EffectCancelled) -> None:
     s.cards[e.card].cancelled = True
 
 
+class CardFlipped(Event, frozen=True, kw_only=True):
+    """A double-sided card in play turned to ``face`` (a ship to its Upgraded side, the
+    Dreadnaught to its Damaged side, a contract to side B); its tokens stay on it."""
+
+    card: Uid
+    face: str
+
+
+@on(CardFlipped)
+def _flipped(s: LcgState, e: CardFlipped) -> None:
+    s.cards[e.card].face = e.face
+
+
+class ProgressRemoved(Event, frozen=True, kw_only=True):
+    """Progress taken off a card, as a cost (Destroy the Dreadnaught's Action)."""
+
+    card: Uid
+    amount: int
+
+
+@on(ProgressRemoved)
+def _progress_removed(s: LcgState, e: ProgressRemoved) -> None:
+    s.cards[e.card].progress -= e.amount
+
+
+class ResourcesLost(Event, frozen=True, kw_only=True):
+    """Resources a card loses to an encounter effect (not a payment)."""
+
+    card: Uid
+    amount: int
+
+
+@on(ResourcesLost)
+def _resources_lost(s: LcgState, e: ResourcesLost) -> None:
+    s.cards[e.card].resources -= e.amount
+
+
+class SharedValueLearned(Event, frozen=True, kw_only=True):
+    """Epic Multiplayer: the event organizer told this group what the other groups have
+    contributed to a global value (``key``: ``progress`` on stage 1B, ``damage`` on the
+    Dreadnaught). ``organizer_version`` is the organizer's event that this reports."""
+
+    key: str
+    others: int
+    organizer_version: int = 0
+
+
+@on(SharedValueLearned)
+def _learned(s: LcgState, e: SharedValueLearned) -> None:
+    s.shared[e.key] = e.others
+
+
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     PositionSet,
@@ -676,4 +742,8 @@ EVENTS: tuple[type[Event], ...] = (
     CardPutIntoPlay,
     CardReturnedToHand,
     EffectCancelled,
+    CardFlipped,
+    ProgressRemoved,
+    ResourcesLost,
+    SharedValueLearned,
 )

@@ -15,7 +15,7 @@ from domain.kernel.ruleset import SetupError as SetupError  # re-exported: every
 from domain.lcg.cards import CARDS
 from domain.lcg.decks import MAX_HEROES, MIN_HEROES, Deck, lookup, problems
 from domain.lcg.decks.ready_made import default_deck
-from domain.lcg.scenarios import DIFFICULTIES, scenario
+from domain.lcg.scenarios import scenario
 from domain.lcg.state import HeroSetup, Options
 
 MAX_PLAYERS = 4
@@ -62,11 +62,11 @@ def lcg_options(
     the heroes given in ``heroes``, or a default lineup.
     """
     try:
-        scenario(scenario_key)
+        modes = scenario(scenario_key).difficulties
     except KeyError as error:
         raise SetupError(str(error.args[0])) from None
-    if difficulty not in DIFFICULTIES:
-        raise SetupError(f"unknown difficulty {difficulty!r}; choose from {', '.join(DIFFICULTIES)}")
+    if difficulty not in modes:
+        raise SetupError(f"unknown difficulty {difficulty!r}; choose from {', '.join(modes)}")
     if not 1 <= players <= MAX_PLAYERS:
         raise SetupError(f"the game takes 1 to {MAX_PLAYERS} players, not {players}")
     chosen = [list(h) for h in heroes] if heroes else []

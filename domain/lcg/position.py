@@ -39,6 +39,9 @@ SHARED_ZONES = (
     "set-aside",
     "shadows",
     "attachments",
+    "corsair.deck",
+    "corsair.discard",
+    "setup",
 )
 CARD_FIELDS = {"card", "as", "damage", "resources", "progress", "exhausted", "committed", "on", "face", "shown"}
 
@@ -88,7 +91,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
             card = Card(
                 uid=uid,
                 code=code,
-                owner=owner,
+                owner=owner if CARDS[code].encounter_set is None else None,
                 zone=zone,
                 exhausted=bool(spec.get("exhausted", False)),
                 damage=int(spec.get("damage", 0)),

@@ -13,7 +13,7 @@ from domain.lcg.state import LcgState, Options
 
 load_texts()
 
-from domain.lcg.rules import procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
+from domain.lcg.rules import keywords, procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
 from domain.lcg.scenarios import load as load_scenarios  # noqa: E402
 
 load_scenarios()

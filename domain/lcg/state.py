@@ -17,7 +17,7 @@ from domain.kernel.state import State
 Uid = int
 Seat = str
 
-IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest")
+IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest", "setup")
 """The zones (a player's by their last part) whose cards are in play."""
 
 
@@ -58,6 +58,11 @@ class Options(msgspec.Struct, frozen=True, omit_defaults=True):
     scenario: str
     players: tuple[HeroSetup, ...]
     difficulty: str = "standard"
+    epic: str = ""
+    """The Epic Multiplayer event this game is one group of (its id), if any."""
+    epic_players: int = 0
+    """Epic Multiplayer: the players among all groups at the start of the event, from which
+    the global values are computed."""
 
 
 class Attack(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -81,6 +86,9 @@ class LcgState(State, kw_only=True, omit_defaults=True):
     round: int = 0
     phase: str = ""
     attack: Attack | None = None
+    shared: dict[str, int] = msgspec.field(default_factory=dict)
+    """Epic Multiplayer: what the other groups have contributed to each global value, as
+    this group last learned it from the event organizer (a recorded event)."""
 
     # -- queries (pure; rules and projections share them) ----------------------------
 

@@ -63,7 +63,7 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def is_character(self) -> bool:
-        return self.type in ("hero", "ally")
+        return self.type in ("hero", "ally", "ship-objective")
 
 
 class _Pack(msgspec.Struct):
@@ -255,6 +255,7 @@ _NO_TEXT = Text()
 
 CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
 CARDS.update(_pack("core_set_events.toml"))
+CARDS.update(_pack("hunt_for_the_dreadnaught.toml"))
 
 
 def load_texts() -> None:
@@ -262,8 +263,10 @@ def load_texts() -> None:
     from domain.lcg.cards import (  # noqa: F401
         allies,
         core_set_events,
+        corsairs,
         dol_guldur_orcs,
         heroes,
+        hunt_for_the_dreadnaught,
         passage_through_mirkwood,
         spiders_of_mirkwood,
     )

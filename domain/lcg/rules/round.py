@@ -39,6 +39,7 @@ ROUND = register(
     Seq(
         emit(lambda rt: ev.RoundBegan(round=st(rt).round + 1)),
         *(phase(name, body) for name, body in PHASES),
+        Call("lcg.round.end"),
         end_of("round"),
     ),
     rule="lcg.round",

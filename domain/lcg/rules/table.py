@@ -6,12 +6,21 @@ plus the card's own passive text (Gimli, Chieftain Ufthak).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from domain.lcg.cards import CARDS, CardDef, text_of
 from domain.lcg.state import IN_PLAY_ZONES, LcgState, Seat, Uid
 
 STATS = ("willpower", "attack", "defense", "hit_points", "threat", "engagement_cost")
+
+Aura = Callable[[LcgState, Uid, str], int]
+AURAS: list[Aura] = []
+"""Passive texts that change other cards' stats, or a double-sided card's stats on its
+other side (a scenario module adds its own; each returns 0 where it does not apply)."""
+
+KeywordAura = Callable[[LcgState, Uid, str], bool]
+KEYWORD_AURAS: list[KeywordAura] = []
+"""Passive texts that give cards a keyword (Golden Wing: "your heroes have Ranged")."""
 
 
 def defn(s: LcgState, uid: Uid) -> CardDef:
@@ -31,7 +40,14 @@ def stat(s: LcgState, uid: Uid, which: str) -> int:
     passive = text_of(card.code).stat
     if passive is not None:
         value += passive(s, uid, which)
+    for aura in AURAS:
+        value += aura(s, uid, which)
     return value if value > 0 else 0
+
+
+def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:
+    """Whether the card has ``keyword`` now: printed, or given by a passive text."""
+    return CARDS[s.cards[uid].code].has(keyword) or any(aura(s, uid, keyword) for aura in KEYWORD_AURAS)
 
 
 def willpower(s: LcgState, uid: Uid) -> int:
@@ -156,12 +172,23 @@ NO_THREAT = "contributes-no-threat"
 (Radagast's Cunning, Secret Paths)."""
 
 
+THREAT_AURAS: list[Callable[[LcgState], int]] = []
+"""Texts that add threat to the staging area's total (Southron Sailor)."""
+
+FORBIDS_READYING: set[str] = set()
+"""Attachments (by code) whose host cannot ready (Grappled!)."""
+
+
 def staging_threat(s: LcgState) -> int:
     return sum(
         threat_of(s, u)
         for u in s.zone("staging")
         if defn(s, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
-    )
+    ) + sum(aura(s) for aura in THREAT_AURAS)
+
+
+def cannot_ready(s: LcgState, uid: Uid) -> bool:
+    return bool(FORBIDS_READYING) and any(s.cards[a].code in FORBIDS_READYING for a in attachments_on(s, uid))
 
 
 def cannot_attack(seat: Seat) -> str:

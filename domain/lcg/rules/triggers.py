@@ -71,6 +71,10 @@ def _defeated(rt: Runtime, event: Event) -> None:
         _check(rt, "lcg.quest.advance", event, card=stage)
 
 
+HOOKS: dict[type[Event], list[Check]] = {}
+"""Checks a scenario's rules add, run like the framework checks (keywords such as
+Boarding, per-round caps): each queues its own program when it applies."""
+
 FRAMEWORK: dict[type[Event], Check] = {
     ev.DamageDealt: _damage,
     ev.ThreatRaised: _threat,
@@ -113,7 +117,7 @@ def _in_play(s: LcgState) -> list[Uid]:
         out += s.zone(f"{seat}.heroes")
         out += s.zone(f"{seat}.allies")
         out += s.zone(f"{seat}.engaged")
-    for zone in ("staging", "active", "quest", "attachments"):
+    for zone in ("staging", "active", "quest", "attachments", "setup"):
         out += s.zone(zone)
     return out
 
@@ -147,6 +151,10 @@ def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
 
 
 def after(rt: Runtime, event: Event) -> None:
+    # Keyword checks are pushed first, so they resolve after the cards' Forced effects and
+    # Responses to the same event (a ship that gains Boarding as it engages boards with it).
+    for hook in HOOKS.get(type(event), ()):
+        hook(rt, event)
     listeners = _listeners().get(type(event))
     if listeners is not None:
         _push(rt, event, listeners)

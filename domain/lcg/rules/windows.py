@@ -22,13 +22,27 @@ def available_actions(s: LcgState, seat: Seat) -> list[Option]:
     """The Actions ``seat`` may use now: on cards it controls, or open to every player,
     and the Action events in its hand."""
     options: list[Option] = []
-    for owner in s.active_seats():
-        for uid in table.characters(s, owner):
-            for i, action in enumerate(text_of(s.cards[uid].code).actions):
-                if (owner == seat or action.anyone) and action.available(s, uid, seat):
-                    label = f"{table.name(s, uid)}: {action.label}"
-                    options.append(Option(f"{uid}.{i}", label, uid))
+    for owner, uid in _with_actions(s):
+        for i, action in enumerate(text_of(s.cards[uid].code).actions):
+            if (owner == seat or action.anyone) and action.available(s, uid, seat):
+                label = f"{table.name(s, uid)}: {action.label}"
+                options.append(Option(f"{uid}.{i}", label, uid))
     return options + event_actions(s, seat)
+
+
+def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
+    """Cards in play whose Actions may be used, with who controls them: characters, the
+    attachments on them (their host's controller), and the scenario's setup card and quest
+    stage (nobody's: their Actions say who may use them)."""
+    out: list[tuple[Seat | None, int]] = []
+    for owner in s.active_seats():
+        out += [(owner, u) for u in table.characters(s, owner)]
+    for a in s.zone("attachments"):
+        host = s.cards[a].attached_to
+        if host is not None and text_of(s.cards[a].code).actions:
+            out.append((table.holder(s, host), a))
+    out += [(None, u) for u in s.zone("setup") + s.zone("quest") if text_of(s.cards[u].code).actions]
+    return out
 
 
 def _ask(rt: Runtime) -> Ask | None:

@@ -183,7 +183,14 @@ def reveal_encounter_card() -> Call:
 
 
 def engage(enemy: Get[Uid], seat: Get[Seat]) -> Do:
-    return emit(lambda rt: ev.EnemyEngaged(enemy=enemy(rt), player=seat(rt), origin=st(rt).cards[enemy(rt)].zone))
+    def make(rt: Runtime) -> Event | None:
+        uid = enemy(rt)
+        zone = st(rt).cards[uid].zone
+        if zone == "staging" and table.has_keyword(st(rt), uid, "Massive"):
+            return None  # Massive: "cannot leave the staging area" (Hunt for the Dreadnaught rulebook)
+        return ev.EnemyEngaged(enemy=uid, player=seat(rt), origin=zone)
+
+    return emit(make)
 
 
 def discard(cards: Callable[[Runtime], Iterable[Uid]]) -> Do:

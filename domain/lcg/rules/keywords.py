@@ -182,18 +182,20 @@ def engage_from_corsair_deck(seat: Callable[[Runtime], Seat]) -> Node:
 
 
 def _boarding(s: LcgState, event: Event) -> dict[str, object] | None:
+    """The engagement Boarding follows; its X is read as it resolves, after the enemy's own
+    Forced effects on engaging (a ship that gains Boarding as it engages boards with it)."""
     assert isinstance(event, ev.EnemyEngaged)
     if event.origin != "staging" or s.players[event.player].eliminated:
         return None
-    x = value(s, event.enemy, "Boarding")
-    return (
-        {"player": event.player, "enemy": event.enemy, "boarders": list(range(x)), "_card": event.enemy} if x else None
-    )
+    return {"player": event.player, "enemy": event.enemy, "_card": event.enemy}
 
 
 register(
     "lcg.keyword.boarding",
-    ForEach(lambda rt: list(rt.env["boarders"]), "boarder", engage_from_corsair_deck(lambda rt: rt.env["player"])),
+    Let(
+        lambda rt: {"boarders": list(range(value(st(rt), int(rt.env["enemy"]), "Boarding")))},
+        ForEach(lambda rt: list(rt.env["boarders"]), "boarder", engage_from_corsair_deck(lambda rt: rt.env["player"])),
+    ),
     rule="lcg.keyword.boarding",
 )
 hook(ev.EnemyEngaged, "lcg.keyword.boarding", _boarding)

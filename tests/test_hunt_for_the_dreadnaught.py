@@ -198,3 +198,75 @@ def test_the_corsair_deck_is_counted_not_shown() -> None:
     assert table.corsair_deck_size == 13
     assert table.setup and table.setup[0].code == "thftd-002"
     assert not any(c.code in CORSAIRS for c in table.staging + table.corsair_discard)
+
+
+# -- the ships' Setup texts (they run as the fleet is prepared, before any fixture can start) --------
+
+
+def _fleet_game(ship: str, seed: int = 3) -> tuple[LcgState, list[Event]]:
+    """A one-player game where the player takes ``ship`` and answers every other setup
+    question with its first option."""
+    game = _new(seed, 1, "standard")
+    while (d := game.state.pending) is not None and game.state.round == 0:  # type: ignore[attr-defined]
+        by_label = {o.label: o.id for o in d.options}
+        ids = [o.id for o in d.options]
+        if d.rule == "thftd.setup.fleet":
+            choice: tuple[str, ...] = (by_label[ship],)
+        else:
+            choice = ("keep",) if "keep" in ids else tuple(ids[: max(d.min, 1)])
+        game.answer(d.seat, d.id, choice)
+    events = [r.event for r in game.collect_events()]
+    first_round = next(i for i, e in enumerate(events) if isinstance(e, ev.RoundBegan))
+    state = fold(LCG, events[:first_round])
+    assert isinstance(state, LcgState)
+    return state, events[:first_round]
+
+
+def _by(state: LcgState, event: Event) -> str | None:
+    """The code of the card whose text caused ``event``."""
+    return state.cards[event.cause.card].code if event.cause.card is not None else None
+
+
+def _rules(events: list[Event]) -> list[str]:
+    return [e.cause.rule for e in events]
+
+
+def test_golden_wing_setup_lowers_threat_and_gives_a_hero_ranged() -> None:
+    from domain.lcg.rules import table
+
+    state, events = _fleet_game("Golden Wing")
+    reduced = [e for e in events if isinstance(e, ev.ThreatReduced)]
+    assert [e.amount for e in reduced] == [3] and reduced[0].cause.rule == "thftd-007.setup"
+    heroes = state.zone("p1.heroes")
+    assert [table.has_keyword(state, h, "Ranged") for h in heroes].count(True) >= 1
+    assert all(table.hit_points(state, h) == table.defn(state, h).hit_points + 1 for h in heroes)
+
+
+def test_pride_of_lebennin_setup_draws_five_and_shuffles_five_back() -> None:
+    state, events = _fleet_game("Pride of Lebennin")
+    drawn = [e for e in events if isinstance(e, ev.CardsDrawn) and _by(state, e) == "thftd-008"]
+    assert [len(e.cards) for e in drawn] == [5]
+    assert len(state.zone("p1.hand")) == 6
+    assert any(isinstance(e, ev.DeckShuffled) and e.cause.rule == "thftd-008.setup" for e in events)
+
+
+def test_silent_mist_setup_hand_of_eight() -> None:
+    state, events = _fleet_game("Silent Mist")
+    assert len(state.zone("p1.hand")) == 8
+    assert [len(e.cards) for e in events if isinstance(e, ev.CardsDrawn) and _by(state, e) == "thftd-009"] == [2]
+
+
+def test_swan_ship_setup_gives_each_hero_a_resource() -> None:
+    state, events = _fleet_game("Swan Ship of Dol Amroth")
+    assert all(state.cards[h].resources == 1 for h in state.zone("p1.heroes"))
+    assert "thftd-010.setup" in _rules(events)
+
+
+def test_eithiliant_setup_records_the_borrowed_traits_and_adds_willpower() -> None:
+    from domain.lcg.rules import table
+
+    state, events = _fleet_game("Eithiliant")
+    assert any(limit.key.startswith("traits:") for limit in state.limits)
+    assert "thftd-006.setup" in _rules(events)
+    heroes = state.zone("p1.heroes")
+    assert all(table.willpower(state, h) == table.defn(state, h).willpower + 1 for h in heroes)

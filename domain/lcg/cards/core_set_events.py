@@ -14,6 +14,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import (
+    IMMUNE,
     PLAYER,
     SELF,
     cancel,
@@ -588,7 +589,15 @@ action_event(
 
 
 def _staged(s: LcgState, kind: str) -> list[Uid]:
-    return [u for u in table.staging(s) if table.defn(s, u).type == kind and not s.modifier_total(u, table.NO_THREAT)]
+    """Cards of ``kind`` in the staging area these events may choose (not one that is immune
+    to player card effects: it "cannot be chosen as a target")."""
+    return [
+        u
+        for u in table.staging(s)
+        if table.defn(s, u).type == kind
+        and not s.modifier_total(u, table.NO_THREAT)
+        and not table.has_keyword(s, u, IMMUNE)
+    ]
 
 
 def _no_threat(name: str, kind: str) -> Node:

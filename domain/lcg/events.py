@@ -692,6 +692,7 @@ class SharedValueLearned(Event, frozen=True, kw_only=True):
 @on(SharedValueLearned)
 def _learned(s: LcgState, e: SharedValueLearned) -> None:
     s.shared[e.key] = e.others
+    s.pending = None  # the decision it interrupted is asked again once what it triggers has run
 
 
 EVENTS: tuple[type[Event], ...] = (

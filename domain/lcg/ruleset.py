@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from domain.kernel.events import Event
 from domain.kernel.ruleset import Ruleset
@@ -29,6 +29,7 @@ class LcgRules(Ruleset[LcgState]):
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet
+    told: ClassVar[dict[type[Event], str]] = {lcg_events.SharedValueLearned: "lcg.epic.organizer-report"}
 
     def after(self, rt: Any, event: Event) -> None:
         triggers.after(rt, event)

@@ -158,9 +158,10 @@ def stage_defeatable(s: LcgState, uid: Uid) -> bool:
     A stage printed with 0 quest points cannot be defeated by progress (Don't Leave the
     Path!: the players win by other means).
     """
+    printed = table.defn(s, uid).quest_points
     points = table.stat(s, uid, "quest_points")
     card = s.cards[uid]
-    if card.zone != "quest" or points <= 0 or card.progress < points:
+    if card.zone != "quest" or printed <= 0 or card.progress < points:
         return False
     allow = text_of(card.code).can_defeat
     return allow is None or allow(s, uid)

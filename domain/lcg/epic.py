@@ -41,6 +41,8 @@ def _placed(state: LcgState, e: Event) -> tuple[str, int] | None:
     if isinstance(e, ev.DamageDealt) and state.cards[e.card].code == COUNTED["damage"]:
         return "damage", e.amount
     return None
+
+
 MAX_GROUP = 4
 
 

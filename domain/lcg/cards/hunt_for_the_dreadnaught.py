@@ -539,9 +539,7 @@ text(
                 emit(lambda rt: ev.ThreatRaised(player=PLAYER(rt), amount=4)),
                 emit(
                     lambda rt: ModifierAdded(
-                        modifier=Modifier(
-                            int(rt.env["enemy"]), table.cannot_attack(PLAYER(rt)), 1, "phase", SELF(rt)
-                        )
+                        modifier=Modifier(int(rt.env["enemy"]), table.cannot_attack(PLAYER(rt)), 1, "phase", SELF(rt))
                     )
                 ),
             ),

@@ -42,6 +42,11 @@ def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
         help="(default: %(default)s; Hard only where the scenario has a Hard mode)",
     )
     parser.add_argument(
+        "--epic",
+        metavar="GROUPSxPLAYERS",
+        help="Epic Multiplayer (The Hunt for the Dreadnaught): groups sharing the global values, e.g. 4x4",
+    )
+    parser.add_argument(
         "--deck",
         action="append",
         type=deck_argument,

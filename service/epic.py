@@ -11,6 +11,7 @@ of its own log, saved like a command's events; a group told nothing new is left 
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from domain.lcg import epic as organizer
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
-from service.app import ConcurrentUpdate, Westmarch
+from service.app import ConcurrentUpdate, UnknownGame, Westmarch
 from service.commands import Access, GameService
 from service.errors import BadRequest, PermissionDenied
 from service.records import DECODERS, TOPICS
@@ -55,6 +56,15 @@ class OrganizerKey(msgspec.Struct, frozen=True, kw_only=True):
 
 TOPICS[OrganizerKey] = "westmarch.epic.organizer"
 DECODERS["westmarch.epic.organizer"] = msgspec.json.Decoder(OrganizerKey)
+
+
+class UnknownEpic(UnknownGame):
+    def __init__(self, epic_id: UUID | str) -> None:
+        super().__init__(epic_id)
+        self.args = (f"no epic event {epic_id}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 def organizer_key_id(epic_id: UUID) -> UUID:
@@ -141,7 +151,7 @@ class EpicService:
     def load(self, epic_id: UUID) -> organizer.Epic:
         stored = self.app.recorder.select_events(epic_id)
         if not stored:
-            raise LookupError(f"no epic event {epic_id}")
+            raise UnknownEpic(epic_id)
         events = [cast(organizer.EpicEvent, self.app.mapper.to_domain_event(s)) for s in stored]
         return organizer.Epic(organizer.fold_epic(events))
 
@@ -179,7 +189,9 @@ class EpicService:
         options = getattr(game.state, "options", None)
         epic = getattr(options, "epic", "")
         if epic:
-            self.follow(UUID(epic), [game.id])
+            # Other processes may keep counting meanwhile: the next follow counts what is left.
+            with contextlib.suppress(ConcurrentUpdate):
+                self.follow(UUID(epic), [game.id])
 
     # -- the organizer's view ------------------------------------------------------------------
 

@@ -400,6 +400,14 @@ class Servicer:
         return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
 
 
+def epic_handlers(service: GameService, servicer: Servicer) -> grpc.GenericRpcHandler:
+    """Epic Multiplayer's calls (proto/westmarch/v1/epic.proto), served with the same logging."""
+    from service.epic import EpicService
+    from service.rpc.epic import EpicServicer
+
+    return EpicServicer(EpicService(service), servicer).handlers()
+
+
 async def _abort_malformed(
     request: Malformed, entry: CallLog, started: float, context: aio.ServicerContext[Any, Any]
 ) -> None:
@@ -496,7 +504,7 @@ class Server:
         servicer = Servicer(service, self._executor, hub)
         servicer.inline = workers == 0
         server = aio.server(options=[("grpc.so_reuseport", 0)])
-        server.add_generic_rpc_handlers((servicer.handlers(),))
+        server.add_generic_rpc_handlers((servicer.handlers(), epic_handlers(service, servicer)))
         self._health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
         reflection.enable_server_reflection(

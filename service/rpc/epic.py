@@ -1,0 +1,82 @@
+"""The gRPC face of Epic Multiplayer (``westmarch.v1.EpicService``, proto/westmarch/v1/epic.proto):
+thin calls onto :class:`service.epic.EpicService`, served beside ``GameService`` with the same
+logging and error statuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+from service.epic import EpicService
+from service.errors import BadRequest, Unauthenticated
+from service.rpc import convert
+from service.rpc.auth import game_of_token
+from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
+from service.rpc.server import CallLog, Servicer, _parser
+
+EPIC_SERVICE_NAME = "westmarch.v1.EpicService"
+
+
+class EpicServicer:
+    def __init__(self, epics: EpicService, calls: Servicer) -> None:
+        self.epics = epics
+        self.calls = calls
+
+    def create_epic(self, request: epb.CreateEpicRequest, entry: CallLog) -> epb.CreateEpicResponse:
+        difficulty = request.difficulty or "standard"
+        if difficulty not in ("easy", "standard", "hard"):
+            raise BadRequest(f"unknown difficulty {difficulty!r}; choose from easy, standard, hard")
+        seed = request.seed if request.HasField("seed") else None
+        access = self.epics.create(list(request.groups), difficulty, seed)
+        entry.game = str(access.epic_id)
+        return epb.CreateEpicResponse(
+            epic_id=str(access.epic_id),
+            organizer_token=access.organizer,
+            groups=[convert.access_pb(a) for a in access.groups],
+            totals=access.totals,
+        )
+
+    def get_epic(self, request: epb.GetEpicRequest, entry: CallLog) -> epb.GetEpicResponse:
+        epic_id = game_of_token(request.organizer_token)
+        if epic_id is None:
+            raise Unauthenticated("an organizer token is needed")
+        entry.game = str(epic_id)
+        self.epics.check(epic_id, request.organizer_token)
+        self.epics.follow(epic_id)
+        report = self.epics.report(epic_id)
+        return epb.GetEpicResponse(
+            epic_id=str(report.epic_id),
+            version=report.version,
+            players=report.players,
+            totals=report.totals,
+            counted=report.counted,
+            reached=report.reached,
+            groups=[
+                epb.EpicGroup(
+                    game_id=str(g.game_id),
+                    players=g.players,
+                    difficulty=g.difficulty,
+                    contributed=g.contributed,
+                    learned=g.learned,
+                    round=g.round,
+                    stage=g.stage,
+                    result=g.result,
+                )
+                for g in report.groups
+            ],
+        )
+
+    def handlers(self) -> grpc.GenericRpcHandler:
+        def unary(name: str, request: Any, response: Any, fn: Any) -> grpc.RpcMethodHandler[Any, Any]:
+            return grpc.unary_unary_rpc_method_handler(
+                self.calls.unary(name, fn),
+                request_deserializer=_parser(request),
+                response_serializer=response.SerializeToString,
+            )
+
+        methods = {
+            "CreateEpic": unary("CreateEpic", epb.CreateEpicRequest, epb.CreateEpicResponse, self.create_epic),
+            "GetEpic": unary("GetEpic", epb.GetEpicRequest, epb.GetEpicResponse, self.get_epic),
+        }
+        return grpc.method_handlers_generic_handler(EPIC_SERVICE_NAME, methods)

@@ -676,8 +676,9 @@ def _host_controller_may_exhaust(s: LcgState, uid: Uid, seat: Seat) -> bool:
 
 def _condition(code: str, when_revealed_prompt: str, extra: tuple[Trigger, ...] = ()) -> None:
     """Grappled! and Taking on Water: a condition on a ship-objective, discarded by an
-    Action of its controller (exhaust 3 characters you control); as a shadow card it
-    attaches to a ship-objective that defends."""
+    Action any player may take (exhaust 3 characters they control: an encounter condition is
+    controlled by nobody, FAQ 1.06); as a shadow card it attaches to a ship-objective that
+    defends."""
     text(
         code,
         when_revealed=choose(FIRST_PLAYER, when_revealed_prompt, _all_ships, "ship", _attach_to("ship")),
@@ -701,6 +702,7 @@ def _condition(code: str, when_revealed_prompt: str, extra: tuple[Trigger, ...] 
                     ),
                 ),
                 "exhaust 3 characters you control to discard it",
+                anyone=True,
             ),
         ),
     )

@@ -277,11 +277,11 @@ END_OF_ROUND: list[tuple[Callable[[LcgState], bool], str]] = []
 """Forced effects "at the end of the round": (whether it applies now, its program)."""
 
 register(
-    "lcg.round.end",
+    "lcg.round.forced-at-end",
     ForEach(
         lambda rt: [program for applies, program in END_OF_ROUND if applies(st(rt))],
         "program",
         Call(lambda rt: str(rt.env["program"])),
     ),
-    rule="lcg.round.end",
+    rule="lcg.round.forced-at-end",
 )

@@ -19,8 +19,8 @@ from domain.lcg.state import LcgState, Seat
 
 
 def available_actions(s: LcgState, seat: Seat) -> list[Option]:
-    """The Actions ``seat`` may use now: on cards it controls, or open to every player,
-    and the Action events in its hand."""
+    """The Actions ``seat`` may use now: on cards it controls (characters, attachments),
+    or open to every player, and the Action events in its hand."""
     options: list[Option] = []
     for owner, uid in _with_actions(s):
         for i, action in enumerate(text_of(s.cards[uid].code).actions):
@@ -31,16 +31,18 @@ def available_actions(s: LcgState, seat: Seat) -> list[Option]:
 
 
 def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
-    """Cards in play whose Actions may be used, with who controls them: characters, the
-    attachments on them (their host's controller), and the scenario's setup card and quest
-    stage (nobody's: their Actions say who may use them)."""
+    """Cards in play whose Actions may be used, with who controls them: characters and the
+    attachments a player controls; encounter conditions, the scenario's setup card and quest
+    stage are nobody's (their Actions say who may use them)."""
     out: list[tuple[Seat | None, int]] = []
     for owner in s.active_seats():
-        out += [(owner, u) for u in table.characters(s, owner)]
-    for a in s.zone("attachments"):
-        host = s.cards[a].attached_to
-        if host is not None and text_of(s.cards[a].code).actions:
-            out.append((table.holder(s, host), a))
+        out += [(owner, u) for u in table.characters(s, owner) + table.controlled_attachments(s, owner)]
+    controlled = {u for _, u in out}
+    out += [
+        (None, a)
+        for a in s.zone("attachments")
+        if a not in controlled and s.cards[a].owner is None and text_of(s.cards[a].code).actions
+    ]
     out += [(None, u) for u in s.zone("setup") + s.zone("quest") if text_of(s.cards[u].code).actions]
     return out
 

@@ -266,7 +266,9 @@ def test_eithiliant_setup_records_the_borrowed_traits_and_adds_willpower() -> No
     from domain.lcg.rules import table
 
     state, events = _fleet_game("Eithiliant")
-    assert any(limit.key.startswith("traits:") for limit in state.limits)
+    flag = next(limit.key for limit in state.limits if limit.key.startswith("traits:"))
+    gainer, giver = (int(u) for u in flag.split(":")[1:])
+    assert set(table.defn(state, giver).traits) <= set(table.traits(state, gainer))
     assert "thftd-006.setup" in _rules(events)
     heroes = state.zone("p1.heroes")
     assert all(table.willpower(state, h) == table.defn(state, h).willpower + 1 for h in heroes)

@@ -875,6 +875,19 @@ def _return_to_deck(rt: Runtime) -> Event | None:
     return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*st(rt).zone(zone), *back])))
 
 
+def _borrowed_traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
+    """Eithiliant's Setup: the chosen hero has the printed traits of the other hero chosen
+    (recorded as a flag ``traits:<hero>:<other>`` that lasts the game)."""
+    if not s.limits:
+        return ()
+    prefix = f"traits:{uid}:"
+    return tuple(
+        t for x in s.limits if x.key.startswith(prefix) for t in table.defn(s, int(x.key[len(prefix) :])).traits
+    )
+
+
+table.TRAIT_AURAS.append(_borrowed_traits)
+
 # Eithiliant — Basic: "Each hero you control gets +1 Willpower. Setup: choose a hero you
 # control; it gains the printed traits of another hero you control until the end of the
 # game." Upgraded: "+2 Willpower. Response: after this flips to its Upgraded side, shuffle

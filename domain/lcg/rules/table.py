@@ -67,13 +67,18 @@ def has_trait(s: LcgState, uid: Uid, trait: str) -> bool:
     return trait in traits(s, uid)
 
 
+TRAIT_AURAS: list[Callable[[LcgState, Uid], tuple[str, ...]]] = []
+"""Texts that give a card traits (Eithiliant: a hero gains another hero's printed traits)."""
+
+
 def traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
-    """Printed traits, then those its attachments give."""
+    """Printed traits, then those its attachments and passive texts give."""
     printed = CARDS[s.cards[uid].code].traits
-    if not s.zones.get("attachments"):
+    given = [t for aura in TRAIT_AURAS for t in aura(s, uid)]
+    if not s.zones.get("attachments") and not given:
         return printed
-    gained = [t for a in attachments_on(s, uid) for t in _host(s, a).traits if t not in printed]
-    return (*printed, *dict.fromkeys(gained))
+    gained = [t for a in attachments_on(s, uid) for t in _host(s, a).traits] + given
+    return (*printed, *dict.fromkeys(t for t in gained if t not in printed))
 
 
 def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:

@@ -15,7 +15,6 @@ import contextlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
@@ -30,32 +29,10 @@ from domain.lcg.state import LcgState
 from service.app import ConcurrentUpdate, UnknownGame, Westmarch
 from service.commands import Access, GameService
 from service.errors import BadRequest, PermissionDenied
-from service.records import DECODERS, TOPICS
+from service.records import OrganizerKey
 from service.rpc.auth import new_token, token_hash
 
 SCENARIO = "hunt-for-the-dreadnaught"
-_TOPICS: dict[type[Any], str] = {
-    organizer.EpicOpened: "westmarch.epic.opened",
-    organizer.ContributionCounted: "westmarch.epic.counted",
-    organizer.GroupFollowed: "westmarch.epic.followed",
-    organizer.TotalReached: "westmarch.epic.reached",
-}
-TOPICS.update(_TOPICS)
-DECODERS.update({topic: msgspec.json.Decoder(kind) for kind, topic in _TOPICS.items()})
-
-
-class OrganizerKey(msgspec.Struct, frozen=True, kw_only=True):
-    """The SHA-256 of the organizer's token (never the token): a one-event record."""
-
-    originator_id: UUID
-    originator_version: int = 1
-    epic_id: UUID
-    hash: str
-    timestamp: datetime | None = None
-
-
-TOPICS[OrganizerKey] = "westmarch.epic.organizer"
-DECODERS["westmarch.epic.organizer"] = msgspec.json.Decoder(OrganizerKey)
 
 
 class UnknownEpic(UnknownGame):

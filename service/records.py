@@ -22,6 +22,8 @@ from uuid import UUID, uuid5
 
 import msgspec
 
+from domain.lcg.epic import ContributionCounted, EpicOpened, GroupFollowed, TotalReached
+
 SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
 
@@ -52,13 +54,30 @@ class CommandApplied(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
+class OrganizerKey(msgspec.Struct, frozen=True, kw_only=True):
+    """The SHA-256 of an epic event organizer's token (never the token); its id is
+    ``uuid5(epic id, "organizer")``."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    epic_id: UUID
+    hash: str
+    timestamp: datetime | None = None
+
+
 ServiceRecord = SeatsAssigned | CommandApplied
 
-TOPICS: dict[type[Any], str] = {SeatsAssigned: SEATS_TOPIC, CommandApplied: COMMAND_TOPIC}
-DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
-    SEATS_TOPIC: msgspec.json.Decoder(SeatsAssigned),
-    COMMAND_TOPIC: msgspec.json.Decoder(CommandApplied),
+TOPICS: dict[type[Any], str] = {
+    SeatsAssigned: SEATS_TOPIC,
+    CommandApplied: COMMAND_TOPIC,
+    # Epic Multiplayer: the event organizer's aggregate and its token (service/epic.py)
+    EpicOpened: "westmarch.epic.opened",
+    ContributionCounted: "westmarch.epic.counted",
+    GroupFollowed: "westmarch.epic.followed",
+    TotalReached: "westmarch.epic.reached",
+    OrganizerKey: "westmarch.epic.organizer",
 }
+DECODERS: dict[str, msgspec.json.Decoder[Any]] = {topic: msgspec.json.Decoder(kind) for kind, topic in TOPICS.items()}
 
 
 def seats_id(game_id: UUID) -> UUID:

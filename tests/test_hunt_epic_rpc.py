@@ -143,3 +143,42 @@ def test_groups_in_parallel_through_two_processes_on_postgresql() -> None:
         state = _check_counts(app, UUID(created.epic_id))
         assert dict(sheet.counted) == {k: state.total(k) for k in state.totals}
         assert state.total("progress") > 0, "no progress was placed: the test shows nothing shared"
+
+
+def _play_until_killed(address: str, access: pb.GameAccess, seed: int, stop: threading.Event) -> None:
+    """Play on until the server goes away (its process is killed)."""
+    try:
+        _play_group(address, access, seed, 10_000 if not stop.is_set() else 0)
+    except grpc.RpcError as error:
+        assert error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN)
+
+
+def test_a_server_killed_mid_event_loses_nothing() -> None:
+    with postgres_schema() as schema:
+        env = {"POSTGRES_SCHEMA": schema}
+        args = ["--postgres", POSTGRES_DSN]
+        with ServeProcess(args, env) as a:
+            channel = grpc.insecure_channel(a.address)
+            with channel:
+                created = epb_grpc.EpicServiceStub(channel).CreateEpic(
+                    epb.CreateEpicRequest(groups=[1, 1], difficulty="easy", seed=9)
+                )
+            stop = threading.Event()
+            thread = threading.Thread(target=_play_until_killed, args=(a.address, created.groups[0], 60, stop))
+            thread.start()
+            thread.join(2.5)
+            a.kill()  # SIGKILL while the group is submitting
+            stop.set()
+            thread.join(30)
+        with ServeProcess(args, env) as b:
+            for i, group in enumerate(created.groups):
+                _play_group(b.address, group, 70 + i, 60)
+            channel = grpc.insecure_channel(b.address)
+            with channel:
+                sheet = epb_grpc.EpicServiceStub(channel).GetEpic(
+                    epb.GetEpicRequest(organizer_token=created.organizer_token)
+                )
+        app = Westmarch(pg_env(schema))
+        state = _check_counts(app, UUID(created.epic_id))
+        assert dict(sheet.counted) == {k: state.total(k) for k in state.totals}
+        assert all(state.followed[g.game_id] > 0 for g in state.groups)

@@ -65,6 +65,7 @@ class PlayerView(msgspec.Struct, omit_defaults=True):
     deck_size: int = 0
     discard: list[CardView] = msgspec.field(default_factory=list)
     deck: list[CardView] | None = None
+    contract: list[CardView] = msgspec.field(default_factory=list)
 
 
 class TableView(msgspec.Struct, omit_defaults=True):
@@ -159,6 +160,7 @@ def view(s: LcgState, viewer: str) -> TableView:
                 deck_size=len(s.zone(f"{seat}.deck")),
                 discard=[card_view(s, u) for u in s.zone(f"{seat}.discard")],
                 deck=[card_view(s, u) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
+                contract=[card_view(s, u) for u in s.zone(f"{seat}.contract")],
             )
         )
     stage = table.quest_card(s)
@@ -207,7 +209,7 @@ _PUBLIC_ZONES = frozenset(
 )
 """Shared zones whose cards are face up. Everything else shared (the encounter deck, the
 quest deck, unused quest cards, set-aside cards) is hidden from every seat."""
-_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard"})
+_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "contract"})
 """A player's face-up zones; their hand is seen by its owner only, their deck by nobody."""
 
 CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to")

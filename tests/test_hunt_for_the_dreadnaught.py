@@ -272,3 +272,30 @@ def test_eithiliant_setup_records_the_borrowed_traits_and_adds_willpower() -> No
     assert "thftd-006.setup" in _rules(events)
     heroes = state.zone("p1.heroes")
     assert all(table.willpower(state, h) == table.defn(state, h).willpower + 1 for h in heroes)
+
+
+# -- the contract ------------------------------------------------------------------------------------
+
+
+def test_a_perilous_voyage_needs_a_deck_of_100_cards() -> None:
+    """Rulebook, Contracts: a contract's deck restrictions must be met to choose it."""
+    with pytest.raises(SetupError, match="needs at least 100"):
+        lcg_options(SCENARIO, 1, None, "standard", (), ["A Perilous Voyage"])
+    with pytest.raises(SetupError, match="unknown contract"):
+        lcg_options(SCENARIO, 1, None, "standard", (), ["No Such Contract"])
+
+
+def test_a_perilous_voyage_starts_in_play_beside_the_heroes() -> None:
+    import msgspec
+
+    from domain.lcg.state import HeroSetup
+
+    options = lcg_options(SCENARIO, 1, None, "standard")
+    hundred = tuple(options.players[0].deck * 5)[:100]
+    setup = HeroSetup(options.players[0].heroes, hundred, "thftd-047")
+    options = msgspec.structs.replace(options, players=(setup,))
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, 3))
+    state = game.state
+    assert isinstance(state, LcgState)
+    assert [state.cards[u].code for u in state.zone("p1.contract")] == ["thftd-047"]
+    assert len(state.zone("p1.deck")) + len(state.zone("p1.hand")) == 100

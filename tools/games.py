@@ -42,6 +42,12 @@ def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
         help="(default: %(default)s; Hard only where the scenario has a Hard mode)",
     )
     parser.add_argument(
+        "--contract",
+        action="append",
+        metavar="NAME",
+        help="the next player's contract (repeat once per player), e.g. 'A Perilous Voyage'",
+    )
+    parser.add_argument(
         "--epic",
         metavar="GROUPSxPLAYERS",
         help="Epic Multiplayer (The Hunt for the Dreadnaught): groups sharing the global values, e.g. 4x4",
@@ -64,7 +70,7 @@ def _lcg_created(args: argparse.Namespace, seed: int) -> Event:
     heroes = [h.split(",") for h in args.heroes] if args.heroes else None
     decks = args.deck or []
     players = args.players or max(1, len(decks), len(heroes or ()))
-    options = lcg_options(args.scenario, players, heroes, args.difficulty, decks)
+    options = lcg_options(args.scenario, players, heroes, args.difficulty, decks, args.contract or ())
     return LCG.created(options, seed)
 
 

@@ -257,7 +257,8 @@ def reduce_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
 
     def make(rt: Runtime) -> Event | None:
         player = seat(rt)
-        n = min(resolve(amount, rt), st(rt).players[player].threat, caps.threat_reduction_allowed(st(rt), player))
+        allowed = caps.threat_reduction_allowed(st(rt), player, rt.env.get("_card"))
+        n = min(resolve(amount, rt), st(rt).players[player].threat, allowed)
         return ev.ThreatReduced(player=player, amount=n) if n > 0 else None
 
     return emit(make)

@@ -306,17 +306,20 @@ def _ally(s: LcgState, e: AllyPlayed) -> None:
 
 
 class CharactersCommitted(Event, frozen=True, kw_only=True):
-    """Characters exhausted and committed to the quest."""
+    """Characters exhausted and committed to the quest (those in ``ready`` commit without
+    exhausting: A Perilous Voyage, side B)."""
 
     player: Seat
     cards: tuple[Uid, ...]
+    ready: tuple[Uid, ...] = ()
 
 
 @on(CharactersCommitted)
 def _committed(s: LcgState, e: CharactersCommitted) -> None:
     for uid in e.cards:
         card = s.cards[uid]
-        card.exhausted = card.committed = True
+        card.committed = True
+        card.exhausted = card.exhausted or uid not in e.ready
 
 
 class RemovedFromQuest(Event, frozen=True, kw_only=True):

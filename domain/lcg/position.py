@@ -26,7 +26,7 @@ from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import Card, Player
 
-PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged")
+PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "contract")
 SHARED_ZONES = (
     "staging",
     "encounter.deck",

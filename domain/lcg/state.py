@@ -17,7 +17,7 @@ from domain.kernel.state import State
 Uid = int
 Seat = str
 
-IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest", "setup")
+IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest", "setup", "contract")
 """The zones (a player's by their last part) whose cards are in play."""
 
 
@@ -47,9 +47,11 @@ class Player(msgspec.Struct, kw_only=True, omit_defaults=True):
     eliminated: bool = False
 
 
-class HeroSetup(msgspec.Struct, frozen=True):
+class HeroSetup(msgspec.Struct, frozen=True, omit_defaults=True):
     heroes: tuple[str, ...]
     deck: tuple[str, ...]
+    contract: str = ""
+    """A contract the player put into play with their heroes (A Perilous Voyage), by code."""
 
 
 class Options(msgspec.Struct, frozen=True, omit_defaults=True):

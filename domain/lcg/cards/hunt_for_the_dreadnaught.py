@@ -42,7 +42,7 @@ from domain.lcg.effects import (
     st,
     use_limit,
 )
-from domain.lcg.rules import caps, keywords, ships, table
+from domain.lcg.rules import caps, keywords, ships, table, triggers
 from domain.lcg.rules.procedures import stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -400,7 +400,7 @@ def _hard(s: LcgState) -> bool:
     return any(s.cards[u].code == HARD and s.cards[u].face == "B" for u in s.zone("setup"))
 
 
-def _threat_cap(s: LcgState, seat: str) -> int | None:
+def _threat_cap(s: LcgState, seat: str, source: Uid | None) -> int | None:
     """Hard Mode, B: "Each player's threat cannot be reduced by more than 1 each round"."""
     if not _hard(s):
         return None
@@ -1205,4 +1205,135 @@ text(
         ),
     ),
     shadow=deal_damage(lambda rt: int(rt.env["enemy"]), 5),
+)
+
+# -- the contract --------------------------------------------------------------------------------
+
+A_PERILOUS_VOYAGE = "thftd-047"
+
+
+def _contract(s: LcgState, seat: Seat) -> Uid | None:
+    found = [u for u in s.zone(f"{seat}.contract") if s.cards[u].code == A_PERILOUS_VOYAGE]
+    return found[0] if found else None
+
+
+def _voyage_usable(s: LcgState, uid: Uid, seat: Seat) -> bool:
+    card = s.cards[uid]
+    return card.face == "A" and not card.exhausted and bool(s.zone(f"{seat}.deck"))
+
+
+def _top_two(rt: Runtime) -> list[Uid]:
+    return st(rt).zone(f"{PLAYER(rt)}.deck")[:2]
+
+
+def _looked(rt: Runtime) -> Event:
+    return ev.CardLookedAt(player=PLAYER(rt), card=int(rt.env["seen"]))
+
+
+def _bottom_the_rest(rt: Runtime) -> list[Uid]:
+    return [u for u in rt.env["top"] if u != int(rt.env["drawn"])]
+
+
+def _voyage_reduction(s: LcgState, seat: str, source: Uid | None) -> int | None:
+    """A Perilous Voyage: "Player card effects cannot reduce your threat" (side A); "only
+    contract effects may reduce your threat" (side B)."""
+    if _contract(s, seat) is None or source is None or source not in s.cards:
+        return None
+    d = table.defn(s, source)
+    return 0 if d.encounter_set is None and d.type != "contract" else None
+
+
+caps.THREAT_REDUCTION_CAPS.append(_voyage_reduction)
+
+
+def _voyage_instead(s: LcgState, seat: str) -> str | None:
+    uid = _contract(s, seat)
+    return "thftd-047.instead" if uid is not None and s.cards[uid].face == "A" else None
+
+
+triggers.ELIMINATION_REPLACEMENTS.append(_voyage_instead)
+register(
+    "thftd-047.instead",
+    Let(
+        lambda rt: {"_card": _contract(st(rt), PLAYER(rt))},
+        emit(lambda rt: ev.CardFlipped(card=int(rt.env["_card"]), face="B")),
+    ),
+    rule="thftd-047.forced",
+)
+
+
+def _quests_ready(s: LcgState, uid: Uid) -> bool:
+    """A Perilous Voyage, side B: "Committing heroes to the quest does not exhaust them"."""
+    seat = table.holder(s, uid)
+    contract = _contract(s, seat) if seat is not None and table.defn(s, uid).type == "hero" else None
+    return contract is not None and s.cards[contract].face == "B"
+
+
+table.QUEST_WITHOUT_EXHAUSTING.append(_quests_ready)
+
+
+def _shuffle_own_deck(rt: Runtime) -> Event:
+    zone = f"{PLAYER(rt)}.deck"
+    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
+
+
+# A Perilous Voyage (contract), side A — "Your deck must contain at least 100 cards (checked
+# when the contract is chosen: domain/lcg/lineups.py). Player card effects cannot reduce your
+# threat. Action: exhaust A Perilous Voyage and raise your threat by 1 to look at the top 2
+# cards of your deck: draw 1 of them and put the other on the bottom of your deck. Forced:
+# when you would be eliminated by reaching your threat elimination level, flip this contract
+# instead." Side B — "Only contract effects can reduce your threat. Committing heroes to the
+# quest does not exhaust them. Forced: when this contract flips to this side, reduce your
+# threat by 10 and search your deck for a card: add it to your hand; shuffle your deck."
+# (Side B's other choice, playing the card found for 3 less, is not yet offered.)
+text(
+    A_PERILOUS_VOYAGE,
+    actions=(
+        Action(
+            _voyage_usable,
+            Seq(
+                ability_used("action"),
+                emit(lambda rt: ev.CardsExhausted(cards=(SELF(rt),))),
+                emit(lambda rt: ev.ThreatRaised(player=PLAYER(rt), amount=1)),
+                Let(
+                    lambda rt: {"top": _top_two(rt)},
+                    Seq(
+                        ForEach(lambda rt: list(rt.env["top"]), "seen", emit(_looked)),
+                        choose(
+                            PLAYER,
+                            "A Perilous Voyage: draw one of the top 2 cards (the other goes to the bottom)",
+                            lambda rt: list(rt.env["top"]),
+                            "drawn",
+                            Seq(
+                                emit(lambda rt: ev.CardsDrawn(player=PLAYER(rt), cards=(int(rt.env["drawn"]),))),
+                                ForEach(
+                                    _bottom_the_rest,
+                                    "rest",
+                                    emit(lambda rt: ev.CardMoved(card=int(rt.env["rest"]), to=f"{PLAYER(rt)}.deck")),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+            "exhaust, +1 threat: look at your top 2 cards, draw 1",
+        ),
+    ),
+    forced=(
+        Trigger(
+            ev.CardFlipped,
+            flipped_to("B"),
+            Seq(
+                reduce_threat(PLAYER, 10),
+                choose(
+                    PLAYER,
+                    "A Perilous Voyage: search your deck for a card to add to your hand",
+                    lambda rt: st(rt).zone(f"{PLAYER(rt)}.deck"),
+                    "found",
+                    emit(lambda rt: ev.CardMoved(card=int(rt.env["found"]), to=f"{PLAYER(rt)}.hand")),
+                ),
+                emit(_shuffle_own_deck),
+            ),
+        ),
+    ),
 )

@@ -36,13 +36,15 @@ def progress_allowed(s: LcgState, uid: Uid | None, amount: int) -> int:
     return _allowed(PROGRESS_CAPS, RECEIVED_PROGRESS, s, uid, amount)
 
 
-THREAT_REDUCTION_CAPS: list[Callable[[LcgState, str], int | None]] = []
-"""Texts that limit how much a player's threat may be reduced each round (Hard Mode)."""
+ThreatCap = Callable[[LcgState, str, Uid | None], int | None]
+THREAT_REDUCTION_CAPS: list[ThreatCap] = []
+"""Texts that limit how much a player's threat may be reduced, given the card whose effect
+reduces it (Hard Mode: 1 each round; A Perilous Voyage: not by player cards)."""
 REDUCED_THREAT = "threat-reduced-this-round:"
 
 
-def threat_reduction_allowed(s: LcgState, seat: str) -> int:
-    limits = [n for cap in THREAT_REDUCTION_CAPS if (n := cap(s, seat)) is not None]
+def threat_reduction_allowed(s: LcgState, seat: str, source: Uid | None = None) -> int:
+    limits = [n for cap in THREAT_REDUCTION_CAPS if (n := cap(s, seat, source)) is not None]
     return min(limits) if limits else 1 << 30
 
 

@@ -231,6 +231,9 @@ NO_THREAT = "contributes-no-threat"
 THREAT_AURAS: list[Callable[[LcgState], int]] = []
 """Texts that add threat to the staging area's total (Southron Sailor)."""
 
+QUEST_WITHOUT_EXHAUSTING: list[Callable[[LcgState, Uid], bool]] = []
+"""Texts under which a character commits to the quest without exhausting."""
+
 FORBIDS_READYING: set[str] = set()
 """Attachments (by code) whose host cannot ready (Grappled!)."""
 

@@ -38,11 +38,17 @@ def _damage(rt: Runtime, event: Event) -> None:
         _check(rt, "lcg.destroy", event, card=event.card)
 
 
+ELIMINATION_REPLACEMENTS: list[Callable[[LcgState, str], str | None]] = []
+"""Texts that replace a player's elimination by threat ("flip this contract instead"): each
+gives the program to run instead, or None."""
+
+
 def _threat(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.ThreatRaised)
     player = st(rt).players[event.player]
     if player.threat >= ELIMINATION_THREAT and not player.eliminated:
-        _check(rt, "lcg.eliminate", event, player=event.player, reason="threat")
+        instead = next((p for r in ELIMINATION_REPLACEMENTS if (p := r(st(rt), event.player))), None)
+        _check(rt, instead or "lcg.eliminate", event, player=event.player, reason="threat")
 
 
 def _destroyed(rt: Runtime, event: Event) -> None:
@@ -119,6 +125,7 @@ def _in_play(s: LcgState) -> list[Uid]:
         out += s.zone(f"{seat}.heroes")
         out += s.zone(f"{seat}.allies")
         out += s.zone(f"{seat}.engaged")
+        out += s.zone(f"{seat}.contract")
     for zone in ("staging", "active", "quest", "attachments", "setup"):
         out += s.zone(zone)
     return out

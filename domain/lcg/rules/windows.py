@@ -37,6 +37,7 @@ def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
     out: list[tuple[Seat | None, int]] = []
     for owner in s.active_seats():
         out += [(owner, u) for u in table.characters(s, owner) + table.controlled_attachments(s, owner)]
+        out += [(owner, u) for u in s.zone(f"{owner}.contract")]
     controlled = {u for _, u in out}
     out += [
         (None, a)

@@ -837,13 +837,27 @@ def _seven_allies(s: LcgState) -> bool:
     return any(_allies(s, p) >= 7 for p in s.active_seats())
 
 
+OVERWORKED_FLAG = "overworked"
+
+
+def _overworked(s: LcgState, uid: Uid) -> bool:
+    """Overworked: until the end of the round, non-ship allies have blank text boxes (their
+    Responses, Forced effects, Actions and passive stats do nothing)."""
+    return s.limit_used(OVERWORKED_FLAG) and table.defn(s, uid).type == "ally"
+
+
+table.BLANKING.append(_overworked)
+
 # Overworked — "When Revealed: until the end of the round, each non-ship ally has a blank
 # text box (Traits still count). If a player controls 7 or more allies, Overworked gains
 # surge. Shadow: the attacking enemy gets +1 Attack (+3 if you control 7 or more allies)."
-# (The blank text boxes are not yet applied; the surge and the shadow are.)
+# Ship-objectives are of their own card type, so "ally" here is every non-ship ally.
 text(
     OVERWORKED,
-    when_revealed=If(lambda rt: _seven_allies(st(rt)), emit(lambda rt: ev.SurgeGained(card=SELF(rt)))),
+    when_revealed=Seq(
+        emit(lambda rt: LimitUsed(key=OVERWORKED_FLAG, until="round")),
+        If(lambda rt: _seven_allies(st(rt)), emit(lambda rt: ev.SurgeGained(card=SELF(rt)))),
+    ),
     shadow=If(
         lambda rt: _allies(st(rt), defending_player(rt)) >= 7,
         modify(lambda rt: [attacker(rt)], "attack", 3, "attack"),

@@ -38,7 +38,7 @@ def stat(s: LcgState, uid: Uid, which: str) -> int:
     if s.modifiers:
         value += s.modifier_total(uid, which)
     passive = text_of(card.code).stat
-    if passive is not None:
+    if passive is not None and not blank(s, uid):
         value += passive(s, uid, which)
     if s.zones.get("attachments"):
         value += _from_attachments(s, uid, which)
@@ -230,6 +230,15 @@ NO_THREAT = "contributes-no-threat"
 
 THREAT_AURAS: list[Callable[[LcgState], int]] = []
 """Texts that add threat to the staging area's total (Southron Sailor)."""
+
+BLANKING: list[Callable[[LcgState, Uid], bool]] = []
+"""Texts that blank other cards' text boxes for a while (Overworked: non-ship allies)."""
+
+
+def blank(s: LcgState, uid: Uid) -> bool:
+    """Whether the card's text box is blank now (its traits still count)."""
+    return bool(BLANKING) and bool(s.limits) and any(b(s, uid) for b in BLANKING)
+
 
 QUEST_WITHOUT_EXHAUSTING: list[Callable[[LcgState, Uid], bool]] = []
 """Texts under which a character commits to the quest without exhausting."""

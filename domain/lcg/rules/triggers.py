@@ -150,7 +150,7 @@ def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
             pools[trig.zone] = pool
         for uid in reversed(pool):
             card = s.cards[uid]
-            if card.code != code or not trig.test(s, event, uid):
+            if card.code != code or table.blank(s, uid) or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
             env = {"self": uid, "player": seat, "_card": uid, "_by": event.seq}

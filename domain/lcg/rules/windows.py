@@ -23,6 +23,8 @@ def available_actions(s: LcgState, seat: Seat) -> list[Option]:
     or open to every player, and the Action events in its hand."""
     options: list[Option] = []
     for owner, uid in _with_actions(s):
+        if table.blank(s, uid):
+            continue
         for i, action in enumerate(text_of(s.cards[uid].code).actions):
             if (owner == seat or action.anyone) and action.available(s, uid, seat):
                 label = f"{table.name(s, uid)}: {action.label}"

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event, LimitUsed, Modifier, ModifierAdded
-from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, Seq, register
+from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, Repeat, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, Action, Trigger, text
@@ -279,8 +279,83 @@ def _threat_or_boarding(threat: int) -> Trigger:
 # from the staging area, either raise your threat by 3 or it gains Boarding 1."
 text(SKIFF, forced=(_threat_or_boarding(3),))
 
-# Corsair Skirmisher — "Boarding 1. Immune to player card effects." Its Response (taking
-# it over as a ship-objective when it is destroyed) is not yet offered.
+
+def _skirmisher_destroyed(s: LcgState, e: Event, uid: Uid) -> bool:
+    attack = s.attack
+    if not isinstance(e, ev.EnemyDefeated) or e.enemy != uid or attack is None or attack.enemy != uid:
+        return False
+    return _crew_willpower(s, attack.player) >= 3
+
+
+def _crew(s: LcgState, seat: Seat) -> list[Uid]:
+    return [u for u in s.zone(f"{seat}.allies") if not ships.is_ship_objective(s, u)]
+
+
+def _crew_willpower(s: LcgState, seat: Seat) -> int:
+    return sum(table.willpower(s, u) for u in _crew(s, seat))
+
+
+CREW = "crew-willpower"
+"""The willpower of the allies discarded so far for Corsair Skirmisher's Response."""
+
+
+def _crew_discarded(rt: Runtime) -> int:
+    return st(rt).modifier_total(SELF(rt), CREW) if st(rt).modifiers else 0
+
+
+def _taken_over(s: LcgState, uid: Uid, which: str) -> int:
+    """A Corsair Skirmisher taken over as a ship-objective has willpower equal to its threat."""
+    return table.defn(s, uid).threat if which == "willpower" and ships.is_ship_objective(s, uid) else 0
+
+
+# Corsair Skirmisher — "Boarding 1. Immune to player card effects. Response: after Corsair
+# Skirmisher is destroyed, the engaged player may discard allies they control with a total
+# of at least 3 Willpower to take control of it as a ship-objective (its willpower equals
+# its threat)." Reading: the engaged player is the one whose attack destroyed it (the
+# Response needs an attack to know it); allies are discarded one at a time until their
+# willpower reaches 3.
+text(
+    SKIRMISHER,
+    stat=_taken_over,
+    responses=(
+        Trigger(
+            ev.EnemyDefeated,
+            _skirmisher_destroyed,
+            Seq(
+                Repeat(
+                    choose(
+                        PLAYER,
+                        "Corsair Skirmisher: discard an ally you control (3 willpower in all)",
+                        lambda rt: _crew(st(rt), PLAYER(rt)),
+                        "hand",
+                        Seq(
+                            emit(
+                                lambda rt: ModifierAdded(
+                                    modifier=Modifier(
+                                        SELF(rt), CREW, table.willpower(st(rt), int(rt.env["hand"])), "phase", SELF(rt)
+                                    )
+                                )
+                            ),
+                            emit(lambda rt: ev.CardsDiscarded(cards=(int(rt.env["hand"]),))),
+                        ),
+                    ),
+                    until=lambda rt: _crew_discarded(rt) >= 3 or not _crew(st(rt), PLAYER(rt)),
+                ),
+                If(
+                    lambda rt: _crew_discarded(rt) >= 3,
+                    Seq(
+                        emit(lambda rt: ev.CardMoved(card=SELF(rt), to=f"{PLAYER(rt)}.allies")),
+                        emit(lambda rt: LimitUsed(key=f"{ships.TAKEN}{SELF(rt)}", until="game")),
+                    ),
+                ),
+            ),
+            optional=True,
+            prompt="Corsair Skirmisher destroyed: discard allies (3 willpower) to take it as a ship?",
+            zone="subject",
+            bind=lambda s, e, uid: {"player": s.attack.player if s.attack is not None else s.first},
+        ),
+    ),
+)
 
 # Corsair Warship — "Boarding 3. Cannot have attachments. While Corsair Warship is in the
 # staging area, it cannot take damage and gains Archery 4."

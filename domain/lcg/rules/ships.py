@@ -40,8 +40,14 @@ def is_ship_enemy(s: LcgState, uid: Uid) -> bool:
     return table.defn(s, uid).type == "enemy" and is_ship(s, uid)
 
 
+TAKEN = "taken-as-ship:"
+"""The lasting flag on an enemy a player took over as a ship-objective (Corsair Skirmisher)."""
+
+
 def is_ship_objective(s: LcgState, uid: Uid) -> bool:
-    return table.defn(s, uid).type == "ship-objective"
+    if table.defn(s, uid).type == "ship-objective":
+        return True
+    return bool(s.limits) and s.cards[uid].zone.endswith(".allies") and s.limit_used(f"{TAKEN}{uid}")
 
 
 def _ship_fight(s: LcgState, enemy: Uid) -> bool:

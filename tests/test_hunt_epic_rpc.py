@@ -182,3 +182,33 @@ def test_a_server_killed_mid_event_loses_nothing() -> None:
         state = _check_counts(app, UUID(created.epic_id))
         assert dict(sheet.counted) == {k: state.total(k) for k in state.totals}
         assert all(state.followed[g.game_id] > 0 for g in state.groups)
+
+
+def test_the_organizer_watches_the_sheet_change(server: ThreadedServer) -> None:
+    channel = grpc.insecure_channel(server.address)
+    epics = epb_grpc.EpicServiceStub(channel)
+    with channel:
+        created = epics.CreateEpic(epb.CreateEpicRequest(groups=[1, 1], difficulty="easy", seed=33))
+        stream = epics.WatchEpic(epb.GetEpicRequest(organizer_token=created.organizer_token))
+        seen: list[epb.GetEpicResponse] = []
+
+        def watch() -> None:
+            try:
+                seen.extend(stream)
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.CANCELLED
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        for i, group in enumerate(created.groups):
+            _play_group(server.address, group, 80 + i, 3000)
+        watcher.join(20)
+        if watcher.is_alive():
+            stream.cancel()
+            watcher.join(5)
+    versions = [s.version for s in seen]
+    assert len(versions) >= 2 and versions == sorted(set(versions)), versions
+    assert all(g.result for g in seen[-1].groups), "the stream ends once every group's game is over"
+    assert server.app is not None
+    state = _check_counts(server.app, UUID(created.epic_id))
+    assert dict(seen[-1].counted) == {k: state.total(k) for k in state.totals}

@@ -4,18 +4,24 @@ logging and error statuses."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
+from uuid import UUID
 
 import grpc
+from grpc import aio
 
 from service.epic import EpicService
 from service.errors import BadRequest, Unauthenticated
 from service.rpc import convert
 from service.rpc.auth import game_of_token
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
-from service.rpc.server import CallLog, Servicer, _parser
+from service.rpc.server import CallLog, Servicer, _parser, status_of
 
 EPIC_SERVICE_NAME = "westmarch.v1.EpicService"
+WATCH_POLL = 0.2
+"""Seconds between two looks at the organizer's sheet while watching it."""
 
 
 class EpicServicer:
@@ -44,6 +50,35 @@ class EpicServicer:
         entry.game = str(epic_id)
         self.epics.check(epic_id, request.organizer_token)
         self.epics.follow(epic_id)
+        return self._sheet(epic_id)
+
+    async def watch_epic(
+        self, request: epb.GetEpicRequest, context: aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[epb.GetEpicResponse]:
+        """The sheet, then each new version of it (polled: the groups may be played through
+        other server processes), until every group's game is over."""
+        entry = CallLog("WatchEpic")
+        try:
+            sheet = await self.calls._run(self.get_epic, request, entry)
+        except Exception as error:
+            code, message = status_of(error)
+            await context.abort(code, message)
+            return
+        epic_id = UUID(sheet.epic_id)
+        while True:
+            yield sheet
+            if all(g.result for g in sheet.groups):
+                return
+            version = sheet.version
+            while sheet.version == version and not all(g.result for g in sheet.groups):
+                await asyncio.sleep(WATCH_POLL)
+                sheet = await self.calls._run(self._followed_sheet, epic_id)
+
+    def _followed_sheet(self, epic_id: UUID) -> epb.GetEpicResponse:
+        self.epics.follow(epic_id)
+        return self._sheet(epic_id)
+
+    def _sheet(self, epic_id: UUID) -> epb.GetEpicResponse:
         report = self.epics.report(epic_id)
         return epb.GetEpicResponse(
             epic_id=str(report.epic_id),
@@ -78,5 +113,10 @@ class EpicServicer:
         methods = {
             "CreateEpic": unary("CreateEpic", epb.CreateEpicRequest, epb.CreateEpicResponse, self.create_epic),
             "GetEpic": unary("GetEpic", epb.GetEpicRequest, epb.GetEpicResponse, self.get_epic),
+            "WatchEpic": grpc.unary_stream_rpc_method_handler(
+                self.watch_epic,
+                request_deserializer=_parser(epb.GetEpicRequest),
+                response_serializer=epb.GetEpicResponse.SerializeToString,
+            ),
         }
         return grpc.method_handlers_generic_handler(EPIC_SERVICE_NAME, methods)

@@ -44,6 +44,11 @@ class EpicServiceStub:
                 request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
                 response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
                 _registered_method=True)
+        self.WatchEpic = channel.unary_stream(
+                '/westmarch.v1.EpicService/WatchEpic',
+                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
+                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
+                _registered_method=True)
 
 
 class EpicServiceServicer:
@@ -63,6 +68,14 @@ class EpicServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchEpic(self, request, context):
+        """The sheet now, then again each time the organizer counts something; ends when every
+        group's game is over (or the client cancels).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EpicServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -73,6 +86,11 @@ def add_EpicServiceServicer_to_server(servicer, server):
             ),
             'GetEpic': grpc.unary_unary_rpc_method_handler(
                     servicer.GetEpic,
+                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.FromString,
+                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.SerializeToString,
+            ),
+            'WatchEpic': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchEpic,
                     request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.FromString,
                     response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.SerializeToString,
             ),
@@ -129,6 +147,33 @@ class EpicService:
             request,
             target,
             '/westmarch.v1.EpicService/GetEpic',
+            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
+            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchEpic(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/westmarch.v1.EpicService/WatchEpic',
             service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
             service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
             options,

@@ -42,6 +42,10 @@ class EpicServiceStub:
     """Open an epic event: one game per group; returns the organizer's token and each group's access."""
     GetEpic: _grpc.UnaryUnaryMultiCallable[_epic_pb2.GetEpicRequest, _epic_pb2.GetEpicResponse]
     """The organizer's sheet: the global values, what has been counted, each group's share."""
+    WatchEpic: _grpc.UnaryStreamMultiCallable[_epic_pb2.GetEpicRequest, _epic_pb2.GetEpicResponse]
+    """The sheet now, then again each time the organizer counts something; ends when every
+    group's game is over (or the client cancels).
+    """
 
 @_typing.type_check_only
 class EpicServiceAsyncStub(EpicServiceStub):
@@ -50,6 +54,10 @@ class EpicServiceAsyncStub(EpicServiceStub):
     """Open an epic event: one game per group; returns the organizer's token and each group's access."""
     GetEpic: _aio.UnaryUnaryMultiCallable[_epic_pb2.GetEpicRequest, _epic_pb2.GetEpicResponse]  # type: ignore[assignment]
     """The organizer's sheet: the global values, what has been counted, each group's share."""
+    WatchEpic: _aio.UnaryStreamMultiCallable[_epic_pb2.GetEpicRequest, _epic_pb2.GetEpicResponse]  # type: ignore[assignment]
+    """The sheet now, then again each time the organizer counts something; ends when every
+    group's game is over (or the client cancels).
+    """
 
 class EpicServiceServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -67,5 +75,15 @@ class EpicServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_epic_pb2.GetEpicResponse, _abc.Awaitable[_epic_pb2.GetEpicResponse]]:
         """The organizer's sheet: the global values, what has been counted, each group's share."""
+
+    @_abc_1.abstractmethod
+    def WatchEpic(
+        self,
+        request: _epic_pb2.GetEpicRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_epic_pb2.GetEpicResponse], _abc.AsyncIterator[_epic_pb2.GetEpicResponse]]:
+        """The sheet now, then again each time the organizer counts something; ends when every
+        group's game is over (or the client cancels).
+        """
 
 def add_EpicServiceServicer_to_server(servicer: EpicServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -42,7 +42,8 @@ from domain.lcg.effects import (
     st,
     use_limit,
 )
-from domain.lcg.rules import caps, keywords, ships, table, triggers
+from domain.lcg.rules import attachments, caps, keywords, planning, ships, table, triggers
+from domain.lcg.rules import resources as paying
 from domain.lcg.rules.procedures import stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -1168,12 +1169,85 @@ text(
     ),
 )
 
-# Twilight's Call — Upgraded: "Response: after this flips to its Upgraded side, draw 3
-# cards." (Its passives, playing cards without a resource match, and its Action, playing
-# an ally or attachment at action speed, are not yet offered.)
+
+def _first_played(seat: Seat) -> str:
+    return f"played-a-card:{seat}"
+
+
+def _ignores_match(s: LcgState, seat: Seat) -> bool:
+    """Twilight's Call: "the first card you play each round" (Basic side), "each card you
+    play" (Upgraded side) "does not need a resource match"."""
+    ships_here = _controls(s, TWILIGHTS_CALL, seat)
+    return any(s.cards[u].face == "B" for u in ships_here) or (
+        bool(ships_here) and not s.limit_used(_first_played(seat))
+    )
+
+
+paying.IGNORES_RESOURCE_MATCH.append(_ignores_match)
+
+
+def _played_first(s: LcgState, e: Event, uid: Uid) -> bool:
+    if not isinstance(e, ev.AllyPlayed | ev.AttachmentPlayed | ev.EventPlayed):
+        return False
+    return table.holder(s, uid) == e.player and not s.limit_used(_first_played(e.player))
+
+
+def _twilight_usable(s: LcgState, uid: Uid, seat: Seat) -> bool:
+    limited = s.cards[uid].face == "A" and s.limit_used(f"twilight:{uid}")
+    return not limited and bool(planning.playable(s, seat))
+
+
+def _ask_attach_to(rt: Runtime) -> Ask:
+    s = st(rt)
+    uid = int(rt.env["play"])
+    options = [Option(str(u), table.name(s, u), u) for u in attachments.targets(s, uid)]
+    return Ask(PLAYER(rt), f"Attach {table.name(s, uid)} to", options, about=uid)
+
+
+def _ally_played(rt: Runtime, way: tuple[ev.Payment, ...]) -> Event:
+    return ev.AllyPlayed(player=PLAYER(rt), card=int(rt.env["play"]), payments=way)
+
+
+def _attachment_played(rt: Runtime, way: tuple[ev.Payment, ...]) -> Event:
+    return ev.AttachmentPlayed(player=PLAYER(rt), card=int(rt.env["play"]), to=int(rt.env["to"]), payments=way)
+
+
+# Twilight's Call — Basic: "The first card you play each round does not need a resource
+# match. Action: play an ally or attachment from your hand (paying its cost). (Limit once
+# per round.)" Upgraded: "Each card you play does not need a resource match. Response: after
+# this flips to its Upgraded side, draw 3 cards. Action: play an ally or attachment from
+# your hand." The Action's gain is the timing: any action window, not only planning.
 text(
     TWILIGHTS_CALL,
+    forced=(
+        Trigger(
+            (ev.AllyPlayed, ev.AttachmentPlayed, ev.EventPlayed),
+            _played_first,
+            emit(lambda rt: LimitUsed(key=_first_played(PLAYER(rt)), until="round")),
+        ),
+    ),
     responses=(_flip_response(draw(PLAYER, 3), "Twilight's Call is upgraded: draw 3 cards?"),),
+    actions=(
+        Action(
+            _twilight_usable,
+            Seq(
+                ability_used("action"),
+                use_limit("twilight:{self}"),
+                choose(
+                    PLAYER,
+                    "Twilight's Call: play an ally or an attachment from your hand",
+                    lambda rt: planning.playable(st(rt), PLAYER(rt)),
+                    "play",
+                    If(
+                        lambda rt: table.defn(st(rt), int(rt.env["play"])).type == "ally",
+                        planning.pay_then(_ally_played),
+                        Decide(_ask_attach_to, "to", planning.pay_then(_attachment_played), auto_single=True),
+                    ),
+                ),
+            ),
+            "play an ally or an attachment from your hand",
+        ),
+    ),
 )
 
 

@@ -24,7 +24,7 @@ from domain.kernel.events import Event, GameEnded, LimitUsed, Modifier, Modifier
 from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import CARDS, Action, Trigger, text
+from domain.lcg.cards import CARDS, Action, Trigger, text, text_of
 from domain.lcg.effects import (
     PLAYER,
     SELF,
@@ -42,7 +42,7 @@ from domain.lcg.effects import (
     st,
     use_limit,
 )
-from domain.lcg.rules import attachments, caps, keywords, planning, ships, table, triggers
+from domain.lcg.rules import attachments, caps, keywords, planning, playing_events, ships, table, triggers
 from domain.lcg.rules import resources as paying
 from domain.lcg.rules.procedures import stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
@@ -191,8 +191,6 @@ def ship_of(s: LcgState, seat: Seat, code: str) -> list[Uid]:
 
 
 def _ship_setup(rt: Runtime) -> str | None:
-    from domain.lcg.cards import text_of
-
     code = st(rt).cards[int(rt.env["ship"])].code
     return f"{code}.setup" if text_of(code).setup is not None else None
 
@@ -1054,14 +1052,101 @@ def _events_in_discard(rt: Runtime) -> list[Uid]:
     return [u for u in s.zone(f"{PLAYER(rt)}.discard") if table.defn(s, u).type == "event"]
 
 
-# Silent Mist — Basic: "Your setup hand is 8 cards." Reading: the fleet is prepared after
-# the 6-card setup hands are drawn, so its player draws 2 more as it is taken. Upgraded:
+def _mist_on(seat: Seat) -> str:
+    return f"silent-mist-on:{seat}:"
+
+
+def _mist_off(seat: Seat) -> str:
+    return f"silent-mist-off:{seat}:"
+
+
+def _mist_discount(s: LcgState, seat: Seat, uid: Uid) -> int:
+    """Silent Mist's Action: the event it plays (cost 3 or more) costs 1 less (2 on the
+    Upgraded side). Each use opens one discount, closed when an event is played."""
+    if not s.limits or table.defn(s, uid).cost < 3:
+        return 0
+    on = [x.key for x in s.limits if x.key.startswith(_mist_on(seat))]
+    off = sum(1 for x in s.limits if x.key.startswith(_mist_off(seat)))
+    return int(on[-1].rsplit(":", 1)[1]) if len(on) > off else 0
+
+
+playing_events.COST_REDUCTIONS.append(_mist_discount)
+
+
+def _mist_events(s: LcgState, seat: Seat, discount: int) -> list[tuple[Uid, int]]:
+    """The events in hand (cost 3 or more) whose Action could be paid with the discount."""
+    out = []
+    for uid in table.hand(s, seat):
+        d = table.defn(s, uid)
+        if d.type != "event" or d.cost < 3:
+            continue
+        if not paying.can_pay_cost(s, seat, d.sphere, d.cost - discount):
+            continue
+        out += [(uid, i) for i, _ in enumerate(text_of(d.code).actions)]
+    return out
+
+
+def _mist_usable(s: LcgState, uid: Uid, seat: Seat) -> bool:
+    return bool(_mist_events(s, seat, 2 if s.cards[uid].face == "B" else 1))
+
+
+def _mist_choices(rt: Runtime) -> list[Uid]:
+    """The events (cost 3 or more) whose Action may be played now, with the discount open."""
+    s, seat = st(rt), PLAYER(rt)
+    return [
+        u
+        for u in table.hand(s, seat)
+        if table.defn(s, u).type == "event"
+        and table.defn(s, u).cost >= 3
+        and any(a.available(s, u, seat) for a in text_of(s.cards[u].code).actions[:1])
+    ]
+
+
+def _mist_closes(s: LcgState, e: Event, uid: Uid) -> bool:
+    return isinstance(e, ev.EventPlayed) and _mist_discount(s, e.player, e.card) > 0
+
+
+# Silent Mist — Basic: "Your setup hand is 8 cards. Action: play an event from your hand with
+# a cost of 3 or more, reducing its cost by 1." Reading: the fleet is prepared after the
+# 6-card setup hands are drawn, so its player draws 2 more as it is taken. Upgraded:
 # "Response: after this flips to its Upgraded side, add up to 2 events from your discard
-# pile to your hand." (Its Action, playing an event costing 3 or more for 1 or 2 less, is
-# not yet offered.)
+# pile to your hand. Action: ... reducing its cost by 2." The discount lasts until an event
+# is played with it (or the phase ends).
 text(
     SILENT_MIST,
     setup=draw(PLAYER, 2),
+    actions=(
+        Action(
+            _mist_usable,
+            Seq(
+                ability_used("action"),
+                emit(
+                    lambda rt: LimitUsed(
+                        key=f"{_mist_on(PLAYER(rt))}{2 if st(rt).cards[SELF(rt)].face == 'B' else 1}", until="phase"
+                    )
+                ),
+                choose(
+                    PLAYER,
+                    "Silent Mist: play an event (cost 3 or more) for less",
+                    _mist_choices,
+                    "event",
+                    Call(
+                        lambda rt: f"{st(rt).cards[int(rt.env['event'])].code}.action.0",
+                        lambda rt: {"self": int(rt.env["event"]), "player": PLAYER(rt), "_card": int(rt.env["event"])},
+                    ),
+                ),
+            ),
+            "play an event costing 3 or more for less",
+        ),
+    ),
+    forced=(
+        Trigger(
+            ev.EventPlayed,
+            _mist_closes,
+            emit(lambda rt: LimitUsed(key=f"{_mist_off(str(rt.env['by_player']))}{rt.env['_by']}", until="phase")),
+            bind=lambda s, e, uid: {"by_player": getattr(e, "player", "")},
+        ),
+    ),
     responses=(
         _flip_response(
             choose(

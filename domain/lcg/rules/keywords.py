@@ -213,7 +213,7 @@ def _pillage(rt: Runtime) -> Event | None:
 
 register(
     "lcg.combat.attack-made",
-    Let(lambda rt: {"_card": rt.env["enemy"]}, emit(_pillage, rule="lcg.keyword.pillage")),
+    Let(lambda rt: {"_card": int(rt.env["enemy"])}, emit(_pillage, rule="lcg.keyword.pillage")),
     rule="lcg.combat.attack-made",
 )
 

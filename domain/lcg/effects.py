@@ -328,7 +328,9 @@ def cancel(card: Get[Uid], effect: str) -> Do:
 def forbid_attack(enemies: Callable[[Runtime], Iterable[Uid]], seat: Get[Seat], until: str = "phase") -> ForEach:
     """Each enemy cannot attack ``seat`` until the end of ``until``."""
 
-    def make(rt: Runtime) -> Event:
+    def make(rt: Runtime) -> Event | None:
+        if shielded(rt, int(rt.env["enemy"])):
+            return None
         stat = table.cannot_attack(seat(rt))
         return ModifierAdded(modifier=Modifier(int(rt.env["enemy"]), stat, 1, until, rt.env.get("_card")))
 

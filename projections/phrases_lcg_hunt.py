@@ -11,10 +11,6 @@ def card_flipped(said: Said) -> str:
     return f"{said.card('card')} flips to its {_SIDES.get(str(said.get('face')), str(said.get('face')))}"
 
 
-def progress_removed(said: Said) -> str:
-    return f"{said.get('amount')} progress is removed from {said.card('card')}"
-
-
 def resources_lost(said: Said) -> str:
     return f"{said.card('card')} loses {said.get('amount')} resource(s)"
 
@@ -27,7 +23,6 @@ def shared_value_learned(said: Said) -> str:
 
 PHRASES: dict[str, Phrase] = {
     "CardFlipped": card_flipped,
-    "ProgressRemoved": progress_removed,
     "ResourcesLost": resources_lost,
     "SharedValueLearned": shared_value_learned,
 }

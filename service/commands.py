@@ -47,6 +47,7 @@ from service.app import BadVersion, ConcurrentUpdate, DamagedGame, GameInfo, Unk
 from service.archive import export
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
+from service.lineage import fork_recorded
 from service.records import CommandApplied, Record, SeatsAssigned, command_id, seats_id
 from service.rpc.auth import Tokens, derived_token, game_of_token, issue
 from service.store import stored_span
@@ -203,7 +204,7 @@ class GameService:
         rules = ruleset(kind)
         game_id = game_id or uuid4()
         game = Game.start(game_id, rules, created)
-        tokens, record = issue(game_id, rules.seats(game.state), request_id, fingerprint)
+        tokens, record = issue(game_id, rules.played_by_people(game.state), request_id, fingerprint)
         try:
             self.app.commit(game, 0, record)
         except ConcurrentUpdate:
@@ -446,7 +447,7 @@ class GameService:
         new_id = uuid4()
         tokens, record = issue(new_id, seats)
         try:
-            game = self.app.fork(game_id, at, new_id, also=[record])
+            game = fork_recorded(self.app, game_id, at, new_id=new_id, also=[record])
         except BadVersion as error:
             raise OutOfRange(str(error)) from None
         self.tokens.remember(new_id, record)
@@ -463,7 +464,7 @@ class GameService:
         if self.app.record(seats_id(game_id)) is not None:
             raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued")
         state = self.app.state_at(game_id)
-        tokens, record = issue(game_id, rules.seats(state))
+        tokens, record = issue(game_id, rules.played_by_people(state))
         try:
             with self.app.writing:
                 self.app.save(record)

@@ -6,7 +6,6 @@ import asyncio
 import io
 import json
 import logging
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID
@@ -21,7 +20,7 @@ from projections.lcg import view as lcg_view
 from service.app import store_env
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer, configure_logging
-from tests.rpc_support import create, pg_env, postgres_schema, stub_for, threaded_server, tokens
+from tests.rpc_support import create, pg_env, postgres_schema, self_signed, stub_for, threaded_server, tokens
 from tools.rpc_client import play_remote, run_bots_async
 
 
@@ -59,6 +58,41 @@ def test_bot_clients_play_whole_games(server: ThreadedServer) -> None:
             assert [e.seq for e in history] == list(range(1, game.version + 1))
             assert sum(isinstance(e, DecisionAnswered) for e in history) > 20
             assert verify(server.app.rules_of(UUID(game.game_id)), history).ok
+
+
+@pytest.mark.parametrize("scenario", ["journey-along-the-anduin", "escape-from-dol-guldur"])
+def test_core_scenarios_over_grpc(sqlite_server: ThreadedServer, scenario: str) -> None:
+    """Journey Along the Anduin and Escape from Dol Guldur played to the end over the wire by bot
+    clients; each seat's view shows the scenario's zones (the prisoner, the Nazgûl set aside)."""
+    report = asyncio.run(
+        run_bots_async(
+            [sqlite_server.address],
+            games=1,
+            concurrency=1,
+            bot="greedy",
+            seed=11,
+            players=2,
+            progress=False,
+            scenario=scenario,
+        )
+    )
+    assert not report.errors, report.text()
+    assert report.finished == 1
+    channel, stub = stub_for(sqlite_server.address)
+    with channel:
+        (listed,) = stub.ListGames(pb.ListGamesRequest()).games
+        assert listed.over
+        game_id = UUID(listed.game_id)
+        history = sqlite_server.app.history(game_id)
+        assert verify(sqlite_server.app.rules_of(game_id), history).ok
+        revealed = [e for e in history if type(e).__name__ == "QuestStageRevealed"]
+        first_stage = sqlite_server.app.state_at(game_id, revealed[0].seq).cards[revealed[0].card].code
+        assert first_stage == ("core-126" if scenario == "journey-along-the-anduin" else "core-123")
+        if scenario == "escape-from-dol-guldur":
+            round_one = next(e.seq for e in history if type(e).__name__ == "RoundBegan")
+            setup_view = lcg_view(sqlite_server.app.state_at(game_id, round_one), "p1")
+            assert [c.name for c in setup_view.set_aside] == ["Nazgûl of Dol Guldur"]
+            assert sum(len(p.prisoner) for p in setup_view.players) == 1
 
 
 @pytest.mark.parametrize("scenario", ["two-player-duel", "trilogy"])
@@ -230,29 +264,7 @@ def test_watch_streams_and_resumes_without_gap_or_duplicate(sqlite_server: Threa
 
 
 def test_tls_and_terminal_play_over_grpc(tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    cert, key = self_signed(tmp_path)
     env = store_env(db=str(tmp_path / "g.db"))
     with threaded_server(env, tls_cert=str(cert), tls_key=str(key)) as server:
         with grpc.secure_channel(server.address, grpc.ssl_channel_credentials(cert.read_bytes())) as ch:

@@ -19,6 +19,8 @@ import threading
 import time
 from typing import Any
 
+from service.web.http import page_address
+
 RESTART_PAUSE = 1.0
 
 
@@ -29,8 +31,10 @@ def free_port(host: str) -> int:
         return port
 
 
-def child_command(args: argparse.Namespace, port: int) -> list[str]:
+def child_command(args: argparse.Namespace, port: int, web_port: int | None = None) -> list[str]:
     command = [sys.executable, "-m", "tools.cli", "serve", "--host", args.host, "--port", str(port), "--reuse-port"]
+    if web_port is not None:
+        command += ["--web-port", str(web_port)]
     command += ["--log-level", args.log_level, "--grace", str(args.grace)]
     if args.postgres:
         command += ["--postgres", args.postgres]
@@ -90,7 +94,8 @@ class Supervisor:
 
 def serve_processes(args: argparse.Namespace) -> int:
     port = args.port or free_port(args.host)
-    supervisor = Supervisor(child_command(args, port), args.processes)
+    web_port = None if args.web_port is None else args.web_port or free_port(args.host)
+    supervisor = Supervisor(child_command(args, port, web_port), args.processes)
 
     def on_signal(signum: int, frame: Any) -> None:
         supervisor.stopping.set()
@@ -107,4 +112,7 @@ def serve_processes(args: argparse.Namespace) -> int:
     pids = ", ".join(str(c.pid) for c in supervisor.children if c is not None)
     print(f"westmarch: {args.processes} server processes: {pids}", file=sys.stderr, flush=True)
     print(f"westmarch: serving on {args.host}:{port}", flush=True)
+    if web_port is not None:
+        page = page_address(args.host, web_port, bool(args.tls_cert))
+        print(f"westmarch: the web page is at {page}#token=TOKEN", flush=True)
     return supervisor.watch()

@@ -425,7 +425,7 @@ class AttackDeclared(Event, frozen=True, kw_only=True):
 
 @on(AttackDeclared)
 def _attack(s: LcgState, e: AttackDeclared) -> None:
-    s.attack = Attack(enemy=e.enemy, player=e.player)
+    s.attack = Attack(enemy=e.enemy, player=e.player, outer=s.attack)
 
 
 class DefenderDeclared(Event, frozen=True, kw_only=True):
@@ -479,7 +479,7 @@ class AttackResolved(Event, frozen=True, kw_only=True):
 
 @on(AttackResolved)
 def _attack_resolved(s: LcgState, e: AttackResolved) -> None:
-    s.attack = None
+    s.attack = s.attack.outer if s.attack is not None else None
 
 
 class QuestStageDefeated(Event, frozen=True, kw_only=True):
@@ -687,18 +687,6 @@ def _flipped(s: LcgState, e: CardFlipped) -> None:
     s.cards[e.card].face = e.face
 
 
-class ProgressRemoved(Event, frozen=True, kw_only=True):
-    """Progress taken off a card, as a cost (Destroy the Dreadnaught's Action)."""
-
-    card: Uid
-    amount: int
-
-
-@on(ProgressRemoved)
-def _progress_removed(s: LcgState, e: ProgressRemoved) -> None:
-    s.cards[e.card].progress -= e.amount
-
-
 class ResourcesLost(Event, frozen=True, kw_only=True):
     """Resources a card loses to an encounter effect (not a payment)."""
 
@@ -778,7 +766,6 @@ EVENTS: tuple[type[Event], ...] = (
     CardReturnedToHand,
     EffectCancelled,
     CardFlipped,
-    ProgressRemoved,
     ResourcesLost,
     SharedValueLearned,
 )

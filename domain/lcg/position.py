@@ -26,7 +26,7 @@ from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import Card, Player
 
-PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "contract")
+PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles", "contract")
 SHARED_ZONES = (
     "staging",
     "encounter.deck",
@@ -37,6 +37,7 @@ SHARED_ZONES = (
     "quest.deck",
     "victory",
     "set-aside",
+    "set-aside.face-up",
     "shadows",
     "attachments",
     "corsair.deck",
@@ -112,6 +113,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
                 committed=bool(spec.get("committed", False)),
                 face=str(spec.get("face", "B" if zone == "quest" else "A")),
                 shown=bool(spec.get("shown", False)),
+                claimed=zone == "attachments" and CARDS[code].type == "objective",
             )
             cards.append(card)
             zones[zone].append(uid)

@@ -23,7 +23,7 @@ from typing import Any
 from domain.kernel.position import Position, card_entry, label, round_frames
 from domain.kernel.ruleset import SetupError
 from domain.wotr import events as ev
-from domain.wotr.cards import CARDS, LOCATIONS, name_of
+from domain.wotr.cards import BOT_CARDS, BOT_LOCATIONS, CARDS, LOCATIONS, name_of
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from domain.wotr.scenarios import scenario
@@ -39,22 +39,29 @@ def _fold(text: str) -> str:
     return plain.casefold().replace("'", "").replace("!", "").replace(",", "").strip()
 
 
-def card_code(name: str) -> str:
-    """A card's (or location's) code from its code or its name (accents and case optional)."""
+def card_code(name: str, bots: bool = False) -> str:
+    """A card's (or location's) code from its code or its name (accents and case optional);
+    in a game against Shadow bots a name means the bot card or replacement location."""
     if name in CARDS or name in LOCATIONS:
         return name
-    for code in [*CARDS, *LOCATIONS]:
+    preferred = [*BOT_CARDS.values(), *BOT_LOCATIONS.values()] if bots else []
+    for code in [*preferred, *CARDS, *LOCATIONS]:
         if _fold(name_of(code)) == _fold(name):
             return code
     raise SetupError(f"unknown card {name!r}")
 
 
 def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.GameCreated, ev.PositionSet]:
-    options = wotr_options(str(game.get("scenario", "trilogy")), dict(game.get("rules", {})))
+    options = wotr_options(
+        str(game.get("scenario", "trilogy")),
+        dict(game.get("rules", {})),
+        [str(b) for b in game.get("bots", ())],
+        str(game.get("difficulty", "")),
+    )
     created = WOTR.created(options, int(game.get("seed", 1)))
     chosen = scenario(options.scenario)
     seats = [d.seat for d in chosen.seats]
-    decks = {d.seat: set(d.cards) for d in chosen.seats}
+    decks = {d.seat: set(d.cards) for d in options.decks}
 
     cards: list[Card] = []
     zones: dict[str, list[int]] = {}
@@ -65,7 +72,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         zones[zone] = []
         for entry in entries:
             spec = card_entry(zone, entry, CARD_FIELDS)
-            code = card_code(str(spec["card"]))
+            code = card_code(str(spec["card"]), bool(options.bots))
             owner = _owner(code, zone, seat, spec, decks)
             card = Card(
                 uid=len(cards) + 1,
@@ -92,7 +99,8 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
 
     rings = dict(position.get("rings", {}))
     players = tuple(
-        Player(seat=d.seat, team=d.team, ring=str(rings.get(d.seat, "ready" if d.ring else ""))) for d in chosen.seats
+        Player(seat=d.seat, team=d.team, ring=str(rings.get(d.seat, "ready" if d.seat in created.rings else "")))
+        for d in chosen.seats
     )
     order = list(chosen.order)
     placed = ev.PositionSet(

@@ -55,6 +55,8 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.limits import Gate, LimitExceeded, Limits
 from service.rpc.live import LiveGames
 from service.store import CREATED_TOPIC, EVENT_TOPIC
+from service.takeback import take_back
+from service.web.http import WebOptions, WebServer, tls_context
 
 SERVICE_NAME = "westmarch.v1.GameService"
 POLL_SECONDS = 0.15
@@ -350,6 +352,19 @@ class Servicer:
         entry.extra["fork"] = str(access.game_id)
         return pb.ForkGameResponse(access=convert.access_pb(access), forked_from=str(game_id))
 
+    def take_back(self, request: pb.TakeBackRequest, entry: CallLog) -> pb.TakeBackResponse:
+        game_id = self._game(request, entry)
+        result = take_back(self.service, game_id, request.token, request.seat)
+        entry.seat, entry.version = result.seat, result.at
+        if result.branch is not None:
+            entry.extra["branch"] = str(result.branch)
+        return pb.TakeBackResponse(
+            seat=result.seat,
+            at=result.at,
+            game_id=str(result.branch) if result.branch is not None else "",
+            waiting_for=result.waiting_for,
+        )
+
     def verify_game(self, request: pb.VerifyGameRequest, entry: CallLog) -> pb.VerifyGameResponse:
         game_id = self._game(request, entry)
         verdict = self.service.verify(game_id, request.token)
@@ -502,6 +517,12 @@ class Servicer:
     # -- registration ----------------------------------------------------------------
 
     def handlers(self) -> grpc.GenericRpcHandler:
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, self.methods())
+
+    def methods(self) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+        """Each method's handler by name: registered with gRPC, and served by the web page's
+        handler (``service/web``) too, so both follow the same rules."""
+
         def unary(
             name: str, request: type[Message], response: type[Message], fn: Any
         ) -> grpc.RpcMethodHandler[Any, Any]:
@@ -521,6 +542,7 @@ class Servicer:
             "GetHistory": unary("GetHistory", pb.GetHistoryRequest, pb.GetHistoryResponse, self.get_history),
             "ExplainEvent": unary("ExplainEvent", pb.ExplainEventRequest, pb.ExplainEventResponse, self.explain_event),
             "ForkGame": unary("ForkGame", pb.ForkGameRequest, pb.ForkGameResponse, self.fork_game),
+            "TakeBack": unary("TakeBack", pb.TakeBackRequest, pb.TakeBackResponse, self.take_back),
             "VerifyGame": unary("VerifyGame", pb.VerifyGameRequest, pb.VerifyGameResponse, self.verify_game),
             "GetCatalog": unary("GetCatalog", pb.GetCatalogRequest, pb.GetCatalogResponse, self.get_catalog),
             "ExportGame": grpc.unary_stream_rpc_method_handler(
@@ -534,7 +556,7 @@ class Servicer:
                 response_serializer=pb.WatchUpdate.SerializeToString,
             ),
         }
-        return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+        return methods
 
 
 def _log_failure(name: str, entry: CallLog, failure: tuple[grpc.StatusCode, str], error: BaseException) -> None:
@@ -620,6 +642,8 @@ class ServerOptions:
     """Share the port with other server processes (SO_REUSEPORT; ``serve --processes``)."""
     limits: Limits = field(default_factory=Limits)
     """Open streams per token and connection, and the rate of calls that need no token."""
+    web_port: int | None = None
+    """Also serve the web page and the Connect protocol on this port (0: any free port)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``PRAGMA synchronous`` for the server's connections. In WAL mode NORMAL
     keeps every committed command through a crash of the server process (the log is
@@ -642,6 +666,7 @@ class Server:
         self.servicer: Servicer | None = None
         self._probing: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
+        self.web: WebServer | None = None
 
     async def start(self) -> int:
         options = self.options
@@ -678,6 +703,11 @@ class Server:
         await self._health.set("", health_pb2.HealthCheckResponse.SERVING)
         await self._health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         self._poller = asyncio.create_task(self._poll_store())
+        if options.web_port is not None:
+            tls = tls_context(options.tls_cert, options.tls_key)
+            web = WebOptions(options.host, options.web_port, tls, reuse_port=options.reuse_port)
+            self.web = WebServer(servicer.methods(), web)
+            await self.web.start()
         log.info("serving", extra={"fields": {"port": self.port, "store": app.env.get("PERSISTENCE_MODULE", "")}})
         return self.port
 
@@ -754,6 +784,8 @@ class Server:
             await self._health.enter_graceful_shutdown()
         if self._hub is not None:
             self._hub.close()
+        if self.web is not None:
+            await self.web.stop(self.options.grace if grace is None else grace)
         await self._server.stop(self.options.grace if grace is None else grace)
         if self._poller is not None:
             await self._poller
@@ -799,13 +831,20 @@ SWITCH_INTERVAL = 0.0005
 default is 5 ms): a short call is not kept waiting behind another client's long one."""
 
 
-async def serve(options: ServerOptions, ready: Callable[[int], None] | None = None) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+async def serve(
+    options: ServerOptions,
+    ready: Callable[[int], None] | None = None,
+    web_ready: Callable[[int], None] | None = None,
+) -> None:
+    """Serve until SIGTERM or SIGINT, then shut down gracefully. ``ready`` is told the gRPC
+    port, ``web_ready`` the web page's (with ``options.web_port``)."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     server = Server(options)
     port = await server.start()
     if ready is not None:
         ready(port)
+    if web_ready is not None and server.web is not None:
+        web_ready(server.web.port)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -852,6 +891,11 @@ class ThreadedServer:
     @property
     def address(self) -> str:
         return f"{self.options.host}:{self.port}"
+
+    @property
+    def web(self) -> WebServer:
+        assert self._server is not None and self._server.web is not None
+        return self._server.web
 
     @property
     def app(self) -> Westmarch:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.kernel.decisions import Option
-from domain.kernel.events import Delayed, DelayedEffectScheduled, Event
+from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Case, Decide, ForEach, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
@@ -25,6 +25,7 @@ from domain.lcg.effects import (
     entered_play,
     exhaust,
     heal,
+    later,
     place_progress,
     raise_threat,
     reduce_threat,
@@ -287,17 +288,12 @@ def _leave_at_round_end(rt: Runtime) -> Event | None:
 register("core-073.round-end", emit(_leave_at_round_end), rule="core-073.forced")
 
 
-def _schedule_leaving(rt: Runtime) -> Event:
-    env = {"self": SELF(rt), "player": PLAYER(rt), "_card": SELF(rt)}
-    return DelayedEffectScheduled(delayed=Delayed(at="round", node="core-073.round-end", env=env))
-
-
 # Gandalf — "At the end of the round, discard Gandalf from play. Response: after Gandalf
 # enters play, choose 1: draw 3 cards, deal 4 damage to 1 enemy in play, or reduce your
 # threat by 5." Entering play, he is marked to be discarded when this round ends.
 text(
     "core-073",
-    forced=(Trigger(ENTERS_PLAY, _entered_play, emit(_schedule_leaving)),),
+    forced=(Trigger(ENTERS_PLAY, _entered_play, later("round", "core-073.round-end")),),
     responses=(
         Trigger(
             ENTERS_PLAY,

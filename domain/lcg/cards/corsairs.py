@@ -42,7 +42,7 @@ from domain.lcg.effects import (
     st,
     undefended,
 )
-from domain.lcg.rules import caps, keywords, ships, table
+from domain.lcg.rules import caps, ship_keywords, ships, table
 from domain.lcg.state import LcgState, Seat, Uid
 
 BRASH_CORSAIR, PLUNDERER, BUCCANEER, MARAUDER, SOUTHRON_SAILOR, UMBAR_CAPTAIN = (f"thftd-{n:03}" for n in range(20, 26))
@@ -111,7 +111,7 @@ text(
 
 
 def _pillaged(s: LcgState, e: Event, uid: Uid) -> bool:
-    return keywords.pillaged_event(s, e, uid)
+    return ship_keywords.pillaged_event(s, e, uid)
 
 
 def _your_attachments(rt: Runtime) -> list[Uid]:
@@ -202,7 +202,7 @@ ships.ATTACK_BANS.append(_umbar_captain)
 # -- ship-enemies ---------------------------------------------------------------------------------
 
 
-def _in_staging_value(code: str, keyword: str, amount: int) -> keywords.ValueAura:
+def _in_staging_value(code: str, keyword: str, amount: int) -> ship_keywords.ValueAura:
     def aura(s: LcgState, uid: Uid, name: str) -> int:
         card = s.cards[uid]
         return amount if name == keyword and card.code == code and card.zone == "staging" else 0
@@ -210,8 +210,8 @@ def _in_staging_value(code: str, keyword: str, amount: int) -> keywords.ValueAur
     return aura
 
 
-keywords.VALUE_AURAS.append(_in_staging_value(BLACK_SAILS, "Archery", 3))
-keywords.VALUE_AURAS.append(_in_staging_value(CORSAIR_WARSHIP, "Archery", 4))
+ship_keywords.VALUE_AURAS.append(_in_staging_value(BLACK_SAILS, "Archery", 3))
+ship_keywords.VALUE_AURAS.append(_in_staging_value(CORSAIR_WARSHIP, "Archery", 4))
 
 
 def _return_flag(enemy: Uid) -> str:
@@ -234,7 +234,7 @@ def _back_to_staging(rt: Runtime) -> Event | None:
 
 
 register("thftd-026.return", emit(_back_to_staging), rule="thftd-026.shadow")
-keywords.hook(ev.AttackResolved, "thftd-026.return", _flagged_return)
+ship_keywords.hook(ev.AttackResolved, "thftd-026.return", _flagged_return)
 
 # Black Sails — "Boarding 2. Cannot have attachments. While Black Sails is in the staging
 # area, it gains Archery 3. Shadow: if the attacking enemy is a Ship, return it to the
@@ -267,7 +267,7 @@ def _threat_or_boarding(threat: int) -> Trigger:
                 "choice",
                 {
                     "threat": raise_threat(PLAYER, threat),
-                    "boarding": keywords.gain(SELF, "Boarding", 1, "phase"),
+                    "boarding": ship_keywords.gain(SELF, "Boarding", 1, "phase"),
                 },
             ),
         ),
@@ -417,7 +417,7 @@ text(
 
 # War Galley — "Archery 2. Boarding 1. Cannot have attachments. Forced: after War Galley
 # engages you from the staging area, either raise your threat by 4 or it gains Boarding 1."
-# (Gaining Boarding 1 it has Boarding 2: keyword values add, see rules/keywords.py.)
+# (Gaining Boarding 1 it has Boarding 2: keyword values add, see rules/ship_keywords.py.)
 text(WAR_GALLEY, forced=(_threat_or_boarding(4),))
 
 
@@ -533,7 +533,7 @@ text(
         ),
     ),
     shadow=Seq(
-        modify(lambda rt: [attacker(rt)], "attack", 1, "attack"), keywords.gain(attacker, "Pillage", 3, "attack")
+        modify(lambda rt: [attacker(rt)], "attack", 1, "attack"), ship_keywords.gain(attacker, "Pillage", 3, "attack")
     ),
 )
 
@@ -545,7 +545,7 @@ def _cobas_haven(s: LcgState, uid: Uid, name: str) -> int:
     return -sum(1 for a in s.zone("active") if s.cards[a].code == COBAS_HAVEN)
 
 
-keywords.VALUE_AURAS.append(_cobas_haven)
+ship_keywords.VALUE_AURAS.append(_cobas_haven)
 
 
 def _entered_staging(s: LcgState, e: Event, uid: Uid) -> bool:
@@ -673,7 +673,9 @@ table.KEYWORD_AURAS.append(_cove_shelters)
 # and gets +2 Defense."
 text(
     WICKED_COVE,
-    shadow=Seq(keywords.gain(attacker, IMMUNE, 1, "round"), modify(lambda rt: [attacker(rt)], "defense", 2, "round")),
+    shadow=Seq(
+        ship_keywords.gain(attacker, IMMUNE, 1, "round"), modify(lambda rt: [attacker(rt)], "defense", 2, "round")
+    ),
 )
 
 # -- treacheries -------------------------------------------------------------------------------------
@@ -703,7 +705,9 @@ def _ship_enemies(rt: Runtime) -> list[Uid]:
 # control (3 if your discard pile has 10 or more cards)."
 text(
     BALLISTA,
-    when_revealed=ForEach(_ship_enemies, "ship", keywords.gain(lambda rt: int(rt.env["ship"]), "Archery", 2, "round")),
+    when_revealed=ForEach(
+        _ship_enemies, "ship", ship_keywords.gain(lambda rt: int(rt.env["ship"]), "Archery", 2, "round")
+    ),
     shadow=_distribute(
         defending_player,
         lambda rt: 3 if len(st(rt).zone(f"{defending_player(rt)}.discard")) >= 10 else 2,
@@ -722,7 +726,7 @@ def _ship_exhausted_of(rt: Runtime) -> bool:
 # ship-objective you control is exhausted)."
 text(
     BOARDING_PARTY,
-    when_revealed=each_player(keywords.engage_from_corsair_deck(PLAYER)),
+    when_revealed=each_player(ship_keywords.engage_from_corsair_deck(PLAYER)),
     shadow=If(
         _ship_exhausted_of,
         modify(lambda rt: [attacker(rt)], "attack", 2, "attack"),
@@ -848,7 +852,7 @@ register(
     ),
     rule="thftd-043.shadow",
 )
-keywords.hook(
+ship_keywords.hook(
     ev.AttackResolved,
     "thftd-043.again",
     lambda s, e: (

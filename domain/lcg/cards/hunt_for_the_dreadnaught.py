@@ -23,6 +23,7 @@ from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event, GameEnded, LimitUsed, Modifier, ModifierAdded, Outcome
 from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
+from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, Action, Trigger, text, text_of
 from domain.lcg.effects import (
@@ -42,7 +43,7 @@ from domain.lcg.effects import (
     st,
     use_limit,
 )
-from domain.lcg.rules import attachments, caps, keywords, planning, playing_events, ships, table, triggers
+from domain.lcg.rules import attachments, caps, planning, playing_events, ship_keywords, ships, table, triggers
 from domain.lcg.rules import resources as paying
 from domain.lcg.rules.procedures import stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
@@ -60,7 +61,7 @@ CORSAIRS = tuple(f"thftd-{n:03}" for n in range(20, 26))
 """The 13 non-ship, non-unique Corsair enemies (the rulebook's numbers 18 to 30): the Corsair deck."""
 BLACK_SAILS, CORSAIR_WARSHIP, COBAS_HAVEN = "thftd-026", "thftd-029", "thftd-035"
 TOLFALAS_LANDING, WICKED_COVE = "thftd-038", "thftd-039"
-CORSAIR_DECK, CORSAIR_DISCARD = keywords.CORSAIR_DECK, keywords.CORSAIR_DISCARD
+CORSAIR_DECK, CORSAIR_DISCARD = ship_keywords.CORSAIR_DECK, ship_keywords.CORSAIR_DISCARD
 
 for _code in CORSAIRS:
     ev.DISCARD_PILES[_code] = CORSAIR_DISCARD
@@ -95,7 +96,7 @@ def _flips() -> dict[str, Flip]:
 
 FLIPS = _flips()
 for _code, _flip in FLIPS.items():
-    keywords.SIDE_B_KEYWORDS[_code] = _flip.keywords
+    ship_keywords.SIDE_B_KEYWORDS[_code] = _flip.keywords
 
 
 def _side_b(s: LcgState, uid: Uid, which: str) -> int:
@@ -127,7 +128,7 @@ def flipped_to(face: str) -> Callable[[LcgState, Event, Uid], bool]:
 
 def group_players(s: LcgState) -> int:
     """The per-player multiplier: the players of this group who started the scenario."""
-    return keywords.players_who_started(s)
+    return ship_keywords.players_who_started(s)
 
 
 def event_players(s: LcgState) -> int:
@@ -516,7 +517,7 @@ text(
             _warship_affordable,
             Seq(
                 ability_used("action"),
-                emit(lambda rt: ev.ProgressRemoved(card=SELF(rt), amount=five_per_player(st(rt), SELF(rt)))),
+                emit(lambda rt: xev.ProgressRemoved(card=SELF(rt), amount=five_per_player(st(rt), SELF(rt)))),
                 emit(
                     lambda rt: ev.DeckShuffled(
                         zone="encounter.deck",
@@ -583,7 +584,7 @@ def _to_staging_if_engaged(rt: Runtime) -> Event | None:
     return ev.CardMoved(card=uid, to="staging") if st(rt).cards[uid].zone != "staging" else None
 
 
-keywords.END_OF_ROUND.append((lambda s: bool(_dreadnaught_below_half(s)), "thftd-013.damaged"))
+ship_keywords.END_OF_ROUND.append((lambda s: bool(_dreadnaught_below_half(s)), "thftd-013.damaged"))
 
 # Dreadnaught, Elite side — "Hit points: 15 per player, a global value. No more than 5
 # damage per player can be placed on the Dreadnaught each round. Forced: at the end of the
@@ -622,7 +623,7 @@ def _shared_damage_lethal(s: LcgState, event: Event) -> dict[str, object] | None
     return {"card": found[0]} if found else None
 
 
-keywords.hook(ev.SharedValueLearned, "lcg.destroy", _shared_damage_lethal)
+ship_keywords.hook(ev.SharedValueLearned, "lcg.destroy", _shared_damage_lethal)
 
 # -- the unique Corsair elites ---------------------------------------------------------------------
 
@@ -702,7 +703,7 @@ def corsair_with_shadow(seat: Callable[[Runtime], Seat]) -> Node:
     """The top card of the Corsair deck comes into play engaged with ``seat`` and is dealt
     a shadow card."""
     return Seq(
-        emit(keywords.corsair_reshuffle),
+        emit(ship_keywords.corsair_reshuffle),
         Let(
             lambda rt: {"boarder": next(iter(st(rt).zone(CORSAIR_DECK)), None)},
             If(

@@ -17,7 +17,7 @@ Rules (Core Set rulebook, combat phase):
   and who takes an undefended attack, is :mod:`domain.lcg.rules.ships`. A Massive enemy
   "is considered to be engaged with each player, and attacks each player in turn during
   the combat phase" (rulebook, Massive). Archery resolves at the beginning of the combat
-  phase; Pillage after an enemy's attack (:mod:`domain.lcg.rules.keywords`).
+  phase; Pillage after an enemy's attack (:mod:`domain.lcg.rules.ship_keywords`).
 - The attacked (or attacking) player declares another player's Sentinel defender or
   Ranged attacker; its controller is not asked separately (seed 001: "Defender (exhaust)
   or undefended, by player: a ready character, own or another player's Sentinel").
@@ -29,10 +29,12 @@ from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Break, Call, Decide, ForEach, If, Let, Node, Repeat, Seq, register
 from domain.kernel.runtime import Runtime
+from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import card_option, choose, each_player, emit, st
 from domain.lcg.rules import caps, ships, table
+from domain.lcg.rules.constant import cannot_fight
 from domain.lcg.rules.procedures import end_of
 from domain.lcg.rules.windows import window
 from domain.lcg.state import LcgState, Seat, Uid
@@ -93,13 +95,13 @@ def _deal_massive_shadow(rt: Runtime) -> Event | None:
 
 
 def defenders(s: LcgState, seat: Seat, enemy: Uid | None = None) -> list[Uid]:
-    own = table.ready_characters(s, seat)
+    own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
     sentinels = [
         u
         for other in s.active_seats()
         if other != seat
         for u in table.ready_characters(s, other)
-        if table.has_keyword(s, u, "Sentinel")
+        if table.has_keyword(s, u, "Sentinel") and not cannot_fight(s, u)
     ]
     if enemy is None:
         return own + sentinels
@@ -126,7 +128,6 @@ def _attack_context(rt: Runtime) -> dict[str, object]:
     return {
         "defending": rt.env["player"],
         "undefended": chosen == "undefended",
-        "shadows": table.shadows_of(st(rt), int(rt.env["enemy"])),
     }
 
 
@@ -172,6 +173,23 @@ def defenders_left(s: LcgState) -> list[Uid]:
     if attack is None:
         return []
     return [d for d in attack.defenders if table.holder(s, d) is not None and table.is_in_play(s, d)]
+
+
+def _next_shadow(rt: Runtime) -> dict[str, Uid | None]:
+    """The attacker's next face-down shadow card. Reading: shadow cards dealt to it while its
+    shadow cards resolve (Massing at Night) are its shadow cards for this attack, turned over
+    too (Core Set rulebook, Combat: each shadow card dealt to the attacker is resolved)."""
+    s = st(rt)
+    waiting = [c for c in table.shadows_of(s, int(rt.env["enemy"])) if not s.cards[c].shown]
+    return {"shadow": waiting[0] if waiting else None}
+
+
+def _shadow_resolved(rt: Runtime) -> Event | None:
+    """A shadow card with a shadow effect has resolved (Nazgûl of Dol Guldur listens)."""
+    card = st(rt).cards[int(rt.env["shadow"])]
+    if text_of(card.code).shadow is None:
+        return None
+    return xev.ShadowEffectResolved(enemy=int(rt.env["enemy"]), card=card.uid)
 
 
 def _defender_gone(rt: Runtime) -> bool:
@@ -251,27 +269,30 @@ ENEMY_ATTACK = register(
                         Let(
                             _attack_context,
                             Seq(
-                                ForEach(
-                                    lambda rt: list(rt.env["shadows"]),
-                                    "shadow",
-                                    If(
-                                        _engaged_with,
-                                        Seq(
-                                            emit(
-                                                lambda rt: ev.ShadowCardRevealed(
-                                                    enemy=int(rt.env["enemy"]), card=int(rt.env["shadow"])
-                                                )
-                                            ),
-                                            Call(
-                                                _shadow_program,
-                                                lambda rt: {
-                                                    "enemy": rt.env["enemy"],
-                                                    "defending": rt.env["defending"],
-                                                    "defender": rt.env["defender"],
-                                                    "undefended": rt.env["undefended"],
-                                                    "self": rt.env["shadow"],
-                                                    "_card": rt.env["shadow"],
-                                                },
+                                Repeat(
+                                    Let(
+                                        _next_shadow,
+                                        If(
+                                            lambda rt: rt.env["shadow"] is None or not _engaged_with(rt),
+                                            Break(),
+                                            Seq(
+                                                emit(
+                                                    lambda rt: ev.ShadowCardRevealed(
+                                                        enemy=int(rt.env["enemy"]), card=int(rt.env["shadow"])
+                                                    )
+                                                ),
+                                                Call(
+                                                    _shadow_program,
+                                                    lambda rt: {
+                                                        "enemy": rt.env["enemy"],
+                                                        "defending": rt.env["defending"],
+                                                        "defender": rt.env["defender"],
+                                                        "undefended": rt.env["undefended"],
+                                                        "self": rt.env["shadow"],
+                                                        "_card": rt.env["shadow"],
+                                                    },
+                                                ),
+                                                emit(_shadow_resolved),
                                             ),
                                         ),
                                     ),
@@ -328,13 +349,13 @@ ENEMY_ATTACK = register(
 
 
 def attackers(s: LcgState, seat: Seat, enemy: Uid | None = None) -> list[Uid]:
-    own = table.ready_characters(s, seat)
+    own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
     ranged = [
         u
         for other in s.active_seats()
         if other != seat
         for u in table.ready_characters(s, other)
-        if table.has_keyword(s, u, "Ranged")
+        if table.has_keyword(s, u, "Ranged") and not cannot_fight(s, u)
     ]
     if enemy is None:
         return own + ranged
@@ -407,7 +428,11 @@ register("lcg.combat.attack", _player_attack("solo"), rule="lcg.combat.player-at
 
 
 def _staging_attackers(s: LcgState, seat: Seat) -> list[Uid]:
-    return [u for u in table.ready_characters(s, seat) if text_of(s.cards[u].code).staging_attack_bonus is not None]
+    return [
+        u
+        for u in table.ready_characters(s, seat)
+        if text_of(s.cards[u].code).staging_attack_bonus is not None and not cannot_fight(s, u)
+    ]
 
 
 def _ask_staging_attack(rt: Runtime) -> Ask | None:

@@ -43,4 +43,9 @@ def scenario(key: str) -> Scenario:
 
 
 def load() -> None:
-    from domain.lcg.scenarios import hunt_for_the_dreadnaught, passage_through_mirkwood  # noqa: F401
+    from domain.lcg.scenarios import (  # noqa: F401
+        escape_from_dol_guldur,
+        hunt_for_the_dreadnaught,
+        journey_along_the_anduin,
+        passage_through_mirkwood,
+    )

@@ -207,3 +207,29 @@ def test_random_epic_events_count_every_contribution_once_and_every_group_verifi
         assert verify(LCG, events).ok
     for key, total in epic.state.totals.items():
         assert (key in epic.state.reached) == (epic.state.total(key) >= total)
+
+
+# -- the command line ---------------------------------------------------------------------------------
+
+
+def test_epic_on_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import json
+
+    from tools.cli import main
+
+    db = str(tmp_path / "cli.db")
+    new = ["new", "lcg", "--scenario", "hunt-for-the-dreadnaught", "--db", db]
+    assert main([*new, "--epic", "2x1", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "stage 1B 16 progress, Dreadnaught 30 hit points" in out and "organizer token:" in out
+    epic_id = out.splitlines()[0].split()[-1]
+    assert main(["epic", epic_id, "--db", db, "--json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    assert sheet["totals"] == {"progress": 16, "damage": 30} and len(sheet["groups"]) == 2
+    assert main([*new, "--epic", "2x5"]) == 2
+    assert "groups of 1 to 4 players" in capsys.readouterr().err
+    args = ["simulate", "lcg", "--scenario", "hunt-for-the-dreadnaught", "--epic", "1,2", "--games", "1"]
+    assert main([*args, "--bot", "random", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (event,) = report["events"]
+    assert event["players"] == 3 and all(g["result"] for g in event["groups"])

@@ -26,10 +26,10 @@ from service.app import Westmarch, store_env
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
 from tests.invariant_support import play_probing
-from tests.leak_support import Secrets, play_and_check
+from tests.leak_support import play_and_check
 from tests.rpc_support import stub_for, threaded_server
 from tests.test_invariants import _check
-from tests.test_rpc_leaks import _looked_at
+from tests.test_rpc_leaks import SECRETS
 
 SCENARIO = "hunt-for-the-dreadnaught"
 FLEET = {f"thftd-{n:03}" for n in range(6, 12)}
@@ -130,42 +130,8 @@ def test_random_games_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None
 
 
 # -- secrecy: the Corsair deck, the encounter deck and hands ---------------------------------------
-
-_HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside"}
-
-
-def hidden_from(state: LcgState, viewer: str) -> set[int]:
-    """The cards ``viewer`` may not see (the test's own rule, from zones): the Corsair deck is
-    face down like the encounter deck; the Corsair discard pile is face up."""
-    if state.over is not None:
-        return set()
-    hidden: set[int] = set()
-    for zone, uids in state.zones.items():
-        owner, _, rest = zone.partition(".")
-        if (
-            zone in _HIDDEN_SHARED
-            or (rest == "deck" and zone != "corsair.deck")
-            or (rest == "hand" and owner != viewer)
-        ):
-            hidden.update(uids)
-        elif zone == "shadows":
-            hidden.update(u for u in uids if not state.cards[u].shown)
-    for uid in state.zones.get("attachments", []):
-        if state.cards[uid].attached_to in hidden:
-            hidden.add(uid)
-    return hidden
-
-
-SECRETS = Secrets(
-    rules=LCG,
-    hidden_from=hidden_from,
-    view=lcg_view,
-    card_keys=frozenset({"uid", "card", "enemy", "defender", "to", "target", "source", "about"}),
-    list_keys=frozenset({"cards", "attackers"}),
-    shown=_looked_at,
-    absent_from_events=("seed", "flow", "order"),
-    absent_from_views=("seed", "encounter_deck"),
-)
+# The oracle is the LCG leak test's own (tests/test_rpc_leaks.py): the Corsair deck is face down
+# like the encounter deck, the Corsair discard pile face up.
 
 
 @pytest.fixture(scope="module")

@@ -118,6 +118,19 @@ def damage_each(targets: Callable[[Runtime], Iterable[Uid]], amount: int | Get[i
     return ForEach(lambda rt: list(targets(rt)), "target", deal_damage(card_var("target"), amount))
 
 
+def spread_damage(
+    seat: Get[Seat], count: int | Get[int], candidates: Callable[[Runtime], Iterable[Uid]], prompt: str
+) -> ForEach:
+    """``seat`` deals ``count`` damage divided as it chooses: one point at a time, each to a
+    card of ``candidates`` (Archery, Ballista Barrage, Varjax's excess damage). The count is
+    fixed as the damage begins."""
+    return ForEach(
+        lambda rt: list(range(resolve(count, rt))),
+        "point",
+        choose(seat, prompt, candidates, "hit", deal_damage(lambda rt: int(rt.env["hit"]), 1)),
+    )
+
+
 def heal(target: Get[Uid | None], amount: int | Get[int]) -> Do:
     def make(rt: Runtime) -> Event | None:
         uid = target(rt)

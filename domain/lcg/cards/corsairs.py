@@ -39,6 +39,7 @@ from domain.lcg.effects import (
     raise_threat,
     ready,
     reveal_encounter_card,
+    spread_damage,
     st,
     undefended,
 )
@@ -396,16 +397,11 @@ text(
         Trigger(
             ev.DamageDealt,
             _slave_ship_hits_ship,
-            ForEach(
-                lambda rt: list(range(int(rt.env["amount"]))),
-                "point",
-                choose(
-                    lambda rt: str(rt.env["defending"]),
-                    "Slave Ship: deal 1 damage to a non-ship character you control",
-                    _non_ships,
-                    "hit",
-                    deal_damage(lambda rt: int(rt.env["hit"]), 1),
-                ),
+            spread_damage(
+                lambda rt: str(rt.env["defending"]),
+                lambda rt: int(rt.env["amount"]),
+                _non_ships,
+                "Slave Ship: deal 1 damage to a non-ship character you control",
             ),
             bind=lambda s, e, uid: {
                 "amount": getattr(e, "amount", 0),
@@ -683,17 +679,7 @@ text(
 
 def _distribute(seat: Callable[[Runtime], Seat], count: Callable[[Runtime], int], prompt: str) -> ForEach:
     """``seat`` deals ``count`` damage, one at a time, among the characters it controls."""
-    return ForEach(
-        lambda rt: list(range(count(rt))),
-        "point",
-        choose(
-            seat,
-            prompt,
-            lambda rt: table.characters(st(rt), seat(rt)),
-            "hit",
-            deal_damage(lambda rt: int(rt.env["hit"]), 1),
-        ),
-    )
+    return spread_damage(seat, count, lambda rt: table.characters(st(rt), seat(rt)), prompt)
 
 
 def _ship_enemies(rt: Runtime) -> list[Uid]:

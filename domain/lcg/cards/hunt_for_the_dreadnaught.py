@@ -40,6 +40,7 @@ from domain.lcg.effects import (
     place_progress,
     ready,
     reduce_threat,
+    spread_damage,
     st,
     use_limit,
 )
@@ -809,16 +810,11 @@ text(
         Trigger(
             ev.DamageDealt,
             _excess,
-            ForEach(
-                lambda rt: list(range(int(rt.env["excess"]))),
-                "point",
-                choose(
-                    lambda rt: str(rt.env["defending"]),
-                    "Varjax: excess damage, choose a ship-objective to take 1 damage",
-                    _varjax_ships,
-                    "ship",
-                    deal_damage(lambda rt: int(rt.env["ship"]), 1),
-                ),
+            spread_damage(
+                lambda rt: str(rt.env["defending"]),
+                lambda rt: int(rt.env["excess"]),
+                _varjax_ships,
+                "Varjax: excess damage, choose a ship-objective to take 1 damage",
             ),
             bind=lambda s, e, uid: {
                 "excess": s.cards[getattr(e, "card", 0)].damage - table.hit_points(s, getattr(e, "card", 0)),

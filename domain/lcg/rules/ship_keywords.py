@@ -34,7 +34,7 @@ from domain.kernel.flow import Call, ForEach, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
-from domain.lcg.effects import FIRST_PLAYER, choose, deal_damage, emit, st
+from domain.lcg.effects import FIRST_PLAYER, emit, spread_damage, st
 from domain.lcg.rules import caps, table, triggers
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -131,19 +131,11 @@ def archery_total(s: LcgState) -> int:
 
 register(
     "lcg.keyword.archery",
-    Let(
-        lambda rt: {"points": list(range(archery_total(st(rt))))},
-        ForEach(
-            lambda rt: list(rt.env["points"]),
-            "point",
-            choose(
-                FIRST_PLAYER,
-                "Archery: choose a character to take 1 damage (the first player decides)",
-                lambda rt: list(table.all_characters(st(rt))),
-                "hit",
-                deal_damage(lambda rt: int(rt.env["hit"]), 1),
-            ),
-        ),
+    spread_damage(
+        FIRST_PLAYER,
+        lambda rt: archery_total(st(rt)),
+        lambda rt: list(table.all_characters(st(rt))),
+        "Archery: choose a character to take 1 damage (the first player decides)",
     ),
     rule="lcg.keyword.archery",
 )

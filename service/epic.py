@@ -100,23 +100,29 @@ class EpicService:
 
     # -- opening -------------------------------------------------------------------------
 
-    def create(self, groups: Sequence[int], difficulty: str = "standard", seed: int | None = None) -> EpicAccess:
+    def create(
+        self, groups: Sequence[int], difficulty: str | Sequence[str] = "standard", seed: int | None = None
+    ) -> EpicAccess:
         """Open an epic event: one game per group (``groups``: players in each), sharing the
-        global values fixed from the total number of players."""
+        global values fixed from the total number of players. ``difficulty`` is every group's,
+        or one per group (rulebook: "each group may choose its own difficulty mode")."""
         if not groups or any(not 1 <= n <= organizer.MAX_GROUP for n in groups):
             raise BadRequest(f"an epic event needs one or more groups of 1 to {organizer.MAX_GROUP} players")
+        modes = [difficulty] * len(groups) if isinstance(difficulty, str) else list(difficulty)
+        if len(modes) != len(groups):
+            raise BadRequest(f"{len(modes)} difficulties were given for {len(groups)} groups")
         epic_id = uuid4()
         total = sum(groups)
         rng_seed = secrets.randbelow(2**63) if seed is None else seed
         accesses = []
         entries = []
-        for i, players in enumerate(groups):
-            options = lcg_options(SCENARIO, players, None, difficulty)
+        for i, (players, mode) in enumerate(zip(groups, modes, strict=True)):
+            options = lcg_options(SCENARIO, players, None, mode)
             options = msgspec.structs.replace(options, epic=str(epic_id), epic_players=total)
             created = LCG.created(options, (rng_seed + i) % 2**63)
             access = self.games.start("lcg", created)
             accesses.append(access)
-            entries.append(organizer.Group(access.game_id, players, difficulty))
+            entries.append(organizer.Group(access.game_id, players, mode))
         epic = organizer.Epic.open(epic_id, entries)
         token = new_token(epic_id)
         key = OrganizerKey(originator_id=organizer_key_id(epic_id), epic_id=epic_id, hash=token_hash(token))

@@ -30,11 +30,12 @@ class EpicServicer:
         self.calls = calls
 
     def create_epic(self, request: epb.CreateEpicRequest, entry: CallLog) -> epb.CreateEpicResponse:
-        difficulty = request.difficulty or "standard"
-        if difficulty not in ("easy", "standard", "hard"):
-            raise BadRequest(f"unknown difficulty {difficulty!r}; choose from easy, standard, hard")
+        modes = list(request.difficulties) or [request.difficulty or "standard"] * len(request.groups)
+        for mode in modes:
+            if mode not in ("easy", "standard", "hard"):
+                raise BadRequest(f"unknown difficulty {mode!r}; choose from easy, standard, hard")
         seed = request.seed if request.HasField("seed") else None
-        access = self.epics.create(list(request.groups), difficulty, seed)
+        access = self.epics.create(list(request.groups), modes, seed)
         entry.game = str(access.epic_id)
         return epb.CreateEpicResponse(
             epic_id=str(access.epic_id),

@@ -32,25 +32,31 @@ class CreateEpicRequest(_message.Message):
 
     GROUPS_FIELD_NUMBER: _builtins.int
     DIFFICULTY_FIELD_NUMBER: _builtins.int
+    DIFFICULTIES_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     difficulty: _builtins.str
-    """"easy", "standard" (default) or "hard", for every group."""
+    """"easy", "standard" (default) or "hard", for every group..."""
     seed: _builtins.int
     """The seed of the first group's game (the next groups': seed + 1, ...); random when absent."""
     @_builtins.property
     def groups(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Players in each group (1 to 4 each), e.g. [4, 4, 4, 4]."""
 
+    @_builtins.property
+    def difficulties(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """...or one per group, in the order of `groups` ("each group may choose its own difficulty mode")."""
+
     def __init__(
         self,
         *,
         groups: _abc.Iterable[_builtins.int] | None = ...,
         difficulty: _builtins.str = ...,
+        difficulties: _abc.Iterable[_builtins.str] | None = ...,
         seed: _builtins.int | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "difficulty", b"difficulty", "groups", b"groups", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "difficulties", b"difficulties", "difficulty", b"difficulty", "groups", b"groups", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015

@@ -89,7 +89,7 @@ def test_create_and_follow_an_epic_event_over_grpc(server: ThreadedServer) -> No
     channel = grpc.insecure_channel(server.address)
     epics = epb_grpc.EpicServiceStub(channel)
     with channel:
-        created = epics.CreateEpic(epb.CreateEpicRequest(groups=[2, 1], difficulties=["easy", "hard"], seed=21))
+        created = epics.CreateEpic(epb.CreateEpicRequest(groups=[2, 1], difficulties=["easy", "standard"], seed=21))
         assert dict(created.totals) == {"progress": 24, "damage": 45}
         assert [len(g.seats) for g in created.groups] == [2, 1]
         threads = [
@@ -102,7 +102,7 @@ def test_create_and_follow_an_epic_event_over_grpc(server: ThreadedServer) -> No
             t.join()
         sheet = epics.GetEpic(epb.GetEpicRequest(organizer_token=created.organizer_token))
         assert sheet.epic_id == created.epic_id and sheet.players == 3
-        assert [g.difficulty for g in sheet.groups] == ["easy", "hard"], "each group chooses its own difficulty"
+        assert [g.difficulty for g in sheet.groups] == ["easy", "standard"], "each group chooses its own difficulty"
         assert [g.game_id for g in sheet.groups] == [g.game_id for g in created.groups]
         with pytest.raises(grpc.RpcError) as refused:
             epics.GetEpic(epb.GetEpicRequest(organizer_token=created.groups[0].referee_token))

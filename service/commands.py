@@ -374,7 +374,7 @@ class GameService:
 
     def _mark_sound(self, game_id: UUID, version: int) -> None:
         checked = self._checked
-        if len(checked) >= 100_000:
+        if len(checked) >= 16_384:
             checked.clear()
         checked[game_id] = version
 

@@ -19,7 +19,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import emit, st
-from domain.lcg.rules import table
+from domain.lcg.rules import caps, table
 from domain.lcg.rules.constant import draw_replacement
 from domain.lcg.rules.keywords import doomed_program, guard_placed, guarded_program
 from domain.lcg.state import LcgState, Uid
@@ -157,7 +157,7 @@ def _destroyed(rt: Runtime) -> Event:
     if d.is_character:
         controller = s.controller(uid)
         return ev.CharacterDestroyed(card=uid, controller=controller if controller != s.cards[uid].owner else None)
-    return ev.EnemyDefeated(enemy=uid, to="victory" if d.victory_points else "encounter.discard")
+    return ev.EnemyDefeated(enemy=uid, to="victory" if d.victory_points else ev.encounter_discard(d.code))
 
 
 register(
@@ -208,7 +208,7 @@ def _on_location(rt: Runtime) -> Event | None:
 
 def _on_stage(rt: Runtime) -> Event | None:
     stage = table.quest_card(st(rt))
-    n = int(rt.env["to_quest"])
+    n = caps.progress_allowed(st(rt), stage, int(rt.env["to_quest"]))
     return ev.ProgressPlaced(card=stage, amount=n) if stage is not None and n else None
 
 
@@ -231,9 +231,10 @@ def stage_defeatable(s: LcgState, uid: Uid) -> bool:
     A stage printed with 0 quest points cannot be defeated by progress (Don't Leave the
     Path!: the players win by other means).
     """
-    points = table.defn(s, uid).quest_points
+    printed = table.defn(s, uid).quest_points
+    points = table.stat(s, uid, "quest_points")
     card = s.cards[uid]
-    if card.zone != "quest" or points <= 0 or card.progress < points:
+    if card.zone != "quest" or printed <= 0 or card.progress < points:
         return False
     allow = text_of(card.code).can_defeat
     return allow is None or allow(s, uid)

@@ -32,7 +32,10 @@ def _ask_commit(rt: Runtime) -> Ask | None:
 
 def _committed(rt: Runtime) -> Event | None:
     cards = tuple(int(u) for u in rt.env["commit"])
-    return ev.CharactersCommitted(player=rt.env["player"], cards=cards) if cards else None
+    if not cards:
+        return None
+    ready = tuple(u for u in cards if any(stays(st(rt), u) for stays in table.QUEST_WITHOUT_EXHAUSTING))
+    return ev.CharactersCommitted(player=rt.env["player"], cards=cards, ready=ready)
 
 
 def _totals(rt: Runtime) -> dict[str, int]:

@@ -43,11 +43,17 @@ def _damage(rt: Runtime, event: Event) -> None:
         _check(rt, "lcg.destroy", event, card=event.card)
 
 
+ELIMINATION_REPLACEMENTS: list[Callable[[LcgState, str], str | None]] = []
+"""Texts that replace a player's elimination by threat ("flip this contract instead"): each
+gives the program to run instead, or None."""
+
+
 def _threat(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.ThreatRaised)
     player = st(rt).players[event.player]
     if player.threat >= ELIMINATION_THREAT and not player.eliminated:
-        _check(rt, "lcg.eliminate", event, player=event.player, reason="threat")
+        instead = next((p for r in ELIMINATION_REPLACEMENTS if (p := r(st(rt), event.player))), None)
+        _check(rt, instead or "lcg.eliminate", event, player=event.player, reason="threat")
 
 
 def _destroyed(rt: Runtime, event: Event) -> None:
@@ -75,6 +81,10 @@ def _defeated(rt: Runtime, event: Event) -> None:
     if stage is not None and stage_defeatable(s, stage):
         _check(rt, "lcg.quest.advance", event, card=stage)
 
+
+HOOKS: dict[type[Event], list[Check]] = {}
+"""Checks a scenario's rules add, run like the framework checks (keywords such as
+Boarding, per-round caps): each queues its own program when it applies."""
 
 FRAMEWORK: dict[type[Event], Check] = {
     ev.DamageDealt: _damage,
@@ -117,7 +127,8 @@ def _in_play(s: LcgState) -> list[Uid]:
         out += s.zone(f"{seat}.heroes")
         out += s.zone(f"{seat}.allies")
         out += s.zone(f"{seat}.engaged")
-    for zone in ("staging", "active", "quest", "attachments"):
+        out += s.zone(f"{seat}.contract")
+    for zone in ("staging", "active", "quest", "attachments", "setup"):
         out += s.zone(zone)
     return out
 
@@ -152,7 +163,7 @@ def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
             pools[trig.zone] = pool
         for uid in pool:
             card = s.cards[uid]
-            if card.code != code or not trig.test(s, event, uid):
+            if card.code != code or table.blank(s, uid) or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
             out.append([len(out), uid, kind, i, seat, trig.bind(s, event, uid) if trig.bind is not None else {}])
@@ -247,7 +258,12 @@ for _kind in ("forced", "response"):
 def after(rt: Runtime, event: Event) -> None:
     """Queue what ``event`` sets off. The last queued runs first: framework checks, then
     Forced effects, then Responses (FAQ 1.09: forced effects before responses to the same
-    moment). Responses wait until a step held as one (quest progress) is done."""
+    moment), then keyword checks. Responses wait until a step held as one (quest progress)
+    is done."""
+    # Keyword checks are pushed first, so they resolve after the cards' Forced effects and
+    # Responses to the same event (a ship that gains Boarding as it engages boards with it).
+    for hook in HOOKS.get(type(event), ()):
+        hook(rt, event)
     if type(event) in _listeners():
         s = st(rt)
         responses = triggered(s, event, "response")

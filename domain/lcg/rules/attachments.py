@@ -15,9 +15,10 @@ from __future__ import annotations
 from domain.kernel.events import Event
 from domain.kernel.flow import register
 from domain.kernel.runtime import Runtime
+from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.effects import choose, chosen, discard, emit, st
-from domain.lcg.rules import table
+from domain.lcg.rules import constant, table
 from domain.lcg.state import LcgState, Seat, Uid
 
 RESTRICTED_LIMIT = 2
@@ -48,7 +49,8 @@ def targets(s: LcgState, uid: Uid) -> list[Uid]:
     spec = table.defn(s, uid).attach_to
     kind = next((k for k in _KINDS if spec == k or spec.endswith(f" {k}")), spec)
     trait = spec[: -len(kind)].strip()
-    found = _candidates(s, kind)
+    # FAQ 1.9 errata (Core 102): "No attachments can be played on Nazgûl of Dol Guldur".
+    found = [u for u in _candidates(s, kind) if not constant.of(s, u).no_attachments]
     return [u for u in found if table.has_trait(s, u, trait)] if trait else found
 
 
@@ -77,12 +79,14 @@ register(
 
 
 def check_restricted(rt: Runtime, event: Event) -> None:
-    """After an attachment is attached: a third Restricted attachment must go.
+    """After an attachment (or a claimed objective) is attached: a third Restricted one must go.
 
-    Ruling (Core Set rulebook, Keywords: Restricted): the third may be attached; then the
-    character's controller discards any one of its Restricted attachments, the new one included.
+    Ruling (Core Set rulebook, Keywords: Restricted: "If a third restricted attachment is ever
+    attached to a character, one of the restricted attachments must be discarded"): the third
+    may be attached, objectives included; then the character's controller discards any one of
+    its Restricted attachments, the new one included.
     """
-    assert isinstance(event, ev.AttachmentPlayed | ev.AttachmentAttached)
+    assert isinstance(event, ev.AttachmentPlayed | ev.AttachmentAttached | xev.ObjectiveClaimed)
     if len(restricted_on(st(rt), event.to)) > RESTRICTED_LIMIT:
         rt.call("lcg.keyword.restricted", {"host": event.to, "_by": event.seq}, caller={})
 

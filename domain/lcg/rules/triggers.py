@@ -13,6 +13,7 @@ from functools import cache
 
 from domain.kernel.events import Event
 from domain.kernel.runtime import Runtime
+from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
@@ -79,6 +80,7 @@ FRAMEWORK: dict[type[Event], Check] = {
     ev.EnemyDefeated: _defeated,
     ev.AttachmentPlayed: attachments.check_restricted,
     ev.AttachmentAttached: attachments.check_restricted,
+    xev.ObjectiveClaimed: attachments.check_restricted,
 }
 
 # -- card triggers -----------------------------------------------------------------------

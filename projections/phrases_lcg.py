@@ -147,6 +147,10 @@ def deck_shuffled(said: Said) -> str:
     return f"{zone(str(said.get('zone')))} is shuffled ({plural(n, 'card')})"
 
 
+def shuffled_into_deck(said: Said) -> str:
+    return f"{said.card('card')} leaves play and is shuffled into {zone(str(said.get('zone')))}"
+
+
 # -- moving cards -------------------------------------------------------------------------------
 
 
@@ -490,6 +494,7 @@ BOOK = register(
             "CardsCreated": cards_created,
             "ThreatSet": threat_set,
             "DeckShuffled": deck_shuffled,
+            "ShuffledIntoDeck": shuffled_into_deck,
             "CardMoved": card_moved,
             "CardsDiscarded": cards_discarded,
             "CardsDrawn": cards_drawn,

@@ -76,6 +76,20 @@ def _shuffled(s: LcgState, e: DeckShuffled) -> None:
     zones.shuffled(s, e.zone, e.order, _leaves_play)
 
 
+class ShuffledIntoDeck(Event, frozen=True, kw_only=True):
+    """``card`` left play and was shuffled into ``zone`` (``order`` lists the deck top first,
+    ``card`` among them): Beorn at the end of the phase he used his Action."""
+
+    card: Uid
+    zone: str
+    order: tuple[Uid, ...]
+
+
+@on(ShuffledIntoDeck)
+def _shuffled_in(s: LcgState, e: ShuffledIntoDeck) -> None:
+    zones.shuffled(s, e.zone, e.order, _leaves_play)
+
+
 class PositionSet(Event, frozen=True, kw_only=True):
     """The table was laid out exactly as given: a fixture, or a position under dispute."""
 
@@ -663,6 +677,7 @@ EVENTS: tuple[type[Event], ...] = (
     CardsCreated,
     ThreatSet,
     DeckShuffled,
+    ShuffledIntoDeck,
     CardMoved,
     CardsDiscarded,
     CardsDrawn,

@@ -197,7 +197,7 @@ def _shuffle_back(rt: Runtime) -> Event | None:
     if not table.is_in_play(s, beorn):
         return None
     zone = f"{table.owner_of(s, beorn)}.deck"
-    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*s.zone(zone), beorn])))
+    return ev.ShuffledIntoDeck(card=beorn, zone=zone, order=tuple(rt.shuffle([*s.zone(zone), beorn])))
 
 
 register("core-031.shuffle-back", emit(_shuffle_back), rule="core-031.action")

@@ -152,7 +152,7 @@ action_event(
 
 
 def _ally_left(s: LcgState, e: Event, uid: Uid) -> bool:
-    if isinstance(e, ev.CharacterDestroyed | ev.CardReturnedToHand):
+    if isinstance(e, ev.CharacterDestroyed | ev.CardReturnedToHand | ev.ShuffledIntoDeck):
         return table.defn(s, e.card).type == "ally"
     return False
 
@@ -164,11 +164,11 @@ def _left_controller(s: LcgState, e: Event, uid: Uid) -> dict[str, object]:
 
 
 # Valiant Sacrifice — "Response: after an ally leaves play, its controller draws 2 cards."
-# An ally leaves play destroyed or returned to hand; Beorn shuffling himself into his
-# owner's deck says only that the deck was shuffled, so it does not offer this response.
+# An ally leaves play destroyed, returned to hand, or shuffled into its owner's deck (Beorn
+# at the end of the phase he used his Action: he leaves play, so this response answers it).
 response_event(
     "core-024",
-    (ev.CharacterDestroyed, ev.CardReturnedToHand),
+    (ev.CharacterDestroyed, ev.CardReturnedToHand, ev.ShuffledIntoDeck),
     _ally_left,
     draw(lambda rt: str(rt.env["drawer"]), 2),
     "an ally left play: its controller draws 2?",

@@ -112,6 +112,7 @@ HOST_MAY_LEAVE: frozenset[type[Event]] = frozenset(
         ev.EnemyDefeated,
         ev.LocationExplored,
         ev.DeckShuffled,
+        ev.ShuffledIntoDeck,
         ev.PlayerEliminated,
     }
 )

@@ -115,9 +115,7 @@ def main(args: argparse.Namespace) -> int:
     games = 3 if args.quick else int(args.games)
     decks = ready_made()
     rows: list[tuple[str, str, str]] = []
-    variants = [
-        (good, allies_only(good), off_sphere(good)) for good in (playable_part(decks[key]) for key in LINEUPS)
-    ]
+    variants = [(good, allies_only(good), off_sphere(good)) for good in (playable_part(decks[key]) for key in LINEUPS)]
     started = time.process_time()
     with Progress(len(SCENARIOS) * len(variants) * 3, "deck benchmarks") as bar:
         for scenario in SCENARIOS:

@@ -253,8 +253,9 @@ text(
 
 def _room(s: LcgState, seat: Seat) -> list[Uid]:
     """Heroes of ``seat`` that may take the objective: any of them. Ruling (Core Set rulebook,
-    Keywords: Restricted): a third Restricted attachment may be attached, then one of them is
-    discarded (rules/attachments.py), so a hero holding two is a legal choice."""
+    Keywords: Restricted; Rules Reference, Restricted): a third Restricted attachment may be
+    attached, then one of them is discarded (rules/attachments.py), so a hero holding two is a
+    legal choice."""
     return list(table.heroes(s, seat))
 
 

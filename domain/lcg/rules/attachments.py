@@ -81,10 +81,10 @@ register(
 def check_restricted(rt: Runtime, event: Event) -> None:
     """After an attachment (or a claimed objective) is attached: a third Restricted one must go.
 
-    Ruling (Core Set rulebook, Keywords: Restricted: "If a third restricted attachment is ever
-    attached to a character, one of the restricted attachments must be discarded"): the third
-    may be attached, objectives included; then the character's controller discards any one of
-    its Restricted attachments, the new one included.
+    Ruling (Core Set rulebook, Keywords: Restricted; Rules Reference, Restricted): a third
+    Restricted attachment may be attached, a claimed objective included; then one of the
+    character's Restricted attachments, the new one included, goes to its owner's discard pile
+    at once (a claimed objective returns to the staging area instead).
     """
     assert isinstance(event, ev.AttachmentPlayed | ev.AttachmentAttached | xev.ObjectiveClaimed)
     if len(restricted_on(st(rt), event.to)) > RESTRICTED_LIMIT:

@@ -39,6 +39,20 @@ def _damage(rt: Runtime, event: Event) -> None:
         _check(rt, "lcg.destroy", event, card=event.card)
 
 
+def _attachment_lost(rt: Runtime, event: Event) -> None:
+    """A character whose damage reaches its hit points is destroyed whenever that happens
+    (Core Set rulebook, Damage): an attachment that gave hit points (Citadel Plate) leaving
+    play can do it as well as damage (Rules Reference, Restricted: discarding Citadel Plate
+    can destroy its damaged hero)."""
+    assert isinstance(event, ev.CardsDiscarded)
+    s = st(rt)
+    if not any(table.defn(s, u).type == "attachment" for u in event.cards):
+        return
+    for uid in table.all_characters(s):
+        if s.cards[uid].damage and s.cards[uid].damage >= table.hit_points(s, uid):
+            _check(rt, "lcg.destroy", event, card=uid)
+
+
 def _threat(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.ThreatRaised)
     player = st(rt).players[event.player]
@@ -74,6 +88,7 @@ def _defeated(rt: Runtime, event: Event) -> None:
 
 FRAMEWORK: dict[type[Event], Check] = {
     ev.DamageDealt: _damage,
+    ev.CardsDiscarded: _attachment_lost,
     ev.ThreatRaised: _threat,
     ev.CharacterDestroyed: _destroyed,
     ev.ProgressPlaced: _progress,

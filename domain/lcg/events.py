@@ -167,6 +167,19 @@ def _discarded(s: LcgState, e: CardsDiscarded) -> None:
         _move(s, uid, f"{owner}.discard" if owner else "encounter.discard")
 
 
+class CharacterDiscarded(Event, frozen=True, kw_only=True):
+    """A character in play was discarded (not destroyed) by a card effect and left play for its
+    owner's discard pile (the Nazgûl of Dol Guldur's Forced effect); ``controller`` had it."""
+
+    card: Uid
+    controller: Seat
+
+
+@on(CharacterDiscarded)
+def _character_discarded(s: LcgState, e: CharacterDiscarded) -> None:
+    _move(s, e.card, f"{s.cards[e.card].owner}.discard")
+
+
 class CardsDrawn(Event, frozen=True, kw_only=True):
     player: Seat
     cards: tuple[Uid, ...]
@@ -678,6 +691,7 @@ EVENTS: tuple[type[Event], ...] = (
     ThreatSet,
     DeckShuffled,
     ShuffledIntoDeck,
+    CharacterDiscarded,
     CardMoved,
     CardsDiscarded,
     CardsDrawn,

@@ -147,7 +147,8 @@ text(
 
 
 def _dwarf_hero_left(s: LcgState, e: Event, uid: Uid) -> bool:
-    if not isinstance(e, ev.CharacterDestroyed):
+    """Destroyed or discarded from play (the Nazgûl of Dol Guldur): either way he left play."""
+    if not isinstance(e, ev.CharacterDestroyed | ev.CharacterDiscarded):
         return False
     gone = table.defn(s, e.card)
     return (
@@ -165,7 +166,7 @@ text(
     "core-019",
     responses=(
         Trigger(
-            ev.CharacterDestroyed,
+            (ev.CharacterDestroyed, ev.CharacterDiscarded),
             _dwarf_hero_left,
             emit(lambda rt: ev.CardMoved(card=SELF(rt), to=f"{PLAYER(rt)}.allies")),
             zone="hand",

@@ -172,7 +172,9 @@ text(
                 "victim",
                 Seq(
                     emit(_victim_leaves),
-                    emit(lambda rt: ev.CardsDiscarded(cards=(int(rt.env["victim"]),))),
+                    emit(
+                        lambda rt: ev.CharacterDiscarded(card=int(rt.env["victim"]), controller=str(rt.env["engaged"]))
+                    ),
                     If(
                         _no_hero_left,
                         Call("lcg.eliminate", lambda rt: {"player": rt.env["engaged"], "reason": "heroes"}),

@@ -113,6 +113,7 @@ HOST_MAY_LEAVE: frozenset[type[Event]] = frozenset(
         ev.LocationExplored,
         ev.DeckShuffled,
         ev.ShuffledIntoDeck,
+        ev.CharacterDiscarded,
         ev.PlayerEliminated,
     }
 )

@@ -189,3 +189,37 @@ def test_a_cancelled_shadow_card_shows_as_the_face_up_card_it_is(scenario: str, 
         cancelled = next(p for p in feed if p.type == "EffectCancelled")
         assert cancelled.body == {"card": patrol, "effect": "shadow"}
         assert shadow in cancelled.text
+
+
+def test_beorn_shuffled_into_the_deck_hides_the_deck_order() -> None:
+    """Beorn leaving play into his deck names him (he was on the table) but never the order
+    of the deck he joins, for any viewer, his owner included."""
+    run = Run(
+        {
+            "game": {"players": 1, "heroes": [["Denethor", "Gimli", "Legolas"]], "seed": 1},
+            "position": {
+                "at": "lcg.combat.window.enemy-attacks",
+                "phase": "combat",
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Denethor", "exhausted": True},
+                        {"card": "Gimli", "exhausted": True},
+                        {"card": "Legolas", "exhausted": True},
+                    ],
+                    "p1.allies": ["Beorn"],
+                    "p1.engaged": ["Forest Spider"],
+                    "p1.deck": ["Guard of the Citadel", "Faramir", "Son of Arnor"],
+                    "encounter.deck": ["Forest Gate"],
+                },
+            },
+        }
+    )
+    game = run.game
+    beorn = run.uid("Beorn")
+    _answer(game, run.choice(game.state.pending, ["Beorn"])[0])  # type: ignore[arg-type]
+    _answer(game, str(beorn))
+    assert any(isinstance(e, ev.ShuffledIntoDeck) for e in game.pending_events)
+    for viewer in ("p1", "spectator"):
+        shuffled = next(p for p in _feed(game, viewer) if p.type == "ShuffledIntoDeck")
+        assert "order" not in shuffled.body and shuffled.body["count"] == 4
+        assert shuffled.body["card"] == beorn and "Beorn" in shuffled.text

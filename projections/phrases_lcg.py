@@ -148,6 +148,14 @@ def deck_shuffled(said: Said) -> str:
     return f"{zone(str(said.get('zone')))} is shuffled ({plural(n, 'card')})"
 
 
+def character_discarded(said: Said) -> str:
+    return f"{said.card('card')} leaves play, discarded to its owner's discard pile"
+
+
+def shuffled_into_deck(said: Said) -> str:
+    return f"{said.card('card')} leaves play and is shuffled into {zone(str(said.get('zone')))}"
+
+
 # -- moving cards -------------------------------------------------------------------------------
 
 
@@ -491,6 +499,8 @@ BOOK = register(
             "CardsCreated": cards_created,
             "ThreatSet": threat_set,
             "DeckShuffled": deck_shuffled,
+            "ShuffledIntoDeck": shuffled_into_deck,
+            "CharacterDiscarded": character_discarded,
             "CardMoved": card_moved,
             "CardsDiscarded": cards_discarded,
             "CardsDrawn": cards_drawn,

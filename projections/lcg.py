@@ -215,9 +215,10 @@ _PUBLIC_ZONES = frozenset(
 """Shared zones whose cards are face up (removed from the game: events such as Will of the
 West, and Orc Guards gone from play). Everything else shared (the encounter deck, the quest
 deck, unused quest cards, cards set aside face down) is hidden from every seat."""
-_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "prisoner", "shackles"})
+_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "prisoner", "shackles", "burgle"})
 """A player's face-up zones (the prisoner's identity is known: it was a hero in play); their
-hand is seen by its owner only; their deck, and a card face down under an Orc Guard, by nobody."""
+hand is seen by its owner only; the card a burgle attempt turned up is face up; their deck,
+and a card face down under an Orc Guard, by nobody."""
 
 CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to", "objective", "guard")
 """Event fields that hold card uids (``to`` only when it is a uid, not a zone name)."""

@@ -52,6 +52,7 @@ _SHARED_ZONES = {
     "set-aside": "the cards set aside",
     "set-aside.face-up": "the cards set aside face up",
     "removed": "the cards removed from the game",
+    "treasures": "the treasures face down under The Lonely Mountain",
 }
 _PLAYER_ZONES = {
     "hand": "hand",
@@ -63,6 +64,7 @@ _PLAYER_ZONES = {
     "prisoner": "prisoner, face down",
     "shackles": "deck (on top of it)",
     "under": "cards face down under Orc Guards",
+    "burgle": "card turned up by the burgle attempt",
 }
 
 

@@ -40,6 +40,7 @@ SHARED_ZONES = (
     "set-aside.face-up",
     "shadows",
     "attachments",
+    "treasures",
 )
 CARD_FIELDS = {
     "card",

@@ -279,6 +279,7 @@ CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
 CARDS.update(_pack("core_set_player.toml"))
 CARDS.update(_pack("core_set_events.toml"))
 CARDS.update(_pack("core_set_scenarios.toml"))
+CARDS.update(_pack("the_lonely_mountain.toml"))
 
 
 def load_texts() -> None:
@@ -295,5 +296,6 @@ def load_texts() -> None:
         passage_through_mirkwood,
         saurons_reach,
         spiders_of_mirkwood,
+        the_lonely_mountain,
         wilderlands,
     )

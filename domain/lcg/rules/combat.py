@@ -36,6 +36,10 @@ from domain.lcg.state import LcgState, Seat, Uid
 
 
 def _engaged_with(rt: Runtime) -> bool:
+    """The enemy is engaged with the player, or a card makes it attack them from the staging
+    area (``from_staging``: Smaug the Golden, The Burglar's Turn; Belching Fire)."""
+    if rt.env.get("from_staging"):
+        return True
     return st(rt).cards[int(rt.env["enemy"])].zone == f"{rt.env['player']}.engaged"
 
 

@@ -41,4 +41,9 @@ def scenario(key: str) -> Scenario:
 
 
 def load() -> None:
-    from domain.lcg.scenarios import escape_from_dol_guldur, journey_along_the_anduin, passage_through_mirkwood  # noqa: F401
+    from domain.lcg.scenarios import (  # noqa: F401
+        escape_from_dol_guldur,
+        journey_along_the_anduin,
+        passage_through_mirkwood,
+        the_lonely_mountain,
+    )

@@ -1,0 +1,256 @@
+"""The Lonely Mountain (The Hobbit: On the Doorstep): Bilbo Baggins, the treasures under The
+Lonely Mountain, the burgle effects and the quest (#71-74).
+
+Burgle texts are declared with :func:`domain.lcg.rules.burgle.burgle` and read only by a
+burgle attempt (:mod:`domain.lcg.rules.burgle`); they do nothing at any other time.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.decisions import Option
+from domain.kernel.events import Event, GameEnded, Outcome
+from domain.kernel.flow import Ask, Call, Decide, If, Node, Seq
+from domain.kernel.runtime import Runtime
+from domain.kernel.zones import NewCard
+from domain.lcg import encounter_events as xev
+from domain.lcg import events as ev
+from domain.lcg.cards import Trigger, text
+from domain.lcg.effects import emit, st
+from domain.lcg.rules import table
+from domain.lcg.rules.burgle import BILBO, THE_LONELY_MOUNTAIN, attempt, burgle
+from domain.lcg.rules.constant import Constant, constant
+from domain.lcg.state import LcgState, Uid
+
+SMAUG_THE_GOLDEN = "otd-040"
+SMAUG_THE_MAGNIFICENT = "otd-041"
+A_BARE_PATCH = "otd-039"
+TREASURES = ("otd-020", "otd-021", "otd-022", "otd-023", "otd-024")
+"""The five Erebor treasures, stacked face down under The Lonely Mountain at setup."""
+TREASURE_ZONE = "treasures"
+"""The treasures face down under The Lonely Mountain, top first (hidden from every seat)."""
+
+# -- burgle effects ("Burgle: the first player shuffles their deck and reveals the top card;
+# they may discard N cards from hand matching the revealed card's ...") ------------------
+burgle("otd-042", 1, "sphere", "type")  # Croaking Crows
+burgle("otd-044", 3, "type")  # Great Hall
+burgle("otd-046", 2, "cost")  # Desolation of Smaug
+burgle("otd-047", 2, "sphere")  # Western Slopes
+burgle("otd-048", 2, "type")  # Pretending to Sleep
+burgle("otd-049", 1, "sphere", "cost")  # Known to an Ounce
+burgle("otd-050", 1, "type", "cost")  # Belching Fire
+
+
+def find(s: LcgState, code: str, *zones: str) -> Uid | None:
+    """The first card ``code`` in ``zones`` (all zones when none are named)."""
+    for uid, card in s.cards.items():
+        if card.code == code and (not zones or card.zone in zones):
+            return uid
+    return None
+
+
+def _golden_in_play(s: LcgState) -> Uid | None:
+    return find(s, SMAUG_THE_GOLDEN, "staging")
+
+
+# -- the quest ---------------------------------------------------------------------------
+
+
+def _created(rt: Runtime) -> Event:
+    """Bilbo Baggins joins the first player's heroes (outside the hero limit); the five
+    treasures are shuffled and stacked face down under The Lonely Mountain."""
+    s = st(rt)
+    uid = max(s.cards, default=0) + 1
+    cards = [NewCard(uid, BILBO, f"{s.first}.heroes", s.first)]
+    for i, code in enumerate(rt.shuffle(list(TREASURES))):
+        cards.append(NewCard(uid + 1 + i, code, TREASURE_ZONE, s.first))
+    return ev.CardsCreated(cards=tuple(cards))
+
+
+def _search(code: str, to: str) -> Node:
+    def make(rt: Runtime) -> Event | None:
+        found = find(st(rt), code, "encounter.deck")
+        return ev.CardMoved(card=found, to=to) if found is not None else None
+
+    return emit(make)
+
+
+def _current_stage_done(rt: Runtime) -> Event | None:
+    current = table.quest_card(st(rt))
+    return ev.QuestStageDefeated(card=current) if current is not None else None
+
+
+def _advance_to(stage: int) -> Node:
+    """The players go to ``stage`` (side A then B), from the quest deck or back from the
+    defeated stages."""
+
+    def args(rt: Runtime) -> dict[str, object]:
+        s = st(rt)
+        found = next(u for u, c in s.cards.items() if c.zone.startswith("quest") and table.defn(s, u).stage == stage)
+        return {"card": found}
+
+    return Seq(
+        emit(_current_stage_done),
+        Call("lcg.quest.reveal", args),
+    )
+
+
+# A Warm Welcome, 1A — "Setup: search the encounter deck for Smaug the Golden and The Lonely
+# Mountain and add them to the staging area; set Smaug the Magnificent and A Bare Patch aside,
+# out of play; shuffle the 5 Erebor treasures and put them face down under The Lonely
+# Mountain." Bilbo Baggins comes into play here too, under the first player's control.
+# 1B — "No quest phase is played. Forced: at the end of the round, advance to stage 2."
+text(
+    "otd-071",
+    setup=Seq(
+        emit(_created),
+        _search(SMAUG_THE_GOLDEN, "staging"),
+        _search(THE_LONELY_MOUNTAIN, "staging"),
+        _search(SMAUG_THE_MAGNIFICENT, "set-aside"),
+        _search(A_BARE_PATCH, "set-aside"),
+    ),
+    forced=(
+        Trigger(
+            xev.RoundEnded,
+            lambda s, e, uid: s.cards[uid].zone == "quest" and s.cards[uid].face == "B",
+            _advance_to(2),
+        ),
+    ),
+)
+constant("otd-071", Constant(skips_quest=True))
+
+
+def _take_treasure(rt: Runtime) -> Event | None:
+    s = st(rt)
+    pile = s.zone(TREASURE_ZONE)
+    return ev.CardMoved(card=pile[0], to=f"{s.first}.hand") if pile else None
+
+
+def _ask_advance(rt: Runtime) -> Ask:
+    options = [Option("yes", "Advance to stage 3"), Option("no", "Stay at stage 2")]
+    return Ask(st(rt).first, "Advance to stage 3 (Inside Information)?", options)
+
+
+def _golden_progress(rt: Runtime) -> Event | None:
+    smaug = _golden_in_play(st(rt))
+    return ev.ProgressPlaced(card=smaug, amount=1) if smaug is not None else None
+
+
+def _smaug_attacks(rt: Runtime) -> dict[str, object]:
+    return {"enemy": _golden_in_play(st(rt)), "player": st(rt).first, "from_staging": 1}
+
+
+def _quest_succeeded(s: LcgState, e: Event, uid: Uid) -> bool:
+    return (
+        isinstance(e, ev.QuestResolved) and e.willpower > e.threat and s.cards[uid].zone == "quest" and s.over is None
+    )
+
+
+# The Burglar's Turn, 2B — "Forced: after the players quest successfully, place 1 progress
+# on Smaug the Golden. Then the first player makes a burgle attempt. If it succeeds, the
+# first player takes the first treasure under The Lonely Mountain into hand; then the players
+# may advance to stage 3. Forced: after the first player's burgle attempt fails, Smaug the
+# Golden attacks the first player."
+text(
+    "otd-072",
+    forced=(
+        Trigger(
+            ev.QuestResolved,
+            _quest_succeeded,
+            Seq(
+                emit(_golden_progress),
+                attempt(
+                    success=lambda: Seq(
+                        emit(_take_treasure),
+                        Decide(
+                            _ask_advance,
+                            "advance",
+                            If(lambda rt: rt.env["advance"] == "yes", _advance_to(3)),
+                            rule="otd-072.forced",
+                        ),
+                    ),
+                    failure=lambda: If(
+                        lambda rt: _golden_in_play(st(rt)) is not None,
+                        Call("lcg.combat.enemy-attack", _smaug_attacks),
+                    ),
+                ),
+            ),
+        ),
+    ),
+)
+
+
+# -- Smaug the Golden ---------------------------------------------------------------------
+
+
+def _golden_threat(s: LcgState, uid: Uid, which: str) -> int:
+    """X: the number of characters committed to the quest without the Burglar trait."""
+    if which != "threat":
+        return 0
+    return sum(1 for u in table.committed(s) if not table.has_trait(s, u, "Burglar"))
+
+
+def _sixth_progress(s: LcgState, e: Event, uid: Uid) -> bool:
+    return isinstance(e, ev.ProgressPlaced) and e.card == uid and s.cards[uid].progress >= 6 and s.over is None
+
+
+# Smaug the Golden — "Indestructible. Immune to player card effects. Cannot be engaged. X is
+# the number of questing characters without the Burglar trait. Forced: when the 6th progress
+# token is placed here, advance to stage 4A."
+text(
+    SMAUG_THE_GOLDEN,
+    stat=_golden_threat,
+    forced=(Trigger(ev.ProgressPlaced, _sixth_progress, _advance_to(4)),),
+)
+constant(SMAUG_THE_GOLDEN, Constant(optional_engagement=lambda s, uid: False))
+
+
+# -- Bilbo Baggins ------------------------------------------------------------------------
+
+
+def _bilbo_left(s: LcgState, e: Event, uid: Uid) -> bool:
+    return s.cards[uid].code == BILBO and not table.is_in_play(s, uid) and s.over is None
+
+
+def _lost(rt: Runtime) -> Event:
+    return GameEnded(
+        outcome=Outcome(
+            result="lost",
+            reason="bilbo-left-play",
+        )
+    )
+
+
+# Bilbo Baggins — "The first player gains control of Bilbo Baggins. If Bilbo Baggins leaves
+# play, the players lose the game." (His Action, search your deck for a treasure, finds
+# nothing in this scenario: the treasures are under The Lonely Mountain, never in a deck.)
+text(
+    BILBO,
+    forced=(
+        Trigger(
+            ev.CharacterDestroyed,
+            lambda s, e, uid: isinstance(e, ev.CharacterDestroyed) and e.card == uid and _bilbo_left(s, e, uid),
+            emit(_lost),
+            zone="subject",
+        ),
+    ),
+)
+
+
+# -- The Lonely Mountain -----------------------------------------------------------------
+
+
+def _mountain_threat(s: LcgState, uid: Uid, which: str) -> int:
+    """-2 threat for each card under it."""
+    return -2 * len(s.zone(TREASURE_ZONE)) if which == "threat" else 0
+
+
+# The Lonely Mountain — "While any card is under The Lonely Mountain it is immune to player
+# card effects, cannot leave the staging area, and gets -2 threat for each card under it.
+# Action: during a burgle attempt, the first player may spend 2 resources to put the revealed
+# card into their hand and reveal the next card of their deck." (The Action is offered by the
+# burgle attempt itself, domain/lcg/rules/burgle.py, paid from Bilbo Baggins's pool.)
+text(
+    THE_LONELY_MOUNTAIN,
+    stat=_mountain_threat,
+    can_travel=lambda s, uid: not s.zone(TREASURE_ZONE),
+)

@@ -82,9 +82,11 @@ def body() -> list[Node]:
             _totals,
             Seq(
                 emit(
-                    lambda rt: None
-                    if rt.env.get("skipped")
-                    else ev.QuestResolved(willpower=int(rt.env["willpower"]), threat=int(rt.env["threat"]))
+                    lambda rt: (
+                        None
+                        if rt.env.get("skipped")
+                        else ev.QuestResolved(willpower=int(rt.env["willpower"]), threat=int(rt.env["threat"]))
+                    )
                 ),
                 emit(_progress_on_location, rule="lcg.quest.progress"),
                 emit(_progress_on_quest, rule="lcg.quest.progress"),

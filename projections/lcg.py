@@ -72,6 +72,8 @@ class PlayerView(msgspec.Struct, omit_defaults=True):
     """A hero turned face down as the prisoner (Escape from Dol Guldur)."""
     deck_conditions: list[CardView] = msgspec.field(default_factory=list)
     """Conditions attached to the top of the deck (Iron Shackles)."""
+    burgled: list[CardView] = msgspec.field(default_factory=list)
+    """The card a burgle attempt turned up from the top of the deck, face up (The Lonely Mountain)."""
 
 
 class TableView(msgspec.Struct, omit_defaults=True):
@@ -95,6 +97,8 @@ class TableView(msgspec.Struct, omit_defaults=True):
     encounter_deck: list[CardView] | None = None
     set_aside: list[CardView] = msgspec.field(default_factory=list)
     """Cards set aside face up, out of play (Nazgûl of Dol Guldur)."""
+    treasures: int = 0
+    """How many treasures lie face down under The Lonely Mountain (their identity is hidden)."""
 
 
 def card_view(s: LcgState, uid: Uid) -> CardView:
@@ -169,6 +173,7 @@ def view(s: LcgState, viewer: str) -> TableView:
                 deck=[card_view(s, u) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
                 prisoner=[card_view(s, u) for u in s.zone(f"{seat}.prisoner")],
                 deck_conditions=[card_view(s, u) for u in s.zone(f"{seat}.shackles")],
+                burgled=[card_view(s, u) for u in s.zone(f"{seat}.burgle")],
             )
         )
     stage = table.quest_card(s)
@@ -194,6 +199,7 @@ def view(s: LcgState, viewer: str) -> TableView:
         seed=s.seed if all_seeing else None,
         encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
         set_aside=[card_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)],
+        treasures=len(s.zone("treasures")),
     )
 
 

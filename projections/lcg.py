@@ -226,7 +226,19 @@ _PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "pri
 hand is seen by its owner only; the card a burgle attempt turned up is face up; their deck,
 and a card face down under an Orc Guard, by nobody."""
 
-CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to", "objective", "guard")
+CARD_FIELDS = (
+    "card",
+    "enemy",
+    "defender",
+    "cards",
+    "attackers",
+    "to",
+    "objective",
+    "guard",
+    "burgle",
+    "revealed",
+    "discarded",
+)
 """Event fields that hold card uids (``to`` only when it is a uid, not a zone name)."""
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import scenario
+from projections.phrases_hobbit import PHRASES as HOBBIT_PHRASES
 from projections.phrases_lcg_events import PHRASES as EVENT_CARD_PHRASES
 from projections.story import (
     Phrasebook,
@@ -538,3 +539,4 @@ BOOK = register(
 )
 
 BOOK.phrases.update(EVENT_CARD_PHRASES)
+BOOK.phrases.update(HOBBIT_PHRASES)

@@ -8,16 +8,16 @@ burgle attempt (:mod:`domain.lcg.rules.burgle`); they do nothing at any other ti
 from __future__ import annotations
 
 from domain.kernel.decisions import Option
-from domain.kernel.events import Event, GameEnded, Outcome
-from domain.kernel.flow import Ask, Call, Decide, If, Node, Seq
+from domain.kernel.events import Event, GameEnded, Modifier, ModifierAdded, Outcome
+from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.kernel.zones import NewCard
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import Trigger, text
-from domain.lcg.effects import emit, st
+from domain.lcg.effects import each_player, emit, st
 from domain.lcg.rules import table
-from domain.lcg.rules.burgle import BILBO, THE_LONELY_MOUNTAIN, attempt, burgle
+from domain.lcg.rules.burgle import BILBO, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
 from domain.lcg.rules.constant import Constant, constant
 from domain.lcg.state import LcgState, Uid
 
@@ -253,4 +253,195 @@ text(
     THE_LONELY_MOUNTAIN,
     stat=_mountain_threat,
     can_travel=lambda s, uid: not s.zone(TREASURE_ZONE),
+)
+
+
+# -- The Lonely Mountain encounter set -----------------------------------------------------
+
+
+def _smaug_progress(amount: int) -> Node:
+    """Smaug the Golden gets (or, negative, loses) progress, if he is in the staging area."""
+
+    def make(rt: Runtime) -> Event | None:
+        smaug = _golden_in_play(st(rt))
+        if smaug is None:
+            return None
+        if amount > 0:
+            return ev.ProgressPlaced(card=smaug, amount=amount)
+        lost = min(-amount, st(rt).cards[smaug].progress)
+        return xev.ProgressRemoved(card=smaug, amount=lost) if lost else None
+
+    return emit(make)
+
+
+def _location_revealed(s: LcgState, e: Event, uid: Uid) -> bool:
+    return isinstance(e, ev.EncounterCardRevealed) and table.defn(s, e.card).type == "location"
+
+
+# Croaking Crows — "Surge. Forced: after a location is revealed from the encounter deck, place
+# 1 progress on Smaug the Golden." (Burgle: 1 card matching sphere and type, above.)
+text("otd-042", forced=(Trigger(ev.EncounterCardRevealed, _location_revealed, _smaug_progress(1)),))
+
+
+# Great Hall — "While Great Hall is the active location it gains: Forced: at the end of the
+# round, place 1 progress on Smaug the Golden." (Burgle: 3 cards matching type, above.)
+text(
+    "otd-044",
+    forced=(Trigger(xev.RoundEnded, lambda s, e, uid: s.cards[uid].zone == "active", _smaug_progress(1)),),
+)
+
+
+def _ask_slopes(rt: Runtime) -> Ask:
+    options = [Option("draw", "The first player draws 2 cards"), Option("smaug", "Remove 1 progress from Smaug")]
+    return Ask(st(rt).first, "Western Slopes was explored: choose one", [*options, Option("no", "Neither")])
+
+
+# Western Slopes — "Response: after Western Slopes leaves play as an explored location, choose
+# one: the first player draws 2 cards, or remove 1 progress token from Smaug the Golden."
+# (Burgle: 2 cards matching sphere, above.)
+text(
+    "otd-047",
+    responses=(
+        Trigger(
+            ev.LocationExplored,
+            lambda s, e, uid: isinstance(e, ev.LocationExplored) and e.card == uid,
+            Decide(
+                _ask_slopes,
+                "slopes",
+                Case(
+                    "slopes",
+                    {
+                        "draw": Call("lcg.draw", lambda rt: {"player": st(rt).first, "count": 2}),
+                        "smaug": _smaug_progress(-1),
+                    },
+                ),
+                rule="otd-047.response",
+            ),
+            zone="subject",
+        ),
+    ),
+)
+
+
+def _sleep_cost(rt: Runtime) -> int:
+    smaug = _golden_in_play(st(rt))
+    return st(rt).cards[smaug].progress if smaug is not None else 0
+
+
+def _ask_sleep(rt: Runtime) -> Ask | None:
+    s = st(rt)
+    if table.quest_card(s) is None or table.defn(s, table.quest_card(s) or 0).stage != 2:
+        return None
+    x = _sleep_cost(rt)
+    hobbit = bilbo(s)
+    options = []
+    if hobbit is not None and s.cards[hobbit].resources >= x:
+        options.append(Option("pay", f"Spend {x} of Bilbo Baggins's resources"))
+    options.append(Option("stage-4", "Advance to stage 4A (Thieves! Fire! Murder!)"))
+    return Ask(s.first, f"Pretending to Sleep: pay {x} Baggins resources, or advance to stage 4A?", options)
+
+
+def _pay_sleep(rt: Runtime) -> Event | None:
+    hobbit = bilbo(st(rt))
+    x = _sleep_cost(rt)
+    return ev.ResourcesPaid(payments=(ev.Payment(hobbit, x),)) if hobbit is not None and x else None
+
+
+# Pretending to Sleep — "Surge. When Revealed: place 1 progress on Smaug the Golden. Then the
+# players must either spend X Baggins resources or advance to stage 4A, where X is the progress
+# on Smaug the Golden." Only while the players are at stage 2 (Smaug the Golden in play): at
+# stage 3 or 4 there is no stage 4A to advance to and Smaug the Golden is out of play.
+# (Burgle: 2 cards matching type, above.)
+text(
+    "otd-048",
+    when_revealed=Seq(
+        _smaug_progress(1),
+        Decide(
+            _ask_sleep,
+            "sleep",
+            Case("sleep", {"pay": emit(_pay_sleep), "stage-4": _advance_to(4)}),
+            rule="otd-048.when-revealed",
+        ),
+    ),
+)
+
+
+def _pick_two(rt: Runtime) -> dict[str, object]:
+    """2 cards of the player's hand at random (the discard event records which)."""
+    hand = st(rt).zone(f"{rt.env['player']}.hand")
+    return {"picked": rt.pick(hand, min(2, len(hand))) if hand else []}
+
+
+def _picked(rt: Runtime) -> list[Uid]:
+    return [int(u) for u in rt.env["picked"]]
+
+
+def _dragons(s: LcgState) -> list[Uid]:
+    return [u for u in table.enemies_in_play(s) if table.has_trait(s, u, "Dragon")]
+
+
+def _dragons_threat(rt: Runtime) -> list[Uid]:
+    s = st(rt)
+    return _dragons(s) if any(table.defn(s, u).type == "event" for u in _picked(rt)) else []
+
+
+def _threat_per_event(rt: Runtime) -> Event:
+    s = st(rt)
+    n = sum(1 for u in _picked(rt) if table.defn(s, u).type == "event")
+    return ModifierAdded(modifier=Modifier(int(rt.env["dragon"]), "threat", n, "phase", rt.env.get("_card")))
+
+
+# Known to an Ounce — "When Revealed: each player discards 2 cards from their hand at random.
+# Each Dragon enemy in play gets +1 threat until the end of the phase for each event card
+# discarded this way." (Burgle: 1 card matching sphere and cost, above.)
+text(
+    "otd-049",
+    when_revealed=each_player(
+        Let(
+            _pick_two,
+            Seq(
+                emit(lambda rt: ev.CardsDiscarded(cards=tuple(_picked(rt))) if _picked(rt) else None),
+                ForEach(_dragons_threat, "dragon", emit(_threat_per_event)),
+            ),
+        )
+    ),
+)
+
+
+def _most_willpower(rt: Runtime) -> list[str]:
+    s = st(rt)
+    totals = {seat: sum(table.willpower(s, u) for u in table.committed(s, seat)) for seat in s.active_seats()}
+    top = max(totals.values(), default=0)
+    return [seat for seat, total in totals.items() if total == top]
+
+
+def _staging_dragons(rt: Runtime) -> list[Uid]:
+    s = st(rt)
+    return [u for u in table.staging_enemies(s) if table.has_trait(s, u, "Dragon")]
+
+
+# Belching Fire — "When Revealed: each Dragon enemy in the staging area makes an immediate
+# attack against the player committing the most willpower to the quest (deal no shadow card)."
+# On a tie the first player chooses among the tied players.
+# (Burgle: 1 card matching type and cost, above.)
+text(
+    "otd-050",
+    when_revealed=Decide(
+        lambda rt: (
+            Ask(st(rt).first, "Belching Fire: who is attacked?", [Option(p, p) for p in _most_willpower(rt)])
+            if _staging_dragons(rt)
+            else None
+        ),
+        "target",
+        ForEach(
+            _staging_dragons,
+            "dragon",
+            Call(
+                "lcg.combat.enemy-attack",
+                lambda rt: {"enemy": rt.env["dragon"], "player": rt.env["target"], "from_staging": 1},
+            ),
+        ),
+        auto_single=True,
+        rule="otd-050.when-revealed",
+    ),
 )

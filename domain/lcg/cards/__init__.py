@@ -297,5 +297,6 @@ def load_texts() -> None:
         saurons_reach,
         spiders_of_mirkwood,
         the_lonely_mountain,
+        wilderland_hobbit,
         wilderlands,
     )

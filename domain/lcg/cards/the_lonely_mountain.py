@@ -445,3 +445,183 @@ text(
         rule="otd-050.when-revealed",
     ),
 )
+
+
+# -- stages 3 and 4, Smaug the Magnificent, A Bare Patch ---------------------------------
+
+
+def _magnificent(s: LcgState) -> Uid | None:
+    return find(s, SMAUG_THE_MAGNIFICENT, "staging")
+
+
+def _move_named(code: str, frm: tuple[str, ...], to: str) -> Node:
+    def make(rt: Runtime) -> Event | None:
+        found = find(st(rt), code, *frm)
+        return ev.CardMoved(card=found, to=to) if found is not None else None
+
+    return emit(make)
+
+
+def _golden_loses_all(rt: Runtime) -> Event | None:
+    smaug = _golden_in_play(st(rt))
+    n = st(rt).cards[smaug].progress if smaug is not None else 0
+    return xev.ProgressRemoved(card=smaug, amount=n) if smaug is not None and n else None
+
+
+def _remaining_hp(s: LcgState, uid: Uid) -> int:
+    return table.hit_points(s, uid) - s.cards[uid].damage
+
+
+def _beyond_smaug(s: LcgState, e: Event, uid: Uid) -> bool:
+    smaug = _magnificent(s)
+    return (
+        isinstance(e, ev.ProgressPlaced)
+        and e.card == uid
+        and smaug is not None
+        and s.cards[uid].progress > _remaining_hp(s, smaug)
+    )
+
+
+# Inside Information, 3A — "When Revealed: set Smaug the Golden aside, out of play; add Smaug
+# the Magnificent and A Bare Patch to the staging area." 3B — "The players cannot defeat this
+# stage while Smaug the Magnificent is in play. Forced: when there is more progress here than
+# Smaug the Magnificent's remaining hit points, remove him from play. If the players defeat this
+# stage, they win (each treasure taken from under The Lonely Mountain is found)." The 3A text
+# runs as the stage is revealed (the engine runs a stage's reveal text on its B side).
+text(
+    "otd-073",
+    when_revealed=Seq(
+        _move_named(SMAUG_THE_GOLDEN, ("staging",), "set-aside"),
+        _move_named(SMAUG_THE_MAGNIFICENT, ("set-aside",), "staging"),
+        _move_named(A_BARE_PATCH, ("set-aside",), "staging"),
+    ),
+    can_defeat=lambda s, uid: _magnificent(s) is None,
+    wins_when_defeated="inside-information",
+    forced=(
+        Trigger(
+            ev.ProgressPlaced,
+            _beyond_smaug,
+            Seq(
+                emit(lambda rt: ev.CardMoved(card=_magnificent(st(rt)) or 0, to="removed")),
+                Call("lcg.quest.advance", lambda rt: {"card": rt.env["self"]}),
+            ),
+        ),
+    ),
+)
+
+
+def _seventh(s: LcgState, e: Event, uid: Uid) -> bool:
+    return isinstance(e, ev.ProgressPlaced) and e.card == uid and s.cards[uid].progress >= 7 and s.over is None
+
+
+def _heal_magnificent(rt: Runtime) -> Event | None:
+    smaug = _magnificent(st(rt))
+    return (
+        ev.DamageHealed(card=smaug, amount=st(rt).cards[smaug].damage) if smaug and st(rt).cards[smaug].damage else None
+    )
+
+
+def _back_to_2b(rt: Runtime) -> Event | None:
+    s = st(rt)
+    stage = next((u for u, c in s.cards.items() if c.zone.startswith("quest") and table.defn(s, u).stage == 2), None)
+    return ev.QuestStageRevealed(card=stage, side="B") if stage is not None else None
+
+
+# Thieves! Fire! Murder!, 4A — "When Revealed: remove all progress from Smaug the Golden and set
+# him aside, out of play; add Smaug the Magnificent to the staging area." 4B — "Forced: when the
+# 7th progress token is placed here, heal all damage on Smaug the Magnificent and set him aside,
+# out of play; add Smaug the Golden to the staging area; return to stage 2B." This stage is
+# never defeated: its 7th progress token sends the players back to stage 2B.
+text(
+    "otd-074",
+    when_revealed=Seq(
+        emit(_golden_loses_all),
+        _move_named(SMAUG_THE_GOLDEN, ("staging",), "set-aside"),
+        _move_named(SMAUG_THE_MAGNIFICENT, ("set-aside",), "staging"),
+    ),
+    can_defeat=lambda s, uid: False,
+    forced=(
+        Trigger(
+            ev.ProgressPlaced,
+            _seventh,
+            Seq(
+                emit(_heal_magnificent),
+                _move_named(SMAUG_THE_MAGNIFICENT, ("staging",), "set-aside"),
+                _move_named(SMAUG_THE_GOLDEN, ("set-aside",), "staging"),
+                emit(_current_stage_done),
+                emit(_back_to_2b),
+            ),
+        ),
+    ),
+)
+
+
+def _bare_patch_on(s: LcgState, uid: Uid) -> bool:
+    return any(s.cards[a].code == A_BARE_PATCH and s.cards[a].attached_to == uid for a in s.zone("attachments"))
+
+
+def _magnificent_stat(s: LcgState, uid: Uid, which: str) -> int:
+    """A Bare Patch attached: -3 defense."""
+    return -3 if which == "defense" and _bare_patch_on(s, uid) else 0
+
+
+def _first_player_attacked(rt: Runtime) -> dict[str, object]:
+    return {"enemy": _magnificent(st(rt)), "player": st(rt).first, "from_staging": 1}
+
+
+# Smaug the Magnificent — "Indestructible. Immune to player card effects. Smaug the Magnificent
+# cannot leave the staging area except by quest card effects, and is considered to be engaged
+# with the first player. Forced: when Smaug the Magnificent is dealt a shadow card with a burgle
+# effect, he attacks again after this attack." Reading (domain/lcg/open_questions.md): being
+# engaged with the first player, he attacks the first player once each combat phase, from the
+# staging area, as the combat phase begins (no shadow card: the engine deals shadow cards to the
+# engaged enemies only). Players cannot attack him in the staging area yet.
+text(
+    SMAUG_THE_MAGNIFICENT,
+    stat=_magnificent_stat,
+    forced=(
+        Trigger(
+            ev.PhaseBegan,
+            lambda s, e, uid: isinstance(e, ev.PhaseBegan) and e.phase == "combat" and s.cards[uid].zone == "staging",
+            Call("lcg.combat.enemy-attack", _first_player_attacked),
+        ),
+    ),
+)
+constant(SMAUG_THE_MAGNIFICENT, Constant(optional_engagement=lambda s, uid: False))
+
+
+def _patch_attached(rt: Runtime) -> Event | None:
+    s = st(rt)
+    smaug = _magnificent(s)
+    patch = int(rt.env["self"])
+    return (
+        ev.AttachmentAttached(card=patch, to=smaug) if smaug is not None and s.cards[patch].zone == "staging" else None
+    )
+
+
+def _ask_patch(rt: Runtime) -> Ask | None:
+    s = st(rt)
+    if _magnificent(s) is None or s.cards[int(rt.env["self"])].zone != "staging":
+        return None
+    options = [Option("yes", "Make a burgle attempt"), Option("no", "No")]
+    return Ask(s.first, "A Bare Patch: make a burgle attempt to find Smaug's bare patch?", options)
+
+
+# A Bare Patch — "Response: after the players quest successfully, the first player may make a
+# burgle attempt. If it succeeds, attach A Bare Patch to Smaug the Magnificent. Attached: Smaug
+# the Magnificent gets -3 defense."
+text(
+    A_BARE_PATCH,
+    responses=(
+        Trigger(
+            ev.QuestResolved,
+            lambda s, e, uid: isinstance(e, ev.QuestResolved) and e.willpower > e.threat and s.over is None,
+            Decide(
+                _ask_patch,
+                "patch",
+                If(lambda rt: rt.env["patch"] == "yes", attempt(success=lambda: emit(_patch_attached))),
+                rule="otd-039.response",
+            ),
+        ),
+    ),
+)

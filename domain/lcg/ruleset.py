@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from domain.engine import engine
 from domain.kernel.events import Event
 from domain.kernel.ruleset import Ruleset
 from domain.lcg import events as lcg_events
@@ -44,7 +45,9 @@ class LcgRules(Ruleset[LcgState]):
 
     def created(self, options: Options, seed: int) -> lcg_events.GameCreated:
         seats = tuple(f"p{i + 1}" for i in range(len(options.players)))
-        return lcg_events.GameCreated(seed=seed, rules_version=self.rules_version, options=options, seats=seats)
+        return lcg_events.GameCreated(
+            seed=seed, rules_version=self.rules_version, engine=engine(), options=options, seats=seats
+        )
 
 
 LCG = LcgRules()

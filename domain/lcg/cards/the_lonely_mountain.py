@@ -8,7 +8,7 @@ burgle attempt (:mod:`domain.lcg.rules.burgle`); they do nothing at any other ti
 from __future__ import annotations
 
 from domain.kernel.decisions import Option
-from domain.kernel.events import Event, GameEnded, Modifier, ModifierAdded, Outcome
+from domain.kernel.events import Event, GameEnded, LimitUsed, Modifier, ModifierAdded, Outcome
 from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.kernel.zones import NewCard
@@ -622,6 +622,38 @@ text(
                 If(lambda rt: rt.env["patch"] == "yes", attempt(success=lambda: emit(_patch_attached))),
                 rule="otd-039.response",
             ),
+        ),
+    ),
+)
+
+
+DESOLATION_KEY = "desolation-of-smaug.first-treachery"
+
+
+def _first_treachery(s: LcgState, e: Event, uid: Uid) -> bool:
+    return (
+        isinstance(e, ev.EncounterCardRevealed)
+        and s.cards[uid].zone == "active"
+        and table.defn(s, e.card).type == "treachery"
+        and not s.limit_used(DESOLATION_KEY)
+    )
+
+
+# Desolation of Smaug — "While Desolation of Smaug is the active location, the first treachery
+# card revealed each round gains surge." Counted from the moment it is active (a treachery
+# revealed earlier in the round, before the players traveled here, is not remembered).
+# (Burgle: 2 cards matching cost, above.)
+text(
+    "otd-046",
+    forced=(
+        Trigger(
+            ev.EncounterCardRevealed,
+            _first_treachery,
+            Seq(
+                emit(lambda rt: ev.SurgeGained(card=int(rt.env["revealed"]))),
+                emit(lambda rt: LimitUsed(key=DESOLATION_KEY, until="round")),
+            ),
+            bind=lambda s, e, uid: {"revealed": getattr(e, "card", 0)},
         ),
     ),
 )

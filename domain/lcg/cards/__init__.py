@@ -292,6 +292,7 @@ def load_texts() -> None:
         dol_guldur_orcs,
         escape_from_dol_guldur,
         heroes,
+        hobbit_treasures,
         journey_along_the_anduin,
         passage_through_mirkwood,
         saurons_reach,

@@ -8,8 +8,8 @@ from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Decide, ForEach, If, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import text
-from domain.lcg.effects import attacker, emit, modify, st, undefended
+from domain.lcg.cards import Host, Trigger, text
+from domain.lcg.effects import SELF, attacker, emit, modify, st, undefended
 from domain.lcg.rules import table
 from domain.lcg.rules.burgle import bilbo
 from domain.lcg.state import LcgState, Uid
@@ -77,5 +77,46 @@ text(
         modify(_exhausted_characters, "willpower", -1, "round"),
         modify(_exhausted_characters, "attack", -1, "round"),
         modify(_exhausted_characters, "defense", -1, "round"),
+    ),
+)
+
+
+_BATS = Host(stat=lambda s, a, host, which: -1 if which in ("willpower", "attack", "defense") else 0)
+
+
+def _bats_damaged(s: LcgState, e: object, uid: Uid) -> bool:
+    return (
+        isinstance(e, ev.DamageDealt)
+        and s.attack is not None
+        and s.attack.enemy == uid
+        and not s.attack.attackers
+        and table.is_in_play(s, e.card)
+        and table.defn(s, e.card).is_character
+        and s.cards[uid].zone.endswith(".engaged")
+    )
+
+
+def _defender(rt: Runtime) -> Uid | None:
+    s = st(rt)
+    return s.attack.defender if s.attack is not None else None
+
+
+# Dark Bats — "Forced: after Dark Bats damages a character, attach it to that character as a
+# Condition: the attached character gets -1 willpower, -1 attack and -1 defense. Shadow: attach
+# Dark Bats to the defending character (same Condition)." Attached, it is no longer an enemy in
+# play; an undefended attack has no defending character, so the shadow effect then does nothing.
+text(
+    "otd-036",
+    host=_BATS,
+    forced=(
+        Trigger(
+            ev.DamageDealt,
+            _bats_damaged,
+            emit(lambda rt: ev.AttachmentAttached(card=SELF(rt), to=int(rt.env["damaged"]))),
+            bind=lambda s, e, uid: {"damaged": getattr(e, "card", 0)},
+        ),
+    ),
+    shadow=emit(
+        lambda rt: ev.AttachmentAttached(card=SELF(rt), to=_defender(rt) or 0) if _defender(rt) is not None else None
     ),
 )

@@ -15,10 +15,11 @@ from domain.kernel.zones import NewCard
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import Trigger, text
-from domain.lcg.effects import each_player, emit, st
+from domain.lcg.effects import choose, chosen, each_player, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.burgle import BILBO, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
 from domain.lcg.rules.constant import Constant, constant
+from domain.lcg.rules.travel import TRAVEL_REFUSED
 from domain.lcg.state import LcgState, Uid
 
 SMAUG_THE_GOLDEN = "otd-040"
@@ -240,8 +241,16 @@ text(
 
 
 def _mountain_threat(s: LcgState, uid: Uid, which: str) -> int:
-    """-2 threat for each card under it."""
-    return -2 * len(s.zone(TREASURE_ZONE)) if which == "threat" else 0
+    """-2 threat for each card under it; halved, rounded up, while Secret Entrance is the
+    active location."""
+    if which != "threat":
+        return 0
+    printed = table.defn(s, uid).threat
+    threat = max(0, printed - 2 * len(s.zone(TREASURE_ZONE)))
+    active = table.active_location(s)
+    if active is not None and s.cards[active].code == "otd-045":
+        threat = (threat + 1) // 2
+    return threat - printed
 
 
 # The Lonely Mountain — "While any card is under The Lonely Mountain it is immune to player
@@ -656,4 +665,57 @@ text(
             bind=lambda s, e, uid: {"revealed": getattr(e, "card", 0)},
         ),
     ),
+)
+
+
+CARD_TYPES = ("enemy", "location", "treachery", "objective")
+
+
+def _ask_type(rt: Runtime) -> Ask:
+    options = [Option(kind, kind.capitalize()) for kind in CARD_TYPES]
+    return Ask(st(rt).first, "Secret Entrance: name a card type", options)
+
+
+def _top_encounter(rt: Runtime) -> Uid | None:
+    deck = st(rt).zone("encounter.deck")
+    return deck[0] if deck else None
+
+
+def _looked(rt: Runtime) -> Event | None:
+    top = _top_encounter(rt)
+    return ev.CardLookedAt(player=st(rt).first, card=top) if top is not None else None
+
+
+def _wrong_type(rt: Runtime) -> bool:
+    top = _top_encounter(rt)
+    return top is None or table.defn(st(rt), top).type != rt.env["named"]
+
+
+# Secret Entrance — "While Secret Entrance is the active location, The Lonely Mountain's threat
+# is halved (rounded up). Travel: the first player must exhaust a hero and name a card type,
+# then look at the top card of the encounter deck. If it is not of the named type, Secret
+# Entrance stays in the staging area and the players cannot travel this round." Looked at, as
+# one database prints it (the other says revealed): the first player alone sees it, and it
+# stays on top of the encounter deck. An empty encounter deck matches no type.
+text(
+    "otd-045",
+    travel=Seq(
+        choose(
+            lambda rt: st(rt).first,
+            "Secret Entrance: exhaust a hero to travel",
+            lambda rt: [h for h in table.heroes(st(rt), st(rt).first) if not st(rt).cards[h].exhausted],
+            "hero",
+            emit(lambda rt: ev.CardsExhausted(cards=tuple(chosen(rt, "hero")))),
+        ),
+        Decide(
+            _ask_type,
+            "named",
+            Seq(
+                emit(_looked),
+                If(_wrong_type, emit(lambda rt: LimitUsed(key=TRAVEL_REFUSED, until="round"))),
+            ),
+            rule="otd-045.travel",
+        ),
+    ),
+    can_travel=lambda s, uid: any(not s.cards[h].exhausted for h in table.heroes(s, s.first)),
 )

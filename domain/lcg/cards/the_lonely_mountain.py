@@ -15,6 +15,7 @@ from domain.kernel.zones import NewCard
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import Trigger, text
+from domain.lcg.cards.wilderland_hobbit import hidden_path_threat
 from domain.lcg.effects import choose, chosen, each_player, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.burgle import BILBO, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
@@ -250,7 +251,7 @@ def _mountain_threat(s: LcgState, uid: Uid, which: str) -> int:
     active = table.active_location(s)
     if active is not None and s.cards[active].code == "otd-045":
         threat = (threat + 1) // 2
-    return threat - printed
+    return threat - printed + hidden_path_threat(s, uid, which)
 
 
 # The Lonely Mountain — "While any card is under The Lonely Mountain it is immune to player
@@ -296,6 +297,7 @@ text("otd-042", forced=(Trigger(ev.EncounterCardRevealed, _location_revealed, _s
 # round, place 1 progress on Smaug the Golden." (Burgle: 3 cards matching type, above.)
 text(
     "otd-044",
+    stat=hidden_path_threat,
     forced=(Trigger(xev.RoundEnded, lambda s, e, uid: s.cards[uid].zone == "active", _smaug_progress(1)),),
 )
 
@@ -310,6 +312,7 @@ def _ask_slopes(rt: Runtime) -> Ask:
 # (Burgle: 2 cards matching sphere, above.)
 text(
     "otd-047",
+    stat=hidden_path_threat,
     responses=(
         Trigger(
             ev.LocationExplored,
@@ -654,6 +657,7 @@ def _first_treachery(s: LcgState, e: Event, uid: Uid) -> bool:
 # (Burgle: 2 cards matching cost, above.)
 text(
     "otd-046",
+    stat=hidden_path_threat,
     forced=(
         Trigger(
             ev.EncounterCardRevealed,
@@ -699,6 +703,7 @@ def _wrong_type(rt: Runtime) -> bool:
 # stays on top of the encounter deck. An empty encounter deck matches no type.
 text(
     "otd-045",
+    stat=hidden_path_threat,
     travel=Seq(
         choose(
             lambda rt: st(rt).first,

@@ -28,10 +28,21 @@ def _bilbo_can_pay(s: LcgState, uid: Uid) -> bool:
     return hobbit is not None and s.cards[hobbit].resources >= HIDDEN_PATH_COST
 
 
+HIDDEN_PATH = "otd-035"
+
+
+def hidden_path_threat(s: LcgState, uid: Uid, which: str) -> int:
+    """-1 threat to a location in the staging area while Hidden Path is the active location.
+    Every location of The Lonely Mountain's encounter deck counts it in its own stat."""
+    if which != "threat" or s.cards[uid].zone != "staging":
+        return 0
+    active = table.active_location(s)
+    return -1 if active is not None and s.cards[active].code == HIDDEN_PATH else 0
+
+
 # Hidden Path — "While Hidden Path is the active location, each location in the staging area
-# gets -1 threat. Travel: spend 2 Baggins resources to travel here." (The travel cost; the
-# passive is not implemented yet.)
-text("otd-035", travel=emit(_pay_two), can_travel=_bilbo_can_pay)
+# gets -1 threat. Travel: spend 2 Baggins resources to travel here."
+text(HIDDEN_PATH, travel=emit(_pay_two), can_travel=_bilbo_can_pay, stat=hidden_path_threat)
 
 
 def _ask_sphere(rt: Runtime) -> Ask:

@@ -14,7 +14,7 @@ from domain.kernel.runtime import Runtime
 from domain.kernel.zones import NewCard
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
-from domain.lcg.cards import Trigger, text
+from domain.lcg.cards import Host, Trigger, text
 from domain.lcg.cards.wilderland_hobbit import hidden_path_threat
 from domain.lcg.effects import choose, chosen, each_player, emit, st
 from domain.lcg.rules import table
@@ -723,4 +723,68 @@ text(
         ),
     ),
     can_travel=lambda s, uid: any(not s.cards[h].exhausted for h in table.heroes(s, s.first)),
+)
+
+
+DRAGON_SPELL = "otd-051"
+
+
+def _spelled(s: LcgState, hero: Uid) -> bool:
+    return any(s.cards[a].code == DRAGON_SPELL for a in table.attachments_on(s, hero))
+
+
+def _richest(rt: Runtime) -> list[Uid]:
+    s = st(rt)
+    heroes = [h for seat in s.active_seats() for h in table.heroes(s, seat) if not _spelled(s, h)]
+    if not heroes:
+        return []
+    most = max(s.cards[h].resources for h in heroes)
+    return [h for h in heroes if s.cards[h].resources == most]
+
+
+def _spell_host(s: LcgState, uid: Uid) -> Uid | None:
+    card = s.cards[uid]
+    return card.attached_to if card.zone == "attachments" else None
+
+
+_SPENDING = (ev.ResourcesPaid, ev.AllyPlayed, ev.AttachmentPlayed, ev.EventPlayed)
+"""The events that spend resources from heroes' pools (their ``payments``)."""
+
+
+def _host_spent(s: LcgState, e: Event, uid: Uid) -> bool:
+    host = _spell_host(s, uid)
+    payments = getattr(e, "payments", ())
+    return isinstance(e, _SPENDING) and host is not None and any(p.card == host for p in payments)
+
+
+def _spent(rt: Runtime) -> int:
+    return int(rt.env["spent"])
+
+
+# Dragon-Spell — "When Revealed: attach to the hero with the most resources in their pool
+# without a Dragon-Spell attached (the first player chooses on a tie). Attached hero gets -1
+# willpower for each resource in their pool. Forced: after attached hero spends any number of
+# resources, deal that much damage to it."
+text(
+    DRAGON_SPELL,
+    when_revealed=choose(
+        lambda rt: st(rt).first,
+        "Dragon-Spell: which hero does it attach to?",
+        _richest,
+        "spelled",
+        emit(lambda rt: ev.AttachmentAttached(card=int(rt.env["self"]), to=int(rt.env["spelled"]))),
+        rule="otd-051.when-revealed",
+    ),
+    host=Host(stat=lambda s, a, host, which: -s.cards[host].resources if which == "willpower" else 0),
+    forced=(
+        Trigger(
+            _SPENDING,
+            _host_spent,
+            emit(lambda rt: ev.DamageDealt(card=int(rt.env["host"]), amount=_spent(rt)) if _spent(rt) else None),
+            bind=lambda s, e, uid: {
+                "host": _spell_host(s, uid),
+                "spent": sum(p.amount for p in getattr(e, "payments", ()) if p.card == _spell_host(s, uid)),
+            },
+        ),
+    ),
 )

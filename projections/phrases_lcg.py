@@ -13,6 +13,7 @@ from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import scenario
 from projections.phrases_hobbit import PHRASES as HOBBIT_PHRASES
 from projections.phrases_lcg_events import PHRASES as EVENT_CARD_PHRASES
+from projections.phrases_lcg_hunt import PHRASES as HUNT_PHRASES
 from projections.story import (
     Phrasebook,
     Said,
@@ -539,4 +540,5 @@ BOOK = register(
 )
 
 BOOK.phrases.update(EVENT_CARD_PHRASES)
+BOOK.phrases.update(HUNT_PHRASES)
 BOOK.phrases.update(HOBBIT_PHRASES)

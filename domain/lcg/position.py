@@ -26,7 +26,7 @@ from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import Card, Player
 
-PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles")
+PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles", "contract")
 SHARED_ZONES = (
     "staging",
     "encounter.deck",
@@ -40,6 +40,9 @@ SHARED_ZONES = (
     "set-aside.face-up",
     "shadows",
     "attachments",
+    "corsair.deck",
+    "corsair.discard",
+    "setup",
     "treasures",
 )
 CARD_FIELDS = {
@@ -102,7 +105,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
             card = Card(
                 uid=uid,
                 code=code,
-                owner=str(spec["owner"]) if "owner" in spec else owner,
+                owner=str(spec["owner"]) if "owner" in spec else owner if CARDS[code].encounter_set is None else None,
                 zone=zone,
                 exhausted=bool(spec.get("exhausted", False)),
                 damage=int(spec.get("damage", 0)),

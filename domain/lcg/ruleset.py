@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from domain.engine import engine
 from domain.kernel.events import Event
@@ -16,7 +16,7 @@ from domain.lcg.state import LcgState, Options
 
 load_texts()
 
-from domain.lcg.rules import procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
+from domain.lcg.rules import keywords, procedures, round, setup, ship_keywords, triggers  # noqa: E402,F401
 from domain.lcg.scenarios import load as load_scenarios  # noqa: E402
 
 load_scenarios()
@@ -28,10 +28,11 @@ class LcgRules(Ruleset[LcgState]):
     events = lcg_events.EVENTS + ENCOUNTER_EVENTS + HOBBIT_EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
-    rules_version = 3
+    rules_version = 4
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet
+    told: ClassVar[dict[type[Event], str]] = {lcg_events.SharedValueLearned: "lcg.epic.organizer-report"}
 
     def after(self, rt: Any, event: Event) -> None:
         triggers.after(rt, event)

@@ -18,7 +18,8 @@ from domain.lcg.cards import Host, Trigger, text
 from domain.lcg.cards.wilderland_hobbit import hidden_path_threat
 from domain.lcg.effects import choose, chosen, each_player, emit, st
 from domain.lcg.rules import table
-from domain.lcg.rules.burgle import BILBO, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
+from domain.lcg.rules.burgle import BILBO, BURGLES, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
+from domain.lcg.rules.combat import STAGING_ENGAGEMENTS
 from domain.lcg.rules.constant import Constant, constant
 from domain.lcg.rules.travel import TRAVEL_REFUSED
 from domain.lcg.state import LcgState, Uid
@@ -577,25 +578,44 @@ def _magnificent_stat(s: LcgState, uid: Uid, which: str) -> int:
     return -3 if which == "defense" and _bare_patch_on(s, uid) else 0
 
 
-def _first_player_attacked(rt: Runtime) -> dict[str, object]:
-    return {"enemy": _magnificent(st(rt)), "player": st(rt).first, "from_staging": 1}
+def _with_first_player(s: LcgState, enemy: Uid, seat: str) -> bool:
+    return s.cards[enemy].code == SMAUG_THE_MAGNIFICENT and seat == s.first
+
+
+STAGING_ENGAGEMENTS.append(_with_first_player)
+
+AGAIN_KEY = "smaug-the-magnificent.attacks-again"
+
+
+def _burgle_shadow(s: LcgState, e: Event, uid: Uid) -> bool:
+    return (
+        isinstance(e, ev.AttackResolved)
+        and e.enemy == uid
+        and e.by_enemy
+        and s.over is None
+        and not s.limit_used(AGAIN_KEY)
+        and any(table.defn(s, c).code in BURGLES for c in table.shadows_of(s, uid))
+    )
 
 
 # Smaug the Magnificent — "Indestructible. Immune to player card effects. Smaug the Magnificent
 # cannot leave the staging area except by quest card effects, and is considered to be engaged
 # with the first player. Forced: when Smaug the Magnificent is dealt a shadow card with a burgle
-# effect, he attacks again after this attack." Reading (domain/lcg/open_questions.md): being
-# engaged with the first player, he attacks the first player once each combat phase, from the
-# staging area, as the combat phase begins (no shadow card: the engine deals shadow cards to the
-# engaged enemies only). Players cannot attack him in the staging area yet.
+# effect, he attacks again after this attack." Engaged with the first player from the staging
+# area as a Massive enemy is with each player: he is dealt a shadow card as his attack is
+# declared, attacks in the first player's turn, and may be attacked by the first player. His
+# second attack comes once, as the first attack resolves.
 text(
     SMAUG_THE_MAGNIFICENT,
     stat=_magnificent_stat,
     forced=(
         Trigger(
-            ev.PhaseBegan,
-            lambda s, e, uid: isinstance(e, ev.PhaseBegan) and e.phase == "combat" and s.cards[uid].zone == "staging",
-            Call("lcg.combat.enemy-attack", _first_player_attacked),
+            ev.AttackResolved,
+            _burgle_shadow,
+            Seq(
+                emit(lambda rt: LimitUsed(key=AGAIN_KEY, until="phase")),
+                Call("lcg.combat.enemy-attack", lambda rt: {"enemy": rt.env["self"], "player": st(rt).first}),
+            ),
         ),
     ),
 )

@@ -16,7 +16,7 @@ from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import Host, Trigger, text
 from domain.lcg.cards.wilderland_hobbit import hidden_path_threat
-from domain.lcg.effects import choose, chosen, each_player, emit, st
+from domain.lcg.effects import IMMUNE, choose, chosen, each_player, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.burgle import BILBO, BURGLES, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
 from domain.lcg.rules.combat import STAGING_ENGAGEMENTS
@@ -808,3 +808,11 @@ text(
         ),
     ),
 )
+
+
+def _mountain_immune(s: LcgState, uid: Uid, keyword: str) -> bool:
+    """The Lonely Mountain is immune to player card effects while any card is under it."""
+    return keyword == IMMUNE and s.cards[uid].code == THE_LONELY_MOUNTAIN and bool(s.zone(TREASURE_ZONE))
+
+
+table.KEYWORD_AURAS.append(_mountain_immune)

@@ -82,3 +82,30 @@ text(
         ),
     ),
 )
+
+
+HUNTING_BOW = "otd-023"
+
+
+def _bow_on(s: LcgState, host: Uid) -> bool:
+    return any(s.cards[a].code == HUNTING_BOW for a in table.attachments_on(s, host))
+
+
+def _bow_ranged(s: LcgState, uid: Uid, keyword: str) -> bool:
+    return keyword == "Ranged" and _bow_on(s, uid)
+
+
+table.KEYWORD_AURAS.append(_bow_ranged)
+
+
+def _ranged_attack(s: LcgState, a: Uid, host: Uid, which: str) -> int:
+    """+2 attack while the attached hero attacks an enemy engaged with another player."""
+    attack = s.attack
+    if which != "attack" or attack is None or host not in attack.attackers:
+        return 0
+    return 2 if s.controller(host) != attack.player else 0
+
+
+# Thrór's Hunting Bow — "Attach to a hero. Restricted. Attached hero gains Ranged. Attached hero
+# gets +2 attack when making a ranged attack" (an attack on an enemy engaged with another player).
+text(HUNTING_BOW, host=Host(stat=_ranged_attack))

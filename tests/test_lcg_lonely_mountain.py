@@ -141,3 +141,19 @@ def test_the_turned_up_card_is_public_the_hand_is_not() -> None:
     discarded = [e for e in events if isinstance(e, hev.BurgleCardsDiscarded)]
     assert [run.label(u) for u in discarded[0].cards] == ["Dark Bats", "Desolation of Smaug"]
     assert all(CARDS[state.cards[u].code].encounter_set for u in discarded[0].cards)
+
+
+def test_explain_walks_a_burgle_back_to_its_steps_and_decisions() -> None:
+    """Why Karl's attempt succeeded: the discard decision, the burgle decision at the second
+    card turned up, back to the quest's success that set off The Burglar's Turn."""
+    from projections.explain import explain, lines
+
+    run = _karl()
+    events = list(run.game.pending_events)
+    success = next(e for e in events if isinstance(e, hev.BurgleSucceeded))
+    text = "\n".join(lines(explain(LCG, events, success.seq)))
+    assert "lcg.burgle.succeeds" in text and "lcg.burgle.step-3" in text
+    assert "Which cards do you discard?" in text and "discard 2 cards matching its cost" in text
+    assert "the quest: willpower 6 against threat 5" in text
+    turned = [e for e in events if isinstance(e, hev.BurgleCardTurnedUp)]
+    assert turned[0].cause.rule == "lcg.burgle.step-2" and turned[1].cause.rule == "otd-043.action"

@@ -14,9 +14,9 @@ from domain.kernel.runtime import Runtime
 from domain.kernel.zones import NewCard
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
-from domain.lcg.cards import Host, Trigger, text
+from domain.lcg.cards import Action, Host, Trigger, text
 from domain.lcg.cards.wilderland_hobbit import hidden_path_threat
-from domain.lcg.effects import IMMUNE, choose, chosen, each_player, emit, st
+from domain.lcg.effects import IMMUNE, ability_used, choose, chosen, each_player, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.burgle import BILBO, BURGLES, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
 from domain.lcg.rules.combat import STAGING_ENGAGEMENTS
@@ -214,6 +214,15 @@ def _bilbo_left(s: LcgState, e: Event, uid: Uid) -> bool:
     return s.cards[uid].code == BILBO and not table.is_in_play(s, uid) and s.over is None
 
 
+def _deck_treasures(s: LcgState, seat: str) -> list[Uid]:
+    return [u for u in s.zone(f"{seat}.deck") if table.defn(s, u).type == "treasure"]
+
+
+def _shuffle_own_deck(rt: Runtime) -> Event:
+    zone = f"{rt.env['player']}.deck"
+    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
+
+
 def _lost(rt: Runtime) -> Event:
     return GameEnded(
         outcome=Outcome(
@@ -223,9 +232,10 @@ def _lost(rt: Runtime) -> Event:
     )
 
 
-# Bilbo Baggins — "The first player gains control of Bilbo Baggins. If Bilbo Baggins leaves
-# play, the players lose the game." (His Action, search your deck for a treasure, finds
-# nothing in this scenario: the treasures are under The Lonely Mountain, never in a deck.)
+# Bilbo Baggins — "The first player gains control of Bilbo Baggins. Action: spend 1 resource to
+# search your deck for a treasure card and add it to your hand (then shuffle). If Bilbo Baggins
+# leaves play, the players lose the game." In this scenario the treasures start under The
+# Lonely Mountain, so the Action is offered only if a treasure ever is in the deck.
 text(
     BILBO,
     forced=(
@@ -234,6 +244,25 @@ text(
             lambda s, e, uid: isinstance(e, ev.CharacterDestroyed) and e.card == uid and _bilbo_left(s, e, uid),
             emit(_lost),
             zone="subject",
+        ),
+    ),
+    actions=(
+        Action(
+            lambda s, uid, seat: s.cards[uid].resources >= 1 and bool(_deck_treasures(s, seat)),
+            Seq(
+                ability_used("action"),
+                emit(lambda rt: ev.ResourcesPaid(payments=(ev.Payment(int(rt.env["self"]), 1),))),
+                choose(
+                    lambda rt: str(rt.env["player"]),
+                    "Bilbo Baggins: take a treasure from your deck into your hand",
+                    lambda rt: _deck_treasures(st(rt), str(rt.env["player"])),
+                    "treasure",
+                    emit(lambda rt: ev.CardMoved(card=int(rt.env["treasure"]), to=f"{rt.env['player']}.hand")),
+                    rule="otd-001.action",
+                ),
+                emit(_shuffle_own_deck),
+            ),
+            "spend 1 resource: search your deck for a treasure",
         ),
     ),
 )

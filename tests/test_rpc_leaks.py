@@ -40,11 +40,12 @@ GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
     (3, 106, "standard", 110, ANDUIN),
     (2, 107, "standard", 90, MIRKWOOD),
     (4, 108, "easy", 100, DOL_GULDUR),
+    (2, 109, "standard", 300, "the-lonely-mountain"),  # burgle attempts, treasures taken into hand
 ]
 
 ORC_GUARDS_SEED = 113
 
-_HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside"}
+_HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside", "treasures"}
 
 
 def hidden_from(state: LcgState, viewer: str) -> set[int]:
@@ -74,8 +75,8 @@ SECRETS = Secrets(
     rules=LCG,
     hidden_from=hidden_from,
     view=lcg_view,
-    card_keys=frozenset({"uid", "card", "enemy", "defender", "to", "target", "source", "about"}),
-    list_keys=frozenset({"cards", "attackers"}),
+    card_keys=frozenset({"uid", "card", "enemy", "defender", "to", "target", "source", "about", "burgle", "revealed"}),
+    list_keys=frozenset({"cards", "attackers", "discarded"}),
     shown=_looked_at,
     absent_from_events=("seed", "flow", "order"),
     absent_from_views=("seed", "encounter_deck"),

@@ -43,6 +43,7 @@ SHARED_ZONES = (
     "corsair.deck",
     "corsair.discard",
     "setup",
+    "treasures",
 )
 CARD_FIELDS = {
     "card",

@@ -47,6 +47,9 @@ def targets(s: LcgState, uid: Uid) -> list[Uid]:
     optionally led by a trait the target must have (``Noble hero``).
     """
     spec = table.defn(s, uid).attach_to
+    if spec and not any(spec == k or spec.endswith(f" {k}") for k in _KINDS):
+        # A character named by title ("Attach to Bilbo Baggins.": The Hobbit's treasures).
+        return [u for u in table.all_characters(s) if table.defn(s, u).name == spec]
     kind = next((k for k in _KINDS if spec == k or spec.endswith(f" {k}")), spec)
     trait = spec[: -len(kind)].strip()
     # FAQ 1.9 errata (Core 102): "No attachments can be played on Nazgûl of Dol Guldur".

@@ -29,7 +29,22 @@ from domain.kernel.events import (
     Outcome,
     ScopeEnded,
 )
-from domain.kernel.flow import Ask, Break, Decide, Do, FlowError, ForEach, If, Repeat, Restart, Seq, frames_to, register
+from domain.kernel.flow import (
+    Ask,
+    Break,
+    Decide,
+    Do,
+    FlowError,
+    ForEach,
+    Hold,
+    If,
+    InChosenOrder,
+    Repeat,
+    Restart,
+    Seq,
+    frames_to,
+    register,
+)
 from domain.kernel.ruleset import Appliers, Ruleset
 from domain.kernel.runtime import Runtime, fold
 from domain.kernel.state import State
@@ -275,14 +290,19 @@ def test_reload_at_every_version_continues_identically() -> None:
     script = [("red", "green", "blue"), ("3",), ("yes",), ("blue", "green", "red"), ("4",), ("yes",)]
     for choice in script:
         answer(game, *choice)
+    assert_reloads_at_every_version(TALLY, game)
+
+
+def assert_reloads_at_every_version(rules: TallyRules, game: Game) -> None:
+    """Folding the events up to any version and answering the rest gives the same events."""
     events = list(game.pending_events)
+    encode = rules.codec.encode
     for version in range(1, len(events) + 1):
-        again = Game(game.id, TALLY, fold(TALLY, events[:version]))
+        again = Game(game.id, rules, fold(rules, events[:version]))
         again.resume()
         for event in events[version:]:
             if type(event).__name__ == "DecisionAnswered" and event.seq > again.version:
                 again.answer("solo", event.decision, event.choice)  # type: ignore[attr-defined]
-        encode = TALLY.codec.encode
         assert [encode(e) for e in [*events[:version], *again.pending_events]] == [encode(e) for e in events]
 
 
@@ -340,3 +360,86 @@ def test_delayed_effects_are_scheduled_as_events() -> None:
     assert state.delayed == [delayed]
     TALLY.appliers[ScopeEnded](state, ScopeEnded(scope="round"))
     assert state.delayed == []
+
+
+# -- several things due at once, and steps held as one ---------------------------------
+
+TIMING_SCORES = {"a": 1, "b": 2, "c": 5}
+
+
+def _timing_ask(rt: Runtime, due: list[Any]) -> Ask:
+    return Ask("solo", "Which scores next?", [*(Option(x, x.upper()) for x in due), Option("none", "No more")])
+
+
+def _pay(amount: int) -> Do:
+    return Do(lambda rt: rt.defer("tally.pay", {"amount": amount}))
+
+
+register("tally.pay", Do(lambda rt: rt.emit(BonusPaid(amount=int(rt.env["amount"])))), rule="tally.pay")
+register(
+    "tally.score",
+    Do(lambda rt: rt.emit(Scored(points=int(rt.env["n"])))),
+    rule="tally.score",
+)
+register(
+    "tally.timing",
+    Seq(
+        InChosenOrder(
+            lambda rt: ["a", "b", "c"],
+            lambda rt, x: x != "c" or _tally(rt).points >= 3,  # "c" is due once 3 points are scored
+            _timing_ask,
+            str,
+            lambda rt, x, by: ("tally.score", {"n": TIMING_SCORES[x], "chosen_by": by}),
+        ),
+        _pay(100),  # outside a hold: runs at once
+        Hold(Seq(_pay(10), Do(lambda rt: rt.emit(RoundEnded())), _pay(20), Do(lambda rt: rt.emit(RoundEnded())))),
+        Do(lambda rt: rt.emit(GameEnded(outcome=Outcome(result="done", reason=f"{_tally(rt).points} points")))),
+    ),
+    rule="tally.timing",
+)
+
+
+class TimingRules(TallyRules):
+    root = "tally.timing"
+
+
+TIMING = TimingRules()
+
+
+def _story(game: Game) -> list[str]:
+    return [f"{type(e).__name__}{getattr(e, 'points', '')}{getattr(e, 'amount', '')}" for e in game.pending_events]
+
+
+def test_things_due_at_once_resolve_in_the_chosen_order_each_checked_when_its_turn_comes() -> None:
+    game = Game.start(uuid.uuid4(), TIMING, Started(seed=1))
+    decision = game.state.pending
+    assert decision is not None and [o.id for o in decision.options] == ["a", "b", "none"], "c is not due yet"
+    answer(game, "b")
+    # "a" was then the only one due: it resolved without a question, and so "c" fell due.
+    assert game.state.over is not None and isinstance(game.state, Tally) and game.state.points == 8
+    story = _story(game)
+    assert story[story.index("DecisionAnswered") :][:4] == ["DecisionAnswered", "Scored2", "Scored1", "Scored5"]
+    scored_b = next(e for e in game.pending_events if isinstance(e, Scored))
+    assert scored_b.cause.answer == decision.id + 1, "what the seat chose follows from its answer"
+
+
+def test_none_resolves_no_more() -> None:
+    game = Game.start(uuid.uuid4(), TIMING, Started(seed=1))
+    answer(game, "none")
+    assert isinstance(game.state, Tally) and game.state.points == 0 and game.state.over is not None
+
+
+def test_programs_deferred_in_a_hold_start_when_it_is_done_in_their_order() -> None:
+    game = Game.start(uuid.uuid4(), TIMING, Started(seed=1))
+    answer(game, "a")
+    story = _story(game)
+    tail = story[story.index("BonusPaid100") :]
+    assert tail == ["BonusPaid100", "RoundEnded", "RoundEnded", "BonusPaid10", "BonusPaid20", "GameEnded"]
+
+
+def test_a_game_with_held_and_ordered_steps_reloads_at_every_version() -> None:
+    game = Game.start(uuid.uuid4(), TIMING, Started(seed=1))
+    answer(game, "b")
+    encode = TIMING.codec.encode
+    assert encode(fold(TIMING, list(game.pending_events))) == encode(game.state)
+    assert_reloads_at_every_version(TIMING, game)

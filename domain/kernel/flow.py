@@ -254,7 +254,14 @@ class Played:
         self.choice, self.event, self.rule = choice, event, rule
 
 
-class Decide(Node):
+class Asks(Node):
+    """A node that may wait for a seat's answer; the runtime resumes it with the answer."""
+
+    def resume(self, rt: Runtime, frame: Frame, value: Any, answer_seq: int) -> None:
+        raise NotImplementedError
+
+
+class Decide(Asks):
     """Ask a seat to choose, then run ``then`` with the answer bound to ``bind``.
 
     ``ask`` returns ``None`` when there is nothing to decide (the step is skipped, or
@@ -296,6 +303,87 @@ class Decide(Node):
         rt.pop()
         if self.then is not None:
             rt.push(self.then, {**frame.env, self.bind: value, "_ans": answer_seq})
+
+
+class InChosenOrder(Asks):
+    """Resolve several things that fell due at the same moment, one at a time, in the
+    order a seat chooses.
+
+    ``items`` (JSON-native values) are fixed on entry, or given by the caller
+    (:meth:`Runtime.call` with ``items``). Before each, ``due`` says which of
+    those left can resolve now: a condition is checked when an item's turn comes, not
+    when it fell due, so resolving one can enable or disable another. A single due item
+    resolves without a question; between several, ``ask`` builds the question, whose
+    option ids are the items' ``ident``; any other answer (a "none" option) resolves no
+    more. ``run`` gives the program an item runs and its bindings; ``by`` is the seat
+    that chose it, or ``None`` when it resolved without a question.
+    """
+
+    def __init__(
+        self,
+        items: Items | None,
+        due: Callable[[Runtime, Any], bool],
+        ask: Callable[[Runtime, list[Any]], Ask],
+        ident: Callable[[Any], str],
+        run: Callable[[Runtime, Any, str | None], tuple[str, Mapping[str, Any]]],
+        rule: str | None = None,
+    ) -> None:
+        super().__init__(rule)
+        self.items, self.due, self.ask, self.ident, self.run = items, due, ask, ident, run
+
+    def step(self, rt: Runtime, frame: Frame) -> None:
+        items = frame.items
+        if items is None:
+            items = list(rt.evaluate(self.items, frame.env, self.rule)) if self.items else []
+        rt.env, rt.rule = frame.env, self.rule
+        due = [x for x in items if self.due(rt, x)]
+        if not due:
+            rt.pop()
+        elif len(due) == 1:
+            self._start(rt, frame, items, due[0], None, None)
+        else:
+            ask = rt.evaluate(lambda r: self.ask(r, due), frame.env, self.rule)
+            held = Frame(self.key, frame.i, frame.env, items)
+            rt.replace(held)
+            rt.request(ask, self, held)
+
+    def resume(self, rt: Runtime, frame: Frame, value: Any, answer_seq: int) -> None:
+        items = frame.items or []
+        chosen = next((x for x in items if self.ident(x) == value), None)
+        if chosen is None:
+            rt.pop()
+            return
+        pending = rt.state.pending  # the decision being answered, until its answer is recorded
+        self._start(rt, frame, items, chosen, pending.seat if pending else None, answer_seq)
+
+    def _start(self, rt: Runtime, frame: Frame, items: list[Any], item: Any, by: str | None, ans: int | None) -> None:
+        key = self.ident(item)
+        rt.replace(Frame(self.key, frame.i, frame.env, [x for x in items if self.ident(x) != key]))
+        name, args = rt.evaluate(lambda r: self.run(r, item, by), frame.env, self.rule)
+        rt.call(name, {**args, "_ans": ans} if ans is not None else dict(args), frame.env)
+
+
+class Hold(Node):
+    """Run ``body`` as one step of the rules: programs deferred while it runs
+    (:meth:`Runtime.defer`) start only once it is done, in the order they were deferred.
+
+    The frame's ``i`` counts: 0 before the body starts, then 1 plus the number of
+    programs deferred so far (they wait just below this frame).
+    """
+
+    def __init__(self, body: Node, rule: str | None = None) -> None:
+        super().__init__(rule)
+        self.body = body
+
+    def children(self) -> Iterable[Node]:
+        return (self.body,)
+
+    def step(self, rt: Runtime, frame: Frame) -> None:
+        if frame.i:
+            rt.pop()
+        else:
+            rt.replace(Frame(self.key, 1, frame.env))
+            rt.push(self.body, frame.env)
 
 
 def register(name: str, root: Node, rule: str | None = None) -> Node:

@@ -36,7 +36,7 @@ from domain.kernel.events import (
     Flow,
     Frame,
 )
-from domain.kernel.flow import NODES, Ask, Decide, FlowError, ForEach, Node, Played, Repeat, program
+from domain.kernel.flow import NODES, Ask, Asks, FlowError, ForEach, Hold, Node, Played, Repeat, program
 from domain.kernel.state import State
 
 if TYPE_CHECKING:
@@ -161,11 +161,29 @@ class Runtime:
         if len(stack) - 1 < self._low:
             self._low = len(stack) - 1
 
-    def call(self, name: str, args: Env, caller: Env | None = None) -> None:
-        """Push program ``name`` with ``args``, keeping the caller's cause context."""
+    def call(self, name: str, args: Env, caller: Env | None = None, items: list[Any] | None = None) -> None:
+        """Push program ``name`` with ``args``, keeping the caller's cause context; ``items``
+        are the items of a program that works through them (:class:`~domain.kernel.flow.InChosenOrder`)."""
+        self.state.stack.append(self._frame(name, args, caller, items))
+
+    def defer(self, name: str, args: Env, caller: Env | None = None, items: list[Any] | None = None) -> None:
+        """Like :meth:`call`, but inside a :class:`~domain.kernel.flow.Hold` the program
+        waits until the hold's body is done (after the programs deferred before it)."""
+        stack = self.state.stack
+        for at in range(len(stack) - 1, -1, -1):
+            frame = stack[at]
+            if frame.i and isinstance(NODES[frame.node], Hold):
+                index = at - (frame.i - 1)
+                stack[at] = Frame(frame.node, frame.i + 1, frame.env, frame.items)
+                stack.insert(index, self._frame(name, args, caller, items))
+                self._low = min(self._low, index)
+                return
+        self.call(name, args, caller, items)
+
+    def _frame(self, name: str, args: Env, caller: Env | None, items: list[Any] | None) -> Frame:
         env = {k: v for k, v in (self.env if caller is None else caller).items() if k[0] == "_"}
         env.update(args)
-        self.push(program(name), env)
+        return Frame(program(name).key, 0, env, items)
 
     def break_loop(self) -> None:
         stack = self.state.stack
@@ -242,7 +260,7 @@ class Runtime:
 
     # -- decisions -------------------------------------------------------------------
 
-    def request(self, ask: Ask, node: Decide, frame: Frame) -> None:
+    def request(self, ask: Ask, node: Asks, frame: Frame) -> None:
         self.env, self.rule = frame.env, node.rule
         self._emitted = False
         by_rules = self.rules.played_by_rules(self, ask)
@@ -266,7 +284,7 @@ class Runtime:
         self._emitted = False
         self.emit(DecisionRequested(decision=decision))
 
-    def _play(self, played: Played, ask: Ask, node: Decide, frame: Frame) -> None:
+    def _play(self, played: Played, ask: Ask, node: Asks, frame: Frame) -> None:
         """The rules answered for the seat: resume as an answer would, the recording event
         standing where the answer would be (later events name it as their answer)."""
         seq = self.state.version + 1
@@ -294,7 +312,7 @@ class Runtime:
         check_choice(decision, choice)
         frame = state.stack[-1]
         node = NODES[frame.node]
-        if not isinstance(node, Decide):
+        if not isinstance(node, Asks):
             raise FlowError(f"pending decision {decision.id} is not at a decision node")
         seq = state.version + 1
         value: Any = list(choice) if decision.kind in (Kind.MANY, Kind.ORDER) else choice[0]

@@ -187,6 +187,11 @@ def place_progress(target: Get[Uid | None], amount: int | Get[int]) -> Do:
     return emit(make)
 
 
+def progress_on_current_quest(amount: int | Get[int]) -> Call:
+    """Progress "on the current quest": the active location takes it first (FAQ 1.27)."""
+    return Call("lcg.progress.current-quest", lambda rt: {"amount": resolve(amount, rt)})
+
+
 def draw(seat: Get[Seat], count: int | Get[int]) -> Call:
     return Call("lcg.draw", lambda rt: {"player": seat(rt), "count": resolve(count, rt)})
 
@@ -217,7 +222,8 @@ def discard(cards: Callable[[Runtime], Iterable[Uid]]) -> Do:
 def offer(prompt: str, effect: Node, in_play: bool = True) -> Decide:
     """Ask the controller whether to use an optional ability, then run it.
 
-    A card that left play in the meantime no longer offers its response.
+    A card that left play in the meantime no longer offers its response. A response its
+    controller already picked among several (``accepted``) is used without asking again.
     """
 
     def ask(rt: Runtime) -> Ask | None:
@@ -226,9 +232,12 @@ def offer(prompt: str, effect: Node, in_play: bool = True) -> Decide:
         if s.players[PLAYER(rt)].eliminated or (in_play and not table.is_in_play(s, uid)):
             return None
         question = prompt or f"Use the response of {table.name(s, uid)}?"
+        if rt.env.get("accepted"):
+            return Ask(PLAYER(rt), question, [Option("yes", "Yes", uid)])
         return Ask(PLAYER(rt), question, [Option("yes", "Yes", uid), Option("no", "No")])
 
-    return Decide(ask, "use", If(lambda rt: rt.env["use"] == "yes", Seq(ability_used("response"), effect)))
+    then = If(lambda rt: rt.env["use"] == "yes", Seq(ability_used("response"), effect))
+    return Decide(ask, "use", then, auto_single=True)
 
 
 def ability_used(name: str) -> Do:

@@ -134,6 +134,9 @@ class Trigger:
     ``zone`` says where the card must be to listen: ``play`` (in play), ``hand`` (in
     its owner's hand), ``subject`` (the card the event is about, wherever it went) or
     ``set-aside`` (set aside face up, out of play: Nazgûl of Dol Guldur).
+    ``test`` says whether an event sets it off, at that moment; ``condition`` what must
+    still hold when its turn to resolve comes (a cost it can pay, a target to choose):
+    another ability resolved first may have changed it.
     """
 
     on: type[Event] | tuple[type[Event], ...]
@@ -144,6 +147,7 @@ class Trigger:
     optional: bool = False
     prompt: str = ""
     bind: TriggerBind | None = None
+    condition: Callable[[LcgState, int], bool] | None = None
 
     def program(self) -> Node:
         """The effect; a Response is first offered to its controller, who may decline."""

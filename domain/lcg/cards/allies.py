@@ -12,7 +12,7 @@ from domain.kernel.events import Event
 from domain.kernel.flow import Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import Action, Trigger, TriggerTest, text
+from domain.lcg.cards import Action, Trigger, text
 from domain.lcg.effects import (
     ENTERS_PLAY,
     PLAYER,
@@ -69,14 +69,14 @@ def _enemies_to_engage(s: LcgState, seat: str) -> list[Uid]:
     return table.staging_enemies(s) + others
 
 
-def _entered_with_target(targets: Callable[[LcgState, str], list[Uid]]) -> TriggerTest:
-    """Entered play, and there is something for the response to act on (else it is not offered)."""
+def _has_target(targets: Callable[[LcgState, str], list[Uid]]) -> Callable[[LcgState, Uid], bool]:
+    """There is something for the response to act on when it resolves (else it is not offered)."""
 
-    def test(s: LcgState, e: Event, uid: Uid) -> bool:
+    def condition(s: LcgState, uid: Uid) -> bool:
         owner = s.cards[uid].owner
-        return _entered_play(s, e, uid) and owner is not None and bool(targets(s, owner))
+        return owner is not None and bool(targets(s, owner))
 
-    return test
+    return condition
 
 
 # Son of Arnor — "Response: after Son of Arnor enters play, choose an enemy in the
@@ -86,7 +86,7 @@ text(
     responses=(
         Trigger(
             ENTERS_PLAY,
-            _entered_with_target(_enemies_to_engage),
+            _entered_play,
             choose(
                 PLAYER,
                 "Son of Arnor: choose an enemy to engage",
@@ -95,6 +95,7 @@ text(
                 engage(card_var("enemy"), PLAYER),
             ),
             optional=True,
+            condition=_has_target(_enemies_to_engage),
         ),
     ),
 )
@@ -113,7 +114,7 @@ text(
     responses=(
         Trigger(
             ENTERS_PLAY,
-            _entered_with_target(_locations),
+            _entered_play,
             choose(
                 PLAYER,
                 "Snowbourn Scout: place 1 progress on a location",
@@ -122,6 +123,7 @@ text(
                 place_progress(card_var("location"), 1),
             ),
             optional=True,
+            condition=_has_target(_locations),
         ),
     ),
 )
@@ -138,9 +140,10 @@ text(
     responses=(
         Trigger(
             ENTERS_PLAY,
-            _entered_with_target(_orcs),
+            _entered_play,
             damage_each(lambda rt: _orcs(st(rt)), 1),
             optional=True,
+            condition=_has_target(_orcs),
         ),
     ),
 )
@@ -151,12 +154,7 @@ def _dwarf_hero_left(s: LcgState, e: Event, uid: Uid) -> bool:
     if not isinstance(e, ev.CharacterDestroyed | ev.CharacterDiscarded):
         return False
     gone = table.defn(s, e.card)
-    return (
-        gone.type == "hero"
-        and gone.is_a("Dwarf")
-        and s.cards[e.card].owner == s.cards[uid].owner
-        and not table.unique_in_play(s, s.cards[uid].code)
-    )
+    return gone.type == "hero" and gone.is_a("Dwarf") and s.cards[e.card].owner == s.cards[uid].owner
 
 
 # Brok Ironfist — "Response: after a Dwarf hero you control leaves play, put Brok
@@ -172,6 +170,7 @@ text(
             zone="hand",
             optional=True,
             prompt="Brok Ironfist: put him into play from your hand?",
+            condition=lambda s, uid: not table.unique_in_play(s, s.cards[uid].code),
         ),
     ),
 )

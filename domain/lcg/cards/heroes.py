@@ -27,7 +27,7 @@ from domain.lcg.effects import (
     exhaust,
     heal,
     modify,
-    place_progress,
+    progress_on_current_quest,
     ready,
     reveal_encounter_card,
     st,
@@ -48,13 +48,14 @@ text(
     responses=(
         Trigger(
             ev.CharactersCommitted,
-            lambda s, e, uid: isinstance(e, ev.CharactersCommitted) and uid in e.cards and s.cards[uid].resources >= 1,
+            lambda s, e, uid: isinstance(e, ev.CharactersCommitted) and uid in e.cards,
             Seq(
                 emit(lambda rt: ev.ResourcesPaid(payments=(ev.Payment(SELF(rt), 1),))),
                 ready(lambda rt: [SELF(rt)]),
             ),
             optional=True,
             prompt="Aragorn committed: spend 1 of his resources to ready him?",
+            condition=lambda s, uid: s.cards[uid].resources >= 1,
         ),
     ),
 )
@@ -98,9 +99,8 @@ text(
 text("core-004", stat=lambda s, uid, which: s.cards[uid].damage if which == "attack" else 0)
 
 # Legolas — "Response: after Legolas takes part in an attack that destroys an enemy,
-# place 2 progress tokens on the current quest." Progress placed on the quest by a card
-# effect goes on the quest card itself, not on the active location (Rules Reference,
-# "Progress").
+# place 2 progress tokens on the current quest." The progress goes on the active location
+# first, if there is one (FAQ, Legolas CORE 5; FAQ 1.27).
 text(
     "core-005",
     responses=(
@@ -112,7 +112,7 @@ text(
                 and e.enemy == s.attack.enemy
                 and uid in s.attack.attackers
             ),
-            place_progress(lambda rt: table.quest_card(st(rt)), 2),
+            progress_on_current_quest(2),
             optional=True,
         ),
     ),
@@ -182,11 +182,7 @@ text(
     responses=(
         Trigger(
             ev.EncounterCardRevealed,
-            lambda s, e, uid: (
-                isinstance(e, ev.EncounterCardRevealed)
-                and table.defn(s, e.card).type == "treachery"
-                and not s.cards[uid].exhausted
-            ),
+            lambda s, e, uid: isinstance(e, ev.EncounterCardRevealed) and table.defn(s, e.card).type == "treachery",
             Seq(
                 exhaust(lambda rt: [SELF(rt)]),
                 discard(lambda rt: [int(rt.env["treachery"])]),
@@ -195,6 +191,7 @@ text(
             optional=True,
             prompt="Eleanor: exhaust her to cancel this treachery?",
             bind=lambda s, e, uid: {"treachery": getattr(e, "card", 0)},
+            condition=lambda s, uid: not s.cards[uid].exhausted,
         ),
     ),
 )

@@ -191,9 +191,9 @@ def response_event(
     owner may play it from hand (if they can pay, and ``playable``). ``still`` checks, as
     the owner is asked, that the moment has not passed (another response changed it)."""
 
-    def test(s: LcgState, e: Event, uid: Uid) -> bool:
+    def can_play(s: LcgState, uid: Uid) -> bool:
         seat = table.owner_of(s, uid)
-        return when(s, e, uid) and _affordable(s, seat, uid, cost) and playable(s, seat, uid)
+        return _affordable(s, seat, uid, cost) and playable(s, seat, uid)
 
     def ask(rt: Runtime) -> Ask | None:
         s = st(rt)
@@ -212,4 +212,4 @@ def response_event(
         rule="lcg.event.response",
     )
 
-    text(code, responses=(Trigger(on, test, offer, zone="hand", bind=bind),))
+    text(code, responses=(Trigger(on, when, offer, zone="hand", bind=bind, condition=can_play),))

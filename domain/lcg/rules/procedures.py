@@ -2,21 +2,24 @@
 
 ``lcg.draw``, ``lcg.reveal`` (reveal an encounter card), ``lcg.destroy`` (a character or
 enemy with lethal damage leaves play), ``lcg.explore`` (a location's progress reaches
-its quest points), ``lcg.quest.advance`` (the stage is defeated), ``lcg.eliminate`` (a
-player is out of the game), ``lcg.end-phase``.
+its quest points), ``lcg.progress.current-quest`` (progress on the current quest),
+``lcg.quest.advance`` (the stage is defeated), ``lcg.eliminate`` (a player is out of the
+game), ``lcg.end-phase``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from domain.kernel.decisions import Option
 from domain.kernel.events import Event, GameEnded, Outcome, ScopeEnded
-from domain.kernel.flow import Call, Do, ForEach, If, Let, Node, Seq, register
+from domain.kernel.flow import Ask, Call, Do, ForEach, Hold, If, InChosenOrder, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import emit, st
-from domain.lcg.rules import table
+from domain.lcg.rules import caps, table
 from domain.lcg.rules.constant import draw_replacement
 from domain.lcg.rules.keywords import doomed_program, guard_placed, guarded_program
 from domain.lcg.state import LcgState, Uid
@@ -83,6 +86,10 @@ def _when_revealed(rt: Runtime) -> str | None:
     return f"{card.code}.when-revealed"
 
 
+def _deck_out(rt: Runtime) -> bool:
+    return not st(rt).zone("encounter.deck") and bool(st(rt).zone("encounter.discard"))
+
+
 def _entered() -> tuple[Node, ...]:
     """The revealed card takes its place; a guard starts guarding; an objective with
     Guarded gets its guard (and, revealed as a guard itself, the next card guards the
@@ -100,10 +107,8 @@ def _entered() -> tuple[Node, ...]:
 register(
     "lcg.reveal",
     Seq(
-        If(
-            lambda rt: not st(rt).zone("encounter.deck") and bool(st(rt).zone("encounter.discard")),
-            emit(_reshuffle, rule="lcg.encounter-deck.reshuffle"),
-        ),
+        # A reveal from an empty deck (a surge off its last card) resets it first.
+        If(_deck_out, emit(_reshuffle, rule="lcg.encounter-deck.reshuffle")),
         Let(
             _top_card,
             If(
@@ -120,6 +125,9 @@ register(
                 ),
             ),
         ),
+        # The deck resets once the card that emptied it has resolved, When Revealed
+        # included (FAQ, "When I reveal the last card of the encounter deck ...").
+        If(_deck_out, emit(_reshuffle, rule="lcg.encounter-deck.reshuffle")),
     ),
     rule="lcg.encounter.reveal",
 )
@@ -165,16 +173,60 @@ register(
 # -- exploring locations and defeating quest stages --------------------------------------
 
 
+def explorable(s: LcgState, uid: Uid) -> bool:
+    """A location with as many progress tokens as quest points is explored, whether it is
+    the active location or in the staging area (FAQ 1.18, explored locations leaving play)."""
+    card = s.cards[uid]
+    d = table.defn(s, uid)
+    return card.zone in ("active", "staging") and d.type == "location" and card.progress >= d.quest_points
+
+
 def _explored(rt: Runtime) -> Event | None:
     s = st(rt)
     uid = int(rt.env["card"])
-    d = table.defn(s, uid)
-    if s.cards[uid].zone != "active" or s.cards[uid].progress < d.quest_points:
+    if not explorable(s, uid):
         return None
-    return ev.LocationExplored(card=uid, to="victory" if d.victory_points else "encounter.discard")
+    return ev.LocationExplored(card=uid, to="victory" if table.defn(s, uid).victory_points else "encounter.discard")
 
 
 register("lcg.explore", emit(_explored), rule="lcg.location.explore")
+
+
+def _split_progress(rt: Runtime) -> dict[str, int]:
+    """The active location takes what it needs to be explored; the rest goes on the stage."""
+    s = st(rt)
+    amount = int(rt.env["amount"])
+    location = table.active_location(s)
+    to_location = 0
+    if location is not None:
+        room = table.defn(s, location).quest_points - s.cards[location].progress
+        to_location = min(amount, max(0, room))
+    return {"to_location": to_location, "to_quest": amount - to_location}
+
+
+def _on_location(rt: Runtime) -> Event | None:
+    location = table.active_location(st(rt))
+    n = int(rt.env["to_location"])
+    return ev.ProgressPlaced(card=location, amount=n) if location is not None and n else None
+
+
+def _on_stage(rt: Runtime) -> Event | None:
+    stage = table.quest_card(st(rt))
+    n = caps.progress_allowed(st(rt), stage, int(rt.env["to_quest"]))
+    return ev.ProgressPlaced(card=stage, amount=n) if stage is not None and n else None
+
+
+# Progress placed on the current quest goes on the active location first, by questing or
+# by a card effect (FAQ 1.27 and its Legolas entry: "Always place progress tokens on an
+# active location instead of the quest" unless the text says to bypass it). Placing it is
+# one step: when it explores the location and defeats the stage, the next stage and its
+# When Revealed come first, then the location's Responses (FAQ, explored location and
+# stage at once).
+register(
+    "lcg.progress.current-quest",
+    Let(_split_progress, Hold(Seq(emit(_on_location), emit(_on_stage)))),
+    rule="lcg.progress.current-quest",
+)
 
 
 def stage_defeatable(s: LcgState, uid: Uid) -> bool:
@@ -302,8 +354,25 @@ register(
 # -- the end of a phase ------------------------------------------------------------------
 
 
-def _delayed(rt: Runtime) -> list[list[object]]:
-    return [[d.node, d.env] for d in st(rt).delayed if d.at == "phase"]
+def delayed_effects(scope: str) -> InChosenOrder:
+    """Run the delayed effects due when ``scope`` ends. Several due together resolve in the
+    order the first player chooses (FAQ 1.02, simultaneous effect timing, whose example is
+    two effects due at the end of a phase)."""
+
+    def due(rt: Runtime) -> list[list[object]]:
+        return [[f"delayed-{i}", d.node, d.env] for i, d in enumerate(st(rt).delayed) if d.at == scope]
+
+    def ask(rt: Runtime, items: list[Any]) -> Ask:
+        s = st(rt)
+        options = []
+        for key, node, env in items:
+            card = env.get("_card")  # the card whose text made it
+            name = table.name(s, card) if isinstance(card, int) else "an effect"
+            options.append(Option(str(key), f"{name} ({node})", card if isinstance(card, int) else None))
+        prompt = f"Effects due at the end of the {scope}: the first player chooses which resolves next"
+        return Ask(s.first, prompt, options)
+
+    return InChosenOrder(due, lambda rt, d: True, ask, lambda d: str(d[0]), lambda rt, d, by: (str(d[1]), dict(d[2])))
 
 
 def end_of(scope: str) -> Do:
@@ -322,33 +391,5 @@ def end_of(scope: str) -> Do:
     return Do(step)
 
 
-register(
-    "lcg.end-phase",
-    Seq(
-        ForEach(
-            _delayed,
-            "delayed",
-            Call(lambda rt: str(rt.env["delayed"][0]), lambda rt: dict(rt.env["delayed"][1])),
-        ),
-        end_of("phase"),
-    ),
-    rule="lcg.phase.end",
-)
-
-
-def _delayed_at_round_end(rt: Runtime) -> list[list[object]]:
-    return [[d.node, d.env] for d in st(rt).delayed if d.at == "round"]
-
-
-register(
-    "lcg.end-round",
-    Seq(
-        ForEach(
-            _delayed_at_round_end,
-            "delayed",
-            Call(lambda rt: str(rt.env["delayed"][0]), lambda rt: dict(rt.env["delayed"][1])),
-        ),
-        end_of("round"),
-    ),
-    rule="lcg.round.end",
-)
+register("lcg.end-phase", Seq(delayed_effects("phase"), end_of("phase")), rule="lcg.phase.end")
+register("lcg.end-round", Seq(delayed_effects("round"), end_of("round")), rule="lcg.round.end")

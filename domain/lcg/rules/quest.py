@@ -14,8 +14,8 @@ from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.effects import card_option, each_player, emit, st
-from domain.lcg.rules import caps, table
+from domain.lcg.effects import card_option, each_player, emit, progress_on_current_quest, st
+from domain.lcg.rules import table
 from domain.lcg.rules.constant import skips_quest, staging_reveals
 from domain.lcg.rules.windows import window
 
@@ -39,37 +39,18 @@ def _committed(rt: Runtime) -> Event | None:
 
 
 def _totals(rt: Runtime) -> dict[str, int]:
-    """The two sides of the quest, and where the progress goes."""
+    """The two sides of the quest."""
     s = st(rt)
     if skips_quest(s):
-        return {"willpower": 0, "threat": 0, "to_location": 0, "to_quest": 0, "raise": 0, "skipped": 1}
+        return {"willpower": 0, "threat": 0, "progress": 0, "raise": 0, "skipped": 1}
     willpower = sum(table.willpower(s, u) for u in table.committed(s))
     threat = table.staging_threat(s)
-    progress = max(0, willpower - threat)
-    location = table.active_location(s)
-    to_location = 0
-    if location is not None:
-        room = table.defn(s, location).quest_points - s.cards[location].progress
-        to_location = min(progress, max(0, room))
     return {
         "willpower": willpower,
         "threat": threat,
-        "to_location": to_location,
-        "to_quest": progress - to_location,
+        "progress": max(0, willpower - threat),
         "raise": max(0, threat - willpower),
     }
-
-
-def _progress_on_location(rt: Runtime) -> Event | None:
-    location = table.active_location(st(rt))
-    n = int(rt.env["to_location"])
-    return ev.ProgressPlaced(card=location, amount=n) if location is not None and n else None
-
-
-def _progress_on_quest(rt: Runtime) -> Event | None:
-    stage = table.quest_card(st(rt))
-    n = caps.progress_allowed(st(rt), stage, int(rt.env["to_quest"]))
-    return ev.ProgressPlaced(card=stage, amount=n) if stage is not None and n else None
 
 
 def body() -> list[Node]:
@@ -91,8 +72,11 @@ def body() -> list[Node]:
                         else ev.QuestResolved(willpower=int(rt.env["willpower"]), threat=int(rt.env["threat"]))
                     )
                 ),
-                emit(_progress_on_location, rule="lcg.quest.progress"),
-                emit(_progress_on_quest, rule="lcg.quest.progress"),
+                If(
+                    lambda rt: int(rt.env["progress"]) > 0,
+                    progress_on_current_quest(lambda rt: int(rt.env["progress"])),
+                    rule="lcg.quest.progress",
+                ),
                 If(
                     lambda rt: int(rt.env["raise"]) > 0,
                     each_player(emit(lambda rt: ev.ThreatRaised(player=rt.env["player"], amount=int(rt.env["raise"])))),

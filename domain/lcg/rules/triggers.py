@@ -3,23 +3,28 @@
 After every event the runtime calls :func:`after`, which pushes programs on the cursor.
 The last pushed runs first, so the order of resolution is: framework checks (lethal
 damage, 50 threat, a stage or location with enough progress), then Forced effects, then
-Responses (Rules: Forced effects resolve before Responses to the same moment).
+Responses (FAQ 1.09: Forced effects resolve before Responses to the same moment). The
+Forced effects of one moment resolve together, as do its Responses, in a chosen order,
+each checked when its turn comes (:class:`~domain.kernel.flow.InChosenOrder`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache
+from typing import Any
 
+from domain.kernel.decisions import Option
 from domain.kernel.events import Event
+from domain.kernel.flow import Ask, InChosenOrder, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
 from domain.lcg.rules import attachments, table
-from domain.lcg.rules.procedures import stage_defeatable
-from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Uid
+from domain.lcg.rules.procedures import explorable, stage_defeatable
+from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
 
 ELIMINATION_THREAT = 50
 """Rules: a player whose threat reaches 50 is eliminated (seed 001: "Out: threat ≥ 50")."""
@@ -78,7 +83,7 @@ def _progress(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.ProgressPlaced)
     s = st(rt)
     zone = s.cards[event.card].zone
-    if zone == "active" and s.cards[event.card].progress >= table.defn(s, event.card).quest_points:
+    if explorable(s, event.card):
         _check(rt, "lcg.explore", event, card=event.card)
     elif zone == "quest" and stage_defeatable(s, event.card):
         _check(rt, "lcg.quest.advance", event, card=event.card)
@@ -115,12 +120,9 @@ Listener = tuple[str, str, int, Trigger]  # code, kind ("forced"/"response"), in
 
 @cache
 def _listeners() -> dict[type[Event], list[Listener]]:
-    """For each event type, its listeners: responses first, then forced effects.
-
-    Pushed in this order, the forced effects end up on top and resolve first.
-    """
+    """For each event type, its listeners: forced effects, then responses."""
     by_type: dict[type[Event], list[Listener]] = {}
-    for kind in ("response", "forced"):
+    for kind in ("forced", "response"):
         for code, text in TEXTS.items():
             for i, trig in enumerate(text.forced if kind == "forced" else text.responses):
                 for on in trig.on if isinstance(trig.on, tuple) else (trig.on,):
@@ -152,10 +154,19 @@ def _hands(s: LcgState) -> list[Uid]:
     return [u for seat in s.active_seats() for u in s.zone(f"{seat}.hand")]
 
 
-def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
-    s = st(rt)
+Due = list[Any]
+"""A triggered ability waiting to resolve, as ``[n, card, kind, i, controller, bindings]``:
+the ``n``-th of its moment, the card's ``i``-th trigger of ``kind`` ("forced" or
+"response"), and what its event bound."""
+
+
+def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
+    """The abilities of ``kind`` this event sets off, in table order (first player first)."""
     pools: dict[str, list[Uid]] = {}
-    for code, kind, i, trig in listeners:
+    out: list[Due] = []
+    for code, k, i, trig in _listeners().get(type(event), ()):
+        if k != kind:
+            continue
         pool = pools.get(trig.zone)
         if pool is None:
             if trig.zone == "subject":
@@ -167,25 +178,117 @@ def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
             else:
                 pool = _in_play(s)
             pools[trig.zone] = pool
-        for uid in reversed(pool):
+        for uid in pool:
             card = s.cards[uid]
             if card.code != code or table.blank(s, uid) or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
-            env = {"self": uid, "player": seat, "_card": uid, "_by": event.seq}
-            if trig.bind is not None:
-                env.update(trig.bind(s, event, uid))
-            rt.call(f"{code}.{kind}.{i}", env, caller={})
+            out.append([len(out), uid, kind, i, seat, trig.bind(s, event, uid) if trig.bind is not None else {}])
+    return out
+
+
+def _ident(due: Due) -> str:
+    """Its option id: by its place, not its card (a card in hand stays unnamed to others)."""
+    return f"{due[2]}-{due[0]}"
+
+
+def _controller(due: Due) -> Seat:
+    return str(due[4])
+
+
+def _trigger(s: LcgState, due: Due) -> Trigger:
+    text = TEXTS[s.cards[due[1]].code]
+    return (text.forced if due[2] == "forced" else text.responses)[due[3]]
+
+
+def _can_resolve(rt: Runtime, due: Due) -> bool:
+    """Checked when the ability's turn comes: its card is still where it listens from, a
+    Response's controller is still in the game, and its condition (a cost it can pay, a
+    target) holds now."""
+    s = st(rt)
+    trig = _trigger(s, due)
+    uid = int(due[1])
+    card = s.cards[uid]
+    if due[2] == "response" and s.players[_controller(due)].eliminated:
+        return False  # a Forced effect still resolves: the cards of an eliminated player leave
+    if trig.zone == "play" and not table.is_in_play(s, uid):
+        return False
+    if trig.zone == "hand" and card.zone != f"{card.owner}.hand":
+        return False
+    if trig.zone == "set-aside" and card.zone != SET_ASIDE_FACE_UP:
+        return False
+    return trig.condition is None or trig.condition(s, uid)
+
+
+def _chooser(s: LcgState, due: list[Due]) -> Seat:
+    """Who orders them: the controller of them all, else the first player (FAQ 1.02)."""
+    seats = {_controller(d) for d in due}
+    if len(seats) == 1 and due[0][2] == "response":
+        return seats.pop()
+    return s.first
+
+
+_KIND_NAMES = {"forced": "Forced effect", "response": "Response"}
+
+
+def _ask_order(rt: Runtime, due: list[Due]) -> Ask:
+    s = st(rt)
+    seat = _chooser(s, due)
+    several = len({_controller(d) for d in due}) > 1
+    options = []
+    for d in due:
+        trig, owner = _trigger(s, d), _controller(d)
+        if trig.zone == "hand" and owner != seat:  # another player's hand stays hidden
+            options.append(Option(_ident(d), f"{owner}: a Response from hand"))
+            continue
+        label = trig.prompt or f"{table.name(s, d[1])}: {_KIND_NAMES[d[2]]}"
+        options.append(Option(_ident(d), f"{owner}: {label}" if several else label, d[1]))
+    if due[0][2] == "forced":
+        prompt = "Forced effects due at once: the first player chooses which resolves next"
+        return Ask(seat, prompt, options)
+    if all(_controller(d) == seat and _trigger(s, d).optional for d in due):
+        options.append(Option("none", "Use none of them"))
+    return Ask(seat, "Responses to the same moment: choose which resolves next", options)
+
+
+def _run(rt: Runtime, due: Due, by: str | None) -> tuple[str, dict[str, Any]]:
+    """A response its controller chose in the ordering question is used without asking again."""
+    _, uid, kind, i, seat, bound = due
+    env: dict[str, Any] = {"self": uid, "player": seat, "_card": uid, **bound}
+    if by is not None and by == seat:
+        env["accepted"] = True
+    return f"{st(rt).cards[uid].code}.{kind}.{i}", env
+
+
+# Responses (and forced effects) set off by one moment are offered together and
+# resolve one at a time in the order their controller chooses, each checked when it
+# resolves (FAQ: responses to committing, "in the order of that player's choice").
+# The first player orders Forced effects due at once (FAQ 1.02, simultaneous effects).
+for _kind in ("forced", "response"):
+    register(
+        f"lcg.{_kind}",
+        InChosenOrder(None, _can_resolve, _ask_order, _ident, _run),
+        rule=f"lcg.{_kind}",
+    )
 
 
 def after(rt: Runtime, event: Event) -> None:
+    """Queue what ``event`` sets off. The last queued runs first: framework checks, then
+    Forced effects, then Responses (FAQ 1.09: forced effects before responses to the same
+    moment), then keyword checks. Responses wait until a step held as one (quest progress)
+    is done."""
     # Keyword checks are pushed first, so they resolve after the cards' Forced effects and
     # Responses to the same event (a ship that gains Boarding as it engages boards with it).
     for hook in HOOKS.get(type(event), ()):
         hook(rt, event)
-    listeners = _listeners().get(type(event))
-    if listeners is not None:
-        _push(rt, event, listeners)
+    if type(event) in _listeners():
+        s = st(rt)
+        responses = triggered(s, event, "response")
+        if responses:
+            rt.defer("lcg.response", {"_by": event.seq}, caller={}, items=responses)
+        forced = triggered(s, event, "forced")
+        if forced:
+            rt.call("lcg.forced", {"_by": event.seq}, caller={}, items=forced)
     check = FRAMEWORK.get(type(event))
     if check is not None:
         check(rt, event)

@@ -25,7 +25,7 @@ from domain.lcg.effects import (
     exhaust,
     heal,
     modify,
-    place_progress,
+    progress_on_current_quest,
     ready,
     st,
     use_limit,
@@ -97,14 +97,6 @@ def _attacking_an_orc(s: LcgState, host: Uid) -> bool:
     )
 
 
-def _current_quest(rt: Runtime) -> Uid | None:
-    """Progress placed "on the current quest" by a card goes on the active location if
-    there is one (FAQ 1.27, Progress tokens: the active location is a buffer)."""
-    s = st(rt)
-    location = table.active_location(s)
-    return location if location is not None else table.quest_card(s)
-
-
 def _host_destroyed_an_enemy(s: LcgState, e: Event, uid: Uid) -> bool:
     return (
         isinstance(e, ev.EnemyDefeated)
@@ -120,7 +112,7 @@ def _host_destroyed_an_enemy(s: LcgState, e: Event, uid: Uid) -> bool:
 text(
     "core-039",
     host=Host(stat=lambda s, a, host, which: 1 if which == "attack" and _attacking_an_orc(s, host) else 0),
-    responses=(Trigger(ev.EnemyDefeated, _host_destroyed_an_enemy, place_progress(_current_quest, 1), optional=True),),
+    responses=(Trigger(ev.EnemyDefeated, _host_destroyed_an_enemy, progress_on_current_quest(1), optional=True),),
 )
 
 # Citadel Plate — "Attach to a hero. Restricted. Attached hero gets +4 Hit Points."

@@ -2,16 +2,19 @@
 
 A game's position module knows its zones and what state a card may be given. The rest is
 the same in every game: what a laid-out position is, how a card entry is read, how cards
-are labelled, and the cursor that sets a game at a step of a round.
+are labelled, the lasting effects and used limits already running, and the cursor that
+sets a game at a step of its setup or of a round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+import re
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Generic, TypeVar
 
-from domain.kernel.events import Event, Frame
+from domain.kernel.events import Event, Frame, Limit, Modifier
 from domain.kernel.flow import FlowError, frames_to, program
 from domain.kernel.ruleset import SetupError
 
@@ -61,3 +64,74 @@ def round_frames(game: str, round_program: str, at: str) -> list[Frame]:
         return [Frame(game_program.key, 2), Frame(rounds.key, 1), *frames_to(round_program, at)]
     except FlowError as error:
         raise SetupError(f"cannot start at {at!r}: {error}") from None
+
+
+def setup_frames(game: str, setup_program: str, at: str) -> list[Frame]:
+    """The cursor of program ``game`` (setup, then rounds) set at step ``at`` of its setup."""
+    try:
+        return [Frame(program(game).key, 1), *frames_to(setup_program, at)]
+    except FlowError as error:
+        raise SetupError(f"cannot start at {at!r}: {error}") from None
+
+
+MODIFIER_FIELDS = frozenset({"card", "stat", "amount", "until", "source"})
+LIMIT_FIELDS = frozenset({"card", "player", "key", "until"})
+_LABEL_IN_KEY = re.compile(r"\{([^{}]+)\}")
+
+
+def lasting(
+    position: Mapping[str, Any], labels: Mapping[str, int], scopes: Sequence[str]
+) -> tuple[tuple[Modifier, ...], tuple[Limit, ...]]:
+    """The modifiers and used limits a position says are already running.
+
+    ``modifiers = [{ card = "Gimli", stat = "attack", amount = 1, until = "round" }]``:
+    a lasting change to a card's stat (``source``: the label of the card it comes from).
+    ``limits = [{ card = "Glorfindel", until = "round" }]``: the card's limited ability
+    was used (its key is the card, or ``card:player`` with ``player``); ``key`` gives
+    the key outright, a card written as ``{label}`` (``"palantir.{Palantir of Orthanc}"``).
+    ``until`` is one of ``scopes`` (``game``: it never lapses).
+    """
+
+    def uid(where: str, name: object) -> int:
+        if str(name) not in labels:
+            raise SetupError(f"{where}: no card labelled {name!r} on the table")
+        return labels[str(name)]
+
+    def scope(where: str, spec: Mapping[str, Any]) -> str:
+        until = str(spec.get("until", ""))
+        if until not in scopes:
+            raise SetupError(f"{where}: until {until!r} is not a scope; scopes are {', '.join(scopes)}")
+        return until
+
+    modifiers = []
+    for spec in position.get("modifiers", []):
+        where = f"modifier {dict(spec)}"
+        _known_fields(where, spec, MODIFIER_FIELDS, ("card", "stat", "amount"))
+        source = uid(where, spec["source"]) if "source" in spec else None
+        until = scope(where, spec)
+        modifiers.append(Modifier(uid(where, spec["card"]), str(spec["stat"]), int(spec["amount"]), until, source))
+    limits = []
+    for spec in position.get("limits", []):
+        where = f"limit {dict(spec)}"
+        _known_fields(where, spec, LIMIT_FIELDS, ())
+        if "key" in spec:
+            key = _LABEL_IN_KEY.sub(partial(_uid_text, uid, where), str(spec["key"]))
+        elif "card" in spec:
+            key = str(uid(where, spec["card"])) + (f":{spec['player']}" if "player" in spec else "")
+        else:
+            raise SetupError(f"{where}: give the card whose limit is used, or its key")
+        limits.append(Limit(key, scope(where, spec)))
+    return tuple(modifiers), tuple(limits)
+
+
+def _uid_text(uid: Callable[[str, object], int], where: str, match: re.Match[str]) -> str:
+    return str(uid(where, match.group(1)))
+
+
+def _known_fields(where: str, spec: Mapping[str, Any], known: Set[str], required: Sequence[str]) -> None:
+    unknown = set(spec) - known
+    if unknown:
+        raise SetupError(f"{where}: unknown field(s) {sorted(unknown)}; known: {', '.join(sorted(known))}")
+    missing = [f for f in required if f not in spec]
+    if missing:
+        raise SetupError(f"{where}: missing {', '.join(missing)}")

@@ -431,10 +431,12 @@ class Checker:
             return
         what = f"event {_show(pattern)} expected {times} time(s), happened {len(hits)}"
         if len(hits) > times:
-            self.misses.append(Miss(what, hits[times], f"one too many: #{', #'.join(str(e.seq) for e in hits)}"))
+            self.misses.append(
+                Miss(what, hits[times], f"the first one too many; all: #{', #'.join(str(e.seq) for e in hits)}")
+            )
         else:
-            seen = f": #{', #'.join(str(e.seq) for e in hits)}" if hits else ""
-            self.misses.append(Miss(what, hits[-1] if hits else None, f"only {len(hits)}{seen}"))
+            seen = f"the last of them: #{hits[-1].seq}" if hits else ""
+            self.misses.append(Miss(what, hits[-1] if hits else None, seen))
 
     def _decision(self, want: Any) -> None:
         pending = self.state.pending
@@ -637,7 +639,11 @@ def _play(run: Run, steps: Sequence[Mapping[str, Any]], failures: list[str]) -> 
         run.steps[n] = game.version
         if "expect" in step:
             failures += _check_decision(run, decision, step["expect"], where)
-        choice = run.choice(decision, list(step.get("choose", [])))
+        try:
+            choice = run.choice(decision, list(step.get("choose", [])))
+        except FixtureError as error:
+            failures.append(f"{where}: {error}")
+            break
         if step.get("refused"):
             version = game.version
             try:
@@ -711,20 +717,25 @@ def run_fixture(data: Mapping[str, Any], path: Path = Path("<fixture>")) -> Resu
         raise FixtureError(f"unknown key(s) {sorted(unknown)}; known: {', '.join(sorted(FIXTURE_KEYS))}")
     run = Run(data)
     _play(run, data.get("step", []), result.failures)
-    end = Point(run.game.version, "")
+    end, stopped = Point(run.game.version, ""), ""
     if "stop" in data:
         spec = {"at": data["stop"]} if isinstance(data["stop"], str) else dict(data["stop"])
-        since = run.steps[max(run.steps)] if run.steps else 2
+        since = run.steps[max(run.steps)] if run.steps else 1
         stop = _point(run, spec, since)
         if isinstance(stop, str):
             result.failures.append(f"stop: {stop}")
         else:
-            end = Point(stop.version, f"at the stop ({stop.title}): ")
+            stopped = stop.title
+            end = Point(stop.version, f"at the stop ({stopped}): ")
+    marks: dict[int, list[str]] = {}
+    if end.title:
+        marks.setdefault(end.version, []).append(f"the run stops here: [expect] reads the table {stopped}")
     for i, spec in enumerate(data.get("check", []), start=1):
-        point = _point(run, spec, 2)
+        point = _point(run, spec, 1)
         if isinstance(point, str):
             result.failures.append(f"check {i}: {point}")
             continue
+        marks.setdefault(point.version, []).append(f"check {i} ({point.title}) reads the table here")
         block = {k: v for k, v in spec.items() if k not in POINT_KEYS}
         for miss in Checker(run, point.version).check(block):
             result.failures.append(_report(run, miss, point.version, f"check {i} ({point.title}): "))
@@ -732,8 +743,10 @@ def run_fixture(data: Mapping[str, Any], path: Path = Path("<fixture>")) -> Resu
         result.failures.append(_report(run, miss, end.version, end.title))
     state = run.game.state
     cards = getattr(state, "cards", {})
+    result.lines += [f"      ^ {mark}" for mark in marks.get(2, [])]
     for event, line in run.told(3):
         result.lines.append(line)
+        result.lines += [f"      ^ {mark}" for mark in marks.get(event.seq, [])]
         result.rules.add(event.cause.rule)
         if event.cause.card in cards:
             result.cards.add(cards[event.cause.card].code)
@@ -744,10 +757,13 @@ FIXTURE_KEYS = frozenset({"name", "source", "game", "position", "step", "check",
 
 
 def run_file(path: Path) -> Result:
+    name = path.stem
     try:
-        return run_fixture(load(path), path)
+        data = load(path)
+        name = str(data.get("name", name))
+        return run_fixture(data, path)
     except (FixtureError, SetupError) as error:
-        return Result(path, path.stem, [f"fixture error: {error}"])
+        return Result(path, name, [f"fixture error: {error}"])
 
 
 def fixture_files(paths: Iterable[str | Path]) -> list[Path]:

@@ -390,15 +390,13 @@ class Checker:
         self, what: str, read: Callable[[State], Any], expected: Any, card: bool = False, listing: bool = False
     ) -> None:
         actual = read(self.state)
+        shown: Any = actual
+        wanted = ABSENT_WORDS if expected is False and not isinstance(actual, bool) else repr(expected)
         if card and isinstance(expected, str) and isinstance(actual, int) and not isinstance(actual, bool):
             expected = self.run.uid(expected)  # a card named by its label (attached_to, wielder)
+            shown = self.run.label(actual)
         if same(actual, expected):
             return
-        shown = self.run.label(actual) if card and isinstance(expected, int) and expected in self.run.names else actual
-        wanted = ABSENT_WORDS if expected is False and not isinstance(actual, bool) else repr(expected)
-        if card and isinstance(expected, int) and expected in self.run.names:
-            wanted = repr(self.run.label(expected))
-            shown = self.run.label(actual) if isinstance(actual, int) else actual
         text = f"{what} {shown!r}, expected {wanted}" if listing else f"{what} is {shown!r}, expected {wanted}"
         self.misses.append(Miss(text, value=read))
 
@@ -431,9 +429,8 @@ class Checker:
             return
         what = f"event {_show(pattern)} expected {times} time(s), happened {len(hits)}"
         if len(hits) > times:
-            self.misses.append(
-                Miss(what, hits[times], f"the first one too many; all: #{', #'.join(str(e.seq) for e in hits)}")
-            )
+            every = ", ".join(f"#{e.seq}" for e in hits)
+            self.misses.append(Miss(what, hits[times], f"the first one too many; all of them: {every}"))
         else:
             seen = f"the last of them: #{hits[-1].seq}" if hits else ""
             self.misses.append(Miss(what, hits[-1] if hits else None, seen))

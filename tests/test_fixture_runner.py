@@ -8,14 +8,19 @@ went otherwise, and the table there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from domain.kernel.flow import NODES
 from domain.kernel.ruleset import SetupError
+from domain.kernel.runtime import fold
 from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.position import card_code
-from tools.fixtures import load, run_file, run_files
+from domain.verify import verify
+from tools.fixtures import Run, load, run_file, run_files
 
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures"
@@ -169,3 +174,30 @@ def test_a_name_several_cards_share_needs_the_scenario_or_the_code() -> None:
     with pytest.raises(SetupError, match=r"'Aragorn' names several cards: core-001 \(hero, leadership\), xx-100"):
         card_code("Aragorn", pool=pool)
     assert card_code("King Spider") in CARDS
+
+
+LAID_OUT: dict[str, Callable[[Any], bool]] = {
+    "lcg/cards/passage-through-mirkwood/forest-spider-bonus-already-running-lapses-at-end-of-round.toml": lambda s: (
+        [(m.stat, m.amount, m.until) for m in s.modifiers] == [("attack", 1, "round")]
+    ),
+    "lcg/rules/first-player-token-passes-over-an-eliminated-player.toml": lambda s: s.players["p2"].eliminated,
+    "wotr/cards/palantir-of-orthanc-used-earlier-this-round.toml": lambda s: [x.until for x in s.limits] == ["round"],
+    "wotr/rules/setup-draw-seven-cycle-two.toml": lambda s: NODES[s.stack[-1].node].rule == "wotr.setup.shuffle",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAID_OUT))
+def test_a_position_folds_and_verifies(name: str) -> None:
+    """What a position says is running is in its event: the fold of the log is the state, and
+    re-executing the decisions from the position reproduces the log."""
+    data = load(FIXTURES / name)
+    run = Run(data)
+    for step in data.get("step", []):
+        decision = run.game.state.pending
+        assert decision is not None
+        run.game.answer(decision.seat, decision.id, run.choice(decision, step.get("choose", [])))
+    log = run.log
+    codec = run.rules.codec
+    assert codec.encode(fold(run.rules, log)) == codec.encode(run.game.state)
+    assert verify(run.rules, log).ok
+    assert LAID_OUT[name](fold(run.rules, log[:2]))

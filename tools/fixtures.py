@@ -355,6 +355,9 @@ class Checker:
         self.misses: list[Miss] = []
 
     def check(self, expect: Mapping[str, Any]) -> list[Miss]:
+        unknown = set(expect) - EXPECT_KEYS
+        if unknown:
+            raise FixtureError(f"unknown expectation(s) {sorted(unknown)}; known: {', '.join(sorted(EXPECT_KEYS))}")
         run = self.run
         ordered = [w for w in expect.get("events", []) if "times" not in w]
         self._in_order(ordered)
@@ -381,9 +384,6 @@ class Checker:
             self._decision(expect["decision"])
         for viewer, values in expect.get("view", {}).items():
             self._view(str(viewer), values)
-        unknown = set(expect) - EXPECT_KEYS
-        if unknown:
-            raise FixtureError(f"unknown expectation(s) {sorted(unknown)}; known: {', '.join(sorted(EXPECT_KEYS))}")
         return self.misses
 
     def _value(
@@ -466,11 +466,17 @@ class Checker:
                     if read(self.state) != (key == "visible"):
                         state = "shown" if key == "hidden" else "not shown"
                         self.misses.append(Miss(f"view of {viewer}: {label} is {state}, expected {key}", value=read))
-            elif isinstance(expected, dict):
+            elif isinstance(expected, dict) and isinstance(
+                _field(projection.view(self.state, viewer), key, "a view"), list
+            ):
                 for item, fields in expected.items():
                     for name, want in fields.items():
                         read = partial(_view_value, projection, viewer, run, (key, str(item), name))
                         self._value(f"view of {viewer}: {key}.{item}.{name}", read, want)
+            elif isinstance(expected, dict):
+                for name, want in expected.items():
+                    read = partial(_view_value, projection, viewer, run, (key, name))
+                    self._value(f"view of {viewer}: {key}.{name}", read, want)
             else:
                 read = partial(_view_value, projection, viewer, run, (key,))
                 self._value(f"view of {viewer}: {key}", read, expected)
@@ -514,12 +520,16 @@ def _shown_cards(view: Any) -> set[int]:
 
 
 def _view_value(projection: Projection, viewer: str, run: Run, path: tuple[str, ...], state: State) -> Any:
-    """A value of a viewer's projection: ``(field,)``, or ``(list field, item, field)`` where
-    the list's items are named by their seat, team or card label. A card reads as its label,
-    a list of cards as a list of labels."""
+    """A value of a viewer's projection: ``(field,)``, ``(field, its field)``, or ``(list field,
+    item, field)`` where the list's items are named by their seat, team or card label. A card
+    reads as its label, a list of cards as a list of labels."""
     value: Any = projection.view(state, viewer)
     value = _field(value, path[0], "a view")
-    if len(path) == 3:
+    if len(path) == 2:
+        if value is None:
+            return None
+        value = _field(value, path[1], f"the view's {path[0]}")
+    elif len(path) == 3:
         items = {_item_name(run, i): i for i in value or ()}
         if path[1] not in items:
             raise FixtureError(f"the view's {path[0]} has no {path[1]!r}; it has {', '.join(items)}")

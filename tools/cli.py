@@ -436,7 +436,7 @@ def parser() -> argparse.ArgumentParser:
     fix_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails")
     g.add_argument("files", nargs="+", help="fixture files (TOML) or folders of them")
-    g.add_argument("-v", "--verbose", action="store_true", help="print each fixture's events, told as the table read then")
+    g.add_argument("-v", "--verbose", action="store_true", help="print the events, as the table read then")
 
     p = command("bench", "measure the engine and write BENCHMARKS.md", cmd_bench, store=False)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")

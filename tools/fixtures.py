@@ -645,7 +645,8 @@ def _play(run: Run, steps: Sequence[Mapping[str, Any]], failures: list[str]) -> 
             break
         run.steps[n] = game.version
         if "expect" in step:
-            failures += _check_decision(run, decision, step["expect"], where)
+            table = f"the table there: {_table(run, game.state)}"
+            failures += [f"{text}\n         {table}" for text in _check_decision(run, decision, step["expect"], where)]
         try:
             choice = run.choice(decision, list(step.get("choose", [])))
         except FixtureError as error:

@@ -25,6 +25,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
+from domain.lcg.scenarios import scenario
 from domain.lcg.state import Card, Player
 
 PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged")
@@ -92,13 +93,14 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     if first in eliminated and len(eliminated) < len(seats):
         # Rules (Core Set, player elimination): the first-player token passes on.
         raise SetupError(f"first: {first} is eliminated; the first-player token would have passed on")
-    scenario_cards = set(options_quest(options.scenario)) | set(options_encounter(options.scenario))
+    chosen = scenario(options.scenario)
+    scenario_cards = {*chosen.quest, *chosen.encounter_deck("standard")}
     decks = {seat: {*setup.heroes, *setup.deck} for seat, setup in zip(seats, options.players, strict=True)}
     zones_spec: dict[str, Sequence[Any]] = dict(position.get("zones", {}))
     for seat, setup in zip(seats, options.players, strict=True):
         zones_spec.setdefault(f"{seat}.heroes", [] if seat in eliminated else list(setup.heroes))
     if "quest" not in zones_spec:
-        zones_spec["quest"] = [{"card": options_quest(options.scenario)[0], "face": "B"}]
+        zones_spec["quest"] = [{"card": chosen.quest[0], "face": "B"}]
 
     cards: list[Card] = []
     zones: dict[str, list[int]] = {}
@@ -153,18 +155,6 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     )
     frames = round_frames("lcg.game", "lcg.round", str(position.get("at", "lcg.round")))
     return Position(created, placed, frames, labels)
-
-
-def options_quest(scenario: str) -> tuple[str, ...]:
-    from domain.lcg.scenarios import scenario as find
-
-    return find(scenario).quest
-
-
-def options_encounter(scenario: str) -> tuple[str, ...]:
-    from domain.lcg.scenarios import scenario as find
-
-    return tuple(find(scenario).encounter_deck("standard"))
 
 
 def _zone_owner(zone: str, seats: list[str]) -> str | None:

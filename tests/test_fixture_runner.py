@@ -36,6 +36,7 @@ PASSING = {
     "position limits (card)": ("lcg/cards/heroes/glorfindel-limit-used-earlier-this-round.toml", "limits"),
     "position limits (card, player)": ("lcg/cards/heroes/eowyn-limit-used-by-one-player-not-the-other.toml", "player"),
     "position limits (key)": ("wotr/cards/palantir-of-orthanc-used-earlier-this-round.toml", "key"),
+    "position delayed": ("lcg/cards/allies/beorn-action-already-used-this-phase.toml", "delayed"),
     "position wotr.setup": ("wotr/rules/setup-draw-seven-cycle-two.toml", "wotr.setup"),
     "position wotr.setup.hand": ("wotr/rules/duel-setup-draws-from-the-top-of-the-decks-given.toml", "wotr.setup.hand"),
     "position any card of the pool": ("wotr/rules/any-card-of-the-pool-in-any-scenario.toml", "Soldiers of Gondor"),
@@ -78,12 +79,19 @@ FAILS = {
         "check 1 (before step 1): card Forest Spider: attack is 3, expected 2",
         "it was 3 from the position on and never changed",
     ],
+    "delayed-unknown-program": ["no program 'core-031.shuffle-back-twice'"],
+    "delayed-forgotten-by-the-expectation": [
+        "card Beorn: zone is 'p1.hand', expected 'p1.allies'",
+        "diverged at 5 DeckShuffled: p1's deck is shuffled (1 card)",
+        "the value over time: 'p1.allies' at the position, 'p1.deck' after #5, 'p1.hand' after #12",
+    ],
     "limit-without-card-or-key": ["give the card whose limit is used, or its key"],
     "limit-key-names-no-card": ["no card labelled 'Palantir' on the table"],
     "limit-used-but-expected-offered": ["step 1: decision lacks option(s) ['Glorfindel']"],
     "wotr-setup-unknown-step": ["cannot start at 'wotr.setup.mulligan'"],
     "wotr-setup-hand-read-after-the-cycle": [
         "player gandalf: hand is 6, expected 7",
+        "diverged at 10 CardsCycled: Gimli#31 and Legolas#32 go to gandalf's cycle pile",
         "the value over time: 0 at the position, 7 after #4, 5 after #10, 6 after #18",
     ],
     "unknown-card": ["unknown card 'Gandalf the Grey'"],
@@ -182,6 +190,9 @@ LAID_OUT: dict[str, Callable[[Any], bool]] = {
     ),
     "lcg/rules/first-player-token-passes-over-an-eliminated-player.toml": lambda s: s.players["p2"].eliminated,
     "wotr/cards/palantir-of-orthanc-used-earlier-this-round.toml": lambda s: [x.until for x in s.limits] == ["round"],
+    "lcg/cards/allies/beorn-action-already-used-this-phase.toml": lambda s: (
+        [(d.at, d.node) for d in s.delayed] == [("phase", "core-031.shuffle-back")]
+    ),
     "wotr/rules/setup-draw-seven-cycle-two.toml": lambda s: NODES[s.stack[-1].node].rule == "wotr.setup.shuffle",
 }
 

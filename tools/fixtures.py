@@ -343,6 +343,8 @@ class Miss:
     event: Event | None = None
     note: str = ""
     value: Callable[[State], Any] | None = None
+    """For a value: how to read it from the table, and what it should have been."""
+    expected: Any = None
 
 
 class Checker:
@@ -398,7 +400,7 @@ class Checker:
         if same(actual, expected):
             return
         text = f"{what} {shown!r}, expected {wanted}" if listing else f"{what} is {shown!r}, expected {wanted}"
-        self.misses.append(Miss(text, value=read))
+        self.misses.append(Miss(text, value=read, expected=expected))
 
     def _in_order(self, wanted: Sequence[Mapping[str, Any]]) -> None:
         position = 0
@@ -465,7 +467,12 @@ class Checker:
                     read = partial(shows, run.uid(label))
                     if read(self.state) != (key == "visible"):
                         state = "shown" if key == "hidden" else "not shown"
-                        self.misses.append(Miss(f"view of {viewer}: {label} is {state}, expected {key}", value=read))
+                        miss = Miss(
+                            f"view of {viewer}: {label} is {state}, expected {key}",
+                            value=read,
+                            expected=key == "visible",
+                        )
+                        self.misses.append(miss)
             elif isinstance(expected, dict) and isinstance(
                 _field(projection.view(self.state, viewer), key, "a view"), list
             ):
@@ -676,8 +683,11 @@ def _report(run: Run, miss: Miss, version: int, title: str) -> str:
     history: list[tuple[Event, Any]] = []
     if miss.value is not None:
         history = _history(run, miss.value, version)
+        right = [i for i, (_, value) in enumerate(history) if same(value, miss.expected)]
+        # The first change away from the expected value after it last held; if it never
+        # held, the position itself.
         if history:
-            event = history[-1][0]
+            event = history[right[-1] + 1][0] if right else history[0][0]
     if event is not None:
         lines.append(f"  diverged at {run.line(event)}")
         if miss.note:

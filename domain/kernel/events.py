@@ -145,13 +145,14 @@ class PositionEvent(Event, frozen=True, kw_only=True):
     """Base of each game's event that lays out an exact position (fixtures, disputes).
 
     Besides the table, which each game describes in its own event, a position may have
-    lasting effects already running (modifiers) and limited abilities already used: a
-    dispute about "+1 attack until the end of the round" or "once per round" starts in
-    the middle of those as often as at the beginning.
+    lasting effects already running (modifiers, effects waiting for the end of a scope) and
+    limited abilities already used: a dispute about "+1 attack until the end of the round"
+    or "once per round" starts in the middle of those as often as at the beginning.
     """
 
     modifiers: tuple[Modifier, ...] = ()
     limits: tuple[Limit, ...] = ()
+    delayed: tuple[Delayed, ...] = ()
 
 
 # --- Events the kernel itself emits; every ruleset's event union includes these. -----

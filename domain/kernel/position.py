@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from domain.kernel.events import Event, Frame, Limit, Modifier
-from domain.kernel.flow import FlowError, frames_to, program
+from domain.kernel.events import Delayed, Event, Frame, Limit, Modifier
+from domain.kernel.flow import NODES, FlowError, frames_to, program
 from domain.kernel.ruleset import SetupError
 
 C = TypeVar("C", bound=Event)
@@ -76,13 +76,21 @@ def setup_frames(game: str, setup_program: str, at: str) -> list[Frame]:
 
 MODIFIER_FIELDS = frozenset({"card", "stat", "amount", "until", "source"})
 LIMIT_FIELDS = frozenset({"card", "player", "key", "until"})
+DELAYED_FIELDS = frozenset({"card", "program", "at", "player"})
 _LABEL_IN_KEY = re.compile(r"\{([^{}]+)\}")
 
 
-def lasting(
-    position: Mapping[str, Any], labels: Mapping[str, int], scopes: Sequence[str]
-) -> tuple[tuple[Modifier, ...], tuple[Limit, ...]]:
-    """The modifiers and used limits a position says are already running.
+@dataclass(frozen=True)
+class Lasting:
+    """What a position says is already running: modifiers, used limits, delayed effects."""
+
+    modifiers: tuple[Modifier, ...] = ()
+    limits: tuple[Limit, ...] = ()
+    delayed: tuple[Delayed, ...] = ()
+
+
+def lasting(position: Mapping[str, Any], labels: Mapping[str, int], scopes: Sequence[str]) -> Lasting:
+    """The modifiers, used limits and delayed effects a position says are already running.
 
     ``modifiers = [{ card = "Gimli", stat = "attack", amount = 1, until = "round" }]``:
     a lasting change to a card's stat (``source``: the label of the card it comes from).
@@ -90,6 +98,9 @@ def lasting(
     was used (its key is the card, or ``card:player`` with ``player``); ``key`` gives
     the key outright, a card written as ``{label}`` (``"palantir.{Palantir of Orthanc}"``).
     ``until`` is one of ``scopes`` (``game``: it never lapses).
+    ``delayed = [{ card = "Beorn", program = "core-031.shuffle-back", at = "phase" }]``: a
+    card's text waiting for the end of ``at`` to run ``program`` (the card's, with the card as
+    its own and ``player``, if given, as its controller).
     """
 
     def uid(where: str, name: object) -> int:
@@ -97,10 +108,10 @@ def lasting(
             raise SetupError(f"{where}: no card labelled {name!r} on the table")
         return labels[str(name)]
 
-    def scope(where: str, spec: Mapping[str, Any]) -> str:
-        until = str(spec.get("until", ""))
+    def scope(where: str, spec: Mapping[str, Any], key: str = "until") -> str:
+        until = str(spec.get(key, ""))
         if until not in scopes:
-            raise SetupError(f"{where}: until {until!r} is not a scope; scopes are {', '.join(scopes)}")
+            raise SetupError(f"{where}: {key} {until!r} is not a scope; scopes are {', '.join(scopes)}")
         return until
 
     modifiers = []
@@ -121,7 +132,19 @@ def lasting(
         else:
             raise SetupError(f"{where}: give the card whose limit is used, or its key")
         limits.append(Limit(key, scope(where, spec)))
-    return tuple(modifiers), tuple(limits)
+    delayed = []
+    for spec in position.get("delayed", []):
+        where = f"delayed effect {dict(spec)}"
+        _known_fields(where, spec, DELAYED_FIELDS, ("card", "program", "at"))
+        node = str(spec["program"])
+        if node not in NODES:
+            raise SetupError(f"{where}: no program {node!r}")
+        card = uid(where, spec["card"])
+        env: dict[str, Any] = {"self": card, "_card": card}
+        if "player" in spec:
+            env["player"] = str(spec["player"])
+        delayed.append(Delayed(scope(where, spec, "at"), node, env))
+    return Lasting(tuple(modifiers), tuple(limits), tuple(delayed))
 
 
 def _uid_text(uid: Callable[[str, object], int], where: str, match: re.Match[str]) -> str:

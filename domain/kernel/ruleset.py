@@ -85,6 +85,7 @@ def set_lasting(state: State, event: PositionEvent) -> None:
     """The kernel's part of laying out a position: lasting effects and used limits."""
     state.modifiers = list(event.modifiers)
     state.limits = list(event.limits)
+    state.delayed = list(event.delayed)
 
 
 def _ended(state: State, event: GameEnded) -> None:

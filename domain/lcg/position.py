@@ -142,10 +142,11 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         heroes = zones.get(f"{seat}.heroes", [])
         start = sum(CARDS[cards[u - 1].code].threat_cost for u in heroes)
         player_list.append(Player(seat=seat, threat=int(threat.get(seat, start)), eliminated=seat in eliminated))
-    modifiers, limits = lasting(position, labels, SCOPES)
+    running = lasting(position, labels, SCOPES)
     placed = ev.PositionSet(
-        modifiers=modifiers,
-        limits=limits,
+        modifiers=running.modifiers,
+        limits=running.limits,
+        delayed=running.delayed,
         cards=tuple(cards),
         zones=zones,
         players=tuple(player_list),

@@ -104,10 +104,11 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         Player(seat=d.seat, team=d.team, ring=str(rings.get(d.seat, "ready" if d.ring else ""))) for d in chosen.seats
     )
     order = list(chosen.order)
-    modifiers, limits = lasting(position, labels, SCOPES)
+    running = lasting(position, labels, SCOPES)
     placed = ev.PositionSet(
-        modifiers=modifiers,
-        limits=limits,
+        modifiers=running.modifiers,
+        limits=running.limits,
+        delayed=running.delayed,
         cards=tuple(cards),
         zones=zones,
         players=players,

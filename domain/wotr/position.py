@@ -104,6 +104,8 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         Player(seat=d.seat, team=d.team, ring=str(rings.get(d.seat, "ready" if d.ring else ""))) for d in chosen.seats
     )
     order = list(chosen.order)
+    if position.get("delayed"):
+        raise SetupError("delayed: no War of the Ring text waits for the end of a scope")
     running = lasting(position, labels, SCOPES)
     placed = ev.PositionSet(
         modifiers=running.modifiers,

@@ -44,7 +44,11 @@ PASSING = {
         "lcg/cards/passage-through-mirkwood/forest-spider-bonus-already-running-lapses-at-end-of-round.toml",
         "before_step",
     ),
-    "check at": ("lcg/rules/first-player-token-passes-over-an-eliminated-player.toml", 'at = "lcg.refresh"'),
+    "check at": (
+        "lcg/cards/passage-through-mirkwood/forest-spider-bonus-already-running-lapses-at-end-of-round.toml",
+        'at = "lcg.combat.player-attacks"',
+    ),
+    "check at, after_step": ("lcg/rules/first-player-token-passes-over-an-eliminated-player.toml", "after_step"),
     "stop": ("lcg/rules/quest-staging-reveals-before-resolution.toml", "stop"),
     "counts (times)": ("lcg/rules/first-player-token-passes-over-an-eliminated-player.toml", "times"),
     "absence (event field)": ("lcg/rules/undefended-attack-all-damage-to-one-hero.toml", "defender = false"),
@@ -99,6 +103,7 @@ FAILS = {
     "check-before-a-step-never-reached": ["check 1: step 5 was never reached"],
     "check-value-changed-later": ["check 1 (before step 1): card Legolas: damage is 0, expected 2"],
     "stop-at-a-step-never-reached": ["stop: step lcg.travel was not reached"],
+    "check-at-the-nth-time-never-reached": ["check 1: step lcg.refresh was not reached 2 times"],
     "value-diverged-later": [
         "card Gimli: exhausted is False, expected True",
         "diverged at 11 CardsReadied: Gimli is readied",

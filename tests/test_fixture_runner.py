@@ -89,6 +89,7 @@ FAILS = {
         "diverged at 5 DeckShuffled: p1's deck is shuffled (1 card)",
         "the value over time: 'p1.allies' at the position, 'p1.deck' after #5, 'p1.hand' after #12",
     ],
+    "limit-player-no-such-seat": ["no seat 'p2'; the seats are p1"],
     "limit-without-card-or-key": ["give the card whose limit is used, or its key"],
     "limit-key-names-no-card": ["no card labelled 'Palantir' on the table"],
     "limit-used-but-expected-offered": ["step 1: decision lacks option(s) ['Glorfindel']"],

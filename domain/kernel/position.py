@@ -9,9 +9,8 @@ sets a game at a step of its setup or of a round.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Generic, TypeVar
 
 from domain.kernel.events import Delayed, Event, Frame, Limit, Modifier
@@ -89,7 +88,9 @@ class Lasting:
     delayed: tuple[Delayed, ...] = ()
 
 
-def lasting(position: Mapping[str, Any], labels: Mapping[str, int], scopes: Sequence[str]) -> Lasting:
+def lasting(
+    position: Mapping[str, Any], labels: Mapping[str, int], scopes: Sequence[str], seats: Sequence[str]
+) -> Lasting:
     """The modifiers, used limits and delayed effects a position says are already running.
 
     ``modifiers = [{ card = "Gimli", stat = "attack", amount = 1, until = "round" }]``:
@@ -102,53 +103,69 @@ def lasting(position: Mapping[str, Any], labels: Mapping[str, int], scopes: Sequ
     card's text waiting for the end of ``at`` to run ``program`` (the card's, with the card as
     its own and ``player``, if given, as its controller).
     """
+    read = _Reader(labels, scopes, seats)
+    return Lasting(
+        tuple(read.modifier(spec) for spec in position.get("modifiers", [])),
+        tuple(read.limit(spec) for spec in position.get("limits", [])),
+        tuple(read.delayed(spec) for spec in position.get("delayed", [])),
+    )
 
-    def uid(where: str, name: object) -> int:
-        if str(name) not in labels:
-            raise SetupError(f"{where}: no card labelled {name!r} on the table")
-        return labels[str(name)]
 
-    def scope(where: str, spec: Mapping[str, Any], key: str = "until") -> str:
-        until = str(spec.get(key, ""))
-        if until not in scopes:
-            raise SetupError(f"{where}: {key} {until!r} is not a scope; scopes are {', '.join(scopes)}")
-        return until
+@dataclass(frozen=True)
+class _Reader:
+    """Reads the entries of a position's lasting effects, naming the entry in each error."""
 
-    modifiers = []
-    for spec in position.get("modifiers", []):
+    labels: Mapping[str, int]
+    scopes: Sequence[str]
+    seats: Sequence[str]
+
+    def modifier(self, spec: Mapping[str, Any]) -> Modifier:
         where = f"modifier {dict(spec)}"
         _known_fields(where, spec, MODIFIER_FIELDS, ("card", "stat", "amount"))
-        source = uid(where, spec["source"]) if "source" in spec else None
-        until = scope(where, spec)
-        modifiers.append(Modifier(uid(where, spec["card"]), str(spec["stat"]), int(spec["amount"]), until, source))
-    limits = []
-    for spec in position.get("limits", []):
+        source = self.uid(where, spec["source"]) if "source" in spec else None
+        target = self.uid(where, spec["card"])
+        return Modifier(target, str(spec["stat"]), int(spec["amount"]), self.scope(where, spec), source)
+
+    def limit(self, spec: Mapping[str, Any]) -> Limit:
         where = f"limit {dict(spec)}"
         _known_fields(where, spec, LIMIT_FIELDS, ())
         if "key" in spec:
-            key = _LABEL_IN_KEY.sub(partial(_uid_text, uid, where), str(spec["key"]))
+            key = _LABEL_IN_KEY.sub(lambda m: str(self.uid(where, m.group(1))), str(spec["key"]))
         elif "card" in spec:
-            key = str(uid(where, spec["card"])) + (f":{spec['player']}" if "player" in spec else "")
+            key = str(self.uid(where, spec["card"]))
+            if "player" in spec:
+                key += f":{self.seat(where, spec['player'])}"
         else:
             raise SetupError(f"{where}: give the card whose limit is used, or its key")
-        limits.append(Limit(key, scope(where, spec)))
-    delayed = []
-    for spec in position.get("delayed", []):
+        return Limit(key, self.scope(where, spec))
+
+    def delayed(self, spec: Mapping[str, Any]) -> Delayed:
         where = f"delayed effect {dict(spec)}"
         _known_fields(where, spec, DELAYED_FIELDS, ("card", "program", "at"))
         node = str(spec["program"])
         if node not in NODES:
             raise SetupError(f"{where}: no program {node!r}")
-        card = uid(where, spec["card"])
+        card = self.uid(where, spec["card"])
         env: dict[str, Any] = {"self": card, "_card": card}
         if "player" in spec:
-            env["player"] = str(spec["player"])
-        delayed.append(Delayed(scope(where, spec, "at"), node, env))
-    return Lasting(tuple(modifiers), tuple(limits), tuple(delayed))
+            env["player"] = self.seat(where, spec["player"])
+        return Delayed(self.scope(where, spec, "at"), node, env)
 
+    def uid(self, where: str, name: object) -> int:
+        if str(name) not in self.labels:
+            raise SetupError(f"{where}: no card labelled {name!r} on the table")
+        return self.labels[str(name)]
 
-def _uid_text(uid: Callable[[str, object], int], where: str, match: re.Match[str]) -> str:
-    return str(uid(where, match.group(1)))
+    def seat(self, where: str, name: object) -> str:
+        if str(name) not in self.seats:
+            raise SetupError(f"{where}: no seat {name!r}; the seats are {', '.join(self.seats)}")
+        return str(name)
+
+    def scope(self, where: str, spec: Mapping[str, Any], key: str = "until") -> str:
+        until = str(spec.get(key, ""))
+        if until not in self.scopes:
+            raise SetupError(f"{where}: {key} {until!r} is not a scope; scopes are {', '.join(self.scopes)}")
+        return until
 
 
 def _known_fields(where: str, spec: Mapping[str, Any], known: Set[str], required: Sequence[str]) -> None:

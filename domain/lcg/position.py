@@ -142,7 +142,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         heroes = zones.get(f"{seat}.heroes", [])
         start = sum(CARDS[cards[u - 1].code].threat_cost for u in heroes)
         player_list.append(Player(seat=seat, threat=int(threat.get(seat, start)), eliminated=seat in eliminated))
-    running = lasting(position, labels, SCOPES)
+    running = lasting(position, labels, SCOPES, seats)
     placed = ev.PositionSet(
         modifiers=running.modifiers,
         limits=running.limits,

@@ -106,7 +106,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     order = list(chosen.order)
     if position.get("delayed"):
         raise SetupError("delayed: no War of the Ring text waits for the end of a scope")
-    running = lasting(position, labels, SCOPES)
+    running = lasting(position, labels, SCOPES, seats)
     placed = ev.PositionSet(
         modifiers=running.modifiers,
         limits=running.limits,

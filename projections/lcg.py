@@ -118,6 +118,8 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         v.threat, v.quest_points = table.threat_of(s, uid), d.quest_points
     elif d.type == "quest":
         v.quest_points = d.quest_points
+    elif d.type == "event":
+        v.cost = d.cost
     v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]
     return v
 
@@ -182,7 +184,9 @@ def view(s: LcgState, viewer: str) -> TableView:
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------
 
-_PUBLIC_ZONES = frozenset({"staging", "active", "quest", "quest.done", "encounter.discard", "victory", "revealed"})
+_PUBLIC_ZONES = frozenset(
+    {"staging", "active", "quest", "quest.done", "encounter.discard", "victory", "revealed", "removed"}
+)
 """Shared zones whose cards are face up. Everything else shared (the encounter deck, the
 quest deck, unused quest cards, set-aside cards) is hidden from every seat."""
 _PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard"})

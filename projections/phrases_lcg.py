@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import scenario
+from projections.phrases_lcg_events import PHRASES as EVENT_CARD_PHRASES
 from projections.story import (
     Phrasebook,
     Said,
@@ -49,6 +50,7 @@ _SHARED_ZONES = {
     "shadows": "the shadow cards",
     "attachments": "the attachments",
     "set-aside": "the cards set aside",
+    "removed": "the cards removed from the game",
 }
 _PLAYER_ZONES = {
     "hand": "hand",
@@ -310,6 +312,8 @@ def defender_declared(said: Said) -> str:
     target = f" {attack.player}" if attack is not None else ""
     if said.get("defender") is None:
         return f"{enemy} attacks{target}; nobody defends"
+    if attack is not None and attack.defenders and attack.defenders[0] != said.get("defender"):
+        return f"{said.card('defender')} also defends against {enemy}"
     return f"{enemy} attacks{target}; {said.card('defender')} defends"
 
 
@@ -448,3 +452,5 @@ BOOK = register(
         },
     )
 )
+
+BOOK.phrases.update(EVENT_CARD_PHRASES)

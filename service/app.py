@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID, uuid4
 
@@ -20,7 +21,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
-from domain.game import Game, GameSnapshot, project_game
+from domain.game import Game, GameSnapshot, Recorded, project_game
 from domain.kernel.decisions import Choice, RuleError
 from domain.kernel.events import Event, GameEnded
 from domain.kernel.ruleset import Ruleset
@@ -58,6 +59,23 @@ class ConcurrentUpdate(RuleError):
 class BadVersion(RuleError):
     def __init__(self, version: int, latest: int) -> None:
         super().__init__(f"version {version} is out of range: the game has versions 1 to {latest}")
+
+
+class _Adopted(Game):
+    """A game whose new events were made elsewhere: they keep the times they were first saved."""
+
+    def __init__(
+        self, id: UUID, rules: Ruleset[Any], state: State, events: Sequence[Event], stamps: Sequence[datetime]
+    ) -> None:
+        super().__init__(id, rules, state)
+        self._new = list(events)
+        self._stamps = list(stamps)
+
+    def collect_events(self) -> list[Recorded]:
+        name = self.rules.name
+        recorded = [Recorded(self.id, e.seq, name, e, at) for e, at in zip(self._new, self._stamps, strict=True)]
+        self._new, self._stamps = [], []
+        return recorded
 
 
 @dataclass(frozen=True)
@@ -154,6 +172,16 @@ class Westmarch(Application[UUID]):
         aggregates in one transaction; :class:`ConcurrentUpdate` if any was saved first."""
         self._save(game, before, *also)
 
+    def adopt(self, game_id: UUID, rules: Ruleset[Any], events: Sequence[Event], stamps: Sequence[datetime]) -> None:
+        """Save events made elsewhere (an imported record) as they are, with the times they
+        were first saved, after the game's stored events; :class:`ConcurrentUpdate` (nothing
+        saved) if another command saved any of their versions first."""
+        if not events:
+            return
+        before = events[0].seq - 1
+        state = fold(rules, list(events), self.state_at(game_id, before) if before else None)
+        self._save(_Adopted(game_id, rules, state, events, stamps), before)
+
     def record(self, record_id: UUID) -> Any | None:
         """The first stored event of a one-event aggregate (a service record), or None."""
         found = self.recorder.select_events(record_id, limit=1)
@@ -164,12 +192,17 @@ class Westmarch(Application[UUID]):
             self.save(game, *also)
         except IntegrityError:
             raise ConcurrentUpdate(game.id) from None
+        self._snapshot(game.id, game.rules, before, game.version, game.state)
+
+    def _snapshot(self, game_id: UUID, rules: Ruleset[Any], before: int, after: int, state: State | None) -> None:
+        """Snapshots at the multiples of ``snapshot_every`` from ``before`` (excluded) to
+        ``after``; ``state`` is the state at ``after``, if at hand."""
         if self.snapshots is None:
             return
         every = self.snapshot_every
-        for version in range((before // every + 1) * every, game.version + 1, every):
-            state = game.state if version == game.version else self.state_at(game.id, version)
-            snapshot = GameSnapshot(game.id, version, game.rules.name, msgspec.Raw(game.rules.codec.encode(state)))
+        for version in range((before // every + 1) * every, after + 1, every):
+            at = state if version == after and state is not None else self.state_at(game_id, version)
+            snapshot = GameSnapshot(game_id, version, rules.name, msgspec.Raw(rules.codec.encode(at)))
             self.snapshots.put([snapshot])
 
     # -- queries ---------------------------------------------------------------------
@@ -206,11 +239,18 @@ class Westmarch(Application[UUID]):
         return self._decode(rules, select_states(self.recorder, game_id, gt, lte))
 
     def _decode(self, rules: Ruleset[Any], states: list[bytes]) -> list[Event]:
+        return rules.codec.decode_stored_many(self._opened(states)) if states else []
+
+    def _opened(self, states: list[bytes]) -> list[bytes]:
         mapper = self.mapper
         assert isinstance(mapper, EventMapper)
         if mapper.cipher or mapper.compressor:
             states = [mapper.open_state(s) for s in states]
-        return rules.codec.decode_stored_many(states) if states else []
+        return states
+
+    def stored(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[bytes]:
+        """The stored bytes of the game's events (``[microseconds, event]``), in order."""
+        return self._opened(select_states(self.recorder, game_id, gt, lte))
 
     def first_unreadable(self, game_id: UUID) -> int | None:
         """The version of the first stored event that does not decode (after a bad edit)."""

@@ -39,10 +39,11 @@ from domain.kernel.decisions import Decision, RuleError, UnknownDecision
 from domain.kernel.events import Event, GameEnded, Outcome
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.state import State
-from domain.verify import Verdict, verify
+from domain.verify import Status, Verdict, verify
 from projections.explain import Because, explain
 from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
 from service.app import BadVersion, GameInfo, Westmarch
+from service.archive import export
 from service.errors import BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
 from service.records import CommandApplied, Record, command_id, seats_id
@@ -430,8 +431,23 @@ class GameService:
             events = self.app.history(game_id)
         except msgspec.DecodeError:
             latest = self.app.version(game_id)
-            return Verdict(False, latest, self.app.first_unreadable(game_id), "a stored event cannot be read")
+            unreadable = self.app.first_unreadable(game_id)
+            return Verdict(Status.CHAIN_BROKEN, latest, unreadable, "a stored event cannot be read")
         return verify(self.app.rules_of(game_id), events)
+
+    def export(self, game_id: UUID, token: str) -> Iterator[bytes]:
+        """The game's record (``service/archive.py``), in chunks of whole lines.
+
+        The record holds every hidden card and the seed, and a redacted record could not be
+        verified: the referee may export a game at any time, everyone else once it is over.
+        """
+        viewer = self.tokens.viewer(game_id, token)
+        if viewer != REFEREE and not self._over(game_id, self.app.version(game_id)):
+            raise PermissionDenied(
+                f"the {viewer} cannot export a game in progress: its record holds every hidden card and the "
+                "seed (a redacted record could not be verified); the referee can, and everyone can once it is over"
+            )
+        return export(self.app, game_id)
 
     def games(self, offset: int = 0, limit: int = 100) -> list[GameInfo]:
         if offset < 0 or limit < 0:

@@ -6,20 +6,19 @@ cannot be set up raises :class:`~domain.lcg.lineups.SetupError` naming the probl
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from domain.kernel.events import Event
 from domain.lcg.lineups import SetupError
 
-MAX_DECK = 200
-
 
 @dataclass(frozen=True)
 class PlayerSetup:
     heroes: Sequence[str] = ()
     deck: Sequence[str] = ()
+    """The deck's text, whole or one line per entry (see :mod:`domain.lcg.decks.formats`)."""
+    deck_format: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,15 +57,8 @@ def _wotr(request: GameRequest, seed: int) -> Event:
     return WOTR.created(wotr_options(request.scenario or "trilogy", rules), seed)
 
 
-def _fold(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return plain.casefold().replace(" ", "").replace("-", "").replace("'", "")
-
-
 def _lcg(request: GameRequest, seed: int) -> Event:
-    import msgspec
-
-    from domain.lcg.cards import CARDS
+    from domain.lcg.decks.formats import read_deck
     from domain.lcg.lineups import lcg_options
     from domain.lcg.ruleset import LCG
 
@@ -74,32 +66,13 @@ def _lcg(request: GameRequest, seed: int) -> Event:
     if unknown:
         raise SetupError(f"unknown option {unknown[0]!r}; lcg takes: difficulty")
     players = list(request.players) or [PlayerSetup()]
-    heroes: list[list[str]] = []
-    for i, player in enumerate(players):
-        if player.heroes:
-            if len(heroes) != i:
-                raise SetupError(f"player {i + 1} names heroes but player {len(heroes) + 1} does not")
-            heroes.append(list(player.heroes))
+    heroes = [list(p.heroes) for p in players]
+    decks = [read_deck("\n".join(p.deck), p.deck_format) if p.deck else None for p in players]
     options = lcg_options(
         request.scenario or "passage-through-mirkwood",
         len(players),
-        heroes or None,
+        heroes,
         request.options.get("difficulty", "standard"),
+        decks,
     )
-    allies = {c.code: c for c in CARDS.values() if c.type == "ally"}
-    by_name = {_fold(c.name): c.code for c in allies.values()}
-    setups = []
-    for i, (player, setup) in enumerate(zip(players, options.players, strict=True)):
-        if not player.deck:
-            setups.append(setup)
-            continue
-        if not 6 <= len(player.deck) <= MAX_DECK:
-            raise SetupError(f"player {i + 1}'s deck must have 6 to {MAX_DECK} cards, not {len(player.deck)}")
-        codes = []
-        for name in player.deck:
-            code = name if name in allies else by_name.get(_fold(name))
-            if code is None:
-                raise SetupError(f"player {i + 1}'s deck: {name!r} is not an ally card (decks hold allies only)")
-            codes.append(code)
-        setups.append(msgspec.structs.replace(setup, deck=tuple(codes)))
-    return LCG.created(msgspec.structs.replace(options, players=tuple(setups)), seed)
+    return LCG.created(options, seed)

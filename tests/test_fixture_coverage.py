@@ -57,6 +57,16 @@ def test_every_lcg_card_text_acts_in_a_fixture() -> None:
     assert len(TEXTS) >= 40
 
 
+def test_every_lcg_player_event_has_its_text() -> None:
+    from domain.lcg.cards import CARDS, TEXTS, load_texts
+
+    load_texts()
+    events = [code for code, c in CARDS.items() if c.type == "event"]
+    assert len(events) == 28, "the Core Set has 28 player events"
+    missing = [f"{code} {CARDS[code].name}" for code in events if code not in TEXTS]
+    assert not missing, f"events without a text: {missing}"
+
+
 def test_every_war_of_the_ring_text_acts_in_a_fixture() -> None:
     from domain.wotr.cards import CARDS, LOCATIONS, TEXTS, load_texts
 

@@ -7,7 +7,9 @@
 6. Bad input changes nothing: in every game, at random decisions, every kind of illegal
    answer raises a typed error naming the decision, and appends nothing.
 
-The number of games is bounded so CI stays fast; WESTMARCH_INVARIANT_GAMES raises it.
+Half the games are played with the default decks, half with random legal decks (1 to 3
+heroes each, cards drawn from the pool). The number of games is bounded so CI stays fast;
+WESTMARCH_INVARIANT_GAMES raises it.
 """
 
 from __future__ import annotations
@@ -15,14 +17,22 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import uuid
 from pathlib import Path
+from typing import cast
 
+import msgspec
 import pytest
 
 from domain.game import Game, Recorded
 from domain.kernel.events import DecisionAnswered, Event
 from domain.kernel.runtime import fold
+from domain.lcg.cards import CARDS
+from domain.lcg.decks import Deck, random_deck
+from domain.lcg.events import EventPlayed
+from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
+from domain.lcg.state import HeroSetup, LcgState
 from domain.verify import verify
 from service.app import Westmarch, store_env
 from tests.conftest import new_lcg, play_randomly
@@ -37,14 +47,25 @@ def _setup(seed: int) -> tuple[int, str]:
     return SETUPS[seed % len(SETUPS)]
 
 
-def _play(seed: int) -> Game:
+def _new(seed: int) -> Game:
+    """Seed's game: odd seeds with the default decks, even ones with random legal decks."""
     players, difficulty = _setup(seed)
-    return play_randomly(new_lcg(seed, players, difficulty), random.Random(seed * 7919))
+    if seed % 2:
+        return new_lcg(seed, players, difficulty)
+    rng = random.Random(seed)
+    decks: list[Deck] = []
+    for _ in range(players):
+        decks.append(random_deck(rng, [h for d in decks for h in d.heroes]))
+    options = lcg_options("passage-through-mirkwood", players, None, difficulty, decks)
+    return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
+
+
+def _play(seed: int) -> Game:
+    return play_randomly(_new(seed), random.Random(seed * 7919))
 
 
 def _play_probing(seed: int) -> tuple[Game, int]:
-    players, difficulty = _setup(seed)
-    return play_probing(new_lcg(seed, players, difficulty), seed, LCG.codec.encode)
+    return play_probing(_new(seed), seed, LCG.codec.encode)
 
 
 def _chunk(k: int) -> range:
@@ -67,32 +88,70 @@ def _continue(app: Westmarch, game: Game, events: list[Event], version: int) -> 
     return [*events[:version], *again.pending_events]
 
 
+def _check(app: Westmarch, seed: int, game: Game) -> str:
+    """Invariants 1-3 on one finished game; its end reason."""
+    encode = LCG.codec.encode
+    events = list(game.pending_events)
+    assert game.state.over is not None, f"seed {seed}: the game did not end"
+    # 1. the fold of the events is the state
+    assert encode(fold(LCG, events)) == encode(game.state), f"seed {seed}: fold differs"
+    _store(app, game)
+    # 2. reload at a random version from SQLite, continue: the same events follow
+    version = random.Random(seed).randint(1, len(events))
+    replayed = _continue(app, game, events, version)
+    assert [encode(e) for e in replayed] == [encode(e) for e in events], (
+        f"seed {seed}: reloading at version {version} and continuing diverged"
+    )
+    # 3. verify re-executes the decisions from the seed
+    verdict = verify(LCG, app.history(game.id))
+    assert verdict.ok, f"seed {seed}: {verdict}"
+    return game.state.over.reason
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None:
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
-    encode = LCG.codec.encode
     results = set()
     probed = 0
     for seed in _chunk(chunk):
         game, tried = _play_probing(seed)
         probed += tried
-        events = list(game.pending_events)
-        assert game.state.over is not None, f"seed {seed}: the game did not end"
-        results.add(game.state.over.reason)
-        # 1. the fold of the events is the state
-        assert encode(fold(LCG, events)) == encode(game.state), f"seed {seed}: fold differs"
-        _store(app, game)
-        # 2. reload at a random version from SQLite, continue: the same events follow
-        version = random.Random(seed).randint(1, len(events))
-        replayed = _continue(app, game, events, version)
-        assert [encode(e) for e in replayed] == [encode(e) for e in events], (
-            f"seed {seed}: reloading at version {version} and continuing diverged"
-        )
-        # 3. verify re-executes the decisions from the seed
-        verdict = verify(LCG, app.history(game.id))
-        assert verdict.ok, f"seed {seed}: {verdict}"
+        results.add(_check(app, seed, game))
     assert results, "no game was played"
     assert probed > 10 * len(_chunk(chunk)), "too few illegal answers were tried"
+
+
+EVENT_GAMES = 64
+
+
+SPHERE_LINEUPS = [["Gimli", "Legolas", "Thalin"], ["Aragorn", "Théodred", "Glóin"]]
+"""One sphere per player (Thicket of Spears needs three Tactics heroes to pay for it)."""
+
+
+def _with_events(seed: int) -> Game:
+    """A game whose decks hold every Core Set event beside the allies; every other game
+    starts with one-sphere lineups."""
+    players, difficulty = _setup(seed)
+    heroes = SPHERE_LINEUPS[:players] if seed % 2 else None
+    options = lcg_options("passage-through-mirkwood", players, heroes, difficulty)
+    deck = tuple(c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(c.quantity))
+    options = msgspec.structs.replace(options, players=tuple(HeroSetup(p.heroes, deck) for p in options.players))
+    return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
+
+
+def test_invariants_with_events_in_decks(tmp_path: Path) -> None:
+    """Events played, declined, cancelling and cancelled keep every invariant."""
+    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
+    played: set[str] = set()
+    probed = 0
+    for seed in range(1, EVENT_GAMES + 1):
+        game, tried = play_probing(_with_events(seed), seed, LCG.codec.encode)
+        probed += tried
+        cards = cast(LcgState, game.state).cards
+        played |= {cards[e.card].code for e in game.pending_events if isinstance(e, EventPlayed)}
+        _check(app, seed, game)
+    assert len(played) >= 20, f"only {len(played)} different events were played"
+    assert probed > 10 * EVENT_GAMES, "too few illegal answers were tried"
 
 
 def _tamper(path: Path, game_id: str, version: int, how: str) -> None:

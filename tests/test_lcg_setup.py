@@ -19,17 +19,23 @@ from domain.lcg.cards import CARDS
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
+from projections.feed import SPECTATOR, Feed
 
 FOREST_SPIDER = "core-096"
 OLD_FOREST_ROAD = "core-099"
 FLIES_AND_SPIDERS = "core-119"
 
 
-def _setup(players: int, difficulty: str, seed: int) -> tuple[LcgState, list[Event]]:
-    """The table at the end of setup (before round 1 begins), and setup's events."""
+def _setup(players: int, difficulty: str, seed: int, mulligan: tuple[str, ...] = ()) -> tuple[LcgState, list[Event]]:
+    """The table at the end of setup (before round 1 begins), and setup's events.
+
+    Each player keeps their setup hand, but those in ``mulligan`` take a mulligan.
+    """
     options = lcg_options("passage-through-mirkwood", players, None, difficulty)
     game = Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
-    events = list(game.pending_events)
+    while (d := game.state.pending) is not None and d.rule == "lcg.setup.mulligan":
+        game.answer(d.seat, d.id, ("mulligan",) if d.seat in mulligan else ("keep",))
+    events = [r.event for r in game.collect_events()]
     first_round = next(i for i, e in enumerate(events) if isinstance(e, ev.RoundBegan))
     setup = events[:first_round]
     state = fold(LCG, setup)
@@ -98,3 +104,59 @@ def test_the_quest_starts_at_stage_1_side_b() -> None:
     assert stage.face == "B"
     assert stage.progress == 0
     assert _codes(state, "quest.deck") == ["core-120", "core-121", "core-122"]
+
+
+def test_each_player_in_turn_may_take_a_mulligan_once() -> None:
+    """Core Set rulebook, "Draw Setup Hand": a player may shuffle the setup hand back and draw
+    6 new cards, once; the second hand is kept. The decision is recorded like any other."""
+    options = lcg_options("passage-through-mirkwood", 2, None, "standard")
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, 11))
+    asked = []
+    while (d := game.state.pending) is not None and d.rule == "lcg.setup.mulligan":
+        assert [o.id for o in d.options] == ["keep", "mulligan"]
+        asked.append(d.seat)
+        state = game.state
+        assert isinstance(state, LcgState)
+        before = list(state.zone(f"{d.seat}.hand"))
+        game.answer(d.seat, d.id, ("mulligan",) if d.seat == "p1" else ("keep",))
+        after = game.state
+        assert isinstance(after, LcgState)
+        if d.seat == "p1":  # (p2's answer ends setup: round 1 has begun and drawn a card after it)
+            hand = after.zone("p1.hand")
+            assert len(hand) == 6 and hand != before  # a new hand, from the deck the old one went back to
+            assert len(hand) + len(after.zone("p1.deck")) == len(options.players[0].deck)
+    assert asked == ["p1", "p2"]  # once each, from the first player
+    assert game.state.pending is not None and game.state.pending.rule != "lcg.setup.mulligan"
+    events = [r.event for r in game.collect_events()]
+    shuffles = [e for e in events if isinstance(e, ev.DeckShuffled) and e.zone == "p1.deck"]
+    assert len(shuffles) == 2  # setup's shuffle, then the mulligan's
+    drawn = [e for e in events if isinstance(e, ev.CardsDrawn) and e.player == "p1"]
+    assert len(drawn[0].cards) == len(drawn[1].cards) == 6 and set(drawn[0].cards) <= set(shuffles[1].order)
+    assert len([e for e in events if isinstance(e, ev.DeckShuffled) and e.zone == "p2.deck"]) == 1
+
+
+def test_the_mulligan_is_replayed_from_the_record() -> None:
+    """The hand after a mulligan is the fold of the recorded events (the shuffle's order is in them)."""
+    state, events = _setup(1, "standard", seed=4, mulligan=("p1",))
+    assert fold(LCG, events) == state
+    assert len(state.zone("p1.hand")) == 6
+
+
+def test_a_mulligan_shows_other_seats_no_card_of_either_hand() -> None:
+    """p2 and a spectator see that p1 took a mulligan, and how many cards moved, never which."""
+    options = lcg_options("passage-through-mirkwood", 2, None, "standard")
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, 11))
+    while (d := game.state.pending) is not None and d.rule == "lcg.setup.mulligan":
+        game.answer(d.seat, d.id, ("mulligan",) if d.seat == "p1" else ("keep",))
+    events = [r.event for r in game.collect_events()]
+    end = next(i for i, e in enumerate(events) if isinstance(e, ev.RoundBegan))
+    drawn = [e for e in events[:end] if isinstance(e, ev.CardsDrawn) and e.player == "p1"]
+    p1_cards = {u for e in drawn for u in e.cards}
+    assert len(drawn) == 2 and len(p1_cards) > 6
+    for viewer in ("p2", SPECTATOR):
+        feed = Feed(LCG, viewer, LCG.new_state())
+        for event in events[:end]:
+            projected = feed.project(event)
+            if projected.type in ("DeckShuffled", "CardsDrawn") and projected.body.get("player", "p1") == "p1":
+                assert "order" not in projected.body
+                assert not p1_cards & set(projected.body.get("cards", ())), (viewer, projected.body)

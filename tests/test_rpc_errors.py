@@ -205,9 +205,9 @@ CASES: list[tuple[str, Code, str, Callable[[pb_grpc.GameServiceStub, dict[str, A
         lambda s, g: s.CreateGame(pb.CreateGameRequest(players=[pb.PlayerSetup()] * 5)),
     ),
     (
-        "a deck of non-allies",
+        "a deck of encounter cards",
         Code.INVALID_ARGUMENT,
-        "is not an ally card",
+        "Forest Spider is an enemy card, not a player card",
         lambda s, g: s.CreateGame(pb.CreateGameRequest(players=[pb.PlayerSetup(deck=["Forest Spider"] * 10)])),
     ),
     (
@@ -266,10 +266,11 @@ def test_malformed_messages_get_invalid_argument(server: ThreadedServer, game: d
                 raw(b"\xff\xff\xff\x0f garbage", timeout=5)
             assert refused.value.code() is Code.INVALID_ARGUMENT
             assert "malformed" in (refused.value.details() or "")
-        watch = channel.unary_stream("/westmarch.v1.GameService/Watch")
-        with pytest.raises(grpc.RpcError) as refused:
-            next(iter(watch(b"\x0a\xff\xff\xff", timeout=5)))
-        assert refused.value.code() is Code.INVALID_ARGUMENT
+        for method in ("Watch", "ExportGame"):
+            stream = channel.unary_stream(f"/westmarch.v1.GameService/{method}")
+            with pytest.raises(grpc.RpcError) as refused:
+                next(iter(stream(b"\x0a\xff\xff\xff", timeout=5)))
+            assert refused.value.code() is Code.INVALID_ARGUMENT
         unknown = channel.unary_unary("/westmarch.v1.GameService/DropTables")
         with pytest.raises(grpc.RpcError) as refused:
             unknown(b"", timeout=5)

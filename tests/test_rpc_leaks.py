@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
 from domain.kernel.events import Event
-from domain.lcg.events import CardLookedAt
+from domain.lcg.cards import CARDS
+from domain.lcg.events import CardLookedAt, EventPlayed
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view as lcg_view
 from service.app import store_env
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
 from tests.leak_support import Secrets, play_and_check
 from tests.rpc_support import create, stub_for, threaded_server
@@ -86,3 +89,25 @@ def test_nothing_leaks(server: ThreadedServer, players: int, seed: int, difficul
     with channel:
         access = create(stub, players=players, seed=seed, difficulty=difficulty)
     play_and_check(server, access, SECRETS, seed, limit)
+
+
+EVENT_GAMES = [(2, 111, 260), (3, 112, 220), (4, 113, 200)]  # (players, seed, decisions at most)
+"""Games whose decks hold every Core Set event beside the allies: events sit in hands, are
+offered as Responses, played and cancel encounter cards' effects."""
+
+
+def _deck_with_events() -> list[str]:
+    return [c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(c.quantity)]
+
+
+@pytest.mark.parametrize(("players", "seed", "limit"), EVENT_GAMES)
+def test_nothing_leaks_with_events_in_hand(server: ThreadedServer, players: int, seed: int, limit: int) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        request = pb.CreateGameRequest(
+            game="lcg", players=[pb.PlayerSetup(deck=_deck_with_events()) for _ in range(players)], seed=seed
+        )
+        access = stub.CreateGame(request).access
+    play_and_check(server, access, SECRETS, seed, limit)
+    played = [e for e in server.app.history(UUID(access.game_id)) if isinstance(e, EventPlayed)]
+    assert played, "no event was played: the game shows nothing of events"

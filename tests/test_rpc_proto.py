@@ -38,6 +38,7 @@ def test_the_service_is_westmarch_v1() -> None:
         "ExplainEvent",
         "ForkGame",
         "VerifyGame",
+        "ExportGame",
     }
 
 

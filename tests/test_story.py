@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -27,7 +28,8 @@ from domain.kernel.events import KERNEL_EVENTS, DecisionAnswered, DecisionReques
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
-from domain.lcg.lineups import lcg_options
+from domain.lcg.decks import Deck
+from domain.lcg.lineups import lcg_options, starting_deck
 from domain.lcg.ruleset import LCG
 from domain.rulesets import names, ruleset
 from domain.wotr.options import wotr_options
@@ -62,8 +64,14 @@ def play(game: Game, seed: int) -> list[Event]:
 
 @cache
 def lcg_game(seed: int, players: int) -> tuple[Event, ...]:
-    options = lcg_options("passage-through-mirkwood", players, None, "standard")
-    return tuple(play(Game.start(uuid.uuid4(), LCG, LCG.created(options, seed)), seed))
+    """A game whose every player plays seed 001's deck (the Leadership and Tactics allies) and
+    keeps their setup hand: the story below was written from it."""
+    allies = Deck("allies", cards=tuple(Counter(starting_deck()).items()))
+    options = lcg_options("passage-through-mirkwood", players, None, "standard", [allies] * players)
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
+    while (d := game.state.pending) is not None and d.rule == "lcg.setup.mulligan":
+        game.answer(d.seat, d.id, ("keep",))
+    return tuple(play(game, seed))
 
 
 @cache
@@ -347,7 +355,7 @@ def test_the_feed_sentence_of_a_redacted_event_counts_what_it_hides() -> None:
     assert seen["DeckShuffled"] == "p1's deck is shuffled (24 cards)"
     assert seen["CardsDrawn"] == "p1 draws 6 cards"
     assert seen["ShadowCardDealt"] == "Forest Spider#86 is dealt a face-down shadow card"
-    assert seen["DecisionRequested"] == "p1 must decide (lcg.planning.play-ally)"
+    assert seen["DecisionRequested"] == "p1 must decide (lcg.setup.mulligan)"  # the first decision of a game
 
 
 def test_story_remembers_the_question_to_tell_the_answer() -> None:

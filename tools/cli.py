@@ -18,10 +18,14 @@ from uuid import UUID
 import msgspec
 
 from domain.kernel.decisions import Choice, Decision, RuleError
+from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import verify
 from service.app import BadVersion, UnknownGame, Westmarch, store_env
+from tools.decks import deck_source
 from tools.games import KINDS, kind
+from tools.records import RecordError
+from tools.records import add_arguments as record_arguments
 
 
 class CommandError(Exception):
@@ -64,7 +68,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         found = True
         status = "over" if info.over else "playing"
         seed = getattr(info.created, "seed", "?")
-        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {status:8} seed {seed}")
+        rules = f"rules v{recorded_rules_version(info.created)}"
+        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {status:8} {rules}  seed {seed}")
     if not found:
         print("no games yet; start one with: westmarch new lcg")
     return 0
@@ -196,6 +201,12 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_bench_records(args: argparse.Namespace) -> int:
+    from tools.bench_records import main as bench_main
+
+    return bench_main(args)
+
+
 def cmd_bench_wotr(args: argparse.Namespace) -> int:
     from tools.bench_wotr import main as bench_main
 
@@ -289,6 +300,10 @@ def cmd_fork(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from tools.records import is_record_path, verify_file
+
+    if is_record_path(args.game):
+        return verify_file(args.game)
     app = _app(args)
     game_id = _game_id(app, args.game)
     try:
@@ -299,7 +314,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1
     verdict = verify(app.rules_of(game_id), events)
     print(f"{game_id}: {verdict}")
-    return 0 if verdict.ok else 1
+    return verdict.exit_code
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from tools.records import export_game, export_remote
+
+    if args.server or args.token:
+        if not (args.server and args.token):
+            raise CommandError("exporting from a server needs both --server HOST:PORT and --token TOKEN")
+        return export_remote(args.server, args.token, args.game or "", args.output, args.tls_ca)
+    if not args.game:
+        raise CommandError("name the game to export (see: westmarch games)")
+    app = _app(args)
+    return export_game(app, _game_id(app, args.game), args.output)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from tools.records import import_file
+
+    return import_file(_app(args), args.file)
 
 
 def cmd_tokens(args: argparse.Namespace) -> int:
@@ -324,6 +358,21 @@ def cmd_fixture(args: argparse.Namespace) -> int:
     from tools.fixtures import run_files
 
     return run_files(args.files, verbose=args.verbose)
+
+
+def cmd_decks(args: argparse.Namespace) -> int:
+    from tools.decks import listing
+
+    print(listing())
+    return 0
+
+
+def cmd_deck_show(args: argparse.Namespace) -> int:
+    from tools.decks import show
+
+    text, legal = show(args.deck)
+    print(text)
+    return 0 if legal else 1
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -426,8 +475,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--at", type=int, required=True, help="number of events to keep")
 
-    p = command("verify", "check the hash chain and re-execute the decisions from the seed", cmd_verify)
-    p.add_argument("game")
+    p = command(
+        "verify",
+        "check a game's hash chain and re-execute its decisions from the seed: a stored game, or a record "
+        "file offline (no store); exit 0 ok, 1 chain broken (tampering or damage), 3 chain intact but "
+        "re-execution differs (a rules change), 4 unknown ruleset or rules version",
+        cmd_verify,
+    )
+    p.add_argument("game", metavar="GAME|FILE", help="game id or prefix, or a record file ('-' for standard input)")
+
+    p = command("export", "write a game's record: a header, then every event with its cause and hash", cmd_export)
+    q = command("import", "store a game record as a game (refused, writing nothing, if it is damaged)", cmd_import)
+    record_arguments(p, q)
 
     p = command("tokens", "issue the seat, spectator and referee tokens of a game started with 'new'", cmd_tokens)
     p.add_argument("game")
@@ -438,6 +497,19 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("files", nargs="+", help="fixture files (TOML) or folders of them")
     g.add_argument("-v", "--verbose", action="store_true", help="print the events, as the table read then")
 
+    command("decks", "list the ready-made LCG decks", cmd_decks, store=False)
+
+    p = command("deck", "look at an LCG deck", cmd_deck_show, store=False)
+    deck_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    g = deck_sub.add_parser(
+        "show",
+        help="print a deck and whether it is legal (exit 1 naming each problem if not)",
+        description="Print a deck (a RingsDB deck export, an OCTGN .o8d deck, a list of cards, or a ready-made "
+        "deck's name) and whether it is legal: 1 to 3 heroes, each unique, at most 3 copies of a title, "
+        "every card one the engine plays. Exit 1 if it is not, with one line per problem.",
+    )
+    g.add_argument("deck", type=deck_source, metavar="FILE", help="deck file, or a ready-made deck (westmarch decks)")
+
     p = command("bench", "measure the engine and write BENCHMARKS.md", cmd_bench, store=False)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
@@ -446,6 +518,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
     p.add_argument("--games", type=int, default=1000, help="live games for the memory figure (default: %(default)s)")
+
+    p = command("bench-records", "measure game records (size, export, import, verify)", cmd_bench_records)
+    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
 
     p = command("bench-wotr", "measure War of the Ring simulation, write its BENCHMARKS.md section", cmd_bench_wotr)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
@@ -458,7 +534,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.fn(args)
         return code
-    except (CommandError, SetupError, UnknownGame, BadVersion, RuleError) as error:
+    except (CommandError, RecordError, SetupError, UnknownGame, BadVersion, RuleError) as error:
         print(f"westmarch: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

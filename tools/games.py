@@ -10,6 +10,7 @@ from typing import Any
 from domain.kernel.events import Event
 from domain.kernel.state import State
 from domain.rulesets import ruleset
+from tools.decks import deck_argument
 
 
 @dataclass(frozen=True)
@@ -27,14 +28,25 @@ def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
     from domain.lcg.scenarios import DIFFICULTIES
 
     parser.add_argument("--scenario", default="passage-through-mirkwood", help="scenario key (default: %(default)s)")
-    parser.add_argument("--players", type=int, default=1, help="1 to 4 players (default: %(default)s)")
+    parser.add_argument(
+        "--players", type=int, help="1 to 4 players (default: one per --deck or --heroes given, else 1)"
+    )
     parser.add_argument(
         "--heroes",
         action="append",
         metavar="A,B,C",
-        help="three heroes for the next player, by name (repeat once per player); default lineups otherwise",
+        help="1 to 3 heroes for the next player, by name (repeat once per player); default lineups otherwise",
     )
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default="standard", help="(default: %(default)s)")
+    parser.add_argument(
+        "--deck",
+        action="append",
+        type=deck_argument,
+        metavar="FILE",
+        help="the next player's deck (repeat once per player): a RingsDB deck export (.json), an OCTGN deck "
+        "(.o8d), a list of cards ('3x Guard of the Citadel'), or a ready-made deck (see: westmarch decks); "
+        "its heroes are the player's lineup. Default: the ready-made deck of the player's heroes",
+    )
 
 
 def _lcg_created(args: argparse.Namespace, seed: int) -> Event:
@@ -42,7 +54,9 @@ def _lcg_created(args: argparse.Namespace, seed: int) -> Event:
     from domain.lcg.ruleset import LCG
 
     heroes = [h.split(",") for h in args.heroes] if args.heroes else None
-    options = lcg_options(args.scenario, args.players, heroes, args.difficulty)
+    decks = args.deck or []
+    players = args.players or max(1, len(decks), len(heroes or ()))
+    options = lcg_options(args.scenario, players, heroes, args.difficulty, decks)
     return LCG.created(options, seed)
 
 

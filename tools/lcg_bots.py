@@ -3,7 +3,8 @@
 It sees only its seat's view. It quests for enough willpower to beat the visible threat
 plus what the staging step is likely to add, keeps back defenders for the enemies it
 faces, defends with characters that survive (or chumps with its cheapest ally), attacks
-to kill, uses Actions when they help, and always takes free benefits.
+to kill, uses Actions and plays events when they help (tools/lcg_event_bots.py), and
+always takes free benefits.
 """
 
 from __future__ import annotations
@@ -14,9 +15,14 @@ from collections.abc import Callable
 from domain.kernel.decisions import Choice, Decision, Kind, Option
 from projections.lcg import CardView, PlayerView, TableView
 from tools.bots import View, random_choice
+from tools.lcg_event_bots import TARGETS, play_event, respond
+
+Handler = Callable[[Decision, TableView], Choice | None]
 
 EXPECTED_THREAT_PER_REVEAL = 2
 """What one staging reveal adds on average in Passage through Mirkwood (about 2 threat)."""
+KEEPABLE_HAND = 2
+"""Setup hands with fewer cards the heroes can pay for in two rounds are mulliganed."""
 
 
 def visible_cards(view: TableView) -> dict[int, CardView]:
@@ -49,7 +55,8 @@ class GreedyBot:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        self.rules: dict[str, Callable[[Decision, TableView], Choice | None]] = {
+        self.rules: dict[str, Handler] = {
+            "lcg.setup.mulligan": self._mulligan,
             "lcg.planning.play-ally": self._play,
             "lcg.planning.pay": self._pay,
             "lcg.quest.commit": self._commit,
@@ -59,6 +66,11 @@ class GreedyBot:
             "lcg.combat.undefended-damage": self._take_damage,
             "lcg.combat.player-attack": self._attack,
             "lcg.combat.staging-attack": self._skip,
+            "lcg.combat.declare-defenders": lambda d, v: ("done",),
+            "lcg.combat.defended-damage": self._take_damage,
+            "lcg.event.pay": self._pay,
+            "lcg.event.response": lambda d, v: respond(d, v, visible_cards(v)),
+            **{rule: self._target(pick) for rule, pick in TARGETS.items()},
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -81,9 +93,28 @@ class GreedyBot:
             return (self.rng.choice(real),)
         return random_choice(decision, self.rng)
 
+    @staticmethod
+    def _target(pick: Callable[[Decision, TableView, dict[int, CardView]], Choice | None]) -> Handler:
+        return lambda decision, view: pick(decision, view, visible_cards(view))
+
     def _skip(self, decision: Decision, view: TableView) -> Choice | None:
         ids = {o.id for o in decision.options}
         return ("skip",) if "skip" in ids else None
+
+    # -- setup -----------------------------------------------------------------------
+
+    def _mulligan(self, decision: Decision, view: TableView) -> Choice | None:
+        """Keep a hand with at least two cards the heroes can pay for in the first two rounds."""
+        me = _me(view, decision.seat)
+        income: dict[str | None, int] = {}
+        for hero in me.heroes:
+            income[hero.sphere] = income.get(hero.sphere, 0) + 2
+        early = [
+            c
+            for c in me.hand or []
+            if (c.cost or 0) <= (len(me.heroes) * 2 if c.sphere == "neutral" else income.get(c.sphere, 0))
+        ]
+        return ("keep",) if len(early) >= KEEPABLE_HAND else ("mulligan",)
 
     # -- planning --------------------------------------------------------------------
 
@@ -223,4 +254,4 @@ class GreedyBot:
                 return (option.id,)
             if name == "Éowyn" and "commit" in decision.rule and card.committed and (me.hand_size or 0) > 4:
                 return (option.id,)
-        return ("pass",)
+        return play_event(decision, view) or ("pass",)

@@ -108,6 +108,19 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag=T
     hash: str = ""
 
 
+class Created(Event, frozen=True, kw_only=True):
+    """Base of every ruleset's first event: the seed of all chance in the game, and the
+    version of the ruleset's rules the game is played under.
+
+    Re-execution (``domain/verify.py``) needs the rules a game was played under; the fold
+    does not. A game recorded before rules versions were recorded has version 0 (the field
+    is left out of its bytes, so its hash chain is unchanged).
+    """
+
+    seed: int
+    rules_version: int = 0
+
+
 class Modifier(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A lasting change to one card's stat, until a scope (phase, round, game) ends."""
 

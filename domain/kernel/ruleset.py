@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from domain.kernel.changelog import RulesChange, read_changelog
 from domain.kernel.events import (
     KERNEL_EVENTS,
+    Created,
     DecisionAnswered,
     DecisionRequested,
     DelayedEffectScheduled,
@@ -148,6 +151,11 @@ class Codec:
         stored: list[tuple[int, Event]] = self._stored_many.decode(b"[" + b",".join(items) + b"]")
         return [event for _, event in stored]
 
+    def decode_stamped_many(self, items: list[bytes]) -> list[tuple[int, Event]]:
+        """The ``[microseconds, event]`` pairs of many stored records, in one pass."""
+        stored: list[tuple[int, Event]] = self._stored_many.decode(b"[" + b",".join(items) + b"]")
+        return stored
+
     def decode_state(self, data: bytes) -> State:
         state: State = self._state.decode(data)
         return state
@@ -164,6 +172,11 @@ class Ruleset(Generic[S]):
     """The program every new game of this ruleset starts with."""
     position_event: type[Event] | None = None
     """The event that lays out an exact position (a game set up by a fixture)."""
+    rules_version: ClassVar[int] = 0
+    """The version of these rules, recorded in the first event of every new game. A change
+    that alters what re-executing a recorded game produces bumps it, with a line in
+    ``changelog`` (see ``domain/kernel/changelog.py``)."""
+    changelog: ClassVar[Path | None] = None
 
     def __init__(self) -> None:
         all_events = KERNEL_EVENTS + tuple(e for e in self.events if e not in KERNEL_EVENTS)
@@ -171,6 +184,13 @@ class Ruleset(Generic[S]):
         if missing:
             raise TypeError(f"{self.name}: no apply function for {', '.join(missing)}")
         self.codec = Codec(all_events, self.state_type)
+
+    def changes(self) -> tuple[RulesChange, ...]:
+        """What changed in each version of these rules, oldest first."""
+        return read_changelog(self.changelog) if self.changelog is not None else ()
+
+    def changes_since(self, version: int) -> tuple[RulesChange, ...]:
+        return tuple(c for c in self.changes() if c.version > version)
 
     def new_state(self) -> S:
         return self.state_type()
@@ -184,3 +204,8 @@ class Ruleset(Generic[S]):
     def card_name(self, state: S, uid: int) -> str:
         """The printed name of card ``uid`` (for logs and views)."""
         return f"card {uid}"
+
+
+def recorded_rules_version(first: Event) -> int:
+    """The rules version a game was recorded under, from its first event (0: none recorded)."""
+    return first.rules_version if isinstance(first, Created) else 0

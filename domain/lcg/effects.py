@@ -217,3 +217,117 @@ def defending_player(rt: Runtime) -> Seat:
 
 def attacker(rt: Runtime) -> Uid:
     return int(rt.env["enemy"])
+
+
+# -- steps the event cards brought (general: any card text may use them) ------------------
+
+
+def choose_player(seat: Get[Seat], prompt: str, bind: str, then: Node, rule: str | None = None) -> Decide:
+    """``seat`` chooses a player still in the game (bound to ``bind`` by seat name)."""
+
+    def ask(rt: Runtime) -> Ask:
+        return Ask(seat(rt), prompt, [Option(p, p) for p in st(rt).active_seats()])
+
+    return Decide(ask, bind, then, auto_single=True, rule=rule)
+
+
+def reduce_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
+    """Lower a player's threat by ``amount`` (a threat never goes below 0)."""
+
+    def make(rt: Runtime) -> Event | None:
+        player = seat(rt)
+        n = min(resolve(amount, rt), st(rt).players[player].threat)
+        return ev.ThreatReduced(player=player, amount=n) if n > 0 else None
+
+    return emit(make)
+
+
+def heal_all(targets: Callable[[Runtime], Iterable[Uid]]) -> ForEach:
+    """Heal every damage on each target."""
+    return ForEach(
+        lambda rt: [u for u in targets(rt) if st(rt).cards[u].damage],
+        "healed",
+        heal(card_var("healed"), lambda rt: st(rt).cards[int(rt.env["healed"])].damage),
+    )
+
+
+def put_into_play(card: Get[Uid], seat: Get[Seat]) -> Do:
+    """Put a character into play (not played: no cost) under ``seat``'s control.
+
+    Rules: a unique card cannot enter play while a card of its title is in play.
+    """
+
+    def make(rt: Runtime) -> Event | None:
+        s = st(rt)
+        uid = card(rt)
+        if table.is_in_play(s, uid) or not table.may_enter_play(s, uid):
+            return None
+        zone = "heroes" if table.defn(s, uid).type == "hero" else "allies"
+        return ev.CardPutIntoPlay(player=seat(rt), card=uid, to=f"{seat(rt)}.{zone}")
+
+    return emit(make)
+
+
+ENTERS_PLAY = (ev.AllyPlayed, ev.CardPutIntoPlay)
+"""The events after which a card has entered play: played from hand, or put into play."""
+
+
+def entered_play(event: Event, uid: Uid) -> bool:
+    """Whether ``event`` brought card ``uid`` into play ("after X enters play")."""
+    return isinstance(event, ENTERS_PLAY) and event.card == uid
+
+
+def return_to_hand(card: Get[Uid]) -> Do:
+    """A card in play goes back to its owner's hand (nothing if it already left play)."""
+
+    def make(rt: Runtime) -> Event | None:
+        uid = card(rt)
+        return ev.CardReturnedToHand(card=uid) if table.is_in_play(st(rt), uid) else None
+
+    return emit(make)
+
+
+def return_to_staging(enemy: Get[Uid]) -> Seq:
+    """An engaged enemy goes back to the staging area; shadow cards dealt to it leave
+    with it, unresolved (it no longer attacks this phase)."""
+
+    def shadows(rt: Runtime) -> Event | None:
+        dealt = tuple(table.shadows_of(st(rt), enemy(rt)))
+        return ev.CardsDiscarded(cards=dealt) if dealt else None
+
+    return Seq(emit(lambda rt: ev.CardMoved(card=enemy(rt), to="staging")), emit(shadows))
+
+
+def cancel(card: Get[Uid], effect: str) -> Do:
+    """Cancel the ``effect`` (``when-revealed`` or ``shadow``) of a card about to resolve it."""
+    return emit(lambda rt: ev.EffectCancelled(card=card(rt), effect=effect))
+
+
+def forbid_attack(enemies: Callable[[Runtime], Iterable[Uid]], seat: Get[Seat], until: str = "phase") -> ForEach:
+    """Each enemy cannot attack ``seat`` until the end of ``until``."""
+
+    def make(rt: Runtime) -> Event:
+        stat = table.cannot_attack(seat(rt))
+        return ModifierAdded(modifier=Modifier(int(rt.env["enemy"]), stat, 1, until, rt.env.get("_card")))
+
+    return ForEach(lambda rt: list(enemies(rt)), "enemy", emit(make))
+
+
+def lasting(key: Callable[[Runtime], str], until: str = "phase") -> Do:
+    """A lasting effect that is no card's stat ("that player may declare any number of
+    defenders this phase"): a flag under ``key`` until ``until`` ends. The kernel keeps it
+    with the limits, which have the same shape (a key, and when it lapses)."""
+    return emit(lambda rt: LimitUsed(key=key(rt), until=until))
+
+
+def shuffle_into_deck(seat: Get[Seat], cards: Callable[[Runtime], Iterable[Uid]]) -> Do:
+    """Shuffle ``cards`` into the deck of ``seat`` (the order is recorded in the event)."""
+
+    def make(rt: Runtime) -> Event | None:
+        zone = f"{seat(rt)}.deck"
+        joining = list(cards(rt))
+        if not joining:
+            return None
+        return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*st(rt).zone(zone), *joining])))
+
+    return emit(make)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel import zones
-from domain.kernel.events import Event, PositionEvent
+from domain.kernel.events import Created, Event, PositionEvent
 from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
 from domain.lcg.state import IN_PLAY_ZONES, Attack, Card, LcgState, Options, Player, Seat, Uid
@@ -26,10 +26,9 @@ class Payment(msgspec.Struct, frozen=True, array_like=True):
 # -- setup -------------------------------------------------------------------------------
 
 
-class GameCreated(Event, frozen=True, kw_only=True):
-    """The game's seed and options; every rule that follows is computed from them."""
+class GameCreated(Created, frozen=True, kw_only=True):
+    """The game's seed, rules version and options; every rule that follows is computed from them."""
 
-    seed: int
     options: Options
     seats: tuple[Seat, ...]
 
@@ -112,7 +111,7 @@ def _leaves_play(card: Card) -> None:
     card.exhausted = card.committed = False
     card.damage = card.resources = card.progress = 0
     card.attached_to = None
-    card.surge = card.shown = False
+    card.surge = card.shown = card.cancelled = False
 
 
 def _move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:
@@ -424,8 +423,12 @@ class DefenderDeclared(Event, frozen=True, kw_only=True):
 def _defender(s: LcgState, e: DefenderDeclared) -> None:
     if e.defender is not None:
         s.cards[e.defender].exhausted = True
-    if s.attack is not None:
-        s.attack.defender = e.defender
+    attack = s.attack
+    if attack is not None:
+        if attack.defender is None:
+            attack.defender = e.defender
+        if e.defender is not None:
+            attack.defenders.append(e.defender)
 
 
 class ShadowCardRevealed(Event, frozen=True, kw_only=True):
@@ -473,7 +476,11 @@ def _stage_defeated(s: LcgState, e: QuestStageDefeated) -> None:
 
 
 class CharacterDestroyed(Event, frozen=True, kw_only=True):
+    """A character left play to its owner's discard pile; ``controller`` is given when
+    another player controlled it (an ally put into play with Stand and Fight)."""
+
     card: Uid
+    controller: Seat | None = None
 
 
 @on(CharacterDestroyed)
@@ -551,6 +558,77 @@ def _looked(s: LcgState, e: CardLookedAt) -> None:
     pass
 
 
+# -- event cards -------------------------------------------------------------------------
+
+
+class EventPlayed(Event, frozen=True, kw_only=True):
+    """An event card was played from hand: its cost paid from heroes' pools (``x`` when
+    the printed cost is X), it goes to its owner's discard pile as its effect resolves."""
+
+    player: Seat
+    card: Uid
+    payments: tuple[Payment, ...] = ()
+    x: int | None = None
+
+
+@on(EventPlayed)
+def _event_played(s: LcgState, e: EventPlayed) -> None:
+    for p in e.payments:
+        s.cards[p.card].resources -= p.amount
+    owner = s.cards[e.card].owner
+    _move(s, e.card, f"{owner}.discard")
+
+
+class ThreatReduced(Event, frozen=True, kw_only=True):
+    """A player's threat went down (never below 0: ``amount`` is what it actually fell)."""
+
+    player: Seat
+    amount: int
+
+
+@on(ThreatReduced)
+def _threat_reduced(s: LcgState, e: ThreatReduced) -> None:
+    s.players[e.player].threat -= e.amount
+
+
+class CardPutIntoPlay(Event, frozen=True, kw_only=True):
+    """A card entered play without being played (no cost paid), into ``to``: a
+    character zone of the player who controls it now."""
+
+    player: Seat
+    card: Uid
+    to: str
+
+
+@on(CardPutIntoPlay)
+def _put_into_play(s: LcgState, e: CardPutIntoPlay) -> None:
+    _move(s, e.card, e.to)
+
+
+class CardReturnedToHand(Event, frozen=True, kw_only=True):
+    """A card in play went back to its owner's hand (it left play)."""
+
+    card: Uid
+
+
+@on(CardReturnedToHand)
+def _returned_to_hand(s: LcgState, e: CardReturnedToHand) -> None:
+    _move(s, e.card, f"{s.cards[e.card].owner}.hand")
+
+
+class EffectCancelled(Event, frozen=True, kw_only=True):
+    """A card's ``effect`` (``when-revealed`` or ``shadow``) was cancelled: it will not
+    resolve this time. The card stays face up where it is."""
+
+    card: Uid
+    effect: str
+
+
+@on(EffectCancelled)
+def _cancelled(s: LcgState, e: EffectCancelled) -> None:
+    s.cards[e.card].cancelled = True
+
+
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     PositionSet,
@@ -594,4 +672,9 @@ EVENTS: tuple[type[Event], ...] = (
     FirstPlayerPassed,
     PlayerEliminated,
     CardLookedAt,
+    EventPlayed,
+    ThreatReduced,
+    CardPutIntoPlay,
+    CardReturnedToHand,
+    EffectCancelled,
 )

@@ -1,22 +1,24 @@
-"""Who plays with what: heroes per player and the starting decks.
+"""Who plays with what: heroes per player and their decks.
 
-Rules: each player starts with three heroes; no two copies of a unique card (every
-hero is unique) may be in play at once, across all players. The starting deck is every
-Core Set Leadership and Tactics ally at its printed quantity (seed 001: "Starting deck:
-three heroes and only allies from Leadership and Tactics").
+Rules: each player starts with 1 to 3 heroes (three in every default lineup); no two copies
+of a unique card (every hero is unique) may be in play at once, across all players. A player
+brings a deck (:mod:`domain.lcg.decks`) or plays the ready-made deck of their heroes.
 """
 
 from __future__ import annotations
 
-import unicodedata
+from collections.abc import Sequence
+
+import msgspec
 
 from domain.kernel.ruleset import SetupError as SetupError  # re-exported: every game raises the kernel's
 from domain.lcg.cards import CARDS
+from domain.lcg.decks import MAX_HEROES, MIN_HEROES, Deck, lookup, problems
+from domain.lcg.decks.ready_made import default_deck
 from domain.lcg.scenarios import DIFFICULTIES, scenario
 from domain.lcg.state import HeroSetup, Options
 
 MAX_PLAYERS = 4
-HEROES_PER_PLAYER = 3
 
 DEFAULT_HEROES: tuple[tuple[str, ...], ...] = (
     ("core-001", "core-004", "core-005"),  # Aragorn, Gimli, Legolas
@@ -26,24 +28,18 @@ DEFAULT_HEROES: tuple[tuple[str, ...], ...] = (
 )
 
 
-def _fold(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return plain.casefold().replace(" ", "").replace("-", "")
-
-
 def hero_code(name: str) -> str:
-    """A hero's code from its name (accents and case optional) or its code."""
-    heroes = {c.code: c for c in CARDS.values() if c.type == "hero"}
-    if name in heroes:
-        return name
-    matches = [c.code for c in heroes.values() if _fold(c.name) == _fold(name)]
-    if not matches:
-        known = ", ".join(sorted(c.name for c in heroes.values()))
+    """A hero's code from its name (accents, case and punctuation optional) or its code."""
+    code = lookup(name)
+    if code is None or CARDS.get(code) is None or CARDS[code].type != "hero":
+        known = ", ".join(sorted(c.name for c in CARDS.values() if c.type == "hero"))
         raise SetupError(f"unknown hero {name!r}; the heroes are: {known}")
-    return matches[0]
+    return code
 
 
 def starting_deck() -> tuple[str, ...]:
+    """Every Core Set Leadership and Tactics ally at its printed quantity (seed 001's starting
+    deck; the benchmark's long game still deals it)."""
     return tuple(
         c.code
         for c in CARDS.values()
@@ -57,8 +53,14 @@ def lcg_options(
     players: int,
     heroes: list[list[str]] | None = None,
     difficulty: str = "standard",
+    decks: Sequence[Deck | None] = (),
 ) -> Options:
-    """Validated options for a new game; raises :class:`SetupError` with the reason."""
+    """Validated options for a new game; raises :class:`SetupError` with the reason.
+
+    ``heroes`` and ``decks`` are per player, in seat order (missing or None: the default).
+    A deck that names heroes gives the player's lineup; one that names none is played with
+    the heroes given in ``heroes``, or a default lineup.
+    """
     try:
         scenario(scenario_key)
     except KeyError as error:
@@ -70,28 +72,43 @@ def lcg_options(
     chosen = [list(h) for h in heroes] if heroes else []
     if len(chosen) > players:
         raise SetupError(f"heroes were given for {len(chosen)} players but the game has {players}")
+    if len(decks) > players:
+        raise SetupError(f"decks were given for {len(decks)} players but the game has {players}")
+    brought = [*decks, *[None] * (players - len(decks))]
+    named: list[tuple[str, ...] | None] = [None] * players
+    for i in range(players):
+        deck = brought[i]
+        if i < len(chosen) and chosen[i]:
+            if deck is not None and deck.heroes:
+                raise SetupError(f"player {i + 1}'s deck names its heroes; do not name heroes for player {i + 1} too")
+            named[i] = tuple(hero_code(n) for n in chosen[i])
+            if not MIN_HEROES <= len(named[i] or ()) <= MAX_HEROES:
+                raise SetupError(f"player {i + 1} needs {MIN_HEROES} to {MAX_HEROES} heroes, got {len(chosen[i])}")
+        elif deck is not None and deck.heroes:
+            named[i] = deck.heroes
     lineups: list[tuple[str, ...]] = []
     for i in range(players):
-        if i < len(chosen):
-            codes = tuple(hero_code(n) for n in chosen[i])
-            if len(codes) != HEROES_PER_PLAYER:
-                raise SetupError(f"player {i + 1} needs {HEROES_PER_PLAYER} heroes, got {len(codes)}")
-        else:
-            taken = {c for lineup in lineups for c in lineup} | {hero_code(n) for h in chosen for n in h}
-            codes = next(
-                (d for d in DEFAULT_HEROES if not taken & set(d)),
-                tuple(),
-            )
-            if not codes:
+        codes = named[i]
+        if codes is None:
+            taken = {c for lineup in lineups for c in lineup} | {c for n in named if n for c in n}
+            codes = next((d for d in DEFAULT_HEROES if not taken & set(d)), None)
+            if codes is None:
                 raise SetupError(f"no default heroes left for player {i + 1}; name them with --heroes")
         lineups.append(codes)
+    setups = []
+    for i, (lineup, deck) in enumerate(zip(lineups, brought, strict=True)):
+        if deck is None:
+            deck = default_deck(lineup)
+        else:
+            deck = msgspec.structs.replace(deck, heroes=lineup)
+            found = problems(deck)
+            if found:
+                lines = "\n".join(f"  {p}" for p in found)
+                named_as = f" {deck.name!r}" if deck.name else ""
+                raise SetupError(f"player {i + 1}'s deck{named_as} is refused:\n{lines}")
+        setups.append(HeroSetup(lineup, deck.codes()))
     every = [c for lineup in lineups for c in lineup]
     twice = sorted({CARDS[c].name for c in every if every.count(c) > 1})
     if twice:
         raise SetupError(f"heroes are unique: {', '.join(twice)} cannot be in play twice")
-    deck = starting_deck()
-    return Options(
-        scenario=scenario_key,
-        players=tuple(HeroSetup(lineup, deck) for lineup in lineups),
-        difficulty=difficulty,
-    )
+    return Options(scenario=scenario_key, players=tuple(setups), difficulty=difficulty)

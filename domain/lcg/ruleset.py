@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from domain.kernel.events import Event
@@ -24,6 +25,9 @@ class LcgRules(Ruleset[LcgState]):
     events = lcg_events.EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
+    rules_version = 1
+    """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
+    changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet
 
     def after(self, rt: Any, event: Event) -> None:
@@ -36,10 +40,9 @@ class LcgRules(Ruleset[LcgState]):
         card = state.cards.get(uid)
         return CARDS[card.code].name if card is not None else f"card {uid}"
 
-    @staticmethod
-    def created(options: Options, seed: int) -> lcg_events.GameCreated:
+    def created(self, options: Options, seed: int) -> lcg_events.GameCreated:
         seats = tuple(f"p{i + 1}" for i in range(len(options.players)))
-        return lcg_events.GameCreated(seed=seed, options=options, seats=seats)
+        return lcg_events.GameCreated(seed=seed, rules_version=self.rules_version, options=options, seats=seats)
 
 
 LCG = LcgRules()

@@ -37,6 +37,8 @@ class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
     face: str = "A"
     surge: bool = False
     shown: bool = False
+    cancelled: bool = False
+    """Its When Revealed or shadow effect was cancelled (A Test of Will, Hasty Stroke)."""
 
 
 class Player(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -65,6 +67,8 @@ class Attack(msgspec.Struct, kw_only=True, omit_defaults=True):
     player: Seat
     defender: Uid | None = None
     attackers: list[Uid] = msgspec.field(default_factory=list)
+    defenders: list[Uid] = msgspec.field(default_factory=list)
+    """Every declared defender (several only with Stand Together); ``defender`` is the first."""
 
 
 class LcgState(State, kw_only=True, omit_defaults=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel import zones
-from domain.kernel.events import Event, PositionEvent
+from domain.kernel.events import Created, Event, PositionEvent
 from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
 from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState
@@ -24,10 +24,9 @@ PILES = ("deck", "hand", "cycle", "eliminated", "aside")
 # -- setup -------------------------------------------------------------------------------
 
 
-class GameCreated(Event, frozen=True, kw_only=True):
+class GameCreated(Created, frozen=True, kw_only=True):
     """The game's seed, options (scenario, decks, rule readings) and turn order."""
 
-    seed: int
     options: Options
     order: tuple[Seat, ...]
     rings: tuple[Seat, ...] = ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from domain.kernel.events import Event
@@ -23,6 +24,9 @@ class WotrRules(Ruleset[WotrState]):
     events = wotr_events.EVENTS
     appliers = wotr_events.APPLIERS.table
     root = "wotr.game"
+    rules_version = 1
+    """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
+    changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = wotr_events.PositionSet
 
     def after(self, rt: Any, event: Event) -> None:
@@ -34,11 +38,12 @@ class WotrRules(Ruleset[WotrState]):
     def card_name(self, state: WotrState, uid: int) -> str:
         return table.name(state, uid) if uid in state.cards else f"card {uid}"
 
-    @staticmethod
-    def created(options: Options, seed: int) -> wotr_events.GameCreated:
+    def created(self, options: Options, seed: int) -> wotr_events.GameCreated:
         chosen = scenario(options.scenario)
         rings = tuple(d.seat for d in chosen.seats if d.ring)
-        return wotr_events.GameCreated(seed=seed, options=options, order=chosen.order, rings=rings)
+        return wotr_events.GameCreated(
+            seed=seed, rules_version=self.rules_version, options=options, order=chosen.order, rings=rings
+        )
 
 
 WOTR = WotrRules()

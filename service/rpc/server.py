@@ -39,7 +39,9 @@ from grpc_reflection.v1alpha import reflection
 from domain.kernel.decisions import IllegalChoice, NoDecisionPending, NotYourDecision, RuleError, UnknownDecision
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
+from domain.verify import Status
 from service.app import BadVersion, ConcurrentUpdate, StaleVersion, UnknownGame, Westmarch
+from service.archive import DamagedStore
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
 from service.errors import BadRequest, OutOfRange, PermissionDenied, Unauthenticated
 from service.games import GameRequest, PlayerSetup
@@ -77,7 +79,17 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
             return grpc.StatusCode.OUT_OF_RANGE, str(error)
         case RuleError():
             return grpc.StatusCode.FAILED_PRECONDITION, str(error)
+        case DamagedStore():
+            return grpc.StatusCode.DATA_LOSS, str(error)
     return grpc.StatusCode.INTERNAL, "internal error; it was logged on the server"
+
+
+VERIFY_STATUS: dict[Status, pb.VerifyStatus.ValueType] = {
+    Status.OK: pb.VERIFY_STATUS_OK,
+    Status.CHAIN_BROKEN: pb.VERIFY_STATUS_CHAIN_BROKEN,
+    Status.REEXECUTION_DIFFERS: pb.VERIFY_STATUS_REEXECUTION_DIFFERS,
+    Status.UNKNOWN_RULES: pb.VERIFY_STATUS_UNKNOWN_RULES,
+}
 
 
 @dataclass(frozen=True)
@@ -188,7 +200,7 @@ class Servicer:
             game=request.game or "lcg",
             scenario=request.scenario,
             options=dict(request.options),
-            players=[PlayerSetup(tuple(p.heroes), tuple(p.deck)) for p in request.players],
+            players=[PlayerSetup(tuple(p.heroes), tuple(p.deck), p.deck_format) for p in request.players],
         )
         access = self.service.create(game_request, request.seed if request.HasField("seed") else None)
         entry.game, entry.version = str(access.game_id), access.version
@@ -255,7 +267,15 @@ class Servicer:
         verdict = self.service.verify(game_id, request.token)
         entry.version = verdict.events
         return pb.VerifyGameResponse(
-            ok=verdict.ok, events=verdict.events, first_bad=verdict.first_bad or 0, reason=verdict.reason
+            ok=verdict.ok,
+            events=verdict.events,
+            first_bad=verdict.first_bad or 0,
+            reason=verdict.reason,
+            status=VERIFY_STATUS[verdict.status],
+            field=verdict.field,
+            recorded_rules_version=verdict.recorded_rules or 0,
+            current_rules_version=verdict.current_rules or 0,
+            text=str(verdict),
         )
 
     def _game(self, request: Any, entry: CallLog) -> UUID:
@@ -273,8 +293,7 @@ class Servicer:
         started = time.perf_counter()
         entry = CallLog("Watch")
         if isinstance(request, Malformed):
-            _log_call(entry, "INVALID_ARGUMENT", started)
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+            await _abort_malformed(request, entry, started, context)
             return
         try:
             game_id = self._game(request, entry)
@@ -308,6 +327,36 @@ class Servicer:
             entry.version = cursor.last
             _log_call(entry, outcome, started)
 
+    async def export_game(
+        self, request: pb.ExportGameRequest | Malformed, context: aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[pb.RecordChunk]:
+        """The record in chunks; each chunk is read from the store on the thread pool."""
+        started = time.perf_counter()
+        entry = CallLog("ExportGame")
+        if isinstance(request, Malformed):
+            await _abort_malformed(request, entry, started, context)
+            return
+        outcome = "OK"
+        lines = 0
+        try:
+            game_id = self._game(request, entry)
+            chunks = await self._run(self.service.export, game_id, request.token)
+            while (chunk := await self._run(next, chunks, None)) is not None:
+                lines += chunk.count(b"\n")
+                yield pb.RecordChunk(lines=chunk)
+        except asyncio.CancelledError:
+            outcome = "CANCELLED"
+            raise
+        except Exception as error:
+            code, message = status_of(error)
+            if code is grpc.StatusCode.INTERNAL:
+                log.exception("internal error in ExportGame")
+            outcome = code.name
+            await context.abort(code, message)
+        finally:
+            entry.version = max(lines - 1, 0)
+            _log_call(entry, outcome, started)
+
     def _poll(self, cursor: Cursor) -> pb.WatchUpdate | None:
         events, view = self.service.poll(cursor)
         if view is None:
@@ -337,6 +386,11 @@ class Servicer:
             "ExplainEvent": unary("ExplainEvent", pb.ExplainEventRequest, pb.ExplainEventResponse, self.explain_event),
             "ForkGame": unary("ForkGame", pb.ForkGameRequest, pb.ForkGameResponse, self.fork_game),
             "VerifyGame": unary("VerifyGame", pb.VerifyGameRequest, pb.VerifyGameResponse, self.verify_game),
+            "ExportGame": grpc.unary_stream_rpc_method_handler(
+                self.export_game,
+                request_deserializer=_parser(pb.ExportGameRequest),
+                response_serializer=pb.RecordChunk.SerializeToString,
+            ),
             "Watch": grpc.unary_stream_rpc_method_handler(
                 self.watch,
                 request_deserializer=_parser(pb.WatchRequest),
@@ -344,6 +398,14 @@ class Servicer:
             ),
         }
         return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+
+
+async def _abort_malformed(
+    request: Malformed, entry: CallLog, started: float, context: aio.ServicerContext[Any, Any]
+) -> None:
+    """End a streaming call whose request could not be parsed (INVALID_ARGUMENT)."""
+    _log_call(entry, "INVALID_ARGUMENT", started)
+    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
 
 
 def _log_call(entry: CallLog, outcome: str, started: float) -> None:

@@ -33,6 +33,10 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True):
     unique: bool = False
     quantity: int = 1
     easy_quantity: int | None = None
+    ringsdb_code: str = ""
+    """The card's code on RingsDB (deck exports key cards by it); from ``core_set_player_ids.toml``."""
+    octgn_id: str = ""
+    """The card's OCTGN id (``.o8d`` decks name cards by it); from ``core_set_player_ids.toml``."""
     threat_cost: int = 0
     cost: int = 0
     willpower: int = 0
@@ -66,11 +70,43 @@ class _Pack(msgspec.Struct):
     card: list[CardDef]
 
 
+class PlayerCardIds(msgspec.Struct, frozen=True):
+    """A player card as deck lists name it, and how many copies of it one box holds."""
+
+    code: str
+    name: str
+    type: str
+    quantity: int
+    ringsdb: str
+    octgn: str
+    aliases: tuple[str, ...] = ()
+
+
+class _Ids(msgspec.Struct):
+    card: list[PlayerCardIds]
+
+
+def _read(name: str) -> dict[str, Any]:
+    return tomllib.loads(resources.files(__package__).joinpath(name).read_bytes().decode())
+
+
+PLAYER_CARD_IDS: dict[str, PlayerCardIds] = {
+    c.code: c for c in msgspec.convert(_read("core_set_player_ids.toml"), _Ids).card
+}
+"""Every Core Set player card by code, whether or not the engine plays it yet."""
+
+
 @cache
 def _pack(name: str) -> dict[str, CardDef]:
-    data = resources.files(__package__).joinpath(name).read_bytes()
-    pack = msgspec.convert(tomllib.loads(data.decode()), _Pack)
-    return {c.code: c for c in pack.card}
+    pack = msgspec.convert(_read(name), _Pack)
+    return {c.code: _with_ids(c) for c in pack.card}
+
+
+def _with_ids(card: CardDef) -> CardDef:
+    ids = PLAYER_CARD_IDS.get(card.code)
+    if ids is None:
+        return card
+    return msgspec.structs.replace(card, ringsdb_code=ids.ringsdb, octgn_id=ids.octgn)
 
 
 def card(code: str) -> CardDef:
@@ -96,7 +132,8 @@ class Trigger:
     its owner's hand) or ``subject`` (the card the event is about, wherever it went).
     """
 
-    on: type[Event]
+    on: type[Event] | tuple[type[Event], ...]
+    """The event type it follows, or several ("enters play": played or put into play)."""
     test: TriggerTest
     effect: Node
     zone: str = "play"
@@ -217,12 +254,14 @@ def text_of(code: str) -> Text:
 _NO_TEXT = Text()
 
 CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
+CARDS.update(_pack("core_set_events.toml"))
 
 
 def load_texts() -> None:
     """Import the modules that register card texts (once)."""
     from domain.lcg.cards import (  # noqa: F401
         allies,
+        core_set_events,
         dol_guldur_orcs,
         heroes,
         passage_through_mirkwood,

@@ -8,22 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.kernel.decisions import Option
 from domain.kernel.events import Delayed, DelayedEffectScheduled, Event
-from domain.kernel.flow import Ask, Decide, Seq, register
+from domain.kernel.flow import Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Action, Trigger, TriggerTest, text
 from domain.lcg.effects import (
+    ENTERS_PLAY,
     PLAYER,
     SELF,
     ability_used,
     card_var,
     choose,
+    choose_player,
     damage_each,
     deal_damage,
     emit,
     engage,
+    entered_play,
     exhaust,
     modify,
     place_progress,
@@ -35,12 +37,7 @@ from domain.lcg.state import LcgState, Uid
 
 
 def _entered_play(s: LcgState, e: Event, uid: Uid) -> bool:
-    return isinstance(e, ev.AllyPlayed) and e.card == uid
-
-
-def _ask_player(rt: Runtime) -> Ask:
-    seats = st(rt).active_seats()
-    return Ask(PLAYER(rt), "Faramir: choose a player", [Option(p, p) for p in seats])
+    return entered_play(e, uid)
 
 
 # Faramir — "Action: exhaust Faramir to choose a player; each character that player
@@ -53,11 +50,11 @@ text(
             Seq(
                 ability_used("action"),
                 exhaust(lambda rt: [SELF(rt)]),
-                Decide(
-                    _ask_player,
+                choose_player(
+                    PLAYER,
+                    "Faramir: choose a player",
                     "target",
                     modify(lambda rt: table.characters(st(rt), str(rt.env["target"])), "willpower", 1, "phase"),
-                    auto_single=True,
                 ),
             ),
             "exhaust: a player's characters get +1 willpower",
@@ -87,7 +84,7 @@ text(
     "core-015",
     responses=(
         Trigger(
-            ev.AllyPlayed,
+            ENTERS_PLAY,
             _entered_with_target(_enemies_to_engage),
             choose(
                 PLAYER,
@@ -114,7 +111,7 @@ text(
     "core-016",
     responses=(
         Trigger(
-            ev.AllyPlayed,
+            ENTERS_PLAY,
             _entered_with_target(_locations),
             choose(
                 PLAYER,
@@ -139,7 +136,7 @@ text(
     "core-018",
     responses=(
         Trigger(
-            ev.AllyPlayed,
+            ENTERS_PLAY,
             _entered_with_target(_orcs),
             damage_each(lambda rt: _orcs(st(rt)), 1),
             optional=True,

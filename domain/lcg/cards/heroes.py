@@ -19,6 +19,7 @@ from domain.lcg.effects import (
     ability_used,
     card_var,
     choose,
+    choose_player,
     chosen,
     discard,
     draw,
@@ -273,14 +274,6 @@ text(
 )
 
 
-def _choose_player(prompt: str) -> Decide:
-    def ask(rt: Runtime) -> Ask:
-        seats = st(rt).active_seats()
-        return Ask(PLAYER(rt), prompt, [Option(p, p) for p in seats])
-
-    return Decide(ask, "target", draw(lambda rt: str(rt.env["target"]), 2), auto_single=True)
-
-
 # Beravor — "Action: exhaust Beravor to choose a player; that player draws 2 cards.
 # (Limit once per round.)" The limit is errata (FAQ 1.6 on): readied, she still cannot
 # use it again that round.
@@ -293,7 +286,12 @@ text(
                 ability_used("action"),
                 use_limit("{self}"),
                 exhaust(lambda rt: [SELF(rt)]),
-                _choose_player("Beravor: choose a player to draw 2 cards"),
+                choose_player(
+                    PLAYER,
+                    "Beravor: choose a player to draw 2 cards",
+                    "target",
+                    draw(lambda rt: str(rt.env["target"]), 2),
+                ),
             ),
             "exhaust: a player draws 2",
         ),

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event
-from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Let, Node, Seq, register
+from domain.kernel.flow import Ask, Break, Call, Decide, ForEach, If, Let, Node, Repeat, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
@@ -97,23 +97,66 @@ def _attack_context(rt: Runtime) -> dict[str, object]:
 
 def _shadow_program(rt: Runtime) -> str | None:
     card = st(rt).cards[int(rt.env["shadow"])]
-    return f"{card.code}.shadow" if text_of(card.code).shadow is not None else None
+    if card.cancelled or text_of(card.code).shadow is None:
+        return None
+    return f"{card.code}.shadow"
+
+
+def _attacks(rt: Runtime) -> bool:
+    """The enemy is engaged with the player and nothing forbids it to attack them (Feint)."""
+    return _engaged_with(rt) and table.can_attack(st(rt), int(rt.env["enemy"]), rt.env["player"])
+
+
+def _may_add_defender(rt: Runtime) -> bool:
+    return rt.env["defender"] != "undefended" and st(rt).limit_used(table.many_defenders(rt.env["player"]))
+
+
+def _ask_another_defender(rt: Runtime) -> Ask | None:
+    """Stand Together: after the first defender, any number of further eligible ones."""
+    s = st(rt)
+    if not _engaged_with(rt):
+        return None
+    options = [card_option(s, u) for u in defenders(s, rt.env["player"])]
+    if not options:
+        return None
+    enemy = int(rt.env["enemy"])
+    prompt = f"{table.name(s, enemy)} attacks (attack {table.attack(s, enemy)}): declare another defender?"
+    return Ask(rt.env["player"], prompt, [*options, Option("done", "No more defenders")], about=enemy)
+
+
+def defenders_left(s: LcgState) -> list[Uid]:
+    """The declared defenders of the attack still in play (Rules: a defender that leaves
+    play before damage no longer defends; with none left the attack is undefended)."""
+    attack = s.attack
+    if attack is None:
+        return []
+    return [d for d in attack.defenders if table.holder(s, d) is not None and table.is_in_play(s, d)]
 
 
 def _defender_gone(rt: Runtime) -> bool:
-    chosen = rt.env["defender"]
-    if chosen == "undefended":
-        return True
-    return st(rt).cards[int(chosen)].zone not in (
-        f"{seat}.{z}" for seat in st(rt).active_seats() for z in ("heroes", "allies")
-    )
+    return rt.env["defender"] == "undefended" or not defenders_left(st(rt))
+
+
+def _defense_total(s: LcgState) -> int:
+    return sum(table.defense(s, d) for d in defenders_left(s))
+
+
+def _choose_defender_hit(rt: Runtime) -> bool:
+    """With several defenders the player assigns all the damage to one of them (Core Set FAQ,
+    Stand Together: "all damage from the attack must be assigned to a single defender")."""
+    s = st(rt)
+    return len(defenders_left(s)) > 1 and table.attack(s, int(rt.env["enemy"])) > _defense_total(s)
 
 
 def _defended_damage(rt: Runtime) -> Event | None:
     s = st(rt)
-    enemy, defender = int(rt.env["enemy"]), int(rt.env["defender"])
-    amount = table.attack(s, enemy) - table.defense(s, defender)
-    return ev.DamageDealt(card=defender, amount=amount) if amount > 0 else None
+    enemy = int(rt.env["enemy"])
+    left = defenders_left(s)
+    amount = table.attack(s, enemy) - _defense_total(s)
+    if amount <= 0 or not left:
+        return None
+    hit = int(rt.env["hit"]) if "hit" in rt.env else left[0]
+    return ev.DamageDealt(card=hit, amount=amount)
 
 
 def _undefended_damage(rt: Runtime) -> Event | None:
@@ -131,7 +174,7 @@ def _shadows_discarded(rt: Runtime) -> Event | None:
 ENEMY_ATTACK = register(
     "lcg.combat.enemy-attack",
     If(
-        _engaged_with,
+        _attacks,
         Seq(
             emit(lambda rt: ev.AttackDeclared(enemy=int(rt.env["enemy"]), player=rt.env["player"])),
             If(
@@ -141,6 +184,26 @@ ENEMY_ATTACK = register(
                     "defender",
                     Seq(
                         emit(_declared),
+                        If(
+                            _may_add_defender,
+                            Repeat(
+                                Decide(
+                                    _ask_another_defender,
+                                    "another",
+                                    If(
+                                        lambda rt: rt.env["another"] == "done",
+                                        Break(),
+                                        emit(
+                                            lambda rt: ev.DefenderDeclared(
+                                                enemy=int(rt.env["enemy"]), defender=int(rt.env["another"])
+                                            )
+                                        ),
+                                    ),
+                                    otherwise=Break(),
+                                )
+                            ),
+                            rule="lcg.combat.declare-defenders",
+                        ),
                         Let(
                             _attack_context,
                             Seq(
@@ -182,7 +245,18 @@ ENEMY_ATTACK = register(
                                             emit(_undefended_damage),
                                             rule="lcg.combat.undefended-damage",
                                         ),
-                                        emit(_defended_damage, rule="lcg.combat.defended-damage"),
+                                        If(
+                                            _choose_defender_hit,
+                                            choose(
+                                                lambda rt: rt.env["player"],
+                                                "Several defenders: choose the one who takes the damage",
+                                                lambda rt: defenders_left(st(rt)),
+                                                "hit",
+                                                emit(_defended_damage),
+                                            ),
+                                            emit(_defended_damage),
+                                            rule="lcg.combat.defended-damage",
+                                        ),
                                     ),
                                 ),
                                 emit(lambda rt: ev.AttackResolved(enemy=int(rt.env["enemy"]), by_enemy=True)),
@@ -240,6 +314,7 @@ def _attack_damage(rt: Runtime) -> Event | None:
 
 
 def _player_attack(attackers_var: str) -> Node:
+    """Declared attackers (bound to ``attackers_var``) attack the enemy bound to ``enemy``."""
     return Seq(
         emit(
             lambda rt: ev.AttackersDeclared(
@@ -266,6 +341,10 @@ PLAYER_ATTACK = register(
     ),
     rule="lcg.combat.player-attack",
 )
+
+
+register("lcg.combat.attack", _player_attack("solo"), rule="lcg.combat.player-attack")
+"""An attack made at once by a card's text (Quick Strike): ``solo`` attacks ``enemy``."""
 
 
 def _staging_attackers(s: LcgState, seat: Seat) -> list[Uid]:
@@ -302,6 +381,14 @@ def staging_attack() -> Node:
     )
 
 
+def _leftover_shadows(rt: Runtime) -> Event | None:
+    """Shadow cards still dealt once every attack is over belong to enemies that did not
+    attack (Feint, Thicket of Spears): they are discarded unresolved at the end of the
+    combat phase, as each attack's shadow cards are after it resolves."""
+    left = tuple(st(rt).zone("shadows"))
+    return ev.CardsDiscarded(cards=left) if left else None
+
+
 def body() -> list[Node]:
     return [
         each_player(
@@ -332,4 +419,5 @@ def body() -> list[Node]:
             ),
             rule="lcg.combat.player-attacks",
         ),
+        emit(_leftover_shadows, rule="lcg.combat.shadows-discarded"),
     ]

@@ -72,7 +72,7 @@ def _resolve_revealed(rt: Runtime) -> Event | None:
 def _when_revealed(rt: Runtime) -> str | None:
     s = st(rt)
     card = s.cards[int(rt.env["card"])]
-    if card.zone != "revealed" or text_of(card.code).when_revealed is None:
+    if card.zone != "revealed" or card.cancelled or text_of(card.code).when_revealed is None:
         return None
     return f"{card.code}.when-revealed"
 
@@ -126,7 +126,8 @@ def _destroyed(rt: Runtime) -> Event:
     uid = int(rt.env["card"])
     d = table.defn(s, uid)
     if d.is_character:
-        return ev.CharacterDestroyed(card=uid)
+        controller = s.controller(uid)
+        return ev.CharacterDestroyed(card=uid, controller=controller if controller != s.cards[uid].owner else None)
     return ev.EnemyDefeated(enemy=uid, to="victory" if d.victory_points else "encounter.discard")
 
 

@@ -1,6 +1,12 @@
-"""Resource phase: each hero gains 1 resource, then each player draws 1 card."""
+"""Resource phase: each hero gains 1 resource, then each player draws 1 card.
+
+And what resources pay for: a card's cost comes from the pools of heroes whose sphere
+matches the card's (neutral cards from any hero's).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from domain.kernel.events import Event
 from domain.kernel.flow import Node, Seq
@@ -8,6 +14,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import PLAYER, draw, each_player, emit, st
 from domain.lcg.rules import table
+from domain.lcg.state import LcgState, Seat, Uid
 
 
 def _gain(rt: Runtime) -> Event | None:
@@ -22,3 +29,55 @@ def body() -> list[Node]:
             rule="lcg.resource",
         )
     ]
+
+
+# -- paying costs ------------------------------------------------------------------------
+
+
+def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
+    """The heroes of ``seat`` whose resources may pay for a card of ``sphere``."""
+    heroes = table.heroes(s, seat)
+    if sphere in (None, "neutral"):
+        return heroes
+    return [h for h in heroes if table.defn(s, h).sphere == sphere]
+
+
+def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_needed: int = 1) -> bool:
+    """Whether ``seat`` can pay ``cost`` for a card of ``sphere``.
+
+    Rules Reference, "Resource Match": a card of a sphere needs a hero of that sphere even
+    when it costs 0. ``heroes_needed`` > 1: the cost must come from that many different
+    heroes' pools (Thicket of Spears).
+    """
+    heroes = matching_heroes(s, seat, sphere)
+    if not heroes and sphere not in (None, "neutral"):
+        return False
+    pools = [s.cards[h].resources for h in heroes if s.cards[h].resources > 0]
+    if heroes_needed > 1:
+        return len(pools) >= heroes_needed and sum(pools) >= cost
+    return sum(pools) >= cost
+
+
+def cost_payments(
+    s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_needed: int = 1
+) -> list[tuple[ev.Payment, ...]]:
+    """Every way the matching heroes of ``seat`` can pay ``cost`` exactly."""
+    if not can_pay_cost(s, seat, sphere, cost, heroes_needed):
+        return []
+    heroes = [h for h in matching_heroes(s, seat, sphere) if s.cards[h].resources > 0]
+
+    def ways(i: int, left: int) -> Iterator[tuple[ev.Payment, ...]]:
+        if left == 0:
+            yield ()
+            return
+        if i == len(heroes):
+            return
+        hero = heroes[i]
+        for amount in range(min(left, s.cards[hero].resources), -1, -1):
+            for rest in ways(i + 1, left - amount):
+                yield ((ev.Payment(hero, amount),) if amount else ()) + rest
+
+    found = list(ways(0, cost))
+    if heroes_needed > 1:
+        found = [way for way in found if len(way) >= heroes_needed]
+    return found

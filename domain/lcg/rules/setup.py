@@ -1,15 +1,19 @@
-"""Game setup: lay out the cards, set threat, shuffle, draw 6, reveal the first stage.
+"""Game setup: lay out the cards, set threat, shuffle, draw 6, mulligan, reveal the first stage.
 
-Rules (Core Set rulebook, setup): each player puts their three heroes into play and sets
-their threat to the heroes' total threat cost; shuffles their deck and draws 6 cards
-(the mulligan is not used); the encounter deck is shuffled; stage 1A is revealed and its
-Setup text followed, then it is flipped to 1B.
+Rules (Core Set rulebook, setup): each player puts their heroes into play and sets their
+threat to the heroes' total threat cost; shuffles their deck and draws 6 cards; the
+encounter deck is shuffled; stage 1A is revealed and its Setup text followed, then it is
+flipped to 1B.
+Ruling (Core Set rulebook, "Draw Setup Hand"): a player who does not want their setup hand
+may take a mulligan once, shuffling the hand back into the deck and drawing 6 new cards;
+the second hand is kept. Players decide in turn order, from the first player.
 """
 
 from __future__ import annotations
 
+from domain.kernel.decisions import Option
 from domain.kernel.events import Event
-from domain.kernel.flow import Call, ForEach, Node, Seq, register
+from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.kernel.zones import NewCard
 from domain.lcg import events as ev
@@ -62,6 +66,29 @@ def _opening_hand(rt: Runtime) -> Event:
     return ev.CardsDrawn(player=seat, cards=tuple(st(rt).zone(f"{seat}.deck")[:HAND_SIZE]))
 
 
+def _ask_mulligan(rt: Runtime) -> Ask | None:
+    seat = rt.env["player"]
+    if not st(rt).zone(f"{seat}.hand"):
+        return None
+    options = [Option("keep", "Keep this hand"), Option("mulligan", "Mulligan: shuffle it back and draw 6 new cards")]
+    return Ask(seat, "Keep your setup hand, or take a mulligan?", options)
+
+
+def _shuffle_hand_back(rt: Runtime) -> Event:
+    seat = rt.env["player"]
+    s = st(rt)
+    cards = s.zone(f"{seat}.hand") + s.zone(f"{seat}.deck")
+    return ev.DeckShuffled(zone=f"{seat}.deck", order=tuple(rt.shuffle(cards)))
+
+
+MULLIGAN: Node = Decide(
+    _ask_mulligan,
+    "mulligan",
+    If(lambda rt: rt.env["mulligan"] == "mulligan", Seq(emit(_shuffle_hand_back), emit(_opening_hand))),
+    rule="lcg.setup.mulligan",
+)
+
+
 def _seats(rt: Runtime) -> list[str]:
     return list(st(rt).order)
 
@@ -74,6 +101,7 @@ SETUP: Node = register(
         ForEach(_seats, "player", emit(_shuffle_deck), rule="lcg.setup.shuffle"),
         emit(_shuffle_encounter, rule="lcg.setup.shuffle"),
         ForEach(_seats, "player", emit(_opening_hand), rule="lcg.setup.hand"),
+        ForEach(_seats, "player", MULLIGAN, rule="lcg.setup.mulligan"),
         Call("lcg.quest.reveal", lambda rt: {"card": st(rt).zone("quest.deck")[0]}, rule="lcg.setup.quest"),
     ),
     rule="lcg.setup",

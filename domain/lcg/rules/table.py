@@ -151,8 +151,32 @@ def shadows_of(s: LcgState, enemy: Uid) -> list[Uid]:
     return [c for c in s.zone("shadows") if s.cards[c].attached_to == enemy]
 
 
+NO_THREAT = "contributes-no-threat"
+"""A lasting flag: the card does not contribute its threat to the staging area
+(Radagast's Cunning, Secret Paths)."""
+
+
 def staging_threat(s: LcgState) -> int:
-    return sum(threat_of(s, u) for u in s.zone("staging") if defn(s, u).type in ("enemy", "location"))
+    return sum(
+        threat_of(s, u)
+        for u in s.zone("staging")
+        if defn(s, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
+    )
+
+
+def cannot_attack(seat: Seat) -> str:
+    """The lasting flag on an enemy that may not attack ``seat`` (Feint, Thicket of Spears)."""
+    return f"cannot-attack:{seat}"
+
+
+def can_attack(s: LcgState, enemy: Uid, seat: Seat) -> bool:
+    return not (s.modifiers and s.modifier_total(enemy, cannot_attack(seat)))
+
+
+def many_defenders(seat: Seat) -> str:
+    """The lasting effect under which ``seat`` may declare any number of defenders
+    against each attack (Stand Together)."""
+    return f"many-defenders:{seat}"
 
 
 def highest_threat_seats(s: LcgState) -> list[Seat]:
@@ -165,6 +189,12 @@ def unique_in_play(s: LcgState, code: str) -> bool:
     """Whether a card with the same title as ``code`` is already in play (any player)."""
     title = CARDS[code].name
     return any(CARDS[s.cards[u].code].name == title for seat in s.active_seats() for u in characters(s, seat))
+
+
+def may_enter_play(s: LcgState, uid: Uid) -> bool:
+    """Rules: a unique card cannot enter play while a card of its title is in play."""
+    d = defn(s, uid)
+    return not (d.unique and unique_in_play(s, d.code))
 
 
 def can_draw(s: LcgState) -> bool:

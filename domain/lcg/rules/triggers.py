@@ -94,7 +94,8 @@ def _listeners() -> dict[type[Event], list[Listener]]:
     for kind in ("response", "forced"):
         for code, text in TEXTS.items():
             for i, trig in enumerate(text.forced if kind == "forced" else text.responses):
-                by_type.setdefault(trig.on, []).append((code, kind, i, trig))
+                for on in trig.on if isinstance(trig.on, tuple) else (trig.on,):
+                    by_type.setdefault(on, []).append((code, kind, i, trig))
     return by_type
 
 

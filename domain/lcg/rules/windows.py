@@ -14,11 +14,13 @@ from domain.kernel.runtime import Runtime
 from domain.lcg.cards import text_of
 from domain.lcg.effects import each_player, st
 from domain.lcg.rules import table
+from domain.lcg.rules.playing_events import event_actions
 from domain.lcg.state import LcgState, Seat
 
 
 def available_actions(s: LcgState, seat: Seat) -> list[Option]:
-    """The Actions ``seat`` may use now: on cards it controls, or open to every player."""
+    """The Actions ``seat`` may use now: on cards it controls, or open to every player,
+    and the Action events in its hand."""
     options: list[Option] = []
     for owner in s.active_seats():
         for uid in table.characters(s, owner):
@@ -26,7 +28,7 @@ def available_actions(s: LcgState, seat: Seat) -> list[Option]:
                 if (owner == seat or action.anyone) and action.available(s, uid, seat):
                     label = f"{table.name(s, uid)}: {action.label}"
                     options.append(Option(f"{uid}.{i}", label, uid))
-    return options
+    return options + event_actions(s, seat)
 
 
 def _ask(rt: Runtime) -> Ask | None:

@@ -19,7 +19,8 @@ Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),
 NOT_FOUND (no such game, version or event), UNAUTHENTICATED (missing or wrong token),
 PERMISSION_DENIED (the token's viewer may not do this), FAILED_PRECONDITION (not your
 decision, no decision pending, game over), ABORTED (stale expected version or a concurrent
-command won: reload and retry). No error appends an event.
+command won: reload and retry), DATA_LOSS (a stored event of the game cannot be exported as
+it is: VerifyGame names it). No error appends an event.
 """
 
 from collections import abc as _abc
@@ -68,6 +69,39 @@ KIND_NUMBER: Kind.ValueType  # 4
 """one integer from min to max, given as its decimal string"""
 Global___Kind: _TypeAlias = Kind  # noqa: Y015
 
+class _VerifyStatus:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _VerifyStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_VerifyStatus.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    VERIFY_STATUS_UNSPECIFIED: _VerifyStatus.ValueType  # 0
+    VERIFY_STATUS_OK: _VerifyStatus.ValueType  # 1
+    VERIFY_STATUS_CHAIN_BROKEN: _VerifyStatus.ValueType  # 2
+    """An event was edited, removed or reordered, or the log is damaged."""
+    VERIFY_STATUS_REEXECUTION_DIFFERS: _VerifyStatus.ValueType  # 3
+    """The hash chain is intact but re-executing the decisions gives other events: the rules
+    changed since the game was recorded (compare the two rules versions), or under the same
+    version the log was rewritten with its hashes recomputed.
+    """
+    VERIFY_STATUS_UNKNOWN_RULES: _VerifyStatus.ValueType  # 4
+    """The game was recorded under a ruleset or rules version this server does not know."""
+
+class VerifyStatus(_VerifyStatus, metaclass=_VerifyStatusEnumTypeWrapper): ...
+
+VERIFY_STATUS_UNSPECIFIED: VerifyStatus.ValueType  # 0
+VERIFY_STATUS_OK: VerifyStatus.ValueType  # 1
+VERIFY_STATUS_CHAIN_BROKEN: VerifyStatus.ValueType  # 2
+"""An event was edited, removed or reordered, or the log is damaged."""
+VERIFY_STATUS_REEXECUTION_DIFFERS: VerifyStatus.ValueType  # 3
+"""The hash chain is intact but re-executing the decisions gives other events: the rules
+changed since the game was recorded (compare the two rules versions), or under the same
+version the log was rewritten with its hashes recomputed.
+"""
+VERIFY_STATUS_UNKNOWN_RULES: VerifyStatus.ValueType  # 4
+"""The game was recorded under a ruleset or rules version this server does not know."""
+Global___VerifyStatus: _TypeAlias = VerifyStatus  # noqa: Y015
+
 @_typing.final
 class PlayerSetup(_message.Message):
     """-- creating games ------------------------------------------------------------------------"""
@@ -76,23 +110,33 @@ class PlayerSetup(_message.Message):
 
     HEROES_FIELD_NUMBER: _builtins.int
     DECK_FIELD_NUMBER: _builtins.int
+    DECK_FORMAT_FIELD_NUMBER: _builtins.int
+    deck_format: _builtins.str
+    """The deck's format: "ringsdb", "o8d" or "text"; empty: detected from the text."""
     @_builtins.property
     def heroes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Hero names or codes; empty for the default lineup."""
+        """Hero names or codes; empty for the deck's heroes, or else a default lineup."""
 
     @_builtins.property
     def deck(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Deck card names or codes; empty for the default starting deck."""
+        """The player's deck as the text of a deck file: a RingsDB deck export (JSON), an OCTGN
+        .o8d deck (XML) or a plain list ("3x Guard of the Citadel", "Heroes: Aragorn, Gimli,
+        Legolas"); whole in one entry, or one line per entry. Its heroes, if it names any, are the
+        player's lineup. A deck that breaks a deck-building rule or holds a card the engine does
+        not play is refused (INVALID_ARGUMENT, one line per problem). Empty: the ready-made deck
+        of the player's heroes.
+        """
 
     def __init__(
         self,
         *,
         heroes: _abc.Iterable[_builtins.str] | None = ...,
         deck: _abc.Iterable[_builtins.str] | None = ...,
+        deck_format: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deck", b"deck", "heroes", b"heroes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deck", b"deck", "deck_format", b"deck_format", "heroes", b"heroes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -965,11 +1009,25 @@ class VerifyGameResponse(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     FIRST_BAD_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    FIELD_FIELD_NUMBER: _builtins.int
+    RECORDED_RULES_VERSION_FIELD_NUMBER: _builtins.int
+    CURRENT_RULES_VERSION_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
     ok: _builtins.bool
     events: _builtins.int
     first_bad: _builtins.int
     """The first bad event (0 when ok or unknown)."""
     reason: _builtins.str
+    status: Global___VerifyStatus.ValueType
+    field: _builtins.str
+    """With REEXECUTION_DIFFERS: the first field of the first bad event that differs, e.g. "cause.rule"."""
+    recorded_rules_version: _builtins.int
+    """The version of its ruleset's rules the game was recorded under (0: before versions were recorded)."""
+    current_rules_version: _builtins.int
+    """The server's version of those rules."""
+    text: _builtins.str
+    """The whole verdict in one readable line."""
     def __init__(
         self,
         *,
@@ -977,11 +1035,59 @@ class VerifyGameResponse(_message.Message):
         events: _builtins.int = ...,
         first_bad: _builtins.int = ...,
         reason: _builtins.str = ...,
+        status: Global___VerifyStatus.ValueType = ...,
+        field: _builtins.str = ...,
+        recorded_rules_version: _builtins.int = ...,
+        current_rules_version: _builtins.int = ...,
+        text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "first_bad", b"first_bad", "ok", b"ok", "reason", b"reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["current_rules_version", b"current_rules_version", "events", b"events", "field", b"field", "first_bad", b"first_bad", "ok", b"ok", "reason", b"reason", "recorded_rules_version", b"recorded_rules_version", "status", b"status", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___VerifyGameResponse: _TypeAlias = VerifyGameResponse  # noqa: Y015
+
+@_typing.final
+class ExportGameRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    game_id: _builtins.str
+    token: _builtins.str
+    def __init__(
+        self,
+        *,
+        game_id: _builtins.str = ...,
+        token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExportGameRequest: _TypeAlias = ExportGameRequest  # noqa: Y015
+
+@_typing.final
+class RecordChunk(_message.Message):
+    """Whole lines of the record (each ending in a newline); the chunks of a call, joined, are the record."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LINES_FIELD_NUMBER: _builtins.int
+    lines: _builtins.bytes
+    def __init__(
+        self,
+        *,
+        lines: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["lines", b"lines"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordChunk: _TypeAlias = RecordChunk  # noqa: Y015

@@ -79,6 +79,11 @@ class GameServiceStub:
                 request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.SerializeToString,
                 response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.FromString,
                 _registered_method=True)
+        self.ExportGame = channel.unary_stream(
+                '/westmarch.v1.GameService/ExportGame',
+                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
+                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -150,6 +155,18 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportGame(self, request, context):
+        """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
+        event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
+        `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
+        record holds every hidden card and the seed, and a redacted record could not be verified,
+        so the referee may export a game at any time and everyone else only once it is over
+        (PERMISSION_DENIED before).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -197,6 +214,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.VerifyGame,
                     request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.FromString,
                     response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.SerializeToString,
+            ),
+            'ExportGame': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportGame,
+                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.FromString,
+                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -442,6 +464,33 @@ class GameService:
             '/westmarch.v1.GameService/VerifyGame',
             service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.SerializeToString,
             service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/westmarch.v1.GameService/ExportGame',
+            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
+            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.FromString,
             options,
             channel_credentials,
             insecure,

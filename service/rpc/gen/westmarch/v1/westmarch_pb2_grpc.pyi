@@ -19,7 +19,8 @@ Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),
 NOT_FOUND (no such game, version or event), UNAUTHENTICATED (missing or wrong token),
 PERMISSION_DENIED (the token's viewer may not do this), FAILED_PRECONDITION (not your
 decision, no decision pending, game over), ABORTED (stale expected version or a concurrent
-command won: reload and retry). No error appends an event.
+command won: reload and retry), DATA_LOSS (a stored event of the game cannot be exported as
+it is: VerifyGame names it). No error appends an event.
 """
 
 from collections import abc as _abc
@@ -73,6 +74,14 @@ class GameServiceStub:
     """
     VerifyGame: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.VerifyGameRequest, _westmarch_pb2.VerifyGameResponse]
     """Check the hash chain and re-execute the decisions from the seed. Any token of the game."""
+    ExportGame: _grpc.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.RecordChunk]
+    """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
+    event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
+    `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
+    record holds every hidden card and the seed, and a redacted record could not be verified,
+    so the referee may export a game at any time and everyone else only once it is over
+    (PERMISSION_DENIED before).
+    """
 
 @_typing.type_check_only
 class GameServiceAsyncStub(GameServiceStub):
@@ -100,6 +109,14 @@ class GameServiceAsyncStub(GameServiceStub):
     """
     VerifyGame: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.VerifyGameRequest, _westmarch_pb2.VerifyGameResponse]  # type: ignore[assignment]
     """Check the hash chain and re-execute the decisions from the seed. Any token of the game."""
+    ExportGame: _aio.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.RecordChunk]  # type: ignore[assignment]
+    """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
+    event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
+    `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
+    record holds every hidden card and the seed, and a redacted record could not be verified,
+    so the referee may export a game at any time and everyone else only once it is over
+    (PERMISSION_DENIED before).
+    """
 
 class GameServiceServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -178,5 +195,19 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_westmarch_pb2.VerifyGameResponse, _abc.Awaitable[_westmarch_pb2.VerifyGameResponse]]:
         """Check the hash chain and re-execute the decisions from the seed. Any token of the game."""
+
+    @_abc_1.abstractmethod
+    def ExportGame(
+        self,
+        request: _westmarch_pb2.ExportGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_westmarch_pb2.RecordChunk], _abc.AsyncIterator[_westmarch_pb2.RecordChunk]]:
+        """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
+        event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
+        `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
+        record holds every hidden card and the seed, and a redacted record could not be verified,
+        so the referee may export a game at any time and everyone else only once it is over
+        (PERMISSION_DENIED before).
+        """
 
 def add_GameServiceServicer_to_server(servicer: GameServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

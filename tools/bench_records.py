@@ -1,0 +1,87 @@
+"""Benchmark of game records: size, and export, import and offline-verify rates.
+
+``westmarch bench-records`` writes its section of ``BENCHMARKS.md``. Random-bot games of
+Passage through Mirkwood are stored in SQLite; in the same run, the fold of every game from
+the store is the baseline the other rates are compared with. Each rate is the best of a few
+repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import tempfile
+from pathlib import Path
+
+from domain.record import check_record, verify_record
+from domain.rulesets import ruleset
+from service.app import Westmarch, store_env
+from service.archive import export, import_record
+from tools.bench import bench_reference, best_of, random_game, write_section
+from tools.progress import Progress
+
+
+def bench_records(games: int, repeats: int, folder: Path) -> list[tuple[str, str, str]]:
+    played = [random_game(seed, 2) for seed in range(1, games + 1)]
+    total = sum(g.version for g in played)
+    app = Westmarch({**store_env(db=str(folder / "source.db")), "IS_SNAPSHOTTING_ENABLED": "n"})
+    for game in played:
+        app.save(game)
+    ids = [g.id for g in played]
+    del played
+    records = [b"".join(export(app, i)) for i in ids]
+    lines = [io.BytesIO(r).readlines() for r in records]
+    size = sum(len(r) for r in records)
+    headers = sum(len(ls[0]) for ls in lines)
+    zipped = sum(len(gzip.compress(r)) for r in records)
+
+    fold = best_of(repeats, lambda: [app.state_at(i) for i in ids])
+    exporting = best_of(repeats, lambda: [b"".join(export(app, i)) for i in ids])
+    checking = best_of(repeats, lambda: [check_record(ls, ruleset) for ls in lines])
+    verifying = best_of(repeats, lambda: [verify_record(ls, ruleset) for ls in lines])
+    assert all(verify_record(ls, ruleset).verdict.ok for ls in lines)
+    stores = iter(range(repeats))
+
+    def import_all() -> None:
+        target = Westmarch({**store_env(db=str(folder / f"target{next(stores)}.db"))})
+        for ls in lines:
+            import_record(target, ls)
+        target.close()
+
+    importing = best_of(repeats, import_all)
+    app.close()
+
+    def rate(seconds: float) -> str:
+        return f"{total / seconds:,.0f} events/s ({fold / seconds:.2f}x the fold)"
+
+    return [
+        (
+            f"record size - {games} two-player games, {total:,} events, {size / 1e6:.1f} MB",
+            f"{(size - headers) / total:,.0f} bytes per event, plus a {headers / games:,.0f}-byte header per game; "
+            f"{zipped / total:,.0f} bytes per event gzipped",
+            "",
+        ),
+        ("baseline: fold of every game from SQLite (state_at, no snapshots)", f"{total / fold:,.0f} events/s", ""),
+        ("export from SQLite (the store's bytes, a header, chunks of lines)", rate(exporting), ""),
+        ("import into a new SQLite file (whole check, one transaction per game, snapshots)", rate(importing), ""),
+        ("offline verify, hash chain and decoding only (check_record)", rate(checking), ""),
+        ("offline verify, chain then re-execution of every decision (westmarch verify FILE)", rate(verifying), ""),
+    ]
+
+
+def main(args: argparse.Namespace) -> int:
+    quick = bool(args.quick)
+    rows: list[tuple[str, str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp, Progress(2, "record benchmarks") as bar:
+        rows += bench_reference(1 if quick else 3)
+        bar.advance(note="reference")
+        rows += bench_records(3 if quick else 40, 1 if quick else 3, Path(tmp))
+        bar.advance(note="records")
+    command = "westmarch bench-records" + (" --quick" if quick else "")
+    title = "Game records (export, import, offline verify; LCG, Passage through Mirkwood)"
+    write_section(Path(args.output), "records", title, command, rows)
+    for a, b, _ in rows:
+        print(f"{a}: {b}")
+    print(f"written to {args.output}")
+    return 0

@@ -1,0 +1,213 @@
+"""What the greedy LCG player does with event cards: when one helps, and on what.
+
+An event is played in the window where it does its work (a Feint before the enemy
+attacks, Radagast's Cunning once the staging area is known, a heal when damage
+threatens a character), only if the table shows it helps; Responses are taken when
+they cancel something harmful or come cheap. Targets are chosen for effect: the
+strongest attacker, the player most threatened, the attack that kills.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.kernel.decisions import Choice, Decision, Option
+from projections.lcg import CardView, PlayerView, TableView
+
+Seen = dict[int, CardView]
+
+
+def _left(card: CardView) -> int:
+    return (card.hit_points or 0) - card.damage
+
+
+def _mine(me: PlayerView) -> list[CardView]:
+    return [*me.heroes, *me.allies]
+
+
+def _ready(me: PlayerView) -> list[CardView]:
+    return [c for c in _mine(me) if not c.exhausted]
+
+
+def _window(decision: Decision) -> str:
+    return decision.rule
+
+
+def _engaged_attack(me: PlayerView) -> int:
+    return sum(e.attack or 0 for e in me.engaged)
+
+
+def _before_enemy_attacks(decision: Decision, me: PlayerView) -> bool:
+    return _window(decision) == "lcg.combat.window.shadows" and bool(me.engaged)
+
+
+def _before_player_attacks(decision: Decision, me: PlayerView) -> bool:
+    return _window(decision) == "lcg.combat.window.enemy-attacks" and bool(me.engaged)
+
+
+def _killable(me: PlayerView, bonus: int = 0) -> bool:
+    power = sum(c.attack or 0 for c in _ready(me)) + bonus * len(_ready(me))
+    return any(power - (e.defense or 0) >= _left(e) for e in me.engaged)
+
+
+def _hand_small(me: PlayerView) -> bool:
+    return me.hand_size <= 3
+
+
+def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> bool:
+    """Whether the Action event ``name`` helps now."""
+    staging_threat = sum(c.threat or 0 for c in view.staging)
+    exhausted = [c for c in _mine(me) if c.exhausted]
+    if name == "Ever Vigilant":
+        return _before_enemy_attacks(decision, me) and any(c.type == "ally" for c in exhausted)
+    if name == "Common Cause":
+        ready_heroes = [h for h in me.heroes if not h.exhausted]
+        return (
+            _before_enemy_attacks(decision, me)
+            and bool(ready_heroes)
+            and any(
+                h.type == "hero" and (h.defense or 0) > min(r.defense or 0 for r in ready_heroes) for h in exhausted
+            )
+        )
+    if name in ("For Gondor!", "Blade Mastery"):
+        return _before_player_attacks(decision, me) and not _killable(me) and _killable(me, 1)
+    if name == "Sneak Attack":
+        return _before_enemy_attacks(decision, me) and any(
+            c.type == "ally" and (c.cost or 0) >= 3 for c in me.hand or []
+        )
+    if name == "Grim Resolve":
+        return _before_enemy_attacks(decision, me) and len(exhausted) >= 3
+    if name == "Rain of Arrows":
+        return _window(decision) == "lcg.combat.window.enemy-attacks" and any(
+            _left(e) <= 1 for p in view.players for e in p.engaged
+        )
+    if name in ("Feint", "A Light in the Dark"):
+        return _before_enemy_attacks(decision, me) and max((e.attack or 0) for e in me.engaged) >= 3
+    if name == "Thicket of Spears":
+        return _before_enemy_attacks(decision, me) and _engaged_attack(me) >= 4
+    if name == "Quick Strike":
+        return _before_enemy_attacks(decision, me) and any(
+            (c.attack or 0) - (e.defense or 0) >= _left(e) for c in _ready(me) for e in me.engaged
+        )
+    if name == "The Galadhrim's Greeting":
+        return max(p.threat for p in view.players if not p.eliminated) >= 38
+    if name == "Will of the West":
+        return me.deck_size <= 5 and len(me.discard) >= 5
+    if name in ("Stand and Fight", "Fortune or Fate"):
+        return True
+    if name in ("Dwarven Tomb", "Lórien's Wealth", "Gandalf's Search"):
+        return _hand_small(me)
+    if name == "Lore of Imladris":
+        return any(c.damage >= 2 or (c.damage and _left(c) <= 1) for p in view.players for c in _mine(p))
+    if name == "Beorn's Hospitality":
+        return sum(h.damage for h in me.heroes) >= 4
+    if name in ("Radagast's Cunning", "Secret Paths"):
+        return _window(decision) == "lcg.quest.window.staging" and staging_threat >= 2
+    return False
+
+
+def play_event(decision: Decision, view: TableView) -> Choice | None:
+    """In an action window: the first event in hand worth playing now, if any."""
+    me = next(p for p in view.players if p.seat == decision.seat)
+    hand = {c.uid: c for c in me.hand or []}
+    for option in decision.options:
+        card = hand.get(option.card or -1)
+        if card is not None and card.type == "event" and _when(card.name, view, decision, me):
+            return (option.id,)
+    return None
+
+
+def respond(decision: Decision, view: TableView, seen: Seen) -> Choice:
+    """A Response event: cancels and card draw are always worth it; Swift Strike when its
+    2 damage leaves an engaged enemy within reach of one more attack."""
+    yes = next((o for o in decision.options if o.id == "yes"), None)
+    if yes is None:
+        return ("no",)
+    card = seen.get(yes.card or -1)
+    if card is not None and card.name == "Swift Strike":
+        me = next(p for p in view.players if p.seat == decision.seat)
+        return ("yes",) if any(_left(e) <= 4 for e in me.engaged) else ("no",)
+    return ("yes",)
+
+
+# -- choosing the targets of an event ----------------------------------------------------
+
+
+def _best(options: list[Option], seen: Seen, key: Callable[[CardView], int]) -> Choice | None:
+    cards = [(o, seen[o.card]) for o in options if o.card in seen]
+    if not cards:
+        return None
+    return (max(cards, key=lambda oc: key(oc[1]))[0].id,)
+
+
+def _strongest_enemy(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    return _best(list(decision.options), seen, lambda c: c.attack or 0)
+
+
+def _highest_threat(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    return _best(list(decision.options), seen, lambda c: c.threat or 0)
+
+
+def _most_damaged(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    return _best(list(decision.options), seen, lambda c: c.damage)
+
+
+def _best_attacker(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    return _best(list(decision.options), seen, lambda c: (c.attack or 0) * 10 - c.damage)
+
+
+def _most_valuable(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    return _best(list(decision.options), seen, lambda c: c.cost or 0)
+
+
+def _swap_heroes(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    """Common Cause: exhaust the weakest defender to ready the strongest."""
+    cards = [seen[o.card] for o in decision.options if o.card in seen]
+    if cards and all(not c.exhausted for c in cards):
+        return _best(list(decision.options), seen, lambda c: -(c.defense or 0))
+    return _best(list(decision.options), seen, lambda c: c.defense or 0)
+
+
+def _largest_x(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    return (max(decision.options, key=lambda o: int(o.id)).id,)
+
+
+def _most_threatened_player(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    threat = {p.seat: p.threat for p in view.players}
+    engaged = {p.seat: len(p.engaged) for p in view.players}
+    seats = [o for o in decision.options if o.id in threat]
+    if not seats:
+        return ("each",) if any(o.id == "each" for o in decision.options) else None
+    return (max(seats, key=lambda o: (engaged[o.id], threat[o.id])).id,)
+
+
+def _killing_strike(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    """Quick Strike: the attack that destroys an enemy, else the hardest hitter."""
+
+    def value(o: Option) -> tuple[int, int]:
+        attacker, enemy = (int(x) for x in o.id.split(">"))
+        a, e = seen.get(attacker), seen.get(enemy)
+        if a is None or e is None:
+            return (0, 0)
+        dealt = (a.attack or 0) - (e.defense or 0)
+        return (int(dealt >= _left(e)), dealt)
+
+    return (max(decision.options, key=value).id,)
+
+
+TARGETS: dict[str, Callable[[Decision, TableView, Seen], Choice | None]] = {
+    "lcg.event.x": _largest_x,
+    "core-021.action": _swap_heroes,
+    "core-032.action": _best_attacker,
+    "core-033.action": _most_threatened_player,
+    "core-034.action": _strongest_enemy,
+    "core-035.action": _killing_strike,
+    "core-036.action": _most_threatened_player,
+    "core-046.action": _most_threatened_player,
+    "core-052.action": _strongest_enemy,
+    "core-063.action": _most_damaged,
+    "core-065.action": _highest_threat,
+    "core-066.action": _highest_threat,
+    "core-067.action": _most_valuable,
+}
+"""Target choices by the rule of the decision (the event's own)."""

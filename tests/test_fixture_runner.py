@@ -33,6 +33,14 @@ PASSING = {
         "lcg/cards/passage-through-mirkwood/forest-spider-bonus-already-running-lapses-at-end-of-round.toml",
         "modifiers",
     ),
+    "position modifiers (cannot attack)": (
+        "lcg/cards/events/feint-played-earlier-this-phase-enemy-still-cannot-attack.toml",
+        "cannot-attack:p1",
+    ),
+    "position limits (lasting flag)": (
+        "lcg/cards/events/stand-together-played-earlier-this-phase.toml",
+        "many-defenders",
+    ),
     "position limits (card)": ("lcg/cards/heroes/glorfindel-limit-used-earlier-this-round.toml", "limits"),
     "position limits (card, player)": ("lcg/cards/heroes/eowyn-limit-used-by-one-player-not-the-other.toml", "player"),
     "position limits (key)": ("wotr/cards/palantir-of-orthanc-used-earlier-this-round.toml", "key"),

@@ -103,7 +103,7 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         progress=card.progress,
         sphere=d.sphere,
         keywords=d.keywords,
-        traits=d.traits,
+        traits=table.traits(s, uid),
         text=(d.text_a if card.face == "A" else d.text_b) if d.type == "quest" else d.text,
     )
     if d.is_character:
@@ -118,7 +118,7 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         v.threat, v.quest_points = table.threat_of(s, uid), d.quest_points
     elif d.type == "quest":
         v.quest_points = d.quest_points
-    elif d.type == "event":
+    elif d.type in ("attachment", "event"):
         v.cost = d.cost
     v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]
     return v

@@ -347,6 +347,16 @@ def attachment_attached(said: Said) -> str:
     return f"{said.card('card')} is attached to {said.card('to')}"
 
 
+def attachment_played(said: Said) -> str:
+    paid = _payments(said)
+    cost = f", paying {join(paid)}" if paid else " at no cost"
+    return f"{said.get('player')} attaches {said.card('card')} to {said.card('to')}{cost}"
+
+
+def control_given(said: Said) -> str:
+    return f"{said.get('player')} takes control of {said.card('card')}"
+
+
 def ability_triggered(said: Said) -> str:
     ability = words(str(said.get("ability")))
     return f"{said.get('player')} uses {possessive(said.card('card'))} {ability}"
@@ -443,6 +453,8 @@ BOOK = register(
             "CharacterDestroyed": character_destroyed,
             "EnemyDefeated": enemy_defeated,
             "AttachmentAttached": attachment_attached,
+            "AttachmentPlayed": attachment_played,
+            "ControlGiven": control_given,
             "AbilityTriggered": ability_triggered,
             "FirstPlayerPassed": first_player_passed,
             "PlayerEliminated": player_eliminated,

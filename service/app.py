@@ -9,7 +9,9 @@ optimistic concurrency on the game's version.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,17 +20,27 @@ from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import get_topic
 
 from domain.game import Game, GameSnapshot, Recorded, project_game
 from domain.kernel.decisions import Choice, RuleError
 from domain.kernel.events import Event, GameEnded
 from domain.kernel.ruleset import Ruleset
-from domain.kernel.runtime import fold
+from domain.kernel.runtime import BrokenLog, fold
 from domain.kernel.state import State
 from domain.rulesets import names, ruleset
-from service.store import CREATED_TOPIC, SNAPSHOT_TOPIC, EventMapper, latest_version, ruleset_of, select_states
+from service.group_commit import GroupCommit
+from service.store import (
+    CREATED_TOPIC,
+    SNAPSHOT_TOPIC,
+    EventMapper,
+    insert_stored,
+    latest_version,
+    ruleset_of,
+    select_states,
+    stored_span,
+)
 
 DEFAULT_DB = "westmarch.db"
 SNAPSHOT_EVERY = 200
@@ -54,6 +66,19 @@ class ConcurrentUpdate(RuleError):
 
     def __init__(self, game_id: UUID) -> None:
         super().__init__(f"game {game_id} was changed by another command; reload and retry")
+
+
+class DamagedGame(Exception):
+    """A stored game that cannot be folded: a version is missing or repeated, or an
+    event does not decode. It is refused for every use and never appended to."""
+
+    def __init__(self, game_id: UUID, version: int, reason: str) -> None:
+        self.game_id, self.version, self.reason = game_id, version, reason
+        super().__init__(f"game {game_id} is damaged at version {version}: {reason}; it is not served or changed")
+
+
+_UNDECODABLE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, ValueError, KeyError)
+"""What decoding a damaged stored event raises (an unknown topic is a KeyError)."""
 
 
 class BadVersion(RuleError):
@@ -84,7 +109,16 @@ class GameInfo:
     ruleset: str
     version: int
     over: bool
-    created: Event
+    created: Event | None
+    damaged: str = ""
+    """Why the game cannot be read ("" when it can): listing never fails on one bad game."""
+
+
+def _unique_violation(error: BaseException) -> bool:
+    """Whether ``error`` is the store refusing a (game, version) saved before."""
+    if isinstance(error, IntegrityError):
+        return True
+    return type(error).__name__ == "UniqueViolation" and type(error).__module__.startswith("psycopg")
 
 
 def store_env(db: str | None = None, postgres: str | None = None) -> dict[str, str]:
@@ -119,12 +153,20 @@ class Westmarch(Application[UUID]):
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": DEFAULT_DB,
         "IS_SNAPSHOTTING_ENABLED": "y",
-        "AGGREGATE_CACHE_MAXSIZE": "1000",
+        "AGGREGATE_CACHE_MAXSIZE": "256",
     }
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(dict(env) if env else None)
         self.snapshot_every = int(self.env.get("WESTMARCH_SNAPSHOT_EVERY", str(SNAPSHOT_EVERY)))
+        sqlite = "sqlite" in self.env.get("PERSISTENCE_MODULE", "sqlite")
+        self.writing: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if sqlite else contextlib.nullcontext()
+        )
+        """SQLite has one writer at a time: writers of this process queue here rather than
+        in SQLite's busy handler (which sleeps in steps of up to 100 ms)."""
+        self.group: GroupCommit[StoredEvent] = GroupCommit(self._insert, _unique_violation)
+        """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
 
@@ -187,11 +229,21 @@ class Westmarch(Application[UUID]):
         found = self.recorder.select_events(record_id, limit=1)
         return self.mapper.to_domain_event(found[0]) if found else None
 
+    def _insert(self, stored: Sequence[StoredEvent]) -> None:
+        with self.writing:
+            insert_stored(self.recorder, list(stored))
+
     def _save(self, game: Game, before: int, *also: Any) -> None:
+        """Save the game's new events and ``also`` other aggregates in one transaction
+        (the library's own ``save`` does the same with more machinery per call)."""
+        mapper = self.mapper
+        stored = [mapper.to_stored_event(e) for a in (game, *also) for e in a.collect_events()]
         try:
-            self.save(game, *also)
-        except IntegrityError:
-            raise ConcurrentUpdate(game.id) from None
+            self.group.save(stored)
+        except Exception as error:
+            if _unique_violation(error):
+                raise ConcurrentUpdate(game.id) from None
+            raise
         self._snapshot(game.id, game.rules, before, game.version, game.state)
 
     def _snapshot(self, game_id: UUID, rules: Ruleset[Any], before: int, after: int, state: State | None) -> None:
@@ -203,16 +255,50 @@ class Westmarch(Application[UUID]):
         for version in range((before // every + 1) * every, after + 1, every):
             at = state if version == after and state is not None else self.state_at(game_id, version)
             snapshot = GameSnapshot(game_id, version, rules.name, msgspec.Raw(rules.codec.encode(at)))
-            self.snapshots.put([snapshot])
+            with self.writing:
+                self.snapshots.put([snapshot])
 
     # -- queries ---------------------------------------------------------------------
 
     def game(self, game_id: UUID) -> Game:
+        """The game as stored, checked: :class:`DamagedGame` if its log cannot be folded."""
         try:
             game: Game = self.repository.get(game_id, projector_func=project_game)
         except AggregateNotFoundError:
             raise UnknownGame(game_id) from None
+        except BrokenLog as error:
+            raise DamagedGame(game_id, error.version, str(error)) from None
+        except _UNDECODABLE:
+            raise self._unreadable(game_id) from None
+        if not self.check_span(game_id, game.version):
+            return self.game(game_id)  # another process saved events meanwhile
         return game
+
+    def check_span(self, game_id: UUID, version: int) -> bool:
+        """Whether the store holds exactly events 1 to ``version`` of the game (True), or
+        more, saved by another process (False: reload it); :class:`DamagedGame` if a
+        version is missing or repeated. A game held in memory checks this before it appends."""
+        count, latest = stored_span(self.recorder, game_id)
+        if count == latest == version:
+            return True
+        if latest is None:
+            raise UnknownGame(game_id)
+        if count == latest and latest > version:
+            try:
+                self.history(game_id, gt=version)
+            except DamagedGame:
+                pass  # named below, from the whole log
+            else:
+                return False
+        try:
+            fold(self.rules_of(game_id), self.history(game_id))
+        except BrokenLog as error:
+            raise DamagedGame(game_id, error.version, str(error)) from None
+        raise DamagedGame(game_id, min(version, latest) + 1, f"the store holds {count} events numbered up to {latest}")
+
+    def _unreadable(self, game_id: UUID) -> DamagedGame:
+        first = self.first_unreadable(game_id)
+        return DamagedGame(game_id, first or 1, "a stored event cannot be decoded")
 
     def rules_of(self, game_id: UUID) -> Ruleset[Any]:
         known = self._rules_of.get(game_id)
@@ -234,9 +320,20 @@ class Westmarch(Application[UUID]):
         return latest
 
     def history(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Event]:
-        """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass."""
+        """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass
+        and checked to follow each other (:class:`DamagedGame` otherwise)."""
         rules = self.rules_of(game_id)
-        return self._decode(rules, select_states(self.recorder, game_id, gt, lte))
+        try:
+            events = self._decode(rules, select_states(self.recorder, game_id, gt, lte))
+        except _UNDECODABLE:
+            raise self._unreadable(game_id) from None
+        expected = (gt or 0) + 1
+        for event in events:
+            if event.seq != expected:
+                error = BrokenLog(expected, event.seq)
+                raise DamagedGame(game_id, expected, str(error))
+            expected += 1
+        return events
 
     def _decode(self, rules: Ruleset[Any], states: list[bytes]) -> list[Event]:
         return rules.codec.decode_stored_many(self._opened(states)) if states else []
@@ -258,7 +355,7 @@ class Westmarch(Application[UUID]):
         for version, state in enumerate(select_states(self.recorder, game_id), start=1):
             try:
                 self._decode(rules, [state])
-            except msgspec.DecodeError:
+            except _UNDECODABLE:
                 return version
         return None
 
@@ -277,10 +374,32 @@ class Westmarch(Application[UUID]):
                 snapshot: GameSnapshot = mapper.to_domain_event(snaps[0])
                 state = ruleset(snapshot.ruleset).codec.decode_state(bytes(snapshot.state))
                 gt = snapshot.originator_version
-        state = fold(rules, self._decode(rules, select_states(self.recorder, game_id, gt, version)), state)
+        try:
+            state = fold(rules, self.history(game_id, gt, version), state)
+        except BrokenLog as error:
+            raise DamagedGame(game_id, error.version, str(error)) from None
         if version is not None and state.version != version:
             raise BadVersion(version, state.version)
         return state
+
+    def _info(self, game_id: UUID, topic: str, first: bytes) -> GameInfo:
+        """One game's summary; a game whose first or last event cannot be read is marked."""
+        name = ruleset_of(topic)
+        try:
+            last = self.recorder.select_events(game_id, desc=True, limit=1)
+            count, latest = stored_span(self.recorder, game_id)
+        except Exception as error:  # one unreadable game must not hide the others
+            return GameInfo(game_id, name, 0, False, None, f"cannot be read: {type(error).__name__}")
+        version = latest or 0
+        try:
+            rules = ruleset(name)
+            created, final = self._decode(rules, [first, last[0].state])
+        except _UNDECODABLE:
+            return GameInfo(game_id, name, version, False, None, "a stored event cannot be decoded")
+        damaged = "" if count == latest else f"the store holds {count} events numbered up to {latest}"
+        if not damaged and final.seq != version:
+            damaged = f"event {version} is stored as number {final.seq}"
+        return GameInfo(game_id, rules.name, version, isinstance(final, GameEnded), created, damaged)
 
     def games(self) -> Iterator[GameInfo]:
         """Every game in the store, oldest first."""
@@ -290,11 +409,9 @@ class Westmarch(Application[UUID]):
             page = self.recorder.select_notifications(start, 500, topics=topics)
             for note in page:
                 game_id = note.originator_id
-                assert isinstance(game_id, UUID)
-                last = self.recorder.select_events(game_id, desc=True, limit=1)
-                rules = ruleset(ruleset_of(note.topic))
-                created, final = self._decode(rules, [note.state, last[0].state])
-                yield GameInfo(game_id, rules.name, last[0].originator_version, isinstance(final, GameEnded), created)
+                if not isinstance(game_id, UUID):
+                    game_id = UUID(str(game_id))
+                yield self._info(game_id, note.topic, note.state)
             if len(page) < 500:
                 return
             start = page[-1].id + 1
@@ -304,6 +421,7 @@ __all__ = [
     "SNAPSHOT_TOPIC",
     "BadVersion",
     "ConcurrentUpdate",
+    "DamagedGame",
     "GameInfo",
     "StaleVersion",
     "UnknownGame",

@@ -21,15 +21,16 @@ Queries
 
 from __future__ import annotations
 
-import contextlib
+import hashlib
+import hmac
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID, uuid4, uuid5
 
 import msgspec
 from eventsourcing.persistence import IntegrityError
@@ -42,21 +43,27 @@ from domain.kernel.state import State
 from domain.verify import Status, Verdict, verify
 from projections.explain import Because, explain
 from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
-from service.app import BadVersion, GameInfo, Westmarch
+from service.app import BadVersion, ConcurrentUpdate, DamagedGame, GameInfo, UnknownGame, Westmarch
 from service.archive import export
-from service.errors import BadRequest, OutOfRange, PermissionDenied
+from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
-from service.records import CommandApplied, Record, command_id, seats_id
-from service.rpc.auth import Tokens, game_of_token, issue
+from service.records import CommandApplied, Record, SeatsAssigned, command_id, seats_id
+from service.rpc.auth import Tokens, derived_token, game_of_token, issue
+from service.store import stored_span
 
 MAX_COMMAND_ID = 128
+MIN_REQUEST_ID, MAX_REQUEST_ID = 16, 128
+_CREATE_REQUESTS = UUID("6b1f3c52-5d0e-4c8e-9a59-0f5d2c1e7a41")
+"""Namespace of the game ids made from create request ids."""
 MAX_CHOICES = 1000
 MAX_CHOICE = 64
 MAX_HISTORY = 5000
 """Events returned by one history call at most; page on with ``after``."""
 _STRIPES = 256
-HOT_GAMES = 4096
-"""Games kept in memory between commands (least recently used ones are dropped)."""
+HOT_GAMES = 2048
+"""Games in play kept in memory between commands (least recently used ones are dropped)."""
+HOT_FINISHED = 64
+"""Finished games kept in memory (for views of their end); dropped before any game in play."""
 
 
 class StaleDecision(RuleError):
@@ -117,6 +124,12 @@ class Cursor:
     tables: bool = True
 
 
+def _fingerprint(request: GameRequest, seed: int | None) -> str:
+    """The SHA-256 of a create request (and its seed, if the client gave one)."""
+    data = msgspec.json.encode({"request": msgspec.to_builtins(request), "seed": seed}, order="sorted")
+    return hashlib.sha256(data).hexdigest()
+
+
 def parse_game_id(text: str, token: str = "") -> UUID:
     """The game a request names: its ``game_id``, or if that is empty, its token's game."""
     if not text:
@@ -144,13 +157,12 @@ class GameService:
         self.on_commit = on_commit
         self._locks = [threading.Lock() for _ in range(_STRIPES)]
         self._hot: OrderedDict[UUID, Game] = OrderedDict()
+        self._done: OrderedDict[UUID, Game] = OrderedDict()
         self._hot_lock = threading.Lock()
-        sqlite = "sqlite" in app.env.get("PERSISTENCE_MODULE", "sqlite")
-        self._writing: threading.Lock | contextlib.nullcontext[None] = (
-            threading.Lock() if sqlite else contextlib.nullcontext()
-        )
-        """SQLite has one writer at a time: writers of this process queue here rather than
-        in SQLite's busy handler (which sleeps in steps of up to 100 ms)."""
+        self._checked: dict[UUID, int] = {}
+        """Games whose stored log this process has found sound, up to which version."""
+        self._damaged: dict[UUID, str] = {}
+        """Games this process found damaged, and why (marked when games are listed)."""
 
     def _lock(self, game_id: UUID) -> threading.Lock:
         return self._locks[game_id.int % _STRIPES]
@@ -161,23 +173,48 @@ class GameService:
 
     # -- commands --------------------------------------------------------------------
 
-    def create(self, request: GameRequest, seed: int | None = None) -> Access:
-        if seed is None:
-            seed = secrets.randbelow(2**63)
-        elif not 0 <= seed < 2**63:
+    def create(self, request: GameRequest, seed: int | None = None, request_id: str = "") -> Access:
+        """Start a game. With a ``request_id``, a retry of the same request returns the
+        same game and tokens instead of a second game (see the proto's ``request_id``)."""
+        if seed is not None and not 0 <= seed < 2**63:
             raise BadRequest(f"seed {seed} is out of range (0 to 2^63 - 1)")
-        created = created_event(request, seed)
+        fingerprint = ""
+        game_id = uuid4()
+        if request_id:
+            if not MIN_REQUEST_ID <= len(request_id) <= MAX_REQUEST_ID or not request_id.isprintable():
+                raise BadRequest(f"request_id must be {MIN_REQUEST_ID} to {MAX_REQUEST_ID} printable characters")
+            fingerprint = _fingerprint(request, seed)
+            game_id = uuid5(_CREATE_REQUESTS, request_id)
+            existing = self._created_before(game_id, request_id, fingerprint)
+            if existing is not None:
+                return existing
+        created = created_event(request, secrets.randbelow(2**63) if seed is None else seed)
         from domain.rulesets import ruleset
 
         rules = ruleset(request.game)
-        game_id = uuid4()
         game = Game.start(game_id, rules, created)
-        tokens, record = issue(game_id, rules.seats(game.state))
-        with self._writing:
+        tokens, record = issue(game_id, rules.seats(game.state), request_id, fingerprint)
+        try:
             self.app.commit(game, 0, record)
+        except ConcurrentUpdate:
+            existing = self._created_before(game_id, request_id, fingerprint) if request_id else None
+            if existing is None:
+                raise
+            return existing  # the same request, retried while the first was being saved
         self.tokens.remember(game_id, record)
         self._committed(game_id, game.version)
         return self._access(game_id, rules.name, tokens, game.version)
+
+    def _created_before(self, game_id: UUID, request_id: str, fingerprint: str) -> Access | None:
+        """The access of the game an earlier call with this request id created, or None."""
+        found = self.app.record(seats_id(game_id))
+        if not isinstance(found, SeatsAssigned):
+            return None
+        if not hmac.compare_digest(found.request, fingerprint):
+            raise AlreadyExists("request_id was already used to create a game from a different request")
+        tokens = {viewer: derived_token(game_id, viewer, request_id) for viewer in found.hashes}
+        rules = self.app.rules_of(game_id)
+        return self._access(game_id, rules.name, tokens, self.sound(game_id))
 
     @staticmethod
     def _access(game_id: UUID, game: str, tokens: dict[str, str], version: int) -> Access:
@@ -234,8 +271,7 @@ class GameService:
                         after=game.version,
                     )
                 )
-                with self._writing:
-                    app.commit(game, before, record)
+                app.commit(game, before, record)
             except RuleError:
                 if game.version != before:
                     self._forget(game_id)  # answered in memory but not saved: reload next time
@@ -247,6 +283,7 @@ class GameService:
                 self._forget(game_id)
                 raise
             self._keep(game_id, game)
+            self._mark_sound(game_id, game.version)
             projected = Feed(game.rules, seat, start).project_many(events)
             result = self._result(game_id, game.rules, seat, game.state, projected, False, include_view)
         self._committed(game_id, game.version)
@@ -261,23 +298,70 @@ class GameService:
         copying the game; another process that moved the game on is seen here, and a
         race with it after this read is caught by the optimistic concurrency of the save.
         """
-        with self._hot_lock:
-            game = self._hot.get(game_id)
-        if game is None or self.app.version(game_id) != game.version:
-            game = self.app.game(game_id)
+        latest = self.sound(game_id)
+        game = self._hot_get(game_id)
+        if game is None or game.version != latest:
+            return self.app.game(game_id)
         return game
 
+    def sound(self, game_id: UUID) -> int:
+        """The game's latest version, once its stored log is known to fold: versions 1 to N,
+        each event decodable and numbered in its place. Every call on a game asks this
+        first, so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it,
+        and a game held in memory is never appended to once its log stopped matching.
+
+        The first look decodes the whole log; later looks read two integers (how many
+        events, the last version) and decode only events this process has not checked.
+        """
+        count, latest = stored_span(self.app.recorder, game_id)
+        if latest is None:
+            raise UnknownGame(game_id)
+        checked = self._checked.get(game_id, 0)
+        try:
+            if count != latest or latest < checked:
+                self._checked.pop(game_id, None)
+                self.app.check_span(game_id, latest + 1)  # raises DamagedGame, naming the first bad version
+            if latest > checked:
+                self.app.history(game_id, gt=checked)
+        except DamagedGame as error:
+            self._forget(game_id)
+            self._damaged[game_id] = f"damaged at version {error.version}: {error.reason}"
+            raise
+        self._damaged.pop(game_id, None)
+        if latest > checked:
+            self._mark_sound(game_id, latest)
+        return latest
+
+    def _mark_sound(self, game_id: UUID, version: int) -> None:
+        checked = self._checked
+        if len(checked) >= 100_000:
+            checked.clear()
+        checked[game_id] = version
+
     def _keep(self, game_id: UUID, game: Game) -> None:
+        """Keep a game in memory: games in play up to :data:`HOT_GAMES` (least recently used
+        out first), finished games, which rarely change again, up to :data:`HOT_FINISHED`."""
         with self._hot_lock:
-            hot = self._hot
+            hot, done = self._hot, self._done
+            if game.state.over is None:
+                done.pop(game_id, None)
+            else:
+                hot.pop(game_id, None)
+                hot, done = done, hot
             hot[game_id] = game
             hot.move_to_end(game_id)
-            while len(hot) > HOT_GAMES:
+            limit = HOT_GAMES if hot is self._hot else HOT_FINISHED
+            while len(hot) > limit:
                 hot.popitem(last=False)
+
+    def _hot_get(self, game_id: UUID) -> Game | None:
+        with self._hot_lock:
+            return self._hot.get(game_id) or self._done.get(game_id)
 
     def _forget(self, game_id: UUID) -> None:
         with self._hot_lock:
             self._hot.pop(game_id, None)
+            self._done.pop(game_id, None)
 
     def _result(
         self,
@@ -314,7 +398,7 @@ class GameService:
 
     def fork(self, game_id: UUID, token: str, at: int) -> Access:
         viewer = self.tokens.viewer(game_id, token)
-        latest = self.app.version(game_id)
+        latest = self.sound(game_id)
         if viewer != REFEREE and not self._over(game_id, latest):
             raise PermissionDenied("only the referee may fork a game in progress (anyone may once it is over)")
         if not 1 <= at <= latest:
@@ -323,8 +407,7 @@ class GameService:
         new_id = uuid4()
         tokens, record = issue(new_id, seats)
         try:
-            with self._writing:
-                game = self.app.fork(game_id, at, new_id, also=[record])
+            game = self.app.fork(game_id, at, new_id, also=[record])
         except BadVersion as error:
             raise OutOfRange(str(error)) from None
         self.tokens.remember(new_id, record)
@@ -343,7 +426,7 @@ class GameService:
         state = self.app.state_at(game_id)
         tokens, record = issue(game_id, rules.seats(state))
         try:
-            with self._writing:
+            with self.app.writing:
                 self.app.save(record)
         except IntegrityError:
             raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued") from None
@@ -400,7 +483,7 @@ class GameService:
 
     def history(self, game_id: UUID, token: str, after: int = 0, to: int = 0) -> tuple[list[Projected], int]:
         viewer = self.tokens.viewer(game_id, token)
-        latest = self.app.version(game_id)
+        latest = self.sound(game_id)
         if after < 0 or to < 0:
             raise BadRequest("after_version and to_version cannot be negative")
         to = to or latest
@@ -414,7 +497,7 @@ class GameService:
 
     def explain(self, game_id: UUID, token: str, seq: int) -> Because:
         viewer = self.tokens.viewer(game_id, token)
-        latest = self.app.version(game_id)
+        latest = self.sound(game_id)
         if not 1 <= seq <= latest:
             raise OutOfRange(f"event {seq} is out of range: the game has events 1 to {latest}")
         rules = self.app.rules_of(game_id)
@@ -429,10 +512,9 @@ class GameService:
         self.tokens.viewer(game_id, token)
         try:
             events = self.app.history(game_id)
-        except msgspec.DecodeError:
-            latest = self.app.version(game_id)
-            unreadable = self.app.first_unreadable(game_id)
-            return Verdict(Status.CHAIN_BROKEN, latest, unreadable, "a stored event cannot be read")
+        except DamagedGame as error:
+            count, _ = stored_span(self.app.recorder, game_id)
+            return Verdict(Status.CHAIN_BROKEN, count, error.version, error.reason)
         return verify(self.app.rules_of(game_id), events)
 
     def export(self, game_id: UUID, token: str) -> Iterator[bytes]:
@@ -442,7 +524,8 @@ class GameService:
         verified: the referee may export a game at any time, everyone else once it is over.
         """
         viewer = self.tokens.viewer(game_id, token)
-        if viewer != REFEREE and not self._over(game_id, self.app.version(game_id)):
+        latest = self.sound(game_id)  # DamagedGame (DATA_LOSS) for a damaged log
+        if viewer != REFEREE and not self._over(game_id, latest):
             raise PermissionDenied(
                 f"the {viewer} cannot export a game in progress: its record holds every hidden card and the "
                 "seed (a redacted record could not be verified); the referee can, and everyone can once it is over"
@@ -453,13 +536,15 @@ class GameService:
         if offset < 0 or limit < 0:
             raise BadRequest("offset and limit cannot be negative")
         every: Iterator[GameInfo] = self.app.games()
-        return list(islice(every, offset, offset + (limit or 100)))
+        found = list(islice(every, offset, offset + (limit or 100)))
+        damaged = self._damaged
+        return [replace(i, damaged=damaged[i.id]) if i.id in damaged and not i.damaged else i for i in found]
 
     # -- watching --------------------------------------------------------------------
 
     def watch(self, game_id: UUID, token: str, from_version: int, tables: bool = True) -> Cursor:
         viewer = self.tokens.viewer(game_id, token)
-        latest = self.app.version(game_id)
+        latest = self.sound(game_id)
         if not 0 <= from_version <= latest:
             raise OutOfRange(f"version {from_version} is out of range: the game has versions 0 to {latest}")
         rules = self.app.rules_of(game_id)
@@ -467,10 +552,15 @@ class GameService:
         feed = Feed(rules, viewer, state, reveal_all=self._over(game_id, latest))
         return Cursor(game_id, viewer, rules, feed, from_version, tables=tables)
 
-    def poll(self, cursor: Cursor) -> tuple[list[Projected], ViewResult | None]:
-        """The viewer's events since the cursor, and a fresh view if there were any (or
-        if this is the first poll)."""
-        events: list[Event] = self.app.history(cursor.game_id, gt=cursor.last)
+    def fetch(self, game_id: UUID, after: int, upto: int | None = None) -> list[Event]:
+        """The game's events after version ``after`` (up to ``upto``), once its log is
+        known sound: one store read, shared by every watcher of the game."""
+        self.sound(game_id)
+        return self.app.history(game_id, gt=after, lte=upto)
+
+    def advance(self, cursor: Cursor, events: Sequence[Event]) -> tuple[list[Projected], ViewResult | None]:
+        """Project ``events`` (the ones right after the cursor) for the cursor's viewer;
+        a fresh view if there were any (or if this is the first look)."""
         projected = cursor.feed.project_many(events)
         if events:
             cursor.last = events[-1].seq

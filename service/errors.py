@@ -23,5 +23,9 @@ class PermissionDenied(ServiceError):
     """The token is valid, but its viewer may not do this."""
 
 
+class AlreadyExists(ServiceError):
+    """A create request id already made a game from a different request."""
+
+
 class OutOfRange(ServiceError):
     """A version or event number beyond the game's history."""

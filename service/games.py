@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from domain.kernel.events import Event
+from domain.lcg.decks import Deck
 from domain.lcg.lineups import SetupError
 
 
@@ -57,8 +58,19 @@ def _wotr(request: GameRequest, seed: int) -> Event:
     return WOTR.created(wotr_options(request.scenario or "trilogy", rules), seed)
 
 
-def _lcg(request: GameRequest, seed: int) -> Event:
+def _deck(player: PlayerSetup) -> Deck | None:
+    """The deck a player brings: its text, or the key of a ready-made deck (GetCatalog)."""
     from domain.lcg.decks.formats import read_deck
+    from domain.lcg.decks.ready_made import ready_made
+
+    if not player.deck:
+        return None
+    if len(player.deck) == 1 and not player.deck_format and player.deck[0].strip() in ready_made():
+        return ready_made()[player.deck[0].strip()]
+    return read_deck("\n".join(player.deck), player.deck_format)
+
+
+def _lcg(request: GameRequest, seed: int) -> Event:
     from domain.lcg.lineups import lcg_options
     from domain.lcg.ruleset import LCG
 
@@ -67,7 +79,7 @@ def _lcg(request: GameRequest, seed: int) -> Event:
         raise SetupError(f"unknown option {unknown[0]!r}; lcg takes: difficulty")
     players = list(request.players) or [PlayerSetup()]
     heroes = [list(p.heroes) for p in players]
-    decks = [read_deck("\n".join(p.deck), p.deck_format) if p.deck else None for p in players]
+    decks = [_deck(p) for p in players]
     options = lcg_options(
         request.scenario or "passage-through-mirkwood",
         len(players),

@@ -32,6 +32,8 @@ class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
     game_id: UUID
     hashes: dict[str, str]
     """Viewer (``p1``..., ``spectator``, ``referee``) to the hex SHA-256 of its token."""
+    request: str = ""
+    """For a game created with a request id: the SHA-256 of the request (a retry must match)."""
     timestamp: datetime | None = None
 
 

@@ -7,6 +7,11 @@ game: ``westmarch.<ruleset>.created``, so games can be listed by topic), state
 each a one-event aggregate of its own. The library's default
 mapper would transcode a dict per event through its JSON transcoder; msgspec decodes
 the tagged structs directly (see BENCHMARKS.md).
+
+The timestamp is the store's note of when an event was saved. It is outside the hash
+chain: the chain covers the game (every event with its cause, draws and place), which
+re-execution reproduces, and a save time is not part of it. An edited timestamp is
+therefore not detected by ``verify``; nothing in the rules or the views depends on it.
 """
 
 from __future__ import annotations
@@ -151,6 +156,66 @@ def latest_version(recorder: Any, game_id: UUID) -> int | None:
             return None if row is None else row["v"]
     last = recorder.select_events(game_id, desc=True, limit=1)
     return last[0].originator_version if last else None
+
+
+def stored_span(recorder: Any, game_id: UUID) -> tuple[int, int | None]:
+    """How many events of a game are stored, and the version of the last (None if none).
+
+    A sound log holds versions 1 to N, so the two are equal; one indexed read of two
+    integers tells a missing or extra row without reading any event."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        sql = f"SELECT COUNT(*), MAX(originator_version) FROM {recorder.events_table_name} WHERE originator_id=?"
+        count, latest = _sqlite_read(recorder, sql, [game_id.hex])[0]
+        return int(count), latest
+    if type(recorder).__module__ == "eventsourcing.postgres":
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL(
+            "SELECT COUNT(*) AS n, MAX(originator_version) AS v FROM {schema}.{table} WHERE originator_id = %s"
+        ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
+        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute(statement, [game_id], prepare=True)
+            row = cursor.fetchone()
+            return (0, None) if row is None else (int(row["n"]), row["v"])
+    events = recorder.select_events(game_id)
+    return len(events), events[-1].originator_version if events else None
+
+
+def insert_stored(recorder: Any, stored: list[StoredEvent]) -> None:
+    """Insert events in one transaction; the store's unique (game, version) key refuses a
+    version saved before (``IntegrityError``, or psycopg's ``UniqueViolation``).
+
+    On SQLite one ``executemany``; on PostgreSQL one ``INSERT ... unnest``, without the
+    library's table lock (which serialises every writer of every process only to keep
+    notification ids in commit order: the service's watchers do not rely on that order,
+    since each game's events are read by version and a missed wake-up is caught by the
+    watch's periodic look).
+    """
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        sql = f"INSERT INTO {recorder.events_table_name} VALUES (?, ?, ?, ?)"
+        rows = [
+            (
+                s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
+                s.originator_version,
+                s.topic,
+                s.state,
+            )
+            for s in stored
+        ]
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.executemany(sql, rows)
+        return
+    if type(recorder).__module__ == "eventsourcing.postgres":
+        from eventsourcing.postgres import PostgresAggregateRecorder
+
+        with recorder.datastore.transaction(commit=True) as cursor:
+            PostgresAggregateRecorder._insert_stored_events(recorder, cursor, stored)
+        return
+    recorder.insert_events(stored)
 
 
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:

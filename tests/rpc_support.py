@@ -55,6 +55,34 @@ def threaded_server(env: dict[str, str], **options: object) -> Iterator[Threaded
         server.stop()
 
 
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for localhost and 127.0.0.1, and its key (PEM files in ``folder``)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
 def stub_for(address: str) -> tuple[grpc.Channel, pb_grpc.GameServiceStub]:
     channel = grpc.insecure_channel(address)
     return channel, pb_grpc.GameServiceStub(channel)

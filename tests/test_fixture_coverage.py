@@ -57,6 +57,19 @@ def test_every_lcg_card_text_acts_in_a_fixture() -> None:
     assert len(TEXTS) >= 40
 
 
+def test_every_player_card_with_text_has_its_text() -> None:
+    """The whole player pool: a hero, ally or attachment whose card has text beyond its
+    keywords has that text implemented (and so, by the test above, shown acting)."""
+    from domain.lcg.cards import CARDS, TEXTS, load_texts
+
+    load_texts()
+    pool = [c for c in CARDS.values() if c.sphere is not None]
+    missing = [f"{c.code} {c.name}" for c in pool if c.text and c.code not in TEXTS]
+    assert not missing, f"player cards whose text does nothing: {missing}"
+    assert {c.type for c in pool} >= {"hero", "ally", "attachment"}
+    assert len([c for c in pool if c.type == "attachment"]) == 13
+
+
 def test_every_lcg_player_event_has_its_text() -> None:
     from domain.lcg.cards import CARDS, TEXTS, load_texts
 

@@ -6,7 +6,6 @@ import asyncio
 import io
 import json
 import logging
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID
@@ -21,7 +20,7 @@ from projections.lcg import view as lcg_view
 from service.app import store_env
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer, configure_logging
-from tests.rpc_support import create, pg_env, postgres_schema, stub_for, threaded_server, tokens
+from tests.rpc_support import create, pg_env, postgres_schema, self_signed, stub_for, threaded_server, tokens
 from tools.rpc_client import play_remote, run_bots_async
 
 
@@ -230,29 +229,7 @@ def test_watch_streams_and_resumes_without_gap_or_duplicate(sqlite_server: Threa
 
 
 def test_tls_and_terminal_play_over_grpc(tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    cert, key = self_signed(tmp_path)
     env = store_env(db=str(tmp_path / "g.db"))
     with threaded_server(env, tls_cert=str(cert), tls_key=str(key)) as server:
         with grpc.secure_channel(server.address, grpc.ssl_channel_credentials(cert.read_bytes())) as ch:

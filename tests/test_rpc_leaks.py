@@ -16,8 +16,9 @@ from uuid import UUID
 import pytest
 
 from domain.kernel.events import Event
+from domain.kernel.runtime import apply
 from domain.lcg.cards import CARDS
-from domain.lcg.events import CardLookedAt, EventPlayed
+from domain.lcg.events import AttachmentPlayed, CardLookedAt, EventPlayed
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view as lcg_view
@@ -91,13 +92,48 @@ def test_nothing_leaks(server: ThreadedServer, players: int, seed: int, difficul
     play_and_check(server, access, SECRETS, seed, limit)
 
 
+POOL_GAMES = [  # (heroes per player, seed, decisions at most)
+    ((("Denethor", "Glorfindel", "Beravor"), ("Éowyn", "Eleanor", "Dúnhere")), 111, 220),
+    ((("Aragorn", "Gimli", "Legolas"), ("Théodred", "Glóin", "Thalin"), ("Éowyn", "Eleanor", "Dúnhere")), 112, 160),
+]
+ATTACHMENTS = [c for c in CARDS.values() if c.type == "attachment" and c.sphere is not None]
+
+
+@pytest.mark.parametrize(("heroes", "seed", "limit"), POOL_GAMES)
+def test_attachments_in_hand_stay_hidden(
+    server: ThreadedServer, heroes: tuple[tuple[str, ...], ...], seed: int, limit: int
+) -> None:
+    """Decks of attachments (and allies to play them on): no other seat sees them in hand."""
+    deck = [c.name for c in ATTACHMENTS for _ in range(c.quantity)] + ["Gléowine", "Gandalf", "Northern Tracker"]
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = stub.CreateGame(
+            pb.CreateGameRequest(
+                game="lcg",
+                players=[pb.PlayerSetup(heroes=list(h), deck=deck) for h in heroes],
+                seed=seed,
+            )
+        ).access
+    play_and_check(server, access, SECRETS, seed, limit)
+    history = server.app.history(UUID(access.game_id))
+    state = LCG.new_state()
+    in_hand = played = 0
+    for event in history:
+        apply(LCG, state, event)
+        assert isinstance(state, LcgState)
+        hands = [u for seat in state.order for u in state.zone(f"{seat}.hand")]
+        in_hand += sum(1 for u in hands if CARDS[state.cards[u].code].type == "attachment")
+        played += isinstance(event, AttachmentPlayed)
+    assert in_hand and played, "no attachment was held in hand and played"
+
+
 EVENT_GAMES = [(2, 111, 260), (3, 112, 220), (4, 113, 200)]  # (players, seed, decisions at most)
 """Games whose decks hold every Core Set event beside the allies: events sit in hands, are
 offered as Responses, played and cancel encounter cards' effects."""
 
 
 def _deck_with_events() -> list[str]:
-    return [c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(c.quantity)]
+    return [c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(min(c.quantity, 3))]
 
 
 @pytest.mark.parametrize(("players", "seed", "limit"), EVENT_GAMES)

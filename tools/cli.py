@@ -21,7 +21,7 @@ from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import verify
-from service.app import BadVersion, UnknownGame, Westmarch, store_env
+from service.app import BadVersion, DamagedGame, UnknownGame, Westmarch, store_env
 from tools.decks import deck_source
 from tools.games import KINDS, kind
 from tools.records import RecordError
@@ -66,6 +66,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     found = False
     for info in app.games():
         found = True
+        if info.damaged or info.created is None:
+            print(f"{info.id}  {info.ruleset:5} version {info.version:6}  DAMAGED  {info.damaged}")
+            continue
         status = "over" if info.over else "playing"
         seed = getattr(info.created, "seed", "?")
         rules = f"rules v{recorded_rules_version(info.created)}"
@@ -152,11 +155,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from service.rpc.server import ServerOptions, configure_logging, serve
+    from service.web.http import page_address
 
     configure_logging(args.log_level)
 
+    if args.processes < 1:
+        raise CommandError("--processes must be at least 1")
+    if args.processes > 1:
+        from tools.processes import serve_processes
+
+        return serve_processes(args)
+
     def ready(port: int) -> None:
         print(f"westmarch: serving on {args.host}:{port}", flush=True)
+
+    def web_ready(port: int) -> None:
+        page = page_address(args.host, port, bool(args.tls_cert))
+        print(f"westmarch: the web page is at {page}#token=TOKEN", flush=True)
 
     options = ServerOptions(
         env=store_env(db=args.db, postgres=args.postgres),
@@ -166,8 +181,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         grace=args.grace,
+        reuse_port=args.reuse_port,
+        web_port=args.web_port,
     )
-    asyncio.run(serve(options, ready))
+    asyncio.run(serve(options, ready, web_ready))
     return 0
 
 
@@ -199,6 +216,12 @@ def cmd_bench_service(args: argparse.Namespace) -> int:
 
     code: int = bench_main(args)
     return code
+
+
+def cmd_bench_load(args: argparse.Namespace) -> int:
+    from tools.bench_load import main as bench_main
+
+    return bench_main(args)
 
 
 def cmd_bench_records(args: argparse.Namespace) -> int:
@@ -308,9 +331,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     game_id = _game_id(app, args.game)
     try:
         events = app.history(game_id)
-    except msgspec.DecodeError:
-        version = app.first_unreadable(game_id)
-        print(f"{game_id}: FAILED at event {version}: the stored event cannot be read")
+    except DamagedGame as error:
+        print(f"{game_id}: FAILED at event {error.version}: {error.reason}")
         return 1
     verdict = verify(app.rules_of(game_id), events)
     print(f"{game_id}: {verdict}")
@@ -425,11 +447,25 @@ def parser() -> argparse.ArgumentParser:
     p = command("serve", "run the gRPC game service (SQLite by default, PostgreSQL by POSTGRES_*)", cmd_serve)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
     p.add_argument("--port", type=int, default=50051, help="port (0: any free port; default: %(default)s)")
-    p.add_argument("--workers", type=int, help="threads for store work, 0: none (default: 0 for SQLite, 4)")
+    p.add_argument("--workers", type=int, help="threads for store and rules work (default: 4)")
     p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain")
     p.add_argument("--tls-key", metavar="PEM", help="and this private key")
+    p.add_argument(
+        "--web-port",
+        type=int,
+        metavar="P",
+        help="also serve the web table at http://HOST:P/ (open it as http://HOST:P/#token=TOKEN; 0: any free port)",
+    )
     p.add_argument("--grace", type=float, default=5.0, help="seconds to finish calls on SIGTERM (default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing the port (SO_REUSEPORT) and the store, to use every core; "
+        "meant for PostgreSQL (default: %(default)s)",
+    )
+    p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
 
     p = command("bots", "bot clients playing games on a server over gRPC", cmd_bots, store=False)
     p.add_argument("--server", action="append", required=True, metavar="HOST:PORT", help="server (repeatable)")
@@ -514,6 +550,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
 
+    p = command(
+        "bench-load",
+        "measure the service under load (CPU against the echo server, a flood, PostgreSQL processes, a soak)",
+        cmd_bench_load,
+        store=False,
+    )
+    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument("--quick", action="store_true", help="short runs (seconds, not tens of seconds)")
+    p.add_argument("--soak-minutes", type=float, default=0, help="also soak one server this long (e.g. 10)")
+
     p = command("bench-service", "measure the gRPC service and write its section of BENCHMARKS.md", cmd_bench_service)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
@@ -534,7 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.fn(args)
         return code
-    except (CommandError, RecordError, SetupError, UnknownGame, BadVersion, RuleError) as error:
+    except (CommandError, RecordError, SetupError, UnknownGame, BadVersion, RuleError, DamagedGame) as error:
         print(f"westmarch: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -42,6 +42,27 @@ def visible_cards(view: TableView) -> dict[int, CardView]:
     return out
 
 
+NOT_WORTH_PLAYING = frozenset({"Dark Knowledge", "Protector of Lórien"})
+"""Cards the greedy bot keeps in hand: what they give is not worth what they cost it (it
+never discards cards for Protector of Lórien's bonus)."""
+FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Celebrían's Stone"})
+"""Attachments worth more than an ally; the others are played with what allies leave."""
+
+WILLPOWER_ATTACHMENTS = frozenset({"Celebrían's Stone", "The Favor of the Lady", "Unexpected Courage"})
+ATTACK_ATTACHMENTS = frozenset({"Dwarven Axe", "Blade of Gondolin"})
+DEFENSE_ATTACHMENTS = frozenset({"Citadel Plate", "Protector of Lórien"})
+HARMFUL_CONDITIONS = frozenset({"Caught in a Web", "Dark Knowledge"})
+
+
+def _attackers(me: PlayerView) -> list[CardView]:
+    """The enemies engaged with a player that will attack them (not one under Forest Snare)."""
+    return [e for e in me.engaged if not any(a.name == "Forest Snare" for a in e.attachments)]
+
+
+def _restricted(card: CardView) -> int:
+    return sum(1 for a in card.attachments if "Restricted" in a.keywords)
+
+
 def _me(view: TableView, seat: str) -> PlayerView:
     return next(p for p in view.players if p.seat == seat)
 
@@ -59,6 +80,10 @@ class GreedyBot:
             "lcg.setup.mulligan": self._mulligan,
             "lcg.planning.play-ally": self._play,
             "lcg.planning.pay": self._pay,
+            "lcg.planning.attach": self._attach,
+            "lcg.keyword.restricted": self._drop_restricted,
+            "core-061.response": self._miner,
+            "core-073.response": self._gandalf,
             "lcg.quest.commit": self._commit,
             "lcg.travel": self._travel,
             "lcg.encounter.optional-engagement": self._engage,
@@ -120,15 +145,93 @@ class GreedyBot:
 
     def _play(self, decision: Decision, view: TableView) -> Choice | None:
         cards = visible_cards(view)
-        plays = [o for o in decision.options if o.card in cards]
+        plays = [o for o in decision.options if o.card in cards and cards[o.card].name not in NOT_WORTH_PLAYING]
         if not plays:
             return ("done",)
 
-        def worth(o: Option) -> tuple[int, int]:
+        def worth(o: Option) -> tuple[int, int, int]:
             c = cards[o.card or 0]
-            return (c.cost or 0, 2 * (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
+            first = c.type == "ally" or c.name in FIRST_ATTACHMENTS
+            return (int(first), c.cost or 0, 2 * (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
 
-        return (max(plays, key=worth).id,)
+        best = max(plays, key=worth)
+        if not worth(best)[0] and self._saving_for_an_ally(cards[best.card or 0], view, decision.seat):
+            return ("done",)
+        return (best.id,)
+
+    @staticmethod
+    def _saving_for_an_ally(attachment: CardView, view: TableView, seat: str) -> bool:
+        """Keep the resources a lesser attachment would take when they are needed for an ally
+        in hand that is not yet affordable: a body on the table is worth more."""
+        me = _me(view, seat)
+
+        def pool(sphere: str | None) -> int:
+            return sum(h.resources for h in me.heroes if sphere == "neutral" or h.sphere == sphere)
+
+        return any(
+            c.type == "ally" and c.sphere in (attachment.sphere, "neutral") and (c.cost or 0) > pool(c.sphere)
+            for c in me.hand or []
+        )
+
+    def _attach(self, decision: Decision, view: TableView) -> Choice | None:
+        """Put an attachment where it helps: stats on the hero that uses them, Forest Snare on
+        the hardest hitter, Power in the Earth on the worst location; never a third Restricted."""
+        cards = visible_cards(view)
+        attachment = cards.get(decision.about or -1)
+        targets = [cards[o.card] for o in decision.options if o.card in cards]
+        if attachment is None or not targets:
+            return None
+        mine = {c.uid for c in [*_me(view, decision.seat).heroes, *_me(view, decision.seat).allies]}
+        name = attachment.name
+        if "Restricted" in attachment.keywords:
+            targets = [c for c in targets if _restricted(c) < 2] or targets
+        if name == "Forest Snare":
+            return (str(max(targets, key=lambda c: c.attack or 0).uid),)
+        if name == "Power in the Earth":
+            return (str(max(targets, key=lambda c: c.threat or 0).uid),)
+        own = [c for c in targets if c.uid in mine] or targets
+
+        def score(c: CardView) -> tuple[int, int]:
+            if name in WILLPOWER_ATTACHMENTS:
+                return (int(name == "Celebrían's Stone" and c.name == "Aragorn"), c.willpower or 0)
+            if name in ATTACK_ATTACHMENTS:
+                return (int(name == "Dwarven Axe" and "Dwarf" in c.traits), c.attack or 0)
+            if name in DEFENSE_ATTACHMENTS:
+                return (0, c.defense or 0)
+            if name == "Self Preservation":
+                return (c.damage, c.hit_points or 0)
+            return (0, (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
+
+        return (str(max(own, key=score).uid),)
+
+    def _drop_restricted(self, decision: Decision, view: TableView) -> Choice | None:
+        cards = visible_cards(view)
+        held = sorted((o for o in decision.options if o.card in cards), key=lambda o: cards[o.card or 0].cost or 0)
+        return tuple(o.id for o in held[: decision.min]) if held else None
+
+    def _miner(self, decision: Decision, view: TableView) -> Choice | None:
+        """Discard a harmful condition (Caught in a Web, Dark Knowledge), never a helpful one."""
+        cards = visible_cards(view)
+        harmful = [o for o in decision.options if o.card in cards and cards[o.card or 0].name in HARMFUL_CONDITIONS]
+        ids = {o.id for o in decision.options}
+        if "yes" in ids:
+            attached = [a for p in view.players for c in [*p.heroes, *p.allies] for a in c.attachments]
+            return ("yes",) if any(a.name in HARMFUL_CONDITIONS for a in attached) else ("no",)
+        return (harmful[0].id,) if harmful else None
+
+    def _gandalf(self, decision: Decision, view: TableView) -> Choice | None:
+        """Lower a high threat, else kill the strongest enemy engaged with anyone, else draw."""
+        ids = {o.id for o in decision.options}
+        if "draw" not in ids:
+            cards = visible_cards(view)
+            enemies = [cards[o.card] for o in decision.options if o.card in cards and cards[o.card].type == "enemy"]
+            return (str(max(enemies, key=lambda e: e.attack or 0).uid),) if enemies else None
+        me = _me(view, decision.seat)
+        if me.threat >= 35:
+            return ("threat",)
+        if "damage" in ids and any(p.engaged for p in view.players):
+            return ("damage",)
+        return ("draw",)
 
     def _pay(self, decision: Decision, view: TableView) -> Choice | None:
         """Pay so that resources stay spread: the split using the fewest resources of any one hero."""
@@ -150,7 +253,7 @@ class GreedyBot:
         share = -(-target // len(players)) + 1
         ready = [cards[o.card] for o in decision.options if o.card in cards]
         # enemies this player will have to face: engaged ones and those that will engage
-        threats = list(me.engaged) + [
+        threats = _attackers(me) + [
             c for c in view.staging if c.engagement_cost is not None and c.engagement_cost <= me.threat
         ]
         keep: set[int] = set()
@@ -183,7 +286,7 @@ class GreedyBot:
         power = sum(c.attack or 0 for c in [*me.heroes, *me.allies] if not c.exhausted)
         for option in decision.options:
             enemy = cards.get(option.card or -1)
-            if enemy is not None and power - (enemy.defense or 0) >= _left(enemy) and not me.engaged:
+            if enemy is not None and power - (enemy.defense or 0) >= _left(enemy) and not _attackers(me):
                 return (option.id,)
         return ("skip",)
 
@@ -254,4 +357,22 @@ class GreedyBot:
                 return (option.id,)
             if name == "Éowyn" and "commit" in decision.rule and card.committed and (me.hand_size or 0) > 4:
                 return (option.id,)
+            if self._helps(name, option, decision, view, cards):
+                return (option.id,)
         return play_event(decision, view) or ("pass",)
+
+    def _helps(
+        self, name: str, option: Option, decision: Decision, view: TableView, cards: dict[int, CardView]
+    ) -> bool:
+        """Actions of the Core Set allies and attachments, used when they pay off."""
+        host = next((c for c in cards.values() if any(a.uid == option.card for a in c.attachments)), None)
+        if name == "Steward of Gondor":
+            return view.phase in ("resource", "planning")
+        if name == "Unexpected Courage":
+            # ready a hero that quested, to defend or attack later
+            return host is not None and host.exhausted and view.phase == "quest"
+        if name == "Self Preservation":
+            return host is not None and host.damage >= 2 and view.phase == "refresh"
+        if name in ("Daughter of the Nimrodel", "Gléowine"):
+            return view.phase == "refresh"
+        return False

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
@@ -51,9 +52,55 @@ def generate(out_root: Path) -> list[Path]:
     return generated
 
 
+SCHEMA_DIR = PROTO_DIR / "westmarch" / "v1" / "schema"
+"""JSON Schemas of each game's table view and event bodies, shipped beside the proto."""
+
+
+SCHEMA_NOTES = {
+    "table": "View.table: the table as one viewer may see it (hidden cards are left out or shown face down).",
+    "events": "Each event in full. Event.body carries its fields but 'type' (Event.type) and the envelope "
+    "(seq, cause, flow, draws, hash: Event's own fields); fields a viewer may not see are left out or emptied.",
+}
+
+
+def schemas() -> dict[str, bytes]:
+    """File name to JSON Schema, generated from the code: ``<game>.table.json`` describes
+    ``View.table``; ``<game>.events.json`` describes each event in full, of which
+    ``Event.body`` carries the fields (the tag ``type`` and the envelope fields seq, cause,
+    flow, draws and hash travel as Event's own fields). For a viewer who may not see part
+    of an event, those fields are left out or emptied in the body it receives."""
+    import msgspec
+
+    from domain.rulesets import names, ruleset
+    from projections.lcg import TableView as LcgTable
+    from projections.wotr import TableView as WotrTable
+
+    tables: dict[str, Any] = {"lcg": LcgTable, "wotr": WotrTable}
+    out: dict[str, bytes] = {}
+    for name in names():
+        for kind, schema in (
+            ("table", msgspec.json.schema(tables[name])),
+            ("events", msgspec.json.schema(ruleset(name).codec.event_type)),
+        ):
+            schema = {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "title": f"{name} {kind}",
+                "description": SCHEMA_NOTES[kind],
+                **schema,
+            }
+            out[f"{name}.{kind}.json"] = msgspec.json.format(msgspec.json.encode(schema), indent=1) + b"\n"
+    return out
+
+
 def main() -> int:
     for path in generate(ROOT):
         print(path.relative_to(ROOT))
+    SCHEMA_DIR.mkdir(parents=True, exist_ok=True)
+    for old in SCHEMA_DIR.glob("*.json"):
+        old.unlink()
+    for name, data in schemas().items():
+        (SCHEMA_DIR / name).write_bytes(data)
+        print((SCHEMA_DIR / name).relative_to(ROOT))
     return 0
 
 

@@ -39,7 +39,7 @@ def card_line(c: CardView) -> str:
     if marks:
         line += " - " + ", ".join(marks)
     for a in c.attachments:
-        line += f" [attached: {a.name}]"
+        line += f" [attached: {a.name} #{a.uid}{', exhausted' if a.exhausted else ''}]"
     if c.face_down_shadows:
         n = c.face_down_shadows
         line += f" [{n} face-down shadow card{'s' if n != 1 else ''}]"

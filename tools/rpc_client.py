@@ -16,9 +16,9 @@ import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 import grpc
 import msgspec
@@ -34,7 +34,49 @@ from tools.progress import Progress
 
 RECONNECTS = 50
 """Consecutive failed reconnections (0.2 s apart) before a bot seat gives up."""
-CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+RETRIES = 6
+"""Attempts of one call that failed with a retryable status, with backoff between them."""
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ABORTED)
+"""What a retry may cure: the server or its store is briefly away, or another command won
+a race. Calls are retried as they were sent: a create with its request id and a decision
+with its command id are applied once however often they arrive."""
+T = TypeVar("T")
+
+
+def backoff(attempt: int) -> float:
+    """Seconds to wait before retry ``attempt`` (1, 2, ...): exponential, with jitter."""
+    ceiling: float = min(2.0, 0.05 * 2.0**attempt)
+    return ceiling * (0.5 + random.random() / 2)
+
+
+def retrying(call: Callable[[], T], codes: tuple[grpc.StatusCode, ...] = RETRYABLE) -> T:
+    """``call()``, retried with backoff while it fails with one of ``codes``."""
+    for attempt in range(1, RETRIES + 1):
+        try:
+            return call()
+        except grpc.RpcError as error:
+            if error.code() not in codes or attempt == RETRIES:
+                raise
+            time.sleep(backoff(attempt))
+    raise AssertionError("unreachable")
+
+
+async def retrying_async(call: Callable[[], Awaitable[T]], codes: tuple[grpc.StatusCode, ...] = RETRYABLE) -> T:
+    """``await call()``, retried with backoff while it fails with one of ``codes``."""
+    for attempt in range(1, RETRIES + 1):
+        try:
+            return await call()
+        except aio.AioRpcError as error:
+            if error.code() not in codes or attempt == RETRIES:
+                raise
+            await asyncio.sleep(backoff(attempt))
+    raise AssertionError("unreachable")
+CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
+    # each channel its own connection, so clients spread over the processes of a server
+    # started with --processes (connections, not calls, are what the kernel distributes)
+    ("grpc.use_local_subchannel_pool", 1),
+]
 
 
 def decode_table(game: str, data: bytes) -> Any:
@@ -107,17 +149,17 @@ class RemoteSeat:
         return _Now(decision_from_pb(view.decision) if self._mine() else None, outcome)
 
     def submit(self, decision: Decision, choice: Choice) -> None:
+        request = pb.SubmitDecisionRequest(
+            game_id=self.game_id,
+            token=self.token,
+            expected_version=self.view.version,
+            decision_id=decision.id,
+            choice=list(choice),
+            command_id=uuid.uuid4().hex,
+        )
         try:
-            result = self.stub.SubmitDecision(
-                pb.SubmitDecisionRequest(
-                    game_id=self.game_id,
-                    token=self.token,
-                    expected_version=self.view.version,
-                    decision_id=decision.id,
-                    choice=list(choice),
-                    command_id=uuid.uuid4().hex,
-                )
-            )
+            # a lost connection is retried with the same command id: applied once at most
+            result = retrying(lambda: self.stub.SubmitDecision(request), (grpc.StatusCode.UNAVAILABLE,))
         except grpc.RpcError as error:
             raise RuleError(f"{error.code().name}: {error.details()}") from None
         self.answered = decision.id
@@ -210,17 +252,21 @@ async def play_seat(
                     table = view.table
                     choice = bot.choose(decision, lambda t=table, g=view.game: decode_table(g, t))
                     started = time.perf_counter()
+                    submit = pb.SubmitDecisionRequest(
+                        game_id=game_id,
+                        token=token,
+                        expected_version=view.version,
+                        decision_id=decision.id,
+                        choice=list(choice),
+                        command_id=uuid.uuid4().hex,
+                        include_view=True,
+                    )
                     try:
-                        result = await stub.SubmitDecision(
-                            pb.SubmitDecisionRequest(
-                                game_id=game_id,
-                                token=token,
-                                expected_version=view.version,
-                                decision_id=decision.id,
-                                choice=list(choice),
-                                command_id=uuid.uuid4().hex,
-                                include_view=True,
-                            )
+                        # UNAVAILABLE: the same command again (applied once); ABORTED: another
+                        # command won, so a newer view comes down the stream and is answered
+                        result = await retrying_async(
+                            lambda r=submit: stub.SubmitDecision(r),  # type: ignore[misc]
+                            (grpc.StatusCode.UNAVAILABLE,),
                         )
                     except aio.AioRpcError as error:
                         if error.code() is grpc.StatusCode.ABORTED:
@@ -291,7 +337,8 @@ async def bot_game(
         )
     else:
         request = pb.CreateGameRequest(game=game, scenario=scenario, seed=seed)
-    access = (await stub.CreateGame(request)).access
+    request.request_id = uuid.uuid4().hex  # a retried create makes one game, not two
+    access = (await retrying_async(lambda: stub.CreateGame(request))).access
     report.games += 1
     seats = [
         play_seat(stub, access.game_id, s.token, make_bot(bot, seed * 10 + i, game), access.version, report)

@@ -59,8 +59,28 @@ def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
     state.head = event.hash
 
 
+class BrokenLog(Exception):
+    """The events given to the fold do not follow each other: a version is missing,
+    repeated or out of place (a damaged store). Nothing can be folded past it."""
+
+    def __init__(self, version: int, found: int) -> None:
+        self.version, self.found = version, found
+        what = "missing" if found > version else "repeated or out of place"
+        super().__init__(f"event {version} is {what} (the event stored there is number {found})")
+
+
 def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = None) -> State:
+    """The state after ``events``, folded onto ``state`` (a new game's if None).
+
+    Each event must be the one after the last: :class:`BrokenLog` names the first that is
+    not, before anything is applied, so a damaged log never yields a state.
+    """
     state = rules.new_state() if state is None else state
+    expected = state.version + 1
+    for event in events:
+        if event.seq != expected:
+            raise BrokenLog(expected, event.seq)
+        expected += 1
     appliers = rules.appliers
     stack = state.stack
     draws = 0

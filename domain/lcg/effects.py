@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from domain.kernel.decisions import Option
-from domain.kernel.events import Event, LimitUsed, Modifier, ModifierAdded
+from domain.kernel.events import Delayed, DelayedEffectScheduled, Env, Event, LimitUsed, Modifier, ModifierAdded
 from domain.kernel.flow import Ask, Call, Decide, Do, ForEach, If, Node, Seq
 from domain.kernel.runtime import Runtime
 
@@ -331,3 +331,15 @@ def shuffle_into_deck(seat: Get[Seat], cards: Callable[[Runtime], Iterable[Uid]]
         return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*st(rt).zone(zone), *joining])))
 
     return emit(make)
+
+
+def later(at: str, node: str, env: Callable[[Runtime], Env] | None = None) -> Do:
+    """ "At the end of the phase/round, ...": schedule the registered program ``node`` for
+    the end of the ``at`` ("phase" or "round"), bound to ``env`` (default: this card, as
+    ``self`` and as the cause, and its controller as ``player``)."""
+
+    def scheduled(rt: Runtime) -> Event:
+        bound = env(rt) if env is not None else {"self": SELF(rt), "player": PLAYER(rt), "_card": SELF(rt)}
+        return DelayedEffectScheduled(delayed=Delayed(at=at, node=node, env=bound))
+
+    return emit(scheduled)

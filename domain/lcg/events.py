@@ -512,6 +512,35 @@ def _attached(s: LcgState, e: AttachmentAttached) -> None:
     s.cards[e.card].attached_to = e.to
 
 
+class AttachmentPlayed(Event, frozen=True, kw_only=True):
+    """An attachment went from hand onto ``to``, its cost paid from heroes' resource pools."""
+
+    player: Seat
+    card: Uid
+    to: Uid
+    payments: tuple[Payment, ...] = ()
+
+
+@on(AttachmentPlayed)
+def _attachment_played(s: LcgState, e: AttachmentPlayed) -> None:
+    for p in e.payments:
+        s.cards[p.card].resources -= p.amount
+    _move(s, e.card, "attachments")
+    s.cards[e.card].attached_to = e.to
+
+
+class ControlGiven(Event, frozen=True, kw_only=True):
+    """A character in play passed to ``player``'s control; it keeps its tokens and attachments."""
+
+    card: Uid
+    player: Seat
+
+
+@on(ControlGiven)
+def _control_given(s: LcgState, e: ControlGiven) -> None:
+    _move(s, e.card, f"{e.player}.allies")
+
+
 class AbilityTriggered(Event, frozen=True, kw_only=True):
     """A player used a card's Action or Response; what it does follows as events."""
 
@@ -668,6 +697,8 @@ EVENTS: tuple[type[Event], ...] = (
     CharacterDestroyed,
     EnemyDefeated,
     AttachmentAttached,
+    AttachmentPlayed,
+    ControlGiven,
     AbilityTriggered,
     FirstPlayerPassed,
     PlayerEliminated,

@@ -44,7 +44,19 @@ SHARED_ZONES = (
 )
 SCOPES = ("attack", "phase", "round", "game")
 """What a lasting effect or a used limit may last until (``game``: it never lapses)."""
-CARD_FIELDS = {"card", "as", "damage", "resources", "progress", "exhausted", "committed", "on", "face", "shown"}
+CARD_FIELDS = {
+    "card",
+    "as",
+    "damage",
+    "resources",
+    "progress",
+    "exhausted",
+    "committed",
+    "on",
+    "face",
+    "shown",
+    "owner",
+}
 
 
 def _fold(text: str) -> str:
@@ -116,7 +128,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
             card = Card(
                 uid=uid,
                 code=code,
-                owner=owner,
+                owner=str(spec["owner"]) if "owner" in spec else owner,
                 zone=zone,
                 exhausted=bool(spec.get("exhausted", False)),
                 damage=int(spec.get("damage", 0)),
@@ -135,6 +147,10 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         if host not in labels:
             raise SetupError(f"{CARDS[card.code].name} is put on {host!r}, which is not on the table")
         card.attached_to = labels[host]
+        if card.owner is None and CARDS[card.code].sphere is not None:
+            # a player's attachment belongs, unless told, to the player of the card it is on
+            on = cards[card.attached_to - 1]
+            card.owner = on.owner if on.zone.partition(".")[2] != "engaged" else on.zone.partition(".")[0]
 
     threat = dict(position.get("threat", {}))
     player_list = []

@@ -25,7 +25,7 @@ class LcgRules(Ruleset[LcgState]):
     events = lcg_events.EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
-    rules_version = 1
+    rules_version = 2
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet

@@ -10,6 +10,7 @@ viewer of the game (constant time, no early exit).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -25,6 +26,7 @@ REFEREE = "referee"
 SPECTATOR = "spectator"
 MAX_TOKEN = 256
 _CACHE = 100_000
+_CHECKED = 4096
 
 
 def new_token(game_id: UUID) -> str:
@@ -46,11 +48,24 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def issue(game_id: UUID, seats: list[str]) -> tuple[dict[str, str], Record]:
-    """New tokens for every seat, the spectator and the referee, and the record of their hashes."""
-    tokens = {viewer: new_token(game_id) for viewer in [*seats, SPECTATOR, REFEREE]}
+def derived_token(game_id: UUID, viewer: str, request_id: str) -> str:
+    """The token of ``viewer`` in a game created with ``request_id``: HMAC-SHA256 keyed by
+    the request id, so a retried create can give the same tokens without storing them."""
+    mac = hmac.new(request_id.encode(), f"{game_id}/{viewer}".encode(), hashlib.sha256).digest()
+    return f"{game_id}.{base64.urlsafe_b64encode(mac).rstrip(b'=').decode()}"
+
+
+def issue(game_id: UUID, seats: list[str], request_id: str = "", request: str = "") -> tuple[dict[str, str], Record]:
+    """Tokens for every seat, the spectator and the referee (random, or derived from the
+    create request's id), and the record of their hashes."""
+    viewers = [*seats, SPECTATOR, REFEREE]
+    if request_id:
+        tokens = {viewer: derived_token(game_id, viewer, request_id) for viewer in viewers}
+    else:
+        tokens = {viewer: new_token(game_id) for viewer in viewers}
     hashes = {viewer: token_hash(token) for viewer, token in tokens.items()}
-    return tokens, Record(SeatsAssigned(originator_id=seats_id(game_id), game_id=game_id, hashes=hashes))
+    record = SeatsAssigned(originator_id=seats_id(game_id), game_id=game_id, hashes=hashes, request=request)
+    return tokens, Record(record)
 
 
 class Tokens:
@@ -60,6 +75,9 @@ class Tokens:
         self.app = app
         self._cache: OrderedDict[UUID, dict[str, str]] = OrderedDict()
         self._lock = threading.Lock()
+        self._checked: OrderedDict[tuple[UUID, str], str] = OrderedDict()
+        """Hashes of tokens checked lately and their viewers: a call checks its token once,
+        however many steps of it ask (a token's viewer never changes)."""
 
     def remember(self, game_id: UUID, record: Record) -> None:
         event = record.pending_event
@@ -87,6 +105,21 @@ class Tokens:
 
     def viewer(self, game_id: UUID, token: str) -> str:
         """The viewer ``token`` stands for in game ``game_id``; Unauthenticated otherwise."""
+        if not token or len(token) > MAX_TOKEN:
+            return self._check(game_id, token)
+        key = (game_id, token_hash(token))
+        with self._lock:
+            known = self._checked.get(key)
+        if known is not None:
+            return known
+        found = self._check(game_id, token)
+        with self._lock:
+            self._checked[key] = found
+            while len(self._checked) > _CHECKED:
+                self._checked.popitem(last=False)
+        return found
+
+    def _check(self, game_id: UUID, token: str) -> str:
         if not token:
             raise Unauthenticated("a token is required (the seat, spectator or referee token of the game)")
         hashes = self.hashes(game_id)

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import signal
 import sys
 import threading
@@ -31,26 +32,39 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 import grpc
+import msgspec
 from google.protobuf.message import DecodeError, Message
 from grpc import aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from domain.kernel.decisions import IllegalChoice, NoDecisionPending, NotYourDecision, RuleError, UnknownDecision
+from domain.kernel.events import Event
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from domain.verify import Status
-from service.app import BadVersion, ConcurrentUpdate, StaleVersion, UnknownGame, Westmarch
+from service.app import BadVersion, ConcurrentUpdate, DamagedGame, StaleVersion, UnknownGame, Westmarch
 from service.archive import DamagedStore
+from service.catalog import catalog
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
-from service.errors import BadRequest, OutOfRange, PermissionDenied, Unauthenticated
+from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied, Unauthenticated
+from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of, writable
 from service.games import GameRequest, PlayerSetup
 from service.rpc import convert
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.limits import Gate, LimitExceeded, Limits
+from service.rpc.live import LiveGames
 from service.store import CREATED_TOPIC, EVENT_TOPIC
+from service.web.http import WebOptions, WebServer, tls_context
 
 SERVICE_NAME = "westmarch.v1.GameService"
 POLL_SECONDS = 0.15
+WORKERS = 4
+OPEN_CALLS = frozenset({"CreateGame", "ListGames", "GetCatalog"})
+"""Calls that need no token: limited per connection (see ``service/rpc/limits.py``)."""
+"""Threads for store and rules work (the event loop only moves messages)."""
+PROBE_SECONDS = 0.5
+"""How often a read-only store is probed for writes again."""
 WATCH_FALLBACK_SECONDS = 3.0
 
 log = logging.getLogger("westmarch.rpc")
@@ -60,15 +74,40 @@ M = TypeVar("M", bound=Message)
 # -- errors ------------------------------------------------------------------------------
 
 
+MAX_QUOTED = 48
+"""Characters of a value quoted in an error message, at most (the rest is cut)."""
+MAX_MESSAGE = 400
+"""Characters of a status message, at most: far below gRPC's metadata limit."""
+_QUOTED = re.compile(f"(?<!\\w)('[^']{{{MAX_QUOTED + 1},}}'|\"[^\"]{{{MAX_QUOTED + 1},}}\")(?!\\w)")
+
+
+def bounded(message: str) -> str:
+    """``message`` with every quoted value cut to a short prefix, and capped as a whole:
+    an error never echoes unbounded input back to the client."""
+    message = _QUOTED.sub(lambda m: f"{m.group(0)[: MAX_QUOTED + 1]}…{m.group(0)[0]}", message)
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
 def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     """The status code and message for an error raised while serving a call."""
+    code, message = _status_of(error)
+    return code, bounded(message)
+
+
+def _status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     match error:
+        case DamagedGame():
+            return grpc.StatusCode.DATA_LOSS, str(error)
+        case LimitExceeded():
+            return grpc.StatusCode.RESOURCE_EXHAUSTED, str(error)
         case BadRequest() | SetupError() | IllegalChoice() | UnknownDecision():
             return grpc.StatusCode.INVALID_ARGUMENT, str(error)
         case StaleVersion() | ConcurrentUpdate() | StaleDecision():
             return grpc.StatusCode.ABORTED, str(error)
         case NotYourDecision() | NoDecisionPending():
             return grpc.StatusCode.FAILED_PRECONDITION, str(error)
+        case AlreadyExists():
+            return grpc.StatusCode.ALREADY_EXISTS, str(error)
         case Unauthenticated():
             return grpc.StatusCode.UNAUTHENTICATED, str(error)
         case PermissionDenied():
@@ -81,7 +120,17 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
             return grpc.StatusCode.FAILED_PRECONDITION, str(error)
         case DamagedStore():
             return grpc.StatusCode.DATA_LOSS, str(error)
+    fault = fault_of(error)
+    if fault is not None:
+        return FAULT_STATUS[fault.kind], fault.message
     return grpc.StatusCode.INTERNAL, "internal error; it was logged on the server"
+
+
+FAULT_STATUS = {
+    UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+    FULL: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    READ_ONLY: grpc.StatusCode.FAILED_PRECONDITION,
+}
 
 
 VERIFY_STATUS: dict[Status, pb.VerifyStatus.ValueType] = {
@@ -121,6 +170,8 @@ class Hub:
         self.events: dict[UUID, asyncio.Event] = {}
         self.watchers = 0
         self.closing = asyncio.Event()
+        self.on_wake: Callable[[UUID, int | None], None] | None = None
+        """Told of every change first (the live games mark their buffer stale)."""
 
     def event(self, game_id: UUID) -> asyncio.Event:
         found = self.events.get(game_id)
@@ -128,14 +179,17 @@ class Hub:
             found = self.events[game_id] = asyncio.Event()
         return found
 
-    def wake(self, game_id: UUID) -> None:
+    def wake(self, game_id: UUID, version: int | None = None) -> None:
+        """Wake the game's watchers: it changed (up to ``version``, if known)."""
+        if self.on_wake is not None:
+            self.on_wake(game_id, version)
         found = self.events.pop(game_id, None)
         if found is not None:
             found.set()
 
     def wake_from_thread(self, game_id: UUID, version: int) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is closed: the server is stopping
-            self.loop.call_soon_threadsafe(self.wake, game_id)
+            self.loop.call_soon_threadsafe(self.wake, game_id, version)
 
     def close(self) -> None:
         self.closing.set()
@@ -157,16 +211,46 @@ class CallLog:
 
 
 class Servicer:
-    def __init__(self, service: GameService, executor: ThreadPoolExecutor, hub: Hub) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        executor: ThreadPoolExecutor,
+        hub: Hub,
+        on_fault: Callable[[StorageFault], None] | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.service = service
         self.executor = executor
         self.hub = hub
-        self.inline = False
+        self.live = LiveGames(self._run, service.fetch, WATCH_FALLBACK_SECONDS)
+        hub.on_wake = self.live.wake
+        self.gate = Gate(limits or Limits())
+        self.on_fault = on_fault
+        """Told of every storage fault (the server turns health NOT_SERVING while read-only)."""
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        if self.inline:
-            return fn(*args)
+        """``fn(*args)`` on the thread pool: store and rules work never blocks the event
+        loop, so one client's heavy calls cannot stall another's."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    async def _run_retrying(self, name: str, fn: Callable[..., Any], request: Any, entry: CallLog) -> Any:
+        """``fn(request, entry)``; a lost store connection is retried once on a fresh one.
+
+        A create without a request id is not retried: had the first attempt been saved
+        after all, a retry would make a second game. Commands are safe to retry: their
+        command id is applied once."""
+        try:
+            return await self._run(fn, request, entry)
+        except Exception as error:
+            fault = fault_of(error)
+            if fault is None:
+                raise
+            if self.on_fault is not None:
+                self.on_fault(fault)
+            if fault.kind != UNAVAILABLE or (name == "CreateGame" and not request.request_id):
+                raise
+            entry.extra["retried"] = fault.detail[:120]
+            return await self._run(fn, request, entry)
 
     def unary(
         self, name: str, fn: Callable[[Any, CallLog], Message]
@@ -177,14 +261,16 @@ class Servicer:
             failure: tuple[grpc.StatusCode, str] | None = None
             response: Message | None = None
             if isinstance(request, Malformed):
-                failure = (grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+                failure = (grpc.StatusCode.INVALID_ARGUMENT, bounded(f"malformed {request.type}: {request.reason}"))
             else:
                 try:
-                    response = await self._run(fn, request, entry)
+                    if name in OPEN_CALLS:
+                        self.gate.open_call(name, context.peer())
+                    async with self.gate.turn(context.peer()):
+                        response = await self._run_retrying(name, fn, request, entry)
                 except Exception as error:
                     failure = status_of(error)
-                    if failure[0] is grpc.StatusCode.INTERNAL:
-                        log.exception("internal error in %s", name)
+                    _log_failure(name, entry, failure, error)
             _log_call(entry, failure[0].name if failure else "OK", started)
             if failure is not None:
                 await context.abort(failure[0], failure[1])
@@ -202,7 +288,9 @@ class Servicer:
             options=dict(request.options),
             players=[PlayerSetup(tuple(p.heroes), tuple(p.deck), p.deck_format) for p in request.players],
         )
-        access = self.service.create(game_request, request.seed if request.HasField("seed") else None)
+        access = self.service.create(
+            game_request, request.seed if request.HasField("seed") else None, request.request_id
+        )
         entry.game, entry.version = str(access.game_id), access.version
         return pb.CreateGameResponse(access=convert.access_pb(access))
 
@@ -216,6 +304,7 @@ class Servicer:
                     version=i.version,
                     over=i.over,
                     seats=list(getattr(i.created, "seats", ())),
+                    damaged=i.damaged,
                 )
                 for i in infos
             ]
@@ -278,6 +367,21 @@ class Servicer:
             text=str(verdict),
         )
 
+    def get_catalog(self, request: pb.GetCatalogRequest, entry: CallLog) -> pb.GetCatalogResponse:
+        return pb.GetCatalogResponse(
+            games=[
+                pb.CatalogGame(
+                    game=g.game,
+                    title=g.title,
+                    default_scenario=g.default_scenario,
+                    scenarios=[pb.CatalogScenario(**msgspec.structs.asdict(s)) for s in g.scenarios],
+                    options=[pb.CatalogOption(**msgspec.structs.asdict(o)) for o in g.options],
+                    decks=[pb.CatalogDeck(**msgspec.structs.asdict(d)) for d in g.decks],
+                )
+                for g in catalog()
+            ]
+        )
+
     def _game(self, request: Any, entry: CallLog) -> UUID:
         """The game a request names; notes it and the caller's viewer for the log."""
         game_id = parse_game_id(request.game_id, request.token)
@@ -296,23 +400,53 @@ class Servicer:
             await _abort_malformed(request, entry, started, context)
             return
         try:
+            opened = self.gate.open_stream(request.token, context.peer())
+        except LimitExceeded as error:
+            _log_call(entry, "RESOURCE_EXHAUSTED", started)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+            return
+        try:
+            async for update in self._watch(request, entry, started, context):
+                yield update
+        finally:
+            self.gate.close_stream(opened)
+
+    async def _watch(
+        self, request: pb.WatchRequest, entry: CallLog, started: float, context: aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[pb.WatchUpdate]:
+        def open_cursor() -> tuple[UUID, Cursor]:
             game_id = self._game(request, entry)
-            cursor = await self._run(
-                self.service.watch, game_id, request.token, request.from_version, not request.omit_tables
-            )
+            found = self.service.watch(game_id, request.token, request.from_version, not request.omit_tables)
+            return game_id, found
+
+        try:
+            async with self.gate.turn(context.peer()):
+                game_id, cursor = await self._run(open_cursor)
         except Exception as error:
             code, message = status_of(error)
+            _log_failure("Watch", entry, (code, message), error)
             _log_call(entry, code.name, started)
             await context.abort(code, message)
             return
         entry.seat = cursor.viewer
-        hub = self.hub
+        hub, live = self.hub, self.live
+        game, me = live.join(game_id, cursor.last)
         hub.watchers += 1
         outcome = "OK"
+        failure: tuple[grpc.StatusCode, str] | None = None
         try:
             while not hub.closing.is_set():
                 woken = hub.event(game_id)
-                update = await self._run(self._poll, cursor)
+                try:
+                    events = await live.since(game, me, cursor.last)
+                    async with self.gate.turn(context.peer()):
+                        update = await self._run(self._advance, cursor, events)
+                except Exception as error:
+                    failure = status_of(error)
+                    _log_failure("Watch", entry, failure, error)
+                    outcome = failure[0].name
+                    break
+                live.seen(game, me, cursor.last)
                 if update is not None:
                     yield update
                     if update.view.over:
@@ -323,9 +457,12 @@ class Servicer:
             outcome = "CANCELLED"
             raise
         finally:
+            live.leave(game, me)
             hub.watchers -= 1
             entry.version = cursor.last
             _log_call(entry, outcome, started)
+        if failure is not None:
+            await context.abort(failure[0], failure[1])
 
     async def export_game(
         self, request: pb.ExportGameRequest | Malformed, context: aio.ServicerContext[Any, Any]
@@ -357,15 +494,21 @@ class Servicer:
             entry.version = max(lines - 1, 0)
             _log_call(entry, outcome, started)
 
-    def _poll(self, cursor: Cursor) -> pb.WatchUpdate | None:
-        events, view = self.service.poll(cursor)
+    def _advance(self, cursor: Cursor, events: list[Event]) -> pb.WatchUpdate | None:
+        projected, view = self.service.advance(cursor, events)
         if view is None:
             return None
-        return pb.WatchUpdate(events=[convert.event_pb(p) for p in events], view=convert.view_pb(view))
+        return pb.WatchUpdate(events=[convert.event_pb(p) for p in projected], view=convert.view_pb(view))
 
     # -- registration ----------------------------------------------------------------
 
     def handlers(self) -> grpc.GenericRpcHandler:
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, self.methods())
+
+    def methods(self) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+        """Each method's handler by name: registered with gRPC, and served by the web page's
+        handler (``service/web``) too, so both follow the same rules."""
+
         def unary(
             name: str, request: type[Message], response: type[Message], fn: Any
         ) -> grpc.RpcMethodHandler[Any, Any]:
@@ -386,6 +529,7 @@ class Servicer:
             "ExplainEvent": unary("ExplainEvent", pb.ExplainEventRequest, pb.ExplainEventResponse, self.explain_event),
             "ForkGame": unary("ForkGame", pb.ForkGameRequest, pb.ForkGameResponse, self.fork_game),
             "VerifyGame": unary("VerifyGame", pb.VerifyGameRequest, pb.VerifyGameResponse, self.verify_game),
+            "GetCatalog": unary("GetCatalog", pb.GetCatalogRequest, pb.GetCatalogResponse, self.get_catalog),
             "ExportGame": grpc.unary_stream_rpc_method_handler(
                 self.export_game,
                 request_deserializer=_parser(pb.ExportGameRequest),
@@ -397,7 +541,16 @@ class Servicer:
                 response_serializer=pb.WatchUpdate.SerializeToString,
             ),
         }
-        return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+        return methods
+
+
+def _log_failure(name: str, entry: CallLog, failure: tuple[grpc.StatusCode, str], error: BaseException) -> None:
+    """The server's account of a failed call: the game and the cause, with a traceback
+    only for what no rule explains (INTERNAL)."""
+    if failure[0] is grpc.StatusCode.INTERNAL:
+        log.exception("internal error in %s", name)
+    elif failure[0] in (grpc.StatusCode.DATA_LOSS, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED):
+        entry.extra["cause"] = bounded(str(error) or type(error).__name__)
 
 
 async def _abort_malformed(
@@ -405,7 +558,7 @@ async def _abort_malformed(
 ) -> None:
     """End a streaming call whose request could not be parsed (INVALID_ARGUMENT)."""
     _log_call(entry, "INVALID_ARGUMENT", started)
-    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed {request.type}: {request.reason}")
+    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, bounded(f"malformed {request.type}: {request.reason}"))
 
 
 def _log_call(entry: CallLog, outcome: str, started: float) -> None:
@@ -426,6 +579,7 @@ class JsonLogFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
             "ts": round(record.created, 3),
+            "pid": record.process,
             "level": record.levelname.lower(),
             "msg": record.getMessage(),
         }
@@ -455,12 +609,18 @@ class ServerOptions:
     host: str = "127.0.0.1"
     port: int = 0
     workers: int | None = None
-    """Threads for store work; 0 runs it on the event loop (fastest for SQLite, the default
-    there: Python threads only add GIL hand-offs); None: 0 for SQLite, 4 otherwise."""
+    """Threads for store and rules work (None: :data:`WORKERS`). None of it runs on the
+    event loop, so a flood of one client's calls cannot stall the loop for the others."""
     tls_cert: str | None = None
     tls_key: str | None = None
     grace: float = 5.0
     poll: float = POLL_SECONDS
+    reuse_port: bool = False
+    """Share the port with other server processes (SO_REUSEPORT; ``serve --processes``)."""
+    limits: Limits = field(default_factory=Limits)
+    """Open streams per token and connection, and the rate of calls that need no token."""
+    web_port: int | None = None
+    """Also serve the web page and the Connect protocol on this port (0: any free port)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``PRAGMA synchronous`` for the server's connections. In WAL mode NORMAL
     keeps every committed command through a crash of the server process (the log is
@@ -480,7 +640,10 @@ class Server:
         self._executor: ThreadPoolExecutor | None = None
         self._health: Any = None
         self._poller: asyncio.Task[None] | None = None
+        self.servicer: Servicer | None = None
+        self._probing: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
+        self.web: WebServer | None = None
 
     async def start(self) -> int:
         options = self.options
@@ -488,14 +651,12 @@ class Server:
         self.app = app = Westmarch(dict(options.env))
         sqlite_synchronous(app, options.sqlite_synchronous)
         self._hub = hub = Hub(loop)
-        workers = options.workers
-        if workers is None:
-            workers = 0 if "sqlite" in app.env.get("PERSISTENCE_MODULE", "sqlite") else 4
-        self._executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="westmarch")
+        workers = options.workers or WORKERS
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="westmarch")
         service = GameService(app, on_commit=hub.wake_from_thread)
-        servicer = Servicer(service, self._executor, hub)
-        servicer.inline = workers == 0
-        server = aio.server(options=[("grpc.so_reuseport", 0)])
+        servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault, limits=options.limits)
+        self.servicer = servicer
+        server = aio.server(options=[("grpc.so_reuseport", 1 if options.reuse_port else 0)])
         server.add_generic_rpc_handlers((servicer.handlers(),))
         self._health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
@@ -519,8 +680,38 @@ class Server:
         await self._health.set("", health_pb2.HealthCheckResponse.SERVING)
         await self._health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         self._poller = asyncio.create_task(self._poll_store())
+        if options.web_port is not None:
+            tls = tls_context(options.tls_cert, options.tls_key)
+            web = WebOptions(options.host, options.web_port, tls, reuse_port=options.reuse_port)
+            self.web = WebServer(servicer.methods(), web)
+            await self.web.start()
         log.info("serving", extra={"fields": {"port": self.port, "store": app.env.get("PERSISTENCE_MODULE", "")}})
         return self.port
+
+    def _on_fault(self, fault: StorageFault) -> None:
+        """A read-only store turns health NOT_SERVING until a probe finds it writable."""
+        if fault.kind != READ_ONLY or self._probing is not None:
+            return
+        self._probing = asyncio.get_running_loop().create_task(self._probe_writable())
+
+    async def _probe_writable(self) -> None:
+        app, health_servicer = self.app, self._health
+        assert app is not None and health_servicer is not None
+        not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
+        await health_servicer.set("", not_serving)
+        await health_servicer.set(SERVICE_NAME, not_serving)
+        log.warning("store is read-only", extra={"fields": {"health": "NOT_SERVING"}})
+        loop = asyncio.get_running_loop()
+        try:
+            while self._hub is not None and not self._hub.closing.is_set():
+                if await loop.run_in_executor(self._executor, writable, app):
+                    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+                    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+                    log.warning("store is writable again", extra={"fields": {"health": "SERVING"}})
+                    return
+                await asyncio.sleep(PROBE_SECONDS)
+        finally:
+            self._probing = None
 
     async def _poll_store(self) -> None:
         """Wake watchers of games changed by other processes (the notification log)."""
@@ -531,12 +722,13 @@ class Server:
         last: int | None = None
         loop = asyncio.get_running_loop()
 
-        def changed(start: int) -> tuple[int, set[UUID]]:
-            games: set[UUID] = set()
+        def changed(start: int) -> tuple[int, dict[UUID, int]]:
+            games: dict[UUID, int] = {}
             while True:
                 page = recorder.select_notifications(start + 1, 500, topics=topics)
                 for note in page:
-                    games.add(note.originator_id if isinstance(note.originator_id, UUID) else UUID(note.originator_id))
+                    found = note.originator_id if isinstance(note.originator_id, UUID) else UUID(note.originator_id)
+                    games[found] = max(games.get(found, 0), note.originator_version)
                 if page:
                     start = page[-1].id
                 if len(page) < 500:
@@ -556,8 +748,8 @@ class Server:
                     last = await loop.run_in_executor(self._executor, lambda: recorder.max_notification_id() or 0)
                     continue
                 last, games = await loop.run_in_executor(self._executor, changed, last)
-                for game_id in games:
-                    hub.wake(game_id)
+                for game_id, version in games.items():
+                    hub.wake(game_id, version)
             except Exception:
                 log.exception("polling the store failed")
 
@@ -569,9 +761,15 @@ class Server:
             await self._health.enter_graceful_shutdown()
         if self._hub is not None:
             self._hub.close()
+        if self.web is not None:
+            await self.web.stop(self.options.grace if grace is None else grace)
         await self._server.stop(self.options.grace if grace is None else grace)
         if self._poller is not None:
             await self._poller
+        if self._probing is not None:
+            self._probing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._probing
         if self._executor is not None:
             self._executor.shutdown(wait=True)
         if self.app is not None:
@@ -605,12 +803,25 @@ def sqlite_synchronous(app: Westmarch, mode: str) -> None:
         connection._sqlite_conn.execute(f"PRAGMA synchronous={mode.upper()}")
 
 
-async def serve(options: ServerOptions, ready: Callable[[int], None] | None = None) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+SWITCH_INTERVAL = 0.0005
+"""Seconds a worker thread may hold the interpreter before another may run (Python's
+default is 5 ms): a short call is not kept waiting behind another client's long one."""
+
+
+async def serve(
+    options: ServerOptions,
+    ready: Callable[[int], None] | None = None,
+    web_ready: Callable[[int], None] | None = None,
+) -> None:
+    """Serve until SIGTERM or SIGINT, then shut down gracefully. ``ready`` is told the gRPC
+    port, ``web_ready`` the web page's (with ``options.web_port``)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
     server = Server(options)
     port = await server.start()
     if ready is not None:
         ready(port)
+    if web_ready is not None and server.web is not None:
+        web_ready(server.web.port)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -659,9 +870,19 @@ class ThreadedServer:
         return f"{self.options.host}:{self.port}"
 
     @property
+    def web(self) -> WebServer:
+        assert self._server is not None and self._server.web is not None
+        return self._server.web
+
+    @property
     def app(self) -> Westmarch:
         assert self._server is not None and self._server.app is not None
         return self._server.app
+
+    @property
+    def servicer(self) -> Servicer:
+        assert self._server is not None and self._server.servicer is not None
+        return self._server.servicer
 
     def stop(self, grace: float = 1.0) -> None:
         if self._loop is not None and self._server is not None and self._thread.is_alive():

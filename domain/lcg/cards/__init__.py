@@ -54,6 +54,9 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True):
     text: str = ""
     text_a: str = ""
     text_b: str = ""
+    attach_to: str = ""
+    """Attachments: what they may be attached to ("hero", "Noble hero", "character",
+    "location", "engaged enemy"), as printed ("Attach to a hero.")."""
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
@@ -185,6 +188,22 @@ class Text:
     holds_in_refresh: int | None = None
     """Attachments: the host does not ready in the refresh phase unless this many
     resources are paid from its pool (Caught in a Web)."""
+    host: Host | None = None
+    """Attachments: what they do to the card they are attached to."""
+
+
+@dataclass(frozen=True)
+class Host:
+    """What an attachment's passive text does to its host (the card it is attached to)."""
+
+    stat: Callable[[LcgState, int, int, str], int] | None = None
+    """The bonus to one stat of the host: ``stat(state, attachment, host, which)``."""
+    traits: tuple[str, ...] = ()
+    """Traits the host gains (Steward of Gondor: Gondor)."""
+    spheres: Callable[[LcgState, int], tuple[str, ...]] | None = None
+    """Resource icons the host gains: ``spheres(state, host)`` (Celebrían's Stone)."""
+    cannot_attack: bool = False
+    """The host (an enemy) cannot attack (Forest Snare)."""
 
 
 TEXTS: dict[str, Text] = {}
@@ -207,6 +226,7 @@ def text(
     wins_when_defeated: str | None = None,
     staging_attack_bonus: int | None = None,
     holds_in_refresh: int | None = None,
+    host: Host | None = None,
 ) -> Text:
     """Register what the text of card ``code`` does; its programs get stable names."""
     if code in TEXTS:
@@ -242,6 +262,7 @@ def text(
         wins_when_defeated,
         staging_attack_bonus,
         holds_in_refresh,
+        host,
     )
     TEXTS[code] = entry
     return entry
@@ -254,6 +275,7 @@ def text_of(code: str) -> Text:
 _NO_TEXT = Text()
 
 CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
+CARDS.update(_pack("core_set_player.toml"))
 CARDS.update(_pack("core_set_events.toml"))
 
 
@@ -261,6 +283,8 @@ def load_texts() -> None:
     """Import the modules that register card texts (once)."""
     from domain.lcg.cards import (  # noqa: F401
         allies,
+        allies_spirit_lore,
+        attachments,
         core_set_events,
         dol_guldur_orcs,
         heroes,

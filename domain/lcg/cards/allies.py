@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.kernel.events import Delayed, DelayedEffectScheduled, Event
+from domain.kernel.events import Event
 from domain.kernel.flow import Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
@@ -27,6 +27,7 @@ from domain.lcg.effects import (
     engage,
     entered_play,
     exhaust,
+    later,
     modify,
     place_progress,
     st,
@@ -202,11 +203,6 @@ def _shuffle_back(rt: Runtime) -> Event | None:
 register("core-031.shuffle-back", emit(_shuffle_back), rule="core-031.action")
 
 
-def _schedule_shuffle(rt: Runtime) -> Event:
-    env = {"self": SELF(rt), "player": PLAYER(rt), "_card": SELF(rt)}
-    return DelayedEffectScheduled(delayed=Delayed(at="phase", node="core-031.shuffle-back", env=env))
-
-
 # Beorn — "Action: Beorn gets +5 Attack until the end of the phase; at the end of that
 # phase, shuffle Beorn back into your deck. (Limit once per round.)"
 text(
@@ -218,7 +214,7 @@ text(
                 ability_used("action"),
                 use_limit("{self}"),
                 modify(lambda rt: [SELF(rt)], "attack", 5, "phase"),
-                emit(_schedule_shuffle),
+                later("phase", "core-031.shuffle-back"),
             ),
             "+5 attack until the end of the phase, then shuffle him into your deck",
         ),

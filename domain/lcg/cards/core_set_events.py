@@ -8,7 +8,7 @@ effect has something to act on: an event that could change nothing is not offere
 from __future__ import annotations
 
 from domain.kernel.decisions import Kind, Option
-from domain.kernel.events import Delayed, DelayedEffectScheduled, Event
+from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
@@ -29,6 +29,7 @@ from domain.lcg.effects import (
     forbid_attack,
     heal_all,
     lasting,
+    later,
     modify,
     place_progress,
     put_into_play,
@@ -131,11 +132,6 @@ def _allies_to_sneak(s: LcgState, seat: Seat) -> list[Uid]:
 register("core-023.return", return_to_hand(card_var("ally")), rule="core-023.action")
 
 
-def _schedule_return(rt: Runtime) -> Event:
-    env = {"ally": int(rt.env["ally"]), "_card": SELF(rt)}
-    return DelayedEffectScheduled(delayed=Delayed(at="phase", node="core-023.return", env=env))
-
-
 # Sneak Attack — "Action: put an ally from your hand into play; at the end of the phase,
 # if it is still in play, return it to your hand."
 action_event(
@@ -145,7 +141,10 @@ action_event(
         "Sneak Attack: choose an ally in your hand to put into play",
         lambda rt: _allies_to_sneak(st(rt), PLAYER(rt)),
         "ally",
-        Seq(put_into_play(card_var("ally"), PLAYER), emit(_schedule_return)),
+        Seq(
+            put_into_play(card_var("ally"), PLAYER),
+            later("phase", "core-023.return", lambda rt: {"ally": int(rt.env["ally"]), "_card": SELF(rt)}),
+        ),
     ),
     "put an ally into play until the end of the phase",
     playable=lambda s, seat, uid: bool(_allies_to_sneak(s, seat)),

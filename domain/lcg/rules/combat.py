@@ -103,8 +103,14 @@ def _shadow_program(rt: Runtime) -> str | None:
 
 
 def _attacks(rt: Runtime) -> bool:
-    """The enemy is engaged with the player and nothing forbids it to attack them (Feint)."""
-    return _engaged_with(rt) and table.can_attack(st(rt), int(rt.env["enemy"]), rt.env["player"])
+    """The enemy is engaged with the player and nothing forbids it to attack them (Feint,
+    or an attachment: Forest Snare)."""
+    s, enemy = st(rt), int(rt.env["enemy"])
+    return (
+        _engaged_with(rt)
+        and table.can_attack(s, enemy, rt.env["player"])
+        and not table.attachments_forbid_attack(s, enemy)
+    )
 
 
 def _may_add_defender(rt: Runtime) -> bool:
@@ -383,7 +389,7 @@ def staging_attack() -> Node:
 
 def _leftover_shadows(rt: Runtime) -> Event | None:
     """Shadow cards still dealt once every attack is over belong to enemies that did not
-    attack (Feint, Thicket of Spears): they are discarded unresolved at the end of the
+    attack (Feint, Thicket of Spears, Forest Snare): they are discarded unresolved at the end of the
     combat phase, as each attack's shadow cards are after it resolves."""
     left = tuple(st(rt).zone("shadows"))
     return ev.CardsDiscarded(cards=left) if left else None

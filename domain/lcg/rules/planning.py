@@ -1,61 +1,48 @@
-"""Planning phase: each player in turn plays allies from hand, paying their cost.
+"""Planning phase: each player in turn plays allies and attachments from hand, paying their cost.
 
 Rules: a card's cost is paid with resources from the pools of heroes whose sphere
-matches the card's (neutral cards may use any hero); a unique card cannot enter play
-while a card of the same title is in play. When several ways to pay exist, the player
-chooses which heroes pay.
+matches the card's (neutral cards may use any hero; :mod:`domain.lcg.rules.resources`,
+which events share);
+a unique card cannot enter play while a card of the same title is in play; an attachment
+needs a legal target (:mod:`domain.lcg.rules.attachments`). When several ways to pay
+exist, the player chooses which heroes pay.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
-from domain.kernel.flow import Ask, Break, Decide, If, Node, Repeat
+from domain.kernel.flow import Ask, Break, Case, Decide, If, Let, Node, Repeat
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.effects import each_player, emit, st
-from domain.lcg.rules import table
+from domain.lcg.effects import card_option, each_player, emit, st
+from domain.lcg.rules import attachments, table
+from domain.lcg.rules.resources import can_pay_cost, cost_payments
 from domain.lcg.state import LcgState, Seat, Uid
 
-
-def paying_heroes(s: LcgState, seat: Seat, code_sphere: str | None) -> list[Uid]:
-    return [
-        h
-        for h in table.heroes(s, seat)
-        if s.cards[h].resources > 0 and (code_sphere in (None, "neutral") or table.defn(s, h).sphere == code_sphere)
-    ]
-
-
-def payments(s: LcgState, seat: Seat, uid: Uid) -> list[tuple[ev.Payment, ...]]:
-    """Every way the matching heroes can pay the card's cost exactly."""
-    d = table.defn(s, uid)
-    heroes = paying_heroes(s, seat, d.sphere)
-
-    def ways(i: int, left: int) -> Iterator[tuple[ev.Payment, ...]]:
-        if left == 0:
-            yield ()
-            return
-        if i == len(heroes):
-            return
-        hero = heroes[i]
-        for amount in range(min(left, s.cards[hero].resources), -1, -1):
-            for rest in ways(i + 1, left - amount):
-                yield ((ev.Payment(hero, amount),) if amount else ()) + rest
-
-    return list(ways(0, d.cost))
+PLANNING_TYPES = ("ally", "attachment")
+"""The cards played in the planning phase (events are played in action windows)."""
 
 
 def playable(s: LcgState, seat: Seat) -> list[Uid]:
     out = []
     for uid in table.hand(s, seat):
         d = table.defn(s, uid)
-        if d.type != "ally" or (d.unique and table.unique_in_play(s, d.code)):
+        if d.type not in PLANNING_TYPES or (d.unique and table.unique_in_play(s, d.code)):
             continue
-        if sum(s.cards[h].resources for h in paying_heroes(s, seat, d.sphere)) >= d.cost:
+        if d.type == "attachment" and not attachments.targets(s, uid):
+            continue
+        if can_pay_cost(s, seat, d.sphere, d.cost):
             out.append(uid)
     return out
+
+
+def payments(s: LcgState, seat: Seat, uid: Uid) -> list[tuple[ev.Payment, ...]]:
+    """Every way the matching heroes can pay the card's cost exactly."""
+    d = table.defn(s, uid)
+    return cost_payments(s, seat, d.sphere, d.cost)
 
 
 def payment_id(payment: tuple[ev.Payment, ...]) -> str:
@@ -66,7 +53,14 @@ def _ask_play(rt: Runtime) -> Ask:
     s = st(rt)
     seat = rt.env["player"]
     options = [Option(str(u), f"Play {table.name(s, u)} (cost {table.defn(s, u).cost})", u) for u in playable(s, seat)]
-    return Ask(seat, "Planning: play an ally, or finish planning", [*options, Option("done", "Done")])
+    return Ask(seat, "Planning: play an ally or an attachment, or finish planning", [*options, Option("done", "Done")])
+
+
+def _ask_target(rt: Runtime) -> Ask:
+    s = st(rt)
+    uid = int(rt.env["play"])
+    options = [card_option(s, u) for u in attachments.targets(s, uid)]
+    return Ask(rt.env["player"], f"Attach {table.name(s, uid)} to", options, about=uid)
 
 
 def _ask_payment(rt: Runtime) -> Ask:
@@ -80,13 +74,31 @@ def _ask_payment(rt: Runtime) -> Ask:
     return Ask(seat, f"Pay for {table.name(s, uid)}", options, about=uid)
 
 
-def _played(rt: Runtime) -> Event:
-    s = st(rt)
-    seat = rt.env["player"]
-    uid = int(rt.env["play"])
-    chosen = str(rt.env["payment"])
-    way = next(w for w in payments(s, seat, uid) if payment_id(w) == chosen)
-    return ev.AllyPlayed(player=seat, card=uid, payments=way)
+Played = Callable[[Runtime, tuple[ev.Payment, ...]], Event]
+
+
+def pay_then(played: Played) -> Decide:
+    """The player chooses how to pay for the card ``play``; then ``played`` makes the event
+    that it was played, with those payments."""
+
+    def make(rt: Runtime) -> Event:
+        chosen = str(rt.env["payment"])
+        way = next(w for w in payments(st(rt), rt.env["player"], int(rt.env["play"])) if payment_id(w) == chosen)
+        return played(rt, way)
+
+    return Decide(_ask_payment, "payment", emit(make), auto_single=True, rule="lcg.planning.pay")
+
+
+def _ally_played(rt: Runtime, way: tuple[ev.Payment, ...]) -> Event:
+    return ev.AllyPlayed(player=rt.env["player"], card=int(rt.env["play"]), payments=way)
+
+
+def _attachment_played(rt: Runtime, way: tuple[ev.Payment, ...]) -> Event:
+    return ev.AttachmentPlayed(player=rt.env["player"], card=int(rt.env["play"]), to=int(rt.env["to"]), payments=way)
+
+
+def _kind(rt: Runtime) -> dict[str, str]:
+    return {"kind": table.defn(st(rt), int(rt.env["play"])).type}
 
 
 def body() -> list[Node]:
@@ -99,7 +111,22 @@ def body() -> list[Node]:
                     If(
                         lambda rt: rt.env["play"] == "done",
                         Break(),
-                        Decide(_ask_payment, "payment", emit(_played), auto_single=True, rule="lcg.planning.pay"),
+                        Let(
+                            _kind,
+                            Case(
+                                "kind",
+                                {
+                                    "ally": pay_then(_ally_played),
+                                    "attachment": Decide(
+                                        _ask_target,
+                                        "to",
+                                        pay_then(_attachment_played),
+                                        auto_single=True,
+                                        rule="lcg.planning.attach",
+                                    ),
+                                },
+                            ),
+                        ),
                     ),
                     auto_single=True,
                     rule="lcg.planning.play-ally",

@@ -308,3 +308,21 @@ register(
     ),
     rule="lcg.phase.end",
 )
+
+
+def _delayed_at_round_end(rt: Runtime) -> list[list[object]]:
+    return [[d.node, d.env] for d in st(rt).delayed if d.at == "round"]
+
+
+register(
+    "lcg.end-round",
+    Seq(
+        ForEach(
+            _delayed_at_round_end,
+            "delayed",
+            Call(lambda rt: str(rt.env["delayed"][0]), lambda rt: dict(rt.env["delayed"][1])),
+        ),
+        end_of("round"),
+    ),
+    rule="lcg.round.end",
+)

@@ -1,7 +1,8 @@
 """Resource phase: each hero gains 1 resource, then each player draws 1 card.
 
 And what resources pay for: a card's cost comes from the pools of heroes whose sphere
-matches the card's (neutral cards from any hero's).
+matches the card's (neutral cards from any hero's); a resource icon an attachment gives
+counts as the hero's sphere (Celebrían's Stone).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
     heroes = table.heroes(s, seat)
     if sphere in (None, "neutral"):
         return heroes
-    return [h for h in heroes if table.defn(s, h).sphere == sphere]
+    return [h for h in heroes if table.defn(s, h).sphere == sphere or sphere in table.spheres(s, h)]
 
 
 def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_needed: int = 1) -> bool:

@@ -10,7 +10,6 @@ from domain.kernel.flow import Call, Node, Repeat, Seq, register
 from domain.lcg import events as ev
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import combat, encounter, planning, quest, refresh, resources, travel
-from domain.lcg.rules.procedures import end_of
 from domain.lcg.rules.windows import window
 
 PHASES: tuple[tuple[str, list[Node]], ...] = (
@@ -39,7 +38,7 @@ ROUND = register(
     Seq(
         emit(lambda rt: ev.RoundBegan(round=st(rt).round + 1)),
         *(phase(name, body) for name, body in PHASES),
-        end_of("round"),
+        Call("lcg.end-round"),
     ),
     rule="lcg.round",
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from domain.lcg.cards import CARDS, CardDef, text_of
+from domain.lcg.cards import CARDS, CardDef, Host, text_of
 from domain.lcg.state import IN_PLAY_ZONES, LcgState, Seat, Uid
 
 STATS = ("willpower", "attack", "defense", "hit_points", "threat", "engagement_cost")
@@ -31,7 +31,58 @@ def stat(s: LcgState, uid: Uid, which: str) -> int:
     passive = text_of(card.code).stat
     if passive is not None:
         value += passive(s, uid, which)
+    if s.zones.get("attachments"):
+        value += _from_attachments(s, uid, which)
     return value if value > 0 else 0
+
+
+def _from_attachments(s: LcgState, uid: Uid, which: str) -> int:
+    """What the attachments on a card add to one of its stats (Citadel Plate, Dark Knowledge)."""
+    total = 0
+    for a in attachments_on(s, uid):
+        host = text_of(s.cards[a].code).host
+        if host is not None and host.stat is not None:
+            total += host.stat(s, a, uid, which)
+    return total
+
+
+def has_trait(s: LcgState, uid: Uid, trait: str) -> bool:
+    """Printed traits and traits an attachment gives (Steward of Gondor: Gondor)."""
+    return trait in traits(s, uid)
+
+
+def traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
+    """Printed traits, then those its attachments give."""
+    printed = CARDS[s.cards[uid].code].traits
+    if not s.zones.get("attachments"):
+        return printed
+    gained = [t for a in attachments_on(s, uid) for t in _host(s, a).traits if t not in printed]
+    return (*printed, *dict.fromkeys(gained))
+
+
+def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
+    """A hero's resource icons: its sphere, and any an attachment gives (Celebrían's Stone)."""
+    own = CARDS[s.cards[uid].code].sphere
+    out: tuple[str, ...] = (own,) if own else ()
+    cards = s.cards
+    for a in s.zone("attachments"):
+        if cards[a].attached_to == uid:
+            gives = _host(s, a).spheres
+            if gives is not None:
+                out += gives(s, uid)
+    return out
+
+
+def attachments_forbid_attack(s: LcgState, enemy: Uid) -> bool:
+    """Whether an attachment forbids the enemy to attack (Forest Snare)."""
+    return any(_host(s, a).cannot_attack for a in attachments_on(s, enemy))
+
+
+_NO_HOST_TEXT = Host()
+
+
+def _host(s: LcgState, attachment: Uid) -> Host:
+    return text_of(s.cards[attachment].code).host or _NO_HOST_TEXT
 
 
 def willpower(s: LcgState, uid: Uid) -> int:
@@ -179,6 +230,19 @@ def many_defenders(seat: Seat) -> str:
     return f"many-defenders:{seat}"
 
 
+def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
+    """Attachments ``seat`` controls: player cards it owns, and objectives it claimed (on its
+    characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06)."""
+    out = []
+    for a in s.zone("attachments"):
+        card = s.cards[a]
+        if card.owner == seat:
+            out.append(a)
+        elif card.owner is None and card.attached_to is not None and defn(s, a).type == "objective":
+            out += [a] if s.controller(card.attached_to) == seat else []
+    return out
+
+
 def highest_threat_seats(s: LcgState) -> list[Seat]:
     seats = s.active_seats()
     top = max(s.players[p].threat for p in seats)
@@ -186,9 +250,12 @@ def highest_threat_seats(s: LcgState) -> list[Seat]:
 
 
 def unique_in_play(s: LcgState, code: str) -> bool:
-    """Whether a card with the same title as ``code`` is already in play (any player)."""
+    """Whether a card with the same title as ``code`` is already in play (any player's
+    characters, and attachments on anything)."""
     title = CARDS[code].name
-    return any(CARDS[s.cards[u].code].name == title for seat in s.active_seats() for u in characters(s, seat))
+    if any(CARDS[s.cards[u].code].name == title for seat in s.active_seats() for u in characters(s, seat)):
+        return True
+    return any(CARDS[s.cards[a].code].name == title for a in s.zone("attachments") if is_in_play(s, a))
 
 
 def may_enter_play(s: LcgState, uid: Uid) -> bool:

@@ -16,7 +16,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
-from domain.lcg.rules import table
+from domain.lcg.rules import attachments, table
 from domain.lcg.rules.procedures import stage_defeatable
 from domain.lcg.state import LcgState, Uid
 
@@ -77,6 +77,8 @@ FRAMEWORK: dict[type[Event], Check] = {
     ev.CharacterDestroyed: _destroyed,
     ev.ProgressPlaced: _progress,
     ev.EnemyDefeated: _defeated,
+    ev.AttachmentPlayed: attachments.check_restricted,
+    ev.AttachmentAttached: attachments.check_restricted,
 }
 
 # -- card triggers -----------------------------------------------------------------------
@@ -153,3 +155,5 @@ def after(rt: Runtime, event: Event) -> None:
     check = FRAMEWORK.get(type(event))
     if check is not None:
         check(rt, event)
+    if type(event) in attachments.HOST_MAY_LEAVE and st(rt).zones.get("attachments"):
+        attachments.check_orphans(rt, event)

@@ -19,11 +19,11 @@ from domain.lcg.state import LcgState, Seat
 
 
 def available_actions(s: LcgState, seat: Seat) -> list[Option]:
-    """The Actions ``seat`` may use now: on cards it controls, or open to every player,
-    and the Action events in its hand."""
+    """The Actions ``seat`` may use now: on cards it controls (characters, attachments),
+    or open to every player, and the Action events in its hand."""
     options: list[Option] = []
     for owner in s.active_seats():
-        for uid in table.characters(s, owner):
+        for uid in table.characters(s, owner) + table.controlled_attachments(s, owner):
             for i, action in enumerate(text_of(s.cards[uid].code).actions):
                 if (owner == seat or action.anyone) and action.available(s, uid, seat):
                     label = f"{table.name(s, uid)}: {action.label}"

@@ -13,14 +13,33 @@ and error messages. Once the game is over everything is visible to every viewer.
 
 Generic parts (decisions, options, causes, versions) are structured messages, so a client
 can play any game by listing options. The game-specific table view and event bodies are
-JSON bytes (UTF-8), described by each game's documentation.
+JSON bytes (UTF-8), described by JSON Schemas generated from the server's code and shipped
+beside this file: schema/<game>.table.json (View.table) and schema/<game>.events.json
+(Event.body, tagged by Event.type).
+
+Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the server):
+  "lcg"  The Lord of the Rings: The Card Game. Seats "p1".."p4", one per player (1 to 4).
+         Scenarios: "passage-through-mirkwood" (the default).
+         Options: "difficulty" = "standard" (default) | "easy".
+  "wotr" War of the Ring: The Card Game. The scenario fixes the seats:
+         "trilogy" (default: frodo, witch-king, aragorn, saruman),
+         "two-player-duel" (gandalf, witch-king), "three-player-duel" (gandalf,
+         witch-king, saruman), "fellowship" (balrog, gandalf).
+         Options (readings of disputed rules): "excess_hand" = "cycle" | "keep",
+         "play_cost" = "cycle" | "cycle-or-forsake", "empty_combat" = "defender" |
+         "nobody", "when_played_in_reserve" = "false" | "true".
+Besides the seats every game has the viewers "spectator" and "referee".
 
 Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),
 NOT_FOUND (no such game, version or event), UNAUTHENTICATED (missing or wrong token),
 PERMISSION_DENIED (the token's viewer may not do this), FAILED_PRECONDITION (not your
-decision, no decision pending, game over), ABORTED (stale expected version or a concurrent
-command won: reload and retry), DATA_LOSS (a stored event of the game cannot be exported as
-it is: VerifyGame names it). No error appends an event.
+decision, no decision pending, game over; or the store is read-only just now), ABORTED
+(stale expected version or a concurrent command won: reload and retry), ALREADY_EXISTS (a
+create request id reused for another request), RESOURCE_EXHAUSTED (a limit of open
+streams or of calls without a token; or the store is full), UNAVAILABLE (the store is
+briefly unreachable: retry), DATA_LOSS (the stored game is damaged: it is refused for
+every call, naming the first bad version, and never appended to). No error appends an
+event; messages quote at most a short prefix of any value sent.
 """
 
 from collections import abc as _abc
@@ -123,7 +142,8 @@ class PlayerSetup(_message.Message):
         .o8d deck (XML) or a plain list ("3x Guard of the Citadel", "Heroes: Aragorn, Gimli,
         Legolas"); whole in one entry, or one line per entry. Its heroes, if it names any, are the
         player's lineup. A deck that breaks a deck-building rule or holds a card the engine does
-        not play is refused (INVALID_ARGUMENT, one line per problem). Empty: the ready-made deck
+        not play is refused (INVALID_ARGUMENT, one line per problem). One line that is the key of
+        a ready-made deck (GetCatalog lists them) plays that deck. Empty: the ready-made deck
         of the player's heroes.
         """
 
@@ -171,15 +191,23 @@ class CreateGameRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
     game: _builtins.str
-    """Game kind: "lcg" (The Lord of the Rings: The Card Game)."""
+    """Game kind: "lcg" or "wotr" (see the top of this file, or GetCatalog)."""
     scenario: _builtins.str
     """Scenario key, e.g. "passage-through-mirkwood" (empty: the game's default)."""
     seed: _builtins.int
     """The seed of all chance in the game; random when absent."""
+    request_id: _builtins.str
+    """Makes a retried CreateGame safe: 16 to 128 characters the client picks at random
+    (e.g. a UUID) and sends again with every retry of the same request. The first call
+    creates the game; a retry returns the same game with the same tokens (they are
+    derived from the request id, so keep it as secret as the tokens); the same id with
+    a different request is refused with ALREADY_EXISTS. Empty: every call is a new game.
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
-        """Game-specific options, e.g. {"difficulty": "easy"}."""
+        """Game-specific options, e.g. {"difficulty": "easy"} (names and values: GetCatalog)."""
 
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerSetup]:
@@ -193,10 +221,11 @@ class CreateGameRequest(_message.Message):
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         players: _abc.Iterable[Global___PlayerSetup] | None = ...,
         seed: _builtins.int | None = ...,
+        request_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "game", b"game", "options", b"options", "players", b"players", "scenario", b"scenario", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "game", b"game", "options", b"options", "players", b"players", "request_id", b"request_id", "scenario", b"scenario", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
@@ -316,10 +345,15 @@ class GameSummary(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     OVER_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
+    DAMAGED_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     game: _builtins.str
     version: _builtins.int
     over: _builtins.bool
+    damaged: _builtins.str
+    """Why the stored game cannot be read ("" when it can): a damaged game is listed,
+    marked, and refused with DATA_LOSS by every call on it.
+    """
     @_builtins.property
     def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -330,10 +364,11 @@ class GameSummary(_message.Message):
         version: _builtins.int = ...,
         over: _builtins.bool = ...,
         seats: _abc.Iterable[_builtins.str] | None = ...,
+        damaged: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "game_id", b"game_id", "over", b"over", "seats", b"seats", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["damaged", b"damaged", "game", b"game", "game_id", b"game_id", "over", b"over", "seats", b"seats", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1091,3 +1126,178 @@ class RecordChunk(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RecordChunk: _TypeAlias = RecordChunk  # noqa: Y015
+
+@_typing.final
+class GetCatalogRequest(_message.Message):
+    """-- the catalog ---------------------------------------------------------------------------"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCatalogRequest: _TypeAlias = GetCatalogRequest  # noqa: Y015
+
+@_typing.final
+class CatalogOption(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    VALUES_FIELD_NUMBER: _builtins.int
+    DEFAULT_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    description: _builtins.str
+    default: _builtins.str
+    @_builtins.property
+    def values(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The values it takes, as CreateGameRequest.options strings."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        description: _builtins.str = ...,
+        values: _abc.Iterable[_builtins.str] | None = ...,
+        default: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["default", b"default", "description", b"description", "name", b"name", "values", b"values"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CatalogOption: _TypeAlias = CatalogOption  # noqa: Y015
+
+@_typing.final
+class CatalogScenario(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
+    MIN_PLAYERS_FIELD_NUMBER: _builtins.int
+    MAX_PLAYERS_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    key: _builtins.str
+    title: _builtins.str
+    min_players: _builtins.int
+    max_players: _builtins.int
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The seats of a game of this scenario (for "lcg": those of its largest table)."""
+
+    def __init__(
+        self,
+        *,
+        key: _builtins.str = ...,
+        title: _builtins.str = ...,
+        min_players: _builtins.int = ...,
+        max_players: _builtins.int = ...,
+        seats: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "max_players", b"max_players", "min_players", b"min_players", "seats", b"seats", "title", b"title"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CatalogScenario: _TypeAlias = CatalogScenario  # noqa: Y015
+
+@_typing.final
+class CatalogDeck(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
+    HEROES_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    key: _builtins.str
+    """Send it as PlayerSetup.deck (one line) to play this deck."""
+    title: _builtins.str
+    description: _builtins.str
+    @_builtins.property
+    def heroes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The deck list, "3x Guard of the Citadel" a line."""
+
+    def __init__(
+        self,
+        *,
+        key: _builtins.str = ...,
+        title: _builtins.str = ...,
+        heroes: _abc.Iterable[_builtins.str] | None = ...,
+        description: _builtins.str = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "description", b"description", "heroes", b"heroes", "key", b"key", "title", b"title"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CatalogDeck: _TypeAlias = CatalogDeck  # noqa: Y015
+
+@_typing.final
+class CatalogGame(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
+    DEFAULT_SCENARIO_FIELD_NUMBER: _builtins.int
+    SCENARIOS_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    DECKS_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    title: _builtins.str
+    default_scenario: _builtins.str
+    @_builtins.property
+    def scenarios(self) -> _containers.RepeatedCompositeFieldContainer[Global___CatalogScenario]: ...
+    @_builtins.property
+    def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___CatalogOption]: ...
+    @_builtins.property
+    def decks(self) -> _containers.RepeatedCompositeFieldContainer[Global___CatalogDeck]: ...
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        title: _builtins.str = ...,
+        default_scenario: _builtins.str = ...,
+        scenarios: _abc.Iterable[Global___CatalogScenario] | None = ...,
+        options: _abc.Iterable[Global___CatalogOption] | None = ...,
+        decks: _abc.Iterable[Global___CatalogDeck] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decks", b"decks", "default_scenario", b"default_scenario", "game", b"game", "options", b"options", "scenarios", b"scenarios", "title", b"title"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CatalogGame: _TypeAlias = CatalogGame  # noqa: Y015
+
+@_typing.final
+class GetCatalogResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAMES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___CatalogGame]: ...
+    def __init__(
+        self,
+        *,
+        games: _abc.Iterable[Global___CatalogGame] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCatalogResponse: _TypeAlias = GetCatalogResponse  # noqa: Y015

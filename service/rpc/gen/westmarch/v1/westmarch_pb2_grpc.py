@@ -79,6 +79,11 @@ class GameServiceStub:
                 request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.SerializeToString,
                 response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.FromString,
                 _registered_method=True)
+        self.GetCatalog = channel.unary_unary(
+                '/westmarch.v1.GameService/GetCatalog',
+                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.SerializeToString,
+                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.FromString,
+                _registered_method=True)
         self.ExportGame = channel.unary_stream(
                 '/westmarch.v1.GameService/ExportGame',
                 request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
@@ -155,6 +160,14 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetCatalog(self, request, context):
+        """What this server can start: games, scenarios, seats, options and ready-made decks, for
+        a client to build its menus from. Public.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ExportGame(self, request, context):
         """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
         event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
@@ -214,6 +227,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.VerifyGame,
                     request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.FromString,
                     response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.SerializeToString,
+            ),
+            'GetCatalog': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCatalog,
+                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.FromString,
+                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.SerializeToString,
             ),
             'ExportGame': grpc.unary_stream_rpc_method_handler(
                     servicer.ExportGame,
@@ -464,6 +482,33 @@ class GameService:
             '/westmarch.v1.GameService/VerifyGame',
             service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.SerializeToString,
             service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCatalog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/westmarch.v1.GameService/GetCatalog',
+            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.SerializeToString,
+            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -13,14 +13,33 @@ and error messages. Once the game is over everything is visible to every viewer.
 
 Generic parts (decisions, options, causes, versions) are structured messages, so a client
 can play any game by listing options. The game-specific table view and event bodies are
-JSON bytes (UTF-8), described by each game's documentation.
+JSON bytes (UTF-8), described by JSON Schemas generated from the server's code and shipped
+beside this file: schema/<game>.table.json (View.table) and schema/<game>.events.json
+(Event.body, tagged by Event.type).
+
+Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the server):
+  "lcg"  The Lord of the Rings: The Card Game. Seats "p1".."p4", one per player (1 to 4).
+         Scenarios: "passage-through-mirkwood" (the default).
+         Options: "difficulty" = "standard" (default) | "easy".
+  "wotr" War of the Ring: The Card Game. The scenario fixes the seats:
+         "trilogy" (default: frodo, witch-king, aragorn, saruman),
+         "two-player-duel" (gandalf, witch-king), "three-player-duel" (gandalf,
+         witch-king, saruman), "fellowship" (balrog, gandalf).
+         Options (readings of disputed rules): "excess_hand" = "cycle" | "keep",
+         "play_cost" = "cycle" | "cycle-or-forsake", "empty_combat" = "defender" |
+         "nobody", "when_played_in_reserve" = "false" | "true".
+Besides the seats every game has the viewers "spectator" and "referee".
 
 Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),
 NOT_FOUND (no such game, version or event), UNAUTHENTICATED (missing or wrong token),
 PERMISSION_DENIED (the token's viewer may not do this), FAILED_PRECONDITION (not your
-decision, no decision pending, game over), ABORTED (stale expected version or a concurrent
-command won: reload and retry), DATA_LOSS (a stored event of the game cannot be exported as
-it is: VerifyGame names it). No error appends an event.
+decision, no decision pending, game over; or the store is read-only just now), ABORTED
+(stale expected version or a concurrent command won: reload and retry), ALREADY_EXISTS (a
+create request id reused for another request), RESOURCE_EXHAUSTED (a limit of open
+streams or of calls without a token; or the store is full), UNAVAILABLE (the store is
+briefly unreachable: retry), DATA_LOSS (the stored game is damaged: it is refused for
+every call, naming the first bad version, and never appended to). No error appends an
+event; messages quote at most a short prefix of any value sent.
 """
 
 from collections import abc as _abc
@@ -74,6 +93,10 @@ class GameServiceStub:
     """
     VerifyGame: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.VerifyGameRequest, _westmarch_pb2.VerifyGameResponse]
     """Check the hash chain and re-execute the decisions from the seed. Any token of the game."""
+    GetCatalog: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.GetCatalogRequest, _westmarch_pb2.GetCatalogResponse]
+    """What this server can start: games, scenarios, seats, options and ready-made decks, for
+    a client to build its menus from. Public.
+    """
     ExportGame: _grpc.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.RecordChunk]
     """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
     event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
@@ -109,6 +132,10 @@ class GameServiceAsyncStub(GameServiceStub):
     """
     VerifyGame: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.VerifyGameRequest, _westmarch_pb2.VerifyGameResponse]  # type: ignore[assignment]
     """Check the hash chain and re-execute the decisions from the seed. Any token of the game."""
+    GetCatalog: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.GetCatalogRequest, _westmarch_pb2.GetCatalogResponse]  # type: ignore[assignment]
+    """What this server can start: games, scenarios, seats, options and ready-made decks, for
+    a client to build its menus from. Public.
+    """
     ExportGame: _aio.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.RecordChunk]  # type: ignore[assignment]
     """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
     event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
@@ -195,6 +222,16 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_westmarch_pb2.VerifyGameResponse, _abc.Awaitable[_westmarch_pb2.VerifyGameResponse]]:
         """Check the hash chain and re-execute the decisions from the seed. Any token of the game."""
+
+    @_abc_1.abstractmethod
+    def GetCatalog(
+        self,
+        request: _westmarch_pb2.GetCatalogRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_westmarch_pb2.GetCatalogResponse, _abc.Awaitable[_westmarch_pb2.GetCatalogResponse]]:
+        """What this server can start: games, scenarios, seats, options and ready-made decks, for
+        a client to build its menus from. Public.
+        """
 
     @_abc_1.abstractmethod
     def ExportGame(

@@ -1,0 +1,107 @@
+"""Group commit: commands that are ready to be saved at the same moment share one transaction.
+
+There is no waiting window. A writer that finds nobody saving saves its own events at once,
+together with whatever other writers queued meanwhile; writers that arrive while a save is
+under way queue, and the first of them saves the whole queue when it ends. One client alone
+therefore waits for its own transaction only, and many clients pay one commit for many
+commands (on PostgreSQL the commit is most of the cost of a command).
+
+If the shared transaction is refused because one of its commands conflicts with a save of
+another process (the store's unique key on game and version), each command of the batch is
+saved again in its own transaction, so only the conflicting one fails. A storage fault
+(full, unavailable, read-only) fails the whole batch: every writer in it gets the error and
+nothing of the batch was saved.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(eq=False)
+class _Pending(Generic[T]):
+    items: Sequence[T]
+    done: bool = False
+    error: BaseException | None = None
+    waiting: threading.Event = field(default_factory=threading.Event)
+
+
+class GroupCommit(Generic[T]):
+    def __init__(self, write: Callable[[Sequence[T]], None], conflict: Callable[[BaseException], bool]) -> None:
+        self._write = write
+        self._conflict = conflict
+        self._lock = threading.Lock()
+        self._queue: list[_Pending[T]] = []
+        self._saving = False
+        self.transactions = 0
+        """Transactions written (commands saved, less those that shared one)."""
+        self.commands = 0
+
+    def save(self, items: Sequence[T]) -> None:
+        """Save ``items`` in one transaction, possibly shared with other writers' items;
+        raises what saving them raised (nothing of them was saved then)."""
+        me = _Pending(items)
+        with self._lock:
+            self._queue.append(me)
+            lead = not self._saving
+            if lead:
+                self._saving = True
+        while not lead:
+            me.waiting.wait()
+            with self._lock:
+                if me.done:
+                    break
+                # the last save ended without this writer's items: lead the next one
+                lead = not self._saving
+                if lead:
+                    self._saving = True
+                else:
+                    me.waiting.clear()
+        if lead:
+            self._lead()
+        if me.error is not None:
+            raise me.error
+
+    def _lead(self) -> None:
+        with self._lock:
+            batch, self._queue = self._queue, []
+        try:
+            self._flush(batch)
+        finally:
+            with self._lock:
+                self._saving = False
+                for pending in batch:
+                    pending.done = True
+                waiting = list(self._queue)
+            for pending in batch:
+                pending.waiting.set()
+            if waiting:
+                waiting[0].waiting.set()  # the next in line leads the next save
+
+    def _flush(self, batch: list[_Pending[T]]) -> None:
+        self.commands += len(batch)
+        if len(batch) == 1:
+            self._one(batch[0])
+            return
+        try:
+            self.transactions += 1
+            self._write([item for pending in batch for item in pending.items])
+        except BaseException as error:
+            if not self._conflict(error):
+                for pending in batch:
+                    pending.error = error
+                return
+            for pending in batch:  # find the one that conflicts: each on its own
+                self._one(pending)
+
+    def _one(self, pending: _Pending[T]) -> None:
+        try:
+            self.transactions += 1
+            self._write(pending.items)
+        except BaseException as error:
+            pending.error = error

@@ -1,0 +1,407 @@
+"""The web page's HTTP/1.1 server, on the same event loop as the gRPC server.
+
+It serves two things on one port: the page itself (``static/``: HTML, JavaScript and CSS
+from this package, no build step, nothing from elsewhere) and the game service's methods
+over the Connect protocol (``connect.py``), dispatched to the very handlers registered
+with gRPC (``Servicer.methods``): tokens, projections, errors and call logs are the gRPC
+API's, so the page can see and do exactly what any client with its token could.
+
+HTTP parsing is h11's (a small pure-Python HTTP/1.1 state machine with no dependencies);
+connections are asyncio streams. A call's token travels in its POST body, never in a URL,
+and the page keeps it in the address's fragment, which browsers do not send: it reaches
+no log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+from collections.abc import AsyncGenerator, Callable, Mapping
+from dataclasses import dataclass
+from http import HTTPStatus
+from importlib import resources
+from typing import Any, NoReturn
+
+import grpc
+import h11
+from google.protobuf.message import Message
+
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.web import connect
+from service.web.connect import CallFailed, Codec
+
+SERVICE = "westmarch.v1.GameService"
+MAX_BODY = 4 * 1024 * 1024
+"""Bytes of a request body at most (gRPC's default message limit)."""
+READ_CHUNK = 65536
+READ_SECONDS = 60.0
+"""An idle connection, or a request that stops arriving, is closed after this long."""
+
+log = logging.getLogger("westmarch.web")
+
+STATIC_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+SECURITY_HEADERS = [
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+    ("cache-control", "no-store"),
+]
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: 37\r\n"
+    b"connection: close\r\n\r\ntoo many connections; try again later"
+)
+"""The whole answer to a connection over the limit, before its request is read."""
+
+Sent = Callable[[str, Message, Message], None]
+"""Told of every message the web handler sends: method, request, response (tests check it)."""
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    host: str = "127.0.0.1"
+    port: int = 0
+    tls: ssl.SSLContext | None = None
+    reuse_port: bool = False
+    """Share the port with other server processes (SO_REUSEPORT; ``serve --processes``)."""
+    max_connections: int = 1024
+    """Open connections at most (a page holds one or two); more are refused with 503."""
+
+
+def page_address(host: str, port: int, tls: bool) -> str:
+    """Where the page is, to open with ``#token=TOKEN`` after it."""
+    return f"{'https' if tls else 'http'}://{host}:{port}/"
+
+
+def tls_context(cert: str | None, key: str | None) -> ssl.SSLContext | None:
+    """A server TLS context from the gRPC server's certificate and key (None without them)."""
+    if not (cert and key):
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+def static_files() -> dict[str, tuple[bytes, str]]:
+    """The page's files by URL path, read once from the package."""
+    folder = resources.files("service.web").joinpath("static")
+    files: dict[str, tuple[bytes, str]] = {}
+    for item in folder.iterdir():
+        suffix = "." + item.name.rsplit(".", 1)[-1]
+        if item.is_file() and suffix in STATIC_TYPES:
+            files["/" + item.name] = (item.read_bytes(), STATIC_TYPES[suffix])
+    files["/"] = files["/index.html"]
+    return files
+
+
+def request_types() -> dict[str, type[Message]]:
+    """Each method's request message class, from the service's descriptor."""
+    service = pb.DESCRIPTOR.services_by_name[SERVICE.rsplit(".", 1)[-1]]
+    return {m.name: getattr(pb, m.input_type.name) for m in service.methods}
+
+
+class WebContext:
+    """What a servicer handler needs of its call, for a call that came over the web."""
+
+    def __init__(self, peer: str) -> None:
+        self._peer = peer
+
+    async def abort(self, code: grpc.StatusCode, details: str = "") -> NoReturn:
+        raise CallFailed(code, details)
+
+    def peer(self) -> str:
+        return self._peer
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+class TooLarge(Exception):
+    pass
+
+
+@dataclass
+class Exchange:
+    """One client connection: h11's state of it, its streams, and who it is for the logs."""
+
+    conn: h11.Connection
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    peer: str
+
+    async def send_whole(
+        self, status: int, kind: str, body: bytes, extra: list[tuple[str, str]] | None = None, length: int | None = None
+    ) -> None:
+        """A whole response: status, content type, body (``length`` for a HEAD's)."""
+        headers = [
+            ("content-type", kind),
+            ("content-length", str(len(body) if length is None else length)),
+            *SECURITY_HEADERS,
+            *(extra or []),
+        ]
+        conn, writer = self.conn, self.writer
+        writer.write(conn.send(h11.Response(status_code=status, headers=headers, reason=_reason(status))))
+        if body:
+            writer.write(conn.send(h11.Data(data=body)))
+        writer.write(conn.send(h11.EndOfMessage()))
+        await writer.drain()
+
+
+class WebServer:
+    def __init__(self, methods: Mapping[str, grpc.RpcMethodHandler[Any, Any]], options: WebOptions) -> None:
+        self.methods = dict(methods)
+        self.options = options
+        self.port = 0
+        self.files = static_files()
+        self.types = request_types()
+        self.on_sent: Sent | None = None
+        self._server: asyncio.Server | None = None
+        self._connections: set[asyncio.Task[None]] = set()
+        self._idle: set[asyncio.Task[None]] = set()
+        """Connections waiting for their next request: closed at once on stop."""
+        self._closing = False
+
+    async def start(self) -> int:
+        self._server = await asyncio.start_server(
+            self._serve_connection,
+            self.options.host,
+            self.options.port,
+            ssl=self.options.tls,
+            reuse_port=self.options.reuse_port or None,
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+        url = page_address(self.options.host, self.port, self.options.tls is not None)
+        log.info("web page", extra={"fields": {"url": url}})
+        return self.port
+
+    async def stop(self, grace: float = 1.0) -> None:
+        """Stop accepting; give open calls ``grace`` seconds (streams end as the hub closes)."""
+        if self._server is None:
+            return
+        self._server.close()
+        self._closing = True
+        for task in self._idle:
+            task.cancel()
+        if self._connections:
+            _, pending = await asyncio.wait(set(self._connections), timeout=grace)
+            for task in pending:
+                task.cancel()
+            for task in pending:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        await self._server.wait_closed()
+        self._server = None
+
+    # -- connections -------------------------------------------------------------------
+
+    async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections.add(task)
+        peername = writer.get_extra_info("peername")
+        peer = f"web:{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "web"
+        conn = h11.Connection(h11.SERVER)
+        exchange = Exchange(conn, reader, writer, peer)
+        try:
+            if len(self._connections) > self.options.max_connections:
+                writer.write(BUSY)
+                await writer.drain()
+                return
+            while True:
+                self._idle.add(task)
+                try:
+                    request = await _read_request(conn, reader)
+                except (h11.RemoteProtocolError, TooLarge) as error:
+                    self._idle.discard(task)
+                    status = 413 if isinstance(error, TooLarge) else 400
+                    if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+                        await exchange.send_whole(status, "text/plain; charset=utf-8", str(error).encode())
+                    break
+                self._idle.discard(task)
+                if request is None:
+                    break
+                await self._respond(exchange, request)
+                if self._closing or conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
+                    break
+                conn.start_next_cycle()
+        except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, h11.LocalProtocolError):
+            pass
+        except asyncio.CancelledError:
+            if task not in self._idle:
+                raise
+        finally:
+            self._idle.discard(task)
+            self._connections.discard(task)
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    async def _respond(self, exchange: Exchange, request: Request) -> None:
+        path = request.path.split("?", 1)[0]
+        if path.startswith(f"/{SERVICE}/"):
+            name = path[len(SERVICE) + 2 :]
+            if request.method != "POST":
+                await exchange.send_whole(405, "text/plain", b"calls are POST requests", [("allow", "POST")])
+                return
+            handler = self.methods.get(name)
+            if handler is None:
+                status, body = connect.error_body(grpc.StatusCode.UNIMPLEMENTED, f"no method {name!r}")
+                await exchange.send_whole(status, "application/json", body)
+                return
+            streaming = handler.response_streaming
+            codec = connect.codec_of(request.headers.get("content-type", ""), streaming)
+            if codec is None:
+                wanted = connect.content_type(connect.JSON, streaming), connect.content_type(connect.PROTO, streaming)
+                await exchange.send_whole(415, "text/plain", f"send {wanted[0]} or {wanted[1]}".encode())
+            elif streaming:
+                await self._stream(exchange, request, name, handler, codec)
+            else:
+                await self._unary(exchange, request, name, handler, codec)
+            return
+        found = self.files.get(path)
+        if request.method not in ("GET", "HEAD") or found is None:
+            await exchange.send_whole(404, "text/plain; charset=utf-8", b"not found")
+            return
+        data, kind = found
+        extra = [("content-security-policy", PAGE_POLICY)] if kind.startswith("text/html") else []
+        await exchange.send_whole(200, kind, data if request.method == "GET" else b"", extra, len(data))
+
+    def _parse(
+        self, exchange: Exchange, name: str, codec: Codec, data: bytes, handler: grpc.RpcMethodHandler[Any, Any]
+    ) -> Any:
+        """The request message. Malformed binary requests are the servicer's to refuse (and log)
+        as over gRPC; a request that is not even JSON of its type is refused and logged here."""
+        if codec is connect.PROTO and handler.request_deserializer is not None:
+            return handler.request_deserializer(data)
+        try:
+            return codec.decode(data, self.types[name])
+        except CallFailed as failure:
+            fields = {"rpc": name, "outcome": failure.code.name, "peer": exchange.peer}
+            log.info("call", extra={"fields": fields})
+            raise
+
+    async def _unary(
+        self,
+        exchange: Exchange,
+        request: Request,
+        name: str,
+        handler: grpc.RpcMethodHandler[Any, Any],
+        codec: Codec,
+    ) -> None:
+        behavior: Any = handler.unary_unary
+        try:
+            message = self._parse(exchange, name, codec, request.body, handler)
+            response: Message = await behavior(message, WebContext(exchange.peer))
+        except CallFailed as failure:
+            status, body = connect.error_body(failure.code, failure.message)
+            await exchange.send_whole(status, "application/json", body)
+            return
+        if self.on_sent is not None:
+            self.on_sent(name, message, response)
+        await exchange.send_whole(200, connect.content_type(codec, False), codec.encode(response))
+
+    async def _stream(
+        self,
+        exchange: Exchange,
+        request: Request,
+        name: str,
+        handler: grpc.RpcMethodHandler[Any, Any],
+        codec: Codec,
+    ) -> None:
+        conn, writer = exchange.conn, exchange.writer
+        headers = [("content-type", connect.content_type(codec, True)), *SECURITY_HEADERS]
+        writer.write(conn.send(h11.Response(status_code=200, headers=headers, reason=b"OK")))
+        failure: CallFailed | None = None
+        updates: AsyncGenerator[Message, None] | None = None
+        gone = asyncio.ensure_future(_closed_by_client(conn, exchange.reader))
+        try:
+            message = self._parse(exchange, name, codec, connect.unwrap(request.body), handler)
+            behavior: Any = handler.unary_stream
+            updates = behavior(message, WebContext(exchange.peer))
+            assert updates is not None
+            while True:
+                step = asyncio.ensure_future(anext(updates))
+                await asyncio.wait({step, gone}, return_when=asyncio.FIRST_COMPLETED)
+                if not step.done():  # the page went away: end the call (the servicer logs it)
+                    step.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration, CallFailed):
+                        await step
+                    return
+                try:
+                    update = step.result()
+                except StopAsyncIteration:
+                    break
+                if self.on_sent is not None:
+                    self.on_sent(name, message, update)
+                writer.write(conn.send(h11.Data(data=connect.envelope(codec.encode(update)))))
+                await writer.drain()
+        except CallFailed as error:
+            failure = error
+        finally:
+            gone.cancel()
+            if updates is not None:
+                with contextlib.suppress(Exception):
+                    await updates.aclose()
+        writer.write(conn.send(h11.Data(data=connect.end_of_stream(failure))))
+        writer.write(conn.send(h11.EndOfMessage()))
+        await writer.drain()
+
+
+async def _read_request(conn: h11.Connection, reader: asyncio.StreamReader) -> Request | None:
+    """The next whole request on the connection, or None when the client closed it."""
+    head: h11.Request | None = None
+    body = bytearray()
+    while True:
+        event = conn.next_event()
+        if event is h11.NEED_DATA:
+            try:
+                data = await asyncio.wait_for(reader.read(READ_CHUNK), READ_SECONDS)
+            except TimeoutError:
+                return None
+            conn.receive_data(data)
+            if not data and conn.their_state is h11.IDLE:
+                return None
+            continue
+        if isinstance(event, h11.Request):
+            head = event
+        elif isinstance(event, h11.Data):
+            body += event.data
+            if len(body) > MAX_BODY:
+                raise TooLarge(f"a request body holds at most {MAX_BODY} bytes")
+        elif isinstance(event, h11.EndOfMessage):
+            assert head is not None
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in head.headers}
+            return Request(head.method.decode("ascii"), head.target.decode("ascii", "replace"), headers, bytes(body))
+        elif isinstance(event, h11.ConnectionClosed) or event is h11.PAUSED:
+            return None
+
+
+async def _closed_by_client(conn: h11.Connection, reader: asyncio.StreamReader) -> None:
+    """Returns when the client closes the connection (it sends nothing while it waits)."""
+    while True:
+        data = await reader.read(READ_CHUNK)
+        if not data:
+            return
+        conn.receive_data(data)  # a pipelined request: kept for the next cycle
+
+
+def _reason(status: int) -> bytes:
+    try:
+        return HTTPStatus(status).phrase.encode()
+    except ValueError:
+        return b"Client Closed Request" if status == 499 else b""

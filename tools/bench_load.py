@@ -1,0 +1,325 @@
+"""Load benchmarks of the service, written to the ``service-load`` section of BENCHMARKS.md.
+
+Every figure is a ratio against a baseline measured in the same run, since the machines
+this runs on are noisy:
+
+- **Server CPU per command**: the CPU time (user + system, from /proc) the server process
+  spends per ``SubmitDecision``, against what the echo server (the same service answering
+  canned responses, ``tools/bench_service.py``) spends per call, both under 50 concurrent
+  clients.
+- **Fairness under a flood**: one client's ``SubmitDecision`` p99 alone, then while another
+  connection opens 500 ``Watch`` streams with one token and calls ``ListGames`` and
+  ``CreateGame`` as fast as it can.
+- **PostgreSQL, 1, 2 and 4 processes** (``serve --processes N``) against the ``eventsourcing``
+  library's own application saving one event per command (aggregates held in memory) on the
+  same database with the same number of concurrent writers.
+- **Soak** (``--soak-minutes``): the RSS of one server over a long run of bot games, sampled
+  every 30 s: it must level off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
+from tools.bench import write_section
+from tools.bench_service import POSTGRES_DSN, Proc, _pct, serve, submit_loops
+from tools.rpc_client import aio_channel, run_bots_async
+
+# -- CPU of a process tree ---------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` and its child processes."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in [pid, *_children(pid)]:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def cpu_per_call(proc: Proc, loops: int, seconds: float, echo: bool) -> tuple[float, int]:
+    """Milliseconds of server CPU per call under ``loops`` concurrent clients, and the calls."""
+    before = cpu_seconds(proc.proc.pid)
+    _, count = asyncio.run(submit_loops([proc.address], loops, seconds, echo=echo))
+    used = cpu_seconds(proc.proc.pid) - before
+    return 1000 * used / max(1, count), count
+
+
+# -- fairness under a flood --------------------------------------------------------------
+
+
+async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    """One connection: 500 Watch streams with one spectator token, then ListGames and
+    CreateGame as fast as the server answers, until ``stop``."""
+    channel = aio_channel(address)
+    stub = pb_grpc.GameServiceStub(channel)
+    access = (await stub.CreateGame(pb.CreateGameRequest(game="lcg", seed=99))).access
+    streams = []
+
+    async def watch() -> None:
+        stream = stub.Watch(pb.WatchRequest(token=access.spectator_token))
+        streams.append(stream)
+        try:
+            async for _ in stream:
+                counts["watch updates"] = counts.get("watch updates", 0) + 1
+        except grpc.RpcError as error:
+            key = f"watch {error.code().name}"
+            counts[key] = counts.get(key, 0) + 1
+
+    watchers = [asyncio.create_task(watch()) for _ in range(500)]
+
+    async def spam() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            try:
+                if n % 2:
+                    await stub.ListGames(pb.ListGamesRequest())
+                else:
+                    await stub.CreateGame(pb.CreateGameRequest(game="lcg", seed=n))
+                counts["open calls answered"] = counts.get("open calls answered", 0) + 1
+            except grpc.RpcError as error:
+                key = f"open calls {error.code().name}"
+                counts[key] = counts.get(key, 0) + 1
+
+    spammers = [asyncio.create_task(spam()) for _ in range(8)]
+    await stop.wait()
+    for task in spammers:
+        task.cancel()
+    for stream in streams:
+        stream.cancel()
+    for task in [*spammers, *watchers]:
+        with contextlib.suppress(BaseException):
+            await task
+    await channel.close()
+
+
+async def _client_under(address: str, seconds: float, flood: bool) -> tuple[list[float], dict[str, int]]:
+    counts: dict[str, int] = {}
+    stop = asyncio.Event()
+    flooding = asyncio.create_task(_flood(address, stop, counts)) if flood else None
+    if flooding is not None:
+        await asyncio.sleep(1.0)  # the streams are open before measuring
+    latencies, _ = await submit_loops([address], 1, seconds)
+    stop.set()
+    if flooding is not None:
+        await flooding
+    return latencies, counts
+
+
+# -- PostgreSQL scaling ------------------------------------------------------------------
+
+
+def library_baseline(schema: str, writers: int, seconds: float) -> float:
+    """Commands per second of the ``eventsourcing`` library's own application on PostgreSQL:
+    each command triggers one event on an aggregate held in memory and saves it."""
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+
+    from service.app import store_env
+
+    class Counter(Aggregate):
+        def __init__(self) -> None:
+            self.n = 0
+
+        @event("Counted")
+        def count(self) -> None:
+            self.n += 1
+
+    class Counting(Application[Any]):
+        pass
+
+    env = store_env(postgres=POSTGRES_DSN)
+    env["POSTGRES_SCHEMA"] = schema
+    env["CREATE_TABLE"] = "y"
+    app = Counting(env)
+    done = [0] * writers
+    deadline = time.perf_counter() + seconds
+
+    def writer(n: int) -> None:
+        counter = Counter()
+        app.save(counter)
+        while time.perf_counter() < deadline:
+            counter.count()
+            app.save(counter)
+            done[n] += 1
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    rate = sum(done) / (time.perf_counter() - started)
+    app.close()
+    return rate
+
+
+@contextlib.contextmanager
+def pg_schema() -> Any:
+    import psycopg
+
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield schema
+    finally:
+        with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def pg_rate(processes: int, loops: int, seconds: float) -> float:
+    with pg_schema() as schema:
+        server = serve(["--postgres", POSTGRES_DSN, "--processes", str(processes)], {"POSTGRES_SCHEMA": schema})
+        try:
+            addresses = [server.address] * loops  # one connection per client: spread over the processes
+            started = time.perf_counter()
+            _, count = asyncio.run(submit_loops(addresses, loops, seconds))
+            return count / (time.perf_counter() - started)
+        finally:
+            server.stop()
+
+
+# -- soak --------------------------------------------------------------------------------
+
+
+def soak(minutes: float) -> list[tuple[float, float, int]]:
+    """(minutes, RSS MiB, games played) every 30 s while bots play games without pause."""
+    samples: list[tuple[float, float, int]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        server = serve(["--db", str(Path(tmp) / "soak.db")])
+        try:
+            started = time.perf_counter()
+            games = 0
+            seed = 1
+            next_sample = 0.0
+            while (elapsed := time.perf_counter() - started) < minutes * 60:
+                if elapsed >= next_sample:
+                    samples.append((elapsed / 60, server.rss_mib(), games))
+                    next_sample += 30
+                report = asyncio.run(
+                    run_bots_async([server.address], 20, 10, bot="random", seed=seed, players=2, progress=False)
+                )
+                games += report.games
+                seed += 20
+            samples.append(((time.perf_counter() - started) / 60, server.rss_mib(), games))
+        finally:
+            server.stop()
+    return samples
+
+
+# -- the run -----------------------------------------------------------------------------
+
+
+def main(args: argparse.Namespace) -> int:
+    quick = bool(args.quick)
+    seconds = 3.0 if quick else 12.0
+    rows: list[tuple[str, str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        echo = Proc([sys.executable, "-m", "tools.bench_service", "echo"])
+        server = serve(["--db", str(Path(tmp) / "bench.db")])
+        try:
+            ours, ours_n = cpu_per_call(server, 50, seconds, echo=False)
+            theirs, theirs_n = cpu_per_call(echo, 50, seconds, echo=True)
+            rows.append(
+                (
+                    "server CPU per SubmitDecision (SQLite, 50 clients) against the echo server's per call",
+                    f"{ours:.2f} ms against {theirs:.2f} ms: {ours / theirs:.1f}x "
+                    f"({ours_n:,} commands, {theirs_n:,} echo calls)",
+                    "goal <= 2.5x",
+                )
+            )
+            alone, _ = asyncio.run(_client_under(server.address, seconds, flood=False))
+            flooded, counts = asyncio.run(_client_under(server.address, seconds, flood=True))
+            p_alone, p_flooded = _pct(alone, 0.99), _pct(flooded, 0.99)
+            seen = ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items()))
+            rows.append(
+                (
+                    "one client's SubmitDecision p99 while another connection floods (500 Watch streams, "
+                    "ListGames and CreateGame without pause), against its p99 alone",
+                    f"{p_flooded:.2f} ms against {p_alone:.2f} ms: {p_flooded / max(p_alone, 1e-9):.2f}x "
+                    f"(p50 {statistics.median(flooded):.2f} ms against {statistics.median(alone):.2f} ms; "
+                    f"the flood: {seen})",
+                    "goal <= 2x",
+                )
+            )
+            p50, p99 = _pct(alone, 0.5), p_alone
+            rows.append(
+                (
+                    "one client alone: SubmitDecision round trip (SQLite)",
+                    f"p50 {p50:.2f} ms, p99 {p99:.2f} ms",
+                    "goal p99 <= 10 ms",
+                )
+            )
+        finally:
+            server.stop()
+            echo.stop()
+    with pg_schema() as schema:
+        base = library_baseline(schema, 50, seconds)
+    rows.append(
+        (
+            "PostgreSQL: the eventsourcing library's own application, one event saved per command, 50 writers",
+            f"{base:,.0f} commands/s",
+            "baseline",
+        )
+    )
+    for processes in (1, 2, 4):
+        rate = pg_rate(processes, 50, seconds)
+        rows.append(
+            (
+                f"PostgreSQL: `serve --processes {processes}`, 50 concurrent clients playing games",
+                f"{rate:,.0f} commands/s: {rate / base:.2f}x the library's application",
+                "goal >= 2x with 2 processes" if processes == 2 else "",
+            )
+        )
+    if args.soak_minutes:
+        samples = soak(args.soak_minutes)
+        first, peak, last = samples[0][1], max(s[1] for s in samples), samples[-1][1]
+        half = [s for s in samples if s[0] >= samples[-1][0] / 2]
+        growth = half[-1][1] - half[0][1] if len(half) > 1 else 0.0
+        per_game = 1024 * growth / max(1, half[-1][2] - half[0][2]) if len(half) > 1 else 0.0
+        trace = "; ".join(f"{m:.1f} min {r:.0f} MiB" for m, r, _ in samples[:: max(1, len(samples) // 8)])
+        rows.append(
+            (
+                f"soak: RSS of one server (SQLite) over {args.soak_minutes:g} minutes of bot games "
+                f"({samples[-1][2]:,} games)",
+                f"start {first:.0f} MiB, peak {peak:.0f} MiB, end {last:.0f} MiB; second half "
+                f"{growth:+.1f} MiB ({per_game:+.1f} KiB per game). Samples: {trace}",
+                "levels off",
+            )
+        )
+    command = "westmarch bench-load" + (" --quick" if quick else "")
+    if args.soak_minutes:
+        command += f" --soak-minutes {args.soak_minutes:g}"
+    write_section(Path(args.output), "service-load", "gRPC service under load (ratios in one run)", command, rows)
+    for a, b, c in rows:
+        print(f"{a}: {b} {('(' + c + ')') if c else ''}")
+    print(f"written to {args.output}")
+    return 0
+

@@ -20,6 +20,7 @@ from domain.kernel.runtime import fold
 from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.position import card_code
 from domain.verify import verify
+from projections.feed import Feed
 from tools.fixtures import Run, load, run_file, run_files
 
 TESTS = Path(__file__).parent
@@ -226,3 +227,36 @@ def test_a_position_folds_and_verifies(name: str) -> None:
     assert codec.encode(fold(run.rules, log)) == codec.encode(run.game.state)
     assert verify(run.rules, log).ok
     assert LAID_OUT[name](fold(run.rules, log[:2]))
+
+
+def test_a_positions_lasting_effects_name_no_card_a_seat_may_not_see() -> None:
+    """A modifier, a used limit and a delayed effect on a card in p1's hand: p2's feed of the
+    position keeps that they exist, never which card (its uid would tell it)."""
+    data = {
+        "game": {"players": 2},
+        "position": {
+            "at": "lcg.planning",
+            "modifiers": [
+                {"card": "Beorn", "stat": "attack", "amount": 5, "until": "phase", "source": "Beorn"},
+                {"card": "Aragorn", "stat": "attack", "amount": 1, "until": "round"},
+            ],
+            "limits": [{"card": "Beorn", "until": "round"}, {"card": "Aragorn", "until": "round"}],
+            "delayed": [{"card": "Beorn", "program": "core-031.shuffle-back", "at": "phase"}],
+            "zones": {"p1.hand": ["Beorn"]},
+        },
+    }
+    run = Run(data)
+    beorn, aragorn = run.uid("Beorn"), run.uid("Aragorn")
+    seen: dict[str, dict[str, Any]] = {}
+    for viewer in ("p1", "p2", "spectator"):
+        feed = Feed(run.rules, viewer, run.rules.new_state())
+        seen[viewer] = next(p.body for p in feed.project_many(run.log) if p.type == "PositionSet")
+    mine = seen["p1"]
+    assert [m["target"] for m in mine["modifiers"]] == [beorn, aragorn]
+    assert [x["key"] for x in mine["limits"]] == [str(beorn), str(aragorn)]
+    for viewer in ("p2", "spectator"):
+        body = seen[viewer]
+        assert [m.get("target") for m in body["modifiers"]] == [None, aragorn]
+        assert "source" not in body["modifiers"][0]
+        assert [x["key"] for x in body["limits"]] == [str(aragorn)] and body["limits_hidden"] == 1
+        assert list(body["delayed"]) == [{"at": "phase", "node": "core-031.shuffle-back"}]

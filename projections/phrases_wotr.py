@@ -125,6 +125,14 @@ def game_created(said: Said) -> str:
     return f"a game of War of the Ring begins, {title}{seed}: {'; '.join(sides)}"
 
 
+def bots_seated(said: Said) -> str:
+    bots = [str(seat) for seat in said.get("bots") or ()]
+    return (
+        f"{join(bots)} {'is a Shadow bot' if len(bots) == 1 else 'are Shadow bots'} played by the rules, "
+        f"{said.get('difficulty')} difficulty. {said.get('substitution')}"
+    )
+
+
 def position_set(said: Said) -> str:
     n = len(said.get("cards") or ()) + int(said.get("cards_hidden", 0) or 0)
     step = f", {said.get('step')} step" if said.get("step") else ""
@@ -230,6 +238,34 @@ def turn_ended(said: Said) -> str:
     if said.get("passed"):
         return f"{said.get('player')} passes"
     return f"{possessive(str(said.get('player')))} turn ends"
+
+
+BOT_STEPS = {
+    "flowchart.1-action": "flowchart step 1, use an action",
+    "flowchart.2-pass": "flowchart step 2, pass",
+    "flowchart.3-move": "flowchart step 3, move",
+    "flowchart.4-play": "flowchart step 4, play a random card",
+    "first-in-last-out": "First In, Last Out",
+    "right-most-location": "the right-most location",
+    "random-hand": "a random face-down card",
+    "random-path": "a random path",
+    "usefully": "usefully",
+    "draw-and-play": "the first drawn card it can play",
+    "draw-until-nazgul": "the first Nazgûl drawn",
+}
+
+
+def bot_chose(said: Said) -> str:
+    step = str(said.get("step"))
+    what = []
+    cards = said.cards("cards")
+    if cards.count:
+        what.append(cards.text())
+    if said.get("location") is not None:
+        what.append(f"at {said.card('location', 'a location')}")
+    chosen = f": {' '.join(what)}" if what else ""
+    follows = BOT_STEPS.get(step, words(step))
+    return f"{said.get('player')} (bot) follows {follows}{chosen}, because {said.get('reason')}"
 
 
 def ring_token_used(said: Said) -> str:
@@ -351,6 +387,8 @@ BOOK = register(
         phrases={
             "GameCreated": game_created,
             "PositionSet": position_set,
+            "BotsSeated": bots_seated,
+            "BotChose": bot_chose,
             "CardsCreated": cards_created,
             "DeckShuffled": deck_shuffled,
             "CardsDrawn": cards_drawn,

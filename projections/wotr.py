@@ -1,7 +1,8 @@
 """What one viewer may see of a War of the Ring table (default-deny).
 
 A seat sees its own hand, its own cycle and eliminated piles (rules §3: you may look
-through them), the cards it has set aside to look at, the top of its own draw deck while
+through them), a Shadow bot's eliminated pile (Against the Shadow), the cards it has set
+aside to look at, the top of its own draw deck while
 its Mirror of Galadriel is in play, and everything face up: reserves, the active path and
 battlegrounds with the cards on them, the battlegrounds and Free Peoples paths in the
 scoring areas. Of everything else it sees counts only: other seats' hands (teammates'
@@ -70,6 +71,8 @@ class LocationView(msgspec.Struct, omit_defaults=True):
 class PlayerView(msgspec.Struct, omit_defaults=True):
     seat: Seat
     team: str
+    bot: bool = False
+    """A Shadow bot the rules play (Against the Shadow)."""
     starting: bool = False
     to_act: bool = False
     ring: str = ""
@@ -208,6 +211,7 @@ def view(s: WotrState, viewer: str) -> TableView:
         p = PlayerView(
             seat=seat,
             team=s.team_of(seat),
+            bot=s.is_bot(seat),
             starting=s.starting_seat() == seat,
             to_act=to_act == seat,
             ring=s.players[seat].ring,
@@ -219,10 +223,11 @@ def view(s: WotrState, viewer: str) -> TableView:
             aside_size=len(s.zone(f"{seat}.aside")),
             reserve=_holders(s, f"{seat}.reserve"),
         )
+        if mine or s.is_bot(seat):
+            p.eliminated = [card_view(s, u) for u in s.zone(f"{seat}.eliminated")]
         if mine:
             p.hand = [card_view(s, u) for u in s.zone(f"{seat}.hand")]
             p.cycle = [card_view(s, u) for u in s.zone(f"{seat}.cycle")]
-            p.eliminated = [card_view(s, u) for u in s.zone(f"{seat}.eliminated")]
             p.aside = [card_view(s, u) for u in s.zone(f"{seat}.aside")]
             if deck and _mirror_in_play(s, seat):
                 p.top_of_deck = card_view(s, deck[0])
@@ -285,6 +290,8 @@ def visible(s: WotrState, viewer: str, uid: Uid) -> bool:
         return table.loc(s, uid).kind == "battleground"
     seat, _, rest = zone.partition(".")
     if seat in s.players:
+        if rest == "eliminated" and s.is_bot(seat):
+            return True  # Against the Shadow: "You may inspect the contents of a Shadow eliminated pile."
         return rest in _PUBLIC_SEAT_ZONES or (rest in _OWN_SEAT_ZONES and seat == viewer)
     return False
 
@@ -302,11 +309,14 @@ class WotrProjection:
 
     def reveals(self, event: Any, viewer: str) -> set[int]:
         """Cards an event shows beyond the zone rules: what a seat looked at (to that seat),
-        a card taken by name from a deck or pile (to everyone, rules §3)."""
+        a card taken by name from a deck or pile (to everyone, rules §3), the card a Shadow
+        bot is about to play face up."""
         if isinstance(event, wotr_events.CardsLookedAt) and event.player == viewer:
             return set(event.cards)
         if isinstance(event, wotr_events.CardTaken):
             return {event.card}
+        if isinstance(event, wotr_events.BotChose) and event.shown:
+            return set(event.cards)
         return set()
 
     def refs(self, body: dict[str, Any]) -> set[int]:

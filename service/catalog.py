@@ -104,6 +104,15 @@ def _wotr() -> CatalogGame:
         else:
             values, default = CHOICES[name], str(value)
         options.append(CatalogOption(name, info, values, default))
+    options.append(
+        CatalogOption(
+            "bots",
+            "Against the Shadow: the Shadow seats the rules play as bots: shadow (every Shadow seat of the scenario) "
+            "or the seats by name, comma-separated; with it, difficulty takes standard (the default) or challenging",
+            ("", "shadow"),
+            "",
+        )
+    )
     return CatalogGame("wotr", "War of the Ring: The Card Game", "trilogy", tuple(scenarios), tuple(options), ())
 
 

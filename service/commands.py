@@ -193,7 +193,7 @@ class GameService:
 
         rules = ruleset(request.game)
         game = Game.start(game_id, rules, created)
-        tokens, record = issue(game_id, rules.seats(game.state), request_id, fingerprint)
+        tokens, record = issue(game_id, rules.played_by_people(game.state), request_id, fingerprint)
         try:
             self.app.commit(game, 0, record)
         except ConcurrentUpdate:
@@ -424,7 +424,7 @@ class GameService:
         if self.app.record(seats_id(game_id)) is not None:
             raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued")
         state = self.app.state_at(game_id)
-        tokens, record = issue(game_id, rules.seats(state))
+        tokens, record = issue(game_id, rules.played_by_people(state))
         try:
             with self.app.writing:
                 self.app.save(record)

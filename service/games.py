@@ -43,19 +43,25 @@ def _wotr(request: GameRequest, seed: int) -> Event:
     """War of the Ring: the scenario fixes the seats and decks; options are rule readings.
 
     Option values are strings on the wire; ``when_played_in_reserve`` takes true/false.
+    Against the Shadow: ``bots`` (the Shadow seats the rules play, comma-separated),
+    ``difficulty`` (standard or challenging) and ``bot_cards`` (the text of a bot card file).
     """
-    from domain.wotr.options import wotr_options
+    from domain.wotr.options import read_bot_cards, wotr_options
     from domain.wotr.ruleset import WOTR
 
     if request.players:
         raise SetupError("wotr scenarios fix their seats and decks; do not send players")
     rules: dict[str, object] = dict(request.options)
+    bots = [seat for seat in str(rules.pop("bots", "")).split(",") if seat.strip()]
+    difficulty = str(rules.pop("difficulty", ""))
+    card_file = rules.pop("bot_cards", None)
+    pool = read_bot_cards("sent with the game", str(card_file)) if card_file is not None else None
     if "when_played_in_reserve" in rules:
         flag = str(rules["when_played_in_reserve"]).casefold()
         if flag not in ("true", "false"):
             raise SetupError("option when_played_in_reserve must be true or false")
         rules["when_played_in_reserve"] = flag == "true"
-    return WOTR.created(wotr_options(request.scenario or "trilogy", rules), seed)
+    return WOTR.created(wotr_options(request.scenario or "trilogy", rules, bots, difficulty, pool), seed)
 
 
 def _deck(player: PlayerSetup) -> Deck | None:

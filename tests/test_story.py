@@ -111,6 +111,8 @@ def test_every_event_type_reads_as_a_sentence_in_real_games() -> None:
         (LCG, lcg_game(seed, players)) for seed, players in ((3, 2), (5, 1), (8, 3), (12, 4))
     ]
     games += [(WOTR, wotr_game(seed, s)) for seed, s in ((3, "trilogy"), (4, "two-player-duel"), (15, "fellowship"))]
+    against_bots = wotr_options("trilogy", None, ["witch-king", "saruman"], "standard")
+    games += [(WOTR, tuple(play(Game.start(uuid.uuid4(), WOTR, WOTR.created(against_bots, 6)), 6)))]
     games += list(fixture_games())
     seen: dict[str, dict[str, str]] = {name: {} for name in names()}
     for rules, events in games:

@@ -15,6 +15,11 @@ random version and continued, and verified from the stored log. Separately: tamp
 with a stored event is detected (4). WESTMARCH_WOTR_DEEP_EVERY=n runs 2 and 3 for every
 n-th game only (default 1: every game).
 
+The same checks run over WESTMARCH_WOTR_BOT_GAMES games per scenario (default 500) against
+the Shadow bots (Against the Shadow), alternating the two difficulties, the Free Peoples
+answering at random: there a game forked at a random event and continued makes the same bot
+moves (the same events), and no decision is ever asked of a bot seat.
+
 The games are split into chunks so that pytest-xdist spreads them over the cores.
 """
 
@@ -23,12 +28,13 @@ from __future__ import annotations
 import os
 import random
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from domain.game import Game, Recorded
-from domain.kernel.events import DecisionAnswered, Event
+from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
 from domain.kernel.runtime import fold
 from domain.verify import check_chain, verify
 from domain.wotr.options import wotr_options
@@ -40,6 +46,7 @@ from tests.test_invariants import _tamper
 from tools.bots import random_choice
 
 GAMES = int(os.environ.get("WESTMARCH_WOTR_GAMES", "1000"))
+BOT_GAMES = int(os.environ.get("WESTMARCH_WOTR_BOT_GAMES", "500"))
 SCENARIOS = ("trilogy", "two-player-duel", "three-player-duel", "fellowship")
 DEEP_EVERY = int(os.environ.get("WESTMARCH_WOTR_DEEP_EVERY", "1"))
 CHUNKS = 8
@@ -49,6 +56,13 @@ ENCODE = WOTR.codec.encode
 
 def new_game(scenario: str, seed: int) -> Game:
     return Game.start(uuid.uuid4(), WOTR, WOTR.created(wotr_options(scenario), seed))
+
+
+def new_bot_game(scenario: str, seed: int) -> Game:
+    """A game against the Shadow bots: every Shadow seat a bot; odd seeds standard, even challenging."""
+    shadow = [d.seat for d in wotr_options(scenario).decks if d.team == "shadow"]
+    difficulty = "standard" if seed % 2 else "challenging"
+    return Game.start(uuid.uuid4(), WOTR, WOTR.created(wotr_options(scenario, None, shadow, difficulty), seed))
 
 
 def play(scenario: str, seed: int, limit: int = 20_000) -> Game:
@@ -62,9 +76,9 @@ def play(scenario: str, seed: int, limit: int = 20_000) -> Game:
     raise AssertionError(f"{scenario} seed {seed}: the game did not end within {limit} decisions")
 
 
-def _chunk(k: int) -> range:
-    size = -(-GAMES // CHUNKS)
-    return range(k * size + 1, min(GAMES, (k + 1) * size) + 1)
+def _chunk(k: int, games: int = GAMES) -> range:
+    size = -(-games // CHUNKS)
+    return range(k * size + 1, min(games, (k + 1) * size) + 1)
 
 
 def check_table(s: WotrState) -> None:
@@ -91,13 +105,30 @@ def _continue(again: Game, events: list[Event], version: int) -> list[Event]:
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_fold_reload_and_verify(scenario: str, chunk: int, tmp_path: Path) -> None:
+    check_games(scenario, _chunk(chunk), new_game, tmp_path)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_games_against_bots_fold_reload_and_verify(scenario: str, chunk: int, tmp_path: Path) -> None:
+    check_games(scenario, _chunk(chunk, BOT_GAMES), new_bot_game, tmp_path, probes_per_game=2)
+
+
+def check_games(
+    scenario: str, seeds: range, start: Callable[[str, int], Game], tmp_path: Path, probes_per_game: int = 10
+) -> None:
+    """Play the games of ``seeds`` (probing illegal answers) and check invariants 1, 2, 3, 6."""
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     reasons = set()
     probed = 0
-    for seed in _chunk(chunk):
-        game, tried = play_probing(new_game(scenario, seed), seed, ENCODE)
+    for seed in seeds:
+        game, tried = play_probing(start(scenario, seed), seed, ENCODE)
         probed += tried
         events = list(game.pending_events)
+        assert isinstance(game.state, WotrState)
+        bots = game.state.options.bots if game.state.options else ()
+        asked = {e.decision.seat for e in events if isinstance(e, DecisionRequested)}
+        assert not asked & set(bots), f"{scenario} seed {seed}: a bot seat was asked a decision"
         assert game.state.over is not None, f"seed {seed}: the game did not end"
         reasons.add(game.state.over.reason)
         assert isinstance(game.state, WotrState)
@@ -129,7 +160,7 @@ def test_fold_reload_and_verify(scenario: str, chunk: int, tmp_path: Path) -> No
             assert verify(WOTR, app.history(game.id)).ok
     app.close()
     assert reasons, "no game was played"
-    assert probed > 10 * len(_chunk(chunk)), "too few illegal answers were tried"
+    assert probed > probes_per_game * len(seeds), "too few illegal answers were tried"
 
 
 @pytest.mark.parametrize("how", ["edit", "remove", "reorder"])

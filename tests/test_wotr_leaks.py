@@ -5,7 +5,8 @@ What a viewer may not see is this test's own rule, from the rules' section on in
 zones of the referee's folded history: every draw deck, the path and battleground decks (face
 down), and another seat's hand, cycle pile, eliminated pile and the cards it draws aside to choose
 from — a teammate's included (hands are secret between teammates too); the paths in the Shadow's
-scoring area lie face down. A card a seat looked at is shown to that seat, and a card taken by
+scoring area lie face down. Against the Shadow: a Shadow bot's eliminated pile may be inspected
+by anyone (seed 003). A card a seat looked at is shown to that seat, and a card taken by
 name from a deck is shown to all. The oracle and the game played over gRPC are in
 ``tests/leak_support.py``.
 """
@@ -49,6 +50,8 @@ def hidden_from(state: WotrState, viewer: str) -> set[int]:
     for zone, uids in state.zones.items():
         owner, _, rest = zone.partition(".")
         if owner in state.players:
+            if rest == "eliminated" and state.is_bot(owner):
+                continue  # Against the Shadow: anyone may inspect a Shadow bot's eliminated pile
             if rest == "deck" or (rest in _PRIVATE and owner != viewer):
                 hidden.update(uids)
         elif owner == "paths" or zone in ("bg.free", "bg.shadow"):
@@ -63,6 +66,8 @@ def _shown(event: Event, viewer: str) -> set[int]:
         return set(event.cards)
     if isinstance(event, wotr_events.CardTaken):
         return {event.card}
+    if isinstance(event, wotr_events.BotChose) and event.shown:
+        return set(event.cards)  # a bot's card chosen to be played face up right after
     return set()
 
 
@@ -89,6 +94,26 @@ def test_nothing_leaks(server: ThreadedServer, scenario: str, seed: int, limit: 
     channel, stub = stub_for(server.address)
     with channel:
         access = stub.CreateGame(pb.CreateGameRequest(game="wotr", scenario=scenario, seed=seed)).access
+        assert len(tokens(access)) == len(access.seats) + 2
+    play_and_check(server, access, SECRETS, seed, limit)
+
+
+BOT_GAMES = [  # (scenario, bots, seed, decisions at most)
+    ("trilogy", "witch-king,saruman", 211, 300),
+    ("two-player-duel", "witch-king", 212, 300),
+    ("fellowship", "balrog", 213, 200),
+]
+
+
+@pytest.mark.parametrize(("scenario", "bots", "seed", "limit"), BOT_GAMES)
+def test_nothing_of_the_bots_leaks(server: ThreadedServer, scenario: str, bots: str, seed: int, limit: int) -> None:
+    """Against the Shadow: the Free Peoples never see a bot's hand, its deck or the order of
+    its deck (the bots' seats get no token: the rules play them)."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        request = pb.CreateGameRequest(game="wotr", scenario=scenario, seed=seed, options={"bots": bots})
+        access = stub.CreateGame(request).access
+        assert {s.seat for s in access.seats}.isdisjoint(bots.split(","))
         assert len(tokens(access)) == len(access.seats) + 2
     play_and_check(server, access, SECRETS, seed, limit)
 
@@ -125,3 +150,21 @@ def test_the_oracle_sees_a_leak() -> None:
         oracle.check_event("frodo", event, "frodo's own draw")
         with pytest.raises(AssertionError, match="hidden cards"):
             oracle.check_event("aragorn", event, "frodo's draw sent to aragorn")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"bots": "witch-king"}, "must name every Shadow seat"),
+        ({"bots": "witch-king,saruman", "difficulty": "hard"}, "difficulty must be one of"),
+        ({"bots": "witch-king,saruman", "bot_cards": "[[card]]\ncode = 1\n"}, "bot card file"),
+    ],
+)
+def test_bad_bot_options_are_refused(server: ThreadedServer, options: dict[str, str], message: str) -> None:
+    import grpc
+
+    channel, stub = stub_for(server.address)
+    with channel, pytest.raises(grpc.RpcError) as refused:
+        stub.CreateGame(pb.CreateGameRequest(game="wotr", scenario="trilogy", options=options))
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert message in str(refused.value.details())

@@ -243,6 +243,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game_kind = kind(args.game)
     if args.games < 1:
         raise CommandError("--games must be at least 1")
+    if args.game == "wotr" and (args.scenario == "all" or args.difficulty == "both"):
+        return _simulate_against_bots(args, game_kind)
     created = [game_kind.created(args, args.seed + i) for i in range(args.games)]
     app = _app(args) if args.store else None
     with Progress(args.games, f"simulating {args.games} games", enabled=None if not args.json else False) as bar:
@@ -253,13 +255,45 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             bar.advance()
 
         report = simulate(game_kind, created, args.bot, args.seed, on_game=done)
+    against = _against_the_shadow(args, report)
     if args.json:
-        print(json.dumps(report.as_dict(), indent=2))
+        summary = report.as_dict()
+        if against:
+            summary["against_the_shadow"] = against
+        print(json.dumps(summary, indent=2))
     else:
         print(f"{game_kind.title}: {args.games} games, bot {args.bot}, seeds {args.seed}..{args.seed + args.games - 1}")
         print(report.text())
+        if against:
+            print(
+                f"Against the Shadow, {against['scenario']}, difficulty {against['difficulty']}, bots "
+                f"{','.join(against['bots'])}: the Free Peoples ({args.bot} bot) won {against['free_wins']} of "
+                f"{report.games} games, win rate {against['free_win_rate']:.1%}"
+            )
         if app is not None:
             print("games stored; list them with: westmarch games")
+    return 0
+
+
+def _against_the_shadow(args: argparse.Namespace, report: Any) -> dict[str, Any]:
+    """The Free Peoples' win rate in this scenario and difficulty, for games against Shadow bots."""
+    from tools.simulate_bots import win_rate
+
+    if args.game != "wotr" or not str(getattr(args, "bots", "") or "").strip():
+        return {}
+    return win_rate(args, report)
+
+
+def _simulate_against_bots(args: argparse.Namespace, game_kind: Any) -> int:
+    """Every scenario (``--scenario all``) at each difficulty (``--difficulty both``)."""
+    from domain.wotr.options import scenario_keys
+    from tools.simulate_bots import TableError, show, table
+
+    try:
+        rows = table(args, game_kind, scenario_keys())
+    except TableError as error:
+        raise CommandError(str(error)) from None
+    print(show(rows, args.json, args.bot))
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -83,11 +84,11 @@ def _wotr_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument(
         "--scenario",
-        choices=scenario_keys(),
+        choices=[*scenario_keys(), "all"],
         default="trilogy",
         help="scenario (default: %(default)s); the seats are its decks: trilogy frodo, witch-king, aragorn, "
         "saruman; two-player-duel gandalf, witch-king; three-player-duel gandalf, witch-king, saruman; "
-        "fellowship balrog, gandalf",
+        "fellowship balrog, gandalf; simulate against bots: all (every scenario)",
     )
     for key, choices in CHOICES.items():
         parser.add_argument(
@@ -101,6 +102,26 @@ def _wotr_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help='"when played" texts also resolve for cards played into reserve (default: they do not)',
     )
+    parser.add_argument(
+        "--bots",
+        metavar="SEATS",
+        default="",
+        help="Against the Shadow: the Shadow seats the rules play as bots, comma-separated: every Shadow seat "
+        "(trilogy and three-player-duel witch-king,saruman; two-player-duel witch-king; fellowship balrog), "
+        "or shadow for all of them",
+    )
+    parser.add_argument(
+        "--difficulty",
+        choices=("standard", "challenging", "both"),
+        help="with --bots: standard (each bot draws 1 fewer card in the draw step; the default) or challenging "
+        "(simulate: both)",
+    )
+    parser.add_argument(
+        "--bot-cards",
+        metavar="FILE",
+        help="with --bots: a TOML file of Shadow bot cards ([[card]] as in faction_cards.toml) that replaces the "
+        "base Shadow cards standing in for the unpublished bot cards",
+    )
 
 
 def _wotr_created(args: argparse.Namespace, seed: int) -> Event:
@@ -109,7 +130,23 @@ def _wotr_created(args: argparse.Namespace, seed: int) -> Event:
 
     rules: dict[str, object] = {key: getattr(args, key) for key in CHOICES}
     rules["when_played_in_reserve"] = bool(args.when_played_in_reserve)
-    return WOTR.created(wotr_options(args.scenario, rules), seed)
+    bots = [seat for seat in str(args.bots or "").split(",") if seat.strip()]
+    options = wotr_options(args.scenario, rules, bots, args.difficulty or "", _bot_cards(args.bot_cards))
+    return WOTR.created(options, seed)
+
+
+def _bot_cards(path: str | None) -> Any:
+    from domain.kernel.ruleset import SetupError
+    from domain.wotr.options import read_bot_cards
+
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SetupError(f"cannot read bot card file {path}: {error}") from None
+    return read_bot_cards(os.path.basename(path), text)
 
 
 def _wotr_view(state: State, viewer: str) -> Any:

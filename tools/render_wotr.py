@@ -52,8 +52,9 @@ def _group(title: str, cards: list[CardView], indent: str = "    ") -> list[str]
 
 
 def _player(p: PlayerView) -> list[str]:
+    team = f"{p.team}, Shadow bot" if p.bot else p.team
     head = (
-        f"{p.seat} ({p.team})  hand {p.hand_size}  deck {p.deck_size}  cycle {p.cycle_size}"
+        f"{p.seat} ({team})  hand {p.hand_size}  deck {p.deck_size}  cycle {p.cycle_size}"
         f"  eliminated {p.eliminated_size}  carryover {p.carryover}"
     )
     if p.ring:
@@ -72,6 +73,8 @@ def _player(p: PlayerView) -> list[str]:
         lines.append(f"  Top of deck (Mirror of Galadriel): {card_line(p.top_of_deck)}")
     if p.cycle:
         lines.append(f"  Cycle pile: {', '.join(c.name for c in p.cycle)}")
+    if p.bot and p.eliminated:
+        lines.append(f"  Eliminated pile: {', '.join(c.name for c in p.eliminated)}")
     return lines
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from domain.kernel.decisions import Kind, Option
-from domain.kernel.events import Frame
+from domain.kernel.events import Event, Frame
 
 if TYPE_CHECKING:
     from domain.kernel.runtime import Runtime
@@ -241,6 +241,17 @@ class Ask:
         self.options = tuple(options)
         self.min, self.max = min, max
         self.about = about
+
+
+class Played:
+    """A decision the rules answered for a seat they play themselves: the answer, and the
+    event (emitted under ``rule``) that records the choice and its reason. Any chance used
+    is recorded in that event."""
+
+    __slots__ = ("choice", "event", "rule")
+
+    def __init__(self, choice: tuple[str, ...], event: Event, rule: str) -> None:
+        self.choice, self.event, self.rule = choice, event, rule
 
 
 class Decide(Node):

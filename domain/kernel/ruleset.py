@@ -198,8 +198,19 @@ class Ruleset(Generic[S]):
     def after(self, rt: Any, event: Event) -> None:
         """Queue what ``event`` triggers (Forced effects, Responses). Default: nothing."""
 
+    def played_by_rules(self, rt: Any, ask: Any) -> Any:
+        """A decision about to be asked of ``ask.seat``: when the rules themselves play that
+        seat (a bot that is part of the game), return a :class:`~domain.kernel.flow.Played`
+        (the answer and the event recording why) or another :class:`~domain.kernel.flow.Ask`
+        (the rules hand the choice to another seat). Default: None, people decide."""
+        return None
+
     def seats(self, state: S) -> list[str]:
         raise NotImplementedError
+
+    def played_by_people(self, state: S) -> list[str]:
+        """The seats people (or client bots) play: each gets a token. Default: every seat."""
+        return self.seats(state)
 
     def card_name(self, state: S, uid: int) -> str:
         """The printed name of card ``uid`` (for logs and views)."""

@@ -36,7 +36,7 @@ from domain.kernel.events import (
     Flow,
     Frame,
 )
-from domain.kernel.flow import NODES, Ask, Decide, FlowError, ForEach, Node, Repeat, program
+from domain.kernel.flow import NODES, Ask, Decide, FlowError, ForEach, Node, Played, Repeat, program
 from domain.kernel.state import State
 
 if TYPE_CHECKING:
@@ -243,6 +243,14 @@ class Runtime:
     # -- decisions -------------------------------------------------------------------
 
     def request(self, ask: Ask, node: Decide, frame: Frame) -> None:
+        self.env, self.rule = frame.env, node.rule
+        self._emitted = False
+        by_rules = self.rules.played_by_rules(self, ask)
+        if isinstance(by_rules, Played):
+            self._play(by_rules, ask, node, frame)
+            return
+        if isinstance(by_rules, Ask):
+            ask = by_rules
         decision = Decision(
             id=self.state.version + 1,
             seat=ask.seat,
@@ -257,6 +265,17 @@ class Runtime:
         self.env, self.rule = frame.env, node.rule
         self._emitted = False
         self.emit(DecisionRequested(decision=decision))
+
+    def _play(self, played: Played, ask: Ask, node: Decide, frame: Frame) -> None:
+        """The rules answered for the seat: resume as an answer would, the recording event
+        standing where the answer would be (later events name it as their answer)."""
+        seq = self.state.version + 1
+        value: Any = list(played.choice) if ask.kind in (Kind.MANY, Kind.ORDER) else played.choice[0]
+        node.resume(self, frame, value, seq)
+        self.env = {**frame.env, "_ans": None}
+        self.rule = played.rule
+        self._emitted = False
+        self.emit(played.event)
 
     def answer(self, seat: str, decision_id: int, choice: Choice) -> None:
         """Check ``choice`` against the pending decision, record it and run on.

@@ -13,6 +13,7 @@ from domain.kernel import zones
 from domain.kernel.events import Created, Event, PositionEvent
 from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
+from domain.wotr.cards import CARDS
 from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState
 
 APPLIERS = Appliers()
@@ -35,6 +36,10 @@ class GameCreated(Created, frozen=True, kw_only=True):
 
 @on(GameCreated)
 def _created(s: WotrState, e: GameCreated) -> None:
+    for card in e.options.bot_cards:
+        # Card data from a --bot-cards file: definitions are data, registered once by code
+        # (options validation refuses a code that clashes with another definition).
+        CARDS.setdefault(card.code, card)
     s.seed = e.seed
     s.options = e.options
     s.order = list(e.order)
@@ -63,6 +68,40 @@ class DeckShuffled(Event, frozen=True, kw_only=True):
 @on(DeckShuffled)
 def _shuffled(s: WotrState, e: DeckShuffled) -> None:
     zones.shuffled(s, e.zone, e.order, _to_pile)
+
+
+class BotsSeated(Event, frozen=True, kw_only=True):
+    """Against the Shadow: the rules play these Shadow seats, at this difficulty, with these
+    cards (``substitution`` says what stands in for the unpublished bot cards)."""
+
+    bots: tuple[Seat, ...]
+    difficulty: str
+    substitution: str
+
+
+@on(BotsSeated)
+def _bots(s: WotrState, e: BotsSeated) -> None:
+    pass
+
+
+class BotChose(Event, frozen=True, kw_only=True):
+    """A Shadow bot's choice, made by the rules: ``step`` names the flowchart step or bot
+    rule (``flowchart.3-move``, ``first-in-last-out``, ``random-hand``...), ``reason`` says
+    why in words; ``cards`` and ``location`` are what it chose (hidden cards are redacted
+    from the feed like any other card field)."""
+
+    player: Seat
+    step: str
+    reason: str
+    cards: tuple[Uid, ...] = ()
+    location: Uid | None = None
+    shown: bool = False
+    """The cards are played face up right after: everyone may see them already."""
+
+
+@on(BotChose)
+def _bot_chose(s: WotrState, e: BotChose) -> None:
+    pass
 
 
 class PositionSet(PositionEvent, frozen=True, kw_only=True):
@@ -454,6 +493,8 @@ def _scores(s: WotrState, e: ScoresCounted) -> None:
 
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
+    BotsSeated,
+    BotChose,
     PositionSet,
     CardsCreated,
     DeckShuffled,

@@ -26,7 +26,7 @@ from typing import Any
 from domain.kernel.position import Position, card_entry, label, lasting, round_frames, setup_frames
 from domain.kernel.ruleset import SetupError
 from domain.wotr import events as ev
-from domain.wotr.cards import CARDS, LOCATIONS, name_of
+from domain.wotr.cards import BOT_CARDS, BOT_LOCATIONS, CARDS, LOCATIONS, name_of
 from domain.wotr.options import wotr_options
 from domain.wotr.rules.setup import layout
 from domain.wotr.ruleset import WOTR
@@ -46,22 +46,29 @@ def _fold(text: str) -> str:
     return plain.casefold().replace("'", "").replace("!", "").replace(",", "").strip()
 
 
-def card_code(name: str) -> str:
-    """A card's (or location's) code from its code or its name (accents and case optional)."""
+def card_code(name: str, bots: bool = False) -> str:
+    """A card's (or location's) code from its code or its name (accents and case optional);
+    in a game against Shadow bots a name means the bot card or replacement location."""
     if name in CARDS or name in LOCATIONS:
         return name
-    for code in [*CARDS, *LOCATIONS]:
+    preferred = [*BOT_CARDS.values(), *BOT_LOCATIONS.values()] if bots else []
+    for code in [*preferred, *CARDS, *LOCATIONS]:
         if _fold(name_of(code)) == _fold(name):
             return code
     raise SetupError(f"unknown card {name!r}")
 
 
 def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.GameCreated, ev.PositionSet]:
-    options = wotr_options(str(game.get("scenario", "trilogy")), dict(game.get("rules", {})))
+    options = wotr_options(
+        str(game.get("scenario", "trilogy")),
+        dict(game.get("rules", {})),
+        [str(b) for b in game.get("bots", ())],
+        str(game.get("difficulty", "")),
+    )
     created = WOTR.created(options, int(game.get("seed", 1)))
     chosen = scenario(options.scenario)
     seats = [d.seat for d in chosen.seats]
-    decks = {d.seat: set(d.cards) for d in chosen.seats}
+    decks = {d.seat: set(d.cards) for d in options.decks}
     at = str(position.get("at", "wotr.round"))
     at_setup = at == SETUP or at.startswith(SETUP + ".")
 
@@ -74,7 +81,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         zones[zone] = []
         for entry in entries:
             spec = card_entry(zone, entry, CARD_FIELDS)
-            code = card_code(str(spec["card"]))
+            code = card_code(str(spec["card"]), bool(options.bots))
             owner = _owner(code, seat, spec, decks, chosen)
             card = Card(
                 uid=len(cards) + 1,
@@ -101,7 +108,8 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
 
     rings = dict(position.get("rings", {}))
     players = tuple(
-        Player(seat=d.seat, team=d.team, ring=str(rings.get(d.seat, "ready" if d.ring else ""))) for d in chosen.seats
+        Player(seat=d.seat, team=d.team, ring=str(rings.get(d.seat, "ready" if d.seat in created.rings else "")))
+        for d in chosen.seats
     )
     order = list(chosen.order)
     if position.get("delayed"):

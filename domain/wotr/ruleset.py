@@ -14,6 +14,8 @@ from domain.wotr.state import Options, WotrState
 
 load_texts()
 
+from domain.wotr.bot import decisions as bot_decisions  # noqa: E402
+from domain.wotr.bot import procedures as bot_procedures  # noqa: E402,F401  (register programs)
 from domain.wotr.rules import procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
 from domain.wotr.scenarios import scenario  # noqa: E402
 
@@ -32,15 +34,24 @@ class WotrRules(Ruleset[WotrState]):
     def after(self, rt: Any, event: Event) -> None:
         triggers.after(rt, event)
 
+    def played_by_rules(self, rt: Any, ask: Any) -> Any:
+        """Against the Shadow: a Shadow bot seat is played by the rules (``domain/wotr/bot``)."""
+        state: WotrState = rt.state
+        return bot_decisions.answer(rt, ask) if state.is_bot(ask.seat) else None
+
     def seats(self, state: WotrState) -> list[str]:
         return state.seats()
+
+    def played_by_people(self, state: WotrState) -> list[str]:
+        return [seat for seat in state.seats() if not state.is_bot(seat)]
 
     def card_name(self, state: WotrState, uid: int) -> str:
         return table.name(state, uid) if uid in state.cards else f"card {uid}"
 
     def created(self, options: Options, seed: int) -> wotr_events.GameCreated:
         chosen = scenario(options.scenario)
-        rings = tuple(d.seat for d in chosen.seats if d.ring)
+        # Against the Shadow: the Shadow bots do not receive Ring tokens (seed 003, Setup).
+        rings = tuple(d.seat for d in chosen.seats if d.ring and d.seat not in options.bots)
         return wotr_events.GameCreated(
             seed=seed, rules_version=self.rules_version, options=options, order=chosen.order, rings=rings
         )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel.state import State
+from domain.wotr.cards import CardDef
 
 Uid = int
 Seat = str
@@ -89,6 +90,16 @@ class Options(msgspec.Struct, frozen=True, omit_defaults=True):
     scenario: str
     decks: tuple[DeckSetup, ...]
     rules: RuleOptions = RuleOptions()
+    bots: tuple[Seat, ...] = ()
+    """Against the Shadow: the Shadow seats the rules play (``domain/wotr/rules/bot.py``)."""
+    difficulty: str = ""
+    """With bots: ``standard`` (each bot draws 1 fewer card in the draw step, 2 fewer in
+    the Two-Player Duel) or ``challenging`` (the scenario's count)."""
+    bot_pool: str = ""
+    """What stands in for the 51 unpublished bot cards: ``base`` (the base game's Shadow
+    faction cards) or the name of the card file that replaced them."""
+    bot_cards: tuple[CardDef, ...] = ()
+    """The cards of a ``--bot-cards`` file, recorded so the game reloads anywhere."""
 
 
 class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -153,3 +164,6 @@ class WotrState(State, kw_only=True, omit_defaults=True):
 
     def seat_to_act(self) -> Seat:
         return self.order[self.turn]
+
+    def is_bot(self, seat: Seat) -> bool:
+        return self.options is not None and seat in self.options.bots

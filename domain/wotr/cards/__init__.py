@@ -48,6 +48,8 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True):
     keywords: tuple[str, ...] = ()
     text: str = ""
     note: str = ""
+    expansion: str = ""
+    """``against-the-shadow`` for a Shadow bot card (only bot seats play it)."""
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
@@ -69,6 +71,8 @@ class LocationDef(msgspec.Struct, frozen=True, kw_only=True):
     note: str = ""
     factions: tuple[str, ...] = ()
     """Every faction the location shows (defending, then attacking)."""
+    replaces: str = ""
+    """An Against the Shadow location: the base location it replaces in games with bots."""
 
 
 class _FactionCards(msgspec.Struct):
@@ -83,6 +87,7 @@ class _Path(msgspec.Struct, frozen=True):
     text: str
     defense: int = 0
     note: str = ""
+    replaces: str = ""
 
 
 class _Battleground(msgspec.Struct, frozen=True):
@@ -95,6 +100,7 @@ class _Battleground(msgspec.Struct, frozen=True):
     attacking: tuple[str, ...]
     text: str
     note: str = ""
+    replaces: str = ""
 
 
 class _Locations(msgspec.Struct):
@@ -102,25 +108,49 @@ class _Locations(msgspec.Struct):
     battleground: list[_Battleground]
 
 
+class _Expansion(msgspec.Struct):
+    card: list[CardDef]
+    path: list[_Path]
+    battleground: list[_Battleground]
+
+
+EXPANSION = "against-the-shadow"
+
+
 def _data(name: str) -> dict[str, object]:
     return tomllib.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
 
 
 @cache
+def _expansion() -> _Expansion:
+    return msgspec.convert(_data("against_the_shadow.toml"), _Expansion)
+
+
+@cache
 def _faction_cards() -> dict[str, CardDef]:
     data = msgspec.convert(_data("faction_cards.toml"), _FactionCards)
-    return {c.code: c for c in data.card}
+    bots = [msgspec.structs.replace(c, expansion=EXPANSION) for c in _expansion().card]
+    return {c.code: c for c in [*data.card, *bots]}
 
 
 @cache
 def _locations() -> dict[str, LocationDef]:
     data = msgspec.convert(_data("locations.toml"), _Locations)
+    more = _expansion()
     out: dict[str, LocationDef] = {}
-    for p in data.path:
+    for p in [*data.path, *more.path]:
         out[p.code] = LocationDef(
-            code=p.code, name=p.name, kind="path", vp=p.vp, defense=p.defense, number=p.number, text=p.text, note=p.note
+            code=p.code,
+            name=p.name,
+            kind="path",
+            vp=p.vp,
+            defense=p.defense,
+            number=p.number,
+            text=p.text,
+            note=p.note,
+            replaces=p.replaces,
         )
-    for b in data.battleground:
+    for b in [*data.battleground, *more.battleground]:
         out[b.code] = LocationDef(
             code=b.code,
             name=b.name,
@@ -133,6 +163,7 @@ def _locations() -> dict[str, LocationDef]:
             text=b.text,
             note=b.note,
             factions=b.defending + b.attacking,
+            replaces=b.replaces,
         )
     return out
 
@@ -149,6 +180,12 @@ def name_of(code: str) -> str:
 
 def codes_named(name: str) -> list[str]:
     return [c.code for c in CARDS.values() if c.name == name]
+
+
+BOT_CARDS: dict[str, str] = {c.name: c.code for c in CARDS.values() if c.expansion == EXPANSION}
+"""The printed Shadow bot cards by name: in a bot's deck each replaces the base card of that name."""
+BOT_LOCATIONS: dict[str, str] = {d.replaces: d.code for d in LOCATIONS.values() if d.replaces}
+"""The replacement locations, by the code of the base location each replaces."""
 
 
 # -- what texts do -----------------------------------------------------------------------
@@ -314,4 +351,4 @@ _NO_TEXT = Text()
 
 def load_texts() -> None:
     """Import the modules that register card texts (once)."""
-    from domain.wotr.cards import aragorn, frodo, locations, saruman, witch_king  # noqa: F401
+    from domain.wotr.cards import against_the_shadow, aragorn, frodo, locations, saruman, witch_king  # noqa: F401

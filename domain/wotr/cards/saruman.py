@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event, LimitUsed
-from domain.kernel.flow import Ask, Case, Decide, If, Let, Seq
+from domain.kernel.flow import Ask, Case, Decide, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
 from domain.wotr.cards import Action, text
@@ -40,9 +40,22 @@ from domain.wotr.rules import table
 from domain.wotr.state import FREE, Uid, WotrState
 
 
-def _rohan_characters(rt: Runtime) -> list[Uid]:
-    s = st(rt)
+def rohan_characters(s: WotrState) -> list[Uid]:
     return [u for u in table.in_play_cards(s) if table.is_a(s, u, "character") and table.defn(s, u).faction == "rohan"]
+
+
+def grima_whispers() -> dict[str, Node]:
+    """What Gríma's choices do (this card's, and the Shadow bot card's, which adds a third)."""
+    return {
+        "saruman": search(PLAYER, "Take Saruman", pile(PLAYER, "deck", "Saruman"), optional=False),
+        "rohan": choose(
+            PLAYER,
+            "Gríma: eliminate a Rohan character",
+            lambda rt: rohan_characters(st(rt)),
+            "victim",
+            eliminate(lambda rt: chosen(rt, "victim")[0]),
+        ),
+    }
 
 
 def _grima_ask(rt: Runtime) -> Ask:
@@ -64,19 +77,7 @@ text(
                 Decide(
                     _grima_ask,
                     "whisper",
-                    Case(
-                        "whisper",
-                        {
-                            "saruman": search(PLAYER, "Take Saruman", pile(PLAYER, "deck", "Saruman"), optional=False),
-                            "rohan": choose(
-                                PLAYER,
-                                "Gríma: eliminate a Rohan character",
-                                _rohan_characters,
-                                "victim",
-                                eliminate(lambda rt: chosen(rt, "victim")[0]),
-                            ),
-                        },
-                    ),
+                    Case("whisper", grima_whispers()),
                 ),
             ),
             "eliminate Gríma: take Saruman or eliminate a Rohan character",
@@ -85,13 +86,14 @@ text(
 )
 
 
-def _top_of_deck_cycles(s: WotrState, uid: Uid, how: str) -> str | None:
+def top_of_deck_cycles(s: WotrState, uid: Uid, how: str) -> str | None:
+    """'If forsaken from the top of your draw deck, cycle instead.'"""
     return "cycle" if how == "forsake-deck" else None
 
 
 # Saruman — "While in reserve: draw 1 extra card in the draw step. If forsaken from the top
 # of your draw deck, cycle instead."
-text("saruman-107", extra_draw=1, instead=_top_of_deck_cycles)
+text("saruman-107", extra_draw=1, instead=top_of_deck_cycles)
 
 
 def _same_number_exists(s: WotrState, uid: Uid) -> bool:

@@ -84,7 +84,12 @@ def options(s: WotrState, seat: Seat) -> list[Option]:
 def _ask(rt: Runtime) -> Ask:
     s = st(rt)
     seat = PLAYER(rt)
-    return Ask(seat, f"Round {s.round}, action step: take an action or pass", options(s, seat))
+    prompt = f"Round {s.round}, action step: take an action or pass"
+    if s.is_bot(seat):
+        # A Shadow bot's turn is its flowchart's (domain/wotr/bot), which may also move a card
+        # played to reserve this round or cycle a card it may not play: never a forced choice.
+        return Ask(seat, prompt, [Option("flowchart", "Follow the bot flowchart"), Option("pass", "Pass")])
+    return Ask(seat, prompt, options(s, seat))
 
 
 def _parse(rt: Runtime) -> dict[str, object]:
@@ -130,7 +135,12 @@ DISPATCH = Let(
         {
             "play": Call(
                 "wotr.play",
-                lambda rt: {"player": PLAYER(rt), "card": rt.env["card"], "dest": rt.env["dest"], "cost": True},
+                lambda rt: {
+                    "player": PLAYER(rt),
+                    "card": rt.env["card"],
+                    "dest": rt.env["dest"],
+                    "cost": not st(rt).is_bot(PLAYER(rt)),
+                },
                 rule="wotr.action.play",
             ),
             "move": Call(
@@ -143,6 +153,10 @@ DISPATCH = Let(
                 "wotr.cycle-from-hand", lambda rt: {"player": PLAYER(rt), "count": 1}, rule="wotr.action.cycle"
             ),
             "winnow": WINNOW,
+            "bot-cycle": emit(
+                lambda rt: ev.CardsCycled(cards=(int(rt.env["card"]),)),
+                rule="wotr.bot.cannot-play",
+            ),
             "ring": Call("wotr.ring", lambda rt: {"player": PLAYER(rt)}, rule="wotr.action.ring"),
         },
     ),

@@ -21,6 +21,8 @@ if every attack icon was canceled, else the attacker; the winner scores the batt
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Node, Repeat, Seq, register
@@ -55,9 +57,20 @@ def _location(rt: Runtime) -> Uid:
     return int(rt.env["location"])
 
 
-def _begin(rt: Runtime) -> Event:
-    s = st(rt)
-    uid = _location(rt)
+class Tally(NamedTuple):
+    """The icons of a combat as they stand: who attacks, the attack, the defense that
+    cancels first, the defending cards' icons, and which army supports which leader."""
+
+    attackers: Team
+    attack: int
+    defense: int
+    defenders: int
+    supports: tuple[tuple[Uid, Uid], ...]
+
+
+def tally(s: WotrState, uid: Uid) -> Tally:
+    """Count the icons on location ``uid`` (the combat step's count, and the bots' "if
+    combat were resolved now")."""
     where = table.loc(s, uid)
     card = s.cards[uid]
     defenders = defending_side(s, uid)
@@ -80,14 +93,21 @@ def _begin(rt: Runtime) -> Event:
         pairs = pairs_attack + pairs_defense
         total = sum(table.unit_icons(s, u, "bg_defense") for u in table.units_at(s, uid, defenders))
         total += sum(table.support_value(s, c, a, "lead_defense") for c, a in pairs_defense)
+    return Tally(attackers, attack + card.attack_tokens, defense + card.defense_tokens, total, tuple(pairs))
+
+
+def _begin(rt: Runtime) -> Event:
+    s = st(rt)
+    uid = _location(rt)
+    counted = tally(s, uid)
     return ev.CombatBegan(
         location=uid,
-        kind=where.kind,
-        attackers=attackers,
-        attack=attack + card.attack_tokens,
-        defense=defense + card.defense_tokens,
-        defenders=total,
-        supports=tuple(pairs),
+        kind=table.loc(s, uid).kind,
+        attackers=counted.attackers,
+        attack=counted.attack,
+        defense=counted.defense,
+        defenders=counted.defenders,
+        supports=counted.supports,
         empty=not table.cards_at(s, uid),
     )
 
@@ -204,20 +224,53 @@ def _survivors(rt: Runtime) -> Event | None:
 def outcome(s: WotrState) -> tuple[Team | None, int]:
     """Who takes the location, and how many corruption tokens the Shadow gains."""
     combat = _combat(s)
+    return decide(
+        s,
+        combat.kind,
+        combat.attackers,
+        combat.attack,
+        combat.defense,
+        combat.defenders,
+        combat.empty,
+        combat.remaining,
+    )
+
+
+def decide(
+    s: WotrState, kind: str, attackers: Team, attack: int, defense: int, defenders: int, empty: bool, remaining: int
+) -> tuple[Team | None, int]:
+    """The outcome of a combat from its count and the attack still uncanceled."""
     assert s.options is not None
-    if combat.empty and s.options.rules.empty_combat == "nobody":
+    if empty and s.options.rules.empty_combat == "nobody":
         return None, 0
-    if combat.kind == "battleground":
-        defenders = other(combat.attackers)
-        return (defenders, 0) if combat.remaining <= 0 else (combat.attackers, 0)
+    if kind == "battleground":
+        return (other(attackers), 0) if remaining <= 0 else (attackers, 0)
     if table.scenario_of(s).duel:
-        total = combat.defense + combat.defenders
-        if total > combat.attack:
+        total = defense + defenders
+        if total > attack:
             return FREE, 0
-        if total == combat.attack:
+        if total == attack:
             return None, 0
-        return SHADOW, combat.attack - total
-    return (FREE, 0) if combat.remaining <= 0 else (SHADOW, combat.remaining)
+        return SHADOW, attack - total
+    return (FREE, 0) if remaining <= 0 else (SHADOW, remaining)
+
+
+def winner_now(s: WotrState, uid: Uid) -> Team | None:
+    """Who would take location ``uid`` if its combat were resolved now: the defenders
+    cancel what the defense leaves by losing cards, as many icons as they have."""
+    counted = tally(s, uid)
+    remaining = max(0, counted.attack - counted.defense - counted.defenders)
+    winner, _ = decide(
+        s,
+        table.loc(s, uid).kind,
+        counted.attackers,
+        counted.attack,
+        counted.defense,
+        counted.defenders,
+        not table.cards_at(s, uid),
+        remaining,
+    )
+    return winner
 
 
 def _ended(rt: Runtime) -> Event:

@@ -17,7 +17,16 @@ from domain.wotr.state import Seat, WotrState
 
 def draw_count(s: WotrState, seat: Seat) -> int:
     extra = sum(text_of(s.cards[u].code).extra_draw for u in s.zone(f"{seat}.reserve"))
-    return table.seat_def(s, seat).draw + extra
+    return max(0, table.seat_def(s, seat).draw - standard_handicap(s, seat)) + extra
+
+
+def standard_handicap(s: WotrState, seat: Seat) -> int:
+    """Against the Shadow, standard difficulty: each bot draws 1 fewer card than the
+    scenario says in the draw step, 2 fewer in the Two-Player Duel (seed 003)."""
+    assert s.options is not None
+    if not s.is_bot(seat) or s.options.difficulty != "standard":
+        return 0
+    return 2 if s.options.scenario == "two-player-duel" else 1
 
 
 def _after_draw(rt: Runtime) -> int:

@@ -181,18 +181,24 @@ def _how(rt: Runtime) -> dict[str, object]:
 
 register(
     "wotr.forsake",
-    Decide(
-        _forsake_ask,
-        "forsaken",
-        If(
-            lambda rt: rt.env["forsaken"] == "deck",
-            Seq(
-                If(lambda rt: not st(rt).zone(f"{rt.env['player']}.deck"), emit(_recycle, rule="wotr.draw.recycle")),
-                Let(_top, Call("wotr.eliminate", lambda rt: {"card": rt.env["card"], "how": "forsake-deck"})),
+    If(
+        lambda rt: st(rt).is_bot(str(rt.env["player"])),
+        Call("wotr.bot.forsake", lambda rt: {"player": rt.env["player"], "except": rt.env.get("except")}),
+        Decide(
+            _forsake_ask,
+            "forsaken",
+            If(
+                lambda rt: rt.env["forsaken"] == "deck",
+                Seq(
+                    If(
+                        lambda rt: not st(rt).zone(f"{rt.env['player']}.deck"), emit(_recycle, rule="wotr.draw.recycle")
+                    ),
+                    Let(_top, Call("wotr.eliminate", lambda rt: {"card": rt.env["card"], "how": "forsake-deck"})),
+                ),
+                Let(_how, Call("wotr.eliminate", lambda rt: {"card": rt.env["card"], "how": rt.env["how"]})),
             ),
-            Let(_how, Call("wotr.eliminate", lambda rt: {"card": rt.env["card"], "how": rt.env["how"]})),
+            auto_single=True,
         ),
-        auto_single=True,
     ),
     rule="wotr.forsake",
 )

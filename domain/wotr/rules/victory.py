@@ -47,11 +47,23 @@ def final(rt: Runtime) -> Event:
     return GameEnded(outcome=Outcome(result=SHADOW, reason=reason, winner=SHADOW))
 
 
+def _checked(rt: Runtime) -> bool:
+    """Against the Shadow: no victory check at the end of each round; the game is played to
+    the scenario's last path and scored then (seed 003, Victory)."""
+    s = st(rt)
+    return s.options is None or not s.options.bots
+
+
 def body() -> list[Node]:
     return [
         emit(lambda rt: ev.StepBegan(step="victory")),
-        emit(lambda rt: ev.ScoresCounted(free=table.score(st(rt), FREE), shadow=table.score(st(rt), SHADOW))),
-        emit(sudden_death, rule="wotr.victory.sudden-death"),
+        If(
+            _checked,
+            Seq(
+                emit(lambda rt: ev.ScoresCounted(free=table.score(st(rt), FREE), shadow=table.score(st(rt), SHADOW))),
+                emit(sudden_death, rule="wotr.victory.sudden-death"),
+            ),
+        ),
         If(
             lambda rt: last_path_fought(st(rt)),
             Seq(

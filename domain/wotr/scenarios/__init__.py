@@ -57,11 +57,11 @@ class Scenario:
         return next(s for s in self.seats if s.seat == seat)
 
     def path_codes(self) -> list[str]:
-        every = [code for code, loc in LOCATIONS.items() if loc.kind == "path"]
+        every = [code for code, loc in LOCATIONS.items() if loc.kind == "path" and not loc.replaces]
         return [c for c in every if self.paths is None or c in self.paths]
 
     def battleground_codes(self) -> list[str]:
-        every = [code for code, loc in LOCATIONS.items() if loc.kind == "battleground"]
+        every = [code for code, loc in LOCATIONS.items() if loc.kind == "battleground" and not loc.replaces]
         if self.schedule is None:
             return every
         scheduled = {c for codes in self.schedule for c in codes}
@@ -82,7 +82,7 @@ def scenario(key: str) -> Scenario:
 
 def deck_of(*decks: str) -> tuple[str, ...]:
     """Every card of the named Trilogy decks, as many copies as printed."""
-    return tuple(c.code for c in CARDS.values() if c.deck in decks for _ in range(c.quantity))
+    return tuple(c.code for c in CARDS.values() if c.deck in decks and not c.expansion for _ in range(c.quantity))
 
 
 def cards_named(*names: str) -> tuple[str, ...]:

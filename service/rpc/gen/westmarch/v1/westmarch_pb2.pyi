@@ -207,7 +207,10 @@ class CreateGameRequest(_message.Message):
     """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
-        """Game-specific options, e.g. {"difficulty": "easy"} (names and values: GetCatalog)."""
+        """Game-specific options, e.g. {"difficulty": "easy"} (names and values: GetCatalog); for
+        "wotr" against Shadow bots {"bots": "witch-king,saruman", "difficulty": "standard"}
+        (the bot seats get no tokens).
+        """
 
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerSetup]:

@@ -9,6 +9,7 @@ from typing import Any
 from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import fold
+from projections.arithmetic import comparison, rulebook, working
 from projections.story import Namer, describe
 
 
@@ -21,6 +22,10 @@ class Because:
     rule: str
     card: str | None
     led_by: list[Because] = field(default_factory=list)
+    working: list[str] = field(default_factory=list)
+    """The numbers the step was decided by (a threat against an engagement cost...)."""
+    section: str = ""
+    """The rulebook section the rule reference stands for."""
 
 
 def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int = 12) -> Because:
@@ -41,9 +46,11 @@ def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int =
                 chosen = [o.label for o in asked.decision.options if o.id in event.choice]
                 text = f"{event.seat} chose {', '.join(chosen) or 'nothing'} ({asked.decision.prompt})"
         here = Because(n, text, cause.rule, name.card(cause.card) if cause.card is not None else None)
+        here.working = working(rules, event, fold(rules, events[: n - 1]))
+        here.section = rulebook(cause.rule)
         seen.add(n)
         if left > 0:
-            for link in (cause.answer, cause.by):
+            for link in (cause.answer, cause.by, comparison(events, n) if cause.by is None else None):
                 if link is not None and link not in seen and 1 <= link < n:
                     here.led_by.append(node(link, left - 1))
         return here
@@ -53,7 +60,9 @@ def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int =
 
 def lines(tree: Because, indent: int = 0) -> list[str]:
     card = f", text of {tree.card}" if tree.card else ""
-    out = [f"{'  ' * indent}{'<- ' if indent else ''}#{tree.seq} {tree.text}   [{tree.rule}{card}]"]
+    section = f"; {tree.section}" if tree.section else ""
+    out = [f"{'  ' * indent}{'<- ' if indent else ''}#{tree.seq} {tree.text}   [{tree.rule}{card}{section}]"]
+    out += [f"{'  ' * indent}     = {line}" for line in tree.working]
     for child in tree.led_by:
         out += lines(child, indent + 1)
     return out

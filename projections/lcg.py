@@ -18,7 +18,7 @@ from domain.kernel.events import Outcome
 from domain.lcg import events as lcg_events
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
-from domain.lcg.state import LcgState, Seat, Uid
+from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
 from projections.feed import card_refs, redact_cards
 
 REFEREE = "referee"
@@ -50,6 +50,9 @@ class CardView(msgspec.Struct, omit_defaults=True):
     attachments: list[CardView] = msgspec.field(default_factory=list)
     shadows: list[CardView] = msgspec.field(default_factory=list)
     face_down_shadows: int = 0
+    victory_points: int | None = None
+    guarding: Uid | None = None
+    """The objective this encounter card guards (Guarded)."""
 
 
 class PlayerView(msgspec.Struct, omit_defaults=True):
@@ -65,6 +68,10 @@ class PlayerView(msgspec.Struct, omit_defaults=True):
     deck_size: int = 0
     discard: list[CardView] = msgspec.field(default_factory=list)
     deck: list[CardView] | None = None
+    prisoner: list[CardView] = msgspec.field(default_factory=list)
+    """A hero turned face down as the prisoner (Escape from Dol Guldur)."""
+    deck_conditions: list[CardView] = msgspec.field(default_factory=list)
+    """Conditions attached to the top of the deck (Iron Shackles)."""
 
 
 class TableView(msgspec.Struct, omit_defaults=True):
@@ -86,6 +93,8 @@ class TableView(msgspec.Struct, omit_defaults=True):
     outcome: Outcome | None = None
     seed: int | None = None
     encounter_deck: list[CardView] | None = None
+    set_aside: list[CardView] = msgspec.field(default_factory=list)
+    """Cards set aside face up, out of play (Nazgûl of Dol Guldur)."""
 
 
 def card_view(s: LcgState, uid: Uid) -> CardView:
@@ -121,6 +130,9 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
     elif d.type in ("attachment", "event"):
         v.cost = d.cost
     v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]
+    v.victory_points = d.victory_points or None
+    if card.attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid):
+        v.guarding = card.attached_to
     return v
 
 
@@ -155,6 +167,8 @@ def view(s: LcgState, viewer: str) -> TableView:
                 deck_size=len(s.zone(f"{seat}.deck")),
                 discard=[card_view(s, u) for u in s.zone(f"{seat}.discard")],
                 deck=[card_view(s, u) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
+                prisoner=[card_view(s, u) for u in s.zone(f"{seat}.prisoner")],
+                deck_conditions=[card_view(s, u) for u in s.zone(f"{seat}.shackles")],
             )
         )
     stage = table.quest_card(s)
@@ -179,20 +193,33 @@ def view(s: LcgState, viewer: str) -> TableView:
         outcome=s.over,
         seed=s.seed if all_seeing else None,
         encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
+        set_aside=[card_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)],
     )
 
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------
 
 _PUBLIC_ZONES = frozenset(
-    {"staging", "active", "quest", "quest.done", "encounter.discard", "victory", "revealed", "removed"}
+    {
+        "staging",
+        "active",
+        "quest",
+        "quest.done",
+        "encounter.discard",
+        "victory",
+        "revealed",
+        "removed",
+        SET_ASIDE_FACE_UP,
+    }
 )
-"""Shared zones whose cards are face up. Everything else shared (the encounter deck, the
-quest deck, unused quest cards, set-aside cards) is hidden from every seat."""
-_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard"})
-"""A player's face-up zones; their hand is seen by its owner only, their deck by nobody."""
+"""Shared zones whose cards are face up (removed from the game: events such as Will of the
+West, and Orc Guards gone from play). Everything else shared (the encounter deck, the quest
+deck, unused quest cards, cards set aside face down) is hidden from every seat."""
+_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "prisoner", "shackles"})
+"""A player's face-up zones (the prisoner's identity is known: it was a hero in play); their
+hand is seen by its owner only; their deck, and a card face down under an Orc Guard, by nobody."""
 
-CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to")
+CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to", "objective", "guard")
 """Event fields that hold card uids (``to`` only when it is a uid, not a zone name)."""
 
 

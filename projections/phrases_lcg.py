@@ -50,6 +50,7 @@ _SHARED_ZONES = {
     "shadows": "the shadow cards",
     "attachments": "the attachments",
     "set-aside": "the cards set aside",
+    "set-aside.face-up": "the cards set aside face up",
     "removed": "the cards removed from the game",
 }
 _PLAYER_ZONES = {
@@ -59,6 +60,9 @@ _PLAYER_ZONES = {
     "heroes": "heroes",
     "allies": "allies",
     "engaged": "engagement area",
+    "prisoner": "prisoner, face down",
+    "shackles": "deck (on top of it)",
+    "under": "cards face down under Orc Guards",
 }
 
 
@@ -409,6 +413,60 @@ def delayed_effect_scheduled(said: Said) -> str:
     return f"{what} will follow at the end of the {d.get('at')}"
 
 
+# -- the Core scenarios' own events (domain/lcg/encounter_events.py) ----------------------------
+
+
+def phase_ended(said: Said) -> str:
+    return f"the {said.get('phase')} phase ends"
+
+
+def round_ended(said: Said) -> str:
+    return f"round {said.get('round')} ends"
+
+
+def shadow_effect_resolved(said: Said) -> str:
+    return f"the shadow effect of {said.card('card', 'a shadow card')} on {said.card('enemy', 'an enemy')} has resolved"
+
+
+def guard_placed(said: Said) -> str:
+    return f"{said.card('card', 'an encounter card')} guards {said.card('objective', 'an objective')}"
+
+
+def guards_released(said: Said) -> str:
+    cards = said.cards("cards")
+    return f"{cards.text()} no longer {cards.be('guards', 'guard')} an objective"
+
+
+def objective_claimed(said: Said) -> str:
+    return f"{said.get('player')} claims {said.card('card', 'an objective')} and attaches it to {said.card('to')}"
+
+
+def objective_returned(said: Said) -> str:
+    return f"{said.card('card', 'an objective')} is detached and returns to the staging area"
+
+
+def progress_removed(said: Said) -> str:
+    amount = int(said.get("amount", 0))
+    return f"{plural(amount, 'progress token')} {'is' if amount == 1 else 'are'} removed from {said.card('card')}"
+
+
+def hero_captured(said: Said) -> str:
+    return f"{said.card('card')} is taken prisoner and turned face down"
+
+
+def hero_rescued(said: Said) -> str:
+    return f"{said.card('card')} is rescued and turned face up"
+
+
+def orc_guard_made(said: Said) -> str:
+    return f"the top card of {said.get('player')}'s deck becomes {said.card('guard', 'an Orc Guard')}, face down"
+
+
+def orc_guard_removed(said: Said) -> str:
+    card = said.card("card", "its face-down card")
+    return f"{said.card('guard', 'an Orc Guard')} leaves play; {card} goes to its owner's discard pile"
+
+
 BOOK = register(
     Phrasebook(
         game="lcg",
@@ -416,6 +474,18 @@ BOOK = register(
         zone=zone,
         phrases={
             "GameCreated": game_created,
+            "PhaseEnded": phase_ended,
+            "RoundEnded": round_ended,
+            "ShadowEffectResolved": shadow_effect_resolved,
+            "GuardPlaced": guard_placed,
+            "GuardsReleased": guards_released,
+            "ObjectiveClaimed": objective_claimed,
+            "ObjectiveReturned": objective_returned,
+            "ProgressRemoved": progress_removed,
+            "HeroCaptured": hero_captured,
+            "HeroRescued": hero_rescued,
+            "OrcGuardMade": orc_guard_made,
+            "OrcGuardRemoved": orc_guard_removed,
             "PositionSet": position_set,
             "CardsCreated": cards_created,
             "ThreatSet": threat_set,

@@ -60,6 +60,8 @@ class Namer:
     def __init__(self, rules: Ruleset[Any], state: State) -> None:
         self.rules, self.state = rules, state
         self.asked: Decision | None = None
+        self.number_asked: int | None = None
+        """The id of the last decision asked for a number that this reader saw only in part."""
         self.book = phrasebook(rules.name)
 
     def card(self, uid: int | None) -> str:
@@ -278,6 +280,8 @@ def describe_body(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seein
         decision = body.get("decision") or {}
         if "options" in decision and "prompt" in decision:  # shown to this reader in full
             name.asked = msgspec.convert(decision, Decision)
+        elif decision.get("kind") == Kind.NUMBER:
+            name.number_asked = decision.get("id")
     return _say(kind, body, name, seeing)
 
 
@@ -383,8 +387,61 @@ def _answered(said: Said) -> str:
         if asked.kind is Kind.ORDER:
             return f"{seat} puts them in order: {', '.join(labels)}"
         return f"{seat} chooses: {join(labels)}"
-    shown = [*choice, *([a_or_n(hidden, "hidden card")] if hidden else [])]
+    if said.namer.number_asked is not None and said.namer.number_asked == said.get("decision"):
+        return f"{seat} chooses {join(choice) or 'nothing'}"
+    shown = [_unasked(said, c) for c in choice] + ([a_or_n(hidden, "hidden card")] if hidden else [])
     return f"{seat} chooses {join(shown) or 'nothing'}"
+
+
+_VERBS = {"play": "play", "move": "move", "use": "use"}
+_WORDS = {
+    "pass": "Pass",
+    "yes": "Yes",
+    "no": "No",
+    "done": "Done",
+    "skip": "not to",
+    "ring": "to use their Ring token",
+    "winnow": "to winnow",
+    "cycle": "to cycle a card from their hand",
+    "deck": "the top card of their draw deck",
+}
+"""Option ids that are words already, as a sentence says them."""
+
+
+def _unasked(said: Said, choice: str) -> str:
+    """An option of a question the reader was not shown, in words: the cards its id names
+    (``28`` is Forest Spider#28, ``play.19.L154`` "play Gandalf#19 onto Osgiliath",
+    ``3>28`` "Legolas attacks Forest Spider"), never a bare id."""
+
+    def card(text: str) -> str:
+        uid = int(text)
+        return said.namer.name(uid) if said.sees(uid) else "a card"
+
+    if choice in _WORDS:
+        return _WORDS[choice]
+    if choice.isdigit():
+        return card(choice)
+    if ">" in choice:
+        a, _, e = choice.partition(">")
+        if a.isdigit() and e.isdigit():
+            return f"{card(a)} attacks {card(e)}"
+    parts = choice.split(".")
+    verb = _VERBS.get(parts[0], "")
+    if verb:
+        parts = parts[1:]
+    if not parts or not parts[0].isdigit():
+        return choice.replace(".", " ").replace("-", " ")
+    if not verb:
+        verb = "play" if len(parts) > 1 and not parts[1].isdigit() else "use"
+    words = [verb, card(parts[0])]
+    for rest in parts[1:]:
+        if rest[:1] in ("L", "C") and rest[1:].isdigit():
+            words.append(f"{'onto' if rest[0] == 'L' else 'on'} {card(rest[1:])}")
+        elif rest == "reserve":
+            words.append("to the reserve")
+        elif rest == "event":
+            words.append("as an event")
+    return " ".join(words)
 
 
 def _label(said: Said, decision: Decision, choice: str) -> str:

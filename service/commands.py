@@ -47,6 +47,7 @@ from service.app import BadVersion, ConcurrentUpdate, DamagedGame, GameInfo, Unk
 from service.archive import export
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
+from service.lineage import fork_recorded
 from service.records import CommandApplied, Record, SeatsAssigned, command_id, seats_id
 from service.rpc.auth import Tokens, derived_token, game_of_token, issue
 from service.store import stored_span
@@ -407,7 +408,7 @@ class GameService:
         new_id = uuid4()
         tokens, record = issue(new_id, seats)
         try:
-            game = self.app.fork(game_id, at, new_id, also=[record])
+            game = fork_recorded(self.app, game_id, at, new_id=new_id, also=[record])
         except BadVersion as error:
             raise OutOfRange(str(error)) from None
         self.tokens.remember(new_id, record)

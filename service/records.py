@@ -24,6 +24,10 @@ import msgspec
 
 SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
+FORKED_TOPIC = "westmarch.service.forked"
+TABLE_TOPIC = "westmarch.service.table"
+TAKE_BACK_ASKED_TOPIC = "westmarch.service.take-back-asked"
+TAKE_BACK_DONE_TOPIC = "westmarch.service.take-back-done"
 
 
 class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,12 +56,85 @@ class CommandApplied(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-ServiceRecord = SeatsAssigned | CommandApplied
+class GameForked(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a game came from: the first ``at`` events of ``source``. ``why`` is ``fork``
+    (a "what if") or ``take-back`` (a seat took back its decision; the source game, with
+    the decision taken back, stays as it was). Its id is ``uuid5(game id, "forked")``,
+    saved with the new game's first events."""
 
-TOPICS: dict[type[Any], str] = {SeatsAssigned: SEATS_TOPIC, CommandApplied: COMMAND_TOPIC}
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    source: UUID
+    at: int
+    why: str = "fork"
+    seat: str = ""
+    """With a take-back: the seat whose decision was taken back."""
+    timestamp: datetime | None = None
+
+
+class TableSeated(msgspec.Struct, frozen=True, kw_only=True):
+    """Who plays a game at the terminal table: which seats are bots (and what kind), which
+    are played by the people at it, and whether action windows are passed for them.
+    ``westmarch play`` saves one whenever the seating changes and resumes with the latest.
+    Its id is ``uuid5(game id, "table")``; each change is a new version."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    bots: dict[str, str]
+    """Seat to bot kind (``greedy``, ``random``)."""
+    seats: tuple[str, ...] = ()
+    """Seats played here; empty: every seat that is not a bot."""
+    auto_pass: bool = False
+    seed: int = 1
+    timestamp: datetime | None = None
+
+
+class TakeBackAsked(msgspec.Struct, frozen=True, kw_only=True):
+    """A viewer of a game on the service asked (or consented) that ``seat`` take back the
+    decision asked at version ``at``. Id: ``uuid5(game id, "take-back/<seat>/<at>/<by>")``."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    seat: str
+    at: int
+    by: str
+    timestamp: datetime | None = None
+
+
+class TakeBackDone(msgspec.Struct, frozen=True, kw_only=True):
+    """The take-back of ``seat``'s decision asked at ``at`` happened: play goes on in
+    ``branch``. Id: ``uuid5(game id, "take-back/<seat>/<at>")``, saved with the branch's
+    first events, so a take-back happens once however many ask at the same time."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    seat: str
+    at: int
+    branch: UUID
+    timestamp: datetime | None = None
+
+
+ServiceRecord = SeatsAssigned | CommandApplied | GameForked | TableSeated | TakeBackAsked | TakeBackDone
+
+TOPICS: dict[type[Any], str] = {
+    SeatsAssigned: SEATS_TOPIC,
+    CommandApplied: COMMAND_TOPIC,
+    GameForked: FORKED_TOPIC,
+    TableSeated: TABLE_TOPIC,
+    TakeBackAsked: TAKE_BACK_ASKED_TOPIC,
+    TakeBackDone: TAKE_BACK_DONE_TOPIC,
+}
 DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
     SEATS_TOPIC: msgspec.json.Decoder(SeatsAssigned),
     COMMAND_TOPIC: msgspec.json.Decoder(CommandApplied),
+    FORKED_TOPIC: msgspec.json.Decoder(GameForked),
+    TABLE_TOPIC: msgspec.json.Decoder(TableSeated),
+    TAKE_BACK_ASKED_TOPIC: msgspec.json.Decoder(TakeBackAsked),
+    TAKE_BACK_DONE_TOPIC: msgspec.json.Decoder(TakeBackDone),
 }
 
 
@@ -67,6 +144,22 @@ def seats_id(game_id: UUID) -> UUID:
 
 def command_id(game_id: UUID, seat: str, command: str) -> UUID:
     return uuid5(game_id, f"command/{seat}/{command}")
+
+
+def forked_id(game_id: UUID) -> UUID:
+    return uuid5(game_id, "forked")
+
+
+def table_id(game_id: UUID) -> UUID:
+    return uuid5(game_id, "table")
+
+
+def take_back_asked_id(game_id: UUID, seat: str, at: int, by: str) -> UUID:
+    return uuid5(game_id, f"take-back/{seat}/{at}/{by}")
+
+
+def take_back_done_id(game_id: UUID, seat: str, at: int) -> UUID:
+    return uuid5(game_id, f"take-back/{seat}/{at}")
 
 
 class Record:

@@ -19,8 +19,10 @@ from tools.bots import random_choice
 POSTGRES_DSN = os.environ.get("WESTMARCH_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def new_lcg(seed: int, players: int = 1, difficulty: str = "standard") -> Game:
-    options = lcg_options("passage-through-mirkwood", players, None, difficulty)
+def new_lcg(
+    seed: int, players: int = 1, difficulty: str = "standard", scenario: str = "passage-through-mirkwood"
+) -> Game:
+    options = lcg_options(scenario, players, None, difficulty)
     return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
 
 

@@ -127,11 +127,12 @@ class ServeProcess:
 
 
 def create(
-    stub: pb_grpc.GameServiceStub, players: int = 1, seed: int = 1, difficulty: str = "standard"
+    stub: pb_grpc.GameServiceStub, players: int = 1, seed: int = 1, difficulty: str = "standard", scenario: str = ""
 ) -> pb.GameAccess:
     response = stub.CreateGame(
         pb.CreateGameRequest(
             game="lcg",
+            scenario=scenario,
             players=[pb.PlayerSetup() for _ in range(players)],
             options={"difficulty": difficulty},
             seed=seed,

@@ -109,7 +109,28 @@ def test_simulate_reports_and_stores(capsys: pytest.CaptureFixture[str], db: str
     report = json.loads(out)
     assert report["games"] == 3 and sum(r["total"] for r in report["results"].values()) == 3
     code, out, _ = run(capsys, "games", "--db", db)
-    assert len(out.strip().splitlines()) == 3
+    games = [line for line in out.splitlines() if not line.startswith(" ")]
+    assert len(games) == 3 and all("over: lost" in g or "over: won" in g for g in games)
+    assert out.count("    players: p1 ") == 3
+
+
+@pytest.mark.parametrize(
+    ("scenario", "shown"),
+    [("journey-along-the-anduin", "To the River..."), ("escape-from-dol-guldur", "Set aside, out of play: Nazgûl")],
+)
+def test_new_simulate_and_play_each_core_scenario(
+    capsys: pytest.CaptureFixture[str], db: str, scenario: str, shown: str
+) -> None:
+    game = new_game(capsys, db, "--scenario", scenario, "--players", "2")
+    code, out, _ = run(capsys, "play", game[:8], "--bot", "p1=greedy", "--bot", "p2=greedy", "--db", db)
+    assert code == 0 and "GAME OVER" in out
+    code, out, _ = run(capsys, "state", game[:8], "--at", "60", "--db", db)
+    assert code == 0 and shown in out
+    code, out, _ = run(capsys, "simulate", "lcg", "--scenario", scenario, "--games", "2", "--json", "--db", db)
+    assert code == 0 and json.loads(out)["games"] == 2
+    with pytest.raises(SystemExit) as refused:
+        main(["new", "lcg", "--scenario", "the-lonely-mountain", "--db", db])
+    assert refused.value.code == 2 and "escape-from-dol-guldur" in capsys.readouterr().err
 
 
 def test_unknown_game_is_a_clear_error(capsys: pytest.CaptureFixture[str], db: str) -> None:

@@ -57,6 +57,22 @@ def test_every_lcg_card_text_acts_in_a_fixture() -> None:
     assert len(TEXTS) >= 40
 
 
+@pytest.mark.parametrize("scenario", ["journey-along-the-anduin", "escape-from-dol-guldur"])
+def test_every_card_of_the_new_core_scenarios_acts_in_a_fixture(scenario: str) -> None:
+    """Every encounter card (keyword-only cards too: their Doomed or Surge names them as the
+    cause) and every quest card of the scenario, and the Orc Guards of Escape from Dol Guldur.
+    The stage 1 texts that run at setup (1A Setup, 1B When Revealed: the prisoner, the Hill
+    Troll) are shown by tests/test_lcg_scenario_setup.py; their other texts by fixtures."""
+    from domain.lcg.cards import CARDS, load_texts
+    from domain.lcg.scenarios import scenario as find
+
+    load_texts()
+    chosen = find(scenario)
+    codes = [c.code for c in CARDS.values() if c.encounter_set in chosen.encounter_sets] + ["orc-guard"]
+    missing = [f"{code} {CARDS[code].name}" for code in codes if not _acts("lcg", code, f"{code}.", CARDS[code].name)]
+    assert not missing, f"cards of {scenario} no fixture shows acting: {missing}"
+
+
 def test_every_player_card_with_text_has_its_text() -> None:
     """The whole player pool: a hero, ally or attachment whose card has text beyond its
     keywords has that text implemented (and so, by the test above, shown acting)."""

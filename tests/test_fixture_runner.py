@@ -8,6 +8,7 @@ went otherwise, and the table there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -77,12 +78,12 @@ def test_a_fixture_using_the_feature_passes(feature: str) -> None:
     assert result.passed, "\n".join(result.failures)
 
 
-FAILS = {
+FAILS = {  # {n}: an event's number (it moves as the rules before it grow)
     "eliminated-unknown-seat": ["fixture error: eliminated: no seat 'p4'; the seats are p1, p2"],
     "first-player-eliminated": ["first: p2 is eliminated; the first-player token would have passed on"],
     "eliminated-player-expected-to-draw": [
         "expected event CardsDrawn(player='p2') (in this order) did not happen",
-        "diverged at 5 CardsDrawn: p1 draws Guard of the Citadel#1",
+        "diverged at {n} CardsDrawn: p1 draws Guard of the Citadel#{n}",
         "the first CardsDrawn differs: player is 'p1', expected 'p2'",
         "the table there: round 1, resource phase, first player p1",
     ],
@@ -95,8 +96,8 @@ FAILS = {
     "delayed-unknown-program": ["no program 'core-031.shuffle-back-twice'"],
     "delayed-forgotten-by-the-expectation": [
         "card Beorn: zone is 'p1.hand', expected 'p1.allies'",
-        "diverged at 5 DeckShuffled: p1's deck is shuffled (1 card)",
-        "the value over time: 'p1.allies' at the position, 'p1.deck' after #5, 'p1.hand' after #12",
+        "diverged at {n} DeckShuffled: p1's deck is shuffled (1 card)",
+        "the value over time: 'p1.allies' at the position, 'p1.deck' after #{n}, 'p1.hand' after #{n}",
     ],
     "limit-player-no-such-seat": ["no seat 'p2'; the seats are p1"],
     "limit-without-card-or-key": ["give the card whose limit is used, or its key"],
@@ -105,8 +106,8 @@ FAILS = {
     "wotr-setup-unknown-step": ["cannot start at 'wotr.setup.mulligan'"],
     "wotr-setup-hand-read-after-the-cycle": [
         "player gandalf: hand is 6, expected 7",
-        "diverged at 10 CardsCycled: Gimli#31 and Legolas#32 go to gandalf's cycle pile",
-        "the value over time: 0 at the position, 7 after #4, 5 after #10, 6 after #18",
+        "diverged at {n} CardsCycled: Gimli#31 and Legolas#32 go to gandalf's cycle pile",
+        "the value over time: 0 at the position, 7 after #{n}, 5 after #{n}, 6 after #{n}",
     ],
     "unknown-card": ["unknown card 'Gandalf the Grey'"],
     "check-at-a-step-never-reached": ["check 1: step lcg.travel was not reached"],
@@ -116,18 +117,18 @@ FAILS = {
     "check-at-the-nth-time-never-reached": ["check 1: step lcg.refresh was not reached 2 times"],
     "value-diverged-later": [
         "card Gimli: exhausted is False, expected True",
-        "diverged at 11 CardsReadied: Gimli is readied",
+        "diverged at {n} CardsReadied: Gimli is readied",
         "the table there: round 1, refresh phase, first player p1",
-        "the value over time: False at the position, True after #6, False after #11",
+        "the value over time: False at the position, True after #{n}, False after #{n}",
     ],
     "event-count-wrong": [
         "event EncounterCardRevealed() expected 2 time(s), happened 1",
-        "diverged at 3 EncounterCardRevealed: Old Forest Road#1 is revealed",
+        "diverged at {n} EncounterCardRevealed: Old Forest Road#1 is revealed",
     ],
     "event-count-too-many": [
         "event CardsDrawn(player='p1') expected 1 time(s), happened 2",
-        "diverged at 22 CardsDrawn: p1 draws Faramir#2",
-        "the first one too many; all of them: #8, #22",
+        "diverged at {n} CardsDrawn: p1 draws Faramir#{n}",
+        "the first one too many; all of them: #{n}, #{n}",
     ],
     "absent-defender-but-defended": [
         "expected event DefenderDeclared(enemy='King Spider', defender=False) (in this order) did not happen",
@@ -135,7 +136,7 @@ FAILS = {
     ],
     "absent-outcome-but-game-over": [
         "game result: 'lost', expected false (absent, none or empty)",
-        "diverged at 6 GameEnded",
+        "diverged at {n} GameEnded",
     ],
     "view-hidden-card-shown": [
         "view of p2: Forest Spider is shown, expected hidden",
@@ -160,7 +161,8 @@ def test_a_wrong_fixture_fails_with_a_readable_message(name: str) -> None:
     assert not result.passed
     report = "\n".join(result.failures)
     for text in FAILS[name]:
-        assert text in report, f"{text!r} not in:\n{report}"
+        pattern = re.escape(text).replace(re.escape("{n}"), r"\d+")
+        assert re.search(pattern, report), f"{text!r} not in:\n{report}"
     for text in MET.get(name, []):
         assert text not in report, f"{text!r} is met, yet reported:\n{report}"
     assert result.name == load(FAILING / f"{name}.toml")["name"]

@@ -7,8 +7,10 @@
 6. Bad input changes nothing: in every game, at random decisions, every kind of illegal
    answer raises a typed error naming the decision, and appends nothing.
 
-Half the games are played with the default decks, half with random legal decks (1 to 3
-heroes each, cards drawn from the pool). The number of games is bounded so CI stays fast;
+The games are spread over the three Core scenarios (Passage through Mirkwood, Journey Along
+the Anduin, Escape from Dol Guldur), each with every setup below; half of each scenario's games
+are played with the default decks, half with random legal decks (1 to 3 heroes each, cards
+drawn from the pool). The number of games is bounded so CI stays fast;
 WESTMARCH_INVARIANT_GAMES raises it.
 """
 
@@ -41,22 +43,27 @@ from tests.invariant_support import play_probing
 GAMES = int(os.environ.get("WESTMARCH_INVARIANT_GAMES", "1000"))
 CHUNKS = 8
 SETUPS = [(1, "standard"), (2, "standard"), (1, "easy"), (3, "standard"), (4, "easy"), (2, "easy")]
+SCENARIOS = ("passage-through-mirkwood", "journey-along-the-anduin", "escape-from-dol-guldur")
 
 
-def _setup(seed: int) -> tuple[int, str]:
-    return SETUPS[seed % len(SETUPS)]
+def _setup(seed: int) -> tuple[int, str, str]:
+    """Consecutive seeds change the scenario (and, by parity, the decks: see :func:`_new`);
+    every six seeds the setup changes, so every scenario meets every setup with both kinds
+    of decks."""
+    players, difficulty = SETUPS[(seed // 6) % len(SETUPS)]
+    return players, difficulty, SCENARIOS[seed % len(SCENARIOS)]
 
 
 def _new(seed: int) -> Game:
     """Seed's game: odd seeds with the default decks, even ones with random legal decks."""
-    players, difficulty = _setup(seed)
+    players, difficulty, scenario = _setup(seed)
     if seed % 2:
-        return new_lcg(seed, players, difficulty)
+        return new_lcg(seed, players, difficulty, scenario)
     rng = random.Random(seed)
     decks: list[Deck] = []
     for _ in range(players):
         decks.append(random_deck(rng, [h for d in decks for h in d.heroes]))
-    options = lcg_options("passage-through-mirkwood", players, None, difficulty, decks)
+    options = lcg_options(scenario, players, None, difficulty, decks)
     return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
 
 
@@ -112,12 +119,15 @@ def _check(app: Westmarch, seed: int, game: Game) -> str:
 def test_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None:
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     results = set()
+    scenarios = set()
     probed = 0
     for seed in _chunk(chunk):
+        scenarios.add(_setup(seed)[2])
         game, tried = _play_probing(seed)
         probed += tried
         results.add(_check(app, seed, game))
     assert results, "no game was played"
+    assert scenarios == set(SCENARIOS), "every chunk plays all three scenarios"
     assert probed > 10 * len(_chunk(chunk)), "too few illegal answers were tried"
 
 
@@ -129,11 +139,12 @@ SPHERE_LINEUPS = [["Gimli", "Legolas", "Thalin"], ["Aragorn", "Théodred", "Gló
 
 
 def _with_events(seed: int) -> Game:
-    """A game whose decks hold every Core Set event beside the allies; every other game
-    starts with one-sphere lineups."""
-    players, difficulty = _setup(seed)
+    """A game whose decks hold every Core Set event beside the allies, in one of the three
+    scenarios (cancels meet each one's encounter cards); every other game starts with
+    one-sphere lineups."""
+    players, difficulty, scenario = _setup(seed)
     heroes = SPHERE_LINEUPS[:players] if seed % 2 else None
-    options = lcg_options("passage-through-mirkwood", players, heroes, difficulty)
+    options = lcg_options(scenario, players, heroes, difficulty)
     deck = tuple(c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(c.quantity))
     options = msgspec.structs.replace(options, players=tuple(HeroSetup(p.heroes, deck) for p in options.players))
     return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))

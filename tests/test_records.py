@@ -441,7 +441,8 @@ def test_export_verify_import_on_the_command_line(
     assert main(["verify", game, "--db", other]) == 0
     assert main(["state", game, "--db", other]) == 0 and main(["explain", game, "5", "--db", other]) == 0
     assert main(["games", "--db", other]) == 0
-    assert f"{game}  lcg   version {info.version:6}  over     rules v{LCG.rules_version}" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert f"{game}  lcg   version {info.version:6}  rules v{LCG.rules_version}  seed 1  over: " in listed
     assert main(["tokens", game, "--db", other]) == 0, "an imported game can be served"
     capsys.readouterr()
     lines = Path("g.jsonl").read_bytes().splitlines(keepends=True)

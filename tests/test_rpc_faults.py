@@ -191,7 +191,7 @@ def test_the_command_line_lists_a_damaged_game_and_refuses_it(
     version = 1 if where == "first" else _rows(Path(db), game_id)[-1][0]
     _garble(Path(db), game_id, version)
     assert main(["games", "--db", db]) == 0
-    listed = capsys.readouterr().out.splitlines()
+    listed = [line for line in capsys.readouterr().out.splitlines() if not line.startswith(" ")]
     assert len(listed) == 2 and [("DAMAGED" in line) for line in listed] == [True, False]
     assert main(["state", game_id[:8], "--db", db]) == 2
     err = capsys.readouterr().err

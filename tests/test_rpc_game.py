@@ -60,6 +60,41 @@ def test_bot_clients_play_whole_games(server: ThreadedServer) -> None:
             assert verify(server.app.rules_of(UUID(game.game_id)), history).ok
 
 
+@pytest.mark.parametrize("scenario", ["journey-along-the-anduin", "escape-from-dol-guldur"])
+def test_core_scenarios_over_grpc(sqlite_server: ThreadedServer, scenario: str) -> None:
+    """Journey Along the Anduin and Escape from Dol Guldur played to the end over the wire by bot
+    clients; each seat's view shows the scenario's zones (the prisoner, the Nazgûl set aside)."""
+    report = asyncio.run(
+        run_bots_async(
+            [sqlite_server.address],
+            games=1,
+            concurrency=1,
+            bot="greedy",
+            seed=11,
+            players=2,
+            progress=False,
+            scenario=scenario,
+        )
+    )
+    assert not report.errors, report.text()
+    assert report.finished == 1
+    channel, stub = stub_for(sqlite_server.address)
+    with channel:
+        (listed,) = stub.ListGames(pb.ListGamesRequest()).games
+        assert listed.over
+        game_id = UUID(listed.game_id)
+        history = sqlite_server.app.history(game_id)
+        assert verify(sqlite_server.app.rules_of(game_id), history).ok
+        revealed = [e for e in history if type(e).__name__ == "QuestStageRevealed"]
+        first_stage = sqlite_server.app.state_at(game_id, revealed[0].seq).cards[revealed[0].card].code
+        assert first_stage == ("core-126" if scenario == "journey-along-the-anduin" else "core-123")
+        if scenario == "escape-from-dol-guldur":
+            round_one = next(e.seq for e in history if type(e).__name__ == "RoundBegan")
+            setup_view = lcg_view(sqlite_server.app.state_at(game_id, round_one), "p1")
+            assert [c.name for c in setup_view.set_aside] == ["Nazgûl of Dol Guldur"]
+            assert sum(len(p.prisoner) for p in setup_view.players) == 1
+
+
 @pytest.mark.parametrize("scenario", ["two-player-duel", "trilogy"])
 def test_war_of_the_ring_over_grpc(sqlite_server: ThreadedServer, scenario: str) -> None:
     """War of the Ring played to the end over the wire, each deck's seat its own bot client."""

@@ -3,8 +3,9 @@ or history shows a seat a card it may not see.
 
 What a viewer may not see is this test's own rule, from the zones of the referee's folded history:
 every card in a deck, the encounter deck, the quest deck or unused quest cards, set-aside, another
-seat's hand (every hand, for a spectator), and face-down shadow cards (and what is attached to
-hidden cards). The oracle and the game played over gRPC are in ``tests/leak_support.py``.
+seat's hand (every hand, for a spectator), face-down shadow cards, the player cards face down under
+Orc Guards (and what is attached to hidden cards). The oracle and the game played over gRPC are in
+``tests/leak_support.py``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 from domain.kernel.events import Event
 from domain.kernel.runtime import apply
 from domain.lcg.cards import CARDS
+from domain.lcg.encounter_events import OrcGuardMade
 from domain.lcg.events import AttachmentPlayed, CardLookedAt, EventPlayed
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
@@ -28,16 +30,19 @@ from service.rpc.server import ThreadedServer
 from tests.leak_support import Secrets, play_and_check
 from tests.rpc_support import create, stub_for, threaded_server
 
-GAMES = [  # (players, seed, difficulty, decisions at most)
-    (1, 101, "standard", 400),
-    (2, 102, "standard", 160),
-    (3, 103, "easy", 140),
-    (4, 104, "standard", 120),
-    (2, 105, "easy", 400),
-    (3, 106, "standard", 110),
-    (2, 107, "standard", 90),
-    (4, 108, "easy", 100),
+MIRKWOOD, ANDUIN, DOL_GULDUR = "passage-through-mirkwood", "journey-along-the-anduin", "escape-from-dol-guldur"
+GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
+    (1, 101, "standard", 400, MIRKWOOD),
+    (2, 102, "standard", 160, ANDUIN),
+    (3, 103, "easy", 140, DOL_GULDUR),
+    (4, 104, "standard", 120, MIRKWOOD),
+    (2, 113, "easy", 400, DOL_GULDUR),  # Tower Gate makes Orc Guards of face-down player cards
+    (3, 106, "standard", 110, ANDUIN),
+    (2, 107, "standard", 90, MIRKWOOD),
+    (4, 108, "easy", 100, DOL_GULDUR),
 ]
+
+ORC_GUARDS_SEED = 113
 
 _HIDDEN_SHARED = {"encounter.deck", "quest.deck", "quest.unused", "set-aside"}
 
@@ -49,7 +54,7 @@ def hidden_from(state: LcgState, viewer: str) -> set[int]:
     hidden: set[int] = set()
     for zone, uids in state.zones.items():
         owner, _, rest = zone.partition(".")
-        if zone in _HIDDEN_SHARED or rest == "deck" or (rest == "hand" and owner != viewer):
+        if zone in _HIDDEN_SHARED or rest in ("deck", "under") or (rest == "hand" and owner != viewer):
             hidden.update(uids)
         elif zone == "shadows":
             hidden.update(u for u in uids if not state.cards[u].shown)
@@ -84,12 +89,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadedServer]
         yield running
 
 
-@pytest.mark.parametrize(("players", "seed", "difficulty", "limit"), GAMES)
-def test_nothing_leaks(server: ThreadedServer, players: int, seed: int, difficulty: str, limit: int) -> None:
+@pytest.mark.parametrize(("players", "seed", "difficulty", "limit", "scenario"), GAMES)
+def test_nothing_leaks(
+    server: ThreadedServer, players: int, seed: int, difficulty: str, limit: int, scenario: str
+) -> None:
     channel, stub = stub_for(server.address)
     with channel:
-        access = create(stub, players=players, seed=seed, difficulty=difficulty)
+        access = create(stub, players=players, seed=seed, difficulty=difficulty, scenario=scenario)
     play_and_check(server, access, SECRETS, seed, limit)
+    if seed == ORC_GUARDS_SEED:  # the game this list counts on to show Orc Guards still does
+        history = server.app.history(UUID(access.game_id))
+        assert any(isinstance(e, OrcGuardMade) for e in history)
 
 
 POOL_GAMES = [  # (heroes per player, seed, decisions at most)
@@ -127,21 +137,27 @@ def test_attachments_in_hand_stay_hidden(
     assert in_hand and played, "no attachment was held in hand and played"
 
 
-EVENT_GAMES = [(2, 111, 260), (3, 112, 220), (4, 113, 200)]  # (players, seed, decisions at most)
-"""Games whose decks hold every Core Set event beside the allies: events sit in hands, are
-offered as Responses, played and cancel encounter cards' effects."""
+EVENT_GAMES = [(2, 111, 260, MIRKWOOD), (3, 112, 220, ANDUIN), (4, 113, 200, DOL_GULDUR)]
+"""(players, seed, decisions at most, scenario): games whose decks hold every Core Set event
+beside the allies: events sit in hands, are offered as Responses, played and cancel encounter
+cards' effects."""
 
 
 def _deck_with_events() -> list[str]:
     return [c.code for c in CARDS.values() if c.type in ("ally", "event") for _ in range(min(c.quantity, 3))]
 
 
-@pytest.mark.parametrize(("players", "seed", "limit"), EVENT_GAMES)
-def test_nothing_leaks_with_events_in_hand(server: ThreadedServer, players: int, seed: int, limit: int) -> None:
+@pytest.mark.parametrize(("players", "seed", "limit", "scenario"), EVENT_GAMES)
+def test_nothing_leaks_with_events_in_hand(
+    server: ThreadedServer, players: int, seed: int, limit: int, scenario: str
+) -> None:
     channel, stub = stub_for(server.address)
     with channel:
         request = pb.CreateGameRequest(
-            game="lcg", players=[pb.PlayerSetup(deck=_deck_with_events()) for _ in range(players)], seed=seed
+            game="lcg",
+            scenario=scenario,
+            players=[pb.PlayerSetup(deck=_deck_with_events()) for _ in range(players)],
+            seed=seed,
         )
         access = stub.CreateGame(request).access
     play_and_check(server, access, SECRETS, seed, limit)

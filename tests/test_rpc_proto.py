@@ -70,6 +70,7 @@ def test_the_service_is_westmarch_v1() -> None:
         "VerifyGame",
         "GetCatalog",
         "ExportGame",
+        "TakeBack",
     }
 
 

@@ -63,11 +63,11 @@ def play(game: Game, seed: int) -> list[Event]:
 
 
 @cache
-def lcg_game(seed: int, players: int) -> tuple[Event, ...]:
+def lcg_game(seed: int, players: int, scenario: str = "passage-through-mirkwood") -> tuple[Event, ...]:
     """A game whose every player plays seed 001's deck (the Leadership and Tactics allies) and
     keeps their setup hand: the story below was written from it."""
     allies = Deck("allies", cards=tuple(Counter(starting_deck()).items()))
-    options = lcg_options("passage-through-mirkwood", players, None, "standard", [allies] * players)
+    options = lcg_options(scenario, players, None, "standard", [allies] * players)
     game = Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
     while (d := game.state.pending) is not None and d.rule == "lcg.setup.mulligan":
         game.answer(d.seat, d.id, ("keep",))
@@ -110,6 +110,7 @@ def test_every_event_type_reads_as_a_sentence_in_real_games() -> None:
     games: list[tuple[Ruleset[Any], tuple[Event, ...] | list[Event]]] = [
         (LCG, lcg_game(seed, players)) for seed, players in ((3, 2), (5, 1), (8, 3), (12, 4))
     ]
+    games += [(LCG, lcg_game(7, 2, "escape-from-dol-guldur")), (LCG, lcg_game(9, 1, "journey-along-the-anduin"))]
     games += [(WOTR, wotr_game(seed, s)) for seed, s in ((3, "trilogy"), (4, "two-player-duel"), (15, "fellowship"))]
     against_bots = wotr_options("trilogy", None, ["witch-king", "saruman"], "standard")
     games += [(WOTR, tuple(play(Game.start(uuid.uuid4(), WOTR, WOTR.created(against_bots, 6)), 6)))]
@@ -368,10 +369,35 @@ def test_story_remembers_the_question_to_tell_the_answer() -> None:
         if isinstance(e, DecisionAnswered) and isinstance(events[e.decision - 1], DecisionRequested)
     ]
     assert answers and all(line.startswith(f"{e.seat} chooses") for e, line in answers)
-    # a Namer that never saw the question tells the raw choice
+    # a Namer that never saw the question tells the choice in words, never its id
     state = LCG.new_state()
     for event in events:
         apply(LCG, state, event)
         if isinstance(event, DecisionAnswered) and event.choice == ("done",):
-            assert describe(event, Namer(LCG, state)) == f"{event.seat} chooses done"
+            assert describe(event, Namer(LCG, state)) == f"{event.seat} chooses Done"
             break
+
+
+def test_other_seats_answers_are_told_by_name_never_by_id() -> None:
+    """A seat's feed tells the answers to questions it was not shown in words: the cards
+    it may see by name, the rest as hidden cards, and never an option id."""
+    import random
+    import re
+    import uuid
+
+    from domain.game import Game
+    from domain.wotr.options import wotr_options
+    from domain.wotr.ruleset import WOTR
+    from projections.feed import Feed
+    from tests.conftest import play_randomly
+
+    game = Game.start(uuid.uuid4(), WOTR, WOTR.created(wotr_options("trilogy", {}), 2))
+    play_randomly(game, random.Random(2))
+    events = list(game.pending_events)
+    feed = Feed(WOTR, "frodo", WOTR.new_state())
+    told = [p.text for p in feed.project_many(events) if p.type == "DecisionAnswered"]
+    others = [t for t in told if not t.startswith("frodo ")]
+    assert others
+    bare = [re.sub(r"#\d+|\b\d+ hidden cards|\b[1-9] hidden card", "", t.split(" chooses ", 1)[1]) for t in others]
+    assert not [t for t in bare if re.search(r"\d|\w\.\w", t)], bare
+    assert any(re.search(r"chooses (play|use|move) [A-Z][^#]*#\d+", t) for t in others)

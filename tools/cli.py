@@ -10,18 +10,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
 import msgspec
+from eventsourcing.persistence import PersistenceError
 
 from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
-from domain.verify import verify
-from service.app import BadVersion, DamagedGame, UnknownGame, Westmarch, store_env
+from domain.verify import check_chain, verify
+from service.app import DEFAULT_DB, BadVersion, DamagedGame, UnknownGame, Westmarch, store_env
 from tools.decks import deck_source
 from tools.games import KINDS, kind
 from tools.records import RecordError
@@ -32,8 +34,46 @@ class CommandError(Exception):
     """A problem with what was asked; printed without a traceback, exit status 2."""
 
 
+CREATES_STORE = frozenset({"new", "simulate", "import", "serve"})
+"""Commands that may start a new SQLite file; every other command reads an existing store."""
+
+
 def _app(args: argparse.Namespace) -> Westmarch:
-    return Westmarch(store_env(db=args.db, postgres=getattr(args, "postgres", None)))
+    env = store_env(db=args.db, postgres=getattr(args, "postgres", None))
+    path = _sqlite_path(env)
+    if path is not None:
+        if os.path.isdir(path):
+            raise CommandError(f"the store {path!r} is a folder, not a SQLite file")
+        if args.command not in CREATES_STORE and not os.path.exists(path):
+            start = "westmarch new lcg" + (f" --db {path}" if args.db else "")
+            raise CommandError(f"no store at {path!r} (start a game with: {start})")
+    if path is None and "POSTGRES_CONNECT_TIMEOUT" not in os.environ:
+        env.setdefault("POSTGRES_CONNECT_TIMEOUT", "5")  # a person at a prompt: say so soon
+    try:
+        return Westmarch(env)
+    except sqlite3.Error as error:
+        raise CommandError(_unreadable_store(path, error)) from None
+
+
+def _sqlite_path(env: dict[str, str]) -> str | None:
+    """The SQLite file the store will open, or None (PostgreSQL, in memory)."""
+    merged = {**os.environ, **env}
+    if merged.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+        return None
+    path = merged.get("SQLITE_DBNAME", DEFAULT_DB)
+    return None if path.startswith((":memory:", "file:")) else path
+
+
+def _unreadable_store(path: str | None, error: BaseException) -> str:
+    where = f"the store {path!r}" if path else "the store"
+    return f"{where} cannot be read ({error}); is it a Westmarch SQLite file, whole and readable?"
+
+
+def _check_viewer(rules: Any, state: Any, viewer: str, flag: str) -> None:
+    """A seat, ``spectator`` or ``referee``: anything else is refused naming the seats."""
+    seats = rules.seats(state)
+    if viewer not in (*seats, "spectator", "referee"):
+        raise CommandError(f"{flag} {viewer}: this game's seats are {', '.join(seats)} (or spectator, referee)")
 
 
 def _game_id(app: Westmarch, text: str) -> UUID:
@@ -50,6 +90,13 @@ def _game_id(app: Westmarch, text: str) -> UUID:
     raise CommandError(f"{text!r} matches {len(matches)} games; give more of the id")
 
 
+def _warn_if_broken(game_id: UUID, rules: Any, events: Sequence[Any]) -> None:
+    """Say (on standard error) when the hash chain of what is about to be shown is broken."""
+    chain = check_chain(rules, events)
+    if not chain.ok:
+        print(f"westmarch: WARNING: game {game_id} does not verify: {chain}", file=sys.stderr)
+
+
 # -- commands ----------------------------------------------------------------------------
 
 
@@ -62,25 +109,38 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from tools.table import branch, lineage, origin, who_plays
+
     app = _app(args)
-    found = False
-    for info in app.games():
-        found = True
+    infos = list(app.games())
+    origins = {info.id: forked for info in infos if (forked := lineage(app, info.id)) is not None}
+    for info in infos:
         if info.damaged or info.created is None:
             print(f"{info.id}  {info.ruleset:5} version {info.version:6}  DAMAGED  {info.damaged}")
             continue
-        status = "over" if info.over else "playing"
         seed = getattr(info.created, "seed", "?")
         rules = f"rules v{recorded_rules_version(info.created)}"
-        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {status:8} {rules}  seed {seed}")
-    if not found:
+        status = "playing"
+        if info.over:
+            last = app.history(info.id, gt=info.version - 1)[-1]
+            outcome = getattr(last, "outcome", None)
+            status = f"over: {outcome.result} ({outcome.reason})" if outcome is not None else "over"
+        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {rules}  seed {seed}  {status}")
+        print(f"    players: {who_plays(info.created)}")
+        if info.id in origins:
+            print(f"    {origin(origins[info.id])}")
+        for forked in origins.values():
+            if forked.source == info.id:
+                print(f"    {branch(forked)}")
+    if not infos:
         print("no games yet; start one with: westmarch new lcg")
     return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tools.bots import make_bot
-    from tools.play import play
+    from tools.bots import BOTS, make_bot
+    from tools.play import Seating, play, screen
+    from tools.table import seat_table, seating, take_back
 
     if args.server or args.token:
         return _play_remote(args)
@@ -94,14 +154,45 @@ def cmd_play(args: argparse.Namespace) -> int:
         game_id = playing[-1].id
     rules = app.rules_of(game_id)
     game_kind = kind(rules.name)
-    bots = {}
+    seats = rules.seats(app.game(game_id).state)
+    bot_kinds: dict[str, str] = {}
     for spec in args.bot or []:
         seat, _, bot = spec.partition("=")
-        bots[seat] = make_bot(bot or "greedy", args.seed, rules.name)
-    humans = set(args.seat) if args.seat else None
+        if seat not in seats:
+            raise CommandError(f"--bot {spec}: this game's seats are {', '.join(seats)}")
+        if (bot or "greedy") not in BOTS:
+            raise CommandError(f"--bot {spec}: unknown bot {bot!r}; choose from {', '.join(BOTS)}")
+        bot_kinds[seat] = bot or "greedy"
+    for seat in args.seat or []:
+        if seat not in seats:
+            raise CommandError(f"--seat {seat}: this game's seats are {', '.join(seats)}")
+    saved = seating(app, game_id)
+    chosen, auto_pass, seed = tuple(args.seat or ()), bool(args.auto_pass), args.seed
+    if saved is not None:
+        # what is not given again is as it was saved: resuming keeps the bots and seats
+        if not args.bot:
+            bot_kinds, seed = dict(saved.bots), saved.seed
+        chosen = chosen or saved.seats
+        auto_pass = auto_pass or saved.auto_pass
+        if not (args.bot and args.seat):
+            who = ", ".join(f"{s} {k}" for s, k in bot_kinds.items()) or "no bots"
+            print(f"resuming with the seating saved for this game: {who}; seats here: {', '.join(chosen) or 'all'}")
+    seat_table(app, game_id, bot_kinds, chosen, auto_pass, seed)
+    table = Seating(
+        bots={seat: make_bot(k, seed, rules.name) for seat, k in bot_kinds.items()},
+        humans=set(chosen) if chosen else None,
+        auto_pass=auto_pass,
+        shared=len(chosen or [s for s in seats if s not in bot_kinds]) > 1,
+    )
+    now = {"game": game_id}
+
+    def remember(changed: Seating) -> None:
+        seat_table(app, now["game"], bot_kinds, chosen, changed.auto_pass, seed)
+
+    table.on_change = remember
 
     def submit(decision: Decision, choice: Choice) -> None:
-        app.submit(game_id, decision.seat, decision.id, choice)
+        app.submit(now["game"], decision.seat, decision.id, choice)
 
     seen: dict[str, int] = {}
 
@@ -109,27 +200,49 @@ def cmd_play(args: argparse.Namespace) -> int:
         """The events since the seat's last decision here, as that seat may see them."""
         from projections.feed import Feed
 
-        now = app.version(game_id)
-        since = seen.get(seat, max(0, now - 40))
-        seen[seat] = now
-        if since >= now:
+        game = now["game"]
+        version = app.version(game)
+        since = seen.get(seat, max(0, version - 40))
+        seen[seat] = version
+        if since >= version:
             return []
-        before = app.state_at(game_id, since) if since else rules.new_state()
+        # the feed starts one event early, so the question the seat last answered is known
+        # to it and the answer reads by the options' labels
+        start = max(0, since - 1)
+        before = app.state_at(game, start) if start else rules.new_state()
         feed = Feed(rules, seat, before)
-        shown = [p for p in feed.project_many(app.history(game_id, gt=since)) if p.type != "DecisionRequested"]
+        shown = [
+            p for p in feed.project_many(app.history(game, gt=start)) if p.seq > since and p.type != "DecisionRequested"
+        ]
         return [f"#{p.seq} {p.text}" for p in shown[-30:]]
 
+    def back(seat: str) -> str:
+        source = now["game"]
+        game = take_back(app, source, seat)
+        now["game"] = game.id
+        seen.clear()
+        return (
+            f"{seat}'s last decision is taken back: this table now plays game {game.id}, from version "
+            f"{game.version}; game {source} stays as it was (westmarch games lists both)"
+        )
+
+    def caused_by(decision: Decision) -> int | None:
+        """The card whose text asked the decision (the cause of its question)."""
+        asked = app.history(now["game"], gt=decision.id - 1, lte=decision.id)
+        return asked[0].cause.card if asked else None
+
     outcome = play(
-        lambda: app.game(game_id).state,
+        lambda: app.game(now["game"]).state,
         submit,
-        lambda viewer: game_kind.view(app.game(game_id).state, viewer),
-        game_kind.render,
-        bots,
-        humans,
+        lambda viewer: game_kind.view(app.game(now["game"]).state, viewer),
+        screen(rules.name),
+        table,
         recent=recent,
+        take_back=back,
+        caused_by=caused_by,
     )
     if outcome is not None:
-        print(f"game {game_id}: {outcome.result} ({outcome.reason})")
+        print(f"game {now['game']}: {outcome.result} ({outcome.reason})")
     return 0
 
 
@@ -143,7 +256,9 @@ def _play_remote(args: argparse.Namespace) -> int:
     if args.bot or args.seat:
         raise CommandError("--bot and --seat are for local games; on a server the token names the seat")
     try:
-        outcome = play_remote(args.server, args.token, args.game or "", tls_ca=args.tls_ca, tls=args.tls)
+        outcome = play_remote(
+            args.server, args.token, args.game or "", tls_ca=args.tls_ca, tls=args.tls, auto_pass=args.auto_pass
+        )
     except grpc.RpcError as error:
         raise CommandError(f"{error.code().name}: {error.details()}") from None
     if outcome is not None:
@@ -303,7 +418,9 @@ def cmd_log(args: argparse.Namespace) -> int:
     app = _app(args)
     game_id = _game_id(app, args.game)
     rules = app.rules_of(game_id)
-    for event, line, because in story_with_causes(rules, app.history(game_id)):
+    events = app.history(game_id)
+    _warn_if_broken(game_id, rules, events)
+    for event, line, because in story_with_causes(rules, events):
         if args.start <= event.seq and (args.end is None or event.seq <= args.end):
             print(f"{event.seq:6}  {line}")
             if not args.brief:
@@ -315,7 +432,9 @@ def cmd_state(args: argparse.Namespace) -> int:
     app = _app(args)
     game_id = _game_id(app, args.game)
     rules = app.rules_of(game_id)
+    _warn_if_broken(game_id, rules, app.history(game_id, lte=args.at))
     state = app.state_at(game_id, args.at)
+    _check_viewer(rules, state, args.viewer, "--as")
     game_kind = kind(rules.name)
     table = game_kind.view(state, args.viewer)
     if args.json:
@@ -327,9 +446,9 @@ def cmd_state(args: argparse.Namespace) -> int:
         print(game_kind.render(table))
         decision = state.pending
         if decision is not None and (args.viewer in ("referee", decision.seat)):
-            from tools.play import show_decision
+            from tools.play import ordered, screen, show_decision
 
-            show_decision(decision, sys.stdout)
+            show_decision(decision, sys.stdout, table, screen(rules.name), ordered(decision))
     return 0
 
 
@@ -348,9 +467,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_fork(args: argparse.Namespace) -> int:
+    from service.lineage import fork_recorded
+
     app = _app(args)
     game_id = _game_id(app, args.game)
-    game = app.fork(game_id, args.at)
+    game = fork_recorded(app, game_id, args.at)
     print(game.id)
     print(f"forked from {game_id} at event {args.at}; now at version {game.version}", file=sys.stderr)
     return 0
@@ -413,7 +534,33 @@ def cmd_tokens(args: argparse.Namespace) -> int:
 def cmd_fixture(args: argparse.Namespace) -> int:
     from tools.fixtures import run_files
 
+    if args.action == "capture":
+        return _capture(args)
+    missing = [f for f in args.files if not os.path.exists(f)]
+    if missing:
+        raise CommandError(f"no fixture file {missing[0]!r}")
     return run_files(args.files, verbose=args.verbose)
+
+
+def _capture(args: argparse.Namespace) -> int:
+    from tools.capture import CaptureError, capture
+
+    app = _app(args)
+    game_id = _game_id(app, args.game)
+    rules = app.rules_of(game_id)
+    at = args.at if args.at is not None else app.version(game_id)
+    state = app.state_at(game_id, at)
+    try:
+        text = capture(rules, state, args.name or f"game {game_id} at version {at}")
+    except CaptureError as error:
+        raise CommandError(str(error)) from None
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+        print(f"wrote {args.output}: the table of game {game_id} at version {at}", file=sys.stderr)
+    return 0
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
@@ -473,6 +620,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", help="seat played here (repeatable; default: every seat not a bot)")
     p.add_argument("--bot", action="append", metavar="SEAT=KIND", help="hand a seat to a bot: random or greedy")
     p.add_argument("--seed", type=int, default=1, help="seed for the bots (default: %(default)s)")
+    p.add_argument(
+        "--auto-pass", action="store_true", help="pass every action window for the seats played here (key a toggles)"
+    )
     p.add_argument("--server", metavar="HOST:PORT", help="play a seat of a game on a Westmarch server")
     p.add_argument("--token", help="with --server: the seat's token (it names the game)")
     p.add_argument("--tls", action="store_true", help="with --server: connect with TLS (system roots)")
@@ -566,6 +716,15 @@ def parser() -> argparse.ArgumentParser:
     g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails")
     g.add_argument("files", nargs="+", help="fixture files (TOML) or folders of them")
     g.add_argument("-v", "--verbose", action="store_true", help="print the events, as the table read then")
+    g = fix_sub.add_parser(
+        "capture",
+        help="write the table of a stored game at a version as a fixture file that 'fixture run' accepts",
+        parents=[common],
+    )
+    g.add_argument("game", help="game id or prefix")
+    g.add_argument("--at", type=int, help="version (default: the latest)")
+    g.add_argument("-o", "--output", help="file to write (default: standard output)")
+    g.add_argument("--name", help="the fixture's name (default: the game and version)")
 
     command("decks", "list the ready-made LCG decks", cmd_decks, store=False)
 
@@ -617,12 +776,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CommandError, RecordError, SetupError, UnknownGame, BadVersion, RuleError, DamagedGame) as error:
         print(f"westmarch: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except sqlite3.Error as error:
+        print(f"westmarch: {_unreadable_store(getattr(args, 'db', None), error)}", file=sys.stderr)
+        return 2
+    except PersistenceError as error:
+        print(f"westmarch: the store cannot be used: {error}", file=sys.stderr)
+        return 2
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        print(
+            f"westmarch: a stored event cannot be read ({error}); the store is damaged "
+            "(westmarch verify GAME names the first unreadable event)",
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:
         # The reader went away (``westmarch log GAME | head``): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as error:
+        print(f"westmarch: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

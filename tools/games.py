@@ -26,9 +26,15 @@ class GameKind:
 
 
 def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
-    from domain.lcg.scenarios import DIFFICULTIES
+    from domain.lcg.scenarios import DIFFICULTIES, SCENARIOS, load
 
-    parser.add_argument("--scenario", default="passage-through-mirkwood", help="scenario key (default: %(default)s)")
+    load()
+    parser.add_argument(
+        "--scenario",
+        default="passage-through-mirkwood",
+        choices=sorted(SCENARIOS),
+        help="the Core Set scenario (default: %(default)s)",
+    )
     parser.add_argument(
         "--players", type=int, help="1 to 4 players (default: one per --deck or --heroes given, else 1)"
     )

@@ -2,48 +2,134 @@
 
 Each decision is shown to the seat that must answer it, with that seat's view of the
 table only. Answers are saved as they are given, so quitting loses nothing: ``play``
-again resumes.
+again resumes. Beside a decision the table shows what it turns on: the text of the card
+that caused it, the totals (willpower against threat, hit points left, a combat's icons)
+and, on demand, any card's whole text (``?NAME``, ``? 3``).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TextIO
 
-from domain.kernel.decisions import Choice, Decision, Kind, RuleError
+from domain.kernel.decisions import Choice, Decision, IllegalChoice, Kind, Option, RuleError
 
 HELP = """Answer with the option numbers:
   one option:        3
   several options:   1,4,5   (an empty line chooses none, where none is allowed)
   an order:          2,1,3   (every option, first to last)
   a number:          the number itself
-  q quits (everything answered so far is saved), ? shows this help"""
+Other keys:
+  ?NAME or ? NAME    a card's whole text, stats and state (? Forest Spider, ?#58)
+  ? 3                the card of option 3
+  a                  auto-pass on or off: pass every action window for you
+  u                  take back your last decision (the game goes on from before it;
+                     what was taken back is kept, and listed by: westmarch games)
+  u SEAT             take back SEAT's last decision (on a server: consent to SEAT's
+                     asking; it happens once every seat agrees, or the referee does it)
+  q                  quit (everything answered so far is saved)
+  h                  this help"""
+
+CLOSING_OPTIONS = ("pass", "done", "skip", "no", "undefended")
+"""Option ids that end a choice; they stay last when options are put in a stable order."""
 
 
 class Quit(Exception):
     pass
 
 
-def parse_answer(decision: Decision, text: str) -> Choice:
+class TakeBack(Exception):
+    """The player asked to take back a seat's last decision (``""``: their own)."""
+
+    def __init__(self, seat: str = "") -> None:
+        super().__init__(seat)
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class Screen:
+    """How one game's table is shown: the renderer and its aids (tools/render_*.py)."""
+
+    render: Callable[[Any], str]
+    cards: Callable[[Any], list[Any]]
+    card_text: Callable[[Any], str]
+    option_note: Callable[[Any, Decision, Option], str]
+    notes: Callable[[Any, Decision], list[str]]
+    score: Callable[[Any], str]
+    printed: Callable[[str], list[Any]]
+    """Cards of the game whose name starts with a text, as printed (for cards not in sight)."""
+
+
+def screen(game: str) -> Screen:
+    """The terminal screen of a ruleset (``lcg`` or ``wotr``)."""
+    if game == "wotr":
+        from tools import render_wotr as r
+    else:
+        from tools import render_lcg as r  # type: ignore[no-redef]
+    return Screen(r.render, r.cards, r.card_text, r.option_note, r.notes, r.score, r.printed)
+
+
+@dataclass
+class Seating:
+    """Who answers what at this table; ``auto_pass`` may change during play."""
+
+    bots: dict[str, Any] = field(default_factory=dict)
+    humans: set[str] | None = None
+    auto_pass: bool = False
+    on_change: Callable[[Seating], None] | None = None
+    shared: bool = False
+    """Several seats are played at this terminal: every screen says whose hand it shows."""
+
+
+def ordered(decision: Decision) -> list[Option]:
+    """The options as numbered on screen: by label (so an option keeps its number from one
+    decision to the next), closing options (Pass, Done...) last; an order, a yes/no and
+    short lists stay as the rules give them."""
+    options = list(decision.options)
+    if decision.kind is Kind.ORDER or len(options) <= 2:
+        return options
+    return sorted(options, key=lambda o: (o.id in CLOSING_OPTIONS, o.label.casefold()))
+
+
+def parse_answer(decision: Decision, text: str, options: list[Option] | None = None) -> Choice:
     """Turn what the player typed into option ids; ValueError says what is wrong."""
+    options = options if options is not None else list(decision.options)
     text = text.strip()
+    span = f"type a number from 1 to {len(options)}"
     if decision.kind is Kind.NUMBER:
-        int(text)
-        return (text,)
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"type a number from {decision.min} to {decision.max}") from None
+        if not decision.min <= value <= decision.max:
+            raise ValueError(f"type a number from {decision.min} to {decision.max}")
+        return (str(value),)
     if not text:
         if decision.kind is Kind.MANY and decision.min == 0:
             return ()
-        raise ValueError("type the number of an option")
+        raise ValueError(span)
     picks = []
     for part in text.replace(" ", ",").split(","):
         if not part:
             continue
+        if not part.isdigit():
+            raise ValueError(f"{part!r} is not an option: {span} (h for help)")
         n = int(part)
-        if not 1 <= n <= len(decision.options):
-            raise ValueError(f"there is no option {n}; choose 1 to {len(decision.options)}")
-        picks.append(decision.options[n - 1].id)
+        if not 1 <= n <= len(options):
+            raise ValueError(f"there is no option {n}: {span}")
+        picks.append(options[n - 1].id)
+    if len(set(picks)) != len(picks):
+        raise ValueError("an option is given twice")
+    if decision.kind is Kind.ONE and len(picks) != 1:
+        raise ValueError(f"choose one option: {span}")
+    if decision.kind is Kind.MANY and not decision.min <= len(picks) <= decision.max:
+        wanted = str(decision.min) if decision.min == decision.max else f"{decision.min} to {decision.max}"
+        raise ValueError(f"choose {wanted} options, separated by commas (you gave {len(picks)})")
+    if decision.kind is Kind.ORDER and len(picks) != len(options):
+        raise ValueError(f"put all {len(options)} options in order, separated by commas (you gave {len(picks)})")
     return tuple(picks)
 
 
@@ -56,7 +142,16 @@ def _how_many(decision: Decision) -> str:
     return f"choose {low} to {high}, separated by commas"
 
 
-def show_decision(decision: Decision, out: TextIO) -> None:
+def show_decision(
+    decision: Decision,
+    out: TextIO,
+    table: Any = None,
+    shown: Screen | None = None,
+    options: list[Option] | None = None,
+    cause: int | None = None,
+) -> None:
+    """The prompt, what it turns on, and the numbered options. ``cause`` is the card whose
+    text asks the question, if any: its text is shown unless the prompt already shows it."""
     shape = {
         Kind.ONE: "choose one",
         Kind.MANY: _how_many(decision),
@@ -64,79 +159,200 @@ def show_decision(decision: Decision, out: TextIO) -> None:
         Kind.NUMBER: f"a number from {decision.min} to {decision.max}",
     }[decision.kind]
     out.write(f"\n{decision.seat}: {decision.prompt} ({shape})\n")
-    for i, option in enumerate(decision.options, start=1):
-        out.write(f"  {i:2}. {option.label}\n")
+    if table is not None and shown is not None:
+        for line in shown.notes(table, decision):
+            out.write(line + "\n")
+        cards = shown.cards(table)
+        told = {decision.about}
+        if decision.about is None:
+            for card in named_in(decision, cards):
+                out.write(f"  {card.name}: {card.text}\n")
+                told.add(card.uid)
+        caused = next((c for c in cards if c.uid == cause), None) if cause not in told else None
+        if caused is not None and caused.text:
+            out.write(f"  (asked by the text of {caused.name}: {caused.text})\n")
+    for i, option in enumerate(options if options is not None else decision.options, start=1):
+        note = shown.option_note(table, decision, option) if table is not None and shown is not None else ""
+        out.write(f"  {i:2}. {option.label}{f'  ({note})' if note else ''}\n")
+
+
+def named_in(decision: Decision, cards: list[Any]) -> list[Any]:
+    """The cards a prompt names ("Use the response of Son of Arnor?", "Forest Gate: draw 2
+    cards?"), each once: an option's card first, else any card in sight of that name."""
+    by_uid = {c.uid: c for c in cards}
+    options = [by_uid[o.card] for o in decision.options if o.card is not None and o.card in by_uid]
+    found: dict[str, Any] = {}
+    for card in [*options, *cards]:
+        if card.text and card.name not in found and card.name in decision.prompt and card.type != "quest":
+            found[card.name] = card
+    return list(found.values())
+
+
+def refusal(decision: Decision, error: RuleError) -> str:
+    """A refused answer in the table's words: the options by label, never by id."""
+    if isinstance(error, IllegalChoice):
+        labels = [o.label if (o := decision.option(c)) is not None else c for c in error.choice]
+        reason = error.reason
+        for option in decision.options:
+            reason = reason.replace(repr(option.id), repr(option.label))
+        return f"{', '.join(labels) or 'nothing'}: {reason}"
+    return str(error)
+
+
+def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> str:
+    """The text of the card a player asked about: ``3`` (option 3's card), ``#58`` or a name."""
+    query = query.strip()
+    found = shown.cards(table)
+    if query.isdigit():
+        n = int(query)
+        if not 1 <= n <= len(options):
+            return f"there is no option {n}: type a number from 1 to {len(options)}"
+        uid = options[n - 1].card
+        card = next((c for c in found if c.uid == uid), None) if uid is not None else None
+        return shown.card_text(card) if card is not None else f"option {n} is not about a card you can see"
+    if query.startswith("#") and query[1:].isdigit():
+        card = next((c for c in found if c.uid == int(query[1:])), None)
+        return shown.card_text(card) if card is not None else f"no card {query} is in sight"
+    wanted = query.casefold()
+    matches = [c for c in found if c.name.casefold() == wanted] or [
+        c for c in found if c.name.casefold().startswith(wanted)
+    ]
+    if not matches:
+        exact = [c for c in shown.printed(query) if c.name.casefold() == wanted] or shown.printed(query)
+        kinds = {c.name for c in exact}
+        if len(kinds) == 1:
+            text = shown.card_text(exact[0]).replace(" #0 - ", " - ", 1)
+            return f"no {exact[0].name} is in sight; as printed:\n{text}"
+        if kinds:
+            return f"no card named {query!r} is in sight; {query!r} could be {', '.join(sorted(kinds))}"
+        return f"no card named {query!r} is in sight, and none in this game's cards"
+    names = {c.name for c in matches}
+    if len(names) > 1:
+        return f"{query!r} could be {', '.join(sorted(names))}: type more of the name"
+    return shown.card_text(matches[0])
 
 
 def ask_human(
     decision: Decision,
-    table: str,
+    table_text: str,
     submit: Callable[[Choice], None],
     read: Callable[[str], str] = input,
     out: TextIO | None = None,
+    table: Any = None,
+    shown: Screen | None = None,
+    seating: Seating | None = None,
+    cause: int | None = None,
 ) -> None:
     """Show the table and the decision, read answers until one is accepted."""
     out = out or sys.stdout
-    out.write("\n" + "=" * 78 + "\n" + table + "\n")
-    show_decision(decision, out)
+    options = ordered(decision)
+    out.write("\n" + "=" * 78 + "\n" + table_text + "\n")
+    show_decision(decision, out, table, shown, options, cause)
     while True:
         try:
             text = read("> ")
         except EOFError:
             raise Quit from None
-        if text.strip() in ("q", "quit", "exit"):
+        word = text.strip()
+        if word in ("q", "quit", "exit"):
             raise Quit
-        if text.strip() in ("?", "help"):
+        if word in ("h", "help", "?"):
             out.write(HELP + "\n")
             continue
+        if word.startswith("?"):
+            out.write(find_card(table, shown, word[1:], options) + "\n" if shown else "no table to look at\n")
+            continue
+        if word == "a" and seating is not None:
+            seating.auto_pass = not seating.auto_pass
+            if seating.on_change is not None:
+                seating.on_change(seating)
+            out.write(f"  auto-pass is {'on: action windows are passed for you' if seating.auto_pass else 'off'}\n")
+            continue
+        if word in ("u", "undo") or word.startswith("u "):
+            raise TakeBack(word[2:].strip() if word.startswith("u ") else "")
         try:
-            choice = parse_answer(decision, text)
+            choice = parse_answer(decision, text, options)
             submit(choice)
             return
         except ValueError as error:
-            out.write(f"  not understood: {error}\n")
+            out.write(f"  {error}\n")
         except RuleError as error:
-            out.write(f"  refused: {error}\n")
+            out.write(f"  refused: {refusal(decision, error)}\n")
+
+
+def is_action_window(decision: Decision) -> bool:
+    """A window in which a player may use an Action or pass (what auto-pass skips)."""
+    return ".window" in decision.rule and decision.option("pass") is not None
 
 
 def play(
     state: Callable[[], Any],
     submit: Callable[[Decision, Choice], None],
     view: Callable[[str], Any],
-    render: Callable[[Any], str],
-    bots: dict[str, Any],
-    humans: set[str] | None,
+    shown: Screen,
+    seating: Seating,
     read: Callable[[str], str] = input,
     out: TextIO | None = None,
     recent: Callable[[str], list[str]] | None = None,
+    take_back: Callable[[str], str] | None = None,
+    caused_by: Callable[[Decision], int | None] | None = None,
 ) -> Any:
     """Drive a game to its end (or until the player quits); returns its outcome.
 
     ``recent(seat)`` gives what happened since that seat last decided, as the seat may
-    see it; it is shown above the table before each of the seat's decisions.
+    see it; it is shown above the table before each of the seat's decisions, and the
+    game's last events at its end. ``take_back(seat)`` takes back the seat's last
+    decision and says what was done (a ``RuleError`` if it cannot). ``caused_by(decision)``
+    is the card whose text asked it, if any.
     """
     out = out or sys.stdout
+    last_human: str | None = None
     while True:
         current = state()
         decision = current.pending
         if decision is None:
-            out.write("\n" + render(view("referee" if current.over else "spectator")) + "\n")
+            if current.over and recent is not None:
+                lines = recent("referee")
+                if lines:
+                    out.write("\nLast events:\n" + "\n".join(f"  {line}" for line in lines[-12:]) + "\n")
+            table = view("referee" if current.over else "spectator")
+            out.write("\n" + shown.render(table) + "\n")
+            if current.over:
+                out.write(f"Result: {current.over.result} ({current.over.reason}). {shown.score(table)}\n")
             return current.over
         seat = decision.seat
-        if seat in bots:
-            bot = bots[seat]
-            submit(decision, bot.choose(decision, partial(view, seat)))
+        if seat in seating.bots:
+            submit(decision, seating.bots[seat].choose(decision, partial(view, seat)))
             continue
-        if humans is not None and seat not in humans:
+        if seating.humans is not None and seat not in seating.humans:
             out.write(f"\nwaiting for {seat}, who is not played here\n")
             return None
-        table = render(view(seat))
+        if seating.auto_pass and is_action_window(decision):
+            submit(decision, ("pass",))
+            out.write(f"{seat} passes: {decision.prompt} (auto-pass; type a to turn it off)\n")
+            continue
+        table = view(seat)
+        text = shown.render(table)
         if recent is not None:
             lines = recent(seat)
             if lines:
-                table = "Since your last decision:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + table
+                text = "Since your last decision:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + text
+        if last_human is not None and last_human != seat:
+            text = f"*** {seat} decides now: the table below shows {seat}'s hand, not {last_human}'s ***\n" + text
+        elif last_human is None and seating.shared:
+            text = f"*** {seat} decides: the table below shows {seat}'s hand ***\n" + text
+        last_human = seat
         try:
-            ask_human(decision, table, partial(submit, decision), read, out)
+            cause = caused_by(decision) if caused_by is not None else None
+            ask_human(decision, text, partial(submit, decision), read, out, table, shown, seating, cause)
         except Quit:
             out.write("\nsaved; run play again to resume\n")
             return None
+        except TakeBack as asked:
+            if take_back is None:
+                out.write("  taking back is not possible at this table\n")
+                continue
+            try:
+                out.write(take_back(asked.seat or seat) + "\n")
+            except RuleError as error:
+                out.write(f"  cannot take back: {error}\n")

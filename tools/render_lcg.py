@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from domain.kernel.decisions import Decision, Option
+from domain.lcg.cards import CARDS
 from projections.lcg import CardView, PlayerView, TableView
+
+VICTORY = {code: d.victory_points for code, d in CARDS.items() if d.victory_points}
 
 
 def _stats(c: CardView) -> str:
@@ -35,11 +39,14 @@ def card_line(c: CardView) -> str:
         marks.append("questing")
     if c.keywords:
         marks.append(" ".join(c.keywords))
-    line = f"{c.name} #{c.uid} ({_stats(c)})"
+    stats = _stats(c)
+    line = f"{c.name} #{c.uid}" + (f" ({stats})" if stats else "")
     if marks:
         line += " - " + ", ".join(marks)
     for a in c.attachments:
         line += f" [attached: {a.name} #{a.uid}{', exhausted' if a.exhausted else ''}]"
+    if c.guarding is not None:
+        line += f" [guarding #{c.guarding}]"
     if c.face_down_shadows:
         n = c.face_down_shadows
         line += f" [{n} face-down shadow card{'s' if n != 1 else ''}]"
@@ -64,6 +71,8 @@ def _player(p: PlayerView) -> list[str]:
     lines += _group("Heroes", p.heroes)
     lines += _group("Allies", p.allies)
     lines += _group("Engaged", p.engaged)
+    lines += _group("Prisoner (face down, cannot be used)", p.prisoner)
+    lines += _group("On top of the deck", p.deck_conditions)
     if p.hand is not None:
         lines += _group("Hand", p.hand)
     if p.discard:
@@ -80,10 +89,14 @@ def render(t: TableView) -> str:
     threat = sum(c.threat or 0 for c in t.staging)
     lines.append(f"Staging area (threat {threat}):")
     lines += ["    " + card_line(c) for c in t.staging] or ["    (empty)"]
+    points = sum(c.victory_points or 0 for c in t.victory)
+    shown = ", ".join(c.name for c in t.victory) or "none"
     lines.append(
         f"Encounter deck {t.encounter_deck_size} cards - discard {len(t.encounter_discard)}"
-        f" - victory display: {', '.join(c.name for c in t.victory) or 'none'}"
+        f" - victory display: {shown}" + (f" ({points} victory points)" if points else "")
     )
+    if t.set_aside:
+        lines.append(f"Set aside, out of play: {', '.join(card_line(c) for c in t.set_aside)}")
     for p in t.players:
         lines.append("")
         lines += _player(p)
@@ -91,3 +104,142 @@ def render(t: TableView) -> str:
         lines.append("")
         lines.append(f"GAME OVER: {t.outcome.result} ({t.outcome.reason})")
     return "\n".join(lines)
+
+
+# -- what the table says on demand: a card's whole text, aids beside a decision -----------
+
+
+def cards(t: TableView) -> list[CardView]:
+    """Every card the view shows, attachments and shadow cards included."""
+    found: list[CardView] = []
+
+    def add(c: CardView) -> None:
+        found.append(c)
+        for inner in (*c.attachments, *c.shadows):
+            add(inner)
+
+    for c in (*([t.quest] if t.quest else []), *([t.active_location] if t.active_location else []), *t.staging):
+        add(c)
+    for c in (*t.revealed, *t.victory, *t.encounter_discard):
+        add(c)
+    for p in t.players:
+        for c in (*p.heroes, *p.allies, *p.engaged, *(p.hand or []), *p.discard):
+            add(c)
+    return found
+
+
+def card_text(c: CardView) -> str:
+    """A card as its face reads: name, type, stats, traits, keywords, text, and its state."""
+    kind = f"{c.sphere} {c.type}" if c.sphere else c.type
+    lines = [f"{c.name} #{c.uid} - {kind}"]
+    stats = _stats(c)
+    if stats:
+        lines.append(f"  {stats}")
+    if c.traits:
+        lines.append(f"  Traits: {'. '.join(c.traits)}.")
+    if c.keywords:
+        lines.append(f"  Keywords: {', '.join(c.keywords)}")
+    lines.append(f"  Text: {c.text or '(no text)'}")
+    state = []
+    if c.uid and c.hit_points is not None and c.type != "quest":
+        state.append(f"{c.hit_points - c.damage} of {c.hit_points} hit points left")
+    if c.resources:
+        state.append(f"{c.resources} resource(s)")
+    if c.exhausted:
+        state.append("exhausted")
+    if c.committed:
+        state.append("committed to the quest")
+    if c.attachments:
+        state.append("attached: " + ", ".join(a.name for a in c.attachments))
+    if state:
+        lines.append(f"  Now: {'; '.join(state)}")
+    return "\n".join(lines)
+
+
+def _hit_points(c: CardView) -> str:
+    return f"{c.hit_points - c.damage}/{c.hit_points} HP left" if c.hit_points is not None else ""
+
+
+def option_note(t: TableView, decision: Decision, option: Option) -> str:
+    """What a player needs beside an option: a character's willpower while committing, an
+    enemy's engagement cost when engaging, defence or attack and the hit points left
+    wherever damage, an attack or a target is chosen."""
+    if option.card is None or option.id in ("yes", "no"):
+        return ""
+    card = next((c for c in cards(t) if c.uid == option.card), None)
+    if card is None or card.type not in ("hero", "ally", "enemy", "location"):
+        return ""
+    rule = decision.rule
+    if rule.startswith("lcg.quest.commit"):
+        return f"WP {card.willpower}" if card.willpower is not None else ""
+    parts = []
+    if card.type == "enemy" and rule.startswith("lcg.encounter"):
+        parts.append(f"engagement cost {card.engagement_cost}, ATK {card.attack}")
+    elif not (rule.startswith(("lcg.combat", "lcg.damage")) or "damage" in decision.prompt.lower()):
+        return ""
+    elif card.type in ("hero", "ally"):
+        parts.append(f"DEF {card.defense}" if "defend" in rule else f"ATK {card.attack}")
+    elif card.type == "enemy":
+        parts.append(f"DEF {card.defense}")
+    hp = _hit_points(card)
+    if hp:
+        parts.append(hp)
+    return ", ".join(parts)
+
+
+def notes(t: TableView, decision: Decision) -> list[str]:
+    """Lines shown under a decision's prompt: the card that caused it, with its text, and
+    the totals the decision turns on."""
+    out = []
+    shown = {c.uid: c for c in cards(t)}
+    about = shown.get(decision.about) if decision.about is not None else None
+    if about is not None:
+        out.append(f"  {about.name}: {about.text or '(no text)'}")
+        if about.type == "enemy":
+            out.append(f"    (ATK {about.attack}, DEF {about.defense}, {_hit_points(about)})")
+    if decision.rule.startswith("lcg.quest.commit"):
+        committed = sum(c.willpower or 0 for p in t.players for c in (*p.heroes, *p.allies) if c.committed)
+        threat = sum(c.threat or 0 for c in t.staging)
+        out.append(f"  Willpower committed so far: {committed}; threat in the staging area: {threat}")
+    if decision.rule.startswith("lcg.travel") and about is None:
+        for option in decision.options:
+            card = shown.get(option.card) if option.card is not None else None
+            if card is not None and card.text:
+                out.append(f"  {card.name}: {card.text}")
+    return out
+
+
+def score(t: TableView) -> str:
+    """The Core Set rulebook's score ("Scoring"): final threat, plus the threat cost of dead
+    heroes, plus damage on heroes in play, minus victory points; lower is better."""
+    threat = sum(p.threat for p in t.players)
+    dead = sum(CARDS[c.code].threat_cost for p in t.players for c in p.discard if c.type == "hero")
+    damage = sum(c.damage for p in t.players for c in p.heroes)
+    victory = sum(VICTORY.get(c.code, 0) for c in t.victory)
+    return (
+        f"Score: {threat + dead + damage - victory} (threat {threat} + dead heroes {dead}"
+        f" + damage on heroes {damage} - victory points {victory}; lower is better)"
+    )
+
+
+def printed(query: str) -> list[CardView]:
+    """Cards of the card pool whose name starts with ``query``, as printed (not in play)."""
+    wanted = query.casefold()
+    found = []
+    for code, d in CARDS.items():
+        if d.type == "quest" or not d.name.casefold().startswith(wanted):
+            continue
+        card = CardView(uid=0, code=code, name=d.name, type=d.type, sphere=d.sphere, text=d.text)
+        card.keywords, card.traits = d.keywords, d.traits
+        if d.is_character:
+            card.willpower, card.attack, card.defense, card.hit_points = d.willpower, d.attack, d.defense, d.hit_points
+            card.cost = d.cost if d.type == "ally" else None
+        elif d.type == "enemy":
+            card.attack, card.defense, card.hit_points = d.attack, d.defense, d.hit_points
+            card.threat, card.engagement_cost = d.threat, d.engagement_cost
+        elif d.type == "location":
+            card.threat, card.quest_points = d.threat, d.quest_points
+        elif d.type in ("event", "attachment"):
+            card.cost = d.cost
+        found.append(card)
+    return found

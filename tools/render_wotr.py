@@ -2,22 +2,44 @@
 
 from __future__ import annotations
 
+from domain.kernel.decisions import Decision, Option
+from domain.wotr.cards import CARDS
 from projections.wotr import CardView, LocationView, PlayerView, TableView
+
+CARRYOVER = 2
+"""Rules §4.2: the hand a player may always pass with (the carryover limit's floor)."""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _icons(c: CardView) -> str:
+    """Icons by name, so a count never reads like a path's number: ``2 path icons``."""
     parts = []
     if c.path:
-        parts.append(f"path {c.path}")
+        parts.append(_plural(c.path, "path icon"))
     if c.bg_attack or c.bg_defense:
-        parts.append(f"atk {c.bg_attack}/def {c.bg_defense}")
+        parts.append(f"{_plural(c.bg_attack, 'attack icon')}, {_plural(c.bg_defense, 'defense icon')}")
     if c.lead_attack or c.lead_defense:
-        parts.append(f"lead ({c.lead_attack})/({c.lead_defense})")
+        parts.append(f"leadership {c.lead_attack} attack/{c.lead_defense} defense")
     return ", ".join(parts)
 
 
+def allowed_paths(c: CardView) -> str:
+    """The paths a character may be played on, as the card lists them."""
+    if c.type != "character":
+        return ""
+    if not c.paths:
+        return "may go on no path"
+    numbers = list(c.paths)
+    if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2:
+        return f"may go on paths {numbers[0]} to {numbers[-1]}"
+    return f"may go on path{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+
+
 def card_line(c: CardView) -> str:
-    icons = _icons(c)
+    icons = "; ".join(part for part in (_icons(c), allowed_paths(c)) if part)
     line = f"{c.name} #{c.uid} [{c.faction} {c.type}{'; ' + icons if icons else ''}]"
     if c.owner:
         line += f" ({c.owner})"
@@ -103,3 +125,145 @@ def render(t: TableView) -> str:
         lines.append("")
         lines.append(f"GAME OVER: {t.outcome.result} wins ({t.outcome.reason})")
     return "\n".join(lines)
+
+
+# -- what the table says on demand: a card's whole text, aids beside a decision -----------
+
+
+def cards(t: TableView) -> list[CardView]:
+    """Every card the view shows, items included."""
+    found: list[CardView] = []
+
+    def add(c: CardView) -> None:
+        found.append(c)
+        for item in c.items:
+            add(item)
+
+    for loc in ([t.path] if t.path else []) + t.battlegrounds:
+        for c in loc.cards:
+            add(c)
+    for p in t.players:
+        for c in (*p.reserve, *(p.hand or []), *(p.aside or []), *(p.cycle or [])):
+            add(c)
+        if p.top_of_deck is not None:
+            add(p.top_of_deck)
+    return found
+
+
+def card_text(c: CardView) -> str:
+    lines = [f"{c.name} #{c.uid} - {c.faction} {c.type}" + (f" ({c.owner})" if c.owner else "")]
+    icons = _icons(c)
+    if icons:
+        lines.append(f"  Icons: {icons}")
+    paths = allowed_paths(c)
+    if paths:
+        lines.append(f"  Paths: {paths}")
+    if c.keywords:
+        lines.append(f"  Keywords: {', '.join(c.keywords)}")
+    lines.append(f"  Text: {c.text or '(no text)'}")
+    if c.items:
+        lines.append(f"  Now: wielding {', '.join(i.name for i in c.items)}")
+    if c.reserved:
+        lines.append("  Now: played to reserve this round")
+    return "\n".join(lines)
+
+
+def option_note(t: TableView, decision: Decision, option: Option) -> str:
+    if option.card is None:
+        return ""
+    card = next((c for c in cards(t) if c.uid == option.card), None)
+    if card is None:
+        return ""
+    paths = allowed_paths(card) if option.id.startswith("play.") else ""
+    return "; ".join(part for part in (_icons(card), paths) if part)
+
+
+def _team_of(t: TableView, seat: str | None) -> str:
+    return next((p.team for p in t.players if p.seat == seat), "")
+
+
+def combat_preview(t: TableView, loc: LocationView) -> list[str]:
+    """Icons each side has on a location now, and who would win if it were fought as it
+    stands: on a path the Shadow's path icons attack and the Free Peoples' path icons and
+    the path's defense cancel; on a battleground the attackers' attack icons and leadership
+    against the defenders' defense icons, leadership and the printed defense."""
+    if loc.kind == "path":
+        attackers, defenders = "shadow", "free"
+    else:
+        defenders = loc.deck
+        attackers = "shadow" if defenders == "free" else "free"
+    attack, defense, shares = loc.attack_tokens, loc.defense_tokens, []
+    if not loc.ignore_defense:
+        defense += loc.defense
+    for c in loc.cards:
+        team = _team_of(t, c.owner)
+        units = [c, *c.items]
+        if loc.kind == "path":
+            value = sum(u.path for u in units)
+        elif team == attackers:
+            value = sum(u.bg_attack + u.lead_attack for u in units)
+        else:
+            value = sum(u.bg_defense + u.lead_defense for u in units)
+        if value:
+            shares.append(f"{c.name} {value} ({team})")
+        if team == attackers:
+            attack += value
+        else:
+            defense += value
+    lead = "the defenders hold" if defense >= attack else "the attackers are winning"
+    return [
+        f"  Combat preview at {loc.name}: {attackers} attack {attack} against {defenders} defense {defense}"
+        f" ({loc.defense if not loc.ignore_defense else 0} printed, {loc.defense_tokens} defense and"
+        f" {loc.attack_tokens} attack token(s)): {lead}",
+        f"    icons: {', '.join(shares) or 'no card has icons here'}",
+    ]
+
+
+def notes(t: TableView, decision: Decision) -> list[str]:
+    out = []
+    shown = {c.uid: c for c in cards(t)}
+    about = shown.get(decision.about) if decision.about is not None else None
+    if about is not None:
+        out.append(f"  {about.name}: {about.text or '(no text)'}")
+    if decision.rule.startswith(("wotr.action", "wotr.combat")):
+        for loc in ([t.path] if t.path else []) + t.battlegrounds:
+            if loc.cards or loc.attack_tokens:
+                out += combat_preview(t, loc)
+    if decision.rule.startswith("wotr.action") and not any(o.id == "pass" for o in decision.options):
+        me = next((p for p in t.players if p.seat == decision.seat), None)
+        if me is not None:
+            enemies = [p for p in t.players if p.team != me.team]
+            hands = ", ".join(f"{p.seat} {p.hand_size}" for p in enemies)
+            out.append(
+                f"  Pass is not offered: you hold {me.hand_size} cards, more than your carryover limit"
+                f" ({max(CARRYOVER, me.carryover)}), and not fewer than every enemy (hands: {hands}) - rules 4.2"
+            )
+    return out
+
+
+def score(t: TableView) -> str:
+    return "Score: " + ", ".join(f"{team.team} {team.score}" for team in t.teams)
+
+
+def printed(query: str) -> list[CardView]:
+    """Faction cards whose name starts with ``query``, as printed (not in play)."""
+    wanted = query.casefold()
+    return [
+        CardView(
+            uid=0,
+            code=code,
+            name=d.name,
+            type=d.type,
+            faction=d.faction,
+            path=d.path,
+            bg_attack=d.bg_attack,
+            bg_defense=d.bg_defense,
+            lead_attack=d.lead_attack,
+            lead_defense=d.lead_defense,
+            paths=d.paths,
+            keywords=d.keywords,
+            text=d.text,
+        )
+        for code, d in CARDS.items()
+        if d.name.casefold().startswith(wanted)
+    ]

@@ -169,6 +169,23 @@ class RemoteSeat:
     def table(self, viewer: str = "") -> Any:
         return decode_table(self.view.game, self.view.table)
 
+    def take_back(self, seat: str) -> str:
+        """Ask (or consent) that ``seat`` take back its last decision; once it happens, this
+        seat plays on in the new game with the same token."""
+        try:
+            response = self.stub.TakeBack(pb.TakeBackRequest(game_id=self.game_id, token=self.token, seat=seat))
+        except grpc.RpcError as error:
+            raise RuleError(f"{error.code().name}: {error.details()}") from None
+        if not response.game_id:
+            waiting = ", ".join(response.waiting_for)
+            return (
+                f"  asked to take back {response.seat}'s decision of version {response.at}; waiting for {waiting}"
+                f" to agree (they type: u {response.seat}), or for the referee"
+            )
+        source, self.game_id, self.answered = self.game_id, response.game_id, 0
+        self.view = self.stub.GetView(pb.GetViewRequest(game_id=self.game_id, token=self.token)).view
+        return f"{response.seat}'s last decision is taken back: play goes on in game {self.game_id}; {source} is kept"
+
 
 def play_remote(
     address: str,
@@ -178,17 +195,25 @@ def play_remote(
     tls: bool = False,
     read: Callable[[str], str] = input,
     out: TextIO | None = None,
+    auto_pass: bool = False,
 ) -> Outcome | None:
     """Play the token's seat in the terminal until the game ends or the player quits."""
     from tools.games import kind
-    from tools.play import play
+    from tools.play import Seating, play, screen
 
     with channel(address, tls_ca, tls) as ch:
         seat = RemoteSeat(pb_grpc.GameServiceStub(ch), token, game_id)
         me = seat.view.viewer
         game_kind = kind(seat.view.game)
         outcome: Outcome | None = play(
-            seat.state, seat.submit, seat.table, game_kind.render, {}, {me}, read, out or sys.stdout
+            seat.state,
+            seat.submit,
+            seat.table,
+            screen(game_kind.name),
+            Seating(humans={me}, auto_pass=auto_pass),
+            read,
+            out or sys.stdout,
+            take_back=seat.take_back,
         )
         return outcome
 

@@ -409,7 +409,7 @@ class AttackDeclared(Event, frozen=True, kw_only=True):
 
 @on(AttackDeclared)
 def _attack(s: LcgState, e: AttackDeclared) -> None:
-    s.attack = Attack(enemy=e.enemy, player=e.player)
+    s.attack = Attack(enemy=e.enemy, player=e.player, outer=s.attack)
 
 
 class DefenderDeclared(Event, frozen=True, kw_only=True):
@@ -463,7 +463,7 @@ class AttackResolved(Event, frozen=True, kw_only=True):
 
 @on(AttackResolved)
 def _attack_resolved(s: LcgState, e: AttackResolved) -> None:
-    s.attack = None
+    s.attack = s.attack.outer if s.attack is not None else None
 
 
 class QuestStageDefeated(Event, frozen=True, kw_only=True):

@@ -28,7 +28,7 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import Card, Player
 
-PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged")
+PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles")
 SHARED_ZONES = (
     "staging",
     "encounter.deck",
@@ -39,6 +39,7 @@ SHARED_ZONES = (
     "quest.deck",
     "victory",
     "set-aside",
+    "set-aside.face-up",
     "shadows",
     "attachments",
 )
@@ -137,6 +138,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
                 committed=bool(spec.get("committed", False)),
                 face=str(spec.get("face", "B" if zone == "quest" else "A")),
                 shown=bool(spec.get("shown", False)),
+                claimed=zone == "attachments" and CARDS[code].type == "objective",
             )
             cards.append(card)
             zones[zone].append(uid)

@@ -17,6 +17,12 @@ from domain.kernel.state import State
 Uid = int
 Seat = str
 
+SET_ASIDE_FACE_UP = "set-aside.face-up"
+"""Cards set aside face up, out of play, whose text may still bring them in (Nazgûl of Dol
+Guldur). Per player, ``<seat>.prisoner`` holds a hero turned face down as the prisoner,
+``<seat>.shackles`` a condition on top of the deck, ``<seat>.under`` the player cards face
+down under Orc Guards."""
+
 IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest")
 """The zones (a player's by their last part) whose cards are in play."""
 
@@ -37,6 +43,8 @@ class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
     face: str = "A"
     surge: bool = False
     shown: bool = False
+    claimed: bool = False
+    """An objective claimed by a player; it stays marked until it returns to the staging area."""
     cancelled: bool = False
     """Its When Revealed or shadow effect was cancelled (A Test of Will, Hasty Stroke)."""
 
@@ -69,6 +77,9 @@ class Attack(msgspec.Struct, kw_only=True, omit_defaults=True):
     attackers: list[Uid] = msgspec.field(default_factory=list)
     defenders: list[Uid] = msgspec.field(default_factory=list)
     """Every declared defender (several only with Stand Together); ``defender`` is the first."""
+    outer: Attack | None = None
+    """The attack this one interrupts (a Wolf Rider's attack during another enemy's), which
+    goes on once this one is resolved."""
 
 
 class LcgState(State, kw_only=True, omit_defaults=True):

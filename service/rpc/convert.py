@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from domain.kernel.decisions import Decision, Kind, Option
+from projections.arithmetic import rulebook
 from projections.explain import Because
 from projections.feed import Projected
 from service.commands import Access, SubmitResult, ViewResult
@@ -108,4 +109,12 @@ def access_pb(a: Access) -> pb.GameAccess:
 
 
 def because_pb(b: Because) -> pb.Because:
-    return pb.Because(seq=b.seq, text=b.text, rule=b.rule, card=b.card or "", led_by=[because_pb(c) for c in b.led_by])
+    return pb.Because(
+        seq=b.seq,
+        text=b.text,
+        rule=b.rule,
+        card=b.card or "",
+        led_by=[because_pb(c) for c in b.led_by],
+        working=b.working,
+        section=b.section or rulebook(b.rule),
+    )

@@ -55,6 +55,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.limits import Gate, LimitExceeded, Limits
 from service.rpc.live import LiveGames
 from service.store import CREATED_TOPIC, EVENT_TOPIC
+from service.takeback import take_back
 from service.web.http import WebOptions, WebServer, tls_context
 
 SERVICE_NAME = "westmarch.v1.GameService"
@@ -351,6 +352,19 @@ class Servicer:
         entry.extra["fork"] = str(access.game_id)
         return pb.ForkGameResponse(access=convert.access_pb(access), forked_from=str(game_id))
 
+    def take_back(self, request: pb.TakeBackRequest, entry: CallLog) -> pb.TakeBackResponse:
+        game_id = self._game(request, entry)
+        result = take_back(self.service, game_id, request.token, request.seat)
+        entry.seat, entry.version = result.seat, result.at
+        if result.branch is not None:
+            entry.extra["branch"] = str(result.branch)
+        return pb.TakeBackResponse(
+            seat=result.seat,
+            at=result.at,
+            game_id=str(result.branch) if result.branch is not None else "",
+            waiting_for=result.waiting_for,
+        )
+
     def verify_game(self, request: pb.VerifyGameRequest, entry: CallLog) -> pb.VerifyGameResponse:
         game_id = self._game(request, entry)
         verdict = self.service.verify(game_id, request.token)
@@ -528,6 +542,7 @@ class Servicer:
             "GetHistory": unary("GetHistory", pb.GetHistoryRequest, pb.GetHistoryResponse, self.get_history),
             "ExplainEvent": unary("ExplainEvent", pb.ExplainEventRequest, pb.ExplainEventResponse, self.explain_event),
             "ForkGame": unary("ForkGame", pb.ForkGameRequest, pb.ForkGameResponse, self.fork_game),
+            "TakeBack": unary("TakeBack", pb.TakeBackRequest, pb.TakeBackResponse, self.take_back),
             "VerifyGame": unary("VerifyGame", pb.VerifyGameRequest, pb.VerifyGameResponse, self.verify_game),
             "GetCatalog": unary("GetCatalog", pb.GetCatalogRequest, pb.GetCatalogResponse, self.get_catalog),
             "ExportGame": grpc.unary_stream_rpc_method_handler(

@@ -132,7 +132,8 @@ class Trigger:
     """Forced effect or Response: runs ``effect`` after an event of type ``on``.
 
     ``zone`` says where the card must be to listen: ``play`` (in play), ``hand`` (in
-    its owner's hand) or ``subject`` (the card the event is about, wherever it went).
+    its owner's hand), ``subject`` (the card the event is about, wherever it went) or
+    ``set-aside`` (set aside face up, out of play: Nazgûl of Dol Guldur).
     """
 
     on: type[Event] | tuple[type[Event], ...]
@@ -277,6 +278,7 @@ _NO_TEXT = Text()
 CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
 CARDS.update(_pack("core_set_player.toml"))
 CARDS.update(_pack("core_set_events.toml"))
+CARDS.update(_pack("core_set_scenarios.toml"))
 
 
 def load_texts() -> None:
@@ -287,7 +289,11 @@ def load_texts() -> None:
         attachments,
         core_set_events,
         dol_guldur_orcs,
+        escape_from_dol_guldur,
         heroes,
+        journey_along_the_anduin,
         passage_through_mirkwood,
+        saurons_reach,
         spiders_of_mirkwood,
+        wilderlands,
     )

@@ -24,10 +24,12 @@ from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Break, Call, Decide, ForEach, If, Let, Node, Repeat, Seq, register
 from domain.kernel.runtime import Runtime
+from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import card_option, choose, each_player, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.constant import cannot_fight
 from domain.lcg.rules.procedures import end_of
 from domain.lcg.rules.windows import window
 from domain.lcg.state import LcgState, Seat, Uid
@@ -60,13 +62,13 @@ register("lcg.shadow.deal-extra", emit(_deal_extra_shadow), rule="lcg.combat.sha
 
 
 def defenders(s: LcgState, seat: Seat) -> list[Uid]:
-    own = table.ready_characters(s, seat)
+    own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
     sentinels = [
         u
         for other in s.active_seats()
         if other != seat
         for u in table.ready_characters(s, other)
-        if table.defn(s, u).has("Sentinel")
+        if table.defn(s, u).has("Sentinel") and not cannot_fight(s, u)
     ]
     return own + sentinels
 
@@ -91,7 +93,6 @@ def _attack_context(rt: Runtime) -> dict[str, object]:
     return {
         "defending": rt.env["player"],
         "undefended": chosen == "undefended",
-        "shadows": table.shadows_of(st(rt), int(rt.env["enemy"])),
     }
 
 
@@ -137,6 +138,23 @@ def defenders_left(s: LcgState) -> list[Uid]:
     if attack is None:
         return []
     return [d for d in attack.defenders if table.holder(s, d) is not None and table.is_in_play(s, d)]
+
+
+def _next_shadow(rt: Runtime) -> dict[str, Uid | None]:
+    """The attacker's next face-down shadow card. Reading: shadow cards dealt to it while its
+    shadow cards resolve (Massing at Night) are its shadow cards for this attack, turned over
+    too (Core Set rulebook, Combat: each shadow card dealt to the attacker is resolved)."""
+    s = st(rt)
+    waiting = [c for c in table.shadows_of(s, int(rt.env["enemy"])) if not s.cards[c].shown]
+    return {"shadow": waiting[0] if waiting else None}
+
+
+def _shadow_resolved(rt: Runtime) -> Event | None:
+    """A shadow card with a shadow effect has resolved (Nazgûl of Dol Guldur listens)."""
+    card = st(rt).cards[int(rt.env["shadow"])]
+    if text_of(card.code).shadow is None:
+        return None
+    return xev.ShadowEffectResolved(enemy=int(rt.env["enemy"]), card=card.uid)
 
 
 def _defender_gone(rt: Runtime) -> bool:
@@ -213,27 +231,30 @@ ENEMY_ATTACK = register(
                         Let(
                             _attack_context,
                             Seq(
-                                ForEach(
-                                    lambda rt: list(rt.env["shadows"]),
-                                    "shadow",
-                                    If(
-                                        _engaged_with,
-                                        Seq(
-                                            emit(
-                                                lambda rt: ev.ShadowCardRevealed(
-                                                    enemy=int(rt.env["enemy"]), card=int(rt.env["shadow"])
-                                                )
-                                            ),
-                                            Call(
-                                                _shadow_program,
-                                                lambda rt: {
-                                                    "enemy": rt.env["enemy"],
-                                                    "defending": rt.env["defending"],
-                                                    "defender": rt.env["defender"],
-                                                    "undefended": rt.env["undefended"],
-                                                    "self": rt.env["shadow"],
-                                                    "_card": rt.env["shadow"],
-                                                },
+                                Repeat(
+                                    Let(
+                                        _next_shadow,
+                                        If(
+                                            lambda rt: rt.env["shadow"] is None or not _engaged_with(rt),
+                                            Break(),
+                                            Seq(
+                                                emit(
+                                                    lambda rt: ev.ShadowCardRevealed(
+                                                        enemy=int(rt.env["enemy"]), card=int(rt.env["shadow"])
+                                                    )
+                                                ),
+                                                Call(
+                                                    _shadow_program,
+                                                    lambda rt: {
+                                                        "enemy": rt.env["enemy"],
+                                                        "defending": rt.env["defending"],
+                                                        "defender": rt.env["defender"],
+                                                        "undefended": rt.env["undefended"],
+                                                        "self": rt.env["shadow"],
+                                                        "_card": rt.env["shadow"],
+                                                    },
+                                                ),
+                                                emit(_shadow_resolved),
                                             ),
                                         ),
                                     ),
@@ -284,13 +305,13 @@ ENEMY_ATTACK = register(
 
 
 def attackers(s: LcgState, seat: Seat) -> list[Uid]:
-    own = table.ready_characters(s, seat)
+    own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
     ranged = [
         u
         for other in s.active_seats()
         if other != seat
         for u in table.ready_characters(s, other)
-        if table.defn(s, u).has("Ranged")
+        if table.defn(s, u).has("Ranged") and not cannot_fight(s, u)
     ]
     return own + ranged
 
@@ -354,7 +375,11 @@ register("lcg.combat.attack", _player_attack("solo"), rule="lcg.combat.player-at
 
 
 def _staging_attackers(s: LcgState, seat: Seat) -> list[Uid]:
-    return [u for u in table.ready_characters(s, seat) if text_of(s.cards[u].code).staging_attack_bonus is not None]
+    return [
+        u
+        for u in table.ready_characters(s, seat)
+        if text_of(s.cards[u].code).staging_attack_bonus is not None and not cannot_fight(s, u)
+    ]
 
 
 def _ask_staging_attack(rt: Runtime) -> Ask | None:

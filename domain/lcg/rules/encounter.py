@@ -14,13 +14,14 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.constant import may_optionally_engage, skips_engagement_checks
 from domain.lcg.state import LcgState, Seat, Uid
 
 
 def _ask_optional(rt: Runtime) -> Ask | None:
     s = st(rt)
     seat = rt.env["player"]
-    enemies = table.staging_enemies(s)
+    enemies = [u for u in table.staging_enemies(s) if may_optionally_engage(s, u)]
     if not enemies:
         return None
     options = [card_option(s, u) for u in enemies]
@@ -39,7 +40,7 @@ def next_engagement(s: LcgState, seat: Seat) -> list[Uid]:
 
 def _none_can_engage(rt: Runtime) -> bool:
     s = st(rt)
-    return not any(next_engagement(s, seat) for seat in s.active_seats())
+    return skips_engagement_checks(s) or not any(next_engagement(s, seat) for seat in s.active_seats())
 
 
 def _ask_check(rt: Runtime) -> Ask | None:

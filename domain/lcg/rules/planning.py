@@ -19,6 +19,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, st
 from domain.lcg.rules import attachments, table
+from domain.lcg.rules.constant import ally_cap_reached
 from domain.lcg.rules.resources import can_pay_cost, cost_payments
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -31,6 +32,8 @@ def playable(s: LcgState, seat: Seat) -> list[Uid]:
     for uid in table.hand(s, seat):
         d = table.defn(s, uid)
         if d.type not in PLANNING_TYPES or (d.unique and table.unique_in_play(s, d.code)):
+            continue
+        if d.type == "ally" and ally_cap_reached(s):
             continue
         if d.type == "attachment" and not attachments.targets(s, uid):
             continue

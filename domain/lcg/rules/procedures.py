@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.kernel.events import Event, GameEnded, Outcome, ScopeEnded
-from domain.kernel.flow import Call, Do, ForEach, If, Let, Seq, register
+from domain.kernel.flow import Call, Do, ForEach, If, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.constant import draw_replacement
+from domain.lcg.rules.keywords import doomed_program, guard_placed, guarded_program
 from domain.lcg.state import LcgState, Uid
 
 # -- draw --------------------------------------------------------------------------------
@@ -28,6 +30,9 @@ def _draw(rt: Runtime) -> Event | None:
     seat = rt.env["player"]
     if s.players[seat].eliminated or not table.can_draw(s):
         return None
+    shackles = draw_replacement(s, seat)
+    if shackles is not None:
+        return ev.CardsDiscarded(cards=(shackles,))
     cards = tuple(s.zone(f"{seat}.deck")[: int(rt.env["count"])])
     return ev.CardsDrawn(player=seat, cards=cards) if cards else None
 
@@ -59,12 +64,13 @@ def _surges(rt: Runtime) -> bool:
 
 
 def _resolve_revealed(rt: Runtime) -> Event | None:
-    """Enemies and locations enter the staging area; treacheries go to the discard pile."""
+    """Enemies, locations and objectives enter the staging area; treacheries go to the
+    discard pile."""
     s = st(rt)
     uid = int(rt.env["card"])
     if s.cards[uid].zone != "revealed":
         return None
-    if table.defn(s, uid).type in ("enemy", "location"):
+    if table.defn(s, uid).type in ("enemy", "location", "objective"):
         return ev.CardMoved(card=uid, to="staging")
     return ev.CardsDiscarded(cards=(uid,))
 
@@ -75,6 +81,20 @@ def _when_revealed(rt: Runtime) -> str | None:
     if card.zone != "revealed" or card.cancelled or text_of(card.code).when_revealed is None:
         return None
     return f"{card.code}.when-revealed"
+
+
+def _entered() -> tuple[Node, ...]:
+    """The revealed card takes its place; a guard starts guarding; an objective with
+    Guarded gets its guard (and, revealed as a guard itself, the next card guards the
+    objective it came up for)."""
+    return (
+        emit(_resolve_revealed),
+        emit(guard_placed, rule="lcg.keyword.guarded"),
+        Call(
+            guarded_program,
+            lambda rt: {"card": rt.env["card"], "also": rt.env.get("guarding"), "_card": rt.env["card"]},
+        ),
+    )
 
 
 register(
@@ -90,11 +110,12 @@ register(
                 lambda rt: rt.env["card"] is not None,
                 Seq(
                     emit(lambda rt: ev.EncounterCardRevealed(card=int(rt.env["card"]))),
+                    Call(doomed_program, lambda rt: {"card": rt.env["card"], "_card": rt.env["card"]}),
                     Call(_when_revealed, lambda rt: {"self": rt.env["card"], "_card": rt.env["card"]}),
                     If(
                         _surges,
-                        Seq(emit(_resolve_revealed), Call("lcg.reveal"), rule="lcg.keyword.surge"),
-                        emit(_resolve_revealed),
+                        Seq(*_entered(), Call("lcg.reveal"), rule="lcg.keyword.surge"),
+                        Seq(*_entered()),
                     ),
                 ),
             ),

@@ -16,6 +16,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.constant import staging_reveals
 from domain.lcg.rules.windows import window
 
 
@@ -73,7 +74,7 @@ def body() -> list[Node]:
             rule="lcg.quest.commit",
         ),
         window("lcg.quest.window.commit"),
-        ForEach(lambda rt: st(rt).active_seats(), "staged", Call("lcg.reveal"), rule="lcg.quest.staging"),
+        ForEach(lambda rt: staging_reveals(st(rt)), "staged", Call("lcg.reveal"), rule="lcg.quest.staging"),
         window("lcg.quest.window.staging"),
         Let(
             _totals,

@@ -14,6 +14,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import each_player, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.constant import extra_refresh_threat
 from domain.lcg.state import LcgState, Uid
 
 
@@ -75,6 +76,9 @@ def body() -> list[Node]:
             rule="lcg.refresh.held",
         ),
         emit(_ready_all, rule="lcg.refresh.ready"),
-        each_player(emit(lambda rt: ev.ThreatRaised(player=rt.env["player"], amount=1)), rule="lcg.refresh.threat"),
+        each_player(
+            emit(lambda rt: ev.ThreatRaised(player=rt.env["player"], amount=1 + extra_refresh_threat(st(rt)))),
+            rule="lcg.refresh.threat",
+        ),
         emit(_pass_token, rule="lcg.refresh.first-player"),
     ]

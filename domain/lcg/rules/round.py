@@ -7,6 +7,7 @@ Each phase opens (``PhaseBegan``), runs its steps, offers an action window, and 
 from __future__ import annotations
 
 from domain.kernel.flow import Call, Node, Repeat, Seq, register
+from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import combat, encounter, planning, quest, refresh, resources, travel
@@ -28,6 +29,7 @@ def phase(name: str, body: list[Node]) -> Node:
         emit(lambda rt: ev.PhaseBegan(phase=name)),
         *body,
         window(f"lcg.{name}.window"),
+        emit(lambda rt: xev.PhaseEnded(phase=name)),
         Call("lcg.end-phase"),
         rule=f"lcg.{name}",
     )
@@ -38,6 +40,7 @@ ROUND = register(
     Seq(
         emit(lambda rt: ev.RoundBegan(round=st(rt).round + 1)),
         *(phase(name, body) for name, body in PHASES),
+        emit(lambda rt: xev.RoundEnded(round=st(rt).round)),
         Call("lcg.end-round"),
     ),
     rule="lcg.round",

@@ -202,17 +202,23 @@ def shadows_of(s: LcgState, enemy: Uid) -> list[Uid]:
     return [c for c in s.zone("shadows") if s.cards[c].attached_to == enemy]
 
 
+STAGING_AREA: Uid = 0
+"""The target of modifiers to the total threat in the staging area (Under the Shadow)."""
+
 NO_THREAT = "contributes-no-threat"
 """A lasting flag: the card does not contribute its threat to the staging area
 (Radagast's Cunning, Secret Paths)."""
 
 
 def staging_threat(s: LcgState) -> int:
-    return sum(
+    total = sum(
         threat_of(s, u)
         for u in s.zone("staging")
         if defn(s, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
     )
+    if s.modifiers:
+        total += s.modifier_total(STAGING_AREA, "threat")
+    return max(total, 0)
 
 
 def cannot_attack(seat: Seat) -> str:

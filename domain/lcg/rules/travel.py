@@ -13,6 +13,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import card_option, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.constant import must_travel_to
 from domain.lcg.state import LcgState, Uid
 
 
@@ -31,7 +32,12 @@ def reachable(s: LcgState) -> list[Uid]:
 
 def _ask(rt: Runtime) -> Ask | None:
     s = st(rt)
-    options = [card_option(s, u) for u in reachable(s)]
+    places = reachable(s)
+    forced = [u for u in must_travel_to(s) if u in places]
+    if forced:
+        # The East Bight: "the players must travel to The East Bight if there is no active location".
+        return Ask(s.first, "Travel: you must travel to this location", [card_option(s, u) for u in forced])
+    options = [card_option(s, u) for u in places]
     if not options:
         return None
     return Ask(s.first, "Travel to a location in the staging area?", [*options, Option("skip", "Do not travel")])

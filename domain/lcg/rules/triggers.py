@@ -18,7 +18,7 @@ from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
 from domain.lcg.rules import attachments, table
 from domain.lcg.rules.procedures import stage_defeatable
-from domain.lcg.state import LcgState, Uid
+from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Uid
 
 ELIMINATION_THREAT = 50
 """Rules: a player whose threat reaches 50 is eliminated (seed 001: "Out: threat ≥ 50")."""
@@ -134,6 +134,8 @@ def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
                 pool = list(_subjects(event))
             elif trig.zone == "hand":
                 pool = _hands(s)
+            elif trig.zone == "set-aside":
+                pool = list(s.zone(SET_ASIDE_FACE_UP))
             else:
                 pool = _in_play(s)
             pools[trig.zone] = pool

@@ -28,6 +28,10 @@ def available_actions(s: LcgState, seat: Seat) -> list[Option]:
                 if (owner == seat or action.anyone) and action.available(s, uid, seat):
                     label = f"{table.name(s, uid)}: {action.label}"
                     options.append(Option(f"{uid}.{i}", label, uid))
+    for uid in table.staging(s):  # objectives in the staging area: any player may claim them
+        for i, action in enumerate(text_of(s.cards[uid].code).actions):
+            if action.anyone and action.available(s, uid, seat):
+                options.append(Option(f"{uid}.{i}", f"{table.name(s, uid)}: {action.label}", uid))
     return options + event_actions(s, seat)
 
 

@@ -41,4 +41,4 @@ def scenario(key: str) -> Scenario:
 
 
 def load() -> None:
-    from domain.lcg.scenarios import passage_through_mirkwood  # noqa: F401
+    from domain.lcg.scenarios import escape_from_dol_guldur, journey_along_the_anduin, passage_through_mirkwood  # noqa: F401

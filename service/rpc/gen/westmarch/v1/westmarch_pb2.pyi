@@ -19,8 +19,10 @@ beside this file: schema/<game>.table.json (View.table) and schema/<game>.events
 
 Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the server):
   "lcg"  The Lord of the Rings: The Card Game. Seats "p1".."p4", one per player (1 to 4).
-         Scenarios: "passage-through-mirkwood" (the default).
+         Scenarios (the Core Set's): "passage-through-mirkwood" (the default),
+         "journey-along-the-anduin", "escape-from-dol-guldur".
          Options: "difficulty" = "standard" (default) | "easy".
+         Decks: PlayerSetup.deck, or the key of a ready-made deck (GetCatalog).
   "wotr" War of the Ring: The Card Game. The scenario fixes the seats:
          "trilogy" (default: frodo, witch-king, aragorn, saruman),
          "two-player-duel" (gandalf, witch-king), "three-player-duel" (gandalf,
@@ -28,6 +30,10 @@ Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the 
          Options (readings of disputed rules): "excess_hand" = "cycle" | "keep",
          "play_cost" = "cycle" | "cycle-or-forsake", "empty_combat" = "defender" |
          "nobody", "when_played_in_reserve" = "false" | "true".
+         Against the Shadow: "bots" = "shadow" or Shadow seats, comma-separated (a bot seat,
+         played by the rules, gets no token), "difficulty" = "standard" | "challenging"
+         (with bots), "bot_cards" = the text of a card file replacing the bots'
+         substitute pool.
 Besides the seats every game has the viewers "spectator" and "referee".
 
 Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),
@@ -899,13 +905,23 @@ class Because(_message.Message):
     RULE_FIELD_NUMBER: _builtins.int
     CARD_FIELD_NUMBER: _builtins.int
     LED_BY_FIELD_NUMBER: _builtins.int
+    WORKING_FIELD_NUMBER: _builtins.int
+    SECTION_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     text: _builtins.str
     rule: _builtins.str
     card: _builtins.str
     """The name of the card whose text produced the event ("" if none or not visible)."""
+    section: _builtins.str
+    """The rulebook section the rule reference stands for ("" for a card's own text)."""
     @_builtins.property
     def led_by(self) -> _containers.RepeatedCompositeFieldContainer[Global___Because]: ...
+    @_builtins.property
+    def working(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The numbers the step was decided by ("p1's threat 35 against Forest Spider#58's
+        engagement cost 25: 35 >= 25, so it engages p1"), for the referee and once the game is over.
+        """
+
     def __init__(
         self,
         *,
@@ -914,10 +930,12 @@ class Because(_message.Message):
         rule: _builtins.str = ...,
         card: _builtins.str = ...,
         led_by: _abc.Iterable[Global___Because] | None = ...,
+        working: _abc.Iterable[_builtins.str] | None = ...,
+        section: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "led_by", b"led_by", "rule", b"rule", "seq", b"seq", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "led_by", b"led_by", "rule", b"rule", "section", b"section", "seq", b"seq", "text", b"text", "working", b"working"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1304,3 +1322,66 @@ class GetCatalogResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetCatalogResponse: _TypeAlias = GetCatalogResponse  # noqa: Y015
+
+@_typing.final
+class TakeBackRequest(_message.Message):
+    """-- taking back a decision ------------------------------------------------------------"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    game_id: _builtins.str
+    token: _builtins.str
+    seat: _builtins.str
+    """The seat whose last decision is taken back (default: the token's seat; the referee
+    must name it).
+    """
+    def __init__(
+        self,
+        *,
+        game_id: _builtins.str = ...,
+        token: _builtins.str = ...,
+        seat: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "seat", b"seat", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TakeBackRequest: _TypeAlias = TakeBackRequest  # noqa: Y015
+
+@_typing.final
+class TakeBackResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    AT_FIELD_NUMBER: _builtins.int
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    WAITING_FOR_FIELD_NUMBER: _builtins.int
+    seat: _builtins.str
+    at: _builtins.int
+    """The version at which the decision taken back was asked."""
+    game_id: _builtins.str
+    """The game play goes on in (the same tokens work there); empty while waiting."""
+    @_builtins.property
+    def waiting_for(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The seats whose consent is still needed."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.str = ...,
+        at: _builtins.int = ...,
+        game_id: _builtins.str = ...,
+        waiting_for: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["at", b"at", "game_id", b"game_id", "seat", b"seat", "waiting_for", b"waiting_for"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TakeBackResponse: _TypeAlias = TakeBackResponse  # noqa: Y015

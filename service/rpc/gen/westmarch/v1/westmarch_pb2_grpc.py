@@ -89,6 +89,11 @@ class GameServiceStub:
                 request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
                 response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.FromString,
                 _registered_method=True)
+        self.TakeBack = channel.unary_unary(
+                '/westmarch.v1.GameService/TakeBack',
+                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.SerializeToString,
+                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -180,6 +185,16 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def TakeBack(self, request, context):
+        """Take back a seat's last decision: a seat asks for its own (or consents to another
+        seat's, naming it); once every seat has asked, or at once when the referee asks, play
+        goes on in a new game that is this one's events up to that decision's question, asked
+        again. This game is kept as it was played. The new game takes the same tokens.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -237,6 +252,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ExportGame,
                     request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.FromString,
                     response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.SerializeToString,
+            ),
+            'TakeBack': grpc.unary_unary_rpc_method_handler(
+                    servicer.TakeBack,
+                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.FromString,
+                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -536,6 +556,33 @@ class GameService:
             '/westmarch.v1.GameService/ExportGame',
             service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
             service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def TakeBack(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/westmarch.v1.GameService/TakeBack',
+            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.SerializeToString,
+            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -19,8 +19,10 @@ beside this file: schema/<game>.table.json (View.table) and schema/<game>.events
 
 Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the server):
   "lcg"  The Lord of the Rings: The Card Game. Seats "p1".."p4", one per player (1 to 4).
-         Scenarios: "passage-through-mirkwood" (the default).
+         Scenarios (the Core Set's): "passage-through-mirkwood" (the default),
+         "journey-along-the-anduin", "escape-from-dol-guldur".
          Options: "difficulty" = "standard" (default) | "easy".
+         Decks: PlayerSetup.deck, or the key of a ready-made deck (GetCatalog).
   "wotr" War of the Ring: The Card Game. The scenario fixes the seats:
          "trilogy" (default: frodo, witch-king, aragorn, saruman),
          "two-player-duel" (gandalf, witch-king), "three-player-duel" (gandalf,
@@ -28,6 +30,10 @@ Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the 
          Options (readings of disputed rules): "excess_hand" = "cycle" | "keep",
          "play_cost" = "cycle" | "cycle-or-forsake", "empty_combat" = "defender" |
          "nobody", "when_played_in_reserve" = "false" | "true".
+         Against the Shadow: "bots" = "shadow" or Shadow seats, comma-separated (a bot seat,
+         played by the rules, gets no token), "difficulty" = "standard" | "challenging"
+         (with bots), "bot_cards" = the text of a card file replacing the bots'
+         substitute pool.
 Besides the seats every game has the viewers "spectator" and "referee".
 
 Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),
@@ -105,6 +111,12 @@ class GameServiceStub:
     so the referee may export a game at any time and everyone else only once it is over
     (PERMISSION_DENIED before).
     """
+    TakeBack: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.TakeBackRequest, _westmarch_pb2.TakeBackResponse]
+    """Take back a seat's last decision: a seat asks for its own (or consents to another
+    seat's, naming it); once every seat has asked, or at once when the referee asks, play
+    goes on in a new game that is this one's events up to that decision's question, asked
+    again. This game is kept as it was played. The new game takes the same tokens.
+    """
 
 @_typing.type_check_only
 class GameServiceAsyncStub(GameServiceStub):
@@ -143,6 +155,12 @@ class GameServiceAsyncStub(GameServiceStub):
     record holds every hidden card and the seed, and a redacted record could not be verified,
     so the referee may export a game at any time and everyone else only once it is over
     (PERMISSION_DENIED before).
+    """
+    TakeBack: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.TakeBackRequest, _westmarch_pb2.TakeBackResponse]  # type: ignore[assignment]
+    """Take back a seat's last decision: a seat asks for its own (or consents to another
+    seat's, naming it); once every seat has asked, or at once when the referee asks, play
+    goes on in a new game that is this one's events up to that decision's question, asked
+    again. This game is kept as it was played. The new game takes the same tokens.
     """
 
 class GameServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -245,6 +263,18 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         record holds every hidden card and the seed, and a redacted record could not be verified,
         so the referee may export a game at any time and everyone else only once it is over
         (PERMISSION_DENIED before).
+        """
+
+    @_abc_1.abstractmethod
+    def TakeBack(
+        self,
+        request: _westmarch_pb2.TakeBackRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_westmarch_pb2.TakeBackResponse, _abc.Awaitable[_westmarch_pb2.TakeBackResponse]]:
+        """Take back a seat's last decision: a seat asks for its own (or consents to another
+        seat's, naming it); once every seat has asked, or at once when the referee asks, play
+        goes on in a new game that is this one's events up to that decision's question, asked
+        again. This game is kept as it was played. The new game takes the same tokens.
         """
 
 def add_GameServiceServicer_to_server(servicer: GameServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

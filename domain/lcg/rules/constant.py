@@ -1,0 +1,116 @@
+"""Constant abilities: card texts that change how a rule runs while the card is where it acts.
+
+A quest stage changes the quest and encounter phases (Anduin Passage reveals one more card
+and skips engagement checks; Ambush on the Shore skips the staging step; The Necromancer's
+Tower lets the group play one ally a round); a location changes travel or the refresh phase
+(The East Bight, Gladden Fields); an enemy in the staging area limits optional engagement
+(Goblin Sniper); an attachment stops its host fighting (Gandalf's Map); a condition on a
+deck replaces its next draw (Iron Shackles). Card modules declare them with
+:func:`constant`; the phases ask the questions below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from domain.lcg.cards import CARDS
+from domain.lcg.rules import table
+from domain.lcg.state import LcgState, Seat, Uid
+
+
+@dataclass(frozen=True)
+class Constant:
+    extra_reveals: int = 0
+    """Stage: encounter cards revealed in the staging step beyond one per player."""
+    skips_staging: bool = False
+    """Stage: the quest phase has no staging step."""
+    skips_engagement_checks: bool = False
+    """Stage: no engagement checks in the encounter phase (optional engagement stays)."""
+    allies_per_round: int | None = None
+    """Stage: how many ally cards the group may play each round."""
+    refresh_threat: int = 0
+    """Active location: each player's threat rises this much more in the refresh phase."""
+    must_travel: bool = False
+    """Location in the staging area: with no active location, the players must travel here."""
+    optional_engagement: Callable[[LcgState, Uid], bool] | None = None
+    """Enemy in the staging area: whether a player may optionally engage it now."""
+    host_cannot_fight: bool = False
+    """Attachment: the attached character cannot attack or defend."""
+    replaces_draw: bool = False
+    """Condition on a deck: the next draw from that deck discards this card instead."""
+    no_attachments: bool = False
+    """Enemy: no attachment can be played on it."""
+
+
+CONSTANTS: dict[str, Constant] = {}
+_NONE = Constant()
+
+
+def constant(code: str, entry: Constant) -> Constant:
+    """Declare what the text of card ``code`` changes in the rules."""
+    if code not in CARDS:
+        raise KeyError(f"{code} is not a known card")
+    if code in CONSTANTS:
+        raise ValueError(f"{code} has two constant abilities")
+    CONSTANTS[code] = entry
+    return entry
+
+
+def of(s: LcgState, uid: Uid | None) -> Constant:
+    return _NONE if uid is None else CONSTANTS.get(s.cards[uid].code, _NONE)
+
+
+def stage(s: LcgState) -> Constant:
+    return of(s, table.quest_card(s))
+
+
+def staging_reveals(s: LcgState) -> list[object]:
+    """One item per encounter card the staging step reveals (players first, then extra)."""
+    if stage(s).skips_staging:
+        return []
+    seats: list[object] = list(s.active_seats())
+    return seats + [f"extra-{i}" for i in range(stage(s).extra_reveals)]
+
+
+def skips_engagement_checks(s: LcgState) -> bool:
+    return stage(s).skips_engagement_checks
+
+
+def may_optionally_engage(s: LcgState, enemy: Uid) -> bool:
+    test = of(s, enemy).optional_engagement
+    return test is None or test(s, enemy)
+
+
+def must_travel_to(s: LcgState) -> list[Uid]:
+    """Locations the players must travel to now, if any (The East Bight)."""
+    if table.active_location(s) is not None:
+        return []
+    return [u for u in table.staging(s) if of(s, u).must_travel]
+
+
+def extra_refresh_threat(s: LcgState) -> int:
+    return of(s, table.active_location(s)).refresh_threat
+
+
+def cannot_fight(s: LcgState, uid: Uid) -> bool:
+    """Whether an attachment on the character forbids it to attack or defend."""
+    return any(of(s, a).host_cannot_fight for a in table.attachments_on(s, uid))
+
+
+def ally_cap_reached(s: LcgState) -> bool:
+    """Whether the group already played as many allies this round as the stage allows."""
+    cap = stage(s).allies_per_round
+    return cap is not None and sum(1 for x in s.limits if x.key == ALLY_LIMIT) >= cap
+
+
+ALLY_LIMIT = "stage.ally-played"
+"""The limit key recorded each time an ally is played under a stage that counts them."""
+
+
+def draw_replacement(s: LcgState, seat: Seat) -> Uid | None:
+    """A condition on ``seat``'s deck that the next draw discards instead (Iron Shackles)."""
+    for uid in s.zone(f"{seat}.shackles"):
+        if of(s, uid).replaces_draw:
+            return uid
+    return None

@@ -1,0 +1,229 @@
+"""The arithmetic behind a rule step, for the referee: the numbers a result was decided by.
+
+``working(rules, event, before)`` gives the lines that show how ``event`` came out, from
+the state just before it: an engagement check compares the player's threat with the
+enemy's engagement cost; a quest compares the committed willpower (each character's
+share) with the threat in the staging area (each card's share); a War of the Ring combat
+counts each side's icons card by card. ``rulebook(rule)`` names the rulebook section a
+rule reference stands for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
+from domain.kernel.state import State
+from domain.lcg import events as lcg_ev
+from domain.lcg.rules import table as lcg
+from domain.lcg.ruleset import LCG
+from domain.lcg.state import LcgState
+from domain.wotr import events as wotr_ev
+from domain.wotr.rules import table as wotr
+from domain.wotr.ruleset import WOTR
+from domain.wotr.state import WotrState, other
+
+RULEBOOK: dict[str, str] = {
+    "lcg.setup": "Core Set rulebook, Setup",
+    "lcg.round": "Core Set rulebook, Game Round",
+    "lcg.resource": "Core Set rulebook, Phase 1: Resource",
+    "lcg.planning": "Core Set rulebook, Phase 2: Planning",
+    "lcg.quest": "Core Set rulebook, Phase 3: Quest",
+    "lcg.quest.commit": "Core Set rulebook, Phase 3: Quest, Step 1: Commit Characters",
+    "lcg.quest.staging": "Core Set rulebook, Phase 3: Quest, Step 2: Staging",
+    "lcg.quest.reveal": "Core Set rulebook, Phase 3: Quest, Step 2: Staging",
+    "lcg.quest.progress": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
+    "lcg.quest.resolve": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
+    "lcg.quest.failed": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
+    "lcg.quest.threat": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
+    "lcg.quest.advance": "Core Set rulebook, Questing Successfully / Quest Cards",
+    "lcg.travel": "Core Set rulebook, Phase 4: Travel",
+    "lcg.encounter": "Core Set rulebook, Phase 5: Encounter",
+    "lcg.encounter.optional-engagement": "Core Set rulebook, Phase 5: Encounter, Player Engagement",
+    "lcg.encounter.engagement-check": "Core Set rulebook, Phase 5: Encounter, Engagement Checks",
+    "lcg.combat": "Core Set rulebook, Phase 6: Combat",
+    "lcg.combat.deal-shadows": "Core Set rulebook, Phase 6: Combat, Deal Shadow Cards",
+    "lcg.combat.enemy-attack": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks",
+    "lcg.combat.player-attack": "Core Set rulebook, Phase 6: Combat, Attack Enemies",
+    "lcg.refresh": "Core Set rulebook, Phase 7: Refresh",
+    "lcg.damage": "Core Set rulebook, Damage and Hit Points",
+    "lcg.elimination": "Core Set rulebook, Player Elimination",
+    "lcg.end": "Core Set rulebook, Winning and Losing",
+    "lcg.game": "Core Set rulebook, Game Round",
+    "lcg.phase": "Core Set rulebook, Game Round",
+    "lcg.draw": "Core Set rulebook, Phase 1: Resource",
+    "lcg.event": "Core Set rulebook, Events",
+    "lcg.attachment": "Core Set rulebook, Attachments",
+    "lcg.location": "Core Set rulebook, Phase 4: Travel",
+    "lcg.shadow": "Core Set rulebook, Phase 6: Combat, Deal Shadow Cards",
+    "lcg.destroy": "Core Set rulebook, Damage and Hit Points",
+    "lcg.eliminate": "Core Set rulebook, Player Elimination",
+    "wotr.game": "War of the Ring rules, §4 Round structure",
+    "wotr.setup": "War of the Ring rules, §3 Setup",
+    "wotr.round": "War of the Ring rules, §4 Round structure",
+    "wotr.location": "War of the Ring rules, §4.1 Location step",
+    "wotr.action": "War of the Ring rules, §4.2 Action step",
+    "wotr.move": "War of the Ring rules, §4.2 Action step",
+    "wotr.combat": "War of the Ring rules, §4.3 Combat step and §6 Combat",
+    "wotr.combat.path": "War of the Ring rules, §6.1 Path combat",
+    "wotr.combat.battleground": "War of the Ring rules, §6.2 Battleground combat",
+    "wotr.victory": "War of the Ring rules, §4.4 Victory check and §8 Scoring",
+    "wotr.draw-step": "War of the Ring rules, §4.5 Draw step",
+    "wotr.play": "War of the Ring rules, §5 Playing cards",
+    "wotr.play.cost": "War of the Ring rules, §5.1 The cost of playing",
+    "wotr.cycle": "War of the Ring rules, §7 Procedures",
+    "wotr.eliminate": "War of the Ring rules, §7 Procedures",
+    "wotr.forsake": "War of the Ring rules, §7 Procedures",
+    "wotr.draw": "War of the Ring rules, §7 Procedures",
+    "wotr.draw-play": "War of the Ring rules, §7 Procedures",
+    "wotr.search": "War of the Ring rules, §7 Procedures",
+    "wotr.take": "War of the Ring rules, §7 Procedures",
+    "wotr.ring": "War of the Ring rules, §9 Scenarios (Ring tokens)",
+    "wotr.bot": "Against the Shadow rulebook, the Shadow bot's flowchart",
+}
+
+
+def rulebook(rule: str) -> str:
+    """The rulebook section a rule reference stands for (its longest known prefix), or ""
+    (a card's own text, ``core-074.when-revealed``, is the card)."""
+    parts = rule.split(".")
+    for n in range(len(parts), 0, -1):
+        found = RULEBOOK.get(".".join(parts[:n]))
+        if found is not None:
+            return found
+    return ""
+
+
+def _lcg_name(s: LcgState, uid: int) -> str:
+    return f"{LCG.card_name(s, uid)}#{uid}"
+
+
+def _lcg(event: Event, s: State) -> list[str]:
+    assert isinstance(s, LcgState)
+    if isinstance(event, lcg_ev.EnemyEngaged):
+        threat = s.players[event.player].threat
+        cost = lcg.engagement_cost(s, event.enemy)
+        enemy = _lcg_name(s, event.enemy)
+        if event.cause.rule.startswith("lcg.encounter.engagement-check"):
+            return [
+                f"{event.player}'s threat {threat} against {enemy}'s engagement cost {cost}: "
+                f"{threat} >= {cost}, so it engages {event.player}"
+            ]
+        return [f"{event.player}'s threat {threat}, {enemy}'s engagement cost {cost} (an engagement the player chose)"]
+    if isinstance(event, lcg_ev.QuestResolved):
+        shares = [(uid, lcg.willpower(s, uid)) for uid in lcg.committed(s)]
+        threats = [
+            (uid, lcg.threat_of(s, uid))
+            for uid in s.zone("staging")
+            if lcg.defn(s, uid).type in ("enemy", "location")
+        ]
+        will = " + ".join(f"{_lcg_name(s, u)} {w}" for u, w in shares) or "nobody committed"
+        staged = " + ".join(f"{_lcg_name(s, u)} {t}" for u, t in threats) or "no card"
+        lines = [
+            f"willpower {event.willpower} = {will}",
+            f"threat {event.threat} = {staged}",
+        ]
+        if event.willpower > event.threat:
+            lines.append(f"{event.willpower} > {event.threat}: {event.willpower - event.threat} progress")
+        elif event.willpower < event.threat:
+            lines.append(
+                f"{event.willpower} < {event.threat}: the quest fails, each player raises their threat by "
+                f"{event.threat - event.willpower}"
+            )
+        else:
+            lines.append(f"{event.willpower} = {event.threat}: no progress and no threat")
+        return lines
+    return []
+
+
+def _wotr_name(s: WotrState, uid: int) -> str:
+    return f"{WOTR.card_name(s, uid)}#{uid}"
+
+
+def _wotr(event: Event, s: State) -> list[str]:
+    assert isinstance(s, WotrState)
+    if isinstance(event, wotr_ev.CombatBegan):
+        where = wotr.loc(s, event.location)
+        card = s.cards[event.location]
+        defenders = other(event.attackers)
+        icon_a, icon_d = ("path", "path") if event.kind == "path" else ("bg_attack", "bg_defense")
+
+        def side(team: str, icon: str, lead: str) -> list[str]:
+            shares = [
+                f"{_wotr_name(s, u)} {wotr.unit_icons(s, u, icon)}"
+                for u in wotr.units_at(s, event.location, team)
+                if wotr.unit_icons(s, u, icon)
+            ]
+            shares += [
+                f"{_wotr_name(s, c)} leading {_wotr_name(s, a)} {wotr.support_value(s, c, a, lead)}"
+                for c, a in event.supports
+                if wotr.team(s, c) == team
+            ]
+            return shares
+
+        attack = side(event.attackers, icon_a, "lead_attack")
+        defense = side(defenders, icon_d, "lead_defense")
+        printed = 0 if card.ignore_defense else where.defense
+        lines = [
+            f"{event.attackers} attack {event.attack} = {' + '.join(attack) or 'no icons'}"
+            f"{f' + {card.attack_tokens} attack token(s)' if card.attack_tokens else ''}",
+            f"{defenders} defense before losses {event.defense} = printed {printed}"
+            f"{f' + {card.defense_tokens} defense token(s)' if card.defense_tokens else ''}"
+            f"{' (and what card texts add)' if event.defense > printed + card.defense_tokens else ''}",
+            f"{defenders} cards {event.defenders} = {' + '.join(defense) or 'none'}",
+        ]
+        left = event.attack - event.defense
+        if left <= 0:
+            lines.append(f"{event.attack} <= {event.defense}: every attack icon is canceled before losses")
+        else:
+            lines.append(
+                f"{left} attack icon(s) left for {defenders} to cancel with losses (their cards hold {event.defenders})"
+            )
+        return lines
+    if isinstance(event, wotr_ev.CombatEnded) and s.combat is not None:
+        combat = s.combat
+        winner = event.winner or "nobody"
+        return [
+            f"attack {combat.attack}, defense {combat.defense}, {combat.remaining} attack icon(s) not canceled: "
+            f"{winner} takes {_wotr_name(s, event.location)}"
+            + (f", {event.corruption} corruption for the Shadow" if event.corruption else "")
+        ]
+    return []
+
+
+COMPARISONS: dict[str, type[Event]] = {
+    "lcg.quest.failed": lcg_ev.QuestResolved,
+    "lcg.quest.threat": lcg_ev.QuestResolved,
+    "lcg.quest.progress": lcg_ev.QuestResolved,
+    "wotr.combat.losses": wotr_ev.CombatBegan,
+    "wotr.combat.path.": wotr_ev.CombatBegan,
+    "wotr.combat.battleground.": wotr_ev.CombatBegan,
+}
+"""Rule steps whose result follows from a comparison made by an earlier event, and that event's type."""
+
+
+def comparison(events: Sequence[Event], seq: int) -> int | None:
+    """The event whose arithmetic decided event ``seq`` (the quest's willpower against its
+    threat, a combat's icons), when its cause does not link it already."""
+    event = events[seq - 1]
+    rule = event.cause.rule
+    wanted = next((t for prefix, t in COMPARISONS.items() if rule.startswith(prefix)), None)
+    if wanted is None or isinstance(event, (wanted, DecisionRequested, DecisionAnswered)):
+        return None
+    for earlier in range(seq - 1, 0, -1):
+        if isinstance(events[earlier - 1], wanted):
+            return earlier
+    return None
+
+
+WORKINGS: dict[str, Callable[[Event, State], list[str]]] = {"lcg": _lcg, "wotr": _wotr}
+
+
+def working(rules: Any, event: Event, before: State) -> list[str]:
+    """How ``event`` came out, from the state just before it ([] if there is no arithmetic)."""
+    show = WORKINGS.get(rules.name)
+    return show(event, before) if show is not None else []
+
+
+__all__ = ["RULEBOOK", "comparison", "rulebook", "working"]

@@ -1,0 +1,59 @@
+"""Where a game came from: forks and take-backs, recorded beside the new game.
+
+A fork and a take-back both start a new game whose history is the first ``at`` events of
+another; the source is never changed, so both games fold, reload and verify on their own.
+The new game's :class:`~service.records.GameForked` record says which game and version it
+came from and why, and is saved in the same transaction as its first events.
+
+A take-back goes back to the question the seat's last decision answered: the new game is
+the source's events up to and including that question, which is asked again. The answer
+taken back stays in the source game, which is kept, listed and shown as it was played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID, uuid4
+
+from domain.game import Game
+from domain.kernel.decisions import RuleError
+from domain.kernel.events import DecisionAnswered
+from service.app import Westmarch
+from service.records import GameForked, Record, forked_id
+
+TAKE_BACK = "take-back"
+
+
+class NothingToTakeBack(RuleError):
+    def __init__(self, seat: str) -> None:
+        super().__init__(f"{seat} has made no decision in this game yet")
+
+
+def last_decision(app: Westmarch, game_id: UUID, seat: str) -> int:
+    """The version at which the seat's last answered decision was asked."""
+    for event in reversed(app.history(game_id)):
+        if isinstance(event, DecisionAnswered) and event.seat == seat:
+            return event.decision
+    raise NothingToTakeBack(seat)
+
+
+def fork_recorded(
+    app: Westmarch,
+    game_id: UUID,
+    at: int,
+    why: str = "fork",
+    seat: str = "",
+    new_id: UUID | None = None,
+    also: Sequence[Any] = (),
+) -> Game:
+    """A new game with the first ``at`` events of another, and the record of where it came from."""
+    new_id = new_id or uuid4()
+    record = GameForked(originator_id=forked_id(new_id), game_id=new_id, source=game_id, at=at, why=why, seat=seat)
+    return app.fork(game_id, at, new_id, also=[Record(record), *also])
+
+
+def lineage(app: Westmarch, game_id: UUID) -> GameForked | None:
+    """Where the game came from, if it was forked or taken back."""
+    found = app.record(forked_id(game_id))
+    return found if isinstance(found, GameForked) else None

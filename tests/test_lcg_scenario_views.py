@@ -1,0 +1,88 @@
+"""What the new zones of the Core scenarios show each viewer: Orc Guards hide the player card
+face down under them, from every seat (its owner too) and from the event feed; the prisoner and
+the Nazgûl set aside face up are public; a guard names the objective it guards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from domain.lcg import encounter_events as xev
+from domain.lcg.ruleset import LCG
+from domain.lcg.state import LcgState
+from projections.feed import Feed
+from projections.lcg import view
+from tools.fixtures import Run, load
+
+FIXTURES = Path(__file__).parent / "fixtures" / "lcg"
+VIEWERS = ("p1", "p2", "spectator")
+
+
+def _tower_gate() -> Run:
+    run = Run(load(FIXTURES / "cards/escape-from-dol-guldur/tower-gate-orc-guards-engage-each-player.toml"))
+    decision = run.game.state.pending
+    assert decision is not None
+    run.game.answer(decision.seat, decision.id, run.choice(decision, ["Tower Gate"]))
+    return run
+
+
+def _uids(data: object) -> set[int]:
+    """Every integer under a ``uid`` key in a view."""
+    found: set[int] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "uid" and isinstance(value, int):
+                found.add(value)
+            else:
+                found |= _uids(value)
+    elif isinstance(data, list):
+        for item in data:
+            found |= _uids(item)
+    return found
+
+
+def test_orc_guards_hide_their_player_card_from_every_seat() -> None:
+    run = _tower_gate()
+    state = run.game.state
+    under = {u for seat in state.order for u in state.zone(f"{seat}.under")}
+    assert {run.label(u) for u in under} == {"Guard of the Citadel", "Veteran Axehand"}
+    for viewer in VIEWERS:
+        table = view(state, viewer)
+        assert not _uids(msgspec.to_builtins(table)) & under, f"{viewer} sees a card under an Orc Guard"
+        engaged = [c for p in table.players for c in p.engaged]
+        assert [(c.code, c.name, c.attack, c.defense, c.hit_points) for c in engaged] == [
+            ("orc-guard", "Orc Guard", 1, 1, 1),
+            ("orc-guard", "Orc Guard", 1, 1, 1),
+        ]
+    assert view(state, "referee").players[0].engaged[0].code == "orc-guard"
+
+
+def test_orc_guard_events_name_the_guard_not_the_card_under_it() -> None:
+    run = _tower_gate()
+    events = list(run.game.pending_events)
+    for viewer in VIEWERS:
+        feed = Feed(LCG, viewer, LcgState())
+        made = [p for p in feed.project_many(events) if p.type == "OrcGuardMade"]
+        assert len(made) == 2
+        for projected in made:
+            assert "card" not in projected.body and "guard" in projected.body
+            assert "Guard of the Citadel" not in projected.text and "Veteran Axehand" not in projected.text
+    referee = Feed(LCG, "referee", LcgState()).project_many(events)
+    assert all("card" in p.body for p in referee if p.type == "OrcGuardMade")
+    assert any(isinstance(e, xev.OrcGuardMade) for e in events)
+
+
+def test_prisoner_set_aside_nazgul_and_guards_are_public() -> None:
+    run = Run(load(FIXTURES / "cards/quest/through-the-caverns-rescue-declined.toml"))
+    for viewer in VIEWERS:
+        table = view(run.game.state, viewer)
+        assert [c.name for c in table.players[0].prisoner] == ["Gimli"]
+        assert [c.name for c in table.set_aside] == ["Nazgûl of Dol Guldur"]
+    guarded = Run(
+        load(FIXTURES / "cards/escape-from-dol-guldur/gandalfs-map-guarded-cannot-be-claimed-free-objective-can.toml")
+    )
+    table = view(guarded.game.state, "spectator")
+    guards = {c.name: c.guarding for c in table.staging}
+    assert guards["Dungeon Jailor"] == guarded.uid("Gandalf's Map")
+    assert guards["Shadow Key"] is None

@@ -1,0 +1,230 @@
+"""The referee's desk: explain's arithmetic, fixture capture, the chain warnings, where games
+came from, and taking back a decision with the invariants holding."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+import tomllib
+import uuid
+from pathlib import Path
+
+import pytest
+
+from domain.game import Game
+from domain.kernel.events import Event
+from domain.kernel.runtime import fold
+from domain.lcg import events as lcg_ev
+from domain.lcg.state import LcgState
+from domain.verify import verify
+from domain.wotr import events as wotr_ev
+from domain.wotr.options import wotr_options
+from domain.wotr.ruleset import WOTR
+from projections.arithmetic import rulebook
+from projections.explain import explain, lines
+from service.app import Westmarch
+from tests.conftest import new_lcg, play_randomly
+from tools.capture import capture
+from tools.cli import main
+from tools.fixtures import run_fixture
+from tools.table import lineage, take_back
+
+
+@pytest.fixture(scope="module")
+def lcg_games() -> list[Game]:
+    return [play_randomly(new_lcg(seed, players=2), random.Random(seed)) for seed in range(1, 7)]
+
+
+def first(games: list[Game], wanted: type[Event], rule: str = "") -> tuple[Game, Event]:
+    for game in games:
+        for event in _events(game):
+            if isinstance(event, wanted) and event.cause.rule.startswith(rule):
+                return game, event
+    raise AssertionError(f"no {wanted.__name__} ({rule}) in these games")
+
+
+def _events(game: Game) -> list[Event]:
+    return list(game.pending_events)
+
+
+def test_an_engagement_check_shows_threat_against_engagement_cost(lcg_games: list[Game]) -> None:
+    game, event = first(lcg_games, lcg_ev.EnemyEngaged, "lcg.encounter.engagement-check")
+    assert isinstance(event, lcg_ev.EnemyEngaged)
+    events = _events(game)
+    text = "\n".join(lines(explain(game.rules, events, event.seq)))
+    found = re.search(rf"= {event.player}'s threat (\d+) against .+#{event.enemy}'s engagement cost (\d+): ", text)
+    assert found, text
+    threat, cost = int(found.group(1)), int(found.group(2))
+    before = fold(game.rules, events[: event.seq - 1])
+    assert isinstance(before, LcgState)
+    assert threat == before.players[event.player].threat and threat >= cost
+    assert "Core Set rulebook, Phase 5: Encounter, Engagement Checks" in text
+
+
+def test_a_failed_quest_links_to_willpower_against_threat(lcg_games: list[Game]) -> None:
+    game, event = first(lcg_games, lcg_ev.ThreatRaised, "lcg.quest.failed")
+    events = _events(game)
+    text = "\n".join(lines(explain(game.rules, events, event.seq)))
+    resolved = re.search(r"<- #(\d+) the quest: willpower (\d+) against threat (\d+)", text)
+    assert resolved, text
+    will, threat = int(resolved.group(2)), int(resolved.group(3))
+    assert will < threat
+    shares = re.search(rf"= willpower {will} = (.*)", text)
+    staged = re.search(rf"= threat {threat} = (.*)", text)
+    assert shares and staged
+    assert sum(int(n) for n in re.findall(r" (\d+)(?: \+|$)", shares.group(1))) == will or will == 0
+    assert sum(int(n) for n in re.findall(r" (\d+)(?: \+|$)", staged.group(1))) == threat
+    assert f"{will} < {threat}: the quest fails, each player raises their threat by {threat - will}" in text
+    assert "Phase 3: Quest, Step 3: Quest Resolution" in text
+
+
+def test_a_war_of_the_ring_combat_shows_each_side_and_each_card() -> None:
+    for seed in range(1, 10):
+        game = Game.start(uuid.uuid4(), WOTR, WOTR.created(wotr_options("trilogy", {}), seed))
+        play_randomly(game, random.Random(seed))
+        events = _events(game)
+        began = [e for e in events if isinstance(e, wotr_ev.CombatBegan) and e.attack > 0 and not e.empty]
+        if began:
+            break
+    event = began[0]
+    text = "\n".join(lines(explain(game.rules, events, event.seq)))
+    attack = re.search(rf"= {event.attackers} attack {event.attack} = (.*)", text)
+    assert attack, text
+    tokens = re.search(r"(\d+) attack token", attack.group(1))
+    shares = sum(int(n) for n in re.findall(r"#\d+ (\d+)", attack.group(1)))
+    assert shares + (int(tokens.group(1)) if tokens else 0) == event.attack
+    assert re.search(rf"= \w+ defense before losses {event.defense} = printed \d+", text)
+    assert re.search(rf"= \w+ cards {event.defenders} = ", text)
+    assert "War of the Ring rules, §6.1 Path combat" in text or "§6.2 Battleground combat" in text
+
+
+def test_every_rule_step_names_its_rulebook_section(lcg_games: list[Game]) -> None:
+    """Each rule reference a game produces stands for a rulebook section, except the text of a
+    card (``core-074.when-revealed``, ``wotr.frodo-078.on-play``, a location's activation)."""
+    wotr_game = Game.start(uuid.uuid4(), WOTR, WOTR.created(wotr_options("trilogy", {}), 2))
+    play_randomly(wotr_game, random.Random(2))
+    rules = {e.cause.rule for g in [*lcg_games, wotr_game] for e in _events(g)}
+    card_text = re.compile(r"core-\d|wotr\.[a-z\-]+-\d|wotr\.[a-z\-]+\.activation")
+    assert not [r for r in rules if not rulebook(r) and not card_text.match(r)]
+
+
+def test_capture_round_trip(lcg_games: list[Game]) -> None:
+    """Captured at every kind of decision of a game, each position runs and passes."""
+    game = lcg_games[0]
+    events = _events(game)
+    rules_seen: set[str] = set()
+    for event in events:
+        if type(event).__name__ != "DecisionRequested":
+            continue
+        state = fold(game.rules, events[: event.seq])
+        assert state.pending is not None
+        if state.pending.rule in rules_seen:
+            continue
+        rules_seen.add(state.pending.rule)
+        text = capture(game.rules, state, f"at {event.seq}")
+        result = run_fixture(tomllib.loads(text))
+        assert result.passed, (event.seq, result.failures, text)
+    assert len(rules_seen) >= 8
+
+
+@pytest.mark.parametrize("bots", [(), ("shadow",)], ids=["people", "against-the-shadow"])
+def test_capture_round_trip_war_of_the_ring(bots: tuple[str, ...]) -> None:
+    options = wotr_options("trilogy", {}, bots=bots, difficulty="standard" if bots else "")
+    game = Game.start(uuid.uuid4(), WOTR, WOTR.created(options, 3))
+    play_randomly(game, random.Random(3))
+    events = _events(game)
+    rules_seen: set[str] = set()
+    for event in events:
+        if type(event).__name__ != "DecisionRequested":
+            continue
+        state = fold(game.rules, events[: event.seq])
+        assert state.pending is not None
+        if state.pending.rule in rules_seen:
+            continue
+        rules_seen.add(state.pending.rule)
+        text = capture(game.rules, state, f"at {event.seq}")
+        result = run_fixture(tomllib.loads(text))
+        assert result.passed, (event.seq, result.failures, text)
+    assert len(rules_seen) >= 6
+
+
+def test_capture_at_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db, out = str(tmp_path / "g.db"), tmp_path / "dispute.toml"
+    assert main(["new", "lcg", "--seed", "4", "--db", db]) == 0
+    game = capsys.readouterr().out.strip()
+    assert main(["play", game, "--bot", "p1=greedy", "--db", db]) == 0
+    assert main(["fixture", "capture", game, "--at", "60", "-o", str(out), "--db", db]) == 0
+    data = tomllib.loads(out.read_text())
+    assert data["game"]["heroes"] == [["Aragorn", "Gimli", "Legolas"]] and data["position"]["zones"]
+    capsys.readouterr()
+    assert main(["fixture", "run", str(out)]) == 0
+    assert "1 passed, 0 failed" in capsys.readouterr().err
+
+
+def test_log_and_state_warn_when_the_chain_is_broken(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    assert main(["new", "lcg", "--seed", "3", "--db", db]) == 0
+    game = capsys.readouterr().out.strip()
+    assert main(["log", game, "--db", db]) == 0
+    assert "WARNING" not in capsys.readouterr().err
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(
+            "UPDATE stored_events SET state = CAST(replace(CAST(state AS TEXT), '\"seed\":3', '\"seed\":4') AS BLOB) "
+            "WHERE originator_id = ? AND originator_version = 1",
+            (game.replace("-", ""),),
+        )
+    conn.close()
+    for command in ("log", "state"):
+        assert main([command, game, "--db", db]) == 0
+        err = capsys.readouterr().err
+        assert f"westmarch: WARNING: game {game} does not verify: FAILED at event 1: the hash chain is broken" in err
+
+
+def test_games_show_outcome_players_and_forks(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    assert main(["new", "lcg", "--players", "2", "--seed", "3", "--db", db]) == 0
+    game = capsys.readouterr().out.strip()
+    assert main(["play", game, "--bot", "p1=greedy", "--bot", "p2=greedy", "--db", db]) == 0
+    assert main(["fork", game, "--at", "40", "--db", db]) == 0
+    fork = capsys.readouterr().out.strip().splitlines()[-1]
+    assert main(["games", "--db", db]) == 0
+    listing = capsys.readouterr().out
+    assert re.search(rf"{game} .* over: (won|lost) \([a-z-]+\)", listing)
+    assert "players: p1 Aragorn, Gimli, Legolas; p2 Théodred, Glóin, Thalin" in listing
+    assert f"forked from {game} at event 40" in listing
+    assert f"forked at event 40 into {fork}" in listing
+
+
+def test_take_back_keeps_every_invariant(sqlite_app: Westmarch) -> None:
+    app = sqlite_app
+    game = new_lcg(11, players=2)
+    app.store(game)
+    rng = random.Random(11)
+    from tools.bots import random_choice
+
+    for _ in range(30):
+        decision = app.game(game.id).state.pending
+        assert decision is not None
+        app.submit(game.id, decision.seat, decision.id, random_choice(decision, rng))
+    source_before = app.history(game.id)
+    taken = take_back(app, game.id, "p1")
+    # the source is untouched and still verifies; the branch is a prefix of it
+    assert app.history(game.id) == source_before
+    assert verify(app.rules_of(game.id), source_before).ok
+    record = lineage(app, taken.id)
+    assert record is not None and record.source == game.id and record.why == "take-back"
+    branch = app.history(taken.id)
+    assert branch == source_before[: record.at]
+    pending = app.game(taken.id).state.pending
+    assert pending is not None and pending.seat == "p1" and pending.id == record.at
+    # play on differently: fold, reload and verify hold on the new branch
+    while (decision := app.game(taken.id).state.pending) is not None:
+        app.submit(taken.id, decision.seat, decision.id, random_choice(decision, rng))
+    events = app.history(taken.id)
+    assert verify(app.rules_of(taken.id), events).ok
+    encode = app.rules_of(taken.id).codec.encode
+    assert encode(fold(app.rules_of(taken.id), events)) == encode(app.game(taken.id).state)
+    middle = len(events) // 2
+    assert encode(app.state_at(taken.id, middle)) == encode(fold(app.rules_of(taken.id), events[:middle]))

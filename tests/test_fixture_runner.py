@@ -9,6 +9,7 @@ went otherwise, and the table there.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.position import card_code
 from domain.verify import verify
 from projections.feed import Feed
-from tools.fixtures import Run, load, run_file, run_files
+from tools.capture import capture
+from tools.fixtures import Run, load, run_file, run_files, run_fixture
 
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures"
@@ -262,3 +264,47 @@ def test_a_positions_lasting_effects_name_no_card_a_seat_may_not_see() -> None:
         assert "source" not in body["modifiers"][0]
         assert [x["key"] for x in body["limits"]] == [str(aragorn)] and body["limits_hidden"] == 1
         assert list(body["delayed"]) == [{"at": "phase", "node": "core-031.shuffle-back"}]
+
+
+def _running(state: Any) -> tuple[list[Any], list[Any], list[Any]]:
+    """A state's lasting effects with each card read as its code (uids differ between games)."""
+
+    def code(uid: Any) -> Any:
+        return state.cards[uid].code if isinstance(uid, int) and uid in state.cards else uid
+
+    def key(text: str) -> str:
+        return re.sub(r"(?<![\w])\d+(?![\w])", lambda m: str(code(int(m.group()))), text)
+
+    return (
+        [(code(m.target), m.stat, m.amount, m.until, code(m.source)) for m in state.modifiers],
+        [(key(x.key), x.until) for x in state.limits],
+        [(d.node, d.at, sorted((k, code(v)) for k, v in d.env.items())) for d in state.delayed],
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "lcg/cards/allies/beorn-action-already-used-this-phase.toml",
+        "lcg/cards/events/feint-played-earlier-this-phase-enemy-still-cannot-attack.toml",
+        "lcg/cards/events/stand-together-played-earlier-this-phase.toml",
+        "lcg/rules/first-player-token-passes-over-an-eliminated-player.toml",
+        "wotr/cards/palantir-of-orthanc-used-earlier-this-round.toml",
+    ],
+)
+def test_a_captured_position_keeps_what_is_running(name: str) -> None:
+    """``fixture capture`` writes the eliminated players and the lasting effects, used limits
+    and delayed effects of a table; the captured file lays out the same ones and passes."""
+    run = Run(load(FIXTURES / name))
+    state = run.game.state
+    data = tomllib.loads(capture(run.rules, state, "captured"))
+    result = run_fixture(data)
+    assert result.passed, result.failures
+    again = Run(data).game.state
+    assert _running(again) == _running(state)
+    assert _out(again) == _out(state)
+    assert _running(state) != ([], [], []) or _out(state)
+
+
+def _out(state: Any) -> list[str]:
+    return [seat for seat, p in state.players.items() if getattr(p, "eliminated", False)]

@@ -75,7 +75,7 @@ def setup_frames(game: str, setup_program: str, at: str) -> list[Frame]:
 
 MODIFIER_FIELDS = frozenset({"card", "stat", "amount", "until", "source"})
 LIMIT_FIELDS = frozenset({"card", "player", "key", "until"})
-DELAYED_FIELDS = frozenset({"card", "program", "at", "player"})
+DELAYED_FIELDS = frozenset({"card", "program", "at", "player", "bind"})
 _LABEL_IN_KEY = re.compile(r"\{([^{}]+)\}")
 
 
@@ -101,7 +101,8 @@ def lasting(
     ``until`` is one of ``scopes`` (``game``: it never lapses).
     ``delayed = [{ card = "Beorn", program = "core-031.shuffle-back", at = "phase" }]``: a
     card's text waiting for the end of ``at`` to run ``program`` (the card's, with the card as
-    its own and ``player``, if given, as its controller).
+    its own and ``player``, if given, as its controller; ``bind`` gives the program's other
+    bindings, a card by its label: ``bind = { ally = "Gandalf" }``).
     """
     read = _Reader(labels, scopes, seats)
     return Lasting(
@@ -149,6 +150,8 @@ class _Reader:
         env: dict[str, Any] = {"self": card, "_card": card}
         if "player" in spec:
             env["player"] = self.seat(where, spec["player"])
+        for name, value in dict(spec.get("bind", {})).items():
+            env[str(name)] = self.labels.get(value, value) if isinstance(value, str) else value
         return Delayed(self.scope(where, spec, "at"), node, env)
 
     def uid(self, where: str, name: object) -> int:

@@ -49,6 +49,7 @@ PASSING = {
     "position limits (card, player)": ("lcg/cards/heroes/eowyn-limit-used-by-one-player-not-the-other.toml", "player"),
     "position limits (key)": ("wotr/cards/palantir-of-orthanc-used-earlier-this-round.toml", "key"),
     "position delayed": ("lcg/cards/allies/beorn-action-already-used-this-phase.toml", "delayed"),
+    "position delayed (bind)": ("lcg/cards/events/sneak-attack-played-earlier-this-phase-ally-returns.toml", "bind"),
     "position wotr.setup": ("wotr/rules/setup-draw-seven-cycle-two.toml", "wotr.setup"),
     "position wotr.setup.hand": ("wotr/rules/duel-setup-draws-from-the-top-of-the-decks-given.toml", "wotr.setup.hand"),
     "position any card of the pool": ("wotr/rules/any-card-of-the-pool-in-any-scenario.toml", "Soldiers of Gondor"),

@@ -238,6 +238,14 @@ def soak(minutes: float) -> list[tuple[float, float, int]]:
 
 
 def main(args: argparse.Namespace) -> int:
+    if not args.soak_only:
+        load(args)
+    if args.soak_minutes:
+        soak_section(args)
+    return 0
+
+
+def load(args: argparse.Namespace) -> None:
     quick = bool(args.quick)
     seconds = 3.0 if quick else 12.0
     rows: list[tuple[str, str, str]] = []
@@ -298,28 +306,32 @@ def main(args: argparse.Namespace) -> int:
                 "goal >= 2x with 2 processes" if processes == 2 else "",
             )
         )
-    if args.soak_minutes:
-        samples = soak(args.soak_minutes)
-        first, peak, last = samples[0][1], max(s[1] for s in samples), samples[-1][1]
-        half = [s for s in samples if s[0] >= samples[-1][0] / 2]
-        growth = half[-1][1] - half[0][1] if len(half) > 1 else 0.0
-        per_game = 1024 * growth / max(1, half[-1][2] - half[0][2]) if len(half) > 1 else 0.0
-        trace = "; ".join(f"{m:.1f} min {r:.0f} MiB" for m, r, _ in samples[:: max(1, len(samples) // 8)])
-        rows.append(
-            (
-                f"soak: RSS of one server (SQLite) over {args.soak_minutes:g} minutes of bot games "
-                f"({samples[-1][2]:,} games)",
-                f"start {first:.0f} MiB, peak {peak:.0f} MiB, end {last:.0f} MiB; second half "
-                f"{growth:+.1f} MiB ({per_game:+.1f} KiB per game). Samples: {trace}",
-                "levels off",
-            )
-        )
     command = "westmarch bench-load" + (" --quick" if quick else "")
-    if args.soak_minutes:
-        command += f" --soak-minutes {args.soak_minutes:g}"
     write_section(Path(args.output), "service-load", "gRPC service under load (ratios in one run)", command, rows)
     for a, b, c in rows:
         print(f"{a}: {b} {('(' + c + ')') if c else ''}")
     print(f"written to {args.output}")
-    return 0
 
+
+def soak_section(args: argparse.Namespace) -> None:
+    rows: list[tuple[str, str, str]] = []
+    samples = soak(args.soak_minutes)
+    first, peak, last = samples[0][1], max(s[1] for s in samples), samples[-1][1]
+    half = [s for s in samples if s[0] >= samples[-1][0] / 2]
+    growth = half[-1][1] - half[0][1] if len(half) > 1 else 0.0
+    per_game = 1024 * growth / max(1, half[-1][2] - half[0][2]) if len(half) > 1 else 0.0
+    trace = "; ".join(f"{m:.1f} min {r:.0f} MiB" for m, r, _ in samples[:: max(1, len(samples) // 8)])
+    rows.append(
+        (
+            f"soak: RSS of one server (SQLite) over {args.soak_minutes:g} minutes of bot games "
+            f"({samples[-1][2]:,} games)",
+            f"start {first:.0f} MiB, peak {peak:.0f} MiB, end {last:.0f} MiB; second half "
+            f"{growth:+.1f} MiB ({per_game:+.1f} KiB per game). Samples: {trace}",
+            "levels off",
+        )
+    )
+    command = f"westmarch bench-load --soak-only --soak-minutes {args.soak_minutes:g}"
+    write_section(Path(args.output), "service-soak", "gRPC service: memory over a long run", command, rows)
+    for a, b, c in rows:
+        print(f"{a}: {b} {('(' + c + ')') if c else ''}")
+    print(f"written to {args.output}")

@@ -168,8 +168,9 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def submit_loops(addresses: list[str], loops: int, seconds: float, echo: bool = False) -> tuple[list[float], int]:
-    """``loops`` clients, each playing one-seat games by chaining SubmitDecision; latencies (ms), count."""
-    channels = [aio_channel(a) for a in addresses]
+    """``loops`` clients, each on its own connection (spread over ``addresses``) playing one-seat
+    games by chaining SubmitDecision; latencies (ms), count."""
+    channels = [aio_channel(addresses[n % len(addresses)]) for n in range(loops)]
     stubs = [pb_grpc.GameServiceStub(c) for c in channels]
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds

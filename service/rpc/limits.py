@@ -29,8 +29,8 @@ class LimitExceeded(Exception):
 class Limits:
     streams_per_token: int = 16
     streams_per_connection: int = 64
-    open_calls_per_second: float = 10.0
-    open_calls_burst: int = 40
+    open_calls_per_second: float = 20.0
+    open_calls_burst: int = 100
     busy_per_connection: int = 3
     """Calls of one connection being worked on at once (the rest wait their turn), so one
     connection never holds every worker thread."""

@@ -117,6 +117,20 @@ class Game:
         self._guarded(lambda: rt.answer(seat, decision_id, tuple(choice)))
         return self._new[start:]
 
+    def tell(self, event: Event) -> list[Event]:
+        """Record ``event``, a fact from outside the game's rules (one of ``rules.told``),
+        and run the rules on. The fact is in the game's own log, so the game replays, forks
+        and verifies alone."""
+        if self._broken:
+            raise BrokenGame(f"game {self.id} must be reloaded")
+        rule = self.rules.told.get(type(event))
+        if rule is None:
+            raise TypeError(f"{self.rules.name} games are not told {type(event).__name__}")
+        start = len(self._new)
+        rt = Runtime(self.rules, self.state, self._new)
+        self._guarded(lambda: rt.tell(event, rule))
+        return self._new[start:]
+
     def resume(self) -> list[Event]:
         """Run the rules on from a version that stopped between two rule steps.
 

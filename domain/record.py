@@ -5,8 +5,9 @@ The format (``westmarch_record`` 1) is JSON Lines, UTF-8, one ``\\n`` after ever
 - **Line 1, the header**, a JSON object: ``westmarch_record`` (the format version, 1),
   ``game_id``, ``ruleset`` (``lcg``, ``wotr``), ``scenario``, ``options`` (the game's options
   as in its first event), ``rules_version`` (the version of the ruleset's rules the game was
-  played under, as its first event records it), ``engine`` (the Westmarch that wrote the
-  file) and ``engine_rules_version`` (its version of those rules), ``events`` (how many
+  played under, as its first event records it), ``played_engine`` (the Westmarch the game
+  was started with, as its first event records it; empty for older games), ``engine`` (the
+  Westmarch that wrote the file) and ``engine_rules_version`` (its version of those rules), ``events`` (how many
   follow), ``first_hash`` and ``last_hash`` (of the first and last event), ``over`` and
   ``outcome`` (how the game ended, or null), ``exported_at`` (ISO 8601, UTC).
 - **One line per event**, in order: ``[microseconds since 1970 UTC, event]``, the exact
@@ -52,6 +53,7 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     scenario: str
     options: Any
     rules_version: int
+    played_engine: str = ""
     engine: str
     engine_rules_version: int
     events: int
@@ -83,6 +85,7 @@ def header_line(
         scenario=str(getattr(options, "scenario", "")),
         options=msgspec.to_builtins(options),
         rules_version=recorded_rules_version(first),
+        played_engine=str(getattr(first, "engine", "")),
         engine=engine,
         engine_rules_version=rules.rules_version,
         events=last.seq,
@@ -127,6 +130,7 @@ def check_record(lines: Iterable[bytes], rulesets: Rulesets) -> Checked:
     raw: list[bytes] = []
     head = GENESIS
     first_version: Any = 0
+    first_engine: Any = ""
     first_hash = ""
     for i, line in enumerate(rows, start=1):
         if not line.endswith(b"\n"):
@@ -142,12 +146,19 @@ def check_record(lines: Iterable[bytes], rulesets: Rulesets) -> Checked:
             return Checked(_damaged(i, "the hash does not match the event's content and the chain"), header)
         if i == 1:
             first_version, first_hash = event.get("rules_version", 0), digest
+            first_engine = event.get("engine", "")
             if type(first_version) is not int:
                 return Checked(_damaged(1, f"the rules version {first_version!r} is not a number"), header)
         head = digest
         raw.append(line[:-1])
     count = len(raw)
     problem = _disagreement(header, count, (first_hash, head), first_version)
+    if problem is None and header.played_engine != first_engine:
+        problem = _damaged(
+            1,
+            f"the header says the game was started with {header.played_engine!r}, the first event "
+            f"with {first_engine!r}",
+        )
     if problem is not None:
         return Checked(problem, header)
     try:

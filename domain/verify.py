@@ -190,12 +190,16 @@ def reexecute(rules: Ruleset[Any], events: Sequence[Event]) -> Verdict:
         else:
             game = Game.start(_NIL, rules, created)
         for event in events:
-            if not isinstance(event, DecisionAnswered):
+            told = type(event) in rules.told
+            if not isinstance(event, DecisionAnswered) and not told:
                 continue
             if game.version >= event.seq:
                 break
             if game.version != event.seq - 1:
                 return _compare(rules, events, game.pending_events)
+            if not isinstance(event, DecisionAnswered):
+                game.tell(_bare(event))
+                continue
             try:
                 game.answer(event.seat, event.decision, event.choice)
             except RuleError as error:

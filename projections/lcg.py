@@ -72,6 +72,7 @@ class PlayerView(msgspec.Struct, omit_defaults=True):
     """A hero turned face down as the prisoner (Escape from Dol Guldur)."""
     deck_conditions: list[CardView] = msgspec.field(default_factory=list)
     """Conditions attached to the top of the deck (Iron Shackles)."""
+    contract: list[CardView] = msgspec.field(default_factory=list)
 
 
 class TableView(msgspec.Struct, omit_defaults=True):
@@ -95,6 +96,10 @@ class TableView(msgspec.Struct, omit_defaults=True):
     encounter_deck: list[CardView] | None = None
     set_aside: list[CardView] = msgspec.field(default_factory=list)
     """Cards set aside face up, out of play (Nazgûl of Dol Guldur)."""
+    setup: list[CardView] = msgspec.field(default_factory=list)
+    """The scenario's setup card beside the quest deck (The Hunt for the Dreadnaught)."""
+    corsair_deck_size: int = 0
+    corsair_discard: list[CardView] = msgspec.field(default_factory=list)
 
 
 def card_view(s: LcgState, uid: Uid) -> CardView:
@@ -113,7 +118,7 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         sphere=d.sphere,
         keywords=d.keywords,
         traits=table.traits(s, uid),
-        text=(d.text_a if card.face == "A" else d.text_b) if d.type == "quest" else d.text,
+        text=(d.text_a if card.face == "A" else d.text_b) if d.type in ("quest", "setup", "contract") else d.text,
     )
     if d.is_character:
         v.willpower, v.attack = table.willpower(s, uid), table.attack(s, uid)
@@ -169,6 +174,7 @@ def view(s: LcgState, viewer: str) -> TableView:
                 deck=[card_view(s, u) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
                 prisoner=[card_view(s, u) for u in s.zone(f"{seat}.prisoner")],
                 deck_conditions=[card_view(s, u) for u in s.zone(f"{seat}.shackles")],
+                contract=[card_view(s, u) for u in s.zone(f"{seat}.contract")],
             )
         )
     stage = table.quest_card(s)
@@ -194,6 +200,9 @@ def view(s: LcgState, viewer: str) -> TableView:
         seed=s.seed if all_seeing else None,
         encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
         set_aside=[card_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)],
+        setup=[card_view(s, u) for u in s.zone("setup")],
+        corsair_deck_size=len(s.zone("corsair.deck")),
+        corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")],
     )
 
 
@@ -210,12 +219,14 @@ _PUBLIC_ZONES = frozenset(
         "revealed",
         "removed",
         SET_ASIDE_FACE_UP,
+        "corsair.discard",
+        "setup",
     }
 )
 """Shared zones whose cards are face up (removed from the game: events such as Will of the
 West, and Orc Guards gone from play). Everything else shared (the encounter deck, the quest
 deck, unused quest cards, cards set aside face down) is hidden from every seat."""
-_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "prisoner", "shackles"})
+_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "prisoner", "shackles", "contract"})
 """A player's face-up zones (the prisoner's identity is known: it was a hero in play); their
 hand is seen by its owner only; their deck, and a card face down under an Orc Guard, by nobody."""
 

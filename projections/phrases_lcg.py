@@ -12,6 +12,7 @@ from typing import Any
 from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import scenario
 from projections.phrases_lcg_events import PHRASES as EVENT_CARD_PHRASES
+from projections.phrases_lcg_hunt import PHRASES as HUNT_PHRASES
 from projections.story import (
     Phrasebook,
     Said,
@@ -536,3 +537,4 @@ BOOK = register(
 )
 
 BOOK.phrases.update(EVENT_CARD_PHRASES)
+BOOK.phrases.update(HUNT_PHRASES)

@@ -308,7 +308,7 @@ class Westmarch(Application[UUID]):
         if not first:
             raise UnknownGame(game_id)
         name = ruleset_of(first[0].topic)
-        if len(self._rules_of) >= 100_000:
+        if len(self._rules_of) >= 16_384:
             self._rules_of.clear()
         self._rules_of[game_id] = name
         return ruleset(name)

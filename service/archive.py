@@ -17,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from uuid import UUID
 
 import msgspec
 
+from domain.engine import engine
 from domain.record import Checked, Rulesets, check_record, header_line
 from domain.rulesets import ruleset
 from domain.verify import Verdict
@@ -33,13 +32,6 @@ PAGE = 2000
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-@cache
-def engine() -> str:
-    """This Westmarch, as a record's header names it."""
-    try:
-        return f"westmarch {version('westmarch')}"
-    except PackageNotFoundError:
-        return "westmarch (not installed)"
 
 
 class DamagedStore(Exception):

@@ -156,6 +156,8 @@ class GameService:
         self.app = app
         self.tokens = Tokens(app)
         self.on_commit = on_commit
+        self.followers: list[Callable[[Game], None]] = []
+        """Called with each game a command changed, once saved (the epic event organizer)."""
         self._locks = [threading.Lock() for _ in range(_STRIPES)]
         self._hot: OrderedDict[UUID, Game] = OrderedDict()
         self._done: OrderedDict[UUID, Game] = OrderedDict()
@@ -190,9 +192,17 @@ class GameService:
             if existing is not None:
                 return existing
         created = created_event(request, secrets.randbelow(2**63) if seed is None else seed)
+        return self.start(request.game, created, game_id, request_id, fingerprint)
+
+    def start(
+        self, kind: str, created: Event, game_id: UUID | None = None, request_id: str = "", fingerprint: str = ""
+    ) -> Access:
+        """Start a game from its creation event (a group of an epic event is made so) and
+        issue its tokens."""
         from domain.rulesets import ruleset
 
-        rules = ruleset(request.game)
+        rules = ruleset(kind)
+        game_id = game_id or uuid4()
         game = Game.start(game_id, rules, created)
         tokens, record = issue(game_id, rules.played_by_people(game.state), request_id, fingerprint)
         try:
@@ -288,7 +298,36 @@ class GameService:
             projected = Feed(game.rules, seat, start).project_many(events)
             result = self._result(game_id, game.rules, seat, game.state, projected, False, include_view)
         self._committed(game_id, game.version)
+        for follower in self.followers:
+            follower(game)
         return result
+
+    def tell(self, game_id: UUID, facts: Callable[[Game], Sequence[Event]]) -> int:
+        """Tell a game facts from outside its rules (``facts`` reads them off the game as
+        loaded), saved like a command's events; returns how many events it appended.
+        :class:`~service.app.ConcurrentUpdate` if a command was saved first (nothing saved)."""
+        with self._lock(game_id):
+            game = self._hot_game(game_id)
+            before = game.version
+            try:
+                for fact in facts(game):
+                    if game.state.over is not None:
+                        break
+                    game.tell(fact)
+                if game.version != before:
+                    self.app.commit(game, before)
+            except BaseException:
+                self._forget(game_id)
+                raise
+            self._keep(game_id, game)
+        if game.version != before:
+            self._committed(game_id, game.version)
+        return game.version - before
+
+    def state(self, game_id: UUID) -> Any:
+        """The latest state of a game (from memory when this process saved it last)."""
+        with self._lock(game_id):
+            return self._hot_game(game_id).state
 
     # -- games kept in memory between commands ----------------------------------------
 
@@ -335,7 +374,7 @@ class GameService:
 
     def _mark_sound(self, game_id: UUID, version: int) -> None:
         checked = self._checked
-        if len(checked) >= 100_000:
+        if len(checked) >= 16_384:
             checked.clear()
         checked[game_id] = version
 

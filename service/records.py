@@ -22,6 +22,8 @@ from uuid import UUID, uuid5
 
 import msgspec
 
+from domain.lcg.epic import ContributionCounted, EpicOpened, GroupFollowed, TotalReached
+
 SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
 FORKED_TOPIC = "westmarch.service.forked"
@@ -53,6 +55,17 @@ class CommandApplied(msgspec.Struct, frozen=True, kw_only=True):
     """The game's version before the command."""
     after: int
     """The game's version after it: the command produced events ``before + 1 .. after``."""
+    timestamp: datetime | None = None
+
+
+class OrganizerKey(msgspec.Struct, frozen=True, kw_only=True):
+    """The SHA-256 of an epic event organizer's token (never the token); its id is
+    ``uuid5(epic id, "organizer")``."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    epic_id: UUID
+    hash: str
     timestamp: datetime | None = None
 
 
@@ -127,15 +140,14 @@ TOPICS: dict[type[Any], str] = {
     TableSeated: TABLE_TOPIC,
     TakeBackAsked: TAKE_BACK_ASKED_TOPIC,
     TakeBackDone: TAKE_BACK_DONE_TOPIC,
+    # Epic Multiplayer: the event organizer's aggregate and its token (service/epic.py)
+    EpicOpened: "westmarch.epic.opened",
+    ContributionCounted: "westmarch.epic.counted",
+    GroupFollowed: "westmarch.epic.followed",
+    TotalReached: "westmarch.epic.reached",
+    OrganizerKey: "westmarch.epic.organizer",
 }
-DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
-    SEATS_TOPIC: msgspec.json.Decoder(SeatsAssigned),
-    COMMAND_TOPIC: msgspec.json.Decoder(CommandApplied),
-    FORKED_TOPIC: msgspec.json.Decoder(GameForked),
-    TABLE_TOPIC: msgspec.json.Decoder(TableSeated),
-    TAKE_BACK_ASKED_TOPIC: msgspec.json.Decoder(TakeBackAsked),
-    TAKE_BACK_DONE_TOPIC: msgspec.json.Decoder(TakeBackDone),
-}
+DECODERS: dict[str, msgspec.json.Decoder[Any]] = {topic: msgspec.json.Decoder(kind) for kind, topic in TOPICS.items()}
 
 
 def seats_id(game_id: UUID) -> UUID:

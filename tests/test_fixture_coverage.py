@@ -57,6 +57,20 @@ def test_every_lcg_card_text_acts_in_a_fixture() -> None:
     assert len(TEXTS) >= 40
 
 
+def test_every_card_of_the_hunt_for_the_dreadnaught_is_shown_in_a_fixture() -> None:
+    """Each of the 47 cards: its text acts in a fixture, or (a text that only changes how the
+    rules compute: Cobas Haven's Boarding, Corsair Warship's Archery) a fixture is about it.
+    The ships' Setup texts and the contract's deck restriction act before a fixture can start:
+    tests/test_hunt_for_the_dreadnaught.py shows them."""
+    from domain.lcg.cards import CARDS, load_texts
+
+    load_texts()
+    pack = [code for code in CARDS if code.startswith("thftd-")]
+    assert len(pack) == 47
+    missing = [f"{code} {CARDS[code].name}" for code in pack if not _acts("lcg", code, f"{code}.", CARDS[code].name)]
+    assert not missing, f"cards of The Hunt for the Dreadnaught no fixture shows: {missing}"
+
+
 @pytest.mark.parametrize("scenario", ["journey-along-the-anduin", "escape-from-dol-guldur"])
 def test_every_card_of_the_new_core_scenarios_acts_in_a_fixture(scenario: str) -> None:
     """Every encounter card (keyword-only cards too: their Doomed or Surge names them as the

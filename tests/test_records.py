@@ -299,6 +299,7 @@ def test_a_header_that_disagrees_with_its_events_is_refused(record: list[bytes])
         ("last_hash", "0" * 64, "the header's last hash is not the last event's"),
         ("first_hash", "0" * 64, "the header's first hash is not the first event's"),
         ("rules_version", 70, f"the header says rules v70, the first event v{LCG.rules_version}"),
+        ("played_engine", "westmarch 9.9", "the header says the game was started with 'westmarch 9.9'"),
         ("events", header["events"] - 1, "its header says"),
     ):
         changed = [msgspec.json.encode({**header, key: value}) + b"\n", *record[1:]]
@@ -497,3 +498,12 @@ def test_a_damaged_store_is_not_exported(capsys: pytest.CaptureFixture[str], tmp
         output = tmp_path / "g.jsonl"
         assert main(["export", game, "-o", str(output), "--db", db]) == 2
         assert message in capsys.readouterr().err and not output.exists()
+
+
+def test_the_header_names_the_westmarch_the_game_was_started_with(record: list[bytes]) -> None:
+    from domain.engine import engine
+
+    header = msgspec.json.decode(record[0])
+    first = msgspec.json.decode(record[1])[1]
+    assert header["played_engine"] == first["engine"] == engine() and engine().startswith("westmarch ")
+    assert header["engine"] == engine()

@@ -44,7 +44,7 @@ GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
 
 ORC_GUARDS_SEED = 113
 
-_HIDDEN_SHARED = {"encounter.deck", "quest.deck", "quest.unused", "set-aside"}
+_HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside"}
 
 
 def hidden_from(state: LcgState, viewer: str) -> set[int]:

@@ -97,6 +97,21 @@ def fixture_games() -> Iterator[tuple[Ruleset[Any], list[Event]]]:
         yield run.rules, list(game.pending_events)
 
 
+def told_game() -> list[Event]:
+    """A group of an epic event told what the other groups contributed (not a rule step of its
+    own, so no fixture shows it)."""
+    from domain.lcg.events import SharedValueLearned
+
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1},
+            "position": {"at": "lcg.quest", "phase": "planning", "zones": {"p1.allies": ["Eithiliant"]}},
+        }
+    )
+    run.game.tell(SharedValueLearned(key="progress", others=5, organizer_version=3))
+    return list(run.game.pending_events)
+
+
 # -- every event type has its own sentence ----------------------------------------------------
 
 
@@ -115,6 +130,7 @@ def test_every_event_type_reads_as_a_sentence_in_real_games() -> None:
     against_bots = wotr_options("trilogy", None, ["witch-king", "saruman"], "standard")
     games += [(WOTR, tuple(play(Game.start(uuid.uuid4(), WOTR, WOTR.created(against_bots, 6)), 6)))]
     games += list(fixture_games())
+    games.append((LCG, told_game()))
     seen: dict[str, dict[str, str]] = {name: {} for name in names()}
     for rules, events in games:
         for event, line in story(rules, events):

@@ -100,8 +100,28 @@ def _warn_if_broken(game_id: UUID, rules: Any, events: Sequence[Any]) -> None:
 # -- commands ----------------------------------------------------------------------------
 
 
+def _epic_sizes(args: argparse.Namespace) -> list[int] | None:
+    text = getattr(args, "epic", None)
+    if not text:
+        return None
+    from tools.epic import parse_epic
+
+    if args.scenario != "hunt-for-the-dreadnaught":
+        raise CommandError("--epic is for --scenario hunt-for-the-dreadnaught")
+    try:
+        return parse_epic(text)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     app = _app(args)
+    sizes = _epic_sizes(args)
+    if sizes is not None:
+        from tools.epic import access_text, new_epic
+
+        print(access_text(new_epic(app, sizes, args.difficulty, args.seed)))
+        return 0
     game_kind = kind(args.game)
     game = app.create(game_kind.name, game_kind.created(args, args.seed))
     print(game.id)
@@ -358,6 +378,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game_kind = kind(args.game)
     if args.games < 1:
         raise CommandError("--games must be at least 1")
+    sizes = _epic_sizes(args)
+    if sizes is not None:
+        from tools.epic import simulate_epics
+
+        db = args.db if args.store else None
+        print(simulate_epics(sizes, args.difficulty, args.games, args.seed, args.bot, db, args.json))
+        return 0
     if args.game == "wotr" and (args.scenario == "all" or args.difficulty == "both"):
         return _simulate_against_bots(args, game_kind)
     created = [game_kind.created(args, args.seed + i) for i in range(args.games)]
@@ -531,6 +558,18 @@ def cmd_tokens(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_epic(args: argparse.Namespace) -> int:
+    """The organizer's sheet of an epic event (after counting what the groups did since)."""
+    from tools.epic import report_dict, report_text, show_epic
+
+    try:
+        report = show_epic(_app(args), UUID(args.epic_id))
+    except (ValueError, LookupError) as error:
+        raise CommandError(str(error)) from None
+    print(json.dumps(report_dict(report), indent=2) if args.json else report_text(report))
+    return 0
+
+
 def cmd_fixture(args: argparse.Namespace) -> int:
     from tools.fixtures import run_files
 
@@ -673,6 +712,10 @@ def parser() -> argparse.ArgumentParser:
         g.add_argument("--bot", choices=("random", "greedy"), default="greedy", help="(default: %(default)s)")
         g.add_argument("--json", action="store_true", help="print the report as JSON")
         g.add_argument("--store", action="store_true", help="keep the games in the store")
+
+    p = command("epic", "an epic event's global values and each group's share (the organizer's sheet)", cmd_epic)
+    p.add_argument("epic_id")
+    p.add_argument("--json", action="store_true", help="print the sheet as JSON")
 
     p = command("log", "the story of a game, each event with its cause", cmd_log)
     p.add_argument("game")

@@ -26,7 +26,7 @@ class GameKind:
 
 
 def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
-    from domain.lcg.scenarios import DIFFICULTIES, SCENARIOS, load
+    from domain.lcg.scenarios import SCENARIOS, load
 
     load()
     parser.add_argument(
@@ -44,7 +44,23 @@ def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="A,B,C",
         help="1 to 3 heroes for the next player, by name (repeat once per player); default lineups otherwise",
     )
-    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="standard", help="(default: %(default)s)")
+    parser.add_argument(
+        "--difficulty",
+        choices=("easy", "standard", "hard"),
+        default="standard",
+        help="(default: %(default)s; Hard only where the scenario has a Hard mode)",
+    )
+    parser.add_argument(
+        "--contract",
+        action="append",
+        metavar="NAME",
+        help="the next player's contract (repeat once per player), e.g. 'A Perilous Voyage'",
+    )
+    parser.add_argument(
+        "--epic",
+        metavar="GROUPSxPLAYERS",
+        help="Epic Multiplayer (The Hunt for the Dreadnaught): groups sharing the global values, e.g. 4x4",
+    )
     parser.add_argument(
         "--deck",
         action="append",
@@ -63,7 +79,7 @@ def _lcg_created(args: argparse.Namespace, seed: int) -> Event:
     heroes = [h.split(",") for h in args.heroes] if args.heroes else None
     decks = args.deck or []
     players = args.players or max(1, len(decks), len(heroes or ()))
-    options = lcg_options(args.scenario, players, heroes, args.difficulty, decks)
+    options = lcg_options(args.scenario, players, heroes, args.difficulty, decks, args.contract or ())
     return LCG.created(options, seed)
 
 

@@ -119,6 +119,9 @@ class Created(Event, frozen=True, kw_only=True):
 
     seed: int
     rules_version: int = 0
+    engine: str = ""
+    """The Westmarch that started the game ("westmarch 0.1.0"; empty for games started before
+    it was recorded). Not a rule: re-execution starts from this event as recorded."""
 
 
 class Modifier(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):

@@ -172,6 +172,10 @@ class Ruleset(Generic[S]):
     """The program every new game of this ruleset starts with."""
     position_event: type[Event] | None = None
     """The event that lays out an exact position (a game set up by a fixture)."""
+    told: ClassVar[dict[type[Event], str]] = {}
+    """Events a game is told from outside its rules, with the rule reference of their cause
+    (Epic Multiplayer: what the event organizer reports). Re-execution re-applies them where
+    the record has them, as it re-answers decisions."""
     rules_version: ClassVar[int] = 0
     """The version of these rules, recorded in the first event of every new game. A change
     that alters what re-executing a recorded game produces bumps it, with a line in

@@ -308,6 +308,14 @@ class Runtime:
         )
         self.run()
 
+    def tell(self, event: Event, rule: str) -> None:
+        """Record a fact the game is told from outside its rules (see :meth:`Game.tell`),
+        then run on: its applier withdraws the pending decision, what it triggers runs, and
+        the decision is asked again (or the next one is)."""
+        self.begin(rule)
+        self.emit(event)
+        self.run()
+
     # -- helpers for rule steps ------------------------------------------------------
 
     def var(self, name: str) -> Any:

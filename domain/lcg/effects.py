@@ -21,7 +21,7 @@ from domain.kernel.steps import card_var as card_var
 from domain.kernel.steps import emit as emit
 from domain.kernel.steps import var as var
 from domain.lcg import events as ev
-from domain.lcg.rules import table
+from domain.lcg.rules import caps, table
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -43,6 +43,20 @@ def card_option(s: LcgState, uid: Uid) -> Option:
     return Option(str(uid), label, uid)
 
 
+IMMUNE = "Immune to player card effects"
+
+
+def shielded(rt: Runtime, uid: Uid) -> bool:
+    """Whether the card is immune to the effect running now: "Cards with the text 'Immune
+    to player card effects' ignore the effects of all player cards, and cannot be chosen
+    as targets of player card effects" (Hunt for the Dreadnaught rulebook)."""
+    source = rt.env.get("_card")
+    if source is None or source == uid:
+        return False
+    s = st(rt)
+    return table.defn(s, int(source)).encounter_set is None and table.has_keyword(s, uid, IMMUNE)
+
+
 def choose(
     seat: Get[Seat],
     prompt: str,
@@ -62,7 +76,7 @@ def choose(
 
     def ask(rt: Runtime) -> Ask | None:
         s = st(rt)
-        uids = list(candidates(rt))
+        uids = [u for u in candidates(rt) if not shielded(rt, u)]
         if not uids:
             return None
         n = min(resolve(count, rt), len(uids))
@@ -92,16 +106,29 @@ def each_player(body: Node, rule: str | None = None) -> ForEach:
 def deal_damage(target: Get[Uid | None], amount: int | Get[int]) -> Do:
     def make(rt: Runtime) -> Event | None:
         uid = target(rt)
-        n = resolve(amount, rt)
-        if uid is None or n <= 0 or not table.is_in_play(st(rt), uid):
+        if uid is None or not table.is_in_play(st(rt), uid) or shielded(rt, uid):
             return None
-        return ev.DamageDealt(card=uid, amount=n)
+        n = caps.damage_allowed(st(rt), uid, resolve(amount, rt))
+        return ev.DamageDealt(card=uid, amount=n) if n > 0 else None
 
     return emit(make)
 
 
 def damage_each(targets: Callable[[Runtime], Iterable[Uid]], amount: int | Get[int]) -> ForEach:
     return ForEach(lambda rt: list(targets(rt)), "target", deal_damage(card_var("target"), amount))
+
+
+def spread_damage(
+    seat: Get[Seat], count: int | Get[int], candidates: Callable[[Runtime], Iterable[Uid]], prompt: str
+) -> ForEach:
+    """``seat`` deals ``count`` damage divided as it chooses: one point at a time, each to a
+    card of ``candidates`` (Archery, Ballista Barrage, Varjax's excess damage). The count is
+    fixed as the damage begins."""
+    return ForEach(
+        lambda rt: list(range(resolve(count, rt))),
+        "point",
+        choose(seat, prompt, candidates, "hit", deal_damage(lambda rt: int(rt.env["hit"]), 1)),
+    )
 
 
 def heal(target: Get[Uid | None], amount: int | Get[int]) -> Do:
@@ -135,7 +162,7 @@ def exhaust(targets: Callable[[Runtime], Iterable[Uid]]) -> Do:
 def ready(targets: Callable[[Runtime], Iterable[Uid]]) -> Do:
     def make(rt: Runtime) -> Event | None:
         s = st(rt)
-        uids = tuple(u for u in targets(rt) if s.cards[u].exhausted)
+        uids = tuple(u for u in targets(rt) if s.cards[u].exhausted and not table.cannot_ready(s, u))
         return ev.CardsReadied(cards=uids) if uids else None
 
     return emit(make)
@@ -169,7 +196,14 @@ def reveal_encounter_card() -> Call:
 
 
 def engage(enemy: Get[Uid], seat: Get[Seat]) -> Do:
-    return emit(lambda rt: ev.EnemyEngaged(enemy=enemy(rt), player=seat(rt)))
+    def make(rt: Runtime) -> Event | None:
+        uid = enemy(rt)
+        zone = st(rt).cards[uid].zone
+        if zone == "staging" and table.has_keyword(st(rt), uid, "Massive"):
+            return None  # Massive: "cannot leave the staging area" (Hunt for the Dreadnaught rulebook)
+        return ev.EnemyEngaged(enemy=uid, player=seat(rt), origin=zone)
+
+    return emit(make)
 
 
 def discard(cards: Callable[[Runtime], Iterable[Uid]]) -> Do:
@@ -236,7 +270,8 @@ def reduce_threat(seat: Get[Seat], amount: int | Get[int]) -> Do:
 
     def make(rt: Runtime) -> Event | None:
         player = seat(rt)
-        n = min(resolve(amount, rt), st(rt).players[player].threat)
+        allowed = caps.threat_reduction_allowed(st(rt), player, rt.env.get("_card"))
+        n = min(resolve(amount, rt), st(rt).players[player].threat, allowed)
         return ev.ThreatReduced(player=player, amount=n) if n > 0 else None
 
     return emit(make)
@@ -306,7 +341,9 @@ def cancel(card: Get[Uid], effect: str) -> Do:
 def forbid_attack(enemies: Callable[[Runtime], Iterable[Uid]], seat: Get[Seat], until: str = "phase") -> ForEach:
     """Each enemy cannot attack ``seat`` until the end of ``until``."""
 
-    def make(rt: Runtime) -> Event:
+    def make(rt: Runtime) -> Event | None:
+        if shielded(rt, int(rt.env["enemy"])):
+            return None
         stat = table.cannot_attack(seat(rt))
         return ModifierAdded(modifier=Modifier(int(rt.env["enemy"]), stat, 1, until, rt.env.get("_card")))
 

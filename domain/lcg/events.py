@@ -147,11 +147,21 @@ class CardsDiscarded(Event, frozen=True, kw_only=True):
     cards: tuple[Uid, ...]
 
 
+DISCARD_PILES: dict[str, str] = {}
+"""Encounter cards with a discard pile of their own, by code (The Hunt for the Dreadnaught:
+"Whenever a non-Ship Corsair enemy would be placed in the discard pile, place it in the
+Corsair discard pile instead")."""
+
+
+def encounter_discard(code: str) -> str:
+    return DISCARD_PILES.get(code, "encounter.discard")
+
+
 @on(CardsDiscarded)
 def _discarded(s: LcgState, e: CardsDiscarded) -> None:
     for uid in e.cards:
-        owner = s.cards[uid].owner
-        _move(s, uid, f"{owner}.discard" if owner else "encounter.discard")
+        card = s.cards[uid]
+        _move(s, uid, f"{card.owner}.discard" if card.owner else encounter_discard(card.code))
 
 
 class CardsDrawn(Event, frozen=True, kw_only=True):
@@ -297,17 +307,20 @@ def _ally(s: LcgState, e: AllyPlayed) -> None:
 
 
 class CharactersCommitted(Event, frozen=True, kw_only=True):
-    """Characters exhausted and committed to the quest."""
+    """Characters exhausted and committed to the quest (those in ``ready`` commit without
+    exhausting: A Perilous Voyage, side B)."""
 
     player: Seat
     cards: tuple[Uid, ...]
+    ready: tuple[Uid, ...] = ()
 
 
 @on(CharactersCommitted)
 def _committed(s: LcgState, e: CharactersCommitted) -> None:
     for uid in e.cards:
         card = s.cards[uid]
-        card.exhausted = card.committed = True
+        card.committed = True
+        card.exhausted = card.exhausted or uid not in e.ready
 
 
 class RemovedFromQuest(Event, frozen=True, kw_only=True):
@@ -380,8 +393,12 @@ def _explored(s: LcgState, e: LocationExplored) -> None:
 
 
 class EnemyEngaged(Event, frozen=True, kw_only=True):
+    """``origin`` is where the enemy engaged from, when a card text moved it (the engagement
+    steps of the encounter phase always take enemies from the staging area)."""
+
     enemy: Uid
     player: Seat
+    origin: str = ""
 
 
 @on(EnemyEngaged)
@@ -485,8 +502,8 @@ class CharacterDestroyed(Event, frozen=True, kw_only=True):
 
 @on(CharacterDestroyed)
 def _destroyed(s: LcgState, e: CharacterDestroyed) -> None:
-    owner = s.cards[e.card].owner
-    _move(s, e.card, f"{owner}.discard")
+    card = s.cards[e.card]
+    _move(s, e.card, f"{card.owner}.discard" if card.owner else encounter_discard(card.code))
 
 
 class EnemyDefeated(Event, frozen=True, kw_only=True):
@@ -658,6 +675,47 @@ def _cancelled(s: LcgState, e: EffectCancelled) -> None:
     s.cards[e.card].cancelled = True
 
 
+class CardFlipped(Event, frozen=True, kw_only=True):
+    """A double-sided card in play turned to ``face`` (a ship to its Upgraded side, the
+    Dreadnaught to its Damaged side, a contract to side B); its tokens stay on it."""
+
+    card: Uid
+    face: str
+
+
+@on(CardFlipped)
+def _flipped(s: LcgState, e: CardFlipped) -> None:
+    s.cards[e.card].face = e.face
+
+
+class ResourcesLost(Event, frozen=True, kw_only=True):
+    """Resources a card loses to an encounter effect (not a payment)."""
+
+    card: Uid
+    amount: int
+
+
+@on(ResourcesLost)
+def _resources_lost(s: LcgState, e: ResourcesLost) -> None:
+    s.cards[e.card].resources -= e.amount
+
+
+class SharedValueLearned(Event, frozen=True, kw_only=True):
+    """Epic Multiplayer: the event organizer told this group what the other groups have
+    contributed to a global value (``key``: ``progress`` on stage 1B, ``damage`` on the
+    Dreadnaught). ``organizer_version`` is the organizer's event that this reports."""
+
+    key: str
+    others: int
+    organizer_version: int = 0
+
+
+@on(SharedValueLearned)
+def _learned(s: LcgState, e: SharedValueLearned) -> None:
+    s.shared[e.key] = e.others
+    s.pending = None  # the decision it interrupted is asked again once what it triggers has run
+
+
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     PositionSet,
@@ -708,4 +766,7 @@ EVENTS: tuple[type[Event], ...] = (
     CardPutIntoPlay,
     CardReturnedToHand,
     EffectCancelled,
+    CardFlipped,
+    ResourcesLost,
+    SharedValueLearned,
 )

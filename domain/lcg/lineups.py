@@ -15,7 +15,7 @@ from domain.kernel.ruleset import SetupError as SetupError  # re-exported: every
 from domain.lcg.cards import CARDS
 from domain.lcg.decks import MAX_HEROES, MIN_HEROES, Deck, lookup, problems
 from domain.lcg.decks.ready_made import default_deck
-from domain.lcg.scenarios import DIFFICULTIES, scenario
+from domain.lcg.scenarios import scenario
 from domain.lcg.state import HeroSetup, Options
 
 MAX_PLAYERS = 4
@@ -37,6 +37,25 @@ def hero_code(name: str) -> str:
     return code
 
 
+MIN_DECK_FOR_CONTRACT = {"thftd-047": 100}
+"""Contracts' deck restrictions: A Perilous Voyage: "your deck must contain at least 100 cards"."""
+
+
+def contract_code(name: str, deck: Sequence[str], player: int) -> str:
+    """The contract named ``name``, checked against the player's deck (rulebook, Contracts:
+    "if a contract places restrictions on the contents of a player's deck, those restrictions
+    must be met in order to choose that contract")."""
+    found = [c for c in CARDS.values() if c.type == "contract" and name.casefold() in (c.code, c.name.casefold())]
+    if not found:
+        known = ", ".join(sorted(c.name for c in CARDS.values() if c.type == "contract"))
+        raise SetupError(f"unknown contract {name!r}; known: {known}")
+    code = found[0].code
+    least = MIN_DECK_FOR_CONTRACT.get(code, 0)
+    if len(deck) < least:
+        raise SetupError(f"player {player}'s deck has {len(deck)} cards; {found[0].name} needs at least {least}")
+    return code
+
+
 def starting_deck() -> tuple[str, ...]:
     """Every Core Set Leadership and Tactics ally at its printed quantity (seed 001's starting
     deck; the benchmark's long game still deals it)."""
@@ -54,6 +73,7 @@ def lcg_options(
     heroes: list[list[str]] | None = None,
     difficulty: str = "standard",
     decks: Sequence[Deck | None] = (),
+    contracts: Sequence[str | None] = (),
 ) -> Options:
     """Validated options for a new game; raises :class:`SetupError` with the reason.
 
@@ -62,11 +82,11 @@ def lcg_options(
     the heroes given in ``heroes``, or a default lineup.
     """
     try:
-        scenario(scenario_key)
+        modes = scenario(scenario_key).difficulties
     except KeyError as error:
         raise SetupError(str(error.args[0])) from None
-    if difficulty not in DIFFICULTIES:
-        raise SetupError(f"unknown difficulty {difficulty!r}; choose from {', '.join(DIFFICULTIES)}")
+    if difficulty not in modes:
+        raise SetupError(f"unknown difficulty {difficulty!r}; choose from {', '.join(modes)}")
     if not 1 <= players <= MAX_PLAYERS:
         raise SetupError(f"the game takes 1 to {MAX_PLAYERS} players, not {players}")
     chosen = [list(h) for h in heroes] if heroes else []
@@ -107,6 +127,11 @@ def lcg_options(
                 named_as = f" {deck.name!r}" if deck.name else ""
                 raise SetupError(f"player {i + 1}'s deck{named_as} is refused:\n{lines}")
         setups.append(HeroSetup(lineup, deck.codes()))
+    if len(contracts) > players:
+        raise SetupError(f"contracts were given for {len(contracts)} players but the game has {players}")
+    for i, name in enumerate(contracts):
+        if name:
+            setups[i] = msgspec.structs.replace(setups[i], contract=contract_code(name, setups[i].deck, i + 1))
     every = [c for lineup in lineups for c in lineup]
     twice = sorted({CARDS[c].name for c in every if every.count(c) > 1})
     if twice:

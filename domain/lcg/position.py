@@ -28,7 +28,7 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import Card, Player
 
-PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles")
+PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles", "contract")
 SHARED_ZONES = (
     "staging",
     "encounter.deck",
@@ -42,6 +42,9 @@ SHARED_ZONES = (
     "set-aside.face-up",
     "shadows",
     "attachments",
+    "corsair.deck",
+    "corsair.discard",
+    "setup",
 )
 SCOPES = ("attack", "phase", "round", "game")
 """What a lasting effect or a used limit may last until (``game``: it never lapses)."""
@@ -129,7 +132,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
             card = Card(
                 uid=uid,
                 code=code,
-                owner=str(spec["owner"]) if "owner" in spec else owner,
+                owner=str(spec["owner"]) if "owner" in spec else owner if CARDS[code].encounter_set is None else None,
                 zone=zone,
                 exhausted=bool(spec.get("exhausted", False)),
                 damage=int(spec.get("damage", 0)),

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from domain.engine import engine
 from domain.kernel.events import Event
 from domain.kernel.ruleset import Ruleset
 from domain.lcg import events as lcg_events
@@ -14,7 +15,7 @@ from domain.lcg.state import LcgState, Options
 
 load_texts()
 
-from domain.lcg.rules import procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
+from domain.lcg.rules import keywords, procedures, round, setup, ship_keywords, triggers  # noqa: E402,F401
 from domain.lcg.scenarios import load as load_scenarios  # noqa: E402
 
 load_scenarios()
@@ -26,10 +27,11 @@ class LcgRules(Ruleset[LcgState]):
     events = lcg_events.EVENTS + ENCOUNTER_EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
-    rules_version = 3
+    rules_version = 4
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet
+    told: ClassVar[dict[type[Event], str]] = {lcg_events.SharedValueLearned: "lcg.epic.organizer-report"}
 
     def after(self, rt: Any, event: Event) -> None:
         triggers.after(rt, event)
@@ -43,7 +45,9 @@ class LcgRules(Ruleset[LcgState]):
 
     def created(self, options: Options, seed: int) -> lcg_events.GameCreated:
         seats = tuple(f"p{i + 1}" for i in range(len(options.players)))
-        return lcg_events.GameCreated(seed=seed, rules_version=self.rules_version, options=options, seats=seats)
+        return lcg_events.GameCreated(
+            seed=seed, rules_version=self.rules_version, engine=engine(), options=options, seats=seats
+        )
 
 
 LCG = LcgRules()

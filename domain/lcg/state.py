@@ -23,7 +23,7 @@ Guldur). Per player, ``<seat>.prisoner`` holds a hero turned face down as the pr
 ``<seat>.shackles`` a condition on top of the deck, ``<seat>.under`` the player cards face
 down under Orc Guards."""
 
-IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest")
+IN_PLAY_ZONES = ("heroes", "allies", "engaged", "staging", "active", "attachments", "quest", "setup", "contract")
 """The zones (a player's by their last part) whose cards are in play."""
 
 
@@ -55,9 +55,11 @@ class Player(msgspec.Struct, kw_only=True, omit_defaults=True):
     eliminated: bool = False
 
 
-class HeroSetup(msgspec.Struct, frozen=True):
+class HeroSetup(msgspec.Struct, frozen=True, omit_defaults=True):
     heroes: tuple[str, ...]
     deck: tuple[str, ...]
+    contract: str = ""
+    """A contract the player put into play with their heroes (A Perilous Voyage), by code."""
 
 
 class Options(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -66,6 +68,11 @@ class Options(msgspec.Struct, frozen=True, omit_defaults=True):
     scenario: str
     players: tuple[HeroSetup, ...]
     difficulty: str = "standard"
+    epic: str = ""
+    """The Epic Multiplayer event this game is one group of (its id), if any."""
+    epic_players: int = 0
+    """Epic Multiplayer: the players among all groups at the start of the event, from which
+    the global values are computed."""
 
 
 class Attack(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -92,6 +99,9 @@ class LcgState(State, kw_only=True, omit_defaults=True):
     round: int = 0
     phase: str = ""
     attack: Attack | None = None
+    shared: dict[str, int] = msgspec.field(default_factory=dict)
+    """Epic Multiplayer: what the other groups have contributed to each global value, as
+    this group last learned it from the event organizer (a recorded event)."""
 
     # -- queries (pure; rules and projections share them) ----------------------------
 

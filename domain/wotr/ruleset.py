@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from domain.engine import engine
 from domain.kernel.events import Event
 from domain.kernel.ruleset import Ruleset
 from domain.wotr import events as wotr_events
@@ -53,7 +54,12 @@ class WotrRules(Ruleset[WotrState]):
         # Against the Shadow: the Shadow bots do not receive Ring tokens (seed 003, Setup).
         rings = tuple(d.seat for d in chosen.seats if d.ring and d.seat not in options.bots)
         return wotr_events.GameCreated(
-            seed=seed, rules_version=self.rules_version, options=options, order=chosen.order, rings=rings
+            seed=seed,
+            rules_version=self.rules_version,
+            engine=engine(),
+            options=options,
+            order=chosen.order,
+            rings=rings,
         )
 
 

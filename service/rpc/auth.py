@@ -25,7 +25,8 @@ from service.records import Record, SeatsAssigned, seats_id
 REFEREE = "referee"
 SPECTATOR = "spectator"
 MAX_TOKEN = 256
-_CACHE = 100_000
+_CACHE = 16_384
+"""Games whose token hashes are kept in memory (least recently used out first)."""
 _CHECKED = 4096
 
 

@@ -568,6 +568,14 @@ def _log_failure(name: str, entry: CallLog, failure: tuple[grpc.StatusCode, str]
         entry.extra["cause"] = bounded(str(error) or type(error).__name__)
 
 
+def epic_handlers(service: GameService, servicer: Servicer) -> grpc.GenericRpcHandler:
+    """Epic Multiplayer's calls (proto/westmarch/v1/epic.proto), served with the same logging."""
+    from service.epic import EpicService
+    from service.rpc.epic import EpicServicer
+
+    return EpicServicer(EpicService(service), servicer).handlers()
+
+
 async def _abort_malformed(
     request: Malformed, entry: CallLog, started: float, context: aio.ServicerContext[Any, Any]
 ) -> None:
@@ -672,7 +680,7 @@ class Server:
         servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault, limits=options.limits)
         self.servicer = servicer
         server = aio.server(options=[("grpc.so_reuseport", 1 if options.reuse_port else 0)])
-        server.add_generic_rpc_handlers((servicer.handlers(),))
+        server.add_generic_rpc_handlers((servicer.handlers(), epic_handlers(service, servicer)))
         self._health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
         reflection.enable_server_reflection(

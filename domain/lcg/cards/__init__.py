@@ -66,7 +66,7 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def is_character(self) -> bool:
-        return self.type in ("hero", "ally")
+        return self.type in ("hero", "ally", "ship-objective")
 
 
 class _Pack(msgspec.Struct):
@@ -279,6 +279,7 @@ CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
 CARDS.update(_pack("core_set_player.toml"))
 CARDS.update(_pack("core_set_events.toml"))
 CARDS.update(_pack("core_set_scenarios.toml"))
+CARDS.update(_pack("hunt_for_the_dreadnaught.toml"))
 
 
 def load_texts() -> None:
@@ -288,9 +289,11 @@ def load_texts() -> None:
         allies_spirit_lore,
         attachments,
         core_set_events,
+        corsairs,
         dol_guldur_orcs,
         escape_from_dol_guldur,
         heroes,
+        hunt_for_the_dreadnaught,
         journey_along_the_anduin,
         passage_through_mirkwood,
         saurons_reach,

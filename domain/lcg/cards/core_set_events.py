@@ -14,6 +14,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import (
+    IMMUNE,
     PLAYER,
     SELF,
     cancel,
@@ -40,7 +41,7 @@ from domain.lcg.effects import (
     shuffle_into_deck,
     st,
 )
-from domain.lcg.rules import table
+from domain.lcg.rules import ships, table
 from domain.lcg.rules.playing_events import Cost, action_event, response_event
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -260,12 +261,13 @@ def _strikes(s: LcgState, seat: Seat) -> list[tuple[Uid, Uid, int]]:
     out: list[tuple[Uid, Uid, int]] = []
     for attacker in table.ready_characters(s, seat):
         out += [(attacker, e, 0) for e in own]
-        if table.defn(s, attacker).has("Ranged"):
+        if table.has_keyword(s, attacker, "Ranged"):
             out += [(attacker, e, 0) for e in others]
         bonus = text_of(s.cards[attacker].code).staging_attack_bonus
         if bonus is not None:
             out += [(attacker, e, bonus) for e in table.staging_enemies(s)]
-    return out
+    # Ships (Hunt for the Dreadnaught): who may attack which enemy, and texts that forbid it.
+    return [(a, e, b) for a, e, b in out if ships.may_attack(s, a, e) and not ships.attack_banned(s, seat, e)]
 
 
 def _ask_strike(rt: Runtime) -> Ask | None:
@@ -331,7 +333,10 @@ action_event(
 response_event(
     "core-037",
     ev.DefenderDeclared,
-    lambda s, e, uid: isinstance(e, ev.DefenderDeclared) and e.defender is not None,
+    # An enemy immune to player card effects cannot be its target (Hunt for the Dreadnaught rulebook).
+    lambda s, e, uid: (
+        isinstance(e, ev.DefenderDeclared) and e.defender is not None and not table.has_keyword(s, e.enemy, IMMUNE)
+    ),
     deal_damage(card_var("attacker"), 2),
     "a defender was declared: deal 2 damage to the attacking enemy?",
     bind=lambda s, e, uid: {"attacker": getattr(e, "enemy", 0)},
@@ -587,7 +592,15 @@ action_event(
 
 
 def _staged(s: LcgState, kind: str) -> list[Uid]:
-    return [u for u in table.staging(s) if table.defn(s, u).type == kind and not s.modifier_total(u, table.NO_THREAT)]
+    """Cards of ``kind`` in the staging area these events may choose (not one that is immune
+    to player card effects: it "cannot be chosen as a target")."""
+    return [
+        u
+        for u in table.staging(s)
+        if table.defn(s, u).type == kind
+        and not s.modifier_total(u, table.NO_THREAT)
+        and not table.has_keyword(s, u, IMMUNE)
+    ]
 
 
 def _no_threat(name: str, kind: str) -> Node:

@@ -13,6 +13,11 @@ Rules (Core Set rulebook, combat phase):
 - Then each player may attack each enemy engaged with them once: declare attackers
   (exhausting them; another player's character only with Ranged); the enemy takes their
   total attack minus its defense.
+- Ships (The Hunt for the Dreadnaught): who may defend against and attack which enemy,
+  and who takes an undefended attack, is :mod:`domain.lcg.rules.ships`. A Massive enemy
+  "is considered to be engaged with each player, and attacks each player in turn during
+  the combat phase" (rulebook, Massive). Archery resolves at the beginning of the combat
+  phase; Pillage after an enemy's attack (:mod:`domain.lcg.rules.ship_keywords`).
 - The attacked (or attacking) player declares another player's Sentinel defender or
   Ranged attacker; its controller is not asked separately (seed 001: "Defender (exhaust)
   or undefended, by player: a ready character, own or another player's Sentinel").
@@ -28,7 +33,7 @@ from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import card_option, choose, each_player, emit, st
-from domain.lcg.rules import table
+from domain.lcg.rules import caps, ships, table
 from domain.lcg.rules.constant import cannot_fight
 from domain.lcg.rules.procedures import end_of
 from domain.lcg.rules.windows import window
@@ -36,7 +41,21 @@ from domain.lcg.state import LcgState, Seat, Uid
 
 
 def _engaged_with(rt: Runtime) -> bool:
-    return st(rt).cards[int(rt.env["enemy"])].zone == f"{rt.env['player']}.engaged"
+    s = st(rt)
+    enemy = s.cards[int(rt.env["enemy"])]
+    return enemy.zone == f"{rt.env['player']}.engaged" or _massive_in_staging(s, enemy.uid)
+
+
+def _massive_in_staging(s: LcgState, enemy: Uid) -> bool:
+    """Massive (Hunt for the Dreadnaught rulebook): "cannot leave the staging area, is
+    considered to be engaged with each player"."""
+    return s.cards[enemy].zone == "staging" and table.has_keyword(s, enemy, "Massive")
+
+
+def engaged_enemies(s: LcgState, seat: Seat) -> list[Uid]:
+    """The enemies engaged with ``seat``, highest engagement cost first, then the Massive
+    enemies in the staging area (engaged with each player)."""
+    return table.engaged(s, seat) + [u for u in table.staging_enemies(s) if _massive_in_staging(s, u)]
 
 
 # -- shadow cards ------------------------------------------------------------------------
@@ -58,26 +77,42 @@ def _deal_extra_shadow(rt: Runtime) -> Event | None:
 
 register("lcg.shadow.deal-extra", emit(_deal_extra_shadow), rule="lcg.combat.shadow")
 
+
+def _deal_massive_shadow(rt: Runtime) -> Event | None:
+    """A Massive enemy attacks each player in turn: it is dealt one shadow card for each
+    of its attacks as that attack begins. Reading: the rulebook deals one shadow card to
+    each engaged enemy per player; a Massive enemy is engaged with each player, and its
+    card must belong to one attack, so it is dealt when the attack is declared."""
+    s = st(rt)
+    enemy = int(rt.env["enemy"])
+    deck = s.zone("encounter.deck")
+    if not deck or not _massive_in_staging(s, enemy) or table.shadows_of(s, enemy):
+        return None
+    return ev.ShadowCardDealt(enemy=enemy, card=deck[0])
+
+
 # -- enemy attacks -----------------------------------------------------------------------
 
 
-def defenders(s: LcgState, seat: Seat) -> list[Uid]:
+def defenders(s: LcgState, seat: Seat, enemy: Uid | None = None) -> list[Uid]:
     own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
     sentinels = [
         u
         for other in s.active_seats()
         if other != seat
         for u in table.ready_characters(s, other)
-        if table.defn(s, u).has("Sentinel") and not cannot_fight(s, u)
+        if table.has_keyword(s, u, "Sentinel") and not cannot_fight(s, u)
     ]
-    return own + sentinels
+    if enemy is None:
+        return own + sentinels
+    return [u for u in own + sentinels if ships.may_defend(s, u, enemy)]
 
 
 def _ask_defender(rt: Runtime) -> Ask:
     s = st(rt)
     seat = rt.env["player"]
     enemy = int(rt.env["enemy"])
-    options = [card_option(s, u) for u in defenders(s, seat)]
+    options = [card_option(s, u) for u in defenders(s, seat, enemy)]
     prompt = f"{table.name(s, enemy)} attacks (attack {table.attack(s, enemy)}): declare a defender"
     return Ask(seat, prompt, [*options, Option("undefended", "Leave it undefended")], about=enemy)
 
@@ -123,10 +158,10 @@ def _ask_another_defender(rt: Runtime) -> Ask | None:
     s = st(rt)
     if not _engaged_with(rt):
         return None
-    options = [card_option(s, u) for u in defenders(s, rt.env["player"])]
+    enemy = int(rt.env["enemy"])
+    options = [card_option(s, u) for u in defenders(s, rt.env["player"], enemy)]
     if not options:
         return None
-    enemy = int(rt.env["enemy"])
     prompt = f"{table.name(s, enemy)} attacks (attack {table.attack(s, enemy)}): declare another defender?"
     return Ask(rt.env["player"], prompt, [*options, Option("done", "No more defenders")], about=enemy)
 
@@ -186,6 +221,8 @@ def _defended_damage(rt: Runtime) -> Event | None:
 def _undefended_damage(rt: Runtime) -> Event | None:
     s = st(rt)
     amount = table.attack(s, int(rt.env["enemy"]))
+    if "hero" not in rt.env:
+        return None
     hero = int(rt.env["hero"])
     return ev.DamageDealt(card=hero, amount=amount) if amount > 0 else None
 
@@ -201,8 +238,9 @@ ENEMY_ATTACK = register(
         _attacks,
         Seq(
             emit(lambda rt: ev.AttackDeclared(enemy=int(rt.env["enemy"]), player=rt.env["player"])),
+            emit(_deal_massive_shadow, rule="lcg.keyword.massive"),
             If(
-                _engaged_with,
+                _attacks,
                 Decide(
                     _ask_defender,
                     "defender",
@@ -267,7 +305,9 @@ ENEMY_ATTACK = register(
                                         choose(
                                             lambda rt: rt.env["player"],
                                             "Undefended attack: choose the hero who takes the damage",
-                                            lambda rt: table.heroes(st(rt), rt.env["player"]),
+                                            lambda rt: ships.undefended_targets(
+                                                st(rt), rt.env["player"], int(rt.env["enemy"])
+                                            ),
                                             "hero",
                                             emit(_undefended_damage),
                                             rule="lcg.combat.undefended-damage",
@@ -285,6 +325,10 @@ ENEMY_ATTACK = register(
                                             rule="lcg.combat.defended-damage",
                                         ),
                                     ),
+                                ),
+                                Call(
+                                    "lcg.combat.attack-made",
+                                    lambda rt: {"enemy": rt.env["enemy"], "player": rt.env["player"]},
                                 ),
                                 emit(lambda rt: ev.AttackResolved(enemy=int(rt.env["enemy"]), by_enemy=True)),
                                 emit(_shadows_discarded),
@@ -304,29 +348,38 @@ ENEMY_ATTACK = register(
 # -- player attacks ----------------------------------------------------------------------
 
 
-def attackers(s: LcgState, seat: Seat) -> list[Uid]:
+def attackers(s: LcgState, seat: Seat, enemy: Uid | None = None) -> list[Uid]:
     own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
     ranged = [
         u
         for other in s.active_seats()
         if other != seat
         for u in table.ready_characters(s, other)
-        if table.defn(s, u).has("Ranged") and not cannot_fight(s, u)
+        if table.has_keyword(s, u, "Ranged") and not cannot_fight(s, u)
     ]
-    return own + ranged
+    if enemy is None:
+        return own + ranged
+    if ships.attack_banned(s, seat, enemy):
+        return []
+    return [u for u in own + ranged if ships.may_attack(s, u, enemy)]
 
 
 def _ask_attackers(rt: Runtime) -> Ask | None:
     s = st(rt)
     seat = rt.env["player"]
     enemy = int(rt.env["enemy"])
-    options = [card_option(s, u) for u in attackers(s, seat)]
+    options = [card_option(s, u) for u in attackers(s, seat, enemy)]
     if not options:
         return None
     d = table.defense(s, enemy)
     left = table.hit_points(s, enemy) - s.cards[enemy].damage
     prompt = f"Attack {table.name(s, enemy)} (defense {d}, {left} hit points left)? Choose attackers"
-    return Ask(seat, prompt, options, Kind.MANY, 0, len(options), about=enemy)
+    most = ships.attacker_limit(s, enemy)
+    if most == 0:
+        return None
+    return Ask(
+        seat, prompt, options, Kind.MANY, 0, len(options) if most is None else min(most, len(options)), about=enemy
+    )
 
 
 def _attack_damage(rt: Runtime) -> Event | None:
@@ -336,7 +389,7 @@ def _attack_damage(rt: Runtime) -> Event | None:
         return None
     total = sum(table.attack(s, u) for u in s.attack.attackers) if s.attack else 0
     total += int(rt.env.get("bonus", 0))
-    amount = total - table.defense(s, enemy)
+    amount = caps.damage_allowed(s, enemy, total - table.defense(s, enemy))
     return ev.DamageDealt(card=enemy, amount=amount) if amount > 0 else None
 
 
@@ -422,6 +475,7 @@ def _leftover_shadows(rt: Runtime) -> Event | None:
 
 def body() -> list[Node]:
     return [
+        Call("lcg.keyword.archery", rule="lcg.keyword.archery"),
         each_player(
             ForEach(lambda rt: table.engaged(st(rt), rt.env["player"]), "enemy", emit(_deal_shadow)),
             rule="lcg.combat.deal-shadows",
@@ -429,7 +483,7 @@ def body() -> list[Node]:
         window("lcg.combat.window.shadows"),
         each_player(
             ForEach(
-                lambda rt: table.engaged(st(rt), rt.env["player"]),
+                lambda rt: engaged_enemies(st(rt), rt.env["player"]),
                 "enemy",
                 Call("lcg.combat.enemy-attack", lambda rt: {"enemy": rt.env["enemy"], "player": rt.env["player"]}),
             ),
@@ -439,7 +493,7 @@ def body() -> list[Node]:
         each_player(
             Seq(
                 ForEach(
-                    lambda rt: table.engaged(st(rt), rt.env["player"]),
+                    lambda rt: engaged_enemies(st(rt), rt.env["player"]),
                     "enemy",
                     Call(
                         "lcg.combat.player-attack",

@@ -4,6 +4,8 @@ Rules: each player in turn may engage one enemy in the staging area. Then, playe
 player, the enemy in the staging area with the highest engagement cost at or below
 that player's threat engages them; this repeats until no enemy can engage anyone. On a
 tie the player chooses which enemy engages them.
+Massive (Hunt for the Dreadnaught rulebook): an enemy with Massive "cannot leave the
+staging area": it is neither engaged optionally nor by an engagement check.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from domain.lcg.state import LcgState, Seat, Uid
 def _ask_optional(rt: Runtime) -> Ask | None:
     s = st(rt)
     seat = rt.env["player"]
-    enemies = [u for u in table.staging_enemies(s) if may_optionally_engage(s, u)]
+    enemies = [
+        u for u in table.staging_enemies(s) if may_optionally_engage(s, u) and not table.has_keyword(s, u, "Massive")
+    ]
     if not enemies:
         return None
     options = [card_option(s, u) for u in enemies]
@@ -31,7 +35,11 @@ def _ask_optional(rt: Runtime) -> Ask | None:
 def next_engagement(s: LcgState, seat: Seat) -> list[Uid]:
     """The enemies that would engage ``seat`` now (several only on a tie)."""
     threat = s.players[seat].threat
-    able = [u for u in table.staging_enemies(s) if table.engagement_cost(s, u) <= threat]
+    able = [
+        u
+        for u in table.staging_enemies(s)
+        if table.engagement_cost(s, u) <= threat and not table.has_keyword(s, u, "Massive")
+    ]
     if not able:
         return []
     top = max(table.engagement_cost(s, u) for u in able)
@@ -53,7 +61,7 @@ def _ask_check(rt: Runtime) -> Ask | None:
 
 
 def _engage(bind: str) -> Node:
-    return emit(lambda rt: ev.EnemyEngaged(enemy=int(rt.env[bind]), player=rt.env["player"]))
+    return emit(lambda rt: ev.EnemyEngaged(enemy=int(rt.env[bind]), player=rt.env["player"], origin="staging"))
 
 
 def body() -> list[Node]:

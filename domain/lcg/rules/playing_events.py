@@ -56,16 +56,26 @@ def _always(s: LcgState, seat: Seat, uid: Uid) -> bool:
     return True
 
 
+COST_REDUCTIONS: list[Callable[[LcgState, Seat, Uid], int]] = []
+"""Texts that make an event cost less to play now (Silent Mist): how much less."""
+
+
+def reduction(s: LcgState, seat: Seat, uid: Uid) -> int:
+    return sum(r(s, seat, uid) for r in COST_REDUCTIONS) if COST_REDUCTIONS else 0
+
+
 def _affordable(s: LcgState, seat: Seat, uid: Uid, cost: Cost) -> bool:
     d = table.defn(s, uid)
     if cost.x is not None:
         return any(can_pay_cost(s, seat, d.sphere, x, cost.heroes_needed) for x in cost.x(s, seat, uid))
-    return can_pay_cost(s, seat, d.sphere, d.cost, cost.heroes_needed)
+    return can_pay_cost(s, seat, d.sphere, max(0, d.cost - reduction(s, seat, uid)), cost.heroes_needed)
 
 
 def _amount(rt: Runtime) -> int:
     x = rt.env.get("x")
-    return int(x) if x is not None else table.defn(st(rt), SELF(rt)).cost
+    if x is not None:
+        return int(x)
+    return max(0, table.defn(st(rt), SELF(rt)).cost - reduction(st(rt), PLAYER(rt), SELF(rt)))
 
 
 def _ask_x(cost: Cost) -> Callable[[Runtime], Ask | None]:

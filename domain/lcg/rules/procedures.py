@@ -149,7 +149,7 @@ def _destroyed(rt: Runtime) -> Event:
     if d.is_character:
         controller = s.controller(uid)
         return ev.CharacterDestroyed(card=uid, controller=controller if controller != s.cards[uid].owner else None)
-    return ev.EnemyDefeated(enemy=uid, to="victory" if d.victory_points else "encounter.discard")
+    return ev.EnemyDefeated(enemy=uid, to="victory" if d.victory_points else ev.encounter_discard(d.code))
 
 
 register(
@@ -179,9 +179,10 @@ def stage_defeatable(s: LcgState, uid: Uid) -> bool:
     A stage printed with 0 quest points cannot be defeated by progress (Don't Leave the
     Path!: the players win by other means).
     """
-    points = table.defn(s, uid).quest_points
+    printed = table.defn(s, uid).quest_points
+    points = table.stat(s, uid, "quest_points")
     card = s.cards[uid]
-    if card.zone != "quest" or points <= 0 or card.progress < points:
+    if card.zone != "quest" or printed <= 0 or card.progress < points:
         return False
     allow = text_of(card.code).can_defeat
     return allow is None or allow(s, uid)

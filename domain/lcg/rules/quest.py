@@ -15,7 +15,7 @@ from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, st
-from domain.lcg.rules import table
+from domain.lcg.rules import caps, table
 from domain.lcg.rules.constant import staging_reveals
 from domain.lcg.rules.windows import window
 
@@ -32,7 +32,10 @@ def _ask_commit(rt: Runtime) -> Ask | None:
 
 def _committed(rt: Runtime) -> Event | None:
     cards = tuple(int(u) for u in rt.env["commit"])
-    return ev.CharactersCommitted(player=rt.env["player"], cards=cards) if cards else None
+    if not cards:
+        return None
+    ready = tuple(u for u in cards if any(stays(st(rt), u) for stays in table.QUEST_WITHOUT_EXHAUSTING))
+    return ev.CharactersCommitted(player=rt.env["player"], cards=cards, ready=ready)
 
 
 def _totals(rt: Runtime) -> dict[str, int]:
@@ -63,7 +66,7 @@ def _progress_on_location(rt: Runtime) -> Event | None:
 
 def _progress_on_quest(rt: Runtime) -> Event | None:
     stage = table.quest_card(st(rt))
-    n = int(rt.env["to_quest"])
+    n = caps.progress_allowed(st(rt), stage, int(rt.env["to_quest"]))
     return ev.ProgressPlaced(card=stage, amount=n) if stage is not None and n else None
 
 

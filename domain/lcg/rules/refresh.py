@@ -43,7 +43,11 @@ def _ask_pay(rt: Runtime) -> Ask | None:
 
 def _ready_all(rt: Runtime) -> Event | None:
     s = st(rt)
-    cards = tuple(u for u in table.all_characters(s) if s.cards[u].exhausted and held_cost(s, u) is None)
+    cards = tuple(
+        u
+        for u in table.all_characters(s)
+        if s.cards[u].exhausted and held_cost(s, u) is None and not table.cannot_ready(s, u)
+    )
     return ev.CardsReadied(cards=cards) if cards else None
 
 

@@ -7,7 +7,7 @@ counts as the hero's sphere (Celebrían's Stone).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from domain.kernel.events import Event
 from domain.kernel.flow import Node, Seq
@@ -35,10 +35,14 @@ def body() -> list[Node]:
 # -- paying costs ------------------------------------------------------------------------
 
 
+IGNORES_RESOURCE_MATCH: list[Callable[[LcgState, Seat], bool]] = []
+"""Texts under which a player's next card ignores the resource match (Twilight's Call)."""
+
+
 def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
     """The heroes of ``seat`` whose resources may pay for a card of ``sphere``."""
     heroes = table.heroes(s, seat)
-    if sphere in (None, "neutral"):
+    if sphere in (None, "neutral") or any(ignores(s, seat) for ignores in IGNORES_RESOURCE_MATCH):
         return heroes
     return [h for h in heroes if table.defn(s, h).sphere == sphere or sphere in table.spheres(s, h)]
 

@@ -36,6 +36,8 @@ def _lay_out(rt: Runtime) -> Event:
     for seat, setup in zip(s.order, s.options.players, strict=True):
         for code in setup.heroes:
             add(code, f"{seat}.heroes", seat)
+        if setup.contract:
+            add(setup.contract, f"{seat}.contract", seat)
         for code in setup.deck:
             add(code, f"{seat}.deck", seat)
     for code in chosen.quest:

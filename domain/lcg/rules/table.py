@@ -6,12 +6,21 @@ plus the card's own passive text (Gimli, Chieftain Ufthak).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from domain.lcg.cards import CARDS, CardDef, Host, text_of
 from domain.lcg.state import IN_PLAY_ZONES, LcgState, Seat, Uid
 
 STATS = ("willpower", "attack", "defense", "hit_points", "threat", "engagement_cost")
+
+Aura = Callable[[LcgState, Uid, str], int]
+AURAS: list[Aura] = []
+"""Passive texts that change other cards' stats, or a double-sided card's stats on its
+other side (a scenario module adds its own; each returns 0 where it does not apply)."""
+
+KeywordAura = Callable[[LcgState, Uid, str], bool]
+KEYWORD_AURAS: list[KeywordAura] = []
+"""Passive texts that give cards a keyword (Golden Wing: "your heroes have Ranged")."""
 
 
 def defn(s: LcgState, uid: Uid) -> CardDef:
@@ -29,11 +38,18 @@ def stat(s: LcgState, uid: Uid, which: str) -> int:
     if s.modifiers:
         value += s.modifier_total(uid, which)
     passive = text_of(card.code).stat
-    if passive is not None:
+    if passive is not None and not blank(s, uid):
         value += passive(s, uid, which)
     if s.zones.get("attachments"):
         value += _from_attachments(s, uid, which)
+    for aura in AURAS:
+        value += aura(s, uid, which)
     return value if value > 0 else 0
+
+
+def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:
+    """Whether the card has ``keyword`` now: printed, or given by a passive text."""
+    return CARDS[s.cards[uid].code].has(keyword) or any(aura(s, uid, keyword) for aura in KEYWORD_AURAS)
 
 
 def _from_attachments(s: LcgState, uid: Uid, which: str) -> int:
@@ -51,13 +67,18 @@ def has_trait(s: LcgState, uid: Uid, trait: str) -> bool:
     return trait in traits(s, uid)
 
 
+TRAIT_AURAS: list[Callable[[LcgState, Uid], tuple[str, ...]]] = []
+"""Texts that give a card traits (Eithiliant: a hero gains another hero's printed traits)."""
+
+
 def traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
-    """Printed traits, then those its attachments give."""
+    """Printed traits, then those its attachments and passive texts give."""
     printed = CARDS[s.cards[uid].code].traits
-    if not s.zones.get("attachments"):
+    given = [t for aura in TRAIT_AURAS for t in aura(s, uid)]
+    if not s.zones.get("attachments") and not given:
         return printed
-    gained = [t for a in attachments_on(s, uid) for t in _host(s, a).traits if t not in printed]
-    return (*printed, *dict.fromkeys(gained))
+    gained = [t for a in attachments_on(s, uid) for t in _host(s, a).traits] + given
+    return (*printed, *dict.fromkeys(t for t in gained if t not in printed))
 
 
 def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
@@ -210,15 +231,38 @@ NO_THREAT = "contributes-no-threat"
 (Radagast's Cunning, Secret Paths)."""
 
 
+THREAT_AURAS: list[Callable[[LcgState], int]] = []
+"""Texts that add threat to the staging area's total (Southron Sailor)."""
+
+BLANKING: list[Callable[[LcgState, Uid], bool]] = []
+"""Texts that blank other cards' text boxes for a while (Overworked: non-ship allies)."""
+
+
+def blank(s: LcgState, uid: Uid) -> bool:
+    """Whether the card's text box is blank now (its traits still count)."""
+    return bool(BLANKING) and bool(s.limits) and any(b(s, uid) for b in BLANKING)
+
+
+QUEST_WITHOUT_EXHAUSTING: list[Callable[[LcgState, Uid], bool]] = []
+"""Texts under which a character commits to the quest without exhausting."""
+
+FORBIDS_READYING: set[str] = set()
+"""Attachments (by code) whose host cannot ready (Grappled!)."""
+
+
 def staging_threat(s: LcgState) -> int:
     total = sum(
         threat_of(s, u)
         for u in s.zone("staging")
         if defn(s, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
-    )
+    ) + sum(aura(s) for aura in THREAT_AURAS)
     if s.modifiers:
         total += s.modifier_total(STAGING_AREA, "threat")
     return max(total, 0)
+
+
+def cannot_ready(s: LcgState, uid: Uid) -> bool:
+    return bool(FORBIDS_READYING) and any(s.cards[a].code in FORBIDS_READYING for a in attachments_on(s, uid))
 
 
 def cannot_attack(seat: Seat) -> str:

@@ -38,11 +38,17 @@ def _damage(rt: Runtime, event: Event) -> None:
         _check(rt, "lcg.destroy", event, card=event.card)
 
 
+ELIMINATION_REPLACEMENTS: list[Callable[[LcgState, str], str | None]] = []
+"""Texts that replace a player's elimination by threat ("flip this contract instead"): each
+gives the program to run instead, or None."""
+
+
 def _threat(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.ThreatRaised)
     player = st(rt).players[event.player]
     if player.threat >= ELIMINATION_THREAT and not player.eliminated:
-        _check(rt, "lcg.eliminate", event, player=event.player, reason="threat")
+        instead = next((p for r in ELIMINATION_REPLACEMENTS if (p := r(st(rt), event.player))), None)
+        _check(rt, instead or "lcg.eliminate", event, player=event.player, reason="threat")
 
 
 def _destroyed(rt: Runtime, event: Event) -> None:
@@ -70,6 +76,10 @@ def _defeated(rt: Runtime, event: Event) -> None:
     if stage is not None and stage_defeatable(s, stage):
         _check(rt, "lcg.quest.advance", event, card=stage)
 
+
+HOOKS: dict[type[Event], list[Check]] = {}
+"""Checks a scenario's rules add, run like the framework checks (keywords such as
+Boarding, per-round caps): each queues its own program when it applies."""
 
 FRAMEWORK: dict[type[Event], Check] = {
     ev.DamageDealt: _damage,
@@ -115,7 +125,8 @@ def _in_play(s: LcgState) -> list[Uid]:
         out += s.zone(f"{seat}.heroes")
         out += s.zone(f"{seat}.allies")
         out += s.zone(f"{seat}.engaged")
-    for zone in ("staging", "active", "quest", "attachments"):
+        out += s.zone(f"{seat}.contract")
+    for zone in ("staging", "active", "quest", "attachments", "setup"):
         out += s.zone(zone)
     return out
 
@@ -141,7 +152,7 @@ def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
             pools[trig.zone] = pool
         for uid in reversed(pool):
             card = s.cards[uid]
-            if card.code != code or not trig.test(s, event, uid):
+            if card.code != code or table.blank(s, uid) or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
             env = {"self": uid, "player": seat, "_card": uid, "_by": event.seq}
@@ -151,6 +162,10 @@ def _push(rt: Runtime, event: Event, listeners: list[Listener]) -> None:
 
 
 def after(rt: Runtime, event: Event) -> None:
+    # Keyword checks are pushed first, so they resolve after the cards' Forced effects and
+    # Responses to the same event (a ship that gains Boarding as it engages boards with it).
+    for hook in HOOKS.get(type(event), ()):
+        hook(rt, event)
     listeners = _listeners().get(type(event))
     if listeners is not None:
         _push(rt, event, listeners)

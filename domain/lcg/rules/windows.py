@@ -22,17 +22,36 @@ def available_actions(s: LcgState, seat: Seat) -> list[Option]:
     """The Actions ``seat`` may use now: on cards it controls (characters, attachments),
     or open to every player, and the Action events in its hand."""
     options: list[Option] = []
-    for owner in s.active_seats():
-        for uid in table.characters(s, owner) + table.controlled_attachments(s, owner):
-            for i, action in enumerate(text_of(s.cards[uid].code).actions):
-                if (owner == seat or action.anyone) and action.available(s, uid, seat):
-                    label = f"{table.name(s, uid)}: {action.label}"
-                    options.append(Option(f"{uid}.{i}", label, uid))
+    for owner, uid in _with_actions(s):
+        if table.blank(s, uid):
+            continue
+        for i, action in enumerate(text_of(s.cards[uid].code).actions):
+            if (owner == seat or action.anyone) and action.available(s, uid, seat):
+                label = f"{table.name(s, uid)}: {action.label}"
+                options.append(Option(f"{uid}.{i}", label, uid))
     for uid in table.staging(s):  # objectives in the staging area: any player may claim them
         for i, action in enumerate(text_of(s.cards[uid].code).actions):
             if action.anyone and action.available(s, uid, seat):
                 options.append(Option(f"{uid}.{i}", f"{table.name(s, uid)}: {action.label}", uid))
     return options + event_actions(s, seat)
+
+
+def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
+    """Cards in play whose Actions may be used, with who controls them: characters and the
+    attachments a player controls; encounter conditions, the scenario's setup card and quest
+    stage are nobody's (their Actions say who may use them)."""
+    out: list[tuple[Seat | None, int]] = []
+    for owner in s.active_seats():
+        out += [(owner, u) for u in table.characters(s, owner) + table.controlled_attachments(s, owner)]
+        out += [(owner, u) for u in s.zone(f"{owner}.contract")]
+    controlled = {u for _, u in out}
+    out += [
+        (None, a)
+        for a in s.zone("attachments")
+        if a not in controlled and s.cards[a].owner is None and text_of(s.cards[a].code).actions
+    ]
+    out += [(None, u) for u in s.zone("setup") + s.zone("quest") if text_of(s.cards[u].code).actions]
+    return out
 
 
 def _ask(rt: Runtime) -> Ask | None:

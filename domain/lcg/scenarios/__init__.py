@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from domain.lcg.cards import CARDS
 
+DIFFICULTIES = ("standard", "easy")
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -14,6 +16,8 @@ class Scenario:
     quest: tuple[str, ...]
     """Quest card codes in stage order."""
     encounter_sets: tuple[str, ...]
+    difficulties: tuple[str, ...] = DIFFICULTIES
+    """The difficulty modes the scenario offers (a setup card per mode, or Easy by quantities)."""
 
     def encounter_deck(self, difficulty: str) -> list[str]:
         """Every card of the encounter sets, as many copies as printed (Easy: as listed
@@ -28,8 +32,6 @@ class Scenario:
 
 SCENARIOS: dict[str, Scenario] = {}
 
-DIFFICULTIES = ("standard", "easy")
-
 
 def scenario(key: str) -> Scenario:
     load()
@@ -41,4 +43,9 @@ def scenario(key: str) -> Scenario:
 
 
 def load() -> None:
-    from domain.lcg.scenarios import escape_from_dol_guldur, journey_along_the_anduin, passage_through_mirkwood  # noqa: F401
+    from domain.lcg.scenarios import (  # noqa: F401
+        escape_from_dol_guldur,
+        hunt_for_the_dreadnaught,
+        journey_along_the_anduin,
+        passage_through_mirkwood,
+    )

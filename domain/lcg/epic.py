@@ -1,0 +1,228 @@
+"""Epic Multiplayer (The Hunt for the Dreadnaught): groups sharing two global values.
+
+Rules (The Hunt for the Dreadnaught rulebook, "Global Values" and "Epic Multiplayer Mode"):
+groups of one to four players play separate games; the event organizer fixes, from the total
+number of players at the start, the global quest points of stage 1B (8 per player) and the
+Dreadnaught's global hit points (15 per player), counts the progress placed on every group's
+stage 1B and the damage placed on every group's Dreadnaught, and tells the groups; each group
+advances (or sees its Dreadnaught destroyed) at the point its own rules say.
+
+The organizer is an aggregate of its own (:class:`Epic`): its events are the opening of the
+event (the groups and the global values), each contribution it counted (with the group's
+event that made it: the cause), how far it has followed each group's log (so each group event
+is counted exactly once, across restarts and processes: the follow is one optimistic append)
+and each total reached. What a group learns from it is an event of the group's own log
+(:class:`~domain.lcg.events.SharedValueLearned`), so every group's game replays, forks and
+verifies on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from uuid import UUID
+
+import msgspec
+
+from domain.kernel.events import Event
+from domain.lcg import events as ev
+from domain.lcg.state import LcgState
+
+PER_PLAYER = {"progress": 8, "damage": 15}
+"""Global value per player among all groups: stage 1B's quest points, the Dreadnaught's hit points."""
+COUNTED = {"progress": "thftd-004", "damage": "thftd-013"}
+"""What each global value counts: progress placed on Searching the High Seas, damage on the Dreadnaught."""
+
+
+def _placed(state: LcgState, e: Event) -> tuple[str, int] | None:
+    """The global value ``e`` contributes to, and how much."""
+    if isinstance(e, ev.ProgressPlaced) and state.cards[e.card].code == COUNTED["progress"]:
+        return "progress", e.amount
+    if isinstance(e, ev.DamageDealt) and state.cards[e.card].code == COUNTED["damage"]:
+        return "damage", e.amount
+    return None
+
+
+MAX_GROUP = 4
+
+
+class Group(msgspec.Struct, frozen=True):
+    game_id: UUID
+    players: int
+    difficulty: str = "standard"
+
+
+class EpicOpened(msgspec.Struct, frozen=True, kw_only=True):
+    originator_id: UUID
+    originator_version: int = 1
+    groups: tuple[Group, ...]
+    players: int
+    totals: dict[str, int]
+    timestamp: datetime | None = None
+
+
+class ContributionCounted(msgspec.Struct, frozen=True, kw_only=True):
+    """``amount`` of ``key`` placed in group ``group`` by its event ``source`` (the cause)."""
+
+    originator_id: UUID
+    originator_version: int
+    group: UUID
+    key: str
+    amount: int
+    source: int
+    timestamp: datetime | None = None
+
+
+class GroupFollowed(msgspec.Struct, frozen=True, kw_only=True):
+    """The organizer has counted group ``group``'s events up to version ``through``."""
+
+    originator_id: UUID
+    originator_version: int
+    group: UUID
+    through: int
+    timestamp: datetime | None = None
+
+
+class TotalReached(msgspec.Struct, frozen=True, kw_only=True):
+    originator_id: UUID
+    originator_version: int
+    key: str
+    total: int
+    timestamp: datetime | None = None
+
+
+EpicEvent = EpicOpened | ContributionCounted | GroupFollowed | TotalReached
+
+
+class EpicState(msgspec.Struct, kw_only=True):
+    """The organizer's sheet: a fold of its events."""
+
+    epic_id: UUID | None = None
+    version: int = 0
+    groups: tuple[Group, ...] = ()
+    players: int = 0
+    totals: dict[str, int] = msgspec.field(default_factory=dict)
+    contributed: dict[UUID, dict[str, int]] = msgspec.field(default_factory=dict)
+    followed: dict[UUID, int] = msgspec.field(default_factory=dict)
+    reached: dict[str, int] = msgspec.field(default_factory=dict)
+
+    def apply(self, e: EpicEvent) -> None:
+        self.version = e.originator_version
+        if isinstance(e, EpicOpened):
+            self.epic_id, self.groups, self.players, self.totals = e.originator_id, e.groups, e.players, dict(e.totals)
+            self.contributed = {g.game_id: {k: 0 for k in e.totals} for g in e.groups}
+            self.followed = {g.game_id: 0 for g in e.groups}
+        elif isinstance(e, ContributionCounted):
+            self.contributed[e.group][e.key] += e.amount
+        elif isinstance(e, GroupFollowed):
+            self.followed[e.group] = e.through
+        else:
+            self.reached[e.key] = e.total
+
+    def total(self, key: str) -> int:
+        return sum(c[key] for c in self.contributed.values())
+
+    def others(self, group: UUID, key: str) -> int:
+        """What every group but ``group`` contributed to ``key``: what ``group`` is told."""
+        return self.total(key) - self.contributed[group][key]
+
+
+def fold_epic(events: Sequence[EpicEvent]) -> EpicState:
+    state = EpicState()
+    for e in events:
+        state.apply(e)
+    return state
+
+
+def split(players: int, groups: int) -> list[int]:
+    """Players divided into groups "as evenly as possible" (rulebook), larger groups first."""
+    if groups < 1 or players < groups or players > MAX_GROUP * groups:
+        raise ValueError(f"{players} players cannot be split into {groups} groups of 1 to {MAX_GROUP}")
+    base, extra = divmod(players, groups)
+    return [base + 1] * extra + [base] * (groups - extra)
+
+
+def totals_for(players: int) -> dict[str, int]:
+    """The global values for ``players`` among all groups (16 players: 128 progress, 240 damage)."""
+    return {key: per * players for key, per in PER_PLAYER.items()}
+
+
+class Epic:
+    """The organizer aggregate: appends its events after validating them against its state."""
+
+    def __init__(self, state: EpicState) -> None:
+        self.state = state
+        self._new: list[EpicEvent] = []
+
+    @property
+    def id(self) -> UUID:
+        assert self.state.epic_id is not None
+        return self.state.epic_id
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    @classmethod
+    def open(cls, epic_id: UUID, groups: Sequence[Group]) -> Epic:
+        if not groups or any(not 1 <= g.players <= MAX_GROUP for g in groups):
+            raise ValueError(f"an epic event needs groups of 1 to {MAX_GROUP} players")
+        players = sum(g.players for g in groups)
+        epic = cls(EpicState())
+        epic._append(
+            EpicOpened(originator_id=epic_id, groups=tuple(groups), players=players, totals=totals_for(players))
+        )
+        return epic
+
+    def _append(self, event: EpicEvent) -> None:
+        self.state.apply(event)
+        self._new.append(event)
+
+    def collect_events(self) -> list[EpicEvent]:
+        new, self._new = self._new, []
+        return new
+
+    def follow(self, group: UUID, state: LcgState, events: Sequence[Event]) -> bool:
+        """Count the contributions in ``events`` (the group's events after those already
+        followed; ``state`` is the group's latest state, which names every card). Returns
+        whether anything was appended."""
+        if group not in self.state.followed:
+            raise KeyError(f"game {group} is not a group of this epic event")
+        through = self.state.followed[group]
+        fresh = [e for e in events if e.seq > through]
+        if not fresh:
+            return False
+        for e in fresh:
+            placed = _placed(state, e)
+            if placed is not None and placed[1] > 0:
+                self._append(
+                    ContributionCounted(
+                        originator_id=self.id,
+                        originator_version=self.version + 1,
+                        group=group,
+                        key=placed[0],
+                        amount=placed[1],
+                        source=e.seq,
+                    )
+                )
+        self._append(
+            GroupFollowed(
+                originator_id=self.id, originator_version=self.version + 1, group=group, through=fresh[-1].seq
+            )
+        )
+        for key, total in self.state.totals.items():
+            if key not in self.state.reached and self.state.total(key) >= total:
+                self._append(
+                    TotalReached(originator_id=self.id, originator_version=self.version + 1, key=key, total=total)
+                )
+        return True
+
+    def reports(self, group: UUID, state: LcgState) -> list[ev.SharedValueLearned]:
+        """What ``group`` must be told: each value where what it last learned of the other
+        groups differs from the organizer's count."""
+        out = []
+        for key in self.state.totals:
+            others = self.state.others(group, key)
+            if state.shared.get(key, 0) != others:
+                out.append(ev.SharedValueLearned(key=key, others=others, organizer_version=self.version))
+        return out

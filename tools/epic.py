@@ -1,0 +1,114 @@
+"""Epic Multiplayer on the command line: open an epic event, show its organizer's sheet, and
+play epic events with bots (``westmarch new lcg --epic 4x4``, ``westmarch epic ID``,
+``westmarch simulate lcg --epic 4x4``)."""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+import time
+from dataclasses import asdict
+from functools import partial
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from projections.lcg import view as lcg_view
+from service.app import Westmarch, store_env
+from service.commands import GameService
+from service.epic import EpicAccess, EpicReport, EpicService
+from tools.bots import make_bot
+
+
+def parse_epic(text: str) -> list[int]:
+    """``GROUPSxPLAYERS`` (``4x4``: four groups of four), or a list of group sizes (``4,3,3``)."""
+    try:
+        if "x" in text:
+            groups, players = (int(n) for n in text.lower().split("x", 1))
+            sizes = [players] * groups
+        else:
+            sizes = [int(n) for n in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--epic {text!r}: give GROUPSxPLAYERS (4x4) or group sizes (4,3,3)") from None
+    if not sizes or any(not 1 <= n <= 4 for n in sizes):
+        raise ValueError(f"--epic {text!r}: one or more groups of 1 to 4 players")
+    return sizes
+
+
+def access_text(access: EpicAccess) -> str:
+    lines = [
+        f"epic event {access.epic_id}",
+        f"global values: stage 1B {access.totals['progress']} progress, "
+        f"Dreadnaught {access.totals['damage']} hit points",
+        f"organizer token: {access.organizer}",
+    ]
+    for i, group in enumerate(access.groups, start=1):
+        lines.append(f"group {i}: game {group.game_id}")
+        lines += [f"  {seat}: {token}" for seat, token in group.seats.items()]
+        lines.append(f"  spectator: {group.spectator}")
+    return "\n".join(lines)
+
+
+def report_dict(report: EpicReport) -> dict[str, Any]:
+    out = asdict(report)
+    out["epic_id"] = str(report.epic_id)
+    for g in out["groups"]:
+        g["game_id"] = str(g["game_id"])
+    return out
+
+
+def report_text(report: EpicReport) -> str:
+    lines = [f"epic event {report.epic_id} ({report.players} players, organizer version {report.version})"]
+    for key, total in report.totals.items():
+        reached = " (reached)" if key in report.reached else ""
+        lines.append(f"  {key}: {report.counted[key]} of {total}{reached}")
+    for i, g in enumerate(report.groups, start=1):
+        shares = ", ".join(f"{k} {v}" for k, v in g.contributed.items())
+        state = g.result or f"round {g.round}, stage {g.stage}"
+        lines.append(f"  group {i} ({g.players} players, {g.difficulty}): {shares}; {state}")
+    return "\n".join(lines)
+
+
+def new_epic(app: Westmarch, sizes: list[int], difficulty: str, seed: int) -> EpicAccess:
+    return EpicService(GameService(app)).create(sizes, difficulty, seed)
+
+
+def show_epic(app: Westmarch, epic_id: UUID) -> EpicReport:
+    service = EpicService(GameService(app))
+    service.follow(epic_id)
+    return service.report(epic_id)
+
+
+def play_epic(service: EpicService, sizes: list[int], difficulty: str, seed: int, bot: str, limit: int) -> EpicReport:
+    """One epic event played by bots: a random group moves at each step, as groups do."""
+    access = service.create(sizes, difficulty, seed)
+    games = service.games
+    rng = random.Random(seed)
+    bots = {(a.game_id, seat): make_bot(bot, seed + i) for i, a in enumerate(access.groups) for seat in a.seats}
+    for n in range(limit):
+        live = [a for a in access.groups if games.state(a.game_id).over is None]
+        if not live:
+            break
+        group = rng.choice(live)
+        state = games.state(group.game_id)
+        decision = state.pending
+        choice = bots[(group.game_id, decision.seat)].choose(decision, partial(lcg_view, state, decision.seat))
+        games.submit(group.game_id, group.seats[decision.seat], 0, decision.id, choice, f"bot-{n}")
+    service.follow(access.epic_id)
+    return service.report(access.epic_id)
+
+
+def simulate_epics(
+    sizes: list[int], difficulty: str, events: int, seed: int, bot: str, db: str | None, as_json: bool
+) -> str:
+    """Play ``events`` epic events with bots and report each one's totals and groups' results."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        app = Westmarch(store_env(db=db or str(Path(folder) / "epic.db")))
+        service = EpicService(GameService(app))
+        reports = [play_epic(service, sizes, difficulty, seed + i, bot, 40_000) for i in range(events)]
+    seconds = time.perf_counter() - started
+    if as_json:
+        return json.dumps({"events": [report_dict(r) for r in reports], "seconds": round(seconds, 2)}, indent=2)
+    return "\n".join([*(report_text(r) for r in reports), f"time: {seconds:.1f} s"])

@@ -283,7 +283,7 @@ def redact_cards(body: dict[str, Any], fields: Iterable[str], seeing: Callable[[
     count of those it lost), a shuffle's order (its count stays) and a laid-out position's
     hidden cards (each zone's size stays); True if anything was removed."""
     changed = False
-    if body.get("type") == "DeckShuffled" and "order" in body:
+    if body.get("type") in ("DeckShuffled", "ShuffledIntoDeck") and "order" in body:
         body["count"] = len(body.pop("order"))
         changed = True
     for key in fields:

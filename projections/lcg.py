@@ -73,6 +73,8 @@ class PlayerView(msgspec.Struct, omit_defaults=True):
     deck_conditions: list[CardView] = msgspec.field(default_factory=list)
     """Conditions attached to the top of the deck (Iron Shackles)."""
     contract: list[CardView] = msgspec.field(default_factory=list)
+    burgled: list[CardView] = msgspec.field(default_factory=list)
+    """The card a burgle attempt turned up from the top of the deck, face up (The Lonely Mountain)."""
 
 
 class TableView(msgspec.Struct, omit_defaults=True):
@@ -100,6 +102,8 @@ class TableView(msgspec.Struct, omit_defaults=True):
     """The scenario's setup card beside the quest deck (The Hunt for the Dreadnaught)."""
     corsair_deck_size: int = 0
     corsair_discard: list[CardView] = msgspec.field(default_factory=list)
+    treasures: int = 0
+    """How many treasures lie face down under The Lonely Mountain (their identity is hidden)."""
 
 
 def card_view(s: LcgState, uid: Uid) -> CardView:
@@ -175,6 +179,7 @@ def view(s: LcgState, viewer: str) -> TableView:
                 prisoner=[card_view(s, u) for u in s.zone(f"{seat}.prisoner")],
                 deck_conditions=[card_view(s, u) for u in s.zone(f"{seat}.shackles")],
                 contract=[card_view(s, u) for u in s.zone(f"{seat}.contract")],
+                burgled=[card_view(s, u) for u in s.zone(f"{seat}.burgle")],
             )
         )
     stage = table.quest_card(s)
@@ -203,6 +208,7 @@ def view(s: LcgState, viewer: str) -> TableView:
         setup=[card_view(s, u) for u in s.zone("setup")],
         corsair_deck_size=len(s.zone("corsair.deck")),
         corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")],
+        treasures=len(s.zone("treasures")),
     )
 
 
@@ -226,11 +232,26 @@ _PUBLIC_ZONES = frozenset(
 """Shared zones whose cards are face up (removed from the game: events such as Will of the
 West, and Orc Guards gone from play). Everything else shared (the encounter deck, the quest
 deck, unused quest cards, cards set aside face down) is hidden from every seat."""
-_PUBLIC_PLAYER_ZONES = frozenset({"heroes", "allies", "engaged", "discard", "prisoner", "shackles", "contract"})
+_PUBLIC_PLAYER_ZONES = frozenset(
+    {"heroes", "allies", "engaged", "discard", "prisoner", "shackles", "contract", "burgle"}
+)
 """A player's face-up zones (the prisoner's identity is known: it was a hero in play); their
-hand is seen by its owner only; their deck, and a card face down under an Orc Guard, by nobody."""
+hand is seen by its owner only; the card a burgle attempt turned up is face up; their deck,
+and a card face down under an Orc Guard, by nobody."""
 
-CARD_FIELDS = ("card", "enemy", "defender", "cards", "attackers", "to", "objective", "guard")
+CARD_FIELDS = (
+    "card",
+    "enemy",
+    "defender",
+    "cards",
+    "attackers",
+    "to",
+    "objective",
+    "guard",
+    "burgle",
+    "revealed",
+    "discarded",
+)
 """Event fields that hold card uids (``to`` only when it is a uid, not a zone name)."""
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import scenario
+from projections.phrases_hobbit import PHRASES as HOBBIT_PHRASES
 from projections.phrases_lcg_events import PHRASES as EVENT_CARD_PHRASES
 from projections.phrases_lcg_hunt import PHRASES as HUNT_PHRASES
 from projections.story import (
@@ -53,6 +54,7 @@ _SHARED_ZONES = {
     "set-aside": "the cards set aside",
     "set-aside.face-up": "the cards set aside face up",
     "removed": "the cards removed from the game",
+    "treasures": "the treasures face down under The Lonely Mountain",
 }
 _PLAYER_ZONES = {
     "hand": "hand",
@@ -64,6 +66,7 @@ _PLAYER_ZONES = {
     "prisoner": "prisoner, face down",
     "shackles": "deck (on top of it)",
     "under": "cards face down under Orc Guards",
+    "burgle": "card turned up by the burgle attempt",
 }
 
 
@@ -146,6 +149,14 @@ def deck_shuffled(said: Said) -> str:
     order = said.get("order")
     n = len(order) if order is not None else int(said.get("count", 0) or 0)
     return f"{zone(str(said.get('zone')))} is shuffled ({plural(n, 'card')})"
+
+
+def character_discarded(said: Said) -> str:
+    return f"{said.card('card')} leaves play, discarded to its owner's discard pile"
+
+
+def shuffled_into_deck(said: Said) -> str:
+    return f"{said.card('card')} leaves play and is shuffled into {zone(str(said.get('zone')))}"
 
 
 # -- moving cards -------------------------------------------------------------------------------
@@ -491,6 +502,8 @@ BOOK = register(
             "CardsCreated": cards_created,
             "ThreatSet": threat_set,
             "DeckShuffled": deck_shuffled,
+            "ShuffledIntoDeck": shuffled_into_deck,
+            "CharacterDiscarded": character_discarded,
             "CardMoved": card_moved,
             "CardsDiscarded": cards_discarded,
             "CardsDrawn": cards_drawn,
@@ -538,3 +551,4 @@ BOOK = register(
 
 BOOK.phrases.update(EVENT_CARD_PHRASES)
 BOOK.phrases.update(HUNT_PHRASES)
+BOOK.phrases.update(HOBBIT_PHRASES)

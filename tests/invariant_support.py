@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pytest
 
@@ -65,19 +67,60 @@ def probe(game: Game, rng: random.Random, encode: Callable[[State], bytes]) -> i
     return tried
 
 
-def play_probing(game: Game, seed: int, encode: Callable[[State], bytes], limit: int = 20_000) -> tuple[Game, int]:
-    """Play ``game`` to its end with random answers, probing illegal ones at some decisions."""
+@dataclass
+class Probed:
+    """A game played to its end while probing: how many illegal answers were tried, at how
+    many of its decisions (the first one always, then a random share), out of how many."""
+
+    game: Game
+    tried: int
+    decisions: int
+    random_probes: int
+
+    def check(self, label: str) -> None:
+        """Every game was probed: at its first decision, with at least the three illegal
+        answers every decision has (unknown option, wrong decision, wrong seat)."""
+        assert self.tried >= 3, f"{label}: no illegal answer was tried"
+
+
+def check_rate(probed: list[Probed]) -> None:
+    """The random probes came at about PROBE_RATE of the decisions: at least four standard
+    deviations under the expected count (a binomial lower bound that chance cannot miss, and
+    that tightens as games are added), so a probing schedule that stopped would be caught."""
+    decisions = sum(p.decisions for p in probed)
+    done = sum(p.random_probes for p in probed)
+    expected = PROBE_RATE * decisions
+    low = expected - 4 * math.sqrt(expected * (1 - PROBE_RATE))
+    assert done >= low, f"illegal answers were tried at {done} of {decisions} decisions, expected about {expected:.0f}"
+
+
+def play_probed(game: Game, seed: int, encode: Callable[[State], bytes], limit: int = 20_000) -> Probed:
+    """Play ``game`` to its end with random answers, probing illegal ones at its first
+    decision and at a random share PROBE_RATE of the others.
+
+    The first decision's probe draws from its own generator, so the game played is the same
+    as without it."""
     rng = random.Random(seed * 7919)
-    tried = 0
-    for _ in range(limit):
+    first = random.Random(seed * 7919 + 1)
+    tried = random_probes = 0
+    for n in range(limit):
         decision = game.state.pending
         if decision is None:
             over = game.state.over
             assert over is not None
             with pytest.raises(RuleError):  # nothing can be answered once the game is over
                 game.answer("p1", game.version, ("pass",))
-            return game, tried
+            return Probed(game, tried, n, random_probes)
+        if n == 0:
+            tried += probe(game, first, encode)
         if rng.random() < PROBE_RATE:
             tried += probe(game, rng, encode)
+            random_probes += 1
         game.answer(decision.seat, decision.id, random_choice(decision, rng))
     raise AssertionError(f"game did not end within {limit} decisions")
+
+
+def play_probing(game: Game, seed: int, encode: Callable[[State], bytes], limit: int = 20_000) -> tuple[Game, int]:
+    """:func:`play_probed`, giving the game and the number of illegal answers tried."""
+    probed = play_probed(game, seed, encode, limit)
+    return probed.game, probed.tried

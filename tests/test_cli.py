@@ -116,7 +116,11 @@ def test_simulate_reports_and_stores(capsys: pytest.CaptureFixture[str], db: str
 
 @pytest.mark.parametrize(
     ("scenario", "shown"),
-    [("journey-along-the-anduin", "To the River..."), ("escape-from-dol-guldur", "Set aside, out of play: Nazgûl")],
+    [
+        ("journey-along-the-anduin", "To the River..."),
+        ("escape-from-dol-guldur", "Set aside, out of play: Nazgûl"),
+        ("the-lonely-mountain", "Bilbo Baggins"),
+    ],
 )
 def test_new_simulate_and_play_each_core_scenario(
     capsys: pytest.CaptureFixture[str], db: str, scenario: str, shown: str
@@ -129,7 +133,7 @@ def test_new_simulate_and_play_each_core_scenario(
     code, out, _ = run(capsys, "simulate", "lcg", "--scenario", scenario, "--games", "2", "--json", "--db", db)
     assert code == 0 and json.loads(out)["games"] == 2
     with pytest.raises(SystemExit) as refused:
-        main(["new", "lcg", "--scenario", "the-lonely-mountain", "--db", db])
+        main(["new", "lcg", "--scenario", "no-such-scenario", "--db", db])
     assert refused.value.code == 2 and "escape-from-dol-guldur" in capsys.readouterr().err
 
 

@@ -99,7 +99,7 @@ FAILS = {  # {n}: an event's number (it moves as the rules before it grow)
     "delayed-unknown-program": ["no program 'core-031.shuffle-back-twice'"],
     "delayed-forgotten-by-the-expectation": [
         "card Beorn: zone is 'p1.hand', expected 'p1.allies'",
-        "diverged at {n} DeckShuffled: p1's deck is shuffled (1 card)",
+        "diverged at {n} ShuffledIntoDeck: Beorn#1 leaves play and is shuffled into p1's deck",
         "the value over time: 'p1.allies' at the position, 'p1.deck' after #{n}, 'p1.hand' after #{n}",
     ],
     "limit-player-no-such-seat": ["no seat 'p2'; the seats are p1"],

@@ -38,7 +38,7 @@ from domain.lcg.state import HeroSetup, LcgState
 from domain.verify import verify
 from service.app import Westmarch, store_env
 from tests.conftest import new_lcg, play_randomly
-from tests.invariant_support import play_probing
+from tests.invariant_support import Probed, check_rate, play_probed
 
 GAMES = int(os.environ.get("WESTMARCH_INVARIANT_GAMES", "1000"))
 CHUNKS = 8
@@ -71,8 +71,8 @@ def _play(seed: int) -> Game:
     return play_randomly(_new(seed), random.Random(seed * 7919))
 
 
-def _play_probing(seed: int) -> tuple[Game, int]:
-    return play_probing(_new(seed), seed, LCG.codec.encode)
+def _play_probing(seed: int) -> Probed:
+    return play_probed(_new(seed), seed, LCG.codec.encode)
 
 
 def _chunk(k: int) -> range:
@@ -120,15 +120,16 @@ def test_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None:
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     results = set()
     scenarios = set()
-    probed = 0
+    probed: list[Probed] = []
     for seed in _chunk(chunk):
         scenarios.add(_setup(seed)[2])
-        game, tried = _play_probing(seed)
-        probed += tried
-        results.add(_check(app, seed, game))
+        played = _play_probing(seed)
+        played.check(f"seed {seed}")
+        probed.append(played)
+        results.add(_check(app, seed, played.game))
     assert results, "no game was played"
     assert scenarios == set(SCENARIOS), "every chunk plays all three scenarios"
-    assert probed > 10 * len(_chunk(chunk)), "too few illegal answers were tried"
+    check_rate(probed)
 
 
 EVENT_GAMES = 64
@@ -154,15 +155,17 @@ def test_invariants_with_events_in_decks(tmp_path: Path) -> None:
     """Events played, declined, cancelling and cancelled keep every invariant."""
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     played: set[str] = set()
-    probed = 0
+    probed: list[Probed] = []
     for seed in range(1, EVENT_GAMES + 1):
-        game, tried = play_probing(_with_events(seed), seed, LCG.codec.encode)
-        probed += tried
+        one = play_probed(_with_events(seed), seed, LCG.codec.encode)
+        one.check(f"seed {seed}")
+        probed.append(one)
+        game = one.game
         cards = cast(LcgState, game.state).cards
         played |= {cards[e.card].code for e in game.pending_events if isinstance(e, EventPlayed)}
         _check(app, seed, game)
     assert len(played) >= 20, f"only {len(played)} different events were played"
-    assert probed > 10 * EVENT_GAMES, "too few illegal answers were tried"
+    check_rate(probed)
 
 
 def _tamper(path: Path, game_id: str, version: int, how: str) -> None:

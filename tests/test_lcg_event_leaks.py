@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+import pytest
+
 from domain.game import Game
 from domain.kernel.events import DecisionRequested, Event
 from domain.lcg import events as ev
@@ -24,10 +26,17 @@ from tools.fixtures import Run
 VIEWERS = ("p1", "spectator")
 
 
-def _position(hand_event: str, zones: dict[str, Any], at: str, phase: str) -> Run:
+MIRKWOOD, ANDUIN, DOL_GULDUR = "passage-through-mirkwood", "journey-along-the-anduin", "escape-from-dol-guldur"
+
+
+def _position(hand_event: str, zones: dict[str, Any], at: str, phase: str, scenario: str = MIRKWOOD) -> Run:
     return Run(
         {
-            "game": {"players": 2, "heroes": [["Aragorn", "Gimli", "Legolas"], ["Éowyn", "Dúnhere", "Glorfindel"]]},
+            "game": {
+                "players": 2,
+                "scenario": scenario,
+                "heroes": [["Aragorn", "Gimli", "Legolas"], ["Éowyn", "Dúnhere", "Glorfindel"]],
+            },
             "position": {
                 "at": at,
                 "phase": phase,
@@ -69,23 +78,29 @@ def _seq(game: Game, kind: type[Event]) -> int:
     return next(e.seq for e in game.pending_events if isinstance(e, kind))
 
 
-def _test_of_will_in_hand() -> Run:
+TREACHERIES = [(MIRKWOOD, "The Necromancer's Reach"), (ANDUIN, "Massing at Night"), (DOL_GULDUR, "Under the Shadow")]
+"""A treachery with a When Revealed effect from each Core scenario's own encounter sets."""
+
+
+def _test_of_will_in_hand(scenario: str = MIRKWOOD, treachery: str = "The Necromancer's Reach") -> Run:
     """p2 holds A Test of Will as a treachery is revealed."""
     return _position(
         "A Test of Will",
         {
             "p1.heroes": [{"card": "Aragorn", "exhausted": True, "committed": True}, "Gimli", "Legolas"],
-            "encounter.deck": ["The Necromancer's Reach"],
+            "encounter.deck": [treachery],
         },
         "lcg.quest.staging",
         "quest",
+        scenario,
     )
 
 
-def test_a_response_event_in_hand_is_hidden_until_played() -> None:
-    run = _test_of_will_in_hand()
+@pytest.mark.parametrize(("scenario", "treachery"), TREACHERIES)
+def test_a_response_event_in_hand_is_hidden_until_played(scenario: str, treachery: str) -> None:
+    run = _test_of_will_in_hand(scenario, treachery)
     game = run.game
-    test_of_will, reach = run.uid("A Test of Will"), run.uid("The Necromancer's Reach")
+    test_of_will, reach = run.uid("A Test of Will"), run.uid(treachery)
     assert game.state.pending is not None and game.state.pending.seat == "p2"
     assert game.state.pending.rule == "lcg.event.response"
     for viewer in VIEWERS:  # while p2 is asked: the table does not show the card
@@ -105,11 +120,12 @@ def test_a_response_event_in_hand_is_hidden_until_played() -> None:
         assert shown.body["card"] == test_of_will and "A Test of Will" in shown.text
         cancelled = next(p for p in feed if p.type == "EffectCancelled")
         assert cancelled.body == {"card": reach, "effect": "when-revealed"}, viewer
-        assert "The Necromancer's Reach" in cancelled.text
+        assert treachery in cancelled.text
 
 
-def test_a_declined_response_event_never_shows() -> None:
-    run = _test_of_will_in_hand()
+@pytest.mark.parametrize(("scenario", "treachery"), TREACHERIES)
+def test_a_declined_response_event_never_shows(scenario: str, treachery: str) -> None:
+    run = _test_of_will_in_hand(scenario, treachery)
     game = run.game
     test_of_will = run.uid("A Test of Will")
     _answer(game, "no")
@@ -142,18 +158,28 @@ def test_an_action_event_is_offered_to_its_owner_only() -> None:
         assert view(_state(game), viewer).decision is None
 
 
-def test_a_cancelled_shadow_card_shows_as_the_face_up_card_it_is() -> None:
+SHADOWS = [
+    (MIRKWOOD, "Dol Guldur Orcs", "East Bight Patrol"),
+    (ANDUIN, "Dol Guldur Orcs", "Misty Mountain Goblins"),
+    (DOL_GULDUR, "Dungeon Jailor", "Under the Shadow"),
+]
+"""(scenario, attacking enemy, its shadow card): a shadow effect from each Core scenario."""
+
+
+@pytest.mark.parametrize(("scenario", "enemy", "shadow"), SHADOWS)
+def test_a_cancelled_shadow_card_shows_as_the_face_up_card_it_is(scenario: str, enemy: str, shadow: str) -> None:
     run = _position(
         "Hasty Stroke",
         {
-            "p2.engaged": ["Dol Guldur Orcs"],
-            "shadows": [{"card": "East Bight Patrol", "on": "Dol Guldur Orcs"}],
+            "p2.engaged": [enemy],
+            "shadows": [{"card": shadow, "on": enemy}],
         },
         "lcg.combat.enemy-attacks",
         "combat",
+        scenario,
     )
     game = run.game
-    patrol = run.uid("East Bight Patrol")
+    patrol = run.uid(shadow)
     _answer(game, str(run.uid("Glorfindel")))
     _answer(game, "yes")
     turned = _seq(game, ev.ShadowCardRevealed)
@@ -162,4 +188,38 @@ def test_a_cancelled_shadow_card_shows_as_the_face_up_card_it_is() -> None:
         assert not any(_mentions(p, patrol) for p in feed if p.seq < turned and p.type != "PositionSet"), viewer
         cancelled = next(p for p in feed if p.type == "EffectCancelled")
         assert cancelled.body == {"card": patrol, "effect": "shadow"}
-        assert "East Bight Patrol" in cancelled.text
+        assert shadow in cancelled.text
+
+
+def test_beorn_shuffled_into_the_deck_hides_the_deck_order() -> None:
+    """Beorn leaving play into his deck names him (he was on the table) but never the order
+    of the deck he joins, for any viewer, his owner included."""
+    run = Run(
+        {
+            "game": {"players": 1, "heroes": [["Denethor", "Gimli", "Legolas"]], "seed": 1},
+            "position": {
+                "at": "lcg.combat.window.enemy-attacks",
+                "phase": "combat",
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Denethor", "exhausted": True},
+                        {"card": "Gimli", "exhausted": True},
+                        {"card": "Legolas", "exhausted": True},
+                    ],
+                    "p1.allies": ["Beorn"],
+                    "p1.engaged": ["Forest Spider"],
+                    "p1.deck": ["Guard of the Citadel", "Faramir", "Son of Arnor"],
+                    "encounter.deck": ["Forest Gate"],
+                },
+            },
+        }
+    )
+    game = run.game
+    beorn = run.uid("Beorn")
+    _answer(game, run.choice(game.state.pending, ["Beorn"])[0])  # type: ignore[arg-type]
+    _answer(game, str(beorn))
+    assert any(isinstance(e, ev.ShuffledIntoDeck) for e in game.pending_events)
+    for viewer in ("p1", "spectator"):
+        shuffled = next(p for p in _feed(game, viewer) if p.type == "ShuffledIntoDeck")
+        assert "order" not in shuffled.body and shuffled.body["count"] == 4
+        assert shuffled.body["card"] == beorn and "Beorn" in shuffled.text

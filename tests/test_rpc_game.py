@@ -60,7 +60,7 @@ def test_bot_clients_play_whole_games(server: ThreadedServer) -> None:
             assert verify(server.app.rules_of(UUID(game.game_id)), history).ok
 
 
-@pytest.mark.parametrize("scenario", ["journey-along-the-anduin", "escape-from-dol-guldur"])
+@pytest.mark.parametrize("scenario", ["journey-along-the-anduin", "escape-from-dol-guldur", "the-lonely-mountain"])
 def test_core_scenarios_over_grpc(sqlite_server: ThreadedServer, scenario: str) -> None:
     """Journey Along the Anduin and Escape from Dol Guldur played to the end over the wire by bot
     clients; each seat's view shows the scenario's zones (the prisoner, the Nazgûl set aside)."""
@@ -87,12 +87,18 @@ def test_core_scenarios_over_grpc(sqlite_server: ThreadedServer, scenario: str) 
         assert verify(sqlite_server.app.rules_of(game_id), history).ok
         revealed = [e for e in history if type(e).__name__ == "QuestStageRevealed"]
         first_stage = sqlite_server.app.state_at(game_id, revealed[0].seq).cards[revealed[0].card].code
-        assert first_stage == ("core-126" if scenario == "journey-along-the-anduin" else "core-123")
+        first_stages = {"journey-along-the-anduin": "core-126", "the-lonely-mountain": "otd-071"}
+        assert first_stage == first_stages.get(scenario, "core-123")
         if scenario == "escape-from-dol-guldur":
             round_one = next(e.seq for e in history if type(e).__name__ == "RoundBegan")
             setup_view = lcg_view(sqlite_server.app.state_at(game_id, round_one), "p1")
             assert [c.name for c in setup_view.set_aside] == ["Nazgûl of Dol Guldur"]
             assert sum(len(p.prisoner) for p in setup_view.players) == 1
+        if scenario == "the-lonely-mountain":
+            round_one = next(e.seq for e in history if type(e).__name__ == "RoundBegan")
+            setup_view = lcg_view(sqlite_server.app.state_at(game_id, round_one), "p2")
+            assert setup_view.treasures == 5
+            assert "Bilbo Baggins" in [c.name for p in setup_view.players for c in p.heroes]
 
 
 @pytest.mark.parametrize("scenario", ["two-player-duel", "trilogy"])

@@ -40,11 +40,12 @@ GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
     (3, 106, "standard", 110, ANDUIN),
     (2, 107, "standard", 90, MIRKWOOD),
     (4, 108, "easy", 100, DOL_GULDUR),
+    (2, 109, "standard", 300, "the-lonely-mountain"),  # burgle attempts, treasures taken into hand
 ]
 
 ORC_GUARDS_SEED = 113
 
-_HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside"}
+_HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside", "treasures"}
 
 
 def hidden_from(state: LcgState, viewer: str) -> set[int]:
@@ -74,8 +75,8 @@ SECRETS = Secrets(
     rules=LCG,
     hidden_from=hidden_from,
     view=lcg_view,
-    card_keys=frozenset({"uid", "card", "enemy", "defender", "to", "target", "source", "about"}),
-    list_keys=frozenset({"cards", "attackers"}),
+    card_keys=frozenset({"uid", "card", "enemy", "defender", "to", "target", "source", "about", "burgle", "revealed"}),
+    list_keys=frozenset({"cards", "attackers", "discarded"}),
     shown=_looked_at,
     absent_from_events=("seed", "flow", "order"),
     absent_from_views=("seed", "encounter_deck"),
@@ -102,24 +103,33 @@ def test_nothing_leaks(
         assert any(isinstance(e, OrcGuardMade) for e in history)
 
 
-POOL_GAMES = [  # (heroes per player, seed, decisions at most)
-    ((("Denethor", "Glorfindel", "Beravor"), ("Éowyn", "Eleanor", "Dúnhere")), 111, 220),
-    ((("Aragorn", "Gimli", "Legolas"), ("Théodred", "Glóin", "Thalin"), ("Éowyn", "Eleanor", "Dúnhere")), 112, 160),
+POOL_GAMES = [  # (heroes per player, seed, decisions at most, scenario)
+    ((("Denethor", "Glorfindel", "Beravor"), ("Éowyn", "Eleanor", "Dúnhere")), 111, 220, MIRKWOOD),
+    (
+        (("Aragorn", "Gimli", "Legolas"), ("Théodred", "Glóin", "Thalin"), ("Éowyn", "Eleanor", "Dúnhere")),
+        112,
+        160,
+        MIRKWOOD,
+    ),
+    ((("Aragorn", "Gimli", "Legolas"), ("Denethor", "Glorfindel", "Beravor")), 114, 220, ANDUIN),
+    ((("Théodred", "Glóin", "Thalin"), ("Éowyn", "Eleanor", "Dúnhere")), 115, 220, DOL_GULDUR),
 ]
 ATTACHMENTS = [c for c in CARDS.values() if c.type == "attachment" and c.sphere is not None]
 
 
-@pytest.mark.parametrize(("heroes", "seed", "limit"), POOL_GAMES)
+@pytest.mark.parametrize(("heroes", "seed", "limit", "scenario"), POOL_GAMES)
 def test_attachments_in_hand_stay_hidden(
-    server: ThreadedServer, heroes: tuple[tuple[str, ...], ...], seed: int, limit: int
+    server: ThreadedServer, heroes: tuple[tuple[str, ...], ...], seed: int, limit: int, scenario: str
 ) -> None:
-    """Decks of attachments (and allies to play them on): no other seat sees them in hand."""
+    """Decks of attachments (and allies to play them on), in each Core scenario: no other seat
+    sees them in hand."""
     deck = [c.name for c in ATTACHMENTS for _ in range(c.quantity)] + ["Gléowine", "Gandalf", "Northern Tracker"]
     channel, stub = stub_for(server.address)
     with channel:
         access = stub.CreateGame(
             pb.CreateGameRequest(
                 game="lcg",
+                scenario=scenario,
                 players=[pb.PlayerSetup(heroes=list(h), deck=deck) for h in heroes],
                 seed=seed,
             )

@@ -41,7 +41,7 @@ from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from domain.wotr.state import WotrState
 from service.app import Westmarch, store_env
-from tests.invariant_support import play_probing
+from tests.invariant_support import Probed, check_rate, play_probed
 from tests.test_invariants import _tamper
 from tools.bots import random_choice
 
@@ -111,19 +111,19 @@ def test_fold_reload_and_verify(scenario: str, chunk: int, tmp_path: Path) -> No
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_games_against_bots_fold_reload_and_verify(scenario: str, chunk: int, tmp_path: Path) -> None:
-    check_games(scenario, _chunk(chunk, BOT_GAMES), new_bot_game, tmp_path, probes_per_game=2)
+    check_games(scenario, _chunk(chunk, BOT_GAMES), new_bot_game, tmp_path)
 
 
-def check_games(
-    scenario: str, seeds: range, start: Callable[[str, int], Game], tmp_path: Path, probes_per_game: int = 10
-) -> None:
+def check_games(scenario: str, seeds: range, start: Callable[[str, int], Game], tmp_path: Path) -> None:
     """Play the games of ``seeds`` (probing illegal answers) and check invariants 1, 2, 3, 6."""
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     reasons = set()
-    probed = 0
+    probed: list[Probed] = []
     for seed in seeds:
-        game, tried = play_probing(start(scenario, seed), seed, ENCODE)
-        probed += tried
+        played = play_probed(start(scenario, seed), seed, ENCODE)
+        played.check(f"{scenario} seed {seed}")
+        probed.append(played)
+        game = played.game
         events = list(game.pending_events)
         assert isinstance(game.state, WotrState)
         bots = game.state.options.bots if game.state.options else ()
@@ -160,7 +160,7 @@ def check_games(
             assert verify(WOTR, app.history(game.id)).ok
     app.close()
     assert reasons, "no game was played"
-    assert probed > probes_per_game * len(seeds), "too few illegal answers were tried"
+    check_rate(probed)
 
 
 @pytest.mark.parametrize("how", ["edit", "remove", "reorder"])

@@ -371,6 +371,12 @@ def cmd_bench_wotr(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def cmd_bench_decks(args: argparse.Namespace) -> int:
+    from tools.bench_decks import main as bench_main
+
+    return bench_main(args)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tools.progress import Progress
     from tools.simulate import simulate
@@ -809,6 +815,17 @@ def parser() -> argparse.ArgumentParser:
     p = command("bench-wotr", "measure War of the Ring simulation, write its BENCHMARKS.md section", cmd_bench_wotr)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
+
+    p = command(
+        "bench-decks",
+        "the greedy LCG bot with ready-made and bad decks in each scenario; writes its BENCHMARKS.md section",
+        cmd_bench_decks,
+        store=False,
+    )
+    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument("--games", type=int, default=50, help="games per scenario and deck (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default: %(default)s)")
+    p.add_argument("--quick", action="store_true", help="3 games per scenario and deck (for a smoke test)")
     return top
 
 

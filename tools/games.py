@@ -25,10 +25,21 @@ class GameKind:
     rounds: Callable[[State], int]
 
 
+LCG_EXAMPLES = """\
+the three Core scenarios with your own decks (a RingsDB deck export, .json; also .o8d or a list):
+  westmarch new lcg --scenario journey-along-the-anduin --deck mine.json --deck friend.json
+  westmarch play GAME                 every seat played here (or: --seat p1 --bot p2=greedy)
+  westmarch simulate lcg --scenario escape-from-dol-guldur --deck mine.json --deck friend.json
+over gRPC (westmarch serve): CreateGame with game "lcg", scenario "escape-from-dol-guldur" and one
+PlayerSetup per player whose deck is the export's text and deck_format "ringsdb" (README: Decks)."""
+
+
 def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
     from domain.lcg.scenarios import SCENARIOS, load
 
     load()
+    parser.epilog = LCG_EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
         "--scenario",
         default="passage-through-mirkwood",

@@ -52,6 +52,8 @@ WILLPOWER_ATTACHMENTS = frozenset({"Celebrían's Stone", "The Favor of the Lady"
 ATTACK_ATTACHMENTS = frozenset({"Dwarven Axe", "Blade of Gondolin"})
 DEFENSE_ATTACHMENTS = frozenset({"Citadel Plate", "Protector of Lórien"})
 HARMFUL_CONDITIONS = frozenset({"Caught in a Web", "Dark Knowledge"})
+OBJECTIVES = ("core-108", "core-109", "core-110")
+"""Escape from Dol Guldur's objectives, whose claim asks for a hero."""
 
 
 def _attackers(me: PlayerView) -> list[CardView]:
@@ -82,6 +84,7 @@ class GreedyBot:
             "lcg.planning.pay": self._pay,
             "lcg.planning.attach": self._attach,
             "lcg.keyword.restricted": self._drop_restricted,
+            **{f"{code}.action": self._claim_on for code in OBJECTIVES},
             "core-061.response": self._miner,
             "core-073.response": self._gandalf,
             "lcg.quest.commit": self._commit,
@@ -205,9 +208,20 @@ class GreedyBot:
         return (str(max(own, key=score).uid),)
 
     def _drop_restricted(self, decision: Decision, view: TableView) -> Choice | None:
+        """Discard the cheapest Restricted attachments, a claimed objective last (it would go
+        back to the staging area and the threat paid to claim it would be lost)."""
         cards = visible_cards(view)
-        held = sorted((o for o in decision.options if o.card in cards), key=lambda o: cards[o.card or 0].cost or 0)
+        held = sorted(
+            (o for o in decision.options if o.card in cards),
+            key=lambda o: (cards[o.card or 0].type == "objective", cards[o.card or 0].cost or 0),
+        )
         return tuple(o.id for o in held[: decision.min]) if held else None
+
+    def _claim_on(self, decision: Decision, view: TableView) -> Choice | None:
+        """A claimed objective goes to the hero with the fewest Restricted attachments."""
+        cards = visible_cards(view)
+        heroes = [cards[o.card] for o in decision.options if o.card in cards]
+        return (str(min(heroes, key=_restricted).uid),) if heroes else None
 
     def _miner(self, decision: Decision, view: TableView) -> Choice | None:
         """Discard a harmful condition (Caught in a Web, Dark Knowledge), never a helpful one."""

@@ -76,6 +76,20 @@ def _shuffled(s: LcgState, e: DeckShuffled) -> None:
     zones.shuffled(s, e.zone, e.order, _leaves_play)
 
 
+class ShuffledIntoDeck(Event, frozen=True, kw_only=True):
+    """``card`` left play and was shuffled into ``zone`` (``order`` lists the deck top first,
+    ``card`` among them): Beorn at the end of the phase he used his Action."""
+
+    card: Uid
+    zone: str
+    order: tuple[Uid, ...]
+
+
+@on(ShuffledIntoDeck)
+def _shuffled_in(s: LcgState, e: ShuffledIntoDeck) -> None:
+    zones.shuffled(s, e.zone, e.order, _leaves_play)
+
+
 class PositionSet(PositionEvent, frozen=True, kw_only=True):
     """The table was laid out exactly as given: a fixture, or a position under dispute."""
 
@@ -162,6 +176,19 @@ def _discarded(s: LcgState, e: CardsDiscarded) -> None:
     for uid in e.cards:
         card = s.cards[uid]
         _move(s, uid, f"{card.owner}.discard" if card.owner else encounter_discard(card.code))
+
+
+class CharacterDiscarded(Event, frozen=True, kw_only=True):
+    """A character in play was discarded (not destroyed) by a card effect and left play for its
+    owner's discard pile (the Nazgûl of Dol Guldur's Forced effect); ``controller`` had it."""
+
+    card: Uid
+    controller: Seat
+
+
+@on(CharacterDiscarded)
+def _character_discarded(s: LcgState, e: CharacterDiscarded) -> None:
+    _move(s, e.card, f"{s.cards[e.card].owner}.discard")
 
 
 class CardsDrawn(Event, frozen=True, kw_only=True):
@@ -722,6 +749,8 @@ EVENTS: tuple[type[Event], ...] = (
     CardsCreated,
     ThreatSet,
     DeckShuffled,
+    ShuffledIntoDeck,
+    CharacterDiscarded,
     CardMoved,
     CardsDiscarded,
     CardsDrawn,

@@ -45,6 +45,7 @@ SHARED_ZONES = (
     "corsair.deck",
     "corsair.discard",
     "setup",
+    "treasures",
 )
 SCOPES = ("attack", "phase", "round", "game")
 """What a lasting effect or a used limit may last until (``game``: it never lapses)."""

@@ -11,6 +11,7 @@ from domain.kernel.ruleset import Ruleset
 from domain.lcg import events as lcg_events
 from domain.lcg.cards import CARDS, load_texts
 from domain.lcg.encounter_events import ENCOUNTER_EVENTS
+from domain.lcg.hobbit_events import HOBBIT_EVENTS
 from domain.lcg.state import LcgState, Options
 
 load_texts()
@@ -24,10 +25,10 @@ load_scenarios()
 class LcgRules(Ruleset[LcgState]):
     name = "lcg"
     state_type = LcgState
-    events = lcg_events.EVENTS + ENCOUNTER_EVENTS
+    events = lcg_events.EVENTS + ENCOUNTER_EVENTS + HOBBIT_EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
-    rules_version = 4
+    rules_version = 5
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet

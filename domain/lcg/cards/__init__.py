@@ -280,6 +280,7 @@ CARDS.update(_pack("core_set_player.toml"))
 CARDS.update(_pack("core_set_events.toml"))
 CARDS.update(_pack("core_set_scenarios.toml"))
 CARDS.update(_pack("hunt_for_the_dreadnaught.toml"))
+CARDS.update(_pack("the_lonely_mountain.toml"))
 
 
 def load_texts() -> None:
@@ -293,10 +294,13 @@ def load_texts() -> None:
         dol_guldur_orcs,
         escape_from_dol_guldur,
         heroes,
+        hobbit_treasures,
         hunt_for_the_dreadnaught,
         journey_along_the_anduin,
         passage_through_mirkwood,
         saurons_reach,
         spiders_of_mirkwood,
+        the_lonely_mountain,
+        wilderland_hobbit,
         wilderlands,
     )

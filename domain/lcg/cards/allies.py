@@ -147,7 +147,8 @@ text(
 
 
 def _dwarf_hero_left(s: LcgState, e: Event, uid: Uid) -> bool:
-    if not isinstance(e, ev.CharacterDestroyed):
+    """Destroyed or discarded from play (the Nazgûl of Dol Guldur): either way he left play."""
+    if not isinstance(e, ev.CharacterDestroyed | ev.CharacterDiscarded):
         return False
     gone = table.defn(s, e.card)
     return (
@@ -165,7 +166,7 @@ text(
     "core-019",
     responses=(
         Trigger(
-            ev.CharacterDestroyed,
+            (ev.CharacterDestroyed, ev.CharacterDiscarded),
             _dwarf_hero_left,
             emit(lambda rt: ev.CardMoved(card=SELF(rt), to=f"{PLAYER(rt)}.allies")),
             zone="hand",
@@ -197,7 +198,7 @@ def _shuffle_back(rt: Runtime) -> Event | None:
     if not table.is_in_play(s, beorn):
         return None
     zone = f"{table.owner_of(s, beorn)}.deck"
-    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*s.zone(zone), beorn])))
+    return ev.ShuffledIntoDeck(card=beorn, zone=zone, order=tuple(rt.shuffle([*s.zone(zone), beorn])))
 
 
 register("core-031.shuffle-back", emit(_shuffle_back), rule="core-031.action")

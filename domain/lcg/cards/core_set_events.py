@@ -153,23 +153,23 @@ action_event(
 
 
 def _ally_left(s: LcgState, e: Event, uid: Uid) -> bool:
-    if isinstance(e, ev.CharacterDestroyed | ev.CardReturnedToHand):
+    if isinstance(e, ev.CharacterDestroyed | ev.CardReturnedToHand | ev.ShuffledIntoDeck | ev.CharacterDiscarded):
         return table.defn(s, e.card).type == "ally"
     return False
 
 
 def _left_controller(s: LcgState, e: Event, uid: Uid) -> dict[str, object]:
-    controller = e.controller if isinstance(e, ev.CharacterDestroyed) else None
+    controller = e.controller if isinstance(e, ev.CharacterDestroyed | ev.CharacterDiscarded) else None
     card = getattr(e, "card", uid)
     return {"drawer": controller or s.cards[card].owner}
 
 
 # Valiant Sacrifice — "Response: after an ally leaves play, its controller draws 2 cards."
-# An ally leaves play destroyed or returned to hand; Beorn shuffling himself into his
-# owner's deck says only that the deck was shuffled, so it does not offer this response.
+# An ally leaves play destroyed, returned to hand, discarded (the Nazgûl of Dol Guldur) or
+# shuffled into its owner's deck (Beorn at the end of the phase he used his Action).
 response_event(
     "core-024",
-    (ev.CharacterDestroyed, ev.CardReturnedToHand),
+    (ev.CharacterDestroyed, ev.CardReturnedToHand, ev.ShuffledIntoDeck, ev.CharacterDiscarded),
     _ally_left,
     draw(lambda rt: str(rt.env["drawer"]), 2),
     "an ally left play: its controller draws 2?",

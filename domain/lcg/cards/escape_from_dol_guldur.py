@@ -28,7 +28,6 @@ from domain.lcg.effects import (
     undefended,
 )
 from domain.lcg.rules import table
-from domain.lcg.rules.attachments import RESTRICTED_LIMIT, restricted_on
 from domain.lcg.rules.constant import ALLY_LIMIT, Constant, constant
 from domain.lcg.rules.keywords import guards_of
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
@@ -173,7 +172,9 @@ text(
                 "victim",
                 Seq(
                     emit(_victim_leaves),
-                    emit(lambda rt: ev.CardsDiscarded(cards=(int(rt.env["victim"]),))),
+                    emit(
+                        lambda rt: ev.CharacterDiscarded(card=int(rt.env["victim"]), controller=str(rt.env["engaged"]))
+                    ),
                     If(
                         _no_hero_left,
                         Call("lcg.eliminate", lambda rt: {"player": rt.env["engaged"], "reason": "heroes"}),
@@ -253,8 +254,11 @@ text(
 
 
 def _room(s: LcgState, seat: Seat) -> list[Uid]:
-    """Heroes of ``seat`` that can take one more Restricted attachment."""
-    return [h for h in table.heroes(s, seat) if len(restricted_on(s, h)) < RESTRICTED_LIMIT]
+    """Heroes of ``seat`` that may take the objective: any of them. Ruling (Core Set rulebook,
+    Keywords: Restricted; Rules Reference, Restricted): a third Restricted attachment may be
+    attached, then one of them is discarded (rules/attachments.py), so a hero holding two is a
+    legal choice."""
+    return list(table.heroes(s, seat))
 
 
 def _claimable(s: LcgState, uid: Uid, seat: Seat) -> bool:
@@ -325,7 +329,8 @@ def _at_round_end(s: LcgState, e: Event, uid: Uid) -> bool:
 # objective when it is free of encounters, and attach it to a hero you control (if
 # detached, it returns to the staging area). The attached hero cannot attack or defend."
 # Any player may claim it (its Action is on a card no player controls: Core Set rulebook,
-# Objective cards); a hero already holding 2 Restricted attachments cannot take it.
+# Objective cards); a hero already holding 2 Restricted attachments may take it, then
+# discards one of the three (the objective itself returns to the staging area).
 text("core-108", actions=(_claim(),), forced=_detached())
 constant("core-108", Constant(host_cannot_fight=True))
 

@@ -57,6 +57,8 @@ Playable = Callable[[str], bool]
 def playable(code: str) -> bool:
     """Whether the engine plays this player card: it is defined and its text implemented."""
     card = CARDS.get(code)
+    if card is not None and card.sphere == "baggins":
+        return False  # the Hobbit saga's Bilbo Baggins comes with his scenario, never in a deck
     return card is not None and card.type in PLAYER_TYPES and (not card.text or code in TEXTS)
 
 

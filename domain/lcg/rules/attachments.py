@@ -15,9 +15,10 @@ from __future__ import annotations
 from domain.kernel.events import Event
 from domain.kernel.flow import register
 from domain.kernel.runtime import Runtime
+from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.effects import choose, chosen, discard, emit, st
-from domain.lcg.rules import table
+from domain.lcg.rules import constant, table
 from domain.lcg.state import LcgState, Seat, Uid
 
 RESTRICTED_LIMIT = 2
@@ -46,9 +47,13 @@ def targets(s: LcgState, uid: Uid) -> list[Uid]:
     optionally led by a trait the target must have (``Noble hero``).
     """
     spec = table.defn(s, uid).attach_to
+    if spec and not any(spec == k or spec.endswith(f" {k}") for k in _KINDS):
+        # A character named by title ("Attach to Bilbo Baggins.": The Hobbit's treasures).
+        return [u for u in table.all_characters(s) if table.defn(s, u).name == spec]
     kind = next((k for k in _KINDS if spec == k or spec.endswith(f" {k}")), spec)
     trait = spec[: -len(kind)].strip()
-    found = _candidates(s, kind)
+    # FAQ 1.9 errata (Core 102): "No attachments can be played on Nazgûl of Dol Guldur".
+    found = [u for u in _candidates(s, kind) if not constant.of(s, u).no_attachments]
     return [u for u in found if table.has_trait(s, u, trait)] if trait else found
 
 
@@ -77,12 +82,14 @@ register(
 
 
 def check_restricted(rt: Runtime, event: Event) -> None:
-    """After an attachment is attached: a third Restricted attachment must go.
+    """After an attachment (or a claimed objective) is attached: a third Restricted one must go.
 
-    Ruling (Core Set rulebook, Keywords: Restricted): the third may be attached; then the
-    character's controller discards any one of its Restricted attachments, the new one included.
+    Ruling (Core Set rulebook, Keywords: Restricted; Rules Reference, Restricted): a third
+    Restricted attachment may be attached, a claimed objective included; then one of the
+    character's Restricted attachments, the new one included, goes to its owner's discard pile
+    at once (a claimed objective returns to the staging area instead).
     """
-    assert isinstance(event, ev.AttachmentPlayed | ev.AttachmentAttached)
+    assert isinstance(event, ev.AttachmentPlayed | ev.AttachmentAttached | xev.ObjectiveClaimed)
     if len(restricted_on(st(rt), event.to)) > RESTRICTED_LIMIT:
         rt.call("lcg.keyword.restricted", {"host": event.to, "_by": event.seq}, caller={})
 
@@ -108,6 +115,8 @@ HOST_MAY_LEAVE: frozenset[type[Event]] = frozenset(
         ev.EnemyDefeated,
         ev.LocationExplored,
         ev.DeckShuffled,
+        ev.ShuffledIntoDeck,
+        ev.CharacterDiscarded,
         ev.PlayerEliminated,
     }
 )

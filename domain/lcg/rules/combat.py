@@ -25,6 +25,8 @@ Rules (Core Set rulebook, combat phase):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Break, Call, Decide, ForEach, If, Let, Node, Repeat, Seq, register
@@ -41,9 +43,14 @@ from domain.lcg.state import LcgState, Seat, Uid
 
 
 def _engaged_with(rt: Runtime) -> bool:
+    """The enemy is engaged with the player, a Massive enemy in the staging area, or a card makes
+    it attack them from the staging area (``from_staging``: Smaug the Golden, The Burglar's Turn;
+    Belching Fire)."""
+    if rt.env.get("from_staging"):
+        return True
     s = st(rt)
     enemy = s.cards[int(rt.env["enemy"])]
-    return enemy.zone == f"{rt.env['player']}.engaged" or _massive_in_staging(s, enemy.uid)
+    return enemy.zone == f"{rt.env['player']}.engaged" or engaged_from_staging(s, enemy.uid, rt.env["player"])
 
 
 def _massive_in_staging(s: LcgState, enemy: Uid) -> bool:
@@ -52,10 +59,22 @@ def _massive_in_staging(s: LcgState, enemy: Uid) -> bool:
     return s.cards[enemy].zone == "staging" and table.has_keyword(s, enemy, "Massive")
 
 
+STAGING_ENGAGEMENTS: list[Callable[[LcgState, Uid, Seat], bool]] = []
+"""Card texts by which an enemy in the staging area is considered engaged with a player, as
+Massive is with each player (Smaug the Magnificent: with the first player)."""
+
+
+def engaged_from_staging(s: LcgState, enemy: Uid, seat: Seat) -> bool:
+    """An enemy in the staging area considered engaged with ``seat`` (Massive, or its text)."""
+    if _massive_in_staging(s, enemy):
+        return True
+    return s.cards[enemy].zone == "staging" and any(test(s, enemy, seat) for test in STAGING_ENGAGEMENTS)
+
+
 def engaged_enemies(s: LcgState, seat: Seat) -> list[Uid]:
-    """The enemies engaged with ``seat``, highest engagement cost first, then the Massive
-    enemies in the staging area (engaged with each player)."""
-    return table.engaged(s, seat) + [u for u in table.staging_enemies(s) if _massive_in_staging(s, u)]
+    """The enemies engaged with ``seat``, highest engagement cost first, then the enemies in
+    the staging area considered engaged with them (Massive: with each player)."""
+    return table.engaged(s, seat) + [u for u in table.staging_enemies(s) if engaged_from_staging(s, u, seat)]
 
 
 # -- shadow cards ------------------------------------------------------------------------
@@ -86,7 +105,7 @@ def _deal_massive_shadow(rt: Runtime) -> Event | None:
     s = st(rt)
     enemy = int(rt.env["enemy"])
     deck = s.zone("encounter.deck")
-    if not deck or not _massive_in_staging(s, enemy) or table.shadows_of(s, enemy):
+    if not deck or not engaged_from_staging(s, enemy, rt.env["player"]) or table.shadows_of(s, enemy):
         return None
     return ev.ShadowCardDealt(enemy=enemy, card=deck[0])
 

@@ -41,6 +41,9 @@ class Constant:
     """Condition on a deck: the next draw from that deck discards this card instead."""
     no_attachments: bool = False
     """Enemy: no attachment can be played on it."""
+    skips_quest: bool = False
+    """Stage: no quest phase is played (A Warm Welcome): nobody commits, nothing is
+    revealed, the quest does not resolve."""
 
 
 CONSTANTS: dict[str, Constant] = {}
@@ -67,7 +70,7 @@ def stage(s: LcgState) -> Constant:
 
 def staging_reveals(s: LcgState) -> list[object]:
     """One item per encounter card the staging step reveals (players first, then extra)."""
-    if stage(s).skips_staging:
+    if stage(s).skips_staging or stage(s).skips_quest:
         return []
     seats: list[object] = list(s.active_seats())
     return seats + [f"extra-{i}" for i in range(stage(s).extra_reveals)]
@@ -114,3 +117,7 @@ def draw_replacement(s: LcgState, seat: Seat) -> Uid | None:
         if of(s, uid).replaces_draw:
             return uid
     return None
+
+
+def skips_quest(s: LcgState) -> bool:
+    return stage(s).skips_quest

@@ -23,8 +23,9 @@ from domain.lcg.rules.constant import ally_cap_reached
 from domain.lcg.rules.resources import can_pay_cost, cost_payments
 from domain.lcg.state import LcgState, Seat, Uid
 
-PLANNING_TYPES = ("ally", "attachment")
-"""The cards played in the planning phase (events are played in action windows)."""
+PLANNING_TYPES = ("ally", "attachment", "treasure")
+"""The cards played in the planning phase (events are played in action windows). A treasure
+(The Hobbit saga) is played as an attachment is, onto the card its text names."""
 
 
 def playable(s: LcgState, seat: Seat) -> list[Uid]:
@@ -35,7 +36,7 @@ def playable(s: LcgState, seat: Seat) -> list[Uid]:
             continue
         if d.type == "ally" and ally_cap_reached(s):
             continue
-        if d.type == "attachment" and not attachments.targets(s, uid):
+        if d.type in ("attachment", "treasure") and not attachments.targets(s, uid):
             continue
         if can_pay_cost(s, seat, d.sphere, d.cost):
             out.append(uid)
@@ -121,6 +122,13 @@ def body() -> list[Node]:
                                 {
                                     "ally": pay_then(_ally_played),
                                     "attachment": Decide(
+                                        _ask_target,
+                                        "to",
+                                        pay_then(_attachment_played),
+                                        auto_single=True,
+                                        rule="lcg.planning.attach",
+                                    ),
+                                    "treasure": Decide(
                                         _ask_target,
                                         "to",
                                         pay_then(_attachment_played),

@@ -131,6 +131,10 @@ def _lethal(rt: Runtime) -> bool:
     s = st(rt)
     uid = int(rt.env["card"])
     in_play = table.is_in_play(s, uid) or s.cards[uid].zone == "revealed"
+    # Indestructible (The Hobbit: On the Doorstep rules): "an enemy with Indestructible cannot
+    # be destroyed by damage, even when the damage on it equals its hit points".
+    if table.defn(s, uid).has("Indestructible"):
+        return False
     return in_play and s.cards[uid].damage >= table.hit_points(s, uid)
 
 

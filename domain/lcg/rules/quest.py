@@ -16,7 +16,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, st
 from domain.lcg.rules import caps, table
-from domain.lcg.rules.constant import staging_reveals
+from domain.lcg.rules.constant import skips_quest, staging_reveals
 from domain.lcg.rules.windows import window
 
 
@@ -24,7 +24,7 @@ def _ask_commit(rt: Runtime) -> Ask | None:
     s = st(rt)
     seat = rt.env["player"]
     ready = table.ready_characters(s, seat)
-    if not ready:
+    if not ready or skips_quest(s):
         return None
     options = [card_option(s, u) for u in ready]
     return Ask(seat, "Quest: commit characters (exhaust them)", options, Kind.MANY, 0, len(options))
@@ -41,6 +41,8 @@ def _committed(rt: Runtime) -> Event | None:
 def _totals(rt: Runtime) -> dict[str, int]:
     """The two sides of the quest, and where the progress goes."""
     s = st(rt)
+    if skips_quest(s):
+        return {"willpower": 0, "threat": 0, "to_location": 0, "to_quest": 0, "raise": 0, "skipped": 1}
     willpower = sum(table.willpower(s, u) for u in table.committed(s))
     threat = table.staging_threat(s)
     progress = max(0, willpower - threat)
@@ -82,7 +84,13 @@ def body() -> list[Node]:
         Let(
             _totals,
             Seq(
-                emit(lambda rt: ev.QuestResolved(willpower=int(rt.env["willpower"]), threat=int(rt.env["threat"]))),
+                emit(
+                    lambda rt: (
+                        None
+                        if rt.env.get("skipped")
+                        else ev.QuestResolved(willpower=int(rt.env["willpower"]), threat=int(rt.env["threat"]))
+                    )
+                ),
                 emit(_progress_on_location, rule="lcg.quest.progress"),
                 emit(_progress_on_quest, rule="lcg.quest.progress"),
                 If(

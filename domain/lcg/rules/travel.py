@@ -16,9 +16,14 @@ from domain.lcg.rules import table
 from domain.lcg.rules.constant import must_travel_to
 from domain.lcg.state import LcgState, Uid
 
+TRAVEL_REFUSED = "travel.refused"
+"""A lasting flag (until the end of the round) set by a Travel cost that failed (Secret
+Entrance): the location stays in the staging area and the players cannot travel again this
+round."""
+
 
 def reachable(s: LcgState) -> list[Uid]:
-    if table.active_location(s) is not None:
+    if table.active_location(s) is not None or s.limit_used(TRAVEL_REFUSED):
         return []
     out = []
     for uid in table.staging(s):
@@ -65,7 +70,13 @@ def body() -> list[Node]:
                         },
                         rule="lcg.travel.cost",
                     ),
-                    emit(lambda rt: ev.LocationTraveled(card=int(rt.env["location"]))),
+                    emit(
+                        lambda rt: (
+                            None
+                            if st(rt).limit_used(TRAVEL_REFUSED)
+                            else ev.LocationTraveled(card=int(rt.env["location"]))
+                        )
+                    ),
                 ),
             ),
             rule="lcg.travel",

@@ -13,6 +13,7 @@ from functools import cache
 
 from domain.kernel.events import Event
 from domain.kernel.runtime import Runtime
+from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
@@ -36,6 +37,20 @@ def _damage(rt: Runtime, event: Event) -> None:
     s = st(rt)
     if s.cards[event.card].damage >= table.hit_points(s, event.card):
         _check(rt, "lcg.destroy", event, card=event.card)
+
+
+def _attachment_lost(rt: Runtime, event: Event) -> None:
+    """A character whose damage reaches its hit points is destroyed whenever that happens
+    (Core Set rulebook, Damage): an attachment that gave hit points (Citadel Plate) leaving
+    play can do it as well as damage (Rules Reference, Restricted: discarding Citadel Plate
+    can destroy its damaged hero)."""
+    assert isinstance(event, ev.CardsDiscarded)
+    s = st(rt)
+    if not any(table.defn(s, u).type == "attachment" for u in event.cards):
+        return
+    for uid in table.all_characters(s):
+        if s.cards[uid].damage and s.cards[uid].damage >= table.hit_points(s, uid):
+            _check(rt, "lcg.destroy", event, card=uid)
 
 
 ELIMINATION_REPLACEMENTS: list[Callable[[LcgState, str], str | None]] = []
@@ -83,12 +98,14 @@ Boarding, per-round caps): each queues its own program when it applies."""
 
 FRAMEWORK: dict[type[Event], Check] = {
     ev.DamageDealt: _damage,
+    ev.CardsDiscarded: _attachment_lost,
     ev.ThreatRaised: _threat,
     ev.CharacterDestroyed: _destroyed,
     ev.ProgressPlaced: _progress,
     ev.EnemyDefeated: _defeated,
     ev.AttachmentPlayed: attachments.check_restricted,
     ev.AttachmentAttached: attachments.check_restricted,
+    xev.ObjectiveClaimed: attachments.check_restricted,
 }
 
 # -- card triggers -----------------------------------------------------------------------

@@ -48,4 +48,5 @@ def load() -> None:
         hunt_for_the_dreadnaught,
         journey_along_the_anduin,
         passage_through_mirkwood,
+        the_lonely_mountain,
     )

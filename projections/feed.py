@@ -36,6 +36,7 @@ from domain.kernel.events import (
     Event,
     LimitUsed,
     ModifierAdded,
+    PositionEvent,
 )
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
@@ -189,6 +190,11 @@ def _kernel_refs(event: Event, pending: Decision | None) -> set[int]:
             refs.add(event.modifier.source)
     elif isinstance(event, LimitUsed):
         refs.update(int(d) for d in re.findall(r"\d+", event.key))
+    elif isinstance(event, PositionEvent):  # what a laid-out position says is already running
+        for m in event.modifiers:
+            refs.update(u for u in (m.target, m.source) if u is not None)
+        for limit in event.limits:
+            refs.update(int(d) for d in re.findall(r"\d+", limit.key))
     return refs
 
 
@@ -228,7 +234,31 @@ def _redact_kernel(
     if isinstance(event, LimitUsed) and not all(seeing(int(d)) for d in re.findall(r"\d+", event.key)):
         del body["key"]
         return True
+    if isinstance(event, PositionEvent):
+        return _redact_lasting(body, seeing)
     return False
+
+
+def _redact_lasting(body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
+    """A laid-out position's lasting effects as a viewer may see them: a modifier loses the
+    cards they may not see, a limit naming one is left out (counted), a delayed effect keeps
+    only when it runs and which program (its bindings name cards)."""
+    changed = False
+    for modifier in body.get("modifiers", ()):
+        for key in ("target", "source"):
+            uid = modifier.get(key)
+            if uid is not None and not seeing(uid):
+                del modifier[key]
+                changed = True
+    limits = body.get("limits", ())
+    kept = [x for x in limits if all(seeing(int(d)) for d in re.findall(r"\d+", x["key"]))]
+    if len(kept) != len(limits):
+        body["limits"] = kept
+        body["limits_hidden"] = len(limits) - len(kept)
+        changed = True
+    for delayed in body.get("delayed", ()):
+        changed = delayed.pop("env", None) is not None or changed
+    return changed
 
 
 # -- card fields: what every game's projection does with the fields that name cards ------

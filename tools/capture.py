@@ -1,7 +1,8 @@
 """``westmarch fixture capture GAME --at N``: the table at version N as a fixture file.
 
 The file lays out the same position (every card in its zone, in order, with its tokens and
-state; threats; round, phase and first player), starts it at the step of the round the
+state; threats; round, phase and first player; players already eliminated; the lasting
+effects, used limits and delayed effects running), starts it at the step of the round the
 pending decision belongs to, and expects that decision to be asked again, so that
 ``westmarch fixture run`` passes on it as captured. A dispute becomes a test by adding the
 ``[[step]]`` answers and the ``[expect]`` that the rules should give.
@@ -14,8 +15,9 @@ from the game's own.
 
 from __future__ import annotations
 
+import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.kernel.decisions import Decision
@@ -64,6 +66,39 @@ def _table(name: str, values: Mapping[str, Any]) -> list[str]:
         else:
             lines.append(f"{_key(k)} = {_toml(v)}")
     return [*lines, ""]
+
+
+_UID_IN_KEY = re.compile(r"(?<![\w])\d+(?![\w])")
+
+
+def _lasting(state: State, label: Callable[[int], str]) -> dict[str, list[dict[str, Any]]]:
+    """What is already running, as the position's ``modifiers``, ``limits`` and ``delayed``:
+    cards by their labels (a limit's key names one as ``{label}``)."""
+
+    def card(value: Any) -> Any:
+        return label(value) if isinstance(value, int) and not isinstance(value, bool) and value in cards else value
+
+    cards = getattr(state, "cards", {})
+    out: dict[str, list[dict[str, Any]]] = {}
+    for m in state.modifiers:
+        entry = {"card": card(m.target), "stat": m.stat, "amount": m.amount, "until": m.until}
+        out.setdefault("modifiers", []).append(entry | ({"source": card(m.source)} if m.source is not None else {}))
+    for x in state.limits:
+        key = _UID_IN_KEY.sub(lambda g: f"{{{label(int(g.group()))}}}" if int(g.group()) in cards else g.group(), x.key)
+        out.setdefault("limits", []).append({"key": key, "until": x.until})
+    for d in state.delayed:
+        env = dict(d.env)
+        own = env.pop("_card", env.get("self"))
+        env.pop("self", None)
+        if own is None:
+            raise CaptureError(f"the delayed effect {d.node!r} names no card")
+        entry = {"card": card(own), "program": d.node, "at": d.at}
+        if "player" in env:
+            entry["player"] = env.pop("player")
+        if env:
+            entry["bind"] = {name: card(value) for name, value in env.items()}
+        out.setdefault("delayed", []).append(entry)
+    return out
 
 
 def start_step(game: str, round_program: str, rule: str) -> str:
@@ -141,6 +176,10 @@ def capture_lcg(s: LcgState, name: str) -> str:
         "first": s.first,
         "threat": {seat: p.threat for seat, p in s.players.items()},
     }
+    eliminated = [seat for seat, p in s.players.items() if p.eliminated]
+    if eliminated:
+        position["eliminated"] = eliminated
+    position |= _lasting(s, lambda uid: _lcg_label(s, uid))
     lines = [f"name = {_toml(name)}", 'source = "captured with westmarch fixture capture"', ""]
     lines += _table("game", game)
     lines += _table("position", position)
@@ -149,9 +188,7 @@ def capture_lcg(s: LcgState, name: str) -> str:
     return "\n".join(lines + _expectations(lines, decision, threats)).rstrip() + "\n"
 
 
-def _expectations(
-    lines: list[str], decision: Decision | None, players: Mapping[str, Mapping[str, int]]
-) -> list[str]:
+def _expectations(lines: list[str], decision: Decision | None, players: Mapping[str, Mapping[str, int]]) -> list[str]:
     """What the laid-out position must give: the captured decision asked again, and the
     captured threats or scores. A position starts at the beginning of a step, so a decision
     taken part way through one (the second player's commit, a Shadow bot's turn done before
@@ -253,6 +290,7 @@ def capture_wotr(s: WotrState, name: str) -> str:
         "played": [_wotr_label(s, u) for u in s.played],
         "effects": list(s.effects),
     }
+    position |= _lasting(s, lambda uid: _wotr_label(s, uid))
     lines = [f"name = {_toml(name)}", 'source = "captured with westmarch fixture capture"', ""]
     lines += _table("game", game)
     lines += _table("position", position)

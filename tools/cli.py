@@ -764,7 +764,7 @@ def parser() -> argparse.ArgumentParser:
     fix_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails")
     g.add_argument("files", nargs="+", help="fixture files (TOML) or folders of them")
-    g.add_argument("-v", "--verbose", action="store_true", help="print the events of each fixture")
+    g.add_argument("-v", "--verbose", action="store_true", help="print the events, as the table read then")
     g = fix_sub.add_parser(
         "capture",
         help="write the table of a stored game at a version as a fixture file that 'fixture run' accepts",

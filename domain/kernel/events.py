@@ -134,6 +134,13 @@ class Modifier(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     source: int | None = None
 
 
+class Limit(msgspec.Struct, frozen=True):
+    """A limited ability already used (``key``, as its card text names it), until a scope ends."""
+
+    key: str
+    until: str
+
+
 class Delayed(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A program to run when a scope ends (\"at the end of the phase, ...\")."""
 
@@ -148,6 +155,20 @@ class Outcome(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     result: str
     reason: str
     winner: str | None = None
+
+
+class PositionEvent(Event, frozen=True, kw_only=True):
+    """Base of each game's event that lays out an exact position (fixtures, disputes).
+
+    Besides the table, which each game describes in its own event, a position may have
+    lasting effects already running (modifiers, effects waiting for the end of a scope) and
+    limited abilities already used: a dispute about "+1 attack until the end of the round"
+    or "once per round" starts in the middle of those as often as at the beginning.
+    """
+
+    modifiers: tuple[Modifier, ...] = ()
+    limits: tuple[Limit, ...] = ()
+    delayed: tuple[Delayed, ...] = ()
 
 
 # --- Events the kernel itself emits; every ruleset's event union includes these. -----

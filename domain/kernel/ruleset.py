@@ -25,6 +25,7 @@ from domain.kernel.events import (
     GameEnded,
     LimitUsed,
     ModifierAdded,
+    PositionEvent,
     ScopeEnded,
 )
 from domain.kernel.state import Limit, State
@@ -81,6 +82,13 @@ def _scope(state: State, event: ScopeEnded) -> None:
     state.modifiers = [m for m in state.modifiers if m.until != scope]
     state.limits = [x for x in state.limits if x.until != scope]
     state.delayed = [d for d in state.delayed if d.at != scope]
+
+
+def set_lasting(state: State, event: PositionEvent) -> None:
+    """The kernel's part of laying out a position: lasting effects and used limits."""
+    state.modifiers = list(event.modifiers)
+    state.limits = list(event.limits)
+    state.delayed = list(event.delayed)
 
 
 def _ended(state: State, event: GameEnded) -> None:

@@ -9,15 +9,12 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel.decisions import Decision
-from domain.kernel.events import Delayed, Frame, Modifier, Outcome
+from domain.kernel.events import Delayed, Frame, Limit, Modifier, Outcome
+
+__all__ = ["GENESIS", "Limit", "State"]
 
 GENESIS = "0" * 64
 """The hash the first event of every game is chained to."""
-
-
-class Limit(msgspec.Struct, frozen=True):
-    key: str
-    until: str
 
 
 class State(msgspec.Struct, kw_only=True):

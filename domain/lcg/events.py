@@ -9,8 +9,8 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel import zones
-from domain.kernel.events import Created, Event
-from domain.kernel.ruleset import Appliers
+from domain.kernel.events import Created, Event, PositionEvent
+from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
 from domain.lcg.state import IN_PLAY_ZONES, Attack, Card, LcgState, Options, Player, Seat, Uid
 
@@ -90,7 +90,7 @@ def _shuffled_in(s: LcgState, e: ShuffledIntoDeck) -> None:
     zones.shuffled(s, e.zone, e.order, _leaves_play)
 
 
-class PositionSet(Event, frozen=True, kw_only=True):
+class PositionSet(PositionEvent, frozen=True, kw_only=True):
     """The table was laid out exactly as given: a fixture, or a position under dispute."""
 
     cards: tuple[Card, ...]
@@ -103,6 +103,7 @@ class PositionSet(Event, frozen=True, kw_only=True):
 
 @on(PositionSet)
 def _position(s: LcgState, e: PositionSet) -> None:
+    set_lasting(s, e)
     s.cards = {c.uid: msgspec.structs.replace(c) for c in e.cards}
     s.zones = {zone: list(uids) for zone, uids in e.zones.items()}
     s.players = {p.seat: msgspec.structs.replace(p) for p in e.players}

@@ -9,21 +9,23 @@ or code, or as a table with its state::
 
 Each card gets a label, its name (``Forest Spider``, then ``Forest Spider 2``, ...) or
 the ``as`` given, by which scripts and expectations refer to it. Zones not given are
-empty, except that each player's heroes default to their lineup and the quest to its
-first stage.
+empty, except that each player's heroes default to their lineup (none for a player
+already eliminated) and the quest to its first stage. Any card of the whole card pool may
+be placed, whatever the scenario.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from domain.kernel.position import Position, card_entry, label, round_frames
+from domain.kernel.position import Position, card_entry, label, lasting, round_frames
 from domain.lcg import events as ev
-from domain.lcg.cards import CARDS
+from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
+from domain.lcg.scenarios import scenario
 from domain.lcg.state import Card, Player
 
 PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles", "contract")
@@ -45,6 +47,8 @@ SHARED_ZONES = (
     "setup",
     "treasures",
 )
+SCOPES = ("attack", "phase", "round", "game")
+"""What a lasting effect or a used limit may last until (``game``: it never lapses)."""
 CARD_FIELDS = {
     "card",
     "as",
@@ -65,13 +69,24 @@ def _fold(text: str) -> str:
     return plain.casefold().replace("'", "").replace("!", "").strip()
 
 
-def card_code(name: str) -> str:
-    """A card's code from its code, its name or (quests) the name of either side."""
-    if name in CARDS:
+def card_code(name: str, prefer: Collection[str] = (), pool: Mapping[str, CardDef] = CARDS) -> str:
+    """A card's code from its code, its name or (quests) the name of either side.
+
+    Names are looked up in the whole card pool. A name several cards share (a card
+    reprinted, a hero and an ally of one name) stands for the one among ``prefer`` (the
+    scenario's own cards) if there is exactly one; otherwise the code must be given.
+    """
+    if name in pool:
         return name
-    matches = [c.code for c in CARDS.values() if _fold(name) in (_fold(c.name), _fold(c.name_a))]
+    matches = [c.code for c in pool.values() if _fold(name) in (_fold(c.name), _fold(c.name_a))]
     if not matches:
         raise SetupError(f"unknown card {name!r}")
+    if len(matches) > 1:
+        preferred = [code for code in matches if code in prefer]
+        if len(preferred) != 1:
+            which = ", ".join(f"{c} ({pool[c].type}, {pool[c].encounter_set or pool[c].sphere})" for c in matches)
+            raise SetupError(f"{name!r} names several cards: {which}; give the code")
+        return preferred[0]
     return matches[0]
 
 
@@ -85,11 +100,24 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     )
     created = LCG.created(options, int(game.get("seed", 1)))
     seats = list(created.seats)
+    eliminated = [str(seat) for seat in position.get("eliminated", [])]
+    for seat in eliminated:
+        if seat not in seats:
+            raise SetupError(f"eliminated: no seat {seat!r}; the seats are {', '.join(seats)}")
+    first = str(position.get("first", next((s for s in seats if s not in eliminated), seats[0])))
+    if first not in seats:
+        raise SetupError(f"first: no seat {first!r}; the seats are {', '.join(seats)}")
+    if first in eliminated and len(eliminated) < len(seats):
+        # Rules (Core Set, player elimination): the first-player token passes on.
+        raise SetupError(f"first: {first} is eliminated; the first-player token would have passed on")
+    chosen = scenario(options.scenario)
+    scenario_cards = {*chosen.quest, *chosen.encounter_deck("standard")}
+    decks = {seat: {*setup.heroes, *setup.deck} for seat, setup in zip(seats, options.players, strict=True)}
     zones_spec: dict[str, Sequence[Any]] = dict(position.get("zones", {}))
     for seat, setup in zip(seats, options.players, strict=True):
-        zones_spec.setdefault(f"{seat}.heroes", list(setup.heroes))
+        zones_spec.setdefault(f"{seat}.heroes", [] if seat in eliminated else list(setup.heroes))
     if "quest" not in zones_spec:
-        zones_spec["quest"] = [{"card": options_quest(options.scenario)[0], "face": "B"}]
+        zones_spec["quest"] = [{"card": chosen.quest[0], "face": "B"}]
 
     cards: list[Card] = []
     zones: dict[str, list[int]] = {}
@@ -100,7 +128,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         zones[zone] = []
         for entry in entries:
             spec = card_entry(zone, entry, CARD_FIELDS)
-            code = card_code(str(spec["card"]))
+            code = card_code(str(spec["card"]), prefer=scenario_cards | decks.get(owner or "", set()))
             uid = len(cards) + 1
             card = Card(
                 uid=uid,
@@ -135,23 +163,21 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     for seat in seats:
         heroes = zones.get(f"{seat}.heroes", [])
         start = sum(CARDS[cards[u - 1].code].threat_cost for u in heroes)
-        player_list.append(Player(seat=seat, threat=int(threat.get(seat, start))))
+        player_list.append(Player(seat=seat, threat=int(threat.get(seat, start)), eliminated=seat in eliminated))
+    running = lasting(position, labels, SCOPES, seats)
     placed = ev.PositionSet(
+        modifiers=running.modifiers,
+        limits=running.limits,
+        delayed=running.delayed,
         cards=tuple(cards),
         zones=zones,
         players=tuple(player_list),
-        first=str(position.get("first", seats[0])),
+        first=first,
         round=int(position.get("round", 1)),
         phase=str(position.get("phase", "")),
     )
     frames = round_frames("lcg.game", "lcg.round", str(position.get("at", "lcg.round")))
     return Position(created, placed, frames, labels)
-
-
-def options_quest(scenario: str) -> tuple[str, ...]:
-    from domain.lcg.scenarios import scenario as find
-
-    return find(scenario).quest
 
 
 def _zone_owner(zone: str, seats: list[str]) -> str | None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel import zones
-from domain.kernel.events import Created, Event
-from domain.kernel.ruleset import Appliers
+from domain.kernel.events import Created, Event, PositionEvent
+from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
 from domain.wotr.cards import CARDS
 from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState
@@ -104,7 +104,7 @@ def _bot_chose(s: WotrState, e: BotChose) -> None:
     pass
 
 
-class PositionSet(Event, frozen=True, kw_only=True):
+class PositionSet(PositionEvent, frozen=True, kw_only=True):
     """The table was laid out exactly as given: a fixture, or a position under dispute."""
 
     cards: tuple[Card, ...]
@@ -122,6 +122,7 @@ class PositionSet(Event, frozen=True, kw_only=True):
 
 @on(PositionSet)
 def _position(s: WotrState, e: PositionSet) -> None:
+    set_lasting(s, e)
     s.cards = {c.uid: msgspec.structs.replace(c) for c in e.cards}
     s.zones = {zone: list(uids) for zone, uids in e.zones.items()}
     s.players = {p.seat: msgspec.structs.replace(p) for p in e.players}

@@ -9,9 +9,12 @@ code, or as a table with its state::
     battlegrounds = [{ card = "Dol Guldur", defense_tokens = 1 }]
 
 Each card gets a label, its name (``Mordor Orcs``, then ``Mordor Orcs 2``, ...) or the
-``as`` given, by which scripts and expectations refer to it. A faction card belongs to the
-seat whose zone it is in, or (on a location or in a shared zone) to the seat whose deck
-holds it in the scenario, unless ``owner`` says otherwise. Zones not given are empty.
+``as`` given, by which scripts and expectations refer to it. Any card of the whole pool may
+be placed, whatever the scenario. A faction card belongs to the seat whose zone it is in,
+or (on a location or in a shared zone) to the seat whose deck holds it in the scenario,
+else to a seat of its side, unless ``owner`` says otherwise. Zones not given are empty;
+a game set at a step of its setup (``wotr.setup``: shuffle, draw, cycle) starts from the
+table setup lays out, the zones given replacing its own.
 """
 
 from __future__ import annotations
@@ -20,17 +23,21 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.kernel.position import Position, card_entry, label, round_frames
+from domain.kernel.position import Position, card_entry, label, lasting, round_frames, setup_frames
 from domain.kernel.ruleset import SetupError
 from domain.wotr import events as ev
 from domain.wotr.cards import BOT_CARDS, BOT_LOCATIONS, CARDS, LOCATIONS, name_of
 from domain.wotr.options import wotr_options
+from domain.wotr.rules.setup import layout
 from domain.wotr.ruleset import WOTR
-from domain.wotr.scenarios import scenario
-from domain.wotr.state import Card, Player
+from domain.wotr.scenarios import Scenario, scenario
+from domain.wotr.state import Card, Options, Player
 
 PLAYER_ZONES = ("deck", "hand", "cycle", "eliminated", "reserve", "aside")
 SHARED_ZONES = ("path", "battlegrounds", "bg.free", "bg.shadow", "free.score", "shadow.score", "out", "resolving")
+SCOPES = ("round", "game")
+"""What a lasting effect or a used limit may last until (``game``: it never lapses)."""
+SETUP = "wotr.setup"
 CARD_FIELDS = {"card", "as", "on", "owner", "reserved", "attack_tokens", "defense_tokens", "ignore_defense"}
 
 
@@ -62,18 +69,20 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     chosen = scenario(options.scenario)
     seats = [d.seat for d in chosen.seats]
     decks = {d.seat: set(d.cards) for d in options.decks}
+    at = str(position.get("at", "wotr.round"))
+    at_setup = at == SETUP or at.startswith(SETUP + ".")
 
     cards: list[Card] = []
     zones: dict[str, list[int]] = {}
     labels: dict[str, int] = {}
     hosts: list[tuple[Card, str]] = []
-    for zone, entries in dict(position.get("zones", {})).items():
+    for zone, entries in _zones(position, options, chosen, at_setup).items():
         seat = _zone_seat(zone, seats)
         zones[zone] = []
         for entry in entries:
             spec = card_entry(zone, entry, CARD_FIELDS)
             code = card_code(str(spec["card"]), bool(options.bots))
-            owner = _owner(code, zone, seat, spec, decks)
+            owner = _owner(code, seat, spec, decks, chosen)
             card = Card(
                 uid=len(cards) + 1,
                 code=code,
@@ -103,21 +112,42 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         for d in chosen.seats
     )
     order = list(chosen.order)
+    if position.get("delayed"):
+        raise SetupError("delayed: no War of the Ring text waits for the end of a scope")
+    running = lasting(position, labels, SCOPES, seats)
     placed = ev.PositionSet(
+        modifiers=running.modifiers,
+        limits=running.limits,
+        delayed=running.delayed,
         cards=tuple(cards),
         zones=zones,
         players=players,
         start=_position_of(order, position.get("start", order[0])),
         turn=_position_of(order, position.get("turn", position.get("start", order[0]))),
-        round=int(position.get("round", 1)),
+        round=int(position.get("round", 0 if at_setup else 1)),
         step=str(position.get("step", "")),
         path_number=int(position.get("path_number", 0)),
         corruption=int(position.get("corruption", 0)),
         played=tuple(labels[str(x)] for x in position.get("played", [])),
         effects=tuple(str(x) for x in position.get("effects", [])),
     )
-    frames = round_frames("wotr.game", "wotr.round", str(position.get("at", "wotr.round")))
+    if at_setup:
+        # The position is the table setup lays out: play resumes after the lay-out.
+        frames = setup_frames("wotr.game", SETUP, "wotr.setup.shuffle" if at == SETUP else at)
+    else:
+        frames = round_frames("wotr.game", "wotr.round", at)
     return Position(created, placed, frames, labels)
+
+
+def _zones(position: Mapping[str, Any], options: Options, chosen: Scenario, at_setup: bool) -> dict[str, list[Any]]:
+    """The zones to lay out: the position's, over the table setup lays out when at setup."""
+    given = {zone: list(entries) for zone, entries in dict(position.get("zones", {})).items()}
+    if not at_setup:
+        return given
+    laid: dict[str, list[Any]] = {}
+    for code, zone, owner in layout(options, chosen):
+        laid.setdefault(zone, []).append({"card": code, "owner": owner} if owner else code)
+    return {**laid, **given}
 
 
 def _position_of(order: Sequence[str], value: object) -> int:
@@ -130,7 +160,7 @@ def _position_of(order: Sequence[str], value: object) -> int:
 
 
 def _owner(
-    code: str, zone: str, seat: str | None, spec: Mapping[str, Any], decks: Mapping[str, set[str]]
+    code: str, seat: str | None, spec: Mapping[str, Any], decks: Mapping[str, set[str]], chosen: Scenario
 ) -> str | None:
     if code in LOCATIONS:
         return None
@@ -139,9 +169,12 @@ def _owner(
     if seat is not None:
         return seat
     holders = [s for s, cards in decks.items() if code in cards]
-    if not holders:
-        raise SetupError(f"{name_of(code)} is in no deck of this scenario; give its owner")
-    return holders[0]
+    if holders:
+        return holders[0]
+    # A card of another scenario's deck: a seat of its side (its Trilogy deck if playing).
+    card = CARDS[code]
+    sides = [d.seat for d in chosen.seats if d.team == card.side]
+    return card.deck if card.deck in sides else sides[0]
 
 
 def _zone_seat(zone: str, seats: list[str]) -> str | None:

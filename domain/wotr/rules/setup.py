@@ -17,30 +17,32 @@ from domain.wotr import events as ev
 from domain.wotr.cards import BOT_LOCATIONS, LOCATIONS
 from domain.wotr.effects import cycle_from_hand, draw, emit, st
 from domain.wotr.rules import table
+from domain.wotr.scenarios import Scenario
 from domain.wotr.state import Options
+
+
+def layout(options: Options, chosen: Scenario) -> list[tuple[str, str, str | None]]:
+    """Every card as setup lays it out, ``(code, zone, owner)``: decks in their printed order,
+    the path cards by number, the battlegrounds. Against the Shadow replaces some locations
+    with its own (seed 003, Components)."""
+    cards: list[tuple[str, str, str | None]] = []
+    for deck in options.decks:
+        cards += [(code, f"{deck.seat}.deck", deck.seat) for code in deck.cards]
+    swap = BOT_LOCATIONS if options.bots else {}
+    for code in sorted(chosen.path_codes(), key=lambda c: LOCATIONS[c].number):
+        code = swap.get(code, code)
+        cards.append((code, f"paths.{LOCATIONS[code].number}", None))
+    for code in chosen.battleground_codes():
+        code = swap.get(code, code)
+        cards.append((code, f"bg.{LOCATIONS[code].deck}", None))
+    return cards
 
 
 def _lay_out(rt: Runtime) -> Event:
     s = st(rt)
     assert s.options is not None
-    chosen = table.scenario_of(s)
-    cards: list[NewCard] = []
-
-    def add(code: str, zone: str, owner: str | None = None) -> None:
-        cards.append(NewCard(len(cards) + 1, code, zone, owner))
-
-    for deck in s.options.decks:
-        for code in deck.cards:
-            add(code, f"{deck.seat}.deck", deck.seat)
-    # Against the Shadow replaces some locations with its own (seed 003, Components).
-    swap = BOT_LOCATIONS if s.options.bots else {}
-    for code in sorted(chosen.path_codes(), key=lambda c: LOCATIONS[c].number):
-        code = swap.get(code, code)
-        add(code, f"paths.{LOCATIONS[code].number}")
-    for code in chosen.battleground_codes():
-        code = swap.get(code, code)
-        add(code, f"bg.{LOCATIONS[code].deck}")
-    return ev.CardsCreated(cards=tuple(cards))
+    laid = layout(s.options, table.scenario_of(s))
+    return ev.CardsCreated(cards=tuple(NewCard(i, *card) for i, card in enumerate(laid, start=1)))
 
 
 def _shuffle(rt: Runtime) -> Event:

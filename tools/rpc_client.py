@@ -71,6 +71,8 @@ async def retrying_async(call: Callable[[], Awaitable[T]], codes: tuple[grpc.Sta
                 raise
             await asyncio.sleep(backoff(attempt))
     raise AssertionError("unreachable")
+
+
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
     # each channel its own connection, so clients spread over the processes of a server

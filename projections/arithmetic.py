@@ -38,6 +38,7 @@ RULEBOOK: dict[str, str] = {
     "lcg.quest.failed": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
     "lcg.quest.threat": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
     "lcg.quest.advance": "Core Set rulebook, Questing Successfully / Quest Cards",
+    "lcg.progress": "Core Set rulebook, Progress Tokens; FAQ 1.27 (the active location first)",
     "lcg.travel": "Core Set rulebook, Phase 4: Travel",
     "lcg.encounter": "Core Set rulebook, Phase 5: Encounter",
     "lcg.encounter.optional-engagement": "Core Set rulebook, Phase 5: Encounter, Player Engagement",

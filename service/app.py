@@ -389,6 +389,10 @@ class Westmarch(Application[UUID]):
             last = self.recorder.select_events(game_id, desc=True, limit=1)
             count, latest = stored_span(self.recorder, game_id)
         except Exception as error:  # one unreadable game must not hide the others
+            from service.faults import fault_of
+
+            if fault_of(error) is not None:
+                raise  # the store, not the game: the caller retries or says UNAVAILABLE
             return GameInfo(game_id, name, 0, False, None, f"cannot be read: {type(error).__name__}")
         version = latest or 0
         try:

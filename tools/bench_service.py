@@ -210,13 +210,15 @@ async def submit_loops(addresses: list[str], loops: int, seconds: float, echo: b
 async def hold_games(addresses: list[str], games: int) -> list[Any]:
     """Create ``games`` games (spread over the servers), answer one decision in each and keep a
     watch stream open on each; returns the open streams (cancel them when done)."""
-    channels = [aio_channel(a) for a in addresses]
+    # 50 streams a connection, as 50 clients' browsers or bots would hold them (the server
+    # allows 64 open streams per connection)
+    channels = [aio_channel(addresses[n % len(addresses)]) for n in range(max(1, -(-games // 50)))]
     stubs = [pb_grpc.GameServiceStub(c) for c in channels]
     streams: list[Any] = []
     rng = random.Random(1)
 
     async def one(i: int) -> None:
-        stub = stubs[i % len(stubs)]
+        stub = stubs[i // 50]
         access = (await stub.CreateGame(pb.CreateGameRequest(game="lcg", seed=i + 1))).access
         token = access.seats[0].token
         stream = stub.Watch(pb.WatchRequest(token=token, from_version=access.version, omit_tables=True))

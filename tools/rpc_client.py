@@ -394,7 +394,10 @@ async def run_bots_async(
     scenario: str = "",
 ) -> BotReport:
     report = BotReport()
-    channels = [aio_channel(a, tls_ca) for a in addresses]
+    workers = max(1, min(concurrency, games))
+    # a connection for each game played at once, spread over the servers: each client's
+    # streams and calls stay within what a server allows one connection
+    channels = [aio_channel(addresses[n % len(addresses)], tls_ca) for n in range(workers)]
     stubs = [pb_grpc.GameServiceStub(c) for c in channels]
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(games):
@@ -406,16 +409,14 @@ async def run_bots_async(
             while not queue.empty():
                 i = queue.get_nowait()
                 try:
-                    game_id = await bot_game(
-                        stubs[i % len(stubs)], bot, seed + i, players, report, difficulty, game, scenario
-                    )
+                    game_id = await bot_game(stubs[n], bot, seed + i, players, report, difficulty, game, scenario)
                     if on_game is not None:
                         on_game(game_id)
                 except aio.AioRpcError as error:
                     report.errors[f"{error.code().name}: {error.details()}"] += 1
                 bar.advance()
 
-        await asyncio.gather(*(worker(n) for n in range(max(1, min(concurrency, games)))))
+        await asyncio.gather(*(worker(n) for n in range(workers)))
     report.seconds = time.perf_counter() - started
     for c in channels:
         await c.close()

@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +17,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from service.rpc.server import ServerOptions, ThreadedServer
 from tests.conftest import POSTGRES_DSN
+from tools.pgschema import scratch_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,16 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 @contextmanager
 def postgres_schema() -> Iterator[str]:
     """A fresh, empty schema on the local PostgreSQL, dropped afterwards."""
-    import psycopg
-
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    try:
+    with scratch_schema(POSTGRES_DSN) as schema:
         yield schema
-    finally:
-        with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def pg_env(schema: str) -> dict[str, str]:

@@ -28,7 +28,6 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
 from tools.bench_service import POSTGRES_DSN, Proc, _pct, serve, submit_loops
+from tools.pgschema import scratch_schema
 from tools.rpc_client import aio_channel, run_bots_async
 
 # -- CPU of a process tree ---------------------------------------------------------------
@@ -180,22 +180,8 @@ def library_baseline(schema: str, writers: int, seconds: float) -> float:
     return rate
 
 
-@contextlib.contextmanager
-def pg_schema() -> Any:
-    import psycopg
-
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield schema
-    finally:
-        with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
 def pg_rate(processes: int, loops: int, seconds: float) -> float:
-    with pg_schema() as schema:
+    with scratch_schema(POSTGRES_DSN, "bench") as schema:
         server = serve(["--postgres", POSTGRES_DSN, "--processes", str(processes)], {"POSTGRES_SCHEMA": schema})
         try:
             addresses = [server.address] * loops  # one connection per client: spread over the processes
@@ -288,7 +274,7 @@ def load(args: argparse.Namespace) -> None:
         finally:
             server.stop()
             echo.stop()
-    with pg_schema() as schema:
+    with scratch_schema(POSTGRES_DSN, "bench") as schema:
         base = library_baseline(schema, 50, seconds)
     rows.append(
         (

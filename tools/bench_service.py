@@ -40,6 +40,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
 from tools.bots import random_choice
+from tools.pgschema import scratch_schema
 from tools.rpc_client import aio_channel, run_bots_async
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -351,12 +352,7 @@ def main(args: argparse.Namespace) -> int:
                 rows += got
             finally:
                 server.stop()
-            schema = f"bench_{uuid.uuid4().hex[:10]}"
-            import psycopg
-
-            with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-                conn.execute(f"CREATE SCHEMA {schema}")
-            try:
+            with scratch_schema(POSTGRES_DSN, "bench") as schema:
                 env = {"POSTGRES_SCHEMA": schema}
                 first = serve(["--postgres", POSTGRES_DSN], env)
                 second = serve(["--postgres", POSTGRES_DSN], env)
@@ -366,9 +362,6 @@ def main(args: argparse.Namespace) -> int:
                 finally:
                     first.stop()
                     second.stop()
-            finally:
-                with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-                    conn.execute(f"DROP SCHEMA {schema} CASCADE")
         finally:
             echo.stop()
     command = "westmarch bench-service" + (" --quick" if quick else "")

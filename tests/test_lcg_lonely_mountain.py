@@ -157,3 +157,72 @@ def test_explain_walks_a_burgle_back_to_its_steps_and_decisions() -> None:
     assert "the quest: willpower 6 against threat 5" in text
     turned = [e for e in events if isinstance(e, hev.BurgleCardTurnedUp)]
     assert turned[0].cause.rule == "lcg.burgle.step-2" and turned[1].cause.rule == "otd-043.action"
+
+
+def _position(staging: list[object], treasures: list[str]) -> Run:
+    return Run(
+        {
+            "game": {"scenario": SCENARIO, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]], "seed": 1},
+            "position": {
+                "at": "lcg.travel",
+                "phase": "travel",
+                "zones": {
+                    "p1.heroes": ["Aragorn", "Gimli", "Legolas", "Bilbo Baggins"],
+                    "quest": ["Inside Information"],
+                    "staging": staging,
+                    "treasures": treasures,
+                },
+            },
+        }
+    )
+
+
+def test_cards_kept_in_the_staging_area_cannot_leave_it() -> None:
+    """The Lonely Mountain (#43) while a card is under it, and Smaug the Magnificent (#41,
+    whom only quest card effects move), stay in the staging area: no travel, no exploring
+    with enough progress (FAQ 1.18 would explore a staged location), no discarding, no
+    engaging. With nothing under it The Lonely Mountain leaves like any location."""
+    from domain.lcg.rules import constant, procedures, travel
+
+    staging: list[object] = ["Smaug the Magnificent", {"card": "The Lonely Mountain", "progress": 4}, "Western Slopes"]
+    kept = _position(staging, ["Mithril Shirt"])
+    s = kept.game.state
+    mountain, smaug = kept.uid("The Lonely Mountain"), kept.uid("Smaug the Magnificent")
+    assert constant.cannot_leave_staging(s, mountain) and constant.cannot_leave_staging(s, smaug)
+    assert travel.reachable(s) == [kept.uid("Western Slopes")]
+    assert not procedures.explorable(s, mountain)
+    assert not constant.cannot_leave_staging(s, kept.uid("Western Slopes"))
+
+    free = _position(staging, [])
+    s = free.game.state
+    assert not constant.cannot_leave_staging(s, free.uid("The Lonely Mountain"))
+    assert procedures.explorable(s, free.uid("The Lonely Mountain"))
+    assert free.uid("The Lonely Mountain") in travel.reachable(s)
+    assert constant.cannot_leave_staging(s, free.uid("Smaug the Magnificent"))
+
+
+def test_card_effects_neither_discard_nor_engage_what_stays_in_the_staging_area() -> None:
+    """The effect steps cards share refuse the cards kept in the staging area: a discard
+    of The Lonely Mountain with a card under it, an engagement of Smaug the Magnificent
+    (a Western Slopes beside them is discarded)."""
+    from domain.kernel.flow import Seq, register
+    from domain.kernel.runtime import Runtime
+    from domain.lcg.effects import discard, engage
+
+    run = _position(["Smaug the Magnificent", "The Lonely Mountain", "Western Slopes"], ["Mithril Shirt"])
+    mountain, smaug, slopes = (run.uid(n) for n in ("The Lonely Mountain", "Smaug the Magnificent", "Western Slopes"))
+    register(
+        "test.lonely-mountain.leave-staging",
+        Seq(discard(lambda rt: [mountain, slopes]), engage(lambda rt: smaug, lambda rt: "p1")),
+        rule="test.leave-staging",
+    )
+    state = fold(LCG, list(run.game.pending_events))
+    state.pending = None  # the travel decision is asked again once the effects are done
+    sink: list[ev.Event] = []
+    runtime = Runtime(LCG, state, sink)
+    runtime.call("test.lonely-mountain.leave-staging", {}, caller={})
+    runtime.run()
+    discarded = [e for e in sink if isinstance(e, ev.CardsDiscarded)]
+    assert [e.cards for e in discarded] == [(slopes,)]
+    assert not any(isinstance(e, ev.EnemyEngaged) for e in sink)
+    assert state.cards[mountain].zone == "staging" and state.cards[smaug].zone == "staging"

@@ -288,12 +288,12 @@ def _mountain_threat(s: LcgState, uid: Uid, which: str) -> int:
 # card effects, cannot leave the staging area, and gets -2 threat for each card under it.
 # Action: during a burgle attempt, the first player may spend 2 resources to put the revealed
 # card into their hand and reveal the next card of their deck." (The Action is offered by the
-# burgle attempt itself, domain/lcg/rules/burgle.py, paid from Bilbo Baggins's pool.)
-text(
-    THE_LONELY_MOUNTAIN,
-    stat=_mountain_threat,
-    can_travel=lambda s, uid: not s.zone(TREASURE_ZONE),
-)
+# burgle attempt itself, domain/lcg/rules/burgle.py, paid from Bilbo Baggins's pool.) "Cannot
+# leave the staging area" is a constant ability every way out consults (travel, exploring with
+# enough progress, the shared discard and engage steps: domain/lcg/rules/constant.py); the
+# immunity is a keyword aura (below).
+text(THE_LONELY_MOUNTAIN, stat=_mountain_threat)
+constant(THE_LONELY_MOUNTAIN, Constant(stays_in_staging=lambda s, uid: bool(s.zone(TREASURE_ZONE))))
 
 
 # -- The Lonely Mountain encounter set -----------------------------------------------------
@@ -633,7 +633,8 @@ def _burgle_shadow(s: LcgState, e: Event, uid: Uid) -> bool:
 # effect, he attacks again after this attack." Engaged with the first player from the staging
 # area as a Massive enemy is with each player: he is dealt a shadow card as his attack is
 # declared, attacks in the first player's turn, and may be attacked by the first player. His
-# second attack comes once, as the first attack resolves.
+# second attack comes once, as the first attack resolves. Only the quest cards move him (they
+# move him directly); the constant ability keeps him from every other way out.
 text(
     SMAUG_THE_MAGNIFICENT,
     stat=_magnificent_stat,
@@ -648,7 +649,10 @@ text(
         ),
     ),
 )
-constant(SMAUG_THE_MAGNIFICENT, Constant(optional_engagement=lambda s, uid: False))
+constant(
+    SMAUG_THE_MAGNIFICENT,
+    Constant(optional_engagement=lambda s, uid: False, stays_in_staging=lambda s, uid: True),
+)
 
 
 def _patch_attached(rt: Runtime) -> Event | None:

@@ -4,8 +4,9 @@ A quest stage changes the quest and encounter phases (Anduin Passage reveals one
 and skips engagement checks; Ambush on the Shore skips the staging step; The Necromancer's
 Tower lets the group play one ally a round); a location changes travel or the refresh phase
 (The East Bight, Gladden Fields); an enemy in the staging area limits optional engagement
-(Goblin Sniper); an attachment stops its host fighting (Gandalf's Map); a condition on a
-deck replaces its next draw (Iron Shackles). Card modules declare them with
+(Goblin Sniper) or keeps a card there (The Lonely Mountain, Smaug the Magnificent); an
+attachment stops its host fighting (Gandalf's Map); a condition on a deck replaces its next
+draw (Iron Shackles). Card modules declare them with
 :func:`constant`; the phases ask the questions below.
 """
 
@@ -44,6 +45,10 @@ class Constant:
     skips_quest: bool = False
     """Stage: no quest phase is played (A Warm Welcome): nobody commits, nothing is
     revealed, the quest does not resolve."""
+    stays_in_staging: Callable[[LcgState, Uid], bool] | None = None
+    """Card in the staging area: while this holds it cannot leave the staging area (The
+    Lonely Mountain with a card under it; Smaug the Magnificent, whom only quest card
+    effects move): it is not traveled to, explored, engaged or discarded."""
 
 
 CONSTANTS: dict[str, Constant] = {}
@@ -90,6 +95,12 @@ def must_travel_to(s: LcgState) -> list[Uid]:
     if table.active_location(s) is not None:
         return []
     return [u for u in table.staging(s) if of(s, u).must_travel]
+
+
+def cannot_leave_staging(s: LcgState, uid: Uid) -> bool:
+    """Whether a card in the staging area is kept there by its own constant ability."""
+    test = of(s, uid).stays_in_staging
+    return test is not None and s.cards[uid].zone == "staging" and test(s, uid)
 
 
 def extra_refresh_threat(s: LcgState) -> int:

@@ -21,6 +21,7 @@ from domain.kernel.runtime import apply
 from domain.lcg.cards import CARDS
 from domain.lcg.encounter_events import OrcGuardMade
 from domain.lcg.events import AttachmentPlayed, CardLookedAt, EventPlayed
+from domain.lcg.hobbit_events import BurgleCardTurnedUp, BurgleSucceeded
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view as lcg_view
@@ -44,6 +45,7 @@ GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
 ]
 
 ORC_GUARDS_SEED = 113
+BURGLE_SEED = 109
 
 _HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside", "treasures"}
 
@@ -101,6 +103,10 @@ def test_nothing_leaks(
     if seed == ORC_GUARDS_SEED:  # the game this list counts on to show Orc Guards still does
         history = server.app.history(UUID(access.game_id))
         assert any(isinstance(e, OrcGuardMade) for e in history)
+    if seed == BURGLE_SEED:  # a burgle attempt: a deck card turned up, cards of a hand discarded
+        history = server.app.history(UUID(access.game_id))
+        assert any(isinstance(e, BurgleCardTurnedUp) for e in history)
+        assert any(isinstance(e, BurgleSucceeded) and e.discarded for e in history)
 
 
 POOL_GAMES = [  # (heroes per player, seed, decisions at most, scenario)

@@ -191,6 +191,19 @@ def place_progress(target: Get[Uid | None], amount: int | Get[int]) -> Do:
     return emit(make)
 
 
+def gain_resources(heroes: Callable[[Runtime], Iterable[Uid]], amount: int | Get[int] = 1) -> Do:
+    """The running card's text adds resources to heroes' pools, not to a hero that may gain
+    none from it (Bilbo Baggins: only from treasures)."""
+
+    def make(rt: Runtime) -> Event | None:
+        s, source = st(rt), rt.env.get("_card")
+        cards = tuple(u for u in heroes(rt) if table.may_gain_resources(s, u, source))
+        n = resolve(amount, rt)
+        return ev.ResourcesAdded(cards=cards, amount=n) if cards and n > 0 else None
+
+    return emit(make)
+
+
 def progress_on_current_quest(amount: int | Get[int]) -> Call:
     """Progress "on the current quest": the active location takes it first (FAQ 1.27)."""
     return Call("lcg.progress.current-quest", lambda rt: {"amount": resolve(amount, rt)})

@@ -22,7 +22,7 @@ from domain.kernel.steps import emit as emit
 from domain.kernel.steps import var as var
 from domain.lcg import events as ev
 from domain.lcg.rules import caps, table
-from domain.lcg.rules.constant import cannot_leave_staging
+from domain.lcg.rules.constant import cannot_leave_staging, may_be_engaged
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -223,7 +223,7 @@ def engage(enemy: Get[Uid], seat: Get[Seat]) -> Do:
         zone = st(rt).cards[uid].zone
         if zone == "staging" and table.has_keyword(st(rt), uid, "Massive"):
             return None  # Massive: "cannot leave the staging area" (Hunt for the Dreadnaught rulebook)
-        if cannot_leave_staging(st(rt), uid):
+        if not may_be_engaged(st(rt), uid):
             return None
         return ev.EnemyEngaged(enemy=uid, player=seat(rt), origin=zone)
 

@@ -204,7 +204,7 @@ text(
     stat=_golden_threat,
     forced=(Trigger(ev.ProgressPlaced, _sixth_progress, _advance_to(4)),),
 )
-constant(SMAUG_THE_GOLDEN, Constant(optional_engagement=lambda s, uid: False))
+constant(SMAUG_THE_GOLDEN, Constant(cannot_be_engaged=True))
 
 
 # -- Bilbo Baggins ------------------------------------------------------------------------
@@ -672,7 +672,7 @@ text(
 )
 constant(
     SMAUG_THE_MAGNIFICENT,
-    Constant(optional_engagement=lambda s, uid: False, stays_in_staging=lambda s, uid: True),
+    Constant(stays_in_staging=lambda s, uid: True),
 )
 
 

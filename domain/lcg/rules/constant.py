@@ -45,6 +45,9 @@ class Constant:
     skips_quest: bool = False
     """Stage: no quest phase is played (A Warm Welcome): nobody commits, nothing is
     revealed, the quest does not resolve."""
+    cannot_be_engaged: bool = False
+    """Enemy: nothing engages it, neither optional engagement, an engagement check nor a card
+    effect (Smaug the Golden: "cannot be engaged by any means")."""
     stays_in_staging: Callable[[LcgState, Uid], bool] | None = None
     """Card in the staging area: while this holds it cannot leave the staging area (The
     Lonely Mountain with a card under it; Smaug the Magnificent, whom only quest card
@@ -101,6 +104,12 @@ def cannot_leave_staging(s: LcgState, uid: Uid) -> bool:
     """Whether a card in the staging area is kept there by its own constant ability."""
     test = of(s, uid).stays_in_staging
     return test is not None and s.cards[uid].zone == "staging" and test(s, uid)
+
+
+def may_be_engaged(s: LcgState, enemy: Uid) -> bool:
+    """Whether anything may engage the enemy: not one that cannot be engaged, nor one its text
+    keeps in the staging area."""
+    return not of(s, enemy).cannot_be_engaged and not cannot_leave_staging(s, enemy)
 
 
 def extra_refresh_threat(s: LcgState) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 
+from domain.game import Game
 from domain.kernel.runtime import fold
 from domain.lcg import events as ev
 from domain.lcg import hobbit_events as hev
@@ -38,15 +39,20 @@ def _codes(state: LcgState, zone: str) -> list[str]:
     return [state.cards[u].code for u in state.zone(zone)]
 
 
+def _set_up(game: Game) -> LcgState:
+    """The game once every player kept their hand and stage 1A's setup ran."""
+    while not any(isinstance(e, ev.QuestStageRevealed) for e in game.pending_events):
+        decision = game.state.pending
+        assert decision is not None and decision.rule == "lcg.setup.mulligan"
+        game.answer(decision.seat, decision.id, ("keep",))
+    assert isinstance(game.state, LcgState)
+    return game.state
+
+
 def test_setup_bilbo_treasures_and_smaug() -> None:
     for players in (1, 3):
         game = new_lcg(7, players, "standard", SCENARIO)
-        while not any(isinstance(e, ev.QuestStageRevealed) for e in game.pending_events):
-            decision = game.state.pending
-            assert decision is not None and decision.rule == "lcg.setup.mulligan"
-            game.answer(decision.seat, decision.id, ("keep",))
-        state = game.state
-        assert isinstance(state, LcgState)
+        state = _set_up(game)
         first = state.first
         heroes = _codes(state, f"{first}.heroes")
         assert heroes[-1] == "otd-001" and len(heroes) == 4, "Bilbo joins the first player's 3 heroes"
@@ -61,6 +67,20 @@ def test_setup_bilbo_treasures_and_smaug() -> None:
         assert state.cards[stage].code == "otd-071" and state.cards[stage].face == "B"
         created = [e for e in game.pending_events if isinstance(e, ev.CardsCreated)]
         assert created[-1].cause.rule.startswith("otd-071.setup")
+
+
+def test_easy_mode_leaves_out_the_hardest_encounter_cards() -> None:
+    """Easy mode (Hall of Beorn's easy counts, domain/lcg/open_questions.md): no Great Hall,
+    Pretending to Sleep, Dragon-Spell or Fighting Among Friends, one Weighed Down; 24 cards in
+    the encounter deck once setup took out Smaug the Golden, Smaug the Magnificent, The Lonely
+    Mountain and A Bare Patch (35 in standard)."""
+    for difficulty, size in (("standard", 35), ("easy", 24)):
+        state = _set_up(new_lcg(5, 1, difficulty, SCENARIO))
+        deck = Counter(_codes(state, "encounter.deck"))
+        assert sum(deck.values()) == size, (difficulty, deck)
+        if difficulty == "easy":
+            assert not {"otd-044", "otd-048", "otd-051", "otd-037"} & set(deck)
+            assert deck["otd-038"] == 1 and deck["otd-050"] == 4
 
 
 def test_bilbo_never_in_a_deck() -> None:

@@ -41,11 +41,11 @@ GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
     (3, 106, "standard", 110, ANDUIN),
     (2, 107, "standard", 90, MIRKWOOD),
     (4, 108, "easy", 100, DOL_GULDUR),
-    (2, 109, "standard", 300, "the-lonely-mountain"),  # burgle attempts, treasures taken into hand
+    (2, 166, "easy", 300, "the-lonely-mountain"),  # a burgle attempt: a deck card turned up, hand cards discarded
 ]
 
 ORC_GUARDS_SEED = 113
-BURGLE_SEED = 109
+BURGLE_SEED = 166
 
 _HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside", "treasures"}
 

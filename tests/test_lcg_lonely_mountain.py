@@ -383,6 +383,11 @@ CLAUSES: list[tuple[str, str, str]] = [
         "When Revealed: Dragons attack the player committing most willpower",
         "fixture:belching-fire-dragons-attack-the-player-committing-most-willpower",
     ),
+    (
+        "otd-050",
+        "... no shadow card, not even to Smaug the Magnificent",
+        "fixture:belching-fire-smaug-the-magnificent-attacks-with-no-shadow-card",
+    ),
     ("otd-050", "Burgle: 1 card of its type and cost", "fixture:burgle-type-and-cost-match-belching-fire"),
     ("otd-051", "When Revealed: attach to the richest hero", "rule:otd-051.when-revealed"),
     ("otd-051", "-1 willpower per resource", "fixture:dragon-spell-attaches-to-the-richest-hero-spending-hurts"),

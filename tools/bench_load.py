@@ -76,9 +76,9 @@ def cpu_per_call(proc: Proc, loops: int, seconds: float, echo: bool) -> tuple[fl
 # -- fairness under a flood --------------------------------------------------------------
 
 
-async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int], callers: int = 8) -> None:
     """One connection: 500 Watch streams with one spectator token, then ListGames and
-    CreateGame as fast as the server answers, until ``stop``."""
+    CreateGame as fast as the server answers (``callers`` calls at once), until ``stop``."""
     channel = aio_channel(address)
     stub = pb_grpc.GameServiceStub(channel)
     access = (await stub.CreateGame(pb.CreateGameRequest(game="lcg", seed=99))).access
@@ -110,7 +110,7 @@ async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int]) -> N
                 key = f"open calls {error.code().name}"
                 counts[key] = counts.get(key, 0) + 1
 
-    spammers = [asyncio.create_task(spam()) for _ in range(8)]
+    spammers = [asyncio.create_task(spam()) for _ in range(callers)]
     await stop.wait()
     for task in spammers:
         task.cancel()
@@ -122,14 +122,14 @@ async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int]) -> N
     await channel.close()
 
 
-def _flood_process(address: str, ready: Any, stop: Any, results: Any) -> None:
+def _flood_process(address: str, callers: int, ready: Any, stop: Any, results: Any) -> None:
     """The flood as a client process of its own (as another client would be): it starts,
     says it is flooding, floods until ``stop`` is set, then hands back its counts."""
     counts: dict[str, int] = {}
 
     async def run() -> None:
         stopping = asyncio.Event()
-        flooding = asyncio.create_task(_flood(address, stopping, counts))
+        flooding = asyncio.create_task(_flood(address, stopping, counts, callers))
         await asyncio.sleep(1.0)  # the streams are open before measuring
         ready.set()
         await asyncio.get_running_loop().run_in_executor(None, stop.wait)
@@ -148,21 +148,25 @@ class Fairness:
     seconds: float = 0.0
     """Seconds measured under the flood; the CPU seconds below are spent in them."""
     server_cpu: float = 0.0
+    server_cpu_alone: float = 0.0
+    """The server's CPU seconds in the stretches without the flood (as long as ``seconds``)."""
     flood_cpu: float = 0.0
     client_cpu: float = 0.0
 
 
-def fairness(server: Proc, seconds: float, rounds: int = 3) -> Fairness:
+def fairness(server: Proc, seconds: float, rounds: int = 3, callers: int = 8) -> Fairness:
     """One client's SubmitDecision latencies alone and under the flood, in ``rounds``
     alternating stretches (so both see the same machine), with the CPU each process spent
     while the flood ran."""
     context = multiprocessing.get_context("spawn")
     found = Fairness()
     for _ in range(rounds):
+        server_before = cpu_seconds(server.proc.pid)
         alone, _ = asyncio.run(submit_loops([server.address], 1, seconds / rounds))
+        found.server_cpu_alone += cpu_seconds(server.proc.pid) - server_before
         found.alone += alone
         ready, stop, results = context.Event(), context.Event(), context.Queue()
-        flood = context.Process(target=_flood_process, args=(server.address, ready, stop, results))
+        flood = context.Process(target=_flood_process, args=(server.address, callers, ready, stop, results))
         flood.start()
         try:
             ready.wait(60)
@@ -352,8 +356,8 @@ def fairness_row(fair: Fairness) -> tuple[str, str, str]:
         f"{p_flooded:.2f} ms against {p_alone:.2f} ms: {p_flooded / max(p_alone, 1e-9):.2f}x "
         f"(p50 {statistics.median(flooded):.2f} ms against {statistics.median(alone):.2f} ms; "
         f"{len(flooded):,} calls against {len(alone):,}; CPU while flooded: server "
-        f"{fair.server_cpu / per_second:.2f}, flood {fair.flood_cpu / per_second:.2f}, client "
-        f"{fair.client_cpu / per_second:.2f} cores; the flood: {seen})",
+        f"{fair.server_cpu / per_second:.2f} cores (alone {fair.server_cpu_alone / per_second:.2f}), flood "
+        f"{fair.flood_cpu / per_second:.2f}, client {fair.client_cpu / per_second:.2f}; the flood: {seen})",
         "goal <= 2x",
     )
 

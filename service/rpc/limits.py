@@ -42,14 +42,14 @@ class Limits:
     streams_per_connection: int = 64
     open_calls_per_second: float = 20.0
     open_calls_burst: int = 100
-    open_work_per_second: float = 0.05
+    open_work_per_second: float = 0.025
     open_work_burst: float = 0.5
     """Seconds of worker-thread CPU a connection's calls without a token may use a second
-    (a twentieth of a core), and in a burst."""
+    (a fortieth of a core), and in a burst."""
     busy_per_connection: int = 3
     """Calls of one connection being worked on at once (the rest wait their turn), so one
     connection never holds every worker thread."""
-    refusals_per_second: float = 50.0
+    refusals_per_second: float = 20.0
     refusals_burst: int = 600
     """Refusals answered to one connection at once before the rest are paced (a client
     opening a few hundred streams at once learns of the limit without waiting)."""

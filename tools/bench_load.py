@@ -184,6 +184,8 @@ def fairness(server: Proc, seconds: float, rounds: int = 3, callers: int = 8) ->
             for key, n in results.get(timeout=60).items():
                 found.counts[key] = found.counts.get(key, 0) + n
             flood.join(30)
+            if flood.is_alive():
+                flood.kill()
     return found
 
 

@@ -16,7 +16,10 @@ therefore not detected by ``verify``; nothing in the rules or the views depends 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 from uuid import UUID
 
@@ -183,11 +186,40 @@ def stored_span(recorder: Any, game_id: UUID) -> tuple[int, int | None]:
     return len(events), events[-1].originator_version if events else None
 
 
-def insert_stored(recorder: Any, stored: list[StoredEvent]) -> None:
-    """Insert events in one transaction; the store's unique (game, version) key refuses a
-    version saved before (``IntegrityError``, or psycopg's ``UniqueViolation``).
+class LogMismatch(Exception):
+    """A game's stored log was not exactly versions 1 to N when N+1 was to be appended:
+    another process appended first, or the log was damaged. Nothing of it was saved."""
 
-    On SQLite one ``executemany``; on PostgreSQL one ``INSERT ... unnest``, without the
+    def __init__(self, game_id: UUID, before: int) -> None:
+        self.game_id, self.before = game_id, before
+        super().__init__(f"game {game_id} was not stored as versions 1 to {before}")
+
+
+@dataclass(frozen=True)
+class Append:
+    """One command's rows: a game's new events first, then records of other aggregates.
+
+    With a ``guard`` (the game and its version before the command), the rows are saved
+    only if the store then holds exactly the game's versions 1 to that version: as many
+    rows as the version, the lowest 1 and the highest that version (distinct, by the
+    unique key, so exactly 1 to N). The check is folded into the first row's INSERT,
+    so a game held in memory needs no read before it appends: a row another process
+    appended, a row deleted, or a row added by hand refuses the append
+    (:class:`LogMismatch`), and the caller looks at the store then.
+    """
+
+    rows: Sequence[StoredEvent]
+    guard: tuple[UUID, int] | None = None
+
+
+def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch | None]:
+    """Insert several commands' rows in one transaction; for each command, None or the
+    :class:`LogMismatch` that refused its rows (the others are saved all the same). The
+    store's unique (game, version) key refuses a version saved before for the whole
+    transaction (``IntegrityError``, or psycopg's ``UniqueViolation``).
+
+    On SQLite, the guarded first row, then one ``executemany``; on PostgreSQL one
+    ``INSERT ... unnest`` per command, guarded in its WHERE clause, without the
     library's table lock (which serialises every writer of every process only to keep
     notification ids in commit order: the service's watchers do not rely on that order,
     since each game's events are read by version and a missed wake-up is caught by the
@@ -195,27 +227,76 @@ def insert_stored(recorder: Any, stored: list[StoredEvent]) -> None:
     """
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
+    refused: list[LogMismatch | None] = [None] * len(appends)
     if isinstance(recorder, SQLiteAggregateRecorder):
-        sql = f"INSERT INTO {recorder.events_table_name} VALUES (?, ?, ?, ?)"
-        rows = [
-            (
-                s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
-                s.originator_version,
-                s.topic,
-                s.state,
-            )
-            for s in stored
-        ]
+        table = recorder.events_table_name
+        plain = f"INSERT INTO {table} VALUES (?, ?, ?, ?)"
+        guarded = (
+            f"INSERT INTO {table} SELECT ?, ?, ?, ? WHERE (SELECT COUNT(*) = ? AND MIN(originator_version) = 1 "
+            f"AND MAX(originator_version) = ? FROM {table} WHERE originator_id = ?)"
+        )
+        rows: list[tuple[Any, ...]] = []
         with recorder.datastore.transaction(commit=True) as cursor:
-            cursor.executemany(sql, rows)
-        return
+            for n, append in enumerate(appends):
+                mine = [_sqlite_row(s) for s in append.rows]
+                if append.guard is not None and mine:
+                    game_id, before = append.guard
+                    cursor.execute(guarded, (*mine[0], before, before, game_id.hex))
+                    if cursor.sqlite_cursor.rowcount != 1:
+                        refused[n] = LogMismatch(game_id, before)
+                        continue
+                    mine = mine[1:]
+                rows += mine
+            if rows:
+                cursor.executemany(plain, rows)
+        return refused
     if type(recorder).__module__ == "eventsourcing.postgres":
-        from eventsourcing.postgres import PostgresAggregateRecorder
-
         with recorder.datastore.transaction(commit=True) as cursor:
-            PostgresAggregateRecorder._insert_stored_events(recorder, cursor, stored)
-        return
-    recorder.insert_events(stored)
+            for n, append in enumerate(appends):
+                events = [
+                    recorder.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state)
+                    for s in append.rows
+                ]
+                if append.guard is None:
+                    cursor.execute(recorder.insert_events_statement, (events,))
+                    continue
+                game_id, before = append.guard
+                cursor.execute(_pg_guarded(recorder), (events, before, before, game_id), prepare=True)
+                if cursor.rowcount != len(events):
+                    refused[n] = LogMismatch(game_id, before)
+        return refused
+    for n, append in enumerate(appends):
+        if append.guard is not None:
+            game_id, before = append.guard
+            count, latest = stored_span(recorder, game_id)
+            if count != before or (latest or 0) != before:
+                refused[n] = LogMismatch(game_id, before)
+                continue
+        recorder.insert_events(list(append.rows))
+    return refused
+
+
+def _sqlite_row(s: StoredEvent) -> tuple[Any, ...]:
+    game_id = s.originator_id
+    return (game_id.hex if isinstance(game_id, UUID) else game_id, s.originator_version, s.topic, s.state)
+
+
+def _pg_guarded(recorder: Any) -> Any:
+    return _pg_guarded_statement(recorder.datastore.schema, recorder.events_table_name, recorder.stored_event_type_name)
+
+
+@cache
+def _pg_guarded_statement(schema: str, table: str, kind: str) -> Any:
+    """The library's INSERT of an array of rows, made conditional on the game's log
+    (the subquery runs once, on the statement's snapshot, before any row is inserted)."""
+    from psycopg.sql import SQL, Identifier
+
+    return SQL(
+        "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+        "SELECT originator_id, originator_version, topic, state FROM unnest(%s::{schema}.{kind}[]) "
+        "WHERE (SELECT count(*) = %s AND min(originator_version) = 1 AND max(originator_version) = %s "
+        "FROM {schema}.{table} WHERE originator_id = %s)"
+    ).format(schema=Identifier(schema), table=Identifier(table), kind=Identifier(kind))
 
 
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:

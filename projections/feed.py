@@ -327,10 +327,17 @@ def card_refs(body: dict[str, Any], fields: Iterable[str]) -> set[int]:
     found: set[int] = set()
     for key in fields:
         value = body.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
+        if value is None:
+            continue
+        kind = type(value)
+        if kind is int:
             found.add(value)
-        elif isinstance(value, list | tuple):
-            found.update(u for u in map(_uid_of, value) if u >= 0)
+        elif kind is list or kind is tuple:
+            uids = [u for u in value if type(u) is int]
+            if len(uids) == len(value):  # a plain list of uids, the usual case
+                found.update(uids)
+            else:
+                found.update(u for u in map(_uid_of, value) if u >= 0)
     for uids in (body.get("zones") or {}).values():
         found.update(uids)
     return found
@@ -346,12 +353,15 @@ def redact_cards(body: dict[str, Any], fields: Iterable[str], seeing: Callable[[
         changed = True
     for key in fields:
         value = body.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
+        if value is None:
+            continue
+        kind = type(value)
+        if kind is int:
             if not seeing(value):
                 del body[key]
                 changed = True
-        elif isinstance(value, list | tuple):
-            kept = [item for item in value if seeing(_uid_of(item))]
+        elif kind is list or kind is tuple:
+            kept = [item for item in value if seeing(item if type(item) is int else _uid_of(item))]
             if len(kept) != len(value):
                 body[key] = kept
                 body[f"{key}_hidden"] = len(value) - len(kept)

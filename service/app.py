@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -118,7 +119,7 @@ class GameInfo:
 
 def _unique_violation(error: BaseException) -> bool:
     """Whether ``error`` is the store refusing a (game, version) saved before."""
-    if isinstance(error, IntegrityError):
+    if isinstance(error, IntegrityError | sqlite3.IntegrityError):
         return True
     return type(error).__name__ == "UniqueViolation" and type(error).__module__.startswith("psycopg")
 
@@ -246,8 +247,9 @@ class Westmarch(Application[UUID]):
         condition that the store holds exactly the game's versions 1 to ``before``
         (:class:`ConcurrentUpdate` otherwise: see :class:`~service.store.Append`)."""
         mapper = self.mapper
+        assert isinstance(mapper, EventMapper)
         events = game.collect_events()
-        stored = [mapper.to_stored_event(e) for e in events]
+        stored = mapper.game_events(events)
         stored += [mapper.to_stored_event(e) for a in also for e in a.collect_events()]
         guard = (game.id, before) if before and events else None
         try:

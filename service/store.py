@@ -16,6 +16,7 @@ therefore not detected by ``verify``; nothing in the rules or the views depends 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -69,6 +70,28 @@ class EventMapper(Mapper[UUID]):
             topic=topic,
             state=self._seal(state),
         )
+
+    def game_events(self, recorded: Sequence[Recorded]) -> list[StoredEvent]:
+        """:meth:`to_stored_event` of one game's new events, saved at the same moment: the
+        ruleset, the topic and the time are looked up once."""
+        if not recorded:
+            return []
+        rules = ruleset(recorded[0].ruleset)
+        encode, now = rules.codec.encode_stored, datetime.now(UTC)
+        topic = EVENT_TOPIC.format(ruleset=rules.name)
+        seal = self._seal if self.compressor or self.cipher else None
+        stored = []
+        for e in recorded:
+            state = encode(e.timestamp or now, e.event)
+            stored.append(
+                StoredEvent(
+                    originator_id=e.originator_id,
+                    originator_version=e.originator_version,
+                    topic=topic if e.originator_version != 1 else CREATED_TOPIC.format(ruleset=rules.name),
+                    state=state if seal is None else seal(state),
+                )
+            )
+        return stored
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         state = self.open_state(stored_event.state)
@@ -231,24 +254,35 @@ def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch 
     if isinstance(recorder, SQLiteAggregateRecorder):
         table = recorder.events_table_name
         plain = f"INSERT INTO {table} VALUES (?, ?, ?, ?)"
+        # MIN and MAX each read one end of the game's index range; COUNT walks it
         guarded = (
-            f"INSERT INTO {table} SELECT ?, ?, ?, ? WHERE (SELECT COUNT(*) = ? AND MIN(originator_version) = 1 "
-            f"AND MAX(originator_version) = ? FROM {table} WHERE originator_id = ?)"
+            f"INSERT INTO {table} SELECT ?1, ?2, ?3, ?4 WHERE "
+            f"(SELECT COUNT(*) FROM {table} WHERE originator_id = ?1) = ?5 "
+            f"AND (SELECT MIN(originator_version) FROM {table} WHERE originator_id = ?1) = 1 "
+            f"AND (SELECT MAX(originator_version) FROM {table} WHERE originator_id = ?1) = ?5"
         )
         rows: list[tuple[Any, ...]] = []
-        with recorder.datastore.transaction(commit=True) as cursor:
-            for n, append in enumerate(appends):
-                mine = [_sqlite_row(s) for s in append.rows]
-                if append.guard is not None and mine:
-                    game_id, before = append.guard
-                    cursor.execute(guarded, (*mine[0], before, before, game_id.hex))
-                    if cursor.sqlite_cursor.rowcount != 1:
-                        refused[n] = LogMismatch(game_id, before)
-                        continue
-                    mine = mine[1:]
-                rows += mine
-            if rows:
-                cursor.executemany(plain, rows)
+        # the pool's connection (and its writer lock), driven directly: the library's
+        # transaction adds three context managers and a cursor wrapper per command
+        with recorder.datastore.get_connection(commit=True) as connection:
+            raw: sqlite3.Connection = connection._sqlite_conn
+            raw.execute("BEGIN")
+            try:
+                for n, append in enumerate(appends):
+                    mine = [_sqlite_row(s) for s in append.rows]
+                    if append.guard is not None and mine:
+                        game_id, before = append.guard
+                        if raw.execute(guarded, (*mine[0], before)).rowcount != 1:
+                            refused[n] = LogMismatch(game_id, before)
+                            continue
+                        mine = mine[1:]
+                    rows += mine
+                if rows:
+                    raw.executemany(plain, rows)
+                raw.commit()
+            except BaseException:
+                raw.rollback()
+                raise
         return refused
     if type(recorder).__module__ == "eventsourcing.postgres":
         with recorder.datastore.transaction(commit=True) as cursor:
@@ -261,7 +295,8 @@ def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch 
                     cursor.execute(recorder.insert_events_statement, (events,))
                     continue
                 game_id, before = append.guard
-                cursor.execute(_pg_guarded(recorder), (events, before, before, game_id), prepare=True)
+                values = {"rows": events, "game": game_id, "before": before}
+                cursor.execute(_pg_guarded(recorder), values, prepare=True)
                 if cursor.rowcount != len(events):
                     refused[n] = LogMismatch(game_id, before)
         return refused
@@ -288,14 +323,15 @@ def _pg_guarded(recorder: Any) -> Any:
 @cache
 def _pg_guarded_statement(schema: str, table: str, kind: str) -> Any:
     """The library's INSERT of an array of rows, made conditional on the game's log
-    (the subquery runs once, on the statement's snapshot, before any row is inserted)."""
+    (the subqueries run once, on the statement's snapshot, before any row is inserted)."""
     from psycopg.sql import SQL, Identifier
 
     return SQL(
         "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
-        "SELECT originator_id, originator_version, topic, state FROM unnest(%s::{schema}.{kind}[]) "
-        "WHERE (SELECT count(*) = %s AND min(originator_version) = 1 AND max(originator_version) = %s "
-        "FROM {schema}.{table} WHERE originator_id = %s)"
+        "SELECT originator_id, originator_version, topic, state FROM unnest(%(rows)s::{schema}.{kind}[]) "
+        "WHERE (SELECT count(*) FROM {schema}.{table} WHERE originator_id = %(game)s) = %(before)s "
+        "AND (SELECT min(originator_version) FROM {schema}.{table} WHERE originator_id = %(game)s) = 1 "
+        "AND (SELECT max(originator_version) FROM {schema}.{table} WHERE originator_id = %(game)s) = %(before)s"
     ).format(schema=Identifier(schema), table=Identifier(table), kind=Identifier(kind))
 
 

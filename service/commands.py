@@ -10,7 +10,10 @@ Commands
     are saved in one transaction with optimistic concurrency on the game's version, so a
     command id is applied at most once even across processes and crashes, and a command
     that lost a race appends nothing (``ConcurrentUpdate``). A command id seen before gets
-    the first result again, whatever the game's version is now.
+    the first result again, whatever the game's version is now. A game this process holds
+    in memory is trusted without a read, the save itself checking that the stored log is
+    still the one held (see :meth:`GameService.submit_as`); the seat's events are projected
+    as the rules run, on the game's own state.
 
 Queries
     Views, histories and explanations are projected for the viewer the token stands for
@@ -392,9 +395,11 @@ class GameService:
 
     def sound(self, game_id: UUID) -> int:
         """The game's latest version, once its stored log is known to fold: versions 1 to N,
-        each event decodable and numbered in its place. Every call on a game asks this
-        first, so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it,
-        and a game held in memory is never appended to once its log stopped matching.
+        each event decodable and numbered in its place. Every query on a game asks this
+        first, so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it;
+        a command on a game held in memory asks it only when its guarded save is refused or
+        its answer does not fit (:meth:`submit_as`), so it is never appended to once its
+        log stopped matching.
 
         The first look decodes the whole log; later looks read two integers (how many
         events, the last version) and decode only events this process has not checked.

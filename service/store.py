@@ -285,20 +285,28 @@ def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch 
                 raise
         return refused
     if type(recorder).__module__ == "eventsourcing.postgres":
-        with recorder.datastore.transaction(commit=True) as cursor:
-            for n, append in enumerate(appends):
-                events = [
-                    recorder.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state)
-                    for s in append.rows
-                ]
-                if append.guard is None:
-                    cursor.execute(recorder.insert_events_statement, (events,))
-                    continue
-                game_id, before = append.guard
-                values = {"rows": events, "game": game_id, "before": before}
-                cursor.execute(_pg_guarded(recorder), values, prepare=True)
-                if cursor.rowcount != len(events):
-                    refused[n] = LogMismatch(game_id, before)
+        plain, guarded = _pg_inserts(recorder.datastore.schema, recorder.events_table_name)
+        cursors = []
+        # one round trip: BEGIN, each command's INSERT and COMMIT are sent together
+        with recorder.datastore.get_connection() as connection:
+            with connection.pipeline(), connection.transaction():
+                for append in appends:
+                    values: dict[str, Any] = {
+                        "ids": [r.originator_id for r in append.rows],
+                        "versions": [r.originator_version for r in append.rows],
+                        "topics": [r.topic for r in append.rows],
+                        "states": [r.state for r in append.rows],
+                    }
+                    cursor = connection.cursor()
+                    if append.guard is None:
+                        cursor.execute(plain, values, prepare=True)
+                    else:
+                        values["game"], values["before"] = append.guard
+                        cursor.execute(guarded, values, prepare=True)
+                    cursors.append(cursor)
+            for n, (append, cursor) in enumerate(zip(appends, cursors, strict=True)):
+                if append.guard is not None and cursor.rowcount != len(append.rows):
+                    refused[n] = LogMismatch(*append.guard)
         return refused
     for n, append in enumerate(appends):
         if append.guard is not None:
@@ -316,23 +324,23 @@ def _sqlite_row(s: StoredEvent) -> tuple[Any, ...]:
     return (game_id.hex if isinstance(game_id, UUID) else game_id, s.originator_version, s.topic, s.state)
 
 
-def _pg_guarded(recorder: Any) -> Any:
-    return _pg_guarded_statement(recorder.datastore.schema, recorder.events_table_name, recorder.stored_event_type_name)
-
-
 @cache
-def _pg_guarded_statement(schema: str, table: str, kind: str) -> Any:
-    """The library's INSERT of an array of rows, made conditional on the game's log
-    (the subqueries run once, on the statement's snapshot, before any row is inserted)."""
+def _pg_inserts(schema: str, table: str) -> tuple[Any, Any]:
+    """The INSERT of a command's rows (one array per column), and the same made conditional
+    on the game's log (the subqueries run once, on the statement's snapshot, before any row
+    is inserted)."""
     from psycopg.sql import SQL, Identifier
 
-    return SQL(
+    insert = SQL(
         "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
-        "SELECT originator_id, originator_version, topic, state FROM unnest(%(rows)s::{schema}.{kind}[]) "
-        "WHERE (SELECT count(*) FROM {schema}.{table} WHERE originator_id = %(game)s) = %(before)s "
+        "SELECT * FROM unnest(%(ids)s::uuid[], %(versions)s::bigint[], %(topics)s::text[], %(states)s::bytea[])"
+    ).format(schema=Identifier(schema), table=Identifier(table))
+    guard = SQL(
+        " WHERE (SELECT count(*) FROM {schema}.{table} WHERE originator_id = %(game)s) = %(before)s "
         "AND (SELECT min(originator_version) FROM {schema}.{table} WHERE originator_id = %(game)s) = 1 "
         "AND (SELECT max(originator_version) FROM {schema}.{table} WHERE originator_id = %(game)s) = %(before)s"
-    ).format(schema=Identifier(schema), table=Identifier(table), kind=Identifier(kind))
+    ).format(schema=Identifier(schema), table=Identifier(table))
+    return insert, insert + guard
 
 
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:

@@ -20,7 +20,7 @@ from domain.kernel.decisions import Choice
 from domain.kernel.events import Event, Frame
 from domain.kernel.flow import program
 from domain.kernel.ruleset import Ruleset
-from domain.kernel.runtime import Runtime, fold
+from domain.kernel.runtime import Runtime, Watcher, fold
 from domain.kernel.state import State
 from domain.rulesets import ruleset
 
@@ -104,8 +104,9 @@ class Game:
         game._guarded(boot)
         return game
 
-    def answer(self, seat: str, decision_id: int, choice: Choice) -> list[Event]:
-        """Answer the pending decision and run the rules to the next one.
+    def answer(self, seat: str, decision_id: int, choice: Choice, watcher: Watcher | None = None) -> list[Event]:
+        """Answer the pending decision and run the rules to the next one; ``watcher``
+        sees each new event applied (a viewer's feed projecting them as they come).
 
         Raises :class:`~domain.kernel.decisions.RuleError` and appends nothing when the
         seat may not answer or the choice is not legal.
@@ -113,7 +114,7 @@ class Game:
         if self._broken:
             raise BrokenGame(f"game {self.id} must be reloaded")
         start = len(self._new)
-        rt = Runtime(self.rules, self.state, self._new)
+        rt = Runtime(self.rules, self.state, self._new, watcher)
         self._guarded(lambda: rt.answer(seat, decision_id, tuple(choice)))
         return self._new[start:]
 

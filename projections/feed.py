@@ -100,12 +100,33 @@ def all_seeing(viewer: str, state: State) -> bool:
     return viewer == REFEREE or state.over is not None
 
 
+@dataclass
+class _Seen:
+    """An event part way through projection: what the viewer saw before it was applied."""
+
+    event: Event
+    kind: str
+    cause: dict[str, Any]
+    body: dict[str, Any]
+    refs: set[int]
+    seen: set[int]
+    pending: Decision | None
+    reveal: bool
+    text: str = ""
+    changed: bool = False
+
+
 class Feed:
     """Projects a game's events, in order, for one viewer.
 
     ``state`` is the game's state before the first event to project; the feed folds each
     event into it (so after ``project`` it is the state after that event). With
     ``reveal_all`` (the referee, or a game that is over) nothing is removed.
+
+    A feed is also a :class:`~domain.kernel.runtime.Watcher`: given to the rules as they
+    run on ``state`` (the game's own), it projects each event around its application
+    (:meth:`before`, :meth:`after`) and :meth:`collected` gives them once the command is
+    done, so no copy of the state from before the command is needed.
     """
 
     def __init__(self, rules: Ruleset[Any], viewer: str, state: State, reveal_all: bool = False) -> None:
@@ -115,11 +136,27 @@ class Feed:
         self.reveal_all = reveal_all or viewer == REFEREE
         self.game = projection(rules.name)
         self.namer = Namer(rules, state)
+        self._watched: list[_Seen] = []
+        self._current: _Seen | None = None
 
     def project_many(self, events: Iterable[Event]) -> list[Projected]:
         return [self.project(e) for e in events]
 
     def project(self, event: Event) -> Projected:
+        self.before(event)
+        apply(self.rules, self.state, event)
+        self.after(event)
+        return _done(self._watched.pop())
+
+    def collected(self) -> list[Projected]:
+        """The events watched so far, projected (each with its hash, if the viewer sees it)."""
+        done = [_done(seen) for seen in self._watched]
+        self._watched = []
+        return done
+
+    def before(self, event: Event) -> None:
+        """What the viewer sees of ``event`` in the state before it (called just before
+        the event is applied)."""
         state = self.state
         body: dict[str, Any] = msgspec.to_builtins(event)
         for key in _ENVELOPE:
@@ -132,34 +169,55 @@ class Feed:
             value = getattr(cause, key)
             if value is not None:
                 cause_out[key] = value
+        pending = state.pending
         if self.reveal_all or state.over is not None:
-            apply(self.rules, state, event)
-            return Projected(event.seq, kind, cause_out, body, describe(event, self.namer), event.hash)
+            self._current = _Seen(event, kind, cause_out, body, set(), set(), pending, True)
+            return
         viewer, game = self.viewer, self.game
         body["type"] = kind
-        pending = state.pending
         refs = game.refs(body) | _kernel_refs(event, pending)
         if cause.card is not None:
             refs.add(cause.card)
         seen = {u for u in refs if game.visible(state, viewer, u)}
-        apply(self.rules, state, event)
-        if state.over is not None:  # the game just ended: everything may be revealed
+        self._current = _Seen(event, kind, cause_out, body, refs, seen, pending, False)
+
+    def after(self, event: Event) -> None:
+        """The rest of ``event``'s projection, in the state just after it was applied."""
+        current = self._current
+        assert current is not None and current.event is event
+        self._current = None
+        state, body = self.state, current.body
+        if current.reveal or state.over is not None:  # over: the game just ended, all may be revealed
             body.pop("type", None)
-            return Projected(event.seq, kind, cause_out, body, describe(event, self.namer), event.hash)
+            current.reveal = True
+            current.text = describe(event, self.namer, body)
+            self._watched.append(current)
+            return
+        viewer, game, refs, seen = self.viewer, self.game, current.refs, current.seen
         seen |= {u for u in refs - seen if game.visible(state, viewer, u)}
         seen |= game.reveals(event, viewer)
         seeing = seen.__contains__
-        changed = _redact_kernel(event, body, pending, viewer, seeing)
+        changed = _redact_kernel(event, body, current.pending, viewer, seeing)
         changed = game.redact(body, seeing) or changed
         if "seed" in body:
             del body["seed"]
             changed = True
-        if cause.card is not None and not seeing(cause.card):
-            del cause_out["card"]
+        cause = current.cause
+        if "card" in cause and not seeing(cause["card"]):
+            del cause["card"]
             changed = True
         body.pop("type", None)
-        text = describe_body(kind, body, self.namer, seeing) if changed else describe(event, self.namer)
-        return Projected(event.seq, kind, cause_out, body, text, "", changed)
+        kind = current.kind
+        current.text = describe_body(kind, body, self.namer, seeing) if changed else describe(event, self.namer, body)
+        current.changed = changed
+        self._watched.append(current)
+
+
+def _done(seen: _Seen) -> Projected:
+    event = seen.event
+    if seen.reveal:
+        return Projected(event.seq, seen.kind, seen.cause, seen.body, seen.text, event.hash)
+    return Projected(event.seq, seen.kind, seen.cause, seen.body, seen.text, "", seen.changed)
 
 
 def _choice_card(decision: Decision | None, answer: DecisionAnswered, choice: str) -> int | None:
@@ -269,10 +327,17 @@ def card_refs(body: dict[str, Any], fields: Iterable[str]) -> set[int]:
     found: set[int] = set()
     for key in fields:
         value = body.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
+        if value is None:
+            continue
+        kind = type(value)
+        if kind is int:
             found.add(value)
-        elif isinstance(value, list | tuple):
-            found.update(u for u in map(_uid_of, value) if u >= 0)
+        elif kind is list or kind is tuple:
+            uids = [u for u in value if type(u) is int]
+            if len(uids) == len(value):  # a plain list of uids, the usual case
+                found.update(uids)
+            else:
+                found.update(u for u in map(_uid_of, value) if u >= 0)
     for uids in (body.get("zones") or {}).values():
         found.update(uids)
     return found
@@ -288,12 +353,15 @@ def redact_cards(body: dict[str, Any], fields: Iterable[str], seeing: Callable[[
         changed = True
     for key in fields:
         value = body.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
+        if value is None:
+            continue
+        kind = type(value)
+        if kind is int:
             if not seeing(value):
                 del body[key]
                 changed = True
-        elif isinstance(value, list | tuple):
-            kept = [item for item in value if seeing(_uid_of(item))]
+        elif kind is list or kind is tuple:
+            kept = [item for item in value if seeing(item if type(item) is int else _uid_of(item))]
             if len(kept) != len(value):
                 body[key] = kept
                 body[f"{key}_hidden"] = len(value) - len(kept)

@@ -254,17 +254,20 @@ def phrase_for(game: str, kind: str) -> Phrase | None:
 # -- describing -----------------------------------------------------------------------------
 
 
-def describe(event: Event, name: Namer) -> str:
+def describe(event: Event, name: Namer, body: Mapping[str, Any] | None = None) -> str:
     """A one-line account of ``event`` (the state must already include it).
 
     Every card the event names is named: this is the referee's line, and the feed's for a
-    viewer from whom nothing in the event is hidden.
+    viewer from whom nothing in the event is hidden. ``body`` is the event's fields without
+    its envelope, if the caller has them already.
     """
     if isinstance(event, DecisionRequested):
         name.asked = event.decision
-    body: dict[str, Any] = msgspec.to_builtins(event)
-    for key in ENVELOPE:
-        body.pop(key, None)
+    if body is None:
+        fields: dict[str, Any] = msgspec.to_builtins(event)
+        for key in ENVELOPE:
+            fields.pop(key, None)
+        body = fields
     return _say(type(event).__name__, body, name, None)
 
 

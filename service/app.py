@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
 from domain.game import Game, GameSnapshot, Recorded, project_game
@@ -34,7 +35,9 @@ from service.group_commit import GroupCommit
 from service.store import (
     CREATED_TOPIC,
     SNAPSHOT_TOPIC,
+    Append,
     EventMapper,
+    LogMismatch,
     insert_stored,
     latest_version,
     ruleset_of,
@@ -116,9 +119,14 @@ class GameInfo:
 
 def _unique_violation(error: BaseException) -> bool:
     """Whether ``error`` is the store refusing a (game, version) saved before."""
-    if isinstance(error, IntegrityError):
+    if isinstance(error, IntegrityError | sqlite3.IntegrityError):
         return True
     return type(error).__name__ == "UniqueViolation" and type(error).__module__.startswith("psycopg")
+
+
+def _conflict(error: BaseException) -> bool:
+    """Whether ``error`` says the store moved on without this command (nothing of it saved)."""
+    return isinstance(error, LogMismatch) or _unique_violation(error)
 
 
 def store_env(db: str | None = None, postgres: str | None = None) -> dict[str, str]:
@@ -165,7 +173,7 @@ class Westmarch(Application[UUID]):
         )
         """SQLite has one writer at a time: writers of this process queue here rather than
         in SQLite's busy handler (which sleeps in steps of up to 100 ms)."""
-        self.group: GroupCommit[StoredEvent] = GroupCommit(self._insert, _unique_violation)
+        self.group: GroupCommit[Append] = GroupCommit(self._insert, _unique_violation)
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
@@ -229,31 +237,45 @@ class Westmarch(Application[UUID]):
         found = self.recorder.select_events(record_id, limit=1)
         return self.mapper.to_domain_event(found[0]) if found else None
 
-    def _insert(self, stored: Sequence[StoredEvent]) -> None:
+    def _insert(self, appends: Sequence[Append]) -> list[LogMismatch | None]:
         with self.writing:
-            insert_stored(self.recorder, list(stored))
+            return insert_stored(self.recorder, appends)
 
     def _save(self, game: Game, before: int, *also: Any) -> None:
         """Save the game's new events and ``also`` other aggregates in one transaction
-        (the library's own ``save`` does the same with more machinery per call)."""
+        (the library's own ``save`` does the same with more machinery per call), on the
+        condition that the store holds exactly the game's versions 1 to ``before``
+        (:class:`ConcurrentUpdate` otherwise: see :class:`~service.store.Append`)."""
         mapper = self.mapper
-        stored = [mapper.to_stored_event(e) for a in (game, *also) for e in a.collect_events()]
+        assert isinstance(mapper, EventMapper)
+        events = game.collect_events()
+        stored = mapper.game_events(events)
+        stored += [mapper.to_stored_event(e) for a in also for e in a.collect_events()]
+        guard = (game.id, before) if before and events else None
         try:
-            self.group.save(stored)
+            self.group.save([Append(stored, guard)])
         except Exception as error:
-            if _unique_violation(error):
+            if _conflict(error):
                 raise ConcurrentUpdate(game.id) from None
             raise
         self._snapshot(game.id, game.rules, before, game.version, game.state)
 
     def _snapshot(self, game_id: UUID, rules: Ruleset[Any], before: int, after: int, state: State | None) -> None:
-        """Snapshots at the multiples of ``snapshot_every`` from ``before`` (excluded) to
-        ``after``; ``state`` is the state at ``after``, if at hand."""
+        """A snapshot for each multiple of ``snapshot_every`` passed from ``before``
+        (excluded) to ``after``; ``state`` is the state at ``after``, if at hand.
+
+        The last multiple a save passes is snapshotted at ``after`` itself, from the state
+        at hand, rather than folded again to the multiple: a command's few events past the
+        multiple leave loading constant-time all the same."""
         if self.snapshots is None:
             return
         every = self.snapshot_every
-        for version in range((before // every + 1) * every, after + 1, every):
-            at = state if version == after and state is not None else self.state_at(game_id, version)
+        for multiple in range((before // every + 1) * every, after + 1, every):
+            version = multiple
+            if state is not None and multiple + every > after:
+                version, at = after, state
+            else:
+                at = self.state_at(game_id, multiple)
             snapshot = GameSnapshot(game_id, version, rules.name, msgspec.Raw(rules.codec.encode(at)))
             with self.writing:
                 self.snapshots.put([snapshot])

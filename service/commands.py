@@ -10,7 +10,10 @@ Commands
     are saved in one transaction with optimistic concurrency on the game's version, so a
     command id is applied at most once even across processes and crashes, and a command
     that lost a race appends nothing (``ConcurrentUpdate``). A command id seen before gets
-    the first result again, whatever the game's version is now.
+    the first result again, whatever the game's version is now. A game this process holds
+    in memory is trusted without a read, the save itself checking that the stored log is
+    still the one held (see :meth:`GameService.submit_as`); the seat's events are projected
+    as the rules run, on the game's own state.
 
 Queries
     Views, histories and explanations are projected for the viewer the token stands for
@@ -43,7 +46,15 @@ from domain.kernel.state import State
 from domain.verify import Status, Verdict, verify
 from projections.explain import Because, explain
 from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
-from service.app import BadVersion, ConcurrentUpdate, DamagedGame, GameInfo, UnknownGame, Westmarch
+from service.app import (
+    BadVersion,
+    ConcurrentUpdate,
+    DamagedGame,
+    GameInfo,
+    StaleVersion,
+    UnknownGame,
+    Westmarch,
+)
 from service.archive import export
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
@@ -243,6 +254,27 @@ class GameService:
         include_view: bool = False,
     ) -> SubmitResult:
         seat = self.tokens.viewer(game_id, token)
+        return self.submit_as(game_id, seat, expected_version, decision_id, choice, command, include_view)
+
+    def submit_as(
+        self,
+        game_id: UUID,
+        seat: str,
+        expected_version: int,
+        decision_id: int,
+        choice: Sequence[str],
+        command: str,
+        include_view: bool = False,
+    ) -> SubmitResult:
+        """:meth:`submit` for the viewer a token was already checked to stand for.
+
+        A game this process holds in memory is trusted to be the stored game, without a
+        read: the save appends only if the store holds exactly the game's versions 1 to
+        the one answered (:class:`~service.store.Append`). If it does not, or if the
+        answer does not fit the game as held (another process may have moved it on), the
+        store is looked at once: a damaged log is refused (:class:`DamagedGame`), a game
+        moved on is reloaded and the command answered again on it, once.
+        """
         if seat in (SPECTATOR, REFEREE):
             raise PermissionDenied(f"the {seat} token cannot answer decisions; use a seat's token")
         if not 0 < len(command) <= MAX_COMMAND_ID:
@@ -253,54 +285,71 @@ class GameService:
             raise BadRequest(f"malformed choice: at most {MAX_CHOICES} option ids of at most {MAX_CHOICE} characters")
         chosen = tuple(choice)
         record_id = command_id(game_id, seat, command)
-        app = self.app
         with self._lock(game_id):
-            game = self._hot_game(game_id)
-            before = game.version
-            try:
-                if expected_version and expected_version != before:
-                    from service.app import StaleVersion
-
-                    raise StaleVersion(expected_version, before)
-                codec = game.rules.codec
-                start = codec.decode_state(codec.encode(game.state))
+            game = self._hot_get(game_id)
+            trusted = game is not None
+            if game is None:
+                game = self._hot_game(game_id)
+            while True:
+                before = game.version
                 try:
-                    events = game.answer(seat, decision_id, chosen)
-                except UnknownDecision as error:
-                    if not expected_version and error.given < error.pending:
-                        raise StaleDecision(error.given, error.pending) from None
+                    feed = self._answer(game, seat, expected_version, decision_id, chosen, command, record_id)
+                except RuleError:
+                    if game.version != before:
+                        self._forget(game_id)  # answered in memory but not saved: reload next time
+                    if trusted and self.sound(game_id) != before:
+                        trusted = False  # another process moved the game on: answer on it, once
+                        game = self.app.game(game_id)
+                        continue
+                    replayed = self._replayed(game_id, seat, record_id, include_view)
+                    if replayed is not None:
+                        return replayed
                     raise
-                record = Record(
-                    CommandApplied(
-                        originator_id=record_id,
-                        game_id=game_id,
-                        seat=seat,
-                        command_id=command,
-                        decision=decision_id,
-                        choice=chosen,
-                        before=before,
-                        after=game.version,
-                    )
-                )
-                app.commit(game, before, record)
-            except RuleError:
-                if game.version != before:
-                    self._forget(game_id)  # answered in memory but not saved: reload next time
-                replayed = self._replayed(game_id, seat, record_id, include_view)
-                if replayed is not None:
-                    return replayed
-                raise
-            except BaseException:
-                self._forget(game_id)
-                raise
+                except BaseException:
+                    self._forget(game_id)
+                    raise
+                break
             self._keep(game_id, game)
             self._mark_sound(game_id, game.version)
-            projected = Feed(game.rules, seat, start).project_many(events)
-            result = self._result(game_id, game.rules, seat, game.state, projected, False, include_view)
+            result = self._result(game_id, game.rules, seat, game.state, feed.collected(), False, include_view)
         self._committed(game_id, game.version)
         for follower in self.followers:
             follower(game)
         return result
+
+    def _answer(
+        self,
+        game: Game,
+        seat: str,
+        expected_version: int,
+        decision_id: int,
+        chosen: tuple[str, ...],
+        command: str,
+        record_id: UUID,
+    ) -> Feed:
+        """Answer and save; the seat's feed of the new events, projected as the rules ran."""
+        before = game.version
+        if expected_version and expected_version != before:
+            raise StaleVersion(expected_version, before)
+        feed = Feed(game.rules, seat, game.state)
+        try:
+            game.answer(seat, decision_id, chosen, feed)
+        except UnknownDecision as error:
+            if not expected_version and error.given < error.pending:
+                raise StaleDecision(error.given, error.pending) from None
+            raise
+        record = CommandApplied(
+            originator_id=record_id,
+            game_id=game.id,
+            seat=seat,
+            command_id=command,
+            decision=decision_id,
+            choice=chosen,
+            before=before,
+            after=game.version,
+        )
+        self.app.commit(game, before, Record(record))
+        return feed
 
     def tell(self, game_id: UUID, facts: Callable[[Game], Sequence[Event]]) -> int:
         """Tell a game facts from outside its rules (``facts`` reads them off the game as
@@ -346,9 +395,11 @@ class GameService:
 
     def sound(self, game_id: UUID) -> int:
         """The game's latest version, once its stored log is known to fold: versions 1 to N,
-        each event decodable and numbered in its place. Every call on a game asks this
-        first, so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it,
-        and a game held in memory is never appended to once its log stopped matching.
+        each event decodable and numbered in its place. Every query on a game asks this
+        first, so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it;
+        a command on a game held in memory asks it only when its guarded save is refused or
+        its answer does not fit (:meth:`submit_as`), so it is never appended to once its
+        log stopped matching.
 
         The first look decodes the whole log; later looks read two integers (how many
         events, the last version) and decode only events this process has not checked.
@@ -483,7 +534,10 @@ class GameService:
         return bool(last) and isinstance(last[-1], GameEnded)
 
     def view(self, game_id: UUID, token: str, version: int = 0) -> ViewResult:
-        viewer = self.tokens.viewer(game_id, token)
+        return self.view_as(game_id, self.tokens.viewer(game_id, token), version)
+
+    def view_as(self, game_id: UUID, viewer: str, version: int = 0) -> ViewResult:
+        """:meth:`view` for the viewer a token was already checked to stand for."""
         if version < 0:
             raise BadRequest("version cannot be negative (0 means the current version)")
         with self._lock(game_id):  # the kept game is changed in place by submissions

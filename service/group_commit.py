@@ -10,7 +10,9 @@ If the shared transaction is refused because one of its commands conflicts with 
 another process (the store's unique key on game and version), each command of the batch is
 saved again in its own transaction, so only the conflicting one fails. A storage fault
 (full, unavailable, read-only) fails the whole batch: every writer in it gets the error and
-nothing of the batch was saved.
+nothing of the batch was saved. A write may also refuse some items and save the others
+(a command whose game's log did not match, see ``service/store.py``): it returns their errors,
+and only their writers get them.
 """
 
 from __future__ import annotations
@@ -32,7 +34,11 @@ class _Pending(Generic[T]):
 
 
 class GroupCommit(Generic[T]):
-    def __init__(self, write: Callable[[Sequence[T]], None], conflict: Callable[[BaseException], bool]) -> None:
+    def __init__(
+        self,
+        write: Callable[[Sequence[T]], Sequence[BaseException | None] | None],
+        conflict: Callable[[BaseException], bool],
+    ) -> None:
         self._write = write
         self._conflict = conflict
         self._lock = threading.Lock()
@@ -90,7 +96,7 @@ class GroupCommit(Generic[T]):
             return
         try:
             self.transactions += 1
-            self._write([item for pending in batch for item in pending.items])
+            refused = self._write([item for pending in batch for item in pending.items])
         except BaseException as error:
             if not self._conflict(error):
                 for pending in batch:
@@ -98,10 +104,19 @@ class GroupCommit(Generic[T]):
                 return
             for pending in batch:  # find the one that conflicts: each on its own
                 self._one(pending)
+            return
+        if refused:
+            at = 0
+            for pending in batch:
+                pending.error = next((e for e in refused[at : at + len(pending.items)] if e is not None), None)
+                at += len(pending.items)
 
     def _one(self, pending: _Pending[T]) -> None:
         try:
             self.transactions += 1
-            self._write(pending.items)
+            refused = self._write(pending.items)
         except BaseException as error:
             pending.error = error
+            return
+        if refused:
+            pending.error = next((e for e in refused if e is not None), None)

@@ -16,7 +16,11 @@ therefore not detected by ``verify``; nothing in the rules or the views depends 
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 from uuid import UUID
 
@@ -66,6 +70,28 @@ class EventMapper(Mapper[UUID]):
             topic=topic,
             state=self._seal(state),
         )
+
+    def game_events(self, recorded: Sequence[Recorded]) -> list[StoredEvent]:
+        """:meth:`to_stored_event` of one game's new events, saved at the same moment: the
+        ruleset, the topic and the time are looked up once."""
+        if not recorded:
+            return []
+        rules = ruleset(recorded[0].ruleset)
+        encode, now = rules.codec.encode_stored, datetime.now(UTC)
+        topic = EVENT_TOPIC.format(ruleset=rules.name)
+        seal = self._seal if self.compressor or self.cipher else None
+        stored = []
+        for e in recorded:
+            state = encode(e.timestamp or now, e.event)
+            stored.append(
+                StoredEvent(
+                    originator_id=e.originator_id,
+                    originator_version=e.originator_version,
+                    topic=topic if e.originator_version != 1 else CREATED_TOPIC.format(ruleset=rules.name),
+                    state=state if seal is None else seal(state),
+                )
+            )
+        return stored
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         state = self.open_state(stored_event.state)
@@ -183,11 +209,40 @@ def stored_span(recorder: Any, game_id: UUID) -> tuple[int, int | None]:
     return len(events), events[-1].originator_version if events else None
 
 
-def insert_stored(recorder: Any, stored: list[StoredEvent]) -> None:
-    """Insert events in one transaction; the store's unique (game, version) key refuses a
-    version saved before (``IntegrityError``, or psycopg's ``UniqueViolation``).
+class LogMismatch(Exception):
+    """A game's stored log was not exactly versions 1 to N when N+1 was to be appended:
+    another process appended first, or the log was damaged. Nothing of it was saved."""
 
-    On SQLite one ``executemany``; on PostgreSQL one ``INSERT ... unnest``, without the
+    def __init__(self, game_id: UUID, before: int) -> None:
+        self.game_id, self.before = game_id, before
+        super().__init__(f"game {game_id} was not stored as versions 1 to {before}")
+
+
+@dataclass(frozen=True)
+class Append:
+    """One command's rows: a game's new events first, then records of other aggregates.
+
+    With a ``guard`` (the game and its version before the command), the rows are saved
+    only if the store then holds exactly the game's versions 1 to that version: as many
+    rows as the version, the lowest 1 and the highest that version (distinct, by the
+    unique key, so exactly 1 to N). The check is folded into the first row's INSERT,
+    so a game held in memory needs no read before it appends: a row another process
+    appended, a row deleted, or a row added by hand refuses the append
+    (:class:`LogMismatch`), and the caller looks at the store then.
+    """
+
+    rows: Sequence[StoredEvent]
+    guard: tuple[UUID, int] | None = None
+
+
+def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch | None]:
+    """Insert several commands' rows in one transaction; for each command, None or the
+    :class:`LogMismatch` that refused its rows (the others are saved all the same). The
+    store's unique (game, version) key refuses a version saved before for the whole
+    transaction (``IntegrityError``, or psycopg's ``UniqueViolation``).
+
+    On SQLite, the guarded first row, then one ``executemany``; on PostgreSQL one
+    ``INSERT ... unnest`` per command, guarded in its WHERE clause, without the
     library's table lock (which serialises every writer of every process only to keep
     notification ids in commit order: the service's watchers do not rely on that order,
     since each game's events are read by version and a missed wake-up is caught by the
@@ -195,27 +250,97 @@ def insert_stored(recorder: Any, stored: list[StoredEvent]) -> None:
     """
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
+    refused: list[LogMismatch | None] = [None] * len(appends)
     if isinstance(recorder, SQLiteAggregateRecorder):
-        sql = f"INSERT INTO {recorder.events_table_name} VALUES (?, ?, ?, ?)"
-        rows = [
-            (
-                s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
-                s.originator_version,
-                s.topic,
-                s.state,
-            )
-            for s in stored
-        ]
-        with recorder.datastore.transaction(commit=True) as cursor:
-            cursor.executemany(sql, rows)
-        return
+        table = recorder.events_table_name
+        plain = f"INSERT INTO {table} VALUES (?, ?, ?, ?)"
+        # MIN and MAX each read one end of the game's index range; COUNT walks it
+        guarded = (
+            f"INSERT INTO {table} SELECT ?1, ?2, ?3, ?4 WHERE "
+            f"(SELECT COUNT(*) FROM {table} WHERE originator_id = ?1) = ?5 "
+            f"AND (SELECT MIN(originator_version) FROM {table} WHERE originator_id = ?1) = 1 "
+            f"AND (SELECT MAX(originator_version) FROM {table} WHERE originator_id = ?1) = ?5"
+        )
+        rows: list[tuple[Any, ...]] = []
+        # the pool's connection (and its writer lock), driven directly: the library's
+        # transaction adds three context managers and a cursor wrapper per command
+        with recorder.datastore.get_connection(commit=True) as connection:
+            raw: sqlite3.Connection = connection._sqlite_conn
+            raw.execute("BEGIN")
+            try:
+                for n, append in enumerate(appends):
+                    mine = [_sqlite_row(s) for s in append.rows]
+                    if append.guard is not None and mine:
+                        game_id, before = append.guard
+                        if raw.execute(guarded, (*mine[0], before)).rowcount != 1:
+                            refused[n] = LogMismatch(game_id, before)
+                            continue
+                        mine = mine[1:]
+                    rows += mine
+                if rows:
+                    raw.executemany(plain, rows)
+                raw.commit()
+            except BaseException:
+                raw.rollback()
+                raise
+        return refused
     if type(recorder).__module__ == "eventsourcing.postgres":
-        from eventsourcing.postgres import PostgresAggregateRecorder
+        plain, guarded = _pg_inserts(recorder.datastore.schema, recorder.events_table_name)
+        cursors = []
+        # one round trip: BEGIN, each command's INSERT and COMMIT are sent together
+        with recorder.datastore.get_connection() as connection:
+            with connection.pipeline(), connection.transaction():
+                for append in appends:
+                    values: dict[str, Any] = {
+                        "ids": [r.originator_id for r in append.rows],
+                        "versions": [r.originator_version for r in append.rows],
+                        "topics": [r.topic for r in append.rows],
+                        "states": [r.state for r in append.rows],
+                    }
+                    cursor = connection.cursor()
+                    if append.guard is None:
+                        cursor.execute(plain, values, prepare=True)
+                    else:
+                        values["game"], values["before"] = append.guard
+                        cursor.execute(guarded, values, prepare=True)
+                    cursors.append(cursor)
+            for n, (append, cursor) in enumerate(zip(appends, cursors, strict=True)):
+                if append.guard is not None and cursor.rowcount != len(append.rows):
+                    refused[n] = LogMismatch(*append.guard)
+        return refused
+    for n, append in enumerate(appends):
+        if append.guard is not None:
+            game_id, before = append.guard
+            count, latest = stored_span(recorder, game_id)
+            if count != before or (latest or 0) != before:
+                refused[n] = LogMismatch(game_id, before)
+                continue
+        recorder.insert_events(list(append.rows))
+    return refused
 
-        with recorder.datastore.transaction(commit=True) as cursor:
-            PostgresAggregateRecorder._insert_stored_events(recorder, cursor, stored)
-        return
-    recorder.insert_events(stored)
+
+def _sqlite_row(s: StoredEvent) -> tuple[Any, ...]:
+    game_id = s.originator_id
+    return (game_id.hex if isinstance(game_id, UUID) else game_id, s.originator_version, s.topic, s.state)
+
+
+@cache
+def _pg_inserts(schema: str, table: str) -> tuple[Any, Any]:
+    """The INSERT of a command's rows (one array per column), and the same made conditional
+    on the game's log (the subqueries run once, on the statement's snapshot, before any row
+    is inserted)."""
+    from psycopg.sql import SQL, Identifier
+
+    insert = SQL(
+        "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+        "SELECT * FROM unnest(%(ids)s::uuid[], %(versions)s::bigint[], %(topics)s::text[], %(states)s::bytea[])"
+    ).format(schema=Identifier(schema), table=Identifier(table))
+    guard = SQL(
+        " WHERE (SELECT count(*) FROM {schema}.{table} WHERE originator_id = %(game)s) = %(before)s "
+        "AND (SELECT min(originator_version) FROM {schema}.{table} WHERE originator_id = %(game)s) = 1 "
+        "AND (SELECT max(originator_version) FROM {schema}.{table} WHERE originator_id = %(game)s) = %(before)s"
+    ).format(schema=Identifier(schema), table=Identifier(table))
+    return insert, insert + guard
 
 
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:

@@ -178,6 +178,44 @@ def test_each_process_views_what_the_other_saved(schema: str) -> None:
                 assert after.decision.id == saved.decision.id
 
 
+def test_a_process_answers_on_a_game_another_process_moved_on(schema: str) -> None:
+    """Each process holds the game as it last saved it and reads nothing before answering:
+    an answer to the game as the other process left it is answered there after one reload,
+    and an answer to the game as held, now stale, is refused and saves nothing."""
+    args, env = _pg_args(schema)
+    with ServeProcess(args, env) as a, ServeProcess(args, env) as b:
+        (channel_a, stub_a), (channel_b, stub_b) = stub_for(a.address), stub_for(b.address)
+        with channel_a, channel_b:
+            access = create(stub_a, players=1, seed=21)
+            token = access.seats[0].token
+            rng = random.Random(21)
+            view = stub_b.GetView(pb.GetViewRequest(token=token)).view  # both processes hold it now
+            decision, version = view.decision, view.version
+            for n in range(10):
+                stub = (stub_a, stub_b)[n % 2]
+                d = decision_from_pb(decision)
+                request = pb.SubmitDecisionRequest(
+                    token=token,
+                    expected_version=version,
+                    decision_id=d.id,
+                    choice=list(random_choice(d, rng)),
+                    command_id=f"c{n}",
+                )
+                saved = stub.SubmitDecision(request)
+                assert not saved.replayed and saved.events[0].seq == version + 1
+                decision, version = saved.decision, saved.version
+            # process a holds the game as it saved it before b's last answer: the same
+            # answer again (a new command) fits a's game, and is refused
+            stale = pb.SubmitDecisionRequest()
+            stale.CopyFrom(request)
+            stale.command_id = "fits-the-stale-game"
+            with pytest.raises(grpc.RpcError) as caught:
+                stub_a.SubmitDecision(stale)
+            assert caught.value.code() in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION)
+            latest = stub_a.GetView(pb.GetViewRequest(token=token)).view
+            assert latest.version == version
+
+
 def _try(stub: object, request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse | grpc.StatusCode:
     try:
         response: pb.SubmitDecisionResponse = stub.SubmitDecision(request)  # type: ignore[attr-defined]

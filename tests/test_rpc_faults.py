@@ -154,6 +154,34 @@ def test_a_damaged_game_is_refused_by_every_call_and_never_appended_to(
     assert not verdict.ok and verdict.first_bad == version
 
 
+@pytest.mark.parametrize("damage", HOT_DAMAGE)
+def test_a_game_held_in_memory_refuses_even_a_fitting_answer_once_its_log_is_damaged(
+    served: tuple[ThreadedServer, pb_grpc.GameServiceStub, Path], damage: str
+) -> None:
+    """The server reads nothing before it appends to a game it holds: the append itself
+    refuses to land on a log that is not exactly versions 1 to N, and nothing is saved."""
+    _, stub, db = served
+    access = create(stub, seed=5)
+    keys = tokens(access)
+    _play(stub, keys, 3)
+    view = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
+    decision = view.decision
+    choice = [o.id for o in decision.options[: max(1, decision.min)]]
+    hurt, version = DAMAGE[damage]
+    version = version or _rows(db, access.game_id)[-1][0] + 1
+    hurt(db, access.game_id, version)
+    before = _rows(db, access.game_id)
+    request = pb.SubmitDecisionRequest(
+        token=keys[view.waiting_for],
+        expected_version=view.version,
+        decision_id=decision.id,
+        choice=choice,
+        command_id="fits-the-game-in-memory",
+    )
+    _expect_data_loss(lambda: stub.SubmitDecision(request), access.game_id, version)
+    assert _rows(db, access.game_id) == before, "nothing may be appended to a damaged game"
+
+
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 def test_a_game_damaged_while_the_server_was_down_is_refused(tmp_path: Path, damage: str) -> None:
     db = tmp_path / "games.db"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from msgspec.structs import force_setattr
 
@@ -102,13 +102,25 @@ def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = Non
     return state
 
 
+class Watcher(Protocol):
+    """Sees each event as it is applied: the state just before, then just after.
+
+    A viewer's feed watches a command's events this way, so projecting them needs no copy
+    of the state from before the command."""
+
+    def before(self, event: Event) -> None: ...
+
+    def after(self, event: Event) -> None: ...
+
+
 class Runtime:
     """Runs a game forward. Owns nothing: the state and the sink belong to the caller."""
 
-    def __init__(self, rules: Ruleset[Any], state: State, sink: list[Event]) -> None:
+    def __init__(self, rules: Ruleset[Any], state: State, sink: list[Event], watcher: Watcher | None = None) -> None:
         self.rules = rules
         self.state = state
         self.sink = sink
+        self.watcher = watcher
         self.env: Env = {}
         self.rule = ""
         self._height = self._low = len(state.stack)
@@ -244,7 +256,12 @@ class Runtime:
             force_setattr(event, "draws", self._draws)
             state.rng += self._draws
             self._draws = 0
+        watcher = self.watcher
+        if watcher is not None:
+            watcher.before(event)
         self.rules.appliers[type(event)](state, event)
+        if watcher is not None:
+            watcher.after(event)
         self.rules.after(self, event)
         stack = state.stack
         flow = Flow.since(self._low, self._height, stack)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import msgspec
 
 from domain.kernel.decisions import Decision, Kind, Option
 from projections.arithmetic import rulebook
@@ -18,6 +18,8 @@ KIND_TO_PB = {
     Kind.NUMBER: pb.KIND_NUMBER,
 }
 KIND_FROM_PB = {v: k for k, v in KIND_TO_PB.items()}
+_encode = msgspec.json.Encoder().encode
+"""An event body as compact UTF-8 JSON (keys in the body's order)."""
 
 
 def decision_pb(d: Decision) -> pb.Decision:
@@ -57,7 +59,7 @@ def event_pb(p: Projected) -> pb.Event:
         seq=p.seq,
         type=p.type,
         cause=pb.Cause(rule=cause["rule"], card=cause.get("card"), by=cause.get("by"), answer=cause.get("answer")),
-        body=json.dumps(p.body, separators=(",", ":"), ensure_ascii=False).encode(),
+        body=_encode(p.body),
         text=p.text,
         hash=p.hash,
     )

@@ -347,16 +347,16 @@ class Servicer:
         )
 
     def get_view(self, request: pb.GetViewRequest, entry: CallLog) -> pb.GetViewResponse:
-        game_id = self._game(request, entry)
-        view = self.service.view(game_id, request.token, request.version)
+        game_id, viewer = self._viewer(request, entry)
+        view = self.service.view_as(game_id, viewer, request.version)
         entry.seat, entry.version = view.viewer, view.version
         return pb.GetViewResponse(view=convert.view_pb(view))
 
     def submit_decision(self, request: pb.SubmitDecisionRequest, entry: CallLog) -> pb.SubmitDecisionResponse:
-        game_id = self._game(request, entry)
-        result = self.service.submit(
+        game_id, seat = self._viewer(request, entry)
+        result = self.service.submit_as(
             game_id,
-            request.token,
+            seat,
             request.expected_version,
             request.decision_id,
             list(request.choice),
@@ -433,10 +433,15 @@ class Servicer:
 
     def _game(self, request: Any, entry: CallLog) -> UUID:
         """The game a request names; notes it and the caller's viewer for the log."""
+        return self._viewer(request, entry)[0]
+
+    def _viewer(self, request: Any, entry: CallLog) -> tuple[UUID, str]:
+        """The game a request names and the viewer its token stands for (the call's one
+        token check); notes both for the log."""
         game_id = parse_game_id(request.game_id, request.token)
         entry.game = str(game_id)
         entry.seat = self.service.viewer(game_id, request.token)
-        return game_id
+        return game_id, entry.seat
 
     # -- the stream ------------------------------------------------------------------
 

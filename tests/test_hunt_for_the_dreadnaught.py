@@ -265,3 +265,70 @@ def test_a_perilous_voyage_starts_in_play_beside_the_heroes() -> None:
     assert isinstance(state, LcgState)
     assert [state.cards[u].code for u in state.zone("p1.contract")] == ["thftd-047"]
     assert len(state.zone("p1.deck")) + len(state.zone("p1.hand")) == 100
+
+
+def _voyage_game(ship: str, seed: int = 3) -> tuple[LcgState, list[Event]]:
+    """A one-player game with A Perilous Voyage (a 100-card deck) where the player takes
+    ``ship``, to the first round."""
+    import msgspec
+
+    from domain.lcg.state import HeroSetup
+
+    options = lcg_options(SCENARIO, 1, None, "standard")
+    hundred = tuple(options.players[0].deck * 5)[:100]
+    options = msgspec.structs.replace(options, players=(HeroSetup(options.players[0].heroes, hundred, "thftd-047"),))
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
+    while (d := game.state.pending) is not None and game.state.round == 0:  # type: ignore[attr-defined]
+        by_label = {o.label: o.id for o in d.options}
+        ids = [o.id for o in d.options]
+        choice = (by_label[ship],) if d.rule == "thftd.setup.fleet" else ("keep",) if "keep" in ids else (ids[0],)
+        game.answer(d.seat, d.id, choice)
+    events = [r.event for r in game.collect_events()]
+    state = game.state
+    assert isinstance(state, LcgState)
+    return state, events
+
+
+def test_a_perilous_voyage_side_a_lets_encounter_cards_reduce_threat() -> None:
+    """Side A forbids only player card effects: Golden Wing (a ship-objective, an encounter
+    card) still lowers the threat by 3 as the fleet is prepared."""
+    state, events = _voyage_game("Golden Wing")
+    reduced = [e for e in events if isinstance(e, ev.ThreatReduced)]
+    assert [(e.amount, e.cause.rule) for e in reduced] == [(3, "thftd-007.setup")]
+    from domain.lcg.rules import table
+
+    printed = sum(table.defn(state, h).threat_cost for h in state.zone("p1.heroes"))
+    assert state.players["p1"].threat == printed - 3
+
+
+def test_a_perilous_voyage_threat_rules_differ_by_side() -> None:
+    """Side A: "Player card effects cannot reduce your threat" (a contract is a player card:
+    rulebook, Contracts). Side B: "Only contract effects can reduce your threat": an
+    encounter card's effect (Golden Wing's) no longer may, the contract's own still does."""
+    from domain.lcg.rules import caps
+    from tools.fixtures import Run
+
+    for face, encounter_allowed in (("A", True), ("B", False)):
+        run = Run(
+            {
+                "game": {"scenario": SCENARIO, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+                "position": {
+                    "at": "lcg.planning",
+                    "phase": "resource",
+                    "zones": {
+                        "p1.contract": [{"card": "A Perilous Voyage", "face": face}],
+                        "p1.allies": ["Golden Wing"],
+                        "p1.hand": ["The Galadhrim's Greeting"],
+                    },
+                },
+            }
+        )
+        state = run.game.state
+        assert isinstance(state, LcgState)
+        unlimited = caps.threat_reduction_allowed(state, "p1")
+        assert caps.threat_reduction_allowed(state, "p1", run.uid("The Galadhrim's Greeting")) == 0
+        by_ship = caps.threat_reduction_allowed(state, "p1", run.uid("Golden Wing"))
+        assert (by_ship == unlimited) is encounter_allowed, face
+        assert caps.threat_reduction_allowed(state, "p1", run.uid("A Perilous Voyage")) == (
+            unlimited if face == "B" else 0
+        )

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
 from domain.game import Game
@@ -332,3 +333,61 @@ def test_a_perilous_voyage_threat_rules_differ_by_side() -> None:
         assert caps.threat_reduction_allowed(state, "p1", run.uid("A Perilous Voyage")) == (
             unlimited if face == "B" else 0
         )
+
+
+# -- choosing the contract over gRPC -----------------------------------------------------------------
+
+
+def _hundred_card_deck() -> list[str]:
+    """A legal deck of 102 cards: 3 copies each of 34 playable titles, as deck text."""
+    from domain.lcg.cards import CARDS
+    from domain.lcg.decks import playable
+
+    titles = sorted({c.name for c in CARDS.values() if c.type in ("ally", "attachment", "event") and playable(c.code)})
+    return ["Heroes: Aragorn, Gimli, Legolas", *(f"3x {t}" for t in titles[:34])]
+
+
+def test_the_contract_is_listed_in_the_catalog(server: ThreadedServer) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        games = stub.GetCatalog(pb.GetCatalogRequest()).games
+    lcg = next(g for g in games if g.game == "lcg")
+    (voyage,) = [c for c in lcg.contracts if c.key == "thftd-047"]
+    assert voyage.title == "A Perilous Voyage" and voyage.min_deck_size == 100
+    assert "threat" in voyage.side_a and "Only contract effects" in voyage.side_b
+    assert not next(g for g in games if g.game == "wotr").contracts
+
+
+@pytest.mark.parametrize(
+    ("contract", "says"),
+    [
+        ("A Perilous Voyage", "player 2's deck has 30 cards; A Perilous Voyage needs at least 100"),
+        ("No Such Contract", "unknown contract 'No Such Contract'; known: A Perilous Voyage"),
+    ],
+)
+def test_a_contract_the_deck_cannot_take_is_refused_over_grpc(server: ThreadedServer, contract: str, says: str) -> None:
+    channel, stub = stub_for(server.address)
+    before = len(list(server.app.games()))
+    with channel, pytest.raises(grpc.RpcError) as refused:
+        players = [pb.PlayerSetup(deck=_hundred_card_deck()), pb.PlayerSetup(contract=contract)]
+        stub.CreateGame(pb.CreateGameRequest(game="lcg", scenario=SCENARIO, players=players, seed=1))
+    assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert (refused.value.details() or "") == says
+    assert len(list(server.app.games())) == before, "a refused game appended nothing"
+
+
+def test_a_contract_chosen_over_grpc_is_in_play_beside_the_heroes(server: ThreadedServer) -> None:
+    import json
+
+    channel, stub = stub_for(server.address)
+    with channel:
+        players = [pb.PlayerSetup(), pb.PlayerSetup(deck=_hundred_card_deck(), contract="a perilous voyage")]
+        access = stub.CreateGame(pb.CreateGameRequest(game="lcg", scenario=SCENARIO, players=players, seed=2)).access
+        created = server.app.history(uuid.UUID(access.game_id))[0]
+        assert isinstance(created, ev.GameCreated)
+        assert [p.contract for p in created.options.players] == ["", "thftd-047"]
+        assert len(created.options.players[1].deck) == 102
+        token = next(s.token for s in access.seats if s.seat == "p2")
+        table = json.loads(stub.GetView(pb.GetViewRequest(game_id=access.game_id, token=token)).view.table)
+    contracts = {p["seat"]: [c["name"] for c in p.get("contract", [])] for p in table["players"]}
+    assert contracts == {"p1": [], "p2": ["A Perilous Voyage"]}

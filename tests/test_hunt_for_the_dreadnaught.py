@@ -8,7 +8,9 @@ the three setup cards.
 
 from __future__ import annotations
 
+import random
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,15 +21,18 @@ from domain.game import Game
 from domain.kernel.events import Event
 from domain.kernel.runtime import fold
 from domain.lcg import events as ev
+from domain.lcg.decks.formats import read_deck
 from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
+from projections.feed import Feed
 from projections.lcg import view as lcg_view
 from service.app import Westmarch, store_env
+from service.rpc.convert import event_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
-from tests.invariant_support import play_probing
-from tests.leak_support import play_and_check
+from tests.invariant_support import Probed, check_rate, play_probed
+from tests.leak_support import Oracle, play_and_check
 from tests.rpc_support import stub_for, threaded_server
 from tests.test_invariants import _check
 from tests.test_rpc_leaks import SECRETS
@@ -108,26 +113,88 @@ def test_hard_mode_only_where_a_scenario_has_it() -> None:
 
 # -- invariants over random-bot games ------------------------------------------------------------
 
-GAMES = 24
+GAMES = 500
+"""Random-bot games from setup: 1 to 4 players, the three difficulties, and in one game of
+five the first player brings a 100-card deck and A Perilous Voyage."""
+CHUNKS = 10
+RELOADED, LEAK_CHECKED = 7, 11
+"""Every 7th game is stored, reloaded at a random version and continued, and re-executed from
+the store (its seed and decisions); every 11th game's events and views are checked for hidden
+cards. Both moduli are prime to the 4 player counts and 3 difficulties, so each sample meets
+every setup. Every game is folded and compared with its live state, and probed with illegal
+answers."""
 
 
-def _random_game(seed: int) -> tuple[Game, int]:
-    players = 1 + seed % 4
-    difficulty = ("standard", "easy", "hard")[seed % 3]
-    return play_probing(_new(seed, players, difficulty), seed, LCG.codec.encode)
+def _random_setup(seed: int) -> tuple[int, str, bool]:
+    return 1 + seed % 4, ("standard", "easy", "hard")[seed % 3], seed % 5 == 2
 
 
-@pytest.mark.parametrize("chunk", range(2))
-def test_random_games_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None:
-    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
-    reasons = set()
-    probed = 0
-    for seed in range(chunk * GAMES // 2 + 1, (chunk + 1) * GAMES // 2 + 1):
-        game, tried = _random_game(seed)
-        probed += tried
-        reasons.add(_check(app, seed, game))
-    assert reasons
-    assert probed > 0
+def _random_new(seed: int) -> Game:
+    players, difficulty, voyage = _random_setup(seed)
+    if not voyage:
+        return _new(seed, players, difficulty)
+    deck = read_deck("\n".join(_hundred_card_deck()))
+    options = lcg_options(SCENARIO, players, None, difficulty, [deck], ["A Perilous Voyage"])
+    return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
+
+
+def _chunk(k: int) -> range:
+    size = -(-GAMES // CHUNKS)
+    return range(k * size + 1, min(GAMES, (k + 1) * size) + 1)
+
+
+def _no_leaks(game: Game, seed: int) -> None:
+    """Each seat's and the spectator's event feed, and their views at 20 random versions,
+    against the LCG leak test's oracle (tests/test_rpc_leaks.py)."""
+    events = list(game.pending_events)
+    state = game.state
+    assert isinstance(state, LcgState)
+    viewers = [*state.order, "spectator"]
+    versions = set(random.Random(seed).sample(range(len(events) + 1), min(20, len(events) + 1)))
+    oracle = Oracle(SECRETS, events, viewers, versions)
+    for viewer in viewers:
+        where = f"seed {seed}, {viewer}"
+        for version in versions:
+            oracle.check_view(viewer, version, oracle.states_views[viewer][version], where)
+        for projected in Feed(LCG, viewer, LCG.new_state()).project_many(events):
+            oracle.check_event(viewer, event_pb(projected), where)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Westmarch:
+    """One SQLite store for the reloaded games of a test process."""
+    return Westmarch(store_env(db=str(tmp_path_factory.mktemp("hunt-invariants") / "games.db")))
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_keep_the_invariants(chunk: int, store: Westmarch) -> None:
+    encode = LCG.codec.encode
+    probed: list[Probed] = []
+    setups, checked, endings = set(), Counter[str](), Counter[str]()
+    for seed in _chunk(chunk):
+        played = play_probed(_random_new(seed), seed, encode)
+        played.check(f"seed {seed}")
+        probed.append(played)
+        game = played.game
+        events = list(game.pending_events)
+        assert encode(fold(LCG, events)) == encode(game.state), f"seed {seed}: fold differs"
+        over = game.state.over
+        assert over is not None
+        endings[over.reason] += 1
+        setups.add(_random_setup(seed))
+        if seed % RELOADED == 0:
+            _check(store, seed, game)
+            checked["reloaded"] += 1
+        if seed % LEAK_CHECKED == 0:
+            _no_leaks(game, seed)
+            checked["leaks"] += 1
+        if any(isinstance(e, ev.CardFlipped) and e.cause.rule == "thftd-047.forced" for e in events):
+            checked["voyage flipped"] += 1
+    check_rate(probed)
+    assert {p for p, _, _ in setups} == {1, 2, 3, 4} and {d for _, d, _ in setups} == {"easy", "standard", "hard"}
+    assert any(v for _, _, v in setups), "a game with A Perilous Voyage"
+    assert checked["reloaded"] >= 7 and checked["leaks"] >= 4 and checked["voyage flipped"] > 0, checked
+    assert sum(endings.values()) == len(_chunk(chunk))
 
 
 # -- secrecy: the Corsair deck, the encounter deck and hands ---------------------------------------

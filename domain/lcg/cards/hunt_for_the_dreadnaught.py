@@ -30,6 +30,7 @@ from domain.lcg.effects import (
     PLAYER,
     SELF,
     ability_used,
+    card_option,
     choose,
     chosen,
     deal_damage,
@@ -1283,7 +1284,7 @@ def _twilight_usable(s: LcgState, uid: Uid, seat: Seat) -> bool:
 def _ask_attach_to(rt: Runtime) -> Ask:
     s = st(rt)
     uid = int(rt.env["play"])
-    options = [Option(str(u), table.name(s, u), u) for u in attachments.targets(s, uid)]
+    options = [card_option(s, u) for u in attachments.targets(s, uid)]
     return Ask(PLAYER(rt), f"Attach {table.name(s, uid)} to", options, about=uid)
 
 
@@ -1519,7 +1520,7 @@ def _pay_found(then: Callable[[Runtime, tuple[ev.Payment, ...]], Event]) -> Deci
 
 def _ask_found_target(rt: Runtime) -> Ask:
     s, uid = st(rt), int(rt.env["found"])
-    options = [Option(str(u), table.name(s, u), u) for u in attachments.targets(s, uid)]
+    options = [card_option(s, u) for u in attachments.targets(s, uid)]
     return Ask(PLAYER(rt), f"Attach {table.name(s, uid)} to", options, about=uid)
 
 

@@ -35,6 +35,15 @@ class CatalogDeck(msgspec.Struct, frozen=True):
     cards: tuple[str, ...] = ()
 
 
+class CatalogContract(msgspec.Struct, frozen=True):
+    key: str
+    title: str
+    min_deck_size: int
+    """The fewest cards a deck must hold for its player to choose the contract (0: any)."""
+    side_a: str
+    side_b: str
+
+
 class CatalogGame(msgspec.Struct, frozen=True):
     game: str
     title: str
@@ -42,6 +51,7 @@ class CatalogGame(msgspec.Struct, frozen=True):
     scenarios: tuple[CatalogScenario, ...]
     options: tuple[CatalogOption, ...]
     decks: tuple[CatalogDeck, ...]
+    contracts: tuple[CatalogContract, ...] = ()
 
 
 @cache
@@ -52,7 +62,7 @@ def catalog() -> tuple[CatalogGame, ...]:
 def _lcg() -> CatalogGame:
     from domain.lcg.cards import CARDS
     from domain.lcg.decks.ready_made import ready_made
-    from domain.lcg.lineups import DEFAULT_HEROES, MAX_PLAYERS
+    from domain.lcg.lineups import DEFAULT_HEROES, MAX_PLAYERS, MIN_DECK_FOR_CONTRACT
     from domain.lcg.scenarios import DIFFICULTIES, SCENARIOS, load
 
     load()
@@ -74,6 +84,11 @@ def _lcg() -> CatalogGame:
         )
         cards = tuple(f"{n}x {CARDS[code].name}" for code, n in deck.cards)
         decks.append(CatalogDeck(key, deck.name, tuple(CARDS[h].name for h in deck.heroes), about, cards))
+    contracts = tuple(
+        CatalogContract(c.code, c.name, MIN_DECK_FOR_CONTRACT.get(c.code, 0), c.text_a, c.text_b)
+        for c in sorted(CARDS.values(), key=lambda c: c.code)
+        if c.type == "contract"
+    )
     return CatalogGame(
         "lcg",
         "The Lord of the Rings: The Card Game",
@@ -81,6 +96,7 @@ def _lcg() -> CatalogGame:
         scenarios,
         (difficulty,),
         tuple(decks),
+        contracts,
     )
 
 

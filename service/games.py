@@ -20,6 +20,8 @@ class PlayerSetup:
     deck: Sequence[str] = ()
     """The deck's text, whole or one line per entry (see :mod:`domain.lcg.decks.formats`)."""
     deck_format: str = ""
+    contract: str = ""
+    """A contract to put into play with the heroes, by name or code (empty: none)."""
 
 
 @dataclass(frozen=True)
@@ -92,5 +94,6 @@ def _lcg(request: GameRequest, seed: int) -> Event:
         heroes,
         request.options.get("difficulty", "standard"),
         decks,
+        [p.contract or None for p in players],
     )
     return LCG.created(options, seed)

@@ -87,7 +87,11 @@ def mentioned(value: Any, secrets: Secrets, key: str = "") -> Iterator[int]:
 class Oracle:
     """The referee's history of one game, folded: what each viewer may not see at each version."""
 
-    def __init__(self, secrets: Secrets, events: list[Event], viewers: list[str]) -> None:
+    def __init__(
+        self, secrets: Secrets, events: list[Event], viewers: list[str], views_at: set[int] | None = None
+    ) -> None:
+        """``views_at``: the versions whose views are made for :attr:`states_views` (default:
+        every version; the others are left empty)."""
         self.secrets = secrets
         self.events = events
         self.hidden: list[dict[str, set[int]]] = []
@@ -95,13 +99,14 @@ class Oracle:
         rules = secrets.rules
         state: State = rules.new_state()
         self.states_views: dict[str, list[bytes]] = {v: [] for v in viewers}
-        for event in [None, *events]:
+        for version, event in enumerate([None, *events]):
             if event is not None:
                 apply(rules, state, event)
             self.hidden.append({v: secrets.hidden_from(state, v) for v in viewers})
             self.pending.append(state.pending)
             for v in viewers:
-                self.states_views[v].append(msgspec.json.encode(secrets.view(state, v)))
+                made = views_at is None or version in views_at
+                self.states_views[v].append(msgspec.json.encode(secrets.view(state, v)) if made else b"")
         self.over_at = next((e.seq for e in events if isinstance(e, GameEnded)), None)
 
     def allowed(self, viewer: str, version: int) -> set[int]:

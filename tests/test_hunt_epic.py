@@ -185,24 +185,39 @@ def test_progress_from_other_groups_advances_this_group_at_the_end_of_its_quest_
     assert verify(LCG, list(game.pending_events)).ok
 
 
-EPIC_EVENTS = 6
-"""Random epic events of 2 to 4 groups (of one or two players, to keep the suite fast)."""
+EPIC_EVENTS = 50
+"""Random epic events of 2 to 4 groups of 1 to 4 players, each played for EPIC_DECISIONS
+decisions among its groups (setup and the first rounds: progress is shared)."""
+EPIC_DECISIONS = 200
+
+
+def _epic_groups(seed: int) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.randint(1, 4) for _ in range(2 + seed % 3)]
+
+
+def test_the_random_epic_events_meet_every_shape() -> None:
+    shapes = [_epic_groups(seed) for seed in range(EPIC_EVENTS)]
+    assert {len(groups) for groups in shapes} == {2, 3, 4}
+    assert {size for groups in shapes for size in groups} == {1, 2, 3, 4}
+    assert max(sum(groups) for groups in shapes) >= 13, "a large event (13 to 16 players)"
 
 
 @pytest.mark.parametrize("seed", range(EPIC_EVENTS))
 def test_random_epic_events_count_every_contribution_once_and_every_group_verifies(
     epics: EpicService, seed: int
 ) -> None:
-    rng = random.Random(seed)
-    groups = [rng.choice([1, 2]) for _ in range(2 + seed % 3)]
-    epic_id = _play(epics, 100 + seed, groups, limit=400)
+    groups = _epic_groups(seed)
+    epic_id = _play(epics, 100 + seed, groups, limit=EPIC_DECISIONS)
     epic = epics.follow(epic_id)
     app = epics.app
     assert epic.state.players == sum(groups)
+    assert sorted(g.players for g in epic.state.groups) == sorted(groups)
     assert epic.state.totals == organizer.totals_for(sum(groups))
     for group in epic.state.groups:
         events = app.history(group.game_id)
         state = cast(LcgState, app.state_at(group.game_id))
+        assert len(state.order) == group.players
         assert epic.state.contributed[group.game_id] == _contributions(state, events)
         assert verify(LCG, events).ok
     for key, total in epic.state.totals.items():

@@ -8,25 +8,31 @@ the three setup cards.
 
 from __future__ import annotations
 
+import random
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.kernel.runtime import fold
 from domain.lcg import events as ev
+from domain.lcg.decks.formats import read_deck
 from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
+from projections.feed import Feed
 from projections.lcg import view as lcg_view
 from service.app import Westmarch, store_env
+from service.rpc.convert import event_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
-from tests.invariant_support import play_probing
-from tests.leak_support import play_and_check
+from tests.invariant_support import Probed, check_rate, play_probed
+from tests.leak_support import Oracle, play_and_check
 from tests.rpc_support import stub_for, threaded_server
 from tests.test_invariants import _check
 from tests.test_rpc_leaks import SECRETS
@@ -107,26 +113,88 @@ def test_hard_mode_only_where_a_scenario_has_it() -> None:
 
 # -- invariants over random-bot games ------------------------------------------------------------
 
-GAMES = 24
+GAMES = 500
+"""Random-bot games from setup: 1 to 4 players, the three difficulties, and in one game of
+five the first player brings a 100-card deck and A Perilous Voyage."""
+CHUNKS = 10
+RELOADED, LEAK_CHECKED = 7, 11
+"""Every 7th game is stored, reloaded at a random version and continued, and re-executed from
+the store (its seed and decisions); every 11th game's events and views are checked for hidden
+cards. Both moduli are prime to the 4 player counts and 3 difficulties, so each sample meets
+every setup. Every game is folded and compared with its live state, and probed with illegal
+answers."""
 
 
-def _random_game(seed: int) -> tuple[Game, int]:
-    players = 1 + seed % 4
-    difficulty = ("standard", "easy", "hard")[seed % 3]
-    return play_probing(_new(seed, players, difficulty), seed, LCG.codec.encode)
+def _random_setup(seed: int) -> tuple[int, str, bool]:
+    return 1 + seed % 4, ("standard", "easy", "hard")[seed % 3], seed % 5 == 2
 
 
-@pytest.mark.parametrize("chunk", range(2))
-def test_random_games_fold_reload_and_verify(chunk: int, tmp_path: Path) -> None:
-    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
-    reasons = set()
-    probed = 0
-    for seed in range(chunk * GAMES // 2 + 1, (chunk + 1) * GAMES // 2 + 1):
-        game, tried = _random_game(seed)
-        probed += tried
-        reasons.add(_check(app, seed, game))
-    assert reasons
-    assert probed > 0
+def _random_new(seed: int) -> Game:
+    players, difficulty, voyage = _random_setup(seed)
+    if not voyage:
+        return _new(seed, players, difficulty)
+    deck = read_deck("\n".join(_hundred_card_deck()))
+    options = lcg_options(SCENARIO, players, None, difficulty, [deck], ["A Perilous Voyage"])
+    return Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
+
+
+def _chunk(k: int) -> range:
+    size = -(-GAMES // CHUNKS)
+    return range(k * size + 1, min(GAMES, (k + 1) * size) + 1)
+
+
+def _no_leaks(game: Game, seed: int) -> None:
+    """Each seat's and the spectator's event feed, and their views at 20 random versions,
+    against the LCG leak test's oracle (tests/test_rpc_leaks.py)."""
+    events = list(game.pending_events)
+    state = game.state
+    assert isinstance(state, LcgState)
+    viewers = [*state.order, "spectator"]
+    versions = set(random.Random(seed).sample(range(len(events) + 1), min(20, len(events) + 1)))
+    oracle = Oracle(SECRETS, events, viewers, versions)
+    for viewer in viewers:
+        where = f"seed {seed}, {viewer}"
+        for version in versions:
+            oracle.check_view(viewer, version, oracle.states_views[viewer][version], where)
+        for projected in Feed(LCG, viewer, LCG.new_state()).project_many(events):
+            oracle.check_event(viewer, event_pb(projected), where)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Westmarch:
+    """One SQLite store for the reloaded games of a test process."""
+    return Westmarch(store_env(db=str(tmp_path_factory.mktemp("hunt-invariants") / "games.db")))
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_keep_the_invariants(chunk: int, store: Westmarch) -> None:
+    encode = LCG.codec.encode
+    probed: list[Probed] = []
+    setups, checked, endings = set(), Counter[str](), Counter[str]()
+    for seed in _chunk(chunk):
+        played = play_probed(_random_new(seed), seed, encode)
+        played.check(f"seed {seed}")
+        probed.append(played)
+        game = played.game
+        events = list(game.pending_events)
+        assert encode(fold(LCG, events)) == encode(game.state), f"seed {seed}: fold differs"
+        over = game.state.over
+        assert over is not None
+        endings[over.reason] += 1
+        setups.add(_random_setup(seed))
+        if seed % RELOADED == 0:
+            _check(store, seed, game)
+            checked["reloaded"] += 1
+        if seed % LEAK_CHECKED == 0:
+            _no_leaks(game, seed)
+            checked["leaks"] += 1
+        if any(isinstance(e, ev.CardFlipped) and e.cause.rule == "thftd-047.forced" for e in events):
+            checked["voyage flipped"] += 1
+    check_rate(probed)
+    assert {p for p, _, _ in setups} == {1, 2, 3, 4} and {d for _, d, _ in setups} == {"easy", "standard", "hard"}
+    assert any(v for _, _, v in setups), "a game with A Perilous Voyage"
+    assert checked["reloaded"] >= 7 and checked["leaks"] >= 4 and checked["voyage flipped"] > 0, checked
+    assert sum(endings.values()) == len(_chunk(chunk))
 
 
 # -- secrecy: the Corsair deck, the encounter deck and hands ---------------------------------------
@@ -265,3 +333,128 @@ def test_a_perilous_voyage_starts_in_play_beside_the_heroes() -> None:
     assert isinstance(state, LcgState)
     assert [state.cards[u].code for u in state.zone("p1.contract")] == ["thftd-047"]
     assert len(state.zone("p1.deck")) + len(state.zone("p1.hand")) == 100
+
+
+def _voyage_game(ship: str, seed: int = 3) -> tuple[LcgState, list[Event]]:
+    """A one-player game with A Perilous Voyage (a 100-card deck) where the player takes
+    ``ship``, to the first round."""
+    import msgspec
+
+    from domain.lcg.state import HeroSetup
+
+    options = lcg_options(SCENARIO, 1, None, "standard")
+    hundred = tuple(options.players[0].deck * 5)[:100]
+    options = msgspec.structs.replace(options, players=(HeroSetup(options.players[0].heroes, hundred, "thftd-047"),))
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, seed))
+    while (d := game.state.pending) is not None and game.state.round == 0:  # type: ignore[attr-defined]
+        by_label = {o.label: o.id for o in d.options}
+        ids = [o.id for o in d.options]
+        choice = (by_label[ship],) if d.rule == "thftd.setup.fleet" else ("keep",) if "keep" in ids else (ids[0],)
+        game.answer(d.seat, d.id, choice)
+    events = [r.event for r in game.collect_events()]
+    state = game.state
+    assert isinstance(state, LcgState)
+    return state, events
+
+
+def test_a_perilous_voyage_side_a_lets_encounter_cards_reduce_threat() -> None:
+    """Side A forbids only player card effects: Golden Wing (a ship-objective, an encounter
+    card) still lowers the threat by 3 as the fleet is prepared."""
+    state, events = _voyage_game("Golden Wing")
+    reduced = [e for e in events if isinstance(e, ev.ThreatReduced)]
+    assert [(e.amount, e.cause.rule) for e in reduced] == [(3, "thftd-007.setup")]
+    from domain.lcg.rules import table
+
+    printed = sum(table.defn(state, h).threat_cost for h in state.zone("p1.heroes"))
+    assert state.players["p1"].threat == printed - 3
+
+
+def test_a_perilous_voyage_threat_rules_differ_by_side() -> None:
+    """Side A: "Player card effects cannot reduce your threat" (a contract is a player card:
+    rulebook, Contracts). Side B: "Only contract effects can reduce your threat": an
+    encounter card's effect (Golden Wing's) no longer may, the contract's own still does."""
+    from domain.lcg.rules import caps
+    from tools.fixtures import Run
+
+    for face, encounter_allowed in (("A", True), ("B", False)):
+        run = Run(
+            {
+                "game": {"scenario": SCENARIO, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+                "position": {
+                    "at": "lcg.planning",
+                    "phase": "resource",
+                    "zones": {
+                        "p1.contract": [{"card": "A Perilous Voyage", "face": face}],
+                        "p1.allies": ["Golden Wing"],
+                        "p1.hand": ["The Galadhrim's Greeting"],
+                    },
+                },
+            }
+        )
+        state = run.game.state
+        assert isinstance(state, LcgState)
+        unlimited = caps.threat_reduction_allowed(state, "p1")
+        assert caps.threat_reduction_allowed(state, "p1", run.uid("The Galadhrim's Greeting")) == 0
+        by_ship = caps.threat_reduction_allowed(state, "p1", run.uid("Golden Wing"))
+        assert (by_ship == unlimited) is encounter_allowed, face
+        assert caps.threat_reduction_allowed(state, "p1", run.uid("A Perilous Voyage")) == (
+            unlimited if face == "B" else 0
+        )
+
+
+# -- choosing the contract over gRPC -----------------------------------------------------------------
+
+
+def _hundred_card_deck() -> list[str]:
+    """A legal deck of 102 cards: 3 copies each of 34 playable titles, as deck text."""
+    from domain.lcg.cards import CARDS
+    from domain.lcg.decks import playable
+
+    titles = sorted({c.name for c in CARDS.values() if c.type in ("ally", "attachment", "event") and playable(c.code)})
+    return ["Heroes: Aragorn, Gimli, Legolas", *(f"3x {t}" for t in titles[:34])]
+
+
+def test_the_contract_is_listed_in_the_catalog(server: ThreadedServer) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        games = stub.GetCatalog(pb.GetCatalogRequest()).games
+    lcg = next(g for g in games if g.game == "lcg")
+    (voyage,) = [c for c in lcg.contracts if c.key == "thftd-047"]
+    assert voyage.title == "A Perilous Voyage" and voyage.min_deck_size == 100
+    assert "threat" in voyage.side_a and "Only contract effects" in voyage.side_b
+    assert not next(g for g in games if g.game == "wotr").contracts
+
+
+@pytest.mark.parametrize(
+    ("contract", "says"),
+    [
+        ("A Perilous Voyage", "player 2's deck has 30 cards; A Perilous Voyage needs at least 100"),
+        ("No Such Contract", "unknown contract 'No Such Contract'; known: A Perilous Voyage"),
+    ],
+)
+def test_a_contract_the_deck_cannot_take_is_refused_over_grpc(server: ThreadedServer, contract: str, says: str) -> None:
+    channel, stub = stub_for(server.address)
+    before = len(list(server.app.games()))
+    with channel, pytest.raises(grpc.RpcError) as refused:
+        players = [pb.PlayerSetup(deck=_hundred_card_deck()), pb.PlayerSetup(contract=contract)]
+        stub.CreateGame(pb.CreateGameRequest(game="lcg", scenario=SCENARIO, players=players, seed=1))
+    assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert (refused.value.details() or "") == says
+    assert len(list(server.app.games())) == before, "a refused game appended nothing"
+
+
+def test_a_contract_chosen_over_grpc_is_in_play_beside_the_heroes(server: ThreadedServer) -> None:
+    import json
+
+    channel, stub = stub_for(server.address)
+    with channel:
+        players = [pb.PlayerSetup(), pb.PlayerSetup(deck=_hundred_card_deck(), contract="a perilous voyage")]
+        access = stub.CreateGame(pb.CreateGameRequest(game="lcg", scenario=SCENARIO, players=players, seed=2)).access
+        created = server.app.history(uuid.UUID(access.game_id))[0]
+        assert isinstance(created, ev.GameCreated)
+        assert [p.contract for p in created.options.players] == ["", "thftd-047"]
+        assert len(created.options.players[1].deck) == 102
+        token = next(s.token for s in access.seats if s.seat == "p2")
+        table = json.loads(stub.GetView(pb.GetViewRequest(game_id=access.game_id, token=token)).view.table)
+    contracts = {p["seat"]: [c["name"] for c in p.get("contract", [])] for p in table["players"]}
+    assert contracts == {"p1": [], "p2": ["A Perilous Voyage"]}

@@ -415,6 +415,23 @@ def test_a_broken_chain_is_shown_with_its_first_bad_event(server: ThreadedServer
     assert not page_errors(browser)
 
 
+def test_a_contract_is_shown_beside_its_players_heroes(server: ThreadedServer, browser: WebDriver) -> None:
+    """A Perilous Voyage, chosen in CreateGame, is on the table beside p2's heroes, with its
+    side A text; p1, who chose none, has no contract zone."""
+    from tests.test_hunt_for_the_dreadnaught import _hundred_card_deck
+
+    channel, stub = stub_for(server.address)
+    with channel:
+        players = [pb.PlayerSetup(), pb.PlayerSetup(deck=_hundred_card_deck(), contract="A Perilous Voyage")]
+        request = pb.CreateGameRequest(game="lcg", scenario="hunt-for-the-dreadnaught", players=players, seed=5)
+        access = stub.CreateGame(request).access
+    open_table(browser, server, tokens(access)["p1"])
+    theirs = browser.find_element(By.CSS_SELECTOR, '.player[data-seat="p2"] [data-zone="Contract"]')
+    voyage = theirs.find_element(By.CSS_SELECTOR, '.card[data-name="A Perilous Voyage"]')
+    assert "Player card effects cannot reduce your threat" in voyage.text
+    assert not browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="p1"] [data-zone="Contract"]')
+
+
 # -- War of the Ring --------------------------------------------------------------------------
 
 

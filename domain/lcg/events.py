@@ -319,7 +319,8 @@ def _phase(s: LcgState, e: PhaseBegan) -> None:
 
 
 class AllyPlayed(Event, frozen=True, kw_only=True):
-    """An ally went from hand into play, its cost paid from heroes' resource pools."""
+    """An ally went into play from hand (or from where a card text lets it be played: A
+    Perilous Voyage, the deck), its cost paid from heroes' resource pools."""
 
     player: Seat
     card: Uid
@@ -557,7 +558,8 @@ def _attached(s: LcgState, e: AttachmentAttached) -> None:
 
 
 class AttachmentPlayed(Event, frozen=True, kw_only=True):
-    """An attachment went from hand onto ``to``, its cost paid from heroes' resource pools."""
+    """An attachment went from hand (or the deck: A Perilous Voyage) onto ``to``, its cost
+    paid from heroes' resource pools."""
 
     player: Seat
     card: Uid
@@ -635,8 +637,9 @@ def _looked(s: LcgState, e: CardLookedAt) -> None:
 
 
 class EventPlayed(Event, frozen=True, kw_only=True):
-    """An event card was played from hand: its cost paid from heroes' pools (``x`` when
-    the printed cost is X), it goes to its owner's discard pile as its effect resolves."""
+    """An event card was played from hand (or the deck: A Perilous Voyage): its cost paid
+    from heroes' pools (``x`` when the printed cost is X), it goes to its owner's discard
+    pile as its effect resolves."""
 
     player: Seat
     card: Uid

@@ -322,7 +322,7 @@ class Servicer:
             game=request.game or "lcg",
             scenario=request.scenario,
             options=dict(request.options),
-            players=[PlayerSetup(tuple(p.heroes), tuple(p.deck), p.deck_format) for p in request.players],
+            players=[PlayerSetup(tuple(p.heroes), tuple(p.deck), p.deck_format, p.contract) for p in request.players],
         )
         access = self.service.create(
             game_request, request.seed if request.HasField("seed") else None, request.request_id
@@ -426,6 +426,7 @@ class Servicer:
                     scenarios=[pb.CatalogScenario(**msgspec.structs.asdict(s)) for s in g.scenarios],
                     options=[pb.CatalogOption(**msgspec.structs.asdict(o)) for o in g.options],
                     decks=[pb.CatalogDeck(**msgspec.structs.asdict(d)) for d in g.decks],
+                    contracts=[pb.CatalogContract(**msgspec.structs.asdict(c)) for c in g.contracts],
                 )
                 for g in catalog()
             ]

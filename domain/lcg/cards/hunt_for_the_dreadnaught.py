@@ -21,7 +21,7 @@ import msgspec
 
 from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event, GameEnded, LimitUsed, Modifier, ModifierAdded, Outcome
-from domain.kernel.flow import Ask, Call, Decide, ForEach, If, Let, Node, Seq, register
+from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
@@ -30,6 +30,7 @@ from domain.lcg.effects import (
     PLAYER,
     SELF,
     ability_used,
+    card_option,
     choose,
     chosen,
     deal_damage,
@@ -46,6 +47,7 @@ from domain.lcg.effects import (
 )
 from domain.lcg.rules import attachments, caps, planning, playing_events, ship_keywords, ships, table, triggers
 from domain.lcg.rules import resources as paying
+from domain.lcg.rules.constant import ally_cap_reached
 from domain.lcg.rules.procedures import stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -1282,7 +1284,7 @@ def _twilight_usable(s: LcgState, uid: Uid, seat: Seat) -> bool:
 def _ask_attach_to(rt: Runtime) -> Ask:
     s = st(rt)
     uid = int(rt.env["play"])
-    options = [Option(str(u), table.name(s, u), u) for u in attachments.targets(s, uid)]
+    options = [card_option(s, u) for u in attachments.targets(s, uid)]
     return Ask(PLAYER(rt), f"Attach {table.name(s, uid)} to", options, about=uid)
 
 
@@ -1391,12 +1393,17 @@ def _bottom_the_rest(rt: Runtime) -> list[Uid]:
 
 
 def _voyage_reduction(s: LcgState, seat: str, source: Uid | None) -> int | None:
-    """A Perilous Voyage: "Player card effects cannot reduce your threat" (side A); "only
-    contract effects may reduce your threat" (side B)."""
-    if _contract(s, seat) is None or source is None or source not in s.cards:
+    """A Perilous Voyage, side A: "Player card effects cannot reduce your threat" (a contract
+    counts as a player card: rulebook, Contracts); an encounter card's effect still may.
+    Side B: "Only contract effects can reduce your threat": no other card's effect, of
+    either deck, may (the card's words; no FAQ entry narrows them)."""
+    uid = _contract(s, seat)
+    if uid is None or source is None or source not in s.cards:
         return None
     d = table.defn(s, source)
-    return 0 if d.encounter_set is None and d.type != "contract" else None
+    if s.cards[uid].face == "B":
+        return None if d.type == "contract" else 0
+    return 0 if d.encounter_set is None else None
 
 
 caps.THREAT_REDUCTION_CAPS.append(_voyage_reduction)
@@ -1433,6 +1440,121 @@ def _shuffle_own_deck(rt: Runtime) -> Event:
     return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
 
 
+VOYAGE_LESS = 3
+"""A Perilous Voyage, side B: the card found may be played, "reducing its cost by 3"."""
+
+
+def _voyage_discount_key(uid: Uid) -> str:
+    return f"voyage-play:{uid}"
+
+
+def _voyage_event_discount(s: LcgState, seat: Seat, uid: Uid) -> int:
+    """The event found with A Perilous Voyage, played from the deck, costs 3 less."""
+    if not s.limits or not s.limit_used(_voyage_discount_key(uid)):
+        return 0
+    return VOYAGE_LESS if s.cards[uid].zone == f"{seat}.deck" else 0
+
+
+playing_events.COST_REDUCTIONS.append(_voyage_event_discount)
+
+
+def _found_cost(s: LcgState, uid: Uid) -> int:
+    return max(0, table.defn(s, uid).cost - VOYAGE_LESS)
+
+
+def _found_playable(s: LcgState, seat: Seat, uid: Uid) -> bool:
+    """Whether the card found may be played now, 3 cheaper: an ally or an attachment as in
+    the planning phase (unique, the stage's ally limit, a legal target, a matching pool), an
+    Action event as from hand (something to act on, its phase). Reading: "play it" gives
+    leave to play the card now, not to break its other rules; a Response event has no
+    moment to answer here, so it can only be taken into hand."""
+    d = table.defn(s, uid)
+    if d.type == "event":
+        return playing_events.playable_outside_hand(s, seat, uid, VOYAGE_LESS)
+    if d.type not in ("ally", "attachment") or (d.unique and table.unique_in_play(s, d.code)):
+        return False
+    if d.type == "ally" and ally_cap_reached(s):
+        return False
+    if d.type == "attachment" and not attachments.targets(s, uid):
+        return False
+    return paying.can_pay_cost(s, seat, d.sphere, _found_cost(s, uid))
+
+
+def _ask_found(rt: Runtime) -> Ask:
+    s, seat = st(rt), PLAYER(rt)
+    uid = int(rt.env["found"])
+    name = table.name(s, uid)
+    options = [Option("hand", f"Add {name} to your hand", uid)]
+    if _found_playable(s, seat, uid):
+        options.append(Option("play", f"Play {name}, its cost reduced by 3 (to {_found_cost(s, uid)})", uid))
+    return Ask(seat, f"A Perilous Voyage: add {name} to your hand or play it for 3 less?", options, about=uid)
+
+
+def _found_ways(rt: Runtime) -> list[tuple[ev.Payment, ...]]:
+    s, uid = st(rt), int(rt.env["found"])
+    return paying.cost_payments(s, PLAYER(rt), table.defn(s, uid).sphere, _found_cost(s, uid))
+
+
+def _ask_found_payment(rt: Runtime) -> Ask:
+    s, uid = st(rt), int(rt.env["found"])
+    options = []
+    for way in _found_ways(rt):
+        label = ", ".join(f"{table.name(s, p.card)} pays {p.amount}" for p in way) or "free"
+        options.append(Option(planning.payment_id(way), label))
+    return Ask(PLAYER(rt), f"Pay for {table.name(s, uid)}", options, about=uid)
+
+
+def _found_payment(rt: Runtime) -> tuple[ev.Payment, ...]:
+    return next(w for w in _found_ways(rt) if planning.payment_id(w) == str(rt.env["payment"]))
+
+
+def _pay_found(then: Callable[[Runtime, tuple[ev.Payment, ...]], Event]) -> Decide:
+    return Decide(
+        _ask_found_payment,
+        "payment",
+        emit(lambda rt: then(rt, _found_payment(rt))),
+        auto_single=True,
+        rule="lcg.planning.pay",
+    )
+
+
+def _ask_found_target(rt: Runtime) -> Ask:
+    s, uid = st(rt), int(rt.env["found"])
+    options = [card_option(s, u) for u in attachments.targets(s, uid)]
+    return Ask(PLAYER(rt), f"Attach {table.name(s, uid)} to", options, about=uid)
+
+
+_PLAY_FOUND = Let(
+    lambda rt: {"kind": table.defn(st(rt), int(rt.env["found"])).type},
+    Case(
+        "kind",
+        {
+            "ally": _pay_found(
+                lambda rt, way: ev.AllyPlayed(player=PLAYER(rt), card=int(rt.env["found"]), payments=way)
+            ),
+            "attachment": Decide(
+                _ask_found_target,
+                "to",
+                _pay_found(
+                    lambda rt, way: ev.AttachmentPlayed(
+                        player=PLAYER(rt), card=int(rt.env["found"]), to=int(rt.env["to"]), payments=way
+                    )
+                ),
+                auto_single=True,
+                rule="lcg.planning.attach",
+            ),
+            "event": Seq(
+                emit(lambda rt: LimitUsed(key=_voyage_discount_key(int(rt.env["found"])), until="phase")),
+                Call(
+                    lambda rt: f"{st(rt).cards[int(rt.env['found'])].code}.action.0",
+                    lambda rt: {"self": int(rt.env["found"]), "player": PLAYER(rt), "_card": int(rt.env["found"])},
+                ),
+            ),
+        },
+    ),
+)
+
+
 # A Perilous Voyage (contract), side A — "Your deck must contain at least 100 cards (checked
 # when the contract is chosen: domain/lcg/lineups.py). Player card effects cannot reduce your
 # threat. Action: exhaust A Perilous Voyage and raise your threat by 1 to look at the top 2
@@ -1440,8 +1562,9 @@ def _shuffle_own_deck(rt: Runtime) -> Event:
 # when you would be eliminated by reaching your threat elimination level, flip this contract
 # instead." Side B — "Only contract effects can reduce your threat. Committing heroes to the
 # quest does not exhaust them. Forced: when this contract flips to this side, reduce your
-# threat by 10 and search your deck for a card: add it to your hand; shuffle your deck."
-# (Side B's other choice, playing the card found for 3 less, is not yet offered.)
+# threat by 10 and search your deck for a card: either add it to your hand or play it,
+# reducing its cost by 3; shuffle your deck." Side B has no such Forced of its own: a player
+# whose threat reaches the elimination level again is eliminated.
 text(
     A_PERILOUS_VOYAGE,
     actions=(
@@ -1483,10 +1606,19 @@ text(
                 reduce_threat(PLAYER, 10),
                 choose(
                     PLAYER,
-                    "A Perilous Voyage: search your deck for a card to add to your hand",
+                    "A Perilous Voyage: search your deck for a card (to add to your hand or play for 3 less)",
                     lambda rt: st(rt).zone(f"{PLAYER(rt)}.deck"),
                     "found",
-                    emit(lambda rt: ev.CardMoved(card=int(rt.env["found"]), to=f"{PLAYER(rt)}.hand")),
+                    Decide(
+                        _ask_found,
+                        "how",
+                        If(
+                            lambda rt: rt.env["how"] == "play",
+                            _PLAY_FOUND,
+                            emit(lambda rt: ev.CardMoved(card=int(rt.env["found"]), to=f"{PLAYER(rt)}.hand")),
+                        ),
+                        auto_single=True,
+                    ),
                 ),
                 emit(_shuffle_own_deck),
             ),

@@ -156,7 +156,30 @@ def action_event(
             and playable(s, seat, uid)
         )
 
+    ACTION_EVENTS[code] = (playable, phase, cost)
     text(code, actions=(Action(available, play(effect, f"{code}.action", cost), label),))
+
+
+ACTION_EVENTS: dict[str, tuple[Playable, str | None, Cost]] = {}
+"""Each Action event's own conditions (what its effect needs, its phase, its cost), by code."""
+
+
+def playable_outside_hand(s: LcgState, seat: Seat, uid: Uid, less: int) -> bool:
+    """Whether a card text that lets ``seat`` play the Action event ``uid`` from where it is
+    (A Perilous Voyage: from the deck), ``less`` cheaper, lets them play it now: its effect
+    has something to act on, it is its phase, and the reduced printed cost can be paid (an
+    event costing X is not offered). The reduction itself is one of :data:`COST_REDUCTIONS`."""
+    found = ACTION_EVENTS.get(s.cards[uid].code)
+    if found is None:
+        return False
+    playable, phase, cost = found
+    d = table.defn(s, uid)
+    return (
+        cost.x is None
+        and (phase is None or s.phase == phase)
+        and can_pay_cost(s, seat, d.sphere, max(0, d.cost - less - reduction(s, seat, uid)), cost.heroes_needed)
+        and playable(s, seat, uid)
+    )
 
 
 def event_actions(s: LcgState, seat: Seat) -> list[Option]:

@@ -42,13 +42,20 @@ def _ask_pay(rt: Runtime) -> Ask | None:
 
 
 def _ready_all(rt: Runtime) -> Event | None:
+    """Every exhausted card the players control readies: characters, and the attachments
+    and contracts whose costs exhausted them (Unexpected Courage, A Perilous Voyage)."""
     s = st(rt)
     cards = tuple(
         u
         for u in table.all_characters(s)
         if s.cards[u].exhausted and held_cost(s, u) is None and not table.cannot_ready(s, u)
     )
-    return ev.CardsReadied(cards=cards) if cards else None
+    others = tuple(
+        u
+        for u in (*s.zone("attachments"), *(c for seat in s.active_seats() for c in s.zone(f"{seat}.contract")))
+        if s.cards[u].exhausted
+    )
+    return ev.CardsReadied(cards=cards + others) if cards or others else None
 
 
 def _pass_token(rt: Runtime) -> Event | None:

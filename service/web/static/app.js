@@ -248,6 +248,7 @@ function lcgTable(t) {
       { class: `area player${p.seat === S.viewer ? " mine" : ""}`, "data-seat": p.seat },
       h("h2", {}, `${p.seat}${p.seat === S.viewer ? " (you)" : ""}`, h("span", { class: "threat" }, ` threat ${p.threat}`), p.first ? h("span", { class: "badge" }, "first player") : null, p.eliminated ? h("span", { class: "badge" }, "eliminated") : null),
       h("div", { class: "row" }, zone("Heroes", p.heroes, lcgCard), zone("Allies", p.allies, lcgCard), zone("Engaged enemies", p.engaged, lcgCard)),
+      (p.contract || []).length ? zone("Contract", p.contract, lcgCard) : null,
       p.hand ? zone("Hand", p.hand, lcgCard, `${p.hand.length} cards`) : null,
       h("div", { class: "piles" }, p.hand ? null : pile("cards in hand", p.hand_size, false), pile("deck", p.deck_size, false), pile("discard", (p.discard || []).length)),
       (p.discard || []).length ? details(`${p.seat}'s discard pile`, p.discard, lcgCard) : null,

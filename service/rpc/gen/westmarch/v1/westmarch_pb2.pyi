@@ -136,8 +136,14 @@ class PlayerSetup(_message.Message):
     HEROES_FIELD_NUMBER: _builtins.int
     DECK_FIELD_NUMBER: _builtins.int
     DECK_FORMAT_FIELD_NUMBER: _builtins.int
+    CONTRACT_FIELD_NUMBER: _builtins.int
     deck_format: _builtins.str
     """The deck's format: "ringsdb", "o8d" or "text"; empty: detected from the text."""
+    contract: _builtins.str
+    """A contract to put into play with the player's heroes, side A up (its name or code, e.g.
+    "A Perilous Voyage"; GetCatalog lists them); empty: none. A contract whose deck
+    restriction the player's deck does not meet is refused (INVALID_ARGUMENT).
+    """
     @_builtins.property
     def heroes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Hero names or codes; empty for the deck's heroes, or else a default lineup."""
@@ -159,10 +165,11 @@ class PlayerSetup(_message.Message):
         heroes: _abc.Iterable[_builtins.str] | None = ...,
         deck: _abc.Iterable[_builtins.str] | None = ...,
         deck_format: _builtins.str = ...,
+        contract: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deck", b"deck", "deck_format", b"deck_format", "heroes", b"heroes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["contract", b"contract", "deck", b"deck", "deck_format", b"deck_format", "heroes", b"heroes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1267,6 +1274,40 @@ class CatalogDeck(_message.Message):
 Global___CatalogDeck: _TypeAlias = CatalogDeck  # noqa: Y015
 
 @_typing.final
+class CatalogContract(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
+    MIN_DECK_SIZE_FIELD_NUMBER: _builtins.int
+    SIDE_A_FIELD_NUMBER: _builtins.int
+    SIDE_B_FIELD_NUMBER: _builtins.int
+    key: _builtins.str
+    """Send it as PlayerSetup.contract to put the contract into play with the player's heroes."""
+    title: _builtins.str
+    min_deck_size: _builtins.int
+    """The fewest cards the player's deck must hold to choose it (0: no restriction)."""
+    side_a: _builtins.str
+    """The text of its side A, then of its side B."""
+    side_b: _builtins.str
+    def __init__(
+        self,
+        *,
+        key: _builtins.str = ...,
+        title: _builtins.str = ...,
+        min_deck_size: _builtins.int = ...,
+        side_a: _builtins.str = ...,
+        side_b: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "min_deck_size", b"min_deck_size", "side_a", b"side_a", "side_b", b"side_b", "title", b"title"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CatalogContract: _TypeAlias = CatalogContract  # noqa: Y015
+
+@_typing.final
 class CatalogGame(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1276,6 +1317,7 @@ class CatalogGame(_message.Message):
     SCENARIOS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     DECKS_FIELD_NUMBER: _builtins.int
+    CONTRACTS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     title: _builtins.str
     default_scenario: _builtins.str
@@ -1285,6 +1327,10 @@ class CatalogGame(_message.Message):
     def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___CatalogOption]: ...
     @_builtins.property
     def decks(self) -> _containers.RepeatedCompositeFieldContainer[Global___CatalogDeck]: ...
+    @_builtins.property
+    def contracts(self) -> _containers.RepeatedCompositeFieldContainer[Global___CatalogContract]:
+        """The contracts a player may choose (PlayerSetup.contract)."""
+
     def __init__(
         self,
         *,
@@ -1294,10 +1340,11 @@ class CatalogGame(_message.Message):
         scenarios: _abc.Iterable[Global___CatalogScenario] | None = ...,
         options: _abc.Iterable[Global___CatalogOption] | None = ...,
         decks: _abc.Iterable[Global___CatalogDeck] | None = ...,
+        contracts: _abc.Iterable[Global___CatalogContract] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decks", b"decks", "default_scenario", b"default_scenario", "game", b"game", "options", b"options", "scenarios", b"scenarios", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["contracts", b"contracts", "decks", b"decks", "default_scenario", b"default_scenario", "game", b"game", "options", b"options", "scenarios", b"scenarios", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

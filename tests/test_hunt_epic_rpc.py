@@ -23,6 +23,7 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from domain.verify import verify
 from service.app import Westmarch, store_env
+from service.organizer import Organizer
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
 from service.rpc.gen.westmarch.v1 import epic_pb2_grpc as epb_grpc
@@ -56,7 +57,14 @@ def _play_group(address: str, access: pb.GameAccess, seed: int, decisions: int) 
                     raise
 
 
+def _followed(app: Westmarch) -> Organizer:
+    return Organizer(app, lambda game_id: cast(LcgState, app.state_at(game_id)))
+
+
 def _check_counts(app: Westmarch, epic_id: UUID) -> organizer.EpicState:
+    """The organizer's count of each group equals the group's log up to the version its
+    tracking record says it processed; no group event counted twice."""
+    tracking = _followed(app)
     stored = [app.mapper.to_domain_event(s) for s in app.recorder.select_events(epic_id)]
     state = organizer.fold_epic(stored)
     sources = [(e.group, e.source) for e in stored if isinstance(e, organizer.ContributionCounted)]
@@ -64,7 +72,7 @@ def _check_counts(app: Westmarch, epic_id: UUID) -> organizer.EpicState:
     for group in state.groups:
         events = app.history(group.game_id)
         game = cast(LcgState, app.state_at(group.game_id))
-        through = state.followed[group.game_id]
+        through = tracking.followed(group.game_id)
         own = {"progress": 0, "damage": 0}
         for e in events:
             if e.seq > through:
@@ -182,7 +190,7 @@ def test_a_server_killed_mid_event_loses_nothing() -> None:
         app = Westmarch(pg_env(schema))
         state = _check_counts(app, UUID(created.epic_id))
         assert dict(sheet.counted) == {k: state.total(k) for k in state.totals}
-        assert all(state.followed[g.game_id] > 0 for g in state.groups)
+        assert all(_followed(app).followed(g.game_id) > 0 for g in state.groups)
 
 
 def test_the_organizer_watches_the_sheet_change(server: ThreadedServer) -> None:
@@ -208,7 +216,9 @@ def test_the_organizer_watches_the_sheet_change(server: ThreadedServer) -> None:
             stream.cancel()
             watcher.join(5)
     versions = [s.version for s in seen]
-    assert len(versions) >= 2 and versions == sorted(set(versions)), versions
+    assert len(versions) >= 2 and versions == sorted(versions), versions
+    assert all(a != b for a, b in zip(seen, seen[1:], strict=False)), "each sheet sent differs from the last"
+    assert len(set(versions)) >= 2, "the counts changed while watching"
     assert all(g.result for g in seen[-1].groups), "the stream ends once every group's game is over"
     assert server.app is not None
     state = _check_counts(server.app, UUID(created.epic_id))

@@ -7,6 +7,7 @@ stored log (no contribution lost or counted twice), and every group's game verif
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 from collections.abc import Iterator
@@ -217,7 +218,7 @@ def test_the_organizer_watches_the_sheet_change(server: ThreadedServer) -> None:
             watcher.join(5)
     versions = [s.version for s in seen]
     assert len(versions) >= 2 and versions == sorted(versions), versions
-    assert all(a != b for a, b in zip(seen, seen[1:], strict=False)), "each sheet sent differs from the last"
+    assert all(a != b for a, b in itertools.pairwise(seen)), "each sheet sent differs from the last"
     assert len(set(versions)) >= 2, "the counts changed while watching"
     assert all(g.result for g in seen[-1].groups), "the stream ends once every group's game is over"
     assert server.app is not None

@@ -32,6 +32,8 @@ from service.records import OrganizerKey
 from service.rpc.auth import new_token, token_hash
 
 SCENARIO = "hunt-for-the-dreadnaught"
+ROUNDS = 4
+"""Rounds of following and telling in one follow (a told group may have more to count)."""
 
 
 def organizer_key_id(epic_id: UUID) -> UUID:
@@ -94,12 +96,13 @@ class EpicService:
             raise BadRequest(f"{len(modes)} difficulties were given for {len(groups)} groups")
         epic_id = uuid4()
         total = sum(groups)
+        numbered = {"epic": str(epic_id), "epic_players": total, "epic_groups": len(groups)}
         rng_seed = secrets.randbelow(2**63) if seed is None else seed
         accesses = []
         entries = []
         for i, (players, mode) in enumerate(zip(groups, modes, strict=True)):
             options = lcg_options(SCENARIO, players, None, mode)
-            options = msgspec.structs.replace(options, epic=str(epic_id), epic_players=total)
+            options = msgspec.structs.replace(options, epic_group=i + 1, **numbered)
             created = LCG.created(options, (rng_seed + i) % 2**63)
             access = self.games.start("lcg", created)
             accesses.append(access)
@@ -117,23 +120,33 @@ class EpicService:
 
     def follow(self, epic_id: UUID, groups: Sequence[UUID] = ()) -> organizer.Epic:
         """Process the new events of ``groups`` (default: every group), then tell each
-        group what it must learn."""
-        for group in groups or [g.game_id for g in self.load(epic_id).state.groups]:
-            self.organizer.pull_and_process(leader_of(group))
-        epic = self.load(epic_id)
-        self._tell(epic)
+        group what it must learn; what a group is told may itself contribute or send an
+        effect on (a relayed effect resolving there), so the groups told are followed again."""
+        todo = list(groups) or [g.game_id for g in self.load(epic_id).state.groups]
+        for _ in range(ROUNDS):
+            for group in todo:
+                self.organizer.pull_and_process(leader_of(group))
+            epic = self.load(epic_id)
+            todo = self._tell(epic)
+            if not todo:
+                break
         return epic
 
-    def _tell(self, epic: organizer.Epic) -> None:
+    def _tell(self, epic: organizer.Epic) -> list[UUID]:
+        """Tell each group the effects relayed to it and what it must learn; the groups told."""
+        told = []
         for group in epic.state.groups:
 
             def facts(game: Game, gid: UUID = group.game_id) -> list[Any]:
-                return list(epic.reports(gid, cast(LcgState, game.state)))
+                state = cast(LcgState, game.state)
+                return [*epic.arrivals(gid, state), *epic.reports(gid, state)]
 
             try:
-                self.games.tell(group.game_id, facts)
+                if self.games.tell(group.game_id, facts):
+                    told.append(group.game_id)
             except ConcurrentUpdate:
                 continue  # the group moved on meanwhile; the next follow tells it
+        return told
 
     def _after_command(self, game: Game) -> None:
         options = getattr(game.state, "options", None)

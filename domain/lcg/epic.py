@@ -9,7 +9,9 @@ advances (or sees its Dreadnaught destroyed) at the point its own rules say.
 
 The organizer is an aggregate of its own (:class:`Epic`): its events are the opening of the
 event (the groups and the global values), each contribution it counted (with the group's
-event that made it: the cause) and each total reached. How far it has read each group's log
+event that made it: the cause), each effect one group sent to another (a card text "in any
+group", relayed to the target group; see ``domain/lcg/rules/any_group.py``) and each total
+reached. How far it has read each group's log
 is not its business but its process application's (``service/organizer.py``: the library's
 tracking records, written in the same transaction as these events). The aggregate still
 refuses to count a group event at or before the last one it counted of that group, so a
@@ -75,6 +77,22 @@ class ContributionCounted(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
+class EffectRelayed(msgspec.Struct, frozen=True, kw_only=True):
+    """Group ``group``'s event ``source`` sent ``effect`` (with ``amount``) to group ``target``;
+    it is the ``number``-th effect relayed to ``target``, which learns it as an event of its
+    own log (:class:`~domain.lcg.events.EffectArrived`)."""
+
+    originator_id: UUID
+    originator_version: int
+    group: UUID
+    source: int
+    target: UUID
+    number: int
+    effect: str
+    amount: int
+    timestamp: datetime | None = None
+
+
 class TotalReached(msgspec.Struct, frozen=True, kw_only=True):
     originator_id: UUID
     originator_version: int
@@ -83,7 +101,7 @@ class TotalReached(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-EpicEvent = EpicOpened | ContributionCounted | TotalReached
+EpicEvent = EpicOpened | ContributionCounted | EffectRelayed | TotalReached
 
 
 class EpicState(msgspec.Struct, kw_only=True):
@@ -96,7 +114,9 @@ class EpicState(msgspec.Struct, kw_only=True):
     totals: dict[str, int] = msgspec.field(default_factory=dict)
     contributed: dict[UUID, dict[str, int]] = msgspec.field(default_factory=dict)
     counted_through: dict[UUID, int] = msgspec.field(default_factory=dict)
-    """Each group's last event counted (its version): contributions are counted in log order."""
+    """Each group's last event the organizer acted on (counted, or relayed): in log order."""
+    relayed: dict[UUID, list[EffectRelayed]] = msgspec.field(default_factory=dict)
+    """The effects relayed to each group, in order."""
     reached: dict[str, int] = msgspec.field(default_factory=dict)
 
     def apply(self, e: EpicEvent) -> None:
@@ -108,11 +128,18 @@ class EpicState(msgspec.Struct, kw_only=True):
         elif isinstance(e, ContributionCounted):
             self.contributed[e.group][e.key] += e.amount
             self.counted_through[e.group] = e.source
+        elif isinstance(e, EffectRelayed):
+            self.relayed.setdefault(e.target, []).append(e)
+            self.counted_through[e.group] = e.source
         else:
             self.reached[e.key] = e.total
 
     def total(self, key: str) -> int:
         return sum(c[key] for c in self.contributed.values())
+
+    def number(self, group: UUID) -> int:
+        """A group's number in the event (1 for the first)."""
+        return next(i for i, g in enumerate(self.groups, start=1) if g.game_id == group)
 
     def others(self, group: UUID, key: str) -> int:
         """What every group but ``group`` contributed to ``key``: what ``group`` is told."""
@@ -177,13 +204,17 @@ class Epic:
     def count(self, group: UUID, state: LcgState, events: Sequence[Event]) -> None:
         """Count the contributions in ``events`` (group ``group``'s events in log order;
         ``state`` is a state of the group at or after the last of them, which names every
-        card). An event at or before the last one counted of the group is passed over: it
-        was counted already (by this organizer or another racing it)."""
+        card) and relay the effects they send to other groups. An event at or before the
+        last one acted on of the group is passed over: it was counted already (by this
+        organizer or another racing it)."""
         if group not in self.state.counted_through:
             raise KeyError(f"game {group} is not a group of this epic event")
         through = self.state.counted_through[group]
         for e in events:
             if e.seq <= through:
+                continue
+            if isinstance(e, ev.EffectSent):
+                self._relay(group, e)
                 continue
             placed = _placed(state, e)
             if placed is not None and placed[1] > 0:
@@ -202,6 +233,36 @@ class Epic:
                 self._append(
                     TotalReached(originator_id=self.id, originator_version=self.version + 1, key=key, total=total)
                 )
+
+    def _relay(self, group: UUID, e: ev.EffectSent) -> None:
+        if not 1 <= e.group <= len(self.state.groups) or self.state.groups[e.group - 1].game_id == group:
+            raise ValueError(f"game {group} sent an effect to group {e.group}, which is not another group")
+        target = self.state.groups[e.group - 1].game_id
+        self._append(
+            EffectRelayed(
+                originator_id=self.id,
+                originator_version=self.version + 1,
+                group=group,
+                source=e.seq,
+                target=target,
+                number=len(self.state.relayed.get(target, ())) + 1,
+                effect=e.effect,
+                amount=e.amount,
+            )
+        )
+
+    def arrivals(self, group: UUID, state: LcgState) -> list[ev.EffectArrived]:
+        """The effects relayed to ``group`` that have not arrived there yet, in order."""
+        return [
+            ev.EffectArrived(
+                relay=r.number,
+                source_group=self.state.number(r.group),
+                source_event=r.source,
+                effect=r.effect,
+                amount=r.amount,
+            )
+            for r in self.state.relayed.get(group, [])[state.relays :]
+        ]
 
     def reports(self, group: UUID, state: LcgState) -> list[ev.SharedValueLearned]:
         """What ``group`` must be told: each value where what it last learned of the other

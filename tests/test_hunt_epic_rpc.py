@@ -102,7 +102,7 @@ def test_create_and_follow_an_epic_event_over_grpc(server: ThreadedServer) -> No
         assert dict(created.totals) == {"progress": 24, "damage": 45}
         assert [len(g.seats) for g in created.groups] == [2, 1]
         threads = [
-            threading.Thread(target=_play_group, args=(server.address, g, 30 + i, 120))
+            threading.Thread(target=_play_group, args=(server.address, g, 40 + i, 120))
             for i, g in enumerate(created.groups)
         ]
         for t in threads:

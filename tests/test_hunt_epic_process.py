@@ -106,9 +106,7 @@ def test_a_restarted_organizer_counts_what_it_missed_once(played: tuple[EpicAcce
     _counted_once(app, access.epic_id)
 
 
-def test_the_same_group_events_delivered_twice_are_counted_once(
-    played: tuple[EpicAccess, Westmarch], db: str
-) -> None:
+def test_the_same_group_events_delivered_twice_are_counted_once(played: tuple[EpicAccess, Westmarch], db: str) -> None:
     access, app = played
     group = max((g.game_id for g in access.groups), key=lambda g: _own(app, g)["progress"])
     assert _own(app, group)["progress"] > 0
@@ -140,17 +138,17 @@ def _race(apps: list[Westmarch], access: EpicAccess, steps: int = 12) -> None:
     errors: list[BaseException] = []
     start = threading.Barrier(len(apps))
 
-    def run(app: Westmarch) -> None:
-        org = _organizer(app)
+    def run(org: Organizer) -> None:
+        app = org.games
         try:
-            start.wait()
+            start.wait(timeout=120)
             for step in range(1, steps + 1):
                 for g in access.groups:
                     org.pull_and_process(leader_of(g.game_id), stop=app.version(g.game_id) * step // steps)
         except BaseException as error:
             errors.append(error)
 
-    threads = [threading.Thread(target=run, args=(a,)) for a in apps]
+    threads = [threading.Thread(target=run, args=(_organizer(a),)) for a in apps]
     for t in threads:
         t.start()
     for t in threads:

@@ -12,6 +12,7 @@ import grpc
 import pytest
 
 from service.app import store_env
+from service.games import GameRequest
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from service.rpc.server import MAX_MESSAGE, ThreadedServer
@@ -492,6 +493,81 @@ def test_a_flood_of_streams_and_open_calls_is_refused_and_others_play_on(tmp_pat
             wait_until(reopened)
             for s in opened[1:] + more:
                 s.cancel()
+
+
+def test_five_hundred_watch_streams_at_once_on_one_connection_are_each_admitted_or_refused(
+    served: tuple[ThreadedServer, pb_grpc.GameServiceStub, Path],
+) -> None:
+    """The flood of the service's fairness goal: every stream past the limits gets
+    RESOURCE_EXHAUSTED from the server's limits (none is refused by HTTP/2 as UNAVAILABLE)."""
+    import asyncio
+
+    from service.rpc.limits import Limits
+    from tools.rpc_client import aio_channel
+
+    server, stub, _ = served
+    spectator = tokens(create(stub, seed=16))["spectator"]
+
+    async def flood() -> list[str]:
+        channel = aio_channel(server.address)
+        flooding = pb_grpc.GameServiceStub(channel)
+        streams = [flooding.Watch(pb.WatchRequest(token=spectator)) for _ in range(500)]
+
+        async def first(stream: Any) -> str:
+            try:
+                await stream.read()
+                return "OK"
+            except grpc.RpcError as error:
+                return str(error.code().name)
+
+        outcomes = await asyncio.gather(*(first(s) for s in streams))
+        for s in streams:
+            s.cancel()
+        await channel.close()
+        return list(outcomes)
+
+    outcomes = asyncio.run(flood())
+    per_token = Limits().streams_per_token
+    assert outcomes.count("OK") == per_token
+    assert outcomes.count("RESOURCE_EXHAUSTED") == 500 - per_token, sorted(set(outcomes))
+
+
+def test_calls_without_a_token_are_limited_by_the_work_they_cost(tmp_path: Path) -> None:
+    """Listing games costs far more than one call of the rate: a connection's share of the
+    worker threads' time runs out first, and other connections are still served."""
+    from service.rpc.limits import Limits
+    from tools.rpc_client import channel
+
+    limits = Limits(open_calls_per_second=1000, open_calls_burst=1000, open_work_per_second=0.001, open_work_burst=0.02)
+    with threaded_server(store_env(db=str(tmp_path / "games.db")), limits=limits) as server:
+        for seed in range(10):
+            server.servicer.service.create(GameRequest(game="lcg"), seed + 1, "")
+        with channel(server.address) as flood_channel, channel(server.address) as other_channel:  # two connections
+            flood, other = pb_grpc.GameServiceStub(flood_channel), pb_grpc.GameServiceStub(other_channel)
+            codes = []
+            for _ in range(200):
+                try:
+                    flood.ListGames(pb.ListGamesRequest())
+                    codes.append(Code.OK)
+                except grpc.RpcError as error:
+                    codes.append(error.code())
+                    assert "share of the server" in str(error.details())
+                    break
+            assert codes[0] == Code.OK and codes[-1] == Code.RESOURCE_EXHAUSTED
+            assert len(other.ListGames(pb.ListGamesRequest()).games) == 10
+
+
+def test_refusals_past_their_burst_wait_their_turn() -> None:
+    """A connection refused without pause is answered at the pace of its refusals, each
+    connection on its own schedule."""
+    from service.rpc.limits import Gate, Limits
+
+    gate = Gate(Limits(refusals_per_second=10, refusals_burst=3))
+    waits = [gate.refusal_wait("ipv4:127.0.0.1:1") for _ in range(6)]
+    assert waits[:3] == [0.0, 0.0, 0.0]
+    assert 0.0 < waits[3] < waits[4] < waits[5]
+    assert waits[5] - waits[3] == pytest.approx(0.2, abs=0.05)  # two steps of 1/10 s
+    assert gate.refusal_wait("ipv4:127.0.0.1:2") == 0.0
 
 
 # -- every core --------------------------------------------------------------------------

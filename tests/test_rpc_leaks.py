@@ -21,6 +21,7 @@ from domain.kernel.runtime import apply
 from domain.lcg.cards import CARDS
 from domain.lcg.encounter_events import OrcGuardMade
 from domain.lcg.events import AttachmentPlayed, CardLookedAt, EventPlayed
+from domain.lcg.hobbit_events import BurgleCardTurnedUp, BurgleSucceeded
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view as lcg_view
@@ -40,10 +41,11 @@ GAMES = [  # (players, seed, difficulty, decisions at most, scenario)
     (3, 106, "standard", 110, ANDUIN),
     (2, 107, "standard", 90, MIRKWOOD),
     (4, 108, "easy", 100, DOL_GULDUR),
-    (2, 109, "standard", 300, "the-lonely-mountain"),  # burgle attempts, treasures taken into hand
+    (2, 166, "easy", 300, "the-lonely-mountain"),  # a burgle attempt: a deck card turned up, hand cards discarded
 ]
 
 ORC_GUARDS_SEED = 113
+BURGLE_SEED = 166
 
 _HIDDEN_SHARED = {"encounter.deck", "corsair.deck", "quest.deck", "quest.unused", "set-aside", "treasures"}
 
@@ -101,6 +103,10 @@ def test_nothing_leaks(
     if seed == ORC_GUARDS_SEED:  # the game this list counts on to show Orc Guards still does
         history = server.app.history(UUID(access.game_id))
         assert any(isinstance(e, OrcGuardMade) for e in history)
+    if seed == BURGLE_SEED:  # a burgle attempt: a deck card turned up, cards of a hand discarded
+        history = server.app.history(UUID(access.game_id))
+        assert any(isinstance(e, BurgleCardTurnedUp) for e in history)
+        assert any(isinstance(e, BurgleSucceeded) and e.discarded for e in history)
 
 
 POOL_GAMES = [  # (heroes per player, seed, decisions at most, scenario)

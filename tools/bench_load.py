@@ -8,8 +8,9 @@ this runs on are noisy:
   canned responses, ``tools/bench_service.py``) spends per call, both under 50 concurrent
   clients.
 - **Fairness under a flood**: one client's ``SubmitDecision`` p99 alone, then while another
-  connection opens 500 ``Watch`` streams with one token and calls ``ListGames`` and
-  ``CreateGame`` as fast as it can.
+  client (a process of its own, one connection) opens 500 ``Watch`` streams with one token
+  and calls ``ListGames`` and ``CreateGame`` as fast as the server answers, in alternating
+  stretches; with the CPU the server, the flood and the measured client spent meanwhile.
 - **PostgreSQL, 1, 2 and 4 processes** (``serve --processes N``) against the ``eventsourcing``
   library's own application saving one event per command (aggregates held in memory) on the
   same database with the same number of concurrent writers.
@@ -22,12 +23,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +76,9 @@ def cpu_per_call(proc: Proc, loops: int, seconds: float, echo: bool) -> tuple[fl
 # -- fairness under a flood --------------------------------------------------------------
 
 
-async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int], callers: int = 8) -> None:
     """One connection: 500 Watch streams with one spectator token, then ListGames and
-    CreateGame as fast as the server answers, until ``stop``."""
+    CreateGame as fast as the server answers (``callers`` calls at once), until ``stop``."""
     channel = aio_channel(address)
     stub = pb_grpc.GameServiceStub(channel)
     access = (await stub.CreateGame(pb.CreateGameRequest(game="lcg", seed=99))).access
@@ -107,7 +110,7 @@ async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int]) -> N
                 key = f"open calls {error.code().name}"
                 counts[key] = counts.get(key, 0) + 1
 
-    spammers = [asyncio.create_task(spam()) for _ in range(8)]
+    spammers = [asyncio.create_task(spam()) for _ in range(callers)]
     await stop.wait()
     for task in spammers:
         task.cancel()
@@ -119,17 +122,71 @@ async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int]) -> N
     await channel.close()
 
 
-async def _client_under(address: str, seconds: float, flood: bool) -> tuple[list[float], dict[str, int]]:
+def _flood_process(address: str, callers: int, ready: Any, stop: Any, results: Any) -> None:
+    """The flood as a client process of its own (as another client would be): it starts,
+    says it is flooding, floods until ``stop`` is set, then hands back its counts."""
     counts: dict[str, int] = {}
-    stop = asyncio.Event()
-    flooding = asyncio.create_task(_flood(address, stop, counts)) if flood else None
-    if flooding is not None:
+
+    async def run() -> None:
+        stopping = asyncio.Event()
+        flooding = asyncio.create_task(_flood(address, stopping, counts, callers))
         await asyncio.sleep(1.0)  # the streams are open before measuring
-    latencies, _ = await submit_loops([address], 1, seconds)
-    stop.set()
-    if flooding is not None:
+        ready.set()
+        await asyncio.get_running_loop().run_in_executor(None, stop.wait)
+        stopping.set()
         await flooding
-    return latencies, counts
+
+    asyncio.run(run())
+    results.put(counts)
+
+
+@dataclass
+class Fairness:
+    alone: list[float] = field(default_factory=list)
+    flooded: list[float] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    """Seconds measured under the flood; the CPU seconds below are spent in them."""
+    server_cpu: float = 0.0
+    server_cpu_alone: float = 0.0
+    """The server's CPU seconds in the stretches without the flood (as long as ``seconds``)."""
+    flood_cpu: float = 0.0
+    client_cpu: float = 0.0
+
+
+def fairness(server: Proc, seconds: float, rounds: int = 3, callers: int = 8) -> Fairness:
+    """One client's SubmitDecision latencies alone and under the flood, in ``rounds``
+    alternating stretches (so both see the same machine), with the CPU each process spent
+    while the flood ran."""
+    context = multiprocessing.get_context("spawn")
+    found = Fairness()
+    for _ in range(rounds):
+        server_before = cpu_seconds(server.proc.pid)
+        alone, _ = asyncio.run(submit_loops([server.address], 1, seconds / rounds))
+        found.server_cpu_alone += cpu_seconds(server.proc.pid) - server_before
+        found.alone += alone
+        ready, stop, results = context.Event(), context.Event(), context.Queue()
+        flood = context.Process(target=_flood_process, args=(server.address, callers, ready, stop, results))
+        flood.start()
+        try:
+            ready.wait(60)
+            assert flood.pid is not None
+            server_before, flood_before = cpu_seconds(server.proc.pid), cpu_seconds(flood.pid)
+            client_before, started = time.process_time(), time.perf_counter()
+            flooded, _ = asyncio.run(submit_loops([server.address], 1, seconds / rounds))
+            found.seconds += time.perf_counter() - started
+            found.client_cpu += time.process_time() - client_before
+            found.server_cpu += cpu_seconds(server.proc.pid) - server_before
+            found.flood_cpu += cpu_seconds(flood.pid) - flood_before
+            found.flooded += flooded
+        finally:
+            stop.set()
+            for key, n in results.get(timeout=60).items():
+                found.counts[key] = found.counts.get(key, 0) + n
+            flood.join(30)
+            if flood.is_alive():
+                flood.kill()
+    return found
 
 
 # -- PostgreSQL scaling ------------------------------------------------------------------
@@ -224,6 +281,8 @@ def soak(minutes: float) -> list[tuple[float, float, int]]:
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "flood_only", False):
+        return flood_only(args)
     if not args.soak_only:
         load(args)
     if args.soak_minutes:
@@ -249,21 +308,9 @@ def load(args: argparse.Namespace) -> None:
                     "goal <= 2.5x",
                 )
             )
-            alone, _ = asyncio.run(_client_under(server.address, seconds, flood=False))
-            flooded, counts = asyncio.run(_client_under(server.address, seconds, flood=True))
-            p_alone, p_flooded = _pct(alone, 0.99), _pct(flooded, 0.99)
-            seen = ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items()))
-            rows.append(
-                (
-                    "one client's SubmitDecision p99 while another connection floods (500 Watch streams, "
-                    "ListGames and CreateGame without pause), against its p99 alone",
-                    f"{p_flooded:.2f} ms against {p_alone:.2f} ms: {p_flooded / max(p_alone, 1e-9):.2f}x "
-                    f"(p50 {statistics.median(flooded):.2f} ms against {statistics.median(alone):.2f} ms; "
-                    f"the flood: {seen})",
-                    "goal <= 2x",
-                )
-            )
-            p50, p99 = _pct(alone, 0.5), p_alone
+            fair = fairness(server, 2 * seconds)
+            rows.append(fairness_row(fair))
+            p50, p99 = _pct(fair.alone, 0.5), _pct(fair.alone, 0.99)
             rows.append(
                 (
                     "one client alone: SubmitDecision round trip (SQLite)",
@@ -297,6 +344,37 @@ def load(args: argparse.Namespace) -> None:
     for a, b, c in rows:
         print(f"{a}: {b} {('(' + c + ')') if c else ''}")
     print(f"written to {args.output}")
+
+
+def fairness_row(fair: Fairness) -> tuple[str, str, str]:
+    alone, flooded = fair.alone, fair.flooded
+    p_alone, p_flooded = _pct(alone, 0.99), _pct(flooded, 0.99)
+    seen = ", ".join(f"{k} {v:,}" for k, v in sorted(fair.counts.items()))
+    per_second = max(fair.seconds, 1e-9)
+    return (
+        "one client's SubmitDecision p99 while another client process floods on one connection (500 Watch "
+        "streams with one token, ListGames and CreateGame without pause), against its p99 alone "
+        "(alternating stretches)",
+        f"{p_flooded:.2f} ms against {p_alone:.2f} ms: {p_flooded / max(p_alone, 1e-9):.2f}x "
+        f"(p50 {statistics.median(flooded):.2f} ms against {statistics.median(alone):.2f} ms; "
+        f"{len(flooded):,} calls against {len(alone):,}; CPU while flooded: server "
+        f"{fair.server_cpu / per_second:.2f} cores (alone {fair.server_cpu_alone / per_second:.2f}), flood "
+        f"{fair.flood_cpu / per_second:.2f}, client {fair.client_cpu / per_second:.2f}; the flood: {seen})",
+        "goal <= 2x",
+    )
+
+
+def flood_only(args: argparse.Namespace) -> int:
+    """Only the fairness figure, printed (``--flood-only``): for quick checks."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server = serve(["--db", str(Path(tmp) / "bench.db")])
+        try:
+            asyncio.run(submit_loops([server.address], 1, 1.0))  # warm
+            row = fairness_row(fairness(server, 6.0 if args.quick else 24.0))
+        finally:
+            server.stop()
+    print(f"{row[0]}: {row[1]} ({row[2]})")
+    return 0
 
 
 def soak_section(args: argparse.Namespace) -> None:

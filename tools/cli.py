@@ -802,6 +802,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="short runs (seconds, not tens of seconds)")
     p.add_argument("--soak-minutes", type=float, default=0, help="also soak one server this long (e.g. 10)")
     p.add_argument("--soak-only", action="store_true", help="only the soak (with --soak-minutes)")
+    p.add_argument("--flood-only", action="store_true", help="only the fairness under a flood, printed, not written")
 
     p = command("bench-service", "measure the gRPC service and write its section of BENCHMARKS.md", cmd_bench_service)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")

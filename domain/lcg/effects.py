@@ -22,6 +22,7 @@ from domain.kernel.steps import emit as emit
 from domain.kernel.steps import var as var
 from domain.lcg import events as ev
 from domain.lcg.rules import caps, table
+from domain.lcg.rules.constant import cannot_leave_staging, may_be_engaged
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -179,10 +180,26 @@ def modify(targets: Callable[[Runtime], Iterable[Uid]], stat: str, amount: int, 
 
 
 def place_progress(target: Get[Uid | None], amount: int | Get[int]) -> Do:
+    """Progress on a card: none from a player card on a card immune to player card effects
+    (Northern Tracker's progress "on each location" skips The Lonely Mountain)."""
+
     def make(rt: Runtime) -> Event | None:
         uid = target(rt)
         n = resolve(amount, rt)
-        return ev.ProgressPlaced(card=uid, amount=n) if uid is not None and n > 0 else None
+        return ev.ProgressPlaced(card=uid, amount=n) if uid is not None and n > 0 and not shielded(rt, uid) else None
+
+    return emit(make)
+
+
+def gain_resources(heroes: Callable[[Runtime], Iterable[Uid]], amount: int | Get[int] = 1) -> Do:
+    """The running card's text adds resources to heroes' pools, not to a hero that may gain
+    none from it (Bilbo Baggins: only from treasures)."""
+
+    def make(rt: Runtime) -> Event | None:
+        s, source = st(rt), rt.env.get("_card")
+        cards = tuple(u for u in heroes(rt) if table.may_gain_resources(s, u, source))
+        n = resolve(amount, rt)
+        return ev.ResourcesAdded(cards=cards, amount=n) if cards and n > 0 else None
 
     return emit(make)
 
@@ -206,14 +223,18 @@ def engage(enemy: Get[Uid], seat: Get[Seat]) -> Do:
         zone = st(rt).cards[uid].zone
         if zone == "staging" and table.has_keyword(st(rt), uid, "Massive"):
             return None  # Massive: "cannot leave the staging area" (Hunt for the Dreadnaught rulebook)
+        if not may_be_engaged(st(rt), uid):
+            return None
         return ev.EnemyEngaged(enemy=uid, player=seat(rt), origin=zone)
 
     return emit(make)
 
 
 def discard(cards: Callable[[Runtime], Iterable[Uid]]) -> Do:
+    """Discard the cards (not one a constant ability keeps in the staging area)."""
+
     def make(rt: Runtime) -> Event | None:
-        uids = tuple(cards(rt))
+        uids = tuple(u for u in cards(rt) if not cannot_leave_staging(st(rt), u))
         return ev.CardsDiscarded(cards=uids) if uids else None
 
     return emit(make)

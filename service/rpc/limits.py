@@ -6,6 +6,17 @@
   once; the rest wait their turn, so a flooding connection never holds every thread.
 - Calls that need no token (``CreateGame``, ``ListGames``): a token bucket per client
   connection, ``rate`` calls a second with bursts of ``burst``; past it RESOURCE_EXHAUSTED.
+- The time those calls take: each connection's calls without a token may use
+  ``open_work_per_second`` seconds of the worker threads' CPU a second, with bursts of
+  ``open_work_burst``; past it RESOURCE_EXHAUSTED. A call's rate alone says little of its
+  cost (listing a hundred games costs ten times creating one), and this share is what
+  bounds how much a client without a token slows the games being played.
+- Refusals themselves: each connection is answered at most ``refusals_per_second``
+  RESOURCE_EXHAUSTED a second past a burst of ``refusals_burst``; a refusal past that is
+  answered when its turn comes. A connection that keeps calling past its limits thus waits
+  for its answers instead of keeping the event loop busy refusing it, and the calls it may
+  have open at once are bounded by HTTP/2 (``calls_per_connection``, enforced by gRPC's
+  core before any Python runs), so waiting refusals cannot pile up either.
 
 Lives on the server's event loop (no locks needed).
 """
@@ -31,9 +42,22 @@ class Limits:
     streams_per_connection: int = 64
     open_calls_per_second: float = 20.0
     open_calls_burst: int = 100
+    open_work_per_second: float = 0.025
+    open_work_burst: float = 0.5
+    """Seconds of worker-thread CPU a connection's calls without a token may use a second
+    (a fortieth of a core), and in a burst."""
     busy_per_connection: int = 3
     """Calls of one connection being worked on at once (the rest wait their turn), so one
     connection never holds every worker thread."""
+    refusals_per_second: float = 20.0
+    refusals_burst: int = 600
+    """Refusals answered to one connection at once before the rest are paced (a client
+    opening a few hundred streams at once learns of the limit without waiting)."""
+    calls_per_connection: int = 1000
+    """Calls open at once on one connection (HTTP/2 ``SETTINGS_MAX_CONCURRENT_STREAMS``);
+    gRPC's core refuses more (UNAVAILABLE) before any Python runs. Far above
+    ``streams_per_connection``: that is the limit a client meets (RESOURCE_EXHAUSTED), this
+    one only bounds the refusals a connection can have waiting for their turn."""
 
 
 class Gate:
@@ -43,6 +67,8 @@ class Gate:
         self._streams_by_token: Counter[str] = Counter()
         self._streams_by_peer: Counter[str] = Counter()
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._refusals: OrderedDict[str, float] = OrderedDict()
+        self._work: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
     # -- streams ---------------------------------------------------------------------
 
@@ -100,10 +126,50 @@ class Gate:
                 f"too many {rpc} calls from this connection "
                 f"(at most {limits.open_calls_per_second:g} a second); slow down and retry"
             )
+        work, _ = self._work_left(peer, now)
+        if work <= 0.0:
+            self._remember(peer, level, now)
+            raise LimitExceeded(
+                f"the calls without a token from this connection used their share of the server "
+                f"({1000 * limits.open_work_per_second:g} ms of work a second); slow down and retry"
+            )
         self._remember(peer, level - 1.0, now)
+
+    def charge(self, peer: str, seconds: float) -> None:
+        """``peer``'s call without a token took ``seconds`` of a worker thread's CPU."""
+        now = time.monotonic()
+        work, _ = self._work_left(peer, now)
+        self._work[peer] = (work - seconds, now)
+
+    def _work_left(self, peer: str, now: float) -> tuple[float, float]:
+        limits = self.limits
+        work, at = self._work.pop(peer, (limits.open_work_burst, now))
+        work = min(limits.open_work_burst, work + (now - at) * limits.open_work_per_second)
+        self._work[peer] = (work, now)
+        while len(self._work) > 10_000:
+            self._work.popitem(last=False)
+        return work, now
 
     def _remember(self, peer: str, level: float, now: float) -> None:
         buckets = self._buckets
         buckets[peer] = (level, now)
         while len(buckets) > 10_000:
             buckets.popitem(last=False)
+
+    # -- refusals --------------------------------------------------------------------
+
+    def refusal_wait(self, peer: str) -> float:
+        """Seconds ``peer``'s next refusal waits for its turn (0 within the burst).
+
+        Each refusal books the next slot of ``refusals_per_second`` (a virtual schedule: the
+        generic cell rate algorithm); the slots up to ``refusals_burst`` ahead of now are
+        answered at once."""
+        limits = self.limits
+        now = time.monotonic()
+        step = 1.0 / limits.refusals_per_second
+        booked = max(now, self._refusals.pop(peer, now)) + step
+        refusals = self._refusals
+        refusals[peer] = booked
+        while len(refusals) > 10_000:
+            refusals.popitem(last=False)
+        return max(0.0, booked - now - limits.refusals_burst * step)

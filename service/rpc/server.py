@@ -266,9 +266,14 @@ class Servicer:
             else:
                 try:
                     if name in OPEN_CALLS:
-                        self.gate.open_call(name, context.peer())
-                    async with self.gate.turn(context.peer()):
-                        response = await self._run_retrying(name, fn, request, entry)
+                        response = await self._open_call(name, fn, request, entry, context.peer())
+                    else:
+                        async with self.gate.turn(context.peer()):
+                            response = await self._run_retrying(name, fn, request, entry)
+                except LimitExceeded as error:
+                    failure = (grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+                    _log_failure(name, entry, failure, error)
+                    await self._refusal_turn(context)
                 except Exception as error:
                     failure = status_of(error)
                     _log_failure(name, entry, failure, error)
@@ -279,6 +284,36 @@ class Servicer:
             return response
 
         return handler
+
+    async def _open_call(
+        self, name: str, fn: Callable[[Any, CallLog], Message], request: Any, entry: CallLog, peer: str
+    ) -> Message:
+        """A call that needs no token, within its connection's rate of calls and share of the
+        worker threads' time (LimitExceeded past either); charged with the thread time it took."""
+        self.gate.open_call(name, peer)
+        spent: list[float] = []
+
+        def timed(request: Any, entry: CallLog) -> Message:
+            started = time.thread_time()
+            try:
+                return fn(request, entry)
+            finally:
+                spent.append(time.thread_time() - started)
+
+        try:
+            async with self.gate.turn(peer):
+                response: Message = await self._run_retrying(name, timed, request, entry)
+                return response
+        finally:
+            self.gate.charge(peer, sum(spent))
+
+    async def _refusal_turn(self, context: aio.ServicerContext[Any, Any]) -> None:
+        """A refusal (RESOURCE_EXHAUSTED of a limit) waits for its connection's turn to be
+        refused (``Gate.refusal_wait``): a client calling past its limits without pause is
+        answered at the pace of its refusals, and its calls cost nothing while they wait."""
+        wait = self.gate.refusal_wait(context.peer())
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     # -- unary calls (run on the thread pool) -----------------------------------------
 
@@ -416,6 +451,7 @@ class Servicer:
         try:
             opened = self.gate.open_stream(request.token, context.peer())
         except LimitExceeded as error:
+            await self._refusal_turn(context)
             _log_call(entry, "RESOURCE_EXHAUSTED", started)
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
             return
@@ -679,7 +715,13 @@ class Server:
         service = GameService(app, on_commit=hub.wake_from_thread)
         servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault, limits=options.limits)
         self.servicer = servicer
-        server = aio.server(options=[("grpc.so_reuseport", 1 if options.reuse_port else 0)])
+        server = aio.server(
+            options=[
+                ("grpc.so_reuseport", 1 if options.reuse_port else 0),
+                # calls open at once per connection, bounded by gRPC's core before any Python runs
+                ("grpc.max_concurrent_streams", options.limits.calls_per_connection),
+            ]
+        )
         server.add_generic_rpc_handlers((servicer.handlers(), epic_handlers(service, servicer)))
         self._health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)

@@ -167,6 +167,9 @@ class Action:
     label: str
     anyone: bool = False
     """Any player may use it, not only the card's controller (Éowyn)."""
+    planning: bool = False
+    """Offered in the planning step too, between the cards its controller plays: a text that
+    changes what playing a card costs (The Arkenstone)."""
 
 
 @dataclass

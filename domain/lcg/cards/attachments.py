@@ -23,6 +23,7 @@ from domain.lcg.effects import (
     discard,
     emit,
     exhaust,
+    gain_resources,
     heal,
     modify,
     progress_on_current_quest,
@@ -67,7 +68,7 @@ text(
             Seq(
                 ability_used("action"),
                 exhaust(lambda rt: [SELF(rt)]),
-                emit(lambda rt: ev.ResourcesAdded(cards=(_host(rt),), amount=2)),
+                gain_resources(lambda rt: [_host(rt)], 2),
             ),
             "exhaust: add 2 resources to the attached hero's pool",
         ),
@@ -137,7 +138,7 @@ text(
         Trigger(
             ev.CharacterDestroyed,
             lambda s, e, uid: isinstance(e, ev.CharacterDestroyed),
-            emit(lambda rt: ev.ResourcesAdded(cards=(_host(rt),))),
+            gain_resources(lambda rt: [_host(rt)]),
             optional=True,
             prompt="Horn of Gondor: add 1 resource to the attached hero's pool?",
         ),

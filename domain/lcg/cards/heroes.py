@@ -25,6 +25,7 @@ from domain.lcg.effects import (
     draw,
     emit,
     exhaust,
+    gain_resources,
     heal,
     modify,
     progress_on_current_quest,
@@ -71,9 +72,13 @@ text(
             choose(
                 PLAYER,
                 "Théodred: choose a questing hero to gain 1 resource",
-                lambda rt: [u for u in table.committed(st(rt)) if table.defn(st(rt), u).type == "hero"],
+                lambda rt: [
+                    u
+                    for u in table.committed(st(rt))
+                    if table.defn(st(rt), u).type == "hero" and table.may_gain_resources(st(rt), u, SELF(rt))
+                ],
                 "hero",
-                emit(lambda rt: ev.ResourcesAdded(cards=(int(rt.env["hero"]),))),
+                gain_resources(lambda rt: [int(rt.env["hero"])]),
             ),
             optional=True,
         ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event, GameEnded, LimitUsed, Modifier, ModifierAdded, Outcome
-from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, Seq
+from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.kernel.zones import NewCard
 from domain.lcg import encounter_events as xev
@@ -17,7 +17,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import Action, Host, Trigger, text
 from domain.lcg.cards.wilderland_hobbit import hidden_path_threat
 from domain.lcg.effects import IMMUNE, ability_used, choose, chosen, each_player, emit, st
-from domain.lcg.rules import table
+from domain.lcg.rules import ship_keywords, table
 from domain.lcg.rules.burgle import BILBO, BURGLES, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
 from domain.lcg.rules.combat import STAGING_ENGAGEMENTS
 from domain.lcg.rules.constant import Constant, constant
@@ -204,7 +204,7 @@ text(
     stat=_golden_threat,
     forced=(Trigger(ev.ProgressPlaced, _sixth_progress, _advance_to(4)),),
 )
-constant(SMAUG_THE_GOLDEN, Constant(optional_engagement=lambda s, uid: False))
+constant(SMAUG_THE_GOLDEN, Constant(cannot_be_engaged=True))
 
 
 # -- Bilbo Baggins ------------------------------------------------------------------------
@@ -212,6 +212,14 @@ constant(SMAUG_THE_GOLDEN, Constant(optional_engagement=lambda s, uid: False))
 
 def _bilbo_left(s: LcgState, e: Event, uid: Uid) -> bool:
     return s.cards[uid].code == BILBO and not table.is_in_play(s, uid) and s.over is None
+
+
+def _controller_out(s: LcgState, e: Event) -> dict[str, object] | None:
+    """Bilbo Baggins's controller is eliminated: every card they control leaves the game
+    (Core Set rulebook, Player Elimination), Bilbo Baggins with them."""
+    assert isinstance(e, ev.PlayerEliminated)
+    hobbit = next((u for u in s.zone(f"{e.player}.heroes") if s.cards[u].code == BILBO), None)
+    return {"_card": hobbit} if hobbit is not None and s.over is None else None
 
 
 def _deck_treasures(s: LcgState, seat: str) -> list[Uid]:
@@ -232,10 +240,23 @@ def _lost(rt: Runtime) -> Event:
     )
 
 
+def _not_a_treasure(s: LcgState, hero: Uid, source: Uid | None) -> bool:
+    """Bilbo Baggins "cannot gain resources from non-treasure cards"."""
+    return s.cards[hero].code == BILBO and source is not None and table.defn(s, source).type != "treasure"
+
+
+table.RESOURCE_BANS.append(_not_a_treasure)
+
+
+register(f"{BILBO}.left-play", emit(lambda rt: _lost(rt) if st(rt).over is None else None), rule=f"{BILBO}.forced")
+ship_keywords.hook(ev.PlayerEliminated, f"{BILBO}.left-play", _controller_out)
+
+
 # Bilbo Baggins — "The first player gains control of Bilbo Baggins. Action: spend 1 resource to
 # search your deck for a treasure card and add it to your hand (then shuffle). If Bilbo Baggins
 # leaves play, the players lose the game." In this scenario the treasures start under The
-# Lonely Mountain, so the Action is offered only if a treasure ever is in the deck.
+# Lonely Mountain, so the Action is offered only if a treasure ever is in the deck. He leaves
+# play when he is destroyed, or with the cards of his controller when they are eliminated.
 text(
     BILBO,
     forced=(
@@ -288,12 +309,12 @@ def _mountain_threat(s: LcgState, uid: Uid, which: str) -> int:
 # card effects, cannot leave the staging area, and gets -2 threat for each card under it.
 # Action: during a burgle attempt, the first player may spend 2 resources to put the revealed
 # card into their hand and reveal the next card of their deck." (The Action is offered by the
-# burgle attempt itself, domain/lcg/rules/burgle.py, paid from Bilbo Baggins's pool.)
-text(
-    THE_LONELY_MOUNTAIN,
-    stat=_mountain_threat,
-    can_travel=lambda s, uid: not s.zone(TREASURE_ZONE),
-)
+# burgle attempt itself, domain/lcg/rules/burgle.py, paid from Bilbo Baggins's pool.) "Cannot
+# leave the staging area" is a constant ability every way out consults (travel, exploring with
+# enough progress, the shared discard and engage steps: domain/lcg/rules/constant.py); the
+# immunity is a keyword aura (below).
+text(THE_LONELY_MOUNTAIN, stat=_mountain_threat)
+constant(THE_LONELY_MOUNTAIN, Constant(stays_in_staging=lambda s, uid: bool(s.zone(TREASURE_ZONE))))
 
 
 # -- The Lonely Mountain encounter set -----------------------------------------------------
@@ -633,7 +654,8 @@ def _burgle_shadow(s: LcgState, e: Event, uid: Uid) -> bool:
 # effect, he attacks again after this attack." Engaged with the first player from the staging
 # area as a Massive enemy is with each player: he is dealt a shadow card as his attack is
 # declared, attacks in the first player's turn, and may be attacked by the first player. His
-# second attack comes once, as the first attack resolves.
+# second attack comes once, as the first attack resolves. Only the quest cards move him (they
+# move him directly); the constant ability keeps him from every other way out.
 text(
     SMAUG_THE_MAGNIFICENT,
     stat=_magnificent_stat,
@@ -648,7 +670,10 @@ text(
         ),
     ),
 )
-constant(SMAUG_THE_MAGNIFICENT, Constant(optional_engagement=lambda s, uid: False))
+constant(
+    SMAUG_THE_MAGNIFICENT,
+    Constant(stays_in_staging=lambda s, uid: True),
+)
 
 
 def _patch_attached(rt: Runtime) -> Event | None:

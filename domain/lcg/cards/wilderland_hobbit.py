@@ -4,13 +4,13 @@ Mountain (not the Core Set's Wilderlands)."""
 from __future__ import annotations
 
 from domain.kernel.decisions import Option
-from domain.kernel.events import Event
-from domain.kernel.flow import Ask, Decide, ForEach, If, Seq
+from domain.kernel.events import Event, LimitUsed
+from domain.kernel.flow import Ask, Decide, ForEach, If, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Host, Trigger, text
-from domain.lcg.effects import SELF, attacker, emit, modify, st, undefended
-from domain.lcg.rules import table
+from domain.lcg.effects import PLAYER, SELF, attacker, emit, modify, raise_threat, st, undefended
+from domain.lcg.rules import ship_keywords, table
 from domain.lcg.rules.burgle import bilbo
 from domain.lcg.state import LcgState, Uid
 
@@ -79,15 +79,51 @@ def _exhausted_characters(rt: Runtime) -> list[Uid]:
     return [u for u in table.all_characters(s) if s.cards[u].exhausted]
 
 
+WEIGHED_DOWN = "otd-038"
+
+
+def _weighed_key(defender: Uid) -> str:
+    return f"weighed-down:{defender}"
+
+
+def _defenders(rt: Runtime) -> list[Uid]:
+    s = st(rt)
+    return list(s.attack.defenders) if s.attack is not None and not undefended(rt) else []
+
+
+def _weighed_defender_destroyed(s: LcgState, e: Event) -> dict[str, object] | None:
+    """A defender marked by Weighed Down's shadow effect was destroyed during this attack:
+    its controller (when the attack destroyed it) raises their threat."""
+    assert isinstance(e, ev.CharacterDestroyed)
+    if not s.limits or not s.limit_used(_weighed_key(e.card)):
+        return None
+    seat = e.controller or s.cards[e.card].owner
+    if seat is None or s.players[seat].eliminated:
+        return None
+    enemy = s.attack.enemy if s.attack is not None else None
+    shadow = next((u for u in table.shadows_of(s, enemy) if s.cards[u].code == WEIGHED_DOWN), None) if enemy else None
+    return {"player": seat, "_card": shadow}
+
+
+register(f"{WEIGHED_DOWN}.threat", raise_threat(PLAYER, 5), rule=f"{WEIGHED_DOWN}.shadow")
+ship_keywords.hook(ev.CharacterDestroyed, f"{WEIGHED_DOWN}.threat", _weighed_defender_destroyed)
+
+
 # Weighed Down — "When Revealed: until the end of the round, each exhausted character gets -1
 # willpower, -1 attack and -1 defense. Shadow: if the defending character is destroyed by this
-# attack, its controller raises their threat by 5." (The shadow effect is not implemented yet.)
+# attack, its controller raises their threat by 5." The shadow effect marks each defender for
+# this attack (until the attack ends); an undefended attack has no defending character.
 text(
-    "otd-038",
+    WEIGHED_DOWN,
     when_revealed=Seq(
         modify(_exhausted_characters, "willpower", -1, "round"),
         modify(_exhausted_characters, "attack", -1, "round"),
         modify(_exhausted_characters, "defense", -1, "round"),
+    ),
+    shadow=ForEach(
+        _defenders,
+        "marked",
+        emit(lambda rt: LimitUsed(key=_weighed_key(int(rt.env["marked"])), until="attack")),
     ),
 )
 

@@ -101,7 +101,11 @@ def _deal_massive_shadow(rt: Runtime) -> Event | None:
     """A Massive enemy attacks each player in turn: it is dealt one shadow card for each
     of its attacks as that attack begins. Reading: the rulebook deals one shadow card to
     each engaged enemy per player; a Massive enemy is engaged with each player, and its
-    card must belong to one attack, so it is dealt when the attack is declared."""
+    card must belong to one attack, so it is dealt when the attack is declared. An attack a
+    card makes at once from the staging area (``from_staging``: Belching Fire, The Burglar's
+    Turn) is dealt none."""
+    if rt.env.get("from_staging"):
+        return None
     s = st(rt)
     enemy = int(rt.env["enemy"])
     deck = s.zone("encounter.deck")

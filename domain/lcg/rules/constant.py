@@ -4,8 +4,9 @@ A quest stage changes the quest and encounter phases (Anduin Passage reveals one
 and skips engagement checks; Ambush on the Shore skips the staging step; The Necromancer's
 Tower lets the group play one ally a round); a location changes travel or the refresh phase
 (The East Bight, Gladden Fields); an enemy in the staging area limits optional engagement
-(Goblin Sniper); an attachment stops its host fighting (Gandalf's Map); a condition on a
-deck replaces its next draw (Iron Shackles). Card modules declare them with
+(Goblin Sniper) or keeps a card there (The Lonely Mountain, Smaug the Magnificent); an
+attachment stops its host fighting (Gandalf's Map); a condition on a deck replaces its next
+draw (Iron Shackles). Card modules declare them with
 :func:`constant`; the phases ask the questions below.
 """
 
@@ -44,6 +45,13 @@ class Constant:
     skips_quest: bool = False
     """Stage: no quest phase is played (A Warm Welcome): nobody commits, nothing is
     revealed, the quest does not resolve."""
+    cannot_be_engaged: bool = False
+    """Enemy: nothing engages it, neither optional engagement, an engagement check nor a card
+    effect (Smaug the Golden: "cannot be engaged by any means")."""
+    stays_in_staging: Callable[[LcgState, Uid], bool] | None = None
+    """Card in the staging area: while this holds it cannot leave the staging area (The
+    Lonely Mountain with a card under it; Smaug the Magnificent, whom only quest card
+    effects move): it is not traveled to, explored, engaged or discarded."""
 
 
 CONSTANTS: dict[str, Constant] = {}
@@ -90,6 +98,18 @@ def must_travel_to(s: LcgState) -> list[Uid]:
     if table.active_location(s) is not None:
         return []
     return [u for u in table.staging(s) if of(s, u).must_travel]
+
+
+def cannot_leave_staging(s: LcgState, uid: Uid) -> bool:
+    """Whether a card in the staging area is kept there by its own constant ability."""
+    test = of(s, uid).stays_in_staging
+    return test is not None and s.cards[uid].zone == "staging" and test(s, uid)
+
+
+def may_be_engaged(s: LcgState, enemy: Uid) -> bool:
+    """Whether anything may engage the enemy: not one that cannot be engaged, nor one its text
+    keeps in the staging area."""
+    return not of(s, enemy).cannot_be_engaged and not cannot_leave_staging(s, enemy)
 
 
 def extra_refresh_threat(s: LcgState) -> int:

@@ -16,7 +16,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, st
 from domain.lcg.rules import table
-from domain.lcg.rules.constant import may_optionally_engage, skips_engagement_checks
+from domain.lcg.rules.constant import may_be_engaged, may_optionally_engage, skips_engagement_checks
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -24,7 +24,9 @@ def _ask_optional(rt: Runtime) -> Ask | None:
     s = st(rt)
     seat = rt.env["player"]
     enemies = [
-        u for u in table.staging_enemies(s) if may_optionally_engage(s, u) and not table.has_keyword(s, u, "Massive")
+        u
+        for u in table.staging_enemies(s)
+        if may_optionally_engage(s, u) and may_be_engaged(s, u) and not table.has_keyword(s, u, "Massive")
     ]
     if not enemies:
         return None
@@ -38,7 +40,7 @@ def next_engagement(s: LcgState, seat: Seat) -> list[Uid]:
     able = [
         u
         for u in table.staging_enemies(s)
-        if table.engagement_cost(s, u) <= threat and not table.has_keyword(s, u, "Massive")
+        if table.engagement_cost(s, u) <= threat and not table.has_keyword(s, u, "Massive") and may_be_engaged(s, u)
     ]
     if not able:
         return []

@@ -5,7 +5,10 @@ matches the card's (neutral cards may use any hero; :mod:`domain.lcg.rules.resou
 which events share);
 a unique card cannot enter play while a card of the same title is in play; an attachment
 needs a legal target (:mod:`domain.lcg.rules.attachments`). When several ways to pay
-exist, the player chooses which heroes pay.
+exist, the player chooses which heroes pay. The planning step is a special action window
+(Rules Reference, Round Sequence, 2.2: players may take actions as they play their cards);
+here the Actions that change what a card costs (``Action.planning``: The Arkenstone) are
+offered between the cards a player plays, the others in the window that closes the phase.
 """
 
 from __future__ import annotations
@@ -14,18 +17,31 @@ from collections.abc import Callable
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
-from domain.kernel.flow import Ask, Break, Case, Decide, If, Let, Node, Repeat
+from domain.kernel.flow import Ask, Break, Call, Case, Decide, If, Let, Node, Repeat
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, st
 from domain.lcg.rules import attachments, table
 from domain.lcg.rules.constant import ally_cap_reached
-from domain.lcg.rules.resources import can_pay_cost, cost_payments
+from domain.lcg.rules.resources import can_pay_cost, cost_payments, payment_id
+from domain.lcg.rules.windows import action_env, action_program, available_actions
 from domain.lcg.state import LcgState, Seat, Uid
 
 PLANNING_TYPES = ("ally", "attachment", "treasure")
 """The cards played in the planning phase (events are played in action windows). A treasure
 (The Hobbit saga) is played as an attachment is, onto the card its text names."""
+
+COST_REDUCTIONS: list[Callable[[LcgState, Seat, Uid], int]] = []
+"""Texts that make an ally or attachment cost less to play now (The Arkenstone): how much less."""
+
+ACTION = "action:"
+"""The option id prefix of an Action used during the planning step (``action:<uid>.<i>``)."""
+
+
+def cost(s: LcgState, seat: Seat, uid: Uid) -> int:
+    """What playing the card costs ``seat`` now: its printed cost less any reduction."""
+    printed = table.defn(s, uid).cost
+    return max(0, printed - sum(r(s, seat, uid) for r in COST_REDUCTIONS)) if COST_REDUCTIONS else printed
 
 
 def playable(s: LcgState, seat: Seat) -> list[Uid]:
@@ -38,26 +54,34 @@ def playable(s: LcgState, seat: Seat) -> list[Uid]:
             continue
         if d.type in ("attachment", "treasure") and not attachments.targets(s, uid):
             continue
-        if can_pay_cost(s, seat, d.sphere, d.cost):
+        if can_pay_cost(s, seat, d.sphere, cost(s, seat, uid)):
             out.append(uid)
     return out
 
 
 def payments(s: LcgState, seat: Seat, uid: Uid) -> list[tuple[ev.Payment, ...]]:
     """Every way the matching heroes can pay the card's cost exactly."""
-    d = table.defn(s, uid)
-    return cost_payments(s, seat, d.sphere, d.cost)
-
-
-def payment_id(payment: tuple[ev.Payment, ...]) -> str:
-    return ",".join(f"{p.card}:{p.amount}" for p in payment) or "free"
+    return cost_payments(s, seat, table.defn(s, uid).sphere, cost(s, seat, uid))
 
 
 def _ask_play(rt: Runtime) -> Ask:
     s = st(rt)
     seat = rt.env["player"]
-    options = [Option(str(u), f"Play {table.name(s, u)} (cost {table.defn(s, u).cost})", u) for u in playable(s, seat)]
-    return Ask(seat, "Planning: play an ally or an attachment, or finish planning", [*options, Option("done", "Done")])
+    options = [Option(str(u), f"Play {table.name(s, u)} (cost {cost(s, seat, u)})", u) for u in playable(s, seat)]
+    actions = [Option(f"{ACTION}{o.id}", o.label, o.card) for o in available_actions(s, seat, planning=True)]
+    return Ask(
+        seat,
+        "Planning: play an ally or an attachment, or finish planning",
+        [*options, *actions, Option("done", "Done")],
+    )
+
+
+def _is_action(rt: Runtime) -> bool:
+    return str(rt.env["play"]).startswith(ACTION)
+
+
+def _action(rt: Runtime) -> dict[str, str]:
+    return {"action": str(rt.env["play"])[len(ACTION) :]}
 
 
 def _ask_target(rt: Runtime) -> Ask:
@@ -105,6 +129,24 @@ def _kind(rt: Runtime) -> dict[str, str]:
     return {"kind": table.defn(st(rt), int(rt.env["play"])).type}
 
 
+_PLAY = Let(
+    _kind,
+    Case(
+        "kind",
+        {
+            "ally": pay_then(_ally_played),
+            "attachment": Decide(
+                _ask_target, "to", pay_then(_attachment_played), auto_single=True, rule="lcg.planning.attach"
+            ),
+            "treasure": Decide(
+                _ask_target, "to", pay_then(_attachment_played), auto_single=True, rule="lcg.planning.attach"
+            ),
+        },
+    ),
+)
+"""Play the chosen ally, attachment or treasure: its target, then how to pay."""
+
+
 def body() -> list[Node]:
     return [
         each_player(
@@ -115,29 +157,7 @@ def body() -> list[Node]:
                     If(
                         lambda rt: rt.env["play"] == "done",
                         Break(),
-                        Let(
-                            _kind,
-                            Case(
-                                "kind",
-                                {
-                                    "ally": pay_then(_ally_played),
-                                    "attachment": Decide(
-                                        _ask_target,
-                                        "to",
-                                        pay_then(_attachment_played),
-                                        auto_single=True,
-                                        rule="lcg.planning.attach",
-                                    ),
-                                    "treasure": Decide(
-                                        _ask_target,
-                                        "to",
-                                        pay_then(_attachment_played),
-                                        auto_single=True,
-                                        rule="lcg.planning.attach",
-                                    ),
-                                },
-                            ),
-                        ),
+                        If(_is_action, Let(_action, Call(action_program, action_env)), _PLAY),
                     ),
                     auto_single=True,
                     rule="lcg.planning.play-ally",

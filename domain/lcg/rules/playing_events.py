@@ -29,8 +29,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, Action, Trigger, TriggerTest, text, text_of
 from domain.lcg.effects import PLAYER, SELF, emit, st
 from domain.lcg.rules import table
-from domain.lcg.rules.planning import payment_id
-from domain.lcg.rules.resources import can_pay_cost, cost_payments
+from domain.lcg.rules.resources import can_pay_cost, cost_payments, payment_id
 from domain.lcg.state import LcgState, Seat, Uid
 
 Playable = Callable[[LcgState, Seat, Uid], bool]

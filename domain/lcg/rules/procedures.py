@@ -20,7 +20,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import caps, table
-from domain.lcg.rules.constant import draw_replacement
+from domain.lcg.rules.constant import cannot_leave_staging, draw_replacement
 from domain.lcg.rules.keywords import doomed_program, guard_placed, guarded_program
 from domain.lcg.state import LcgState, Uid
 
@@ -175,10 +175,16 @@ register(
 
 def explorable(s: LcgState, uid: Uid) -> bool:
     """A location with as many progress tokens as quest points is explored, whether it is
-    the active location or in the staging area (FAQ 1.18, explored locations leaving play)."""
+    the active location or in the staging area (FAQ 1.18, explored locations leaving play),
+    unless it cannot leave the staging area (The Lonely Mountain): then its progress stays."""
     card = s.cards[uid]
     d = table.defn(s, uid)
-    return card.zone in ("active", "staging") and d.type == "location" and card.progress >= d.quest_points
+    return (
+        card.zone in ("active", "staging")
+        and d.type == "location"
+        and card.progress >= d.quest_points
+        and not cannot_leave_staging(s, uid)
+    )
 
 
 def _explored(rt: Runtime) -> Event | None:

@@ -86,3 +86,8 @@ def cost_payments(
     if heroes_needed > 1:
         found = [way for way in found if len(way) >= heroes_needed]
     return found
+
+
+def payment_id(payment: tuple[ev.Payment, ...]) -> str:
+    """A way to pay as an option id (``free`` when nothing is paid)."""
+    return ",".join(f"{p.card}:{p.amount}" for p in payment) or "free"

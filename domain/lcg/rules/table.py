@@ -67,6 +67,16 @@ def has_trait(s: LcgState, uid: Uid, trait: str) -> bool:
     return trait in traits(s, uid)
 
 
+RESOURCE_BANS: list[Callable[[LcgState, Uid, Uid | None], bool]] = []
+"""Texts by which a hero gains no resources from a card (hero, the card's uid): Bilbo Baggins
+gains resources from no card but a treasure."""
+
+
+def may_gain_resources(s: LcgState, hero: Uid, source: Uid | None) -> bool:
+    """Whether the text of card ``source`` may add resources to ``hero``'s pool."""
+    return not any(ban(s, hero, source) for ban in RESOURCE_BANS)
+
+
 TRAIT_AURAS: list[Callable[[LcgState, Uid], tuple[str, ...]]] = []
 """Texts that give a card traits (Eithiliant: a hero gains another hero's printed traits)."""
 

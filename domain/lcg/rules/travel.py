@@ -13,7 +13,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import text_of
 from domain.lcg.effects import card_option, emit, st
 from domain.lcg.rules import table
-from domain.lcg.rules.constant import must_travel_to
+from domain.lcg.rules.constant import cannot_leave_staging, must_travel_to
 from domain.lcg.state import LcgState, Uid
 
 TRAVEL_REFUSED = "travel.refused"
@@ -27,7 +27,7 @@ def reachable(s: LcgState) -> list[Uid]:
         return []
     out = []
     for uid in table.staging(s):
-        if table.defn(s, uid).type != "location":
+        if table.defn(s, uid).type != "location" or cannot_leave_staging(s, uid):
             continue
         can = text_of(s.cards[uid].code).can_travel
         if can is None or can(s, uid):

@@ -18,17 +18,22 @@ from domain.lcg.rules.playing_events import event_actions
 from domain.lcg.state import LcgState, Seat
 
 
-def available_actions(s: LcgState, seat: Seat) -> list[Option]:
+def available_actions(s: LcgState, seat: Seat, planning: bool = False) -> list[Option]:
     """The Actions ``seat`` may use now: on cards it controls (characters, attachments),
-    or open to every player, and the Action events in its hand."""
+    or open to every player, and the Action events in its hand. ``planning``: only the
+    Actions also offered between the cards a player plays in the planning step."""
     options: list[Option] = []
     for owner, uid in _with_actions(s):
         if table.blank(s, uid):
             continue
         for i, action in enumerate(text_of(s.cards[uid].code).actions):
+            if planning and not action.planning:
+                continue
             if (owner == seat or action.anyone) and action.available(s, uid, seat):
                 label = f"{table.name(s, uid)}: {action.label}"
                 options.append(Option(f"{uid}.{i}", label, uid))
+    if planning:
+        return options
     for uid in table.staging(s):  # objectives in the staging area: any player may claim them
         for i, action in enumerate(text_of(s.cards[uid].code).actions):
             if action.anyone and action.available(s, uid, seat):
@@ -64,12 +69,13 @@ def _ask(rt: Runtime) -> Ask | None:
     return Ask(seat, f"{phase.title()} phase: use an Action, or pass", [*options, Option("pass", "Pass")])
 
 
-def _action_program(rt: Runtime) -> str:
+def action_program(rt: Runtime) -> str:
+    """The program of the Action chosen (``action``: ``<uid>.<index>``)."""
     uid, index = str(rt.env["action"]).split(".")
     return f"{st(rt).cards[int(uid)].code}.action.{index}"
 
 
-def _action_env(rt: Runtime) -> dict[str, object]:
+def action_env(rt: Runtime) -> dict[str, object]:
     uid = int(str(rt.env["action"]).split(".")[0])
     return {"self": uid, "player": rt.env["player"], "_card": uid}
 
@@ -82,7 +88,7 @@ def window(name: str) -> Node:
             "action",
             If(
                 lambda rt: rt.env["action"] != "pass",
-                Seq(Call(_action_program, _action_env), Restart()),
+                Seq(Call(action_program, action_env), Restart()),
             ),
         ),
         rule=name,

@@ -21,7 +21,20 @@ def shared_value_learned(said: Said) -> str:
     return f"the event organizer reports {said.get('others')} {what.get(key, key)} from the other groups"
 
 
+def effect_sent(said: Said) -> str:
+    return f"the effect {said.get('effect')} ({said.get('amount')}) is sent to group {said.get('group')}"
+
+
+def effect_arrived(said: Said) -> str:
+    return (
+        f"the event organizer relays the effect {said.get('effect')} ({said.get('amount')}) from group "
+        f"{said.get('source_group')} (its event {said.get('source_event')})"
+    )
+
+
 PHRASES: dict[str, Phrase] = {
+    "EffectSent": effect_sent,
+    "EffectArrived": effect_arrived,
     "CardFlipped": card_flipped,
     "ResourcesLost": resources_lost,
     "SharedValueLearned": shared_value_learned,

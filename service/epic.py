@@ -2,11 +2,10 @@
 games and its own aggregate), follows the groups' logs and tells each group what the others
 contributed (see :mod:`domain.lcg.epic` for the rules and the aggregate).
 
-The organizer's events are stored beside the games, in the same event store, under topics
-``westmarch.epic.*``. Following is one optimistic append to the organizer's aggregate: two
-processes following the same group at once cannot both count its events (the second append
-fails, reloads, and finds them counted). What a group learns is then told to it as an event
-of its own log, saved like a command's events; a group told nothing new is left alone.
+The organizer is a process application (:class:`service.organizer.Organizer`, which says
+why each group event is counted exactly once); after each command of a group it processes
+the group's new events. What a group learns is then told to it as an event of its own log,
+saved like a command's events; a group told nothing new is left alone.
 """
 
 from __future__ import annotations
@@ -19,29 +18,22 @@ from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
 import msgspec
-from eventsourcing.persistence import IntegrityError
 
 from domain.game import Game
 from domain.lcg import epic as organizer
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
-from service.app import ConcurrentUpdate, UnknownGame, Westmarch
+from service.app import ConcurrentUpdate, Westmarch
 from service.commands import Access, GameService
 from service.errors import BadRequest, PermissionDenied
+from service.organizer import Organizer, Saved, leader_of
 from service.records import OrganizerKey
 from service.rpc.auth import new_token, token_hash
 
 SCENARIO = "hunt-for-the-dreadnaught"
-
-
-class UnknownEpic(UnknownGame):
-    def __init__(self, epic_id: UUID | str) -> None:
-        super().__init__(epic_id)
-        self.args = (f"no epic event {epic_id}",)
-
-    def __str__(self) -> str:
-        return str(self.args[0])
+ROUNDS = 4
+"""Rounds of following and telling in one follow (a told group may have more to count)."""
 
 
 def organizer_key_id(epic_id: UUID) -> UUID:
@@ -80,22 +72,13 @@ class EpicReport:
     groups: list[GroupReport]
 
 
-class _Saved:
-    """The organizer aggregate as ``Application.save`` wants it."""
-
-    def __init__(self, epic: organizer.Epic, events: list[organizer.EpicEvent]) -> None:
-        self.id, self.version, self._events = epic.id, epic.version, events
-
-    def collect_events(self) -> list[organizer.EpicEvent]:
-        return self._events
-
-
 class EpicService:
     """Opens epic events and keeps their organizers' counts, for one application."""
 
     def __init__(self, games: GameService) -> None:
         self.games = games
         self.app: Westmarch = games.app
+        self.organizer = Organizer(games.app, lambda game_id: cast(LcgState, games.state(game_id)))
         games.followers.append(self._after_command)
 
     # -- opening -------------------------------------------------------------------------
@@ -113,12 +96,13 @@ class EpicService:
             raise BadRequest(f"{len(modes)} difficulties were given for {len(groups)} groups")
         epic_id = uuid4()
         total = sum(groups)
+        numbered = {"epic": str(epic_id), "epic_players": total, "epic_groups": len(groups)}
         rng_seed = secrets.randbelow(2**63) if seed is None else seed
         accesses = []
         entries = []
         for i, (players, mode) in enumerate(zip(groups, modes, strict=True)):
             options = lcg_options(SCENARIO, players, None, mode)
-            options = msgspec.structs.replace(options, epic=str(epic_id), epic_players=total)
+            options = msgspec.structs.replace(options, epic_group=i + 1, **numbered)
             created = LCG.created(options, (rng_seed + i) % 2**63)
             access = self.games.start("lcg", created)
             accesses.append(access)
@@ -126,47 +110,43 @@ class EpicService:
         epic = organizer.Epic.open(epic_id, entries)
         token = new_token(epic_id)
         key = OrganizerKey(originator_id=organizer_key_id(epic_id), epic_id=epic_id, hash=token_hash(token))
-        self.app.save(_Saved(epic, epic.collect_events()), _Record(key))
+        self.organizer.save(Saved(epic, list(epic.collect_events())), _Record(key))
         return EpicAccess(epic_id, token, accesses, dict(epic.state.totals))
 
     # -- following the groups --------------------------------------------------------------
 
     def load(self, epic_id: UUID) -> organizer.Epic:
-        stored = self.app.recorder.select_events(epic_id)
-        if not stored:
-            raise UnknownEpic(epic_id)
-        events = [cast(organizer.EpicEvent, self.app.mapper.to_domain_event(s)) for s in stored]
-        return organizer.Epic(organizer.fold_epic(events))
+        return self.organizer.epic(epic_id)
 
-    def follow(self, epic_id: UUID, groups: Sequence[UUID] = (), attempts: int = 8) -> organizer.Epic:
-        """Count the new contributions of ``groups`` (default: every group), then tell each
-        group what it must learn."""
-        for _ in range(attempts):
+    def follow(self, epic_id: UUID, groups: Sequence[UUID] = ()) -> organizer.Epic:
+        """Process the new events of ``groups`` (default: every group), then tell each
+        group what it must learn; what a group is told may itself contribute or send an
+        effect on (a relayed effect resolving there), so the groups told are followed again."""
+        todo = list(groups) or [g.game_id for g in self.load(epic_id).state.groups]
+        for _ in range(ROUNDS):
+            for group in todo:
+                self.organizer.pull_and_process(leader_of(group))
             epic = self.load(epic_id)
-            for group in groups or [g.game_id for g in epic.state.groups]:
-                fresh = self.app.history(group, gt=epic.state.followed[group])
-                if fresh:
-                    epic.follow(group, self.games.state(group), fresh)
-            new = epic.collect_events()
-            if new:
-                try:
-                    self.app.save(_Saved(epic, new))
-                except IntegrityError:
-                    continue  # another process counted first: reload and count what is left
-            self._tell(epic)
-            return epic
-        raise ConcurrentUpdate(epic_id)
+            todo = self._tell(epic)
+            if not todo:
+                break
+        return epic
 
-    def _tell(self, epic: organizer.Epic) -> None:
+    def _tell(self, epic: organizer.Epic) -> list[UUID]:
+        """Tell each group the effects relayed to it and what it must learn; the groups told."""
+        told = []
         for group in epic.state.groups:
 
             def facts(game: Game, gid: UUID = group.game_id) -> list[Any]:
-                return list(epic.reports(gid, cast(LcgState, game.state)))
+                state = cast(LcgState, game.state)
+                return [*epic.arrivals(gid, state), *epic.reports(gid, state)]
 
             try:
-                self.games.tell(group.game_id, facts)
+                if self.games.tell(group.game_id, facts):
+                    told.append(group.game_id)
             except ConcurrentUpdate:
                 continue  # the group moved on meanwhile; the next follow tells it
+        return told
 
     def _after_command(self, game: Game) -> None:
         options = getattr(game.state, "options", None)

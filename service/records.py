@@ -22,7 +22,7 @@ from uuid import UUID, uuid5
 
 import msgspec
 
-from domain.lcg.epic import ContributionCounted, EpicOpened, GroupFollowed, TotalReached
+from domain.lcg.epic import ContributionCounted, EffectRelayed, EpicOpened, TotalReached
 
 SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
@@ -143,7 +143,7 @@ TOPICS: dict[type[Any], str] = {
     # Epic Multiplayer: the event organizer's aggregate and its token (service/epic.py)
     EpicOpened: "westmarch.epic.opened",
     ContributionCounted: "westmarch.epic.counted",
-    GroupFollowed: "westmarch.epic.followed",
+    EffectRelayed: "westmarch.epic.relayed",
     TotalReached: "westmarch.epic.reached",
     OrganizerKey: "westmarch.epic.organizer",
 }

@@ -7,6 +7,7 @@ stored log (no contribution lost or counted twice), and every group's game verif
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from domain.verify import verify
 from service.app import Westmarch, store_env
+from service.organizer import Organizer
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
 from service.rpc.gen.westmarch.v1 import epic_pb2_grpc as epb_grpc
@@ -56,7 +58,14 @@ def _play_group(address: str, access: pb.GameAccess, seed: int, decisions: int) 
                     raise
 
 
+def _followed(app: Westmarch) -> Organizer:
+    return Organizer(app, lambda game_id: cast(LcgState, app.state_at(game_id)))
+
+
 def _check_counts(app: Westmarch, epic_id: UUID) -> organizer.EpicState:
+    """The organizer's count of each group equals the group's log up to the version its
+    tracking record says it processed; no group event counted twice."""
+    tracking = _followed(app)
     stored = [app.mapper.to_domain_event(s) for s in app.recorder.select_events(epic_id)]
     state = organizer.fold_epic(stored)
     sources = [(e.group, e.source) for e in stored if isinstance(e, organizer.ContributionCounted)]
@@ -64,7 +73,7 @@ def _check_counts(app: Westmarch, epic_id: UUID) -> organizer.EpicState:
     for group in state.groups:
         events = app.history(group.game_id)
         game = cast(LcgState, app.state_at(group.game_id))
-        through = state.followed[group.game_id]
+        through = tracking.followed(group.game_id)
         own = {"progress": 0, "damage": 0}
         for e in events:
             if e.seq > through:
@@ -93,7 +102,7 @@ def test_create_and_follow_an_epic_event_over_grpc(server: ThreadedServer) -> No
         assert dict(created.totals) == {"progress": 24, "damage": 45}
         assert [len(g.seats) for g in created.groups] == [2, 1]
         threads = [
-            threading.Thread(target=_play_group, args=(server.address, g, 30 + i, 120))
+            threading.Thread(target=_play_group, args=(server.address, g, 40 + i, 120))
             for i, g in enumerate(created.groups)
         ]
         for t in threads:
@@ -182,7 +191,7 @@ def test_a_server_killed_mid_event_loses_nothing() -> None:
         app = Westmarch(pg_env(schema))
         state = _check_counts(app, UUID(created.epic_id))
         assert dict(sheet.counted) == {k: state.total(k) for k in state.totals}
-        assert all(state.followed[g.game_id] > 0 for g in state.groups)
+        assert all(_followed(app).followed(g.game_id) > 0 for g in state.groups)
 
 
 def test_the_organizer_watches_the_sheet_change(server: ThreadedServer) -> None:
@@ -208,7 +217,9 @@ def test_the_organizer_watches_the_sheet_change(server: ThreadedServer) -> None:
             stream.cancel()
             watcher.join(5)
     versions = [s.version for s in seen]
-    assert len(versions) >= 2 and versions == sorted(set(versions)), versions
+    assert len(versions) >= 2 and versions == sorted(versions), versions
+    assert all(a != b for a, b in itertools.pairwise(seen)), "each sheet sent differs from the last"
+    assert len(set(versions)) >= 2, "the counts changed while watching"
     assert all(g.result for g in seen[-1].groups), "the stream ends once every group's game is over"
     assert server.app is not None
     state = _check_counts(server.app, UUID(created.epic_id))

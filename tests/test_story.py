@@ -100,15 +100,20 @@ def fixture_games() -> Iterator[tuple[Ruleset[Any], list[Event]]]:
 def told_game() -> list[Event]:
     """A group of an epic event told what the other groups contributed (not a rule step of its
     own, so no fixture shows it)."""
-    from domain.lcg.events import SharedValueLearned
+    from domain.lcg.events import EffectArrived, SharedValueLearned
 
     run = Run(
         {
             "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1},
-            "position": {"at": "lcg.quest", "phase": "planning", "zones": {"p1.allies": ["Eithiliant"]}},
+            "position": {
+                "at": "lcg.quest",
+                "phase": "planning",
+                "zones": {"p1.allies": ["Eithiliant"], "staging": ["Sea Monster"]},
+            },
         }
     )
     run.game.tell(SharedValueLearned(key="progress", others=5, organizer_version=3))
+    run.game.tell(EffectArrived(relay=1, source_group=2, source_event=40, effect="golden-wing-damage", amount=6))
     return list(run.game.pending_events)
 
 

@@ -9,11 +9,15 @@ advances (or sees its Dreadnaught destroyed) at the point its own rules say.
 
 The organizer is an aggregate of its own (:class:`Epic`): its events are the opening of the
 event (the groups and the global values), each contribution it counted (with the group's
-event that made it: the cause), how far it has followed each group's log (so each group event
-is counted exactly once, across restarts and processes: the follow is one optimistic append)
-and each total reached. What a group learns from it is an event of the group's own log
-(:class:`~domain.lcg.events.SharedValueLearned`), so every group's game replays, forks and
-verifies on its own.
+event that made it: the cause), each effect one group sent to another (a card text "in any
+group", relayed to the target group; see ``domain/lcg/rules/any_group.py``) and each total
+reached. How far it has read each group's log
+is not its business but its process application's (``service/organizer.py``: the library's
+tracking records, written in the same transaction as these events). The aggregate still
+refuses to count a group event at or before the last one it counted of that group, so a
+group event is never counted twice even by two organizers racing. What a group learns from
+it is an event of the group's own log (:class:`~domain.lcg.events.SharedValueLearned`), so
+every group's game replays, forks and verifies on its own.
 """
 
 from __future__ import annotations
@@ -73,13 +77,19 @@ class ContributionCounted(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-class GroupFollowed(msgspec.Struct, frozen=True, kw_only=True):
-    """The organizer has counted group ``group``'s events up to version ``through``."""
+class EffectRelayed(msgspec.Struct, frozen=True, kw_only=True):
+    """Group ``group``'s event ``source`` sent ``effect`` (with ``amount``) to group ``target``;
+    it is the ``number``-th effect relayed to ``target``, which learns it as an event of its
+    own log (:class:`~domain.lcg.events.EffectArrived`)."""
 
     originator_id: UUID
     originator_version: int
     group: UUID
-    through: int
+    source: int
+    target: UUID
+    number: int
+    effect: str
+    amount: int
     timestamp: datetime | None = None
 
 
@@ -91,7 +101,7 @@ class TotalReached(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-EpicEvent = EpicOpened | ContributionCounted | GroupFollowed | TotalReached
+EpicEvent = EpicOpened | ContributionCounted | EffectRelayed | TotalReached
 
 
 class EpicState(msgspec.Struct, kw_only=True):
@@ -103,7 +113,10 @@ class EpicState(msgspec.Struct, kw_only=True):
     players: int = 0
     totals: dict[str, int] = msgspec.field(default_factory=dict)
     contributed: dict[UUID, dict[str, int]] = msgspec.field(default_factory=dict)
-    followed: dict[UUID, int] = msgspec.field(default_factory=dict)
+    counted_through: dict[UUID, int] = msgspec.field(default_factory=dict)
+    """Each group's last event the organizer acted on (counted, or relayed): in log order."""
+    relayed: dict[UUID, list[EffectRelayed]] = msgspec.field(default_factory=dict)
+    """The effects relayed to each group, in order."""
     reached: dict[str, int] = msgspec.field(default_factory=dict)
 
     def apply(self, e: EpicEvent) -> None:
@@ -111,16 +124,22 @@ class EpicState(msgspec.Struct, kw_only=True):
         if isinstance(e, EpicOpened):
             self.epic_id, self.groups, self.players, self.totals = e.originator_id, e.groups, e.players, dict(e.totals)
             self.contributed = {g.game_id: {k: 0 for k in e.totals} for g in e.groups}
-            self.followed = {g.game_id: 0 for g in e.groups}
+            self.counted_through = {g.game_id: 0 for g in e.groups}
         elif isinstance(e, ContributionCounted):
             self.contributed[e.group][e.key] += e.amount
-        elif isinstance(e, GroupFollowed):
-            self.followed[e.group] = e.through
+            self.counted_through[e.group] = e.source
+        elif isinstance(e, EffectRelayed):
+            self.relayed.setdefault(e.target, []).append(e)
+            self.counted_through[e.group] = e.source
         else:
             self.reached[e.key] = e.total
 
     def total(self, key: str) -> int:
         return sum(c[key] for c in self.contributed.values())
+
+    def number(self, group: UUID) -> int:
+        """A group's number in the event (1 for the first)."""
+        return next(i for i, g in enumerate(self.groups, start=1) if g.game_id == group)
 
     def others(self, group: UUID, key: str) -> int:
         """What every group but ``group`` contributed to ``key``: what ``group`` is told."""
@@ -182,17 +201,21 @@ class Epic:
         new, self._new = self._new, []
         return new
 
-    def follow(self, group: UUID, state: LcgState, events: Sequence[Event]) -> bool:
-        """Count the contributions in ``events`` (the group's events after those already
-        followed; ``state`` is the group's latest state, which names every card). Returns
-        whether anything was appended."""
-        if group not in self.state.followed:
+    def count(self, group: UUID, state: LcgState, events: Sequence[Event]) -> None:
+        """Count the contributions in ``events`` (group ``group``'s events in log order;
+        ``state`` is a state of the group at or after the last of them, which names every
+        card) and relay the effects they send to other groups. An event at or before the
+        last one acted on of the group is passed over: it was counted already (by this
+        organizer or another racing it)."""
+        if group not in self.state.counted_through:
             raise KeyError(f"game {group} is not a group of this epic event")
-        through = self.state.followed[group]
-        fresh = [e for e in events if e.seq > through]
-        if not fresh:
-            return False
-        for e in fresh:
+        through = self.state.counted_through[group]
+        for e in events:
+            if e.seq <= through:
+                continue
+            if isinstance(e, ev.EffectSent):
+                self._relay(group, e)
+                continue
             placed = _placed(state, e)
             if placed is not None and placed[1] > 0:
                 self._append(
@@ -205,17 +228,41 @@ class Epic:
                         source=e.seq,
                     )
                 )
-        self._append(
-            GroupFollowed(
-                originator_id=self.id, originator_version=self.version + 1, group=group, through=fresh[-1].seq
-            )
-        )
         for key, total in self.state.totals.items():
             if key not in self.state.reached and self.state.total(key) >= total:
                 self._append(
                     TotalReached(originator_id=self.id, originator_version=self.version + 1, key=key, total=total)
                 )
-        return True
+
+    def _relay(self, group: UUID, e: ev.EffectSent) -> None:
+        if not 1 <= e.group <= len(self.state.groups) or self.state.groups[e.group - 1].game_id == group:
+            raise ValueError(f"game {group} sent an effect to group {e.group}, which is not another group")
+        target = self.state.groups[e.group - 1].game_id
+        self._append(
+            EffectRelayed(
+                originator_id=self.id,
+                originator_version=self.version + 1,
+                group=group,
+                source=e.seq,
+                target=target,
+                number=len(self.state.relayed.get(target, ())) + 1,
+                effect=e.effect,
+                amount=e.amount,
+            )
+        )
+
+    def arrivals(self, group: UUID, state: LcgState) -> list[ev.EffectArrived]:
+        """The effects relayed to ``group`` that have not arrived there yet, in order."""
+        return [
+            ev.EffectArrived(
+                relay=r.number,
+                source_group=self.state.number(r.group),
+                source_event=r.source,
+                effect=r.effect,
+                amount=r.amount,
+            )
+            for r in self.state.relayed.get(group, [])[state.relays :]
+        ]
 
     def reports(self, group: UUID, state: LcgState) -> list[ev.SharedValueLearned]:
         """What ``group`` must be told: each value where what it last learned of the other

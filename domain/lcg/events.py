@@ -746,6 +746,39 @@ def _learned(s: LcgState, e: SharedValueLearned) -> None:
     s.pending = None  # the decision it interrupted is asked again once what it triggers has run
 
 
+class EffectSent(Event, frozen=True, kw_only=True):
+    """Epic Multiplayer: a card text "in any group" was aimed at another group (``group``,
+    its number in the event); the event organizer relays ``effect`` (a name from the
+    scenario's relayed effects) with ``amount`` to it, where its first player picks the card."""
+
+    group: int
+    effect: str
+    amount: int
+
+
+@on(EffectSent)
+def _sent(s: LcgState, e: EffectSent) -> None:
+    """Nothing changes at this table: the effect resolves at the other group's."""
+
+
+class EffectArrived(Event, frozen=True, kw_only=True):
+    """Epic Multiplayer: the event organizer relayed an effect another group sent here (its
+    cause: group number ``source_group`` and that group's event ``source_event``). ``relay``
+    numbers the effects sent to this group, so each arrives once."""
+
+    relay: int
+    source_group: int
+    source_event: int
+    effect: str
+    amount: int
+
+
+@on(EffectArrived)
+def _arrived(s: LcgState, e: EffectArrived) -> None:
+    s.relays = e.relay
+    s.pending = None  # the decision it interrupted is asked again once the effect has resolved
+
+
 EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     PositionSet,
@@ -801,4 +834,6 @@ EVENTS: tuple[type[Event], ...] = (
     CardFlipped,
     ResourcesLost,
     SharedValueLearned,
+    EffectSent,
+    EffectArrived,
 )

@@ -20,13 +20,15 @@ import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from domain.kernel.position import Position, card_entry, label, lasting, round_frames
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import scenario
-from domain.lcg.state import Card, Player
+from domain.lcg.state import Card, Options, Player
 
 PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles", "contract")
 SHARED_ZONES = (
@@ -90,6 +92,22 @@ def card_code(name: str, prefer: Collection[str] = (), pool: Mapping[str, CardDe
     return matches[0]
 
 
+def _epic_options(options: Options, epic: Mapping[str, Any]) -> Options:
+    """A group of an epic event (``[game.epic]``: ``id``, ``players`` among all groups,
+    this ``group``'s number and how many ``groups``)."""
+    groups = int(epic.get("groups", 2))
+    group = int(epic.get("group", 1))
+    if not 1 <= group <= groups:
+        raise SetupError(f"epic: group {group} is not one of groups 1 to {groups}")
+    return msgspec.structs.replace(
+        options,
+        epic=str(epic.get("id", "00000000-0000-0000-0000-000000000000")),
+        epic_players=int(epic.get("players", 0)),
+        epic_group=group,
+        epic_groups=groups,
+    )
+
+
 def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.GameCreated, ev.PositionSet]:
     players = int(game.get("players", len(game.get("heroes", [])) or 1))
     options = lcg_options(
@@ -98,6 +116,9 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         [list(h) for h in game.get("heroes", [])] or None,
         str(game.get("difficulty", "standard")),
     )
+    epic = game.get("epic")
+    if epic is not None:
+        options = _epic_options(options, epic)
     created = LCG.created(options, int(game.get("seed", 1)))
     seats = list(created.seats)
     eliminated = [str(seat) for seat in position.get("eliminated", [])]

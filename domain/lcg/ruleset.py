@@ -28,11 +28,14 @@ class LcgRules(Ruleset[LcgState]):
     events = lcg_events.EVENTS + ENCOUNTER_EVENTS + HOBBIT_EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
-    rules_version = 7
+    rules_version = 8
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet
-    told: ClassVar[dict[type[Event], str]] = {lcg_events.SharedValueLearned: "lcg.epic.organizer-report"}
+    told: ClassVar[dict[type[Event], str]] = {
+        lcg_events.SharedValueLearned: "lcg.epic.organizer-report",
+        lcg_events.EffectArrived: "lcg.epic.relayed-effect",
+    }
 
     def after(self, rt: Any, event: Event) -> None:
         triggers.after(rt, event)

@@ -73,6 +73,10 @@ class Options(msgspec.Struct, frozen=True, omit_defaults=True):
     epic_players: int = 0
     """Epic Multiplayer: the players among all groups at the start of the event, from which
     the global values are computed."""
+    epic_group: int = 0
+    """Epic Multiplayer: this group's number among the event's groups (1 to ``epic_groups``)."""
+    epic_groups: int = 0
+    """Epic Multiplayer: how many groups play the event (texts "in any group" may reach them)."""
 
 
 class Attack(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -102,6 +106,9 @@ class LcgState(State, kw_only=True, omit_defaults=True):
     shared: dict[str, int] = msgspec.field(default_factory=dict)
     """Epic Multiplayer: what the other groups have contributed to each global value, as
     this group last learned it from the event organizer (a recorded event)."""
+    relays: int = 0
+    """Epic Multiplayer: how many effects sent from other groups have arrived here (each a
+    recorded event, numbered by the event organizer per group)."""
 
     # -- queries (pure; rules and projections share them) ----------------------------
 

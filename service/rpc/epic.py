@@ -56,8 +56,9 @@ class EpicServicer:
     async def watch_epic(
         self, request: epb.GetEpicRequest, context: aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[epb.GetEpicResponse]:
-        """The sheet, then each new version of it (polled: the groups may be played through
-        other server processes), until every group's game is over."""
+        """The sheet, then each sheet that differs from the last sent (new counts, a group's
+        round, stage or result; polled: the groups may be played through other server
+        processes), until every group's game is over."""
         entry = CallLog("WatchEpic")
         try:
             sheet = await self.calls._run(self.get_epic, request, entry)
@@ -70,8 +71,8 @@ class EpicServicer:
             yield sheet
             if all(g.result for g in sheet.groups):
                 return
-            version = sheet.version
-            while sheet.version == version and not all(g.result for g in sheet.groups):
+            sent = sheet
+            while sheet == sent and not all(g.result for g in sheet.groups):
                 await asyncio.sleep(WATCH_POLL)
                 sheet = await self.calls._run(self._followed_sheet, epic_id)
 

@@ -44,6 +44,7 @@ from domain.lcg.effects import (
     undefended,
 )
 from domain.lcg.rules import caps, ship_keywords, ships, table
+from domain.lcg.rules.any_group import in_any_group, other_groups, relayed, sent_amount
 from domain.lcg.state import LcgState, Seat, Uid
 
 BRASH_CORSAIR, PLUNDERER, BUCCANEER, MARAUDER, SOUTHRON_SAILOR, UMBAR_CAPTAIN = (f"thftd-{n:03}" for n in range(20, 26))
@@ -467,10 +468,22 @@ def _fleet(rt: Runtime) -> list[Uid]:
 
 def _ask_shipyard(rt: Runtime) -> Ask | None:
     s = st(rt)
-    if _all_pools(s) < 5 or not _fleet(rt):
+    if _all_pools(s) < 5 or not (_fleet(rt) or other_groups(s)):
         return None
     options = [Option("yes", "Pay 5 resources together to repair and upgrade a ship"), Option("no", "Do not pay")]
     return Ask(s.first, "Belfalas Shipyard was explored: the players may pay 5 resources", options)
+
+
+def _repair(ship: Callable[[Runtime], Uid]) -> Node:
+    return Seq(heal(ship, 5), ready(lambda rt: [ship(rt)]), flip(ship))
+
+
+relayed(
+    "shipyard-repair",
+    "Belfalas Shipyard (another group): heal 5 damage on a ship-objective here; it readies and flips to Upgraded",
+    _fleet,
+    lambda ship: Seq(heal(ship, sent_amount), ready(lambda rt: [ship(rt)]), flip(ship)),
+)
 
 
 def _pay_from_anyone(rt: Runtime) -> Event:
@@ -482,7 +495,8 @@ def _pay_from_anyone(rt: Runtime) -> Event:
 # ship-objective (in any group); it readies and flips to its Upgraded side. Shadow: the
 # attacking enemy gets +1 Attack and gains Pillage 3 for this attack." The first player
 # speaks for the table (seed: the first player decides disputes); the resources come one at
-# a time from heroes of any player.
+# a time from heroes of any player. In an epic event the first player picks the group of
+# the ship first (they may pay with no ship of their own, for another group's).
 text(
     BELFALAS,
     responses=(
@@ -511,15 +525,18 @@ text(
                                 emit(_pay_from_anyone),
                             ),
                         ),
-                        choose(
+                        in_any_group(
                             FIRST_PLAYER,
-                            "Belfalas Shipyard: which ship-objective is repaired and upgraded?",
+                            "Belfalas Shipyard: repair and upgrade a ship-objective in which group?",
+                            "shipyard-repair",
+                            5,
                             _fleet,
-                            "ship",
-                            Seq(
-                                heal(lambda rt: int(rt.env["ship"]), 5),
-                                ready(lambda rt: [int(rt.env["ship"])]),
-                                flip(lambda rt: int(rt.env["ship"])),
+                            lambda: choose(
+                                FIRST_PLAYER,
+                                "Belfalas Shipyard: which ship-objective is repaired and upgraded?",
+                                _fleet,
+                                "ship",
+                                _repair(lambda rt: int(rt.env["ship"])),
                             ),
                         ),
                     ),

@@ -47,6 +47,7 @@ from domain.lcg.effects import (
 )
 from domain.lcg.rules import attachments, caps, planning, playing_events, ship_keywords, ships, table, triggers
 from domain.lcg.rules import resources as paying
+from domain.lcg.rules.any_group import in_any_group, other_groups, relayed, sent_amount
 from domain.lcg.rules.constant import ally_cap_reached
 from domain.lcg.rules.procedures import stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
@@ -345,9 +346,12 @@ def shipless() -> Trigger:
     )
 
 
-def _ten_damage_targets(rt: Runtime) -> list[Uid]:
-    s = st(rt)
+def _engaged_non_unique(s: LcgState) -> list[Uid]:
     return [u for p in s.active_seats() for u in table.engaged(s, p) if not table.defn(s, u).unique]
+
+
+def _ten_damage_targets(rt: Runtime) -> list[Uid]:
+    return _engaged_non_unique(st(rt))
 
 
 def _quest_action_open(s: LcgState, uid: Uid, seat: Seat) -> bool:
@@ -355,31 +359,46 @@ def _quest_action_open(s: LcgState, uid: Uid, seat: Seat) -> bool:
         s.cards[uid].face == "B"
         and s.phase == "quest"
         and not s.limit_used("thftd.setup.quest-action")
-        and bool([u for p in s.active_seats() for u in table.engaged(s, p) if not table.defn(s, u).unique])
+        and bool(_engaged_non_unique(s) or other_groups(s))
     )
 
 
 # Easy and Standard Mode, B — "Quest Action: deal 10 damage to a non-unique enemy engaged
 # with a player (in any group). (Limit once per game for each group.)" Any player of the
-# group may use it (it belongs to no player). Reading: in Epic Multiplayer the enemy is one
-# of this group's; a text cannot reach into another group's game.
+# group may use it (it belongs to no player). In an epic event the player picks the group
+# first (see domain/lcg/rules/any_group.py); the limit is the acting group's.
 def quest_action() -> Action:
     return Action(
         _quest_action_open,
         Seq(
             ability_used("action"),
             use_limit("thftd.setup.quest-action", "game"),
-            choose(
+            in_any_group(
                 PLAYER,
-                "Deal 10 damage to a non-unique engaged enemy",
+                "Deal 10 damage to a non-unique engaged enemy: in which group?",
+                "quest-action-damage",
+                10,
                 _ten_damage_targets,
-                "target",
-                deal_damage(lambda rt: int(rt.env["target"]), 10),
+                lambda: choose(
+                    PLAYER,
+                    "Deal 10 damage to a non-unique engaged enemy",
+                    _ten_damage_targets,
+                    "target",
+                    deal_damage(lambda rt: int(rt.env["target"]), 10),
+                ),
             ),
         ),
         "deal 10 damage to a non-unique engaged enemy (once per game)",
         anyone=True,
     )
+
+
+relayed(
+    "quest-action-damage",
+    "Another group's Quest Action: deal 10 damage to a non-unique enemy engaged with a player here",
+    _ten_damage_targets,
+    lambda target: deal_damage(target, sent_amount),
+)
 
 
 text(
@@ -890,7 +909,7 @@ table.TRAIT_AURAS.append(_borrowed_traits)
 # control; it gains the printed traits of another hero you control until the end of the
 # game." Upgraded: "+2 Willpower. Response: after this flips to its Upgraded side, shuffle
 # up to 6 cards from your discard pile into your deck and place 6 progress on a location
-# (in any group)." Reading: the location is one of this group's.
+# (in any group)." In an epic event the player picks the group of the location first.
 text(
     EITHILIANT,
     setup=choose(
@@ -918,17 +937,30 @@ text(
                     count=6,
                     optional=True,
                 ),
-                choose(
+                in_any_group(
                     PLAYER,
-                    "Eithiliant: place 6 progress on a location",
+                    "Eithiliant: place 6 progress on a location in which group?",
+                    "eithiliant-progress",
+                    6,
                     _locations_here,
-                    "place",
-                    place_progress(lambda rt: int(rt.env["place"]), 6),
+                    lambda: choose(
+                        PLAYER,
+                        "Eithiliant: place 6 progress on a location",
+                        _locations_here,
+                        "place",
+                        place_progress(lambda rt: int(rt.env["place"]), 6),
+                    ),
                 ),
             ),
             "Eithiliant is upgraded: shuffle discarded cards back and place 6 progress on a location?",
         ),
     ),
+)
+relayed(
+    "eithiliant-progress",
+    "Eithiliant (another group's ship): place 6 progress on a location here",
+    _locations_here,
+    lambda target: place_progress(target, sent_amount),
 )
 
 
@@ -945,11 +977,16 @@ def _has_ranged(s: LcgState, uid: Uid, keyword: str) -> bool:
 
 table.KEYWORD_AURAS.append(_has_ranged)
 
+
+def _enemies_here(rt: Runtime) -> list[Uid]:
+    return table.enemies_in_play(st(rt))
+
+
 # Golden Wing — Basic: "Each hero you control gets +1 hit point. Setup: reduce your threat
 # by 3 and choose a hero you control; it gains Ranged until the end of the game." (The
 # trigger word is missing in both sources; read as Setup.) Upgraded: "+2 hit points; your
 # heroes gain Ranged. Response: after this flips to its Upgraded side, deal 6 damage to an
-# enemy (in any group)."
+# enemy (in any group)." In an epic event the player picks the group of the enemy first.
 text(
     GOLDEN_WING,
     setup=Seq(
@@ -964,16 +1001,29 @@ text(
     ),
     responses=(
         _flip_response(
-            choose(
+            in_any_group(
                 PLAYER,
-                "Golden Wing: deal 6 damage to an enemy",
-                lambda rt: table.enemies_in_play(st(rt)),
-                "target",
-                deal_damage(lambda rt: int(rt.env["target"]), 6),
+                "Golden Wing: deal 6 damage to an enemy in which group?",
+                "golden-wing-damage",
+                6,
+                _enemies_here,
+                lambda: choose(
+                    PLAYER,
+                    "Golden Wing: deal 6 damage to an enemy",
+                    _enemies_here,
+                    "target",
+                    deal_damage(lambda rt: int(rt.env["target"]), 6),
+                ),
             ),
             "Golden Wing is upgraded: deal 6 damage to an enemy?",
         ),
     ),
+)
+relayed(
+    "golden-wing-damage",
+    "Golden Wing (another group's ship): deal 6 damage to an enemy here",
+    _enemies_here,
+    lambda target: deal_damage(target, sent_amount),
 )
 
 
@@ -1500,12 +1550,12 @@ def _ask_found_payment(rt: Runtime) -> Ask:
     options = []
     for way in _found_ways(rt):
         label = ", ".join(f"{table.name(s, p.card)} pays {p.amount}" for p in way) or "free"
-        options.append(Option(planning.payment_id(way), label))
+        options.append(Option(paying.payment_id(way), label))
     return Ask(PLAYER(rt), f"Pay for {table.name(s, uid)}", options, about=uid)
 
 
 def _found_payment(rt: Runtime) -> tuple[ev.Payment, ...]:
-    return next(w for w in _found_ways(rt) if planning.payment_id(w) == str(rt.env["payment"]))
+    return next(w for w in _found_ways(rt) if paying.payment_id(w) == str(rt.env["payment"]))
 
 
 def _pay_found(then: Callable[[Runtime, tuple[ev.Payment, ...]], Event]) -> Decide:

@@ -22,7 +22,7 @@ from uuid import UUID, uuid5
 
 import msgspec
 
-from domain.lcg.epic import ContributionCounted, EffectRelayed, EpicOpened, TotalReached
+from domain.lcg.epic import ContributionCounted, EffectRelayed, EpicOpened, GroupFollowed, TotalReached
 
 SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
@@ -145,6 +145,7 @@ TOPICS: dict[type[Any], str] = {
     ContributionCounted: "westmarch.epic.counted",
     EffectRelayed: "westmarch.epic.relayed",
     TotalReached: "westmarch.epic.reached",
+    GroupFollowed: "westmarch.epic.followed",  # written before tracking records; read only
     OrganizerKey: "westmarch.epic.organizer",
 }
 DECODERS: dict[str, msgspec.json.Decoder[Any]] = {topic: msgspec.json.Decoder(kind) for kind, topic in TOPICS.items()}

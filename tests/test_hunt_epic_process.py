@@ -167,3 +167,39 @@ def test_two_processes_on_postgresql_count_each_group_event_once() -> None:
             assert _organizer(app).followed(g.game_id) == app.version(g.game_id)
             assert state.contributed[g.game_id] == _own(app, g.game_id)
         assert state.total("progress") > 0
+
+
+def test_an_organizer_stored_before_tracking_records_loads_and_counts_nothing_twice(
+    played: tuple[EpicAccess, Westmarch], db: str
+) -> None:
+    """Organizers once recorded how far they had followed a group as ``GroupFollowed``
+    events in their own log, with no tracking record: such a log still loads, and following
+    it again passes over what it had counted."""
+    access, app = played
+    group = max((g.game_id for g in access.groups), key=lambda g: _own(app, g)["progress"])
+    state = cast(LcgState, app.state_at(group))
+    through = app.version(group) // 2
+    assert _own(app, group, through)["progress"] > 0, "the first half placed no progress: nothing to pass over"
+    version = app.version(access.epic_id)
+    old: list[object] = []
+    for e in app.history(group, lte=through):
+        if isinstance(e, ev.ProgressPlaced) and state.cards[e.card].code == "thftd-004":
+            version += 1
+            old.append(
+                organizer.ContributionCounted(
+                    originator_id=access.epic_id,
+                    originator_version=version,
+                    group=group,
+                    key="progress",
+                    amount=e.amount,
+                    source=e.seq,
+                )
+            )
+    version += 1
+    old.append(
+        organizer.GroupFollowed(originator_id=access.epic_id, originator_version=version, group=group, through=through)
+    )
+    app.recorder.insert_events([app.mapper.to_stored_event(e) for e in old])  # type: ignore[arg-type]
+    epic = EpicService(GameService(Westmarch(store_env(db=db)))).follow(access.epic_id)
+    assert epic.state.contributed[group] == _own(app, group)
+    _counted_once(app, access.epic_id)

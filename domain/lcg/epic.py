@@ -101,7 +101,20 @@ class TotalReached(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-EpicEvent = EpicOpened | ContributionCounted | EffectRelayed | TotalReached
+class GroupFollowed(msgspec.Struct, frozen=True, kw_only=True):
+    """Kept so that organizers stored before tracking records took over still load: the
+    organizer had acted on group ``group``'s events up to version ``through``. Folded as the
+    point before which the group's events are passed over, so re-following an old event
+    counts nothing twice. No longer written."""
+
+    originator_id: UUID
+    originator_version: int
+    group: UUID
+    through: int
+    timestamp: datetime | None = None
+
+
+EpicEvent = EpicOpened | ContributionCounted | EffectRelayed | TotalReached | GroupFollowed
 
 
 class EpicState(msgspec.Struct, kw_only=True):
@@ -131,6 +144,8 @@ class EpicState(msgspec.Struct, kw_only=True):
         elif isinstance(e, EffectRelayed):
             self.relayed.setdefault(e.target, []).append(e)
             self.counted_through[e.group] = e.source
+        elif isinstance(e, GroupFollowed):
+            self.counted_through[e.group] = max(self.counted_through[e.group], e.through)
         else:
             self.reached[e.key] = e.total
 

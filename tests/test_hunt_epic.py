@@ -248,3 +248,39 @@ def test_epic_on_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: 
     report = json.loads(capsys.readouterr().out)
     (event,) = report["events"]
     assert event["players"] == 3 and all(g["result"] for g in event["groups"])
+    assert event["audit"] == [], "every group verifies and the organizer's counts equal the groups' logs"
+
+
+def test_the_audit_of_an_epic_event_finds_a_count_that_differs_from_a_groups_log(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tools.epic import audit_epic, play_epic
+
+    app = Westmarch(store_env(db=str(tmp_path / "audit.db")))
+    report = play_epic(EpicService(GameService(app)), [1, 1], "easy", 3, "random", 40_000)
+    assert audit_epic(app, report) == []
+    first = report.groups[0]
+    wrong = replace(first, contributed={**first.contributed, "progress": first.contributed["progress"] + 1})
+    problems = audit_epic(app, replace(report, groups=[wrong, *report.groups[1:]]))
+    assert any("group 1: the organizer counted" in p for p in problems), problems
+
+
+def test_a_sixteen_player_epic_event_of_bots_runs_end_to_end_on_postgresql(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command the README gives, on PostgreSQL: four groups of four play to the end, every
+    group verifies and the organizer's totals equal the sum of the groups' logs."""
+    import json
+
+    from tests.conftest import POSTGRES_DSN
+    from tests.rpc_support import postgres_schema
+    from tools.cli import main
+
+    with postgres_schema() as schema:
+        monkeypatch.setenv("POSTGRES_SCHEMA", schema)
+        args = ["simulate", "lcg", "--scenario", "hunt-for-the-dreadnaught", "--epic", "4x4", "--games", "1"]
+        code = main([*args, "--difficulty", "easy", "--store", "--postgres", POSTGRES_DSN, "--json"])
+        (event,) = json.loads(capsys.readouterr().out)["events"]
+    assert code == 0 and event["audit"] == []
+    assert event["players"] == 16 and event["totals"] == {"progress": 128, "damage": 240}
+    assert all(g["result"] for g in event["groups"]), "every group played to its end"

@@ -389,8 +389,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         from tools.epic import simulate_epics
 
         db = args.db if args.store else None
-        print(simulate_epics(sizes, args.difficulty, args.games, args.seed, args.bot, db, args.json))
-        return 0
+        postgres = args.postgres if args.store else None
+        text, sound = simulate_epics(sizes, args.difficulty, args.games, args.seed, args.bot, db, args.json, postgres)
+        print(text)
+        return 0 if sound else 1
     if args.game == "wotr" and (args.scenario == "all" or args.difficulty == "both"):
         return _simulate_against_bots(args, game_kind)
     created = [game_kind.created(args, args.seed + i) for i in range(args.games)]

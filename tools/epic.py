@@ -11,14 +11,18 @@ import time
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
+from domain.lcg import epic as organizer
+from domain.lcg.state import LcgState
+from domain.verify import verify
 from projections.lcg import view as lcg_view
 from service.app import Westmarch, store_env
 from service.commands import GameService
 from service.epic import EpicAccess, EpicReport, EpicService
 from tools.bots import make_bot
+from tools.progress import Progress
 
 
 def parse_epic(text: str) -> list[int]:
@@ -99,16 +103,54 @@ def play_epic(service: EpicService, sizes: list[int], difficulty: str, seed: int
     return service.report(access.epic_id)
 
 
+def audit_epic(app: Westmarch, report: EpicReport) -> list[str]:
+    """What is wrong with a finished epic event, as sentences (none: it holds): every group's
+    game verifies from its own log (hash chain, then its decisions re-executed from the seed),
+    and the organizer's count of each group equals what the group's log placed."""
+    problems = []
+    for i, g in enumerate(report.groups, start=1):
+        events = app.history(g.game_id)
+        verdict = verify(app.rules_of(g.game_id), events)
+        if not verdict.ok:
+            problems.append(f"group {i} ({g.game_id}) does not verify: {verdict.reason}")
+        own = organizer.contributions(cast(LcgState, app.state_at(g.game_id)), events)
+        if own != g.contributed:
+            problems.append(f"group {i}: the organizer counted {g.contributed}, its log placed {own}")
+    if report.counted != {k: sum(g.contributed[k] for g in report.groups) for k in report.totals}:
+        problems.append(f"the totals {report.counted} are not the sum of the groups' counts")
+    return problems
+
+
 def simulate_epics(
-    sizes: list[int], difficulty: str, events: int, seed: int, bot: str, db: str | None, as_json: bool
-) -> str:
-    """Play ``events`` epic events with bots and report each one's totals and groups' results."""
+    sizes: list[int],
+    difficulty: str,
+    events: int,
+    seed: int,
+    bot: str,
+    db: str | None,
+    as_json: bool,
+    postgres: str | None = None,
+) -> tuple[str, bool]:
+    """Play ``events`` epic events with bots, audit each (:func:`audit_epic`), and report each
+    one's totals, groups' results and audit; the flag says whether every audit held."""
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        app = Westmarch(store_env(db=db or str(Path(folder) / "epic.db")))
+        env = store_env(postgres=postgres) if postgres else store_env(db=db or str(Path(folder) / "epic.db"))
+        app = Westmarch(env)
         service = EpicService(GameService(app))
-        reports = [play_epic(service, sizes, difficulty, seed + i, bot, 40_000) for i in range(events)]
+        audited = []
+        with Progress(events, "epic events") as progress:
+            for i in range(events):
+                report = play_epic(service, sizes, difficulty, seed + i, bot, 40_000)
+                audited.append((report, audit_epic(app, report)))
+                progress.advance()
     seconds = time.perf_counter() - started
+    sound = all(not problems for _, problems in audited)
     if as_json:
-        return json.dumps({"events": [report_dict(r) for r in reports], "seconds": round(seconds, 2)}, indent=2)
-    return "\n".join([*(report_text(r) for r in reports), f"time: {seconds:.1f} s"])
+        rows = [{**report_dict(r), "audit": problems} for r, problems in audited]
+        return json.dumps({"events": rows, "seconds": round(seconds, 2)}, indent=2), sound
+    lines = []
+    for r, problems in audited:
+        lines.append(report_text(r))
+        lines += [f"  audit: {p}" for p in problems] or ["  audit: every group verifies; its count equals its log"]
+    return "\n".join([*lines, f"time: {seconds:.1f} s"]), sound

@@ -47,6 +47,18 @@ def _placed(state: LcgState, e: Event) -> tuple[str, int] | None:
     return None
 
 
+def contributions(state: LcgState, events: Sequence[Event]) -> dict[str, int]:
+    """What a group's ``events`` (its log, or a prefix of it) placed toward each global value,
+    read from the log itself: the organizer's count of that group must equal it. ``state``
+    is a state of the group at or after the last of them (it names every card)."""
+    out = dict.fromkeys(PER_PLAYER, 0)
+    for e in events:
+        placed = _placed(state, e)
+        if placed is not None:
+            out[placed[0]] += placed[1]
+    return out
+
+
 MAX_GROUP = 4
 
 

@@ -678,7 +678,7 @@ def parser() -> argparse.ArgumentParser:
     p = command("serve", "run the gRPC game service (SQLite by default, PostgreSQL by POSTGRES_*)", cmd_serve)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
     p.add_argument("--port", type=int, default=50051, help="port (0: any free port; default: %(default)s)")
-    p.add_argument("--workers", type=int, help="threads for store and rules work (default: 4)")
+    p.add_argument("--workers", type=int, help="threads for store and rules work (default: 12)")
     p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain")
     p.add_argument("--tls-key", metavar="PEM", help="and this private key")
     p.add_argument(

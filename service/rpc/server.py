@@ -60,10 +60,14 @@ from service.web.http import WebOptions, WebServer, tls_context
 
 SERVICE_NAME = "westmarch.v1.GameService"
 POLL_SECONDS = 0.15
-WORKERS = 4
+WORKERS = 12
+"""Threads for store and rules work (the event loop only moves messages). Most of a
+command's time in a worker is spent waiting for its transaction, so more workers than
+cores let more commands share one (group commit): on PostgreSQL with two processes and 50
+clients, 12 workers served 1.2x the commands of 4 (and as many as 16), SQLite about 1.05x;
+12, with the poller and the write probe, stays within the PostgreSQL pool's 15 connections."""
 OPEN_CALLS = frozenset({"CreateGame", "ListGames", "GetCatalog"})
 """Calls that need no token: limited per connection (see ``service/rpc/limits.py``)."""
-"""Threads for store and rules work (the event loop only moves messages)."""
 PROBE_SECONDS = 0.5
 """How often a read-only store is probed for writes again."""
 WATCH_FALLBACK_SECONDS = 3.0

@@ -32,8 +32,6 @@ PAGE = 2000
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-
-
 class DamagedStore(Exception):
     """A stored event cannot be exported as it is (``westmarch verify GAME`` names it)."""
 

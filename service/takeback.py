@@ -98,4 +98,3 @@ def _branch(service: GameService, game_id: UUID, seat: str, at: int) -> TakeBack
     service.tokens.remember(branch_id, Record(same_tokens))
     service._committed(branch_id, game.version)
     return TakeBackResult(seat, at, branch_id)
-

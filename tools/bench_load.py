@@ -7,13 +7,18 @@ this runs on are noisy:
   spends per ``SubmitDecision``, against what the echo server (the same service answering
   canned responses, ``tools/bench_service.py``) spends per call, both under 50 concurrent
   clients.
+- **The floor**: the CPU per command of the game service alone, played on one thread with
+  no gRPC, event loop or worker threads (rules, views, SQLite, the protobuf response),
+  against the same echo figure: what any server built on these rules spends at the least.
 - **Fairness under a flood**: one client's ``SubmitDecision`` p99 alone, then while another
   client (a process of its own, one connection) opens 500 ``Watch`` streams with one token
   and calls ``ListGames`` and ``CreateGame`` as fast as the server answers, in alternating
   stretches; with the CPU the server, the flood and the measured client spent meanwhile.
 - **PostgreSQL, 1, 2 and 4 processes** (``serve --processes N``) against the ``eventsourcing``
   library's own application saving one event per command (aggregates held in memory) on the
-  same database with the same number of concurrent writers.
+  same database with the same number of concurrent writers; with each run's CPU per command
+  of the server, the clients and PostgreSQL, and the cores twice the library's rate would
+  take at that cost.
 - **Soak** (``--soak-minutes``): the RSS of one server over a long run of bot games, sampled
   every 30 s: it must level off.
 """
@@ -25,11 +30,13 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import random
 import statistics
 import sys
 import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,16 +244,92 @@ def library_baseline(schema: str, writers: int, seconds: float) -> float:
     return rate
 
 
-def pg_rate(processes: int, loops: int, seconds: float) -> float:
+@dataclass
+class PgRun:
+    rate: float
+    """Commands per second."""
+    server_ms: float
+    """CPU per command of the server processes, the clients and PostgreSQL's processes."""
+    clients_ms: float
+    postgres_ms: float
+
+    @property
+    def total_ms(self) -> float:
+        return self.server_ms + self.clients_ms + self.postgres_ms
+
+
+def postgres_cpu_seconds() -> float:
+    """User + system CPU seconds of every PostgreSQL process of this machine."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            name, fields = (entry / "stat").read_text().rsplit(")", 1)
+            if name.split("(", 1)[1] in ("postgres", "postmaster"):
+                parts = fields.split()
+                total += (int(parts[11]) + int(parts[12])) / ticks
+    return total
+
+
+def pg_rate(processes: int, loops: int, seconds: float) -> PgRun:
     with scratch_schema(POSTGRES_DSN, "bench") as schema:
         server = serve(["--postgres", POSTGRES_DSN, "--processes", str(processes)], {"POSTGRES_SCHEMA": schema})
         try:
             addresses = [server.address] * loops  # one connection per client: spread over the processes
-            started = time.perf_counter()
+            server_before, postgres_before = cpu_seconds(server.proc.pid), postgres_cpu_seconds()
+            clients_before, started = time.process_time(), time.perf_counter()
             _, count = asyncio.run(submit_loops(addresses, loops, seconds))
-            return count / (time.perf_counter() - started)
+            elapsed = time.perf_counter() - started
+            per = 1000 / max(1, count)
+            return PgRun(
+                count / elapsed,
+                per * (cpu_seconds(server.proc.pid) - server_before),
+                per * (time.process_time() - clients_before),
+                per * (postgres_cpu_seconds() - postgres_before),
+            )
         finally:
             server.stop()
+
+
+# -- the floor: the same commands with no server around them -----------------------------
+
+
+def in_process_cpu(seconds: float) -> tuple[float, int]:
+    """CPU milliseconds per command of the game service itself, on one thread with no gRPC,
+    no event loop and no worker threads: the games ``submit_loops`` plays (create, view,
+    then answer decisions), saved to SQLite, each answer turned into its protobuf response.
+    What any server built on these rules spends per command at the least."""
+    from service.app import Westmarch, store_env
+    from service.commands import GameService
+    from service.games import GameRequest
+    from service.rpc import convert
+    from service.rpc.server import sqlite_synchronous
+    from tools.bots import random_choice
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = Westmarch(store_env(db=str(Path(tmp) / "floor.db")))
+        sqlite_synchronous(app, "NORMAL")
+        service = GameService(app)
+        rng = random.Random(1)
+        count = 0
+        started, deadline = time.process_time(), time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            access = service.create(GameRequest(game="lcg"), seed=rng.randrange(1, 2**31))
+            seat = next(iter(access.seats))
+            version, decision = access.version, service.view_as(access.game_id, seat).decision
+            while decision is not None and time.perf_counter() < deadline:
+                choice = list(random_choice(decision, rng))
+                result = service.submit_as(access.game_id, seat, version, decision.id, choice, uuid.uuid4().hex)
+                convert.submit_pb(result)
+                count += 1
+                if result.over:
+                    break
+                version, decision = result.version, result.decision
+        used = time.process_time() - started
+        app.close()
+    return 1000 * used / max(1, count), count
 
 
 # -- soak --------------------------------------------------------------------------------
@@ -308,6 +391,16 @@ def load(args: argparse.Namespace) -> None:
                     "goal <= 2.5x",
                 )
             )
+            floor, floor_n = in_process_cpu(seconds / 2)
+            rows.append(
+                (
+                    "the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf "
+                    "response; one thread, no gRPC), against the echo server's per call",
+                    f"{floor:.2f} ms against {theirs:.2f} ms: {floor / theirs:.1f}x ({floor_n:,} commands); "
+                    f"gRPC, the event loop and the worker threads add {ours - floor:.2f} ms",
+                    "",
+                )
+            )
             fair = fairness(server, 2 * seconds)
             rows.append(fairness_row(fair))
             p50, p99 = _pct(fair.alone, 0.5), _pct(fair.alone, 0.99)
@@ -331,14 +424,25 @@ def load(args: argparse.Namespace) -> None:
         )
     )
     for processes in (1, 2, 4):
-        rate = pg_rate(processes, 50, seconds)
+        run = pg_rate(processes, 50, seconds)
         rows.append(
             (
                 f"PostgreSQL: `serve --processes {processes}`, 50 concurrent clients playing games",
-                f"{rate:,.0f} commands/s: {rate / base:.2f}x the library's application",
+                f"{run.rate:,.0f} commands/s: {run.rate / base:.2f}x the library's application; CPU per command: "
+                f"server {run.server_ms:.2f} ms, clients {run.clients_ms:.2f} ms, PostgreSQL {run.postgres_ms:.2f} ms",
                 "goal >= 2x with 2 processes" if processes == 2 else "",
             )
         )
+        if processes == 2:
+            need = 2 * base * run.total_ms / 1000
+            rows.append(
+                (
+                    "PostgreSQL, 2 processes: the cores twice the library's rate would take at this CPU per command",
+                    f"{2 * base:,.0f} commands/s x {run.total_ms:.2f} ms = {need:.1f} cores "
+                    f"(this machine has {os.cpu_count()})",
+                    "",
+                )
+            )
     command = "westmarch bench-load" + (" --quick" if quick else "")
     write_section(Path(args.output), "service-load", "gRPC service under load (ratios in one run)", command, rows)
     for a, b, c in rows:

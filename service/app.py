@@ -10,6 +10,7 @@ optimistic concurrency on the game's version.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 import threading
@@ -22,7 +23,7 @@ from uuid import UUID, uuid4
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import get_topic
+from eventsourcing.utils import get_topic, strtobool
 
 from domain.game import Game, GameSnapshot, Recorded, project_game
 from domain.kernel.decisions import Choice, RuleError
@@ -38,13 +39,16 @@ from service.store import (
     Append,
     EventMapper,
     LogMismatch,
+    ensure_firsts_index,
     insert_stored,
     latest_version,
     ruleset_of,
+    select_firsts,
     select_states,
     stored_span,
 )
 
+log = logging.getLogger("westmarch.store")
 DEFAULT_DB = "westmarch.db"
 SNAPSHOT_EVERY = 200
 """A snapshot is taken whenever a command carries a game past a multiple of this."""
@@ -166,6 +170,11 @@ class Westmarch(Application[UUID]):
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(dict(env) if env else None)
+        if strtobool(self.env.get("CREATE_TABLE") or "yes"):
+            try:
+                ensure_firsts_index(self.recorder)
+            except Exception as error:  # listing still works without it, only slower
+                log.warning("cannot create the index of games: %s", error)
         self.snapshot_every = int(self.env.get("WESTMARCH_SNAPSHOT_EVERY", str(SNAPSHOT_EVERY)))
         sqlite = "sqlite" in self.env.get("PERSISTENCE_MODULE", "sqlite")
         self.writing: threading.Lock | contextlib.nullcontext[None] = (
@@ -404,7 +413,7 @@ class Westmarch(Application[UUID]):
             raise BadVersion(version, state.version)
         return state
 
-    def _info(self, game_id: UUID, topic: str, first: bytes) -> GameInfo:
+    def summary(self, game_id: UUID, topic: str, first: bytes) -> GameInfo:
         """One game's summary; a game whose first or last event cannot be read is marked."""
         name = ruleset_of(topic)
         try:
@@ -427,20 +436,23 @@ class Westmarch(Application[UUID]):
             damaged = f"event {version} is stored as number {final.seq}"
         return GameInfo(game_id, rules.name, version, isinstance(final, GameEnded), created, damaged)
 
-    def games(self) -> Iterator[GameInfo]:
-        """Every game in the store, oldest first."""
+    def created(self) -> Iterator[tuple[UUID, str, bytes]]:
+        """Every game's id, creation topic and stored creation event, oldest first: one
+        indexed read per 500 games (see :data:`~service.store.FIRSTS_INDEX`)."""
         topics = [CREATED_TOPIC.format(ruleset=n) for n in names()]
-        start = 1
+        after = 0
         while True:
-            page = self.recorder.select_notifications(start, 500, topics=topics)
-            for note in page:
-                game_id = note.originator_id
-                if not isinstance(game_id, UUID):
-                    game_id = UUID(str(game_id))
-                yield self._info(game_id, note.topic, note.state)
+            page = select_firsts(self.recorder, after, 500, topics)
+            for _, game_id, topic, state in page:
+                yield game_id, topic, state
             if len(page) < 500:
                 return
-            start = page[-1].id + 1
+            after = page[-1][0]
+
+    def games(self) -> Iterator[GameInfo]:
+        """Every game in the store, oldest first, with its summary."""
+        for game_id, topic, state in self.created():
+            yield self.summary(game_id, topic, state)
 
 
 __all__ = [

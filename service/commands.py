@@ -629,8 +629,8 @@ class GameService:
     def games(self, offset: int = 0, limit: int = 100) -> list[GameInfo]:
         if offset < 0 or limit < 0:
             raise BadRequest("offset and limit cannot be negative")
-        every: Iterator[GameInfo] = self.app.games()
-        found = list(islice(every, offset, offset + (limit or 100)))
+        window = islice(self.app.created(), offset, offset + (limit or 100))  # only these are summed up
+        found = [self.app.summary(game_id, topic, state) for game_id, topic, state in window]
         damaged = self._damaged
         return [replace(i, damaged=damaged[i.id]) if i.id in damaged and not i.damaged else i for i in found]
 

@@ -209,6 +209,83 @@ def stored_span(recorder: Any, game_id: UUID) -> tuple[int, int | None]:
     return len(events), events[-1].originator_version if events else None
 
 
+FIRSTS_INDEX = "{table}_firsts"
+"""The index of the rows that begin an aggregate (version 1): a game's creation event, a
+service record. Games are listed from it, so listing reads one row per game rather than
+every stored event (the store's notification log with a topic filter scans them all)."""
+
+
+def ensure_firsts_index(recorder: Any) -> None:
+    """Create the partial index :data:`FIRSTS_INDEX` on the events table if it is missing
+    (once per store; later starts only look it up). Another process creating it at the
+    same moment is not an error."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    table = recorder.events_table_name
+    name = FIRSTS_INDEX.format(table=table)
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        if _sqlite_read(recorder, "SELECT 1 FROM sqlite_master WHERE type='index' AND name=?", [name]):
+            return
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(
+                f"CREATE INDEX IF NOT EXISTS {name} ON {table} (originator_version) WHERE originator_version = 1"
+            )
+        return
+    if type(recorder).__module__ == "eventsourcing.postgres":
+        import psycopg
+        from psycopg.sql import SQL, Identifier
+
+        schema = recorder.datastore.schema
+        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_indexes WHERE schemaname = %s AND indexname = %s", [schema, name])
+            if cursor.fetchone() is not None:
+                return
+            statement = SQL(
+                "CREATE INDEX IF NOT EXISTS {name} ON {schema}.{table} (notification_id) WHERE originator_version = 1"
+            ).format(name=Identifier(name), schema=Identifier(schema), table=Identifier(table))
+            try:
+                cursor.execute(statement)
+                conn.commit()
+            except (psycopg.errors.UniqueViolation, psycopg.errors.DuplicateTable):
+                conn.rollback()  # another process made it first
+
+
+def select_firsts(recorder: Any, after: int, limit: int, topics: Sequence[str]) -> list[tuple[int, UUID, str, bytes]]:
+    """Up to ``limit`` rows that begin an aggregate, of the given topics, after position
+    ``after`` in the store's order of saving: (position, aggregate id, topic, state)."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    table = recorder.events_table_name
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        marks = ",".join("?" * len(topics))
+        sql = (
+            f"SELECT rowid, originator_id, topic, state FROM {table} "
+            f"WHERE originator_version = 1 AND rowid > ? AND topic IN ({marks}) ORDER BY rowid LIMIT ?"
+        )
+        rows = _sqlite_read(recorder, sql, [after, *topics, limit])
+        return [(r[0], UUID(r[1]), r[2], _as_bytes(r[3])) for r in rows]
+    if type(recorder).__module__ == "eventsourcing.postgres":
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL(
+            "SELECT notification_id, originator_id, topic, state FROM {schema}.{table} "
+            "WHERE originator_version = 1 AND notification_id > %s AND topic = ANY(%s) "
+            "ORDER BY notification_id LIMIT %s"
+        ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(table))
+        with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute(statement, [after, list(topics), limit], prepare=True)
+            return [
+                (r["notification_id"], _as_uuid(r["originator_id"]), r["topic"], _as_bytes(r["state"]))
+                for r in cursor.fetchall()
+            ]
+    notes = recorder.select_notifications(after + 1, limit, topics=topics)  # a store in memory: no index
+    return [(n.id, _as_uuid(n.originator_id), n.topic, n.state) for n in notes]
+
+
+def _as_uuid(value: Any) -> UUID:
+    return value if isinstance(value, UUID) else UUID(str(value))
+
+
 class LogMismatch(Exception):
     """A game's stored log was not exactly versions 1 to N when N+1 was to be appended:
     another process appended first, or the log was damaged. Nothing of it was saved."""

@@ -19,6 +19,8 @@ this runs on are noisy:
   same database with the same number of concurrent writers; with each run's CPU per command
   of the server, the clients and PostgreSQL, and the cores twice the library's rate would
   take at that cost.
+- **Listing games**: a page of ``ListGames`` on a store of played games, read from the index
+  of first rows, against finding the games in the library's notification log by topic.
 - **Soak** (``--soak-minutes``): the RSS of one server over a long run of bot games, sampled
   every 30 s: it must level off.
 """
@@ -360,6 +362,55 @@ def soak(minutes: float) -> list[tuple[float, float, int]]:
     return samples
 
 
+# -- listing games -----------------------------------------------------------------------
+
+
+def listing(games: int, calls: int = 20) -> tuple[float, float, int]:
+    """CPU milliseconds of one page of ``ListGames`` (100 games, with their summaries) on a
+    store of ``games`` games played to their end, against the same page made from the
+    library's notification log read by topic (as games were listed before the index of
+    first rows); and how many events the store holds."""
+    import random as _random
+
+    from domain.lcg.lineups import lcg_options
+    from domain.lcg.ruleset import LCG
+    from domain.rulesets import names
+    from service.app import Westmarch, store_env
+    from service.commands import GameService
+    from service.store import CREATED_TOPIC
+    from tools.bots import random_choice
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = Westmarch(store_env(db=str(Path(tmp) / "listing.db")))
+        rng = _random.Random(1)
+        events = 0
+        for seed in range(1, games + 1):
+            game = app.create("lcg", LCG.created(lcg_options("passage-through-mirkwood", 1, None, "standard"), seed))
+            while (decision := game.state.pending) is not None:
+                game.answer(decision.seat, decision.id, random_choice(decision, rng))
+            app.store(game)
+            events += game.version
+        service = GameService(app)
+        topics = [CREATED_TOPIC.format(ruleset=n) for n in names()]
+
+        def by_topic() -> None:  # the same page as the listing was made before the index
+            recorder: Any = app.recorder
+            page = recorder.select_notifications(1, 500, topics=topics)
+            for note in page[:100]:
+                app.summary(note.originator_id, note.topic, note.state)
+
+        def per_call(fn: Any) -> float:
+            started = time.process_time()
+            for _ in range(calls):
+                fn()
+            return 1000 * (time.process_time() - started) / calls
+
+        ours = per_call(lambda: service.games(0, 100))
+        theirs = per_call(by_topic)
+        app.close()
+    return ours, theirs, events
+
+
 # -- the run -----------------------------------------------------------------------------
 
 
@@ -414,6 +465,16 @@ def load(args: argparse.Namespace) -> None:
         finally:
             server.stop()
             echo.stop()
+    ours, theirs, events = listing(40 if quick else 200)
+    rows.append(
+        (
+            f"ListGames, one page of 100 games with their summaries, on a store of {40 if quick else 200} "
+            f"played games ({events:,} events), against finding their creation events in the library's "
+            "notification log by topic",
+            f"{ours:.1f} ms against {theirs:.1f} ms of CPU: {ours / theirs:.2f}x",
+            "",
+        )
+    )
     with scratch_schema(POSTGRES_DSN, "bench") as schema:
         base = library_baseline(schema, 50, seconds)
     rows.append(

@@ -82,7 +82,7 @@ def _game_id(app: Westmarch, text: str) -> UUID:
         return UUID(text)
     except ValueError:
         pass
-    matches = [g.id for g in app.games() if str(g.id).startswith(text.lower())]
+    matches = [game_id for game_id, _, _ in app.created() if str(game_id).startswith(text.lower())]
     if len(matches) == 1:
         return matches[0]
     if not matches:

@@ -7,6 +7,7 @@ this runs on are noisy:
   spends per ``SubmitDecision``, against what the echo server (the same service answering
   canned responses, ``tools/bench_service.py``) spends per call, both under 50 concurrent
   clients.
+  The echo server is also measured answering only as many calls a second as ours did.
 - **The floor**: the CPU per command of the game service alone, played on one thread with
   no gRPC, event loop or worker threads (rules, views, SQLite, the protobuf response),
   against the same echo figure: what any server built on these rules spends at the least.
@@ -74,10 +75,11 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def cpu_per_call(proc: Proc, loops: int, seconds: float, echo: bool) -> tuple[float, int]:
-    """Milliseconds of server CPU per call under ``loops`` concurrent clients, and the calls."""
+def cpu_per_call(proc: Proc, loops: int, seconds: float, echo: bool, rate: float | None = None) -> tuple[float, int]:
+    """Milliseconds of server CPU per call under ``loops`` concurrent clients (together making
+    ``rate`` calls a second, if given), and the calls."""
     before = cpu_seconds(proc.proc.pid)
-    _, count = asyncio.run(submit_loops([proc.address], loops, seconds, echo=echo))
+    _, count = asyncio.run(submit_loops([proc.address], loops, seconds, echo=echo, rate=rate))
     used = cpu_seconds(proc.proc.pid) - before
     return 1000 * used / max(1, count), count
 
@@ -440,6 +442,16 @@ def load(args: argparse.Namespace) -> None:
                     f"{ours:.2f} ms against {theirs:.2f} ms: {ours / theirs:.1f}x "
                     f"({ours_n:,} commands, {theirs_n:,} echo calls)",
                     "goal <= 2.5x",
+                )
+            )
+            paced, paced_n = cpu_per_call(echo, 50, seconds, echo=True, rate=ours_n / seconds)
+            rows.append(
+                (
+                    "the same, with the echo server answering as many calls a second as ours did (its "
+                    "calls then come fewer at a time, so each costs it more)",
+                    f"{ours:.2f} ms against {paced:.2f} ms: {ours / paced:.1f}x "
+                    f"({paced_n / seconds:,.0f} echo calls a second against our {ours_n / seconds:,.0f})",
+                    "",
                 )
             )
             floor, floor_n = in_process_cpu(seconds / 2)

@@ -168,17 +168,23 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
-async def submit_loops(addresses: list[str], loops: int, seconds: float, echo: bool = False) -> tuple[list[float], int]:
+async def submit_loops(
+    addresses: list[str], loops: int, seconds: float, echo: bool = False, rate: float | None = None
+) -> tuple[list[float], int]:
     """``loops`` clients, each on its own connection (spread over ``addresses``) playing one-seat
-    games by chaining SubmitDecision; latencies (ms), count."""
+    games by chaining SubmitDecision; latencies (ms), count. With a ``rate``, the clients
+    together make about that many SubmitDecision calls a second (each waits for its turn);
+    otherwise each calls again as soon as it is answered."""
     channels = [aio_channel(addresses[n % len(addresses)]) for n in range(loops)]
     stubs = [pb_grpc.GameServiceStub(c) for c in channels]
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds
+    interval = loops / rate if rate else 0.0
 
     async def loop(n: int) -> None:
         stub = stubs[n % len(stubs)]
         rng = random.Random(n)
+        turn = time.perf_counter() + interval * n / loops
         while time.perf_counter() < deadline:
             access = (await stub.CreateGame(pb.CreateGameRequest(game="lcg", seed=rng.randrange(1, 2**31)))).access
             token = access.seats[0].token
@@ -195,6 +201,9 @@ async def submit_loops(addresses: list[str], loops: int, seconds: float, echo: b
                     choice=list(random_choice(d, rng)),
                     command_id=uuid.uuid4().hex,
                 )
+                if interval:
+                    turn += interval
+                    await asyncio.sleep(max(0.0, turn - time.perf_counter()))
                 started = time.perf_counter()
                 result = await stub.SubmitDecision(request)
                 latencies.append((time.perf_counter() - started) * 1000)

@@ -13,7 +13,6 @@ the game is over. The seed is shown only then.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -24,7 +23,7 @@ from domain.wotr import events as wotr_events
 from domain.wotr.cards import CARDS
 from domain.wotr.rules import table
 from domain.wotr.state import FREE, SHADOW, Seat, Uid, WotrState
-from projections.feed import card_refs, redact_cards
+from projections.projection import GameProjection
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -296,16 +295,11 @@ def visible(s: WotrState, viewer: str, uid: Uid) -> bool:
     return False
 
 
-class WotrProjection:
+class WotrProjection(GameProjection):
     """The War of the Ring part of the per-viewer feed (``projections/feed.py``)."""
 
-    name = "wotr"
-
-    def view(self, state: Any, viewer: str) -> TableView:
-        return view(state, viewer)
-
-    def visible(self, state: Any, viewer: str, uid: int) -> bool:
-        return visible(state, viewer, uid)
+    def __init__(self) -> None:
+        super().__init__("wotr", view, visible, CARD_FIELDS)
 
     def reveals(self, event: Any, viewer: str) -> set[int]:
         """Cards an event shows beyond the zone rules: what a seat looked at (to that seat),
@@ -320,13 +314,10 @@ class WotrProjection:
         return set()
 
     def refs(self, body: dict[str, Any]) -> set[int]:
-        found = card_refs(body, CARD_FIELDS)
+        found = super().refs(body)
         for pair in body.get("supports", ()):
             found.update(pair)
         return found
-
-    def redact(self, body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
-        return redact_cards(body, CARD_FIELDS, seeing)
 
 
 PROJECTION = WotrProjection()

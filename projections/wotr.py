@@ -128,25 +128,38 @@ class TableView(msgspec.Struct, omit_defaults=True):
     seed: int | None = None
 
 
-def card_view(s: WotrState, uid: Uid) -> CardView:
-    card = s.cards[uid]
-    d = CARDS[card.code]
-    v = CardView(
+_ICONS = ("path", "bg_attack", "bg_defense", "lead_attack", "lead_defense")
+
+
+def printed_view(code: str, uid: Uid = 0) -> CardView:
+    """A card as printed, out of play (icons as printed, no owner)."""
+    d = CARDS[code]
+    return CardView(
         uid=uid,
-        code=card.code,
+        code=code,
         name=d.name,
         type=d.type,
         faction=d.faction,
-        owner=card.owner,
+        path=d.path,
+        bg_attack=d.bg_attack,
+        bg_defense=d.bg_defense,
+        lead_attack=d.lead_attack,
+        lead_defense=d.lead_defense,
         paths=d.paths,
         keywords=d.keywords,
-        reserved=card.reserved,
         text=d.text,
     )
-    in_play = table.in_play(s, uid)
-    for icon in ("path", "bg_attack", "bg_defense", "lead_attack", "lead_defense"):
-        setattr(v, icon, table.icons(s, uid, icon) if in_play else getattr(d, icon))
-    if in_play:
+
+
+def card_view(s: WotrState, uid: Uid) -> CardView:
+    """A card on the table: as printed, with its owner, and in play its icons as they stand
+    now and the items it wields."""
+    card = s.cards[uid]
+    v = printed_view(card.code, uid)
+    v.owner, v.reserved = card.owner, card.reserved
+    if table.in_play(s, uid):
+        for icon in _ICONS:
+            setattr(v, icon, table.icons(s, uid, icon))
         v.items = [card_view(s, i) for i in table.items_of(s, uid)]
     return v
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.kernel.decisions import Decision, Option
 from domain.wotr.cards import CARDS
-from projections.wotr import CardView, LocationView, PlayerView, TableView
+from projections.wotr import CardView, LocationView, PlayerView, TableView, printed_view
 
 CARRYOVER = 2
 """Rules §4.2: the hand a player may always pass with (the carryover limit's floor)."""
@@ -248,22 +248,4 @@ def score(t: TableView) -> str:
 def printed(query: str) -> list[CardView]:
     """Faction cards whose name starts with ``query``, as printed (not in play)."""
     wanted = query.casefold()
-    return [
-        CardView(
-            uid=0,
-            code=code,
-            name=d.name,
-            type=d.type,
-            faction=d.faction,
-            path=d.path,
-            bg_attack=d.bg_attack,
-            bg_defense=d.bg_defense,
-            lead_attack=d.lead_attack,
-            lead_defense=d.lead_defense,
-            paths=d.paths,
-            keywords=d.keywords,
-            text=d.text,
-        )
-        for code, d in CARDS.items()
-        if d.name.casefold().startswith(wanted)
-    ]
+    return [printed_view(code) for code, d in CARDS.items() if d.name.casefold().startswith(wanted)]

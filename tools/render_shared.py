@@ -13,14 +13,9 @@ from domain.kernel.decisions import Decision
 class Card(Protocol):
     """A card as a view shows it."""
 
-    @property
-    def uid(self) -> int: ...
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def text(self) -> str: ...
+    uid: int
+    name: str
+    text: str
 
 
 C = TypeVar("C")

@@ -19,7 +19,7 @@ from domain.lcg import events as lcg_events
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
-from projections.feed import card_refs, redact_cards
+from projections.projection import GameProjection
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -280,16 +280,11 @@ def _visible(s: LcgState, viewer: str, zone: str, card: Any, depth: int) -> bool
     return False
 
 
-class LcgProjection:
+class LcgProjection(GameProjection):
     """The LCG part of the per-viewer feed (``projections/feed.py`` does the generic part)."""
 
-    name = "lcg"
-
-    def view(self, state: Any, viewer: str) -> TableView:
-        return view(state, viewer)
-
-    def visible(self, state: Any, viewer: str, uid: int) -> bool:
-        return visible(state, viewer, uid)
+    def __init__(self) -> None:
+        super().__init__("lcg", view, visible, CARD_FIELDS)
 
     def reveals(self, event: Any, viewer: str) -> set[int]:
         """Cards an event shows to one seat beyond the zone rules: a card it looked at."""
@@ -299,13 +294,13 @@ class LcgProjection:
 
     def refs(self, body: dict[str, Any]) -> set[int]:
         """Every card uid the game-specific fields of an event body mention."""
-        found = card_refs(body, CARD_FIELDS)
+        found = super().refs(body)
         found.update(payment[0] for payment in body.get("payments", ()))
         return found
 
     def redact(self, body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
         """Remove from ``body`` what the viewer may not see; True if anything was removed."""
-        changed = redact_cards(body, CARD_FIELDS, seeing)
+        changed = super().redact(body, seeing)
         if "payments" in body:
             kept = [p for p in body["payments"] if seeing(p[0])]
             if len(kept) != len(body["payments"]):

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.lcg.cards import CARDS
 from domain.lcg.scenarios import scenario
+from projections import phrases_shared as shared
 from projections.phrases_hobbit import PHRASES as HOBBIT_PHRASES
 from projections.phrases_lcg_events import PHRASES as EVENT_CARD_PHRASES
 from projections.phrases_lcg_hunt import PHRASES as HUNT_PHRASES
@@ -71,12 +72,7 @@ _PLAYER_ZONES = {
 
 
 def zone(key: str) -> str:
-    if key in _SHARED_ZONES:
-        return _SHARED_ZONES[key]
-    seat, _, rest = key.partition(".")
-    if rest in _PLAYER_ZONES:
-        return f"{seat}'s {_PLAYER_ZONES[rest]}"
-    return key
+    return shared.zone_words(key, _SHARED_ZONES, _PLAYER_ZONES)
 
 
 def _payments(said: Said) -> list[str]:
@@ -115,9 +111,8 @@ def game_created(said: Said) -> str:
 
 
 def position_set(said: Said) -> str:
-    n = len(said.get("cards") or ()) + int(said.get("cards_hidden", 0) or 0)
     where = f"round {said.get('round')}" + (f", {said.get('phase')} phase" if said.get("phase") else "")
-    return f"the table is laid out as given: {plural(n, 'card')}, {where}, {said.get('first')} first"
+    return shared.laid_out(said, f"{where}, {said.get('first')} first")
 
 
 def cards_created(said: Said) -> str:
@@ -143,12 +138,6 @@ def cards_created(said: Said) -> str:
 
 def threat_set(said: Said) -> str:
     return f"{said.get('player')} starts with threat {said.get('threat')}"
-
-
-def deck_shuffled(said: Said) -> str:
-    order = said.get("order")
-    n = len(order) if order is not None else int(said.get("count", 0) or 0)
-    return f"{zone(str(said.get('zone')))} is shuffled ({plural(n, 'card')})"
 
 
 def character_discarded(said: Said) -> str:
@@ -179,21 +168,7 @@ def card_moved(said: Said) -> str:
 
 
 def cards_discarded(said: Said) -> str:
-    cards = said.cards("cards")
-    piles = {said.state.cards[u].zone for u in cards.uids if u in said.state.cards}
-    if not cards.hidden and len(piles) == 1:
-        return f"{cards.text()} {cards.be('goes', 'go')} to {zone(piles.pop())}"
-    return f"{cards.text()} {cards.be()} discarded"
-
-
-def cards_drawn(said: Said) -> str:
-    cards = said.cards("cards")
-    player = said.get("player")
-    if cards.hidden:
-        return f"{player} draws {a_or_n(cards.count, 'card')}"
-    if cards.count == 1:
-        return f"{player} draws {cards.text()}"
-    return f"{player} draws {plural(cards.count, 'card')}: {cards.text()}"
+    return shared.to_piles(said, "discarded")
 
 
 # -- tokens and states --------------------------------------------------------------------------
@@ -251,10 +226,6 @@ def surge_gained(said: Said) -> str:
 
 
 # -- the round ----------------------------------------------------------------------------------
-
-
-def round_began(said: Said) -> str:
-    return f"round {said.get('round')} begins"
 
 
 def phase_began(said: Said) -> str:
@@ -373,11 +344,6 @@ def control_given(said: Said) -> str:
     return f"{said.get('player')} takes control of {said.card('card')}"
 
 
-def ability_triggered(said: Said) -> str:
-    ability = words(str(said.get("ability")))
-    return f"{said.get('player')} uses {possessive(said.card('card'))} {ability}"
-
-
 def first_player_passed(said: Said) -> str:
     return f"{said.get('player')} becomes the first player"
 
@@ -432,10 +398,6 @@ def phase_ended(said: Said) -> str:
     return f"the {said.get('phase')} phase ends"
 
 
-def round_ended(said: Said) -> str:
-    return f"round {said.get('round')} ends"
-
-
 def shadow_effect_resolved(said: Said) -> str:
     return f"the shadow effect of {said.card('card', 'a shadow card')} on {said.card('enemy', 'an enemy')} has resolved"
 
@@ -487,7 +449,7 @@ BOOK = register(
         phrases={
             "GameCreated": game_created,
             "PhaseEnded": phase_ended,
-            "RoundEnded": round_ended,
+            "RoundEnded": shared.round_ended,
             "ShadowEffectResolved": shadow_effect_resolved,
             "GuardPlaced": guard_placed,
             "GuardsReleased": guards_released,
@@ -501,12 +463,12 @@ BOOK = register(
             "PositionSet": position_set,
             "CardsCreated": cards_created,
             "ThreatSet": threat_set,
-            "DeckShuffled": deck_shuffled,
+            "DeckShuffled": shared.deck_shuffled,
             "ShuffledIntoDeck": shuffled_into_deck,
             "CharacterDiscarded": character_discarded,
             "CardMoved": card_moved,
             "CardsDiscarded": cards_discarded,
-            "CardsDrawn": cards_drawn,
+            "CardsDrawn": shared.cards_drawn,
             "ResourcesAdded": resources_added,
             "ResourcesPaid": resources_paid,
             "DamageDealt": damage_dealt,
@@ -516,7 +478,7 @@ BOOK = register(
             "CardsReadied": cards_readied,
             "ThreatRaised": threat_raised,
             "SurgeGained": surge_gained,
-            "RoundBegan": round_began,
+            "RoundBegan": shared.round_began,
             "PhaseBegan": phase_began,
             "AllyPlayed": ally_played,
             "CharactersCommitted": characters_committed,
@@ -539,7 +501,7 @@ BOOK = register(
             "AttachmentAttached": attachment_attached,
             "AttachmentPlayed": attachment_played,
             "ControlGiven": control_given,
-            "AbilityTriggered": ability_triggered,
+            "AbilityTriggered": shared.ability_used,
             "FirstPlayerPassed": first_player_passed,
             "PlayerEliminated": player_eliminated,
             "CardLookedAt": card_looked_at,

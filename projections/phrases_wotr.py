@@ -14,6 +14,7 @@ from typing import Any
 from domain.wotr.cards import CARDS, LOCATIONS
 from domain.wotr.scenarios import scenario
 from domain.wotr.state import FREE, SHADOW
+from projections import phrases_shared as shared
 from projections.story import (
     Phrasebook,
     Said,
@@ -64,17 +65,17 @@ _SEAT_ZONES = {
 }
 
 
-def zone(key: str) -> str:
-    if key in _SHARED_ZONES:
-        return _SHARED_ZONES[key]
-    head, _, rest = key.partition(".")
+def _placed(head: str, rest: str) -> str | None:
+    """A location's own zone (``at.<code>``) and a path deck (``paths.<number>``)."""
     if head == "at":
         return LOCATIONS[rest].name if rest in LOCATIONS else words(rest)
     if head == "paths":
         return f"the path {rest} deck"
-    if rest in _SEAT_ZONES:
-        return f"{head}'s {_SEAT_ZONES[rest]}"
-    return key
+    return None
+
+
+def zone(key: str) -> str:
+    return shared.zone_words(key, _SHARED_ZONES, _SEAT_ZONES, _placed)
 
 
 def _group(key: str) -> str:
@@ -95,10 +96,6 @@ def _effects() -> dict[str, str]:
         out.setdefault(slug, card.name)
         out.setdefault(slug.removeprefix("the-"), card.name)
     return out
-
-
-def _piles(said: Said, cards_key: str = "cards") -> set[str]:
-    return {said.state.cards[u].zone for u in said.cards(cards_key).uids if u in said.state.cards}
 
 
 # -- setup ------------------------------------------------------------------------------------
@@ -134,9 +131,8 @@ def bots_seated(said: Said) -> str:
 
 
 def position_set(said: Said) -> str:
-    n = len(said.get("cards") or ()) + int(said.get("cards_hidden", 0) or 0)
     step = f", {said.get('step')} step" if said.get("step") else ""
-    return f"the table is laid out as given: {plural(n, 'card')}, round {said.get('round')}{step}"
+    return shared.laid_out(said, f"round {said.get('round')}{step}")
 
 
 def cards_created(said: Said) -> str:
@@ -153,40 +149,15 @@ def cards_created(said: Said) -> str:
     return f"{plural(total, 'card')} come to the table: {', '.join(parts)}"
 
 
-def deck_shuffled(said: Said) -> str:
-    order = said.get("order")
-    n = len(order) if order is not None else int(said.get("count", 0) or 0)
-    return f"{zone(str(said.get('zone')))} is shuffled ({plural(n, 'card')})"
-
-
 # -- moving cards -------------------------------------------------------------------------------
 
 
-def cards_drawn(said: Said) -> str:
-    cards = said.cards("cards")
-    player = said.get("player")
-    aside = " and sets them aside to look at" if said.get("aside") else ""
-    if cards.hidden:
-        return f"{player} draws {a_or_n(cards.count, 'card')}{aside}"
-    if cards.count == 1:
-        return f"{player} draws {cards.text()}{aside}"
-    return f"{player} draws {plural(cards.count, 'card')}{aside}: {cards.text()}"
-
-
-def _to_piles(said: Said, verb: str) -> str:
-    cards = said.cards("cards")
-    piles = _piles(said)
-    if not cards.hidden and len(piles) == 1:
-        return f"{cards.text()} {cards.be('goes', 'go')} to {zone(piles.pop())}"
-    return f"{cards.text()} {cards.be()} {verb}"
-
-
 def cards_cycled(said: Said) -> str:
-    return _to_piles(said, "cycled")
+    return shared.to_piles(said, "cycled")
 
 
 def cards_eliminated(said: Said) -> str:
-    return _to_piles(said, "eliminated")
+    return shared.to_piles(said, "eliminated")
 
 
 def card_taken(said: Said) -> str:
@@ -224,10 +195,6 @@ def card_moved(said: Said) -> str:
 
 
 # -- the round ----------------------------------------------------------------------------------
-
-
-def round_began(said: Said) -> str:
-    return f"round {said.get('round')} begins"
 
 
 def step_began(said: Said) -> str:
@@ -274,18 +241,13 @@ def ring_token_used(said: Said) -> str:
     return f"{said.get('player')} uses up their Ring token"
 
 
-def ability_used(said: Said) -> str:
-    ability = words(str(said.get("ability", "action")))
-    return f"{said.get('player')} uses {possessive(said.card('card'))} {ability}"
+def _ability_used(said: Said) -> str:
+    return shared.ability_used(said, "action")
 
 
 def round_effect_began(said: Said) -> str:
     effect = str(said.get("effect"))
     return f"{_effects().get(effect, words(effect))} is in effect until the end of the round"
-
-
-def round_ended(said: Said) -> str:
-    return f"round {said.get('round')} ends"
 
 
 def starting_player_passed(said: Said) -> str:
@@ -390,21 +352,21 @@ BOOK = register(
             "BotsSeated": bots_seated,
             "BotChose": bot_chose,
             "CardsCreated": cards_created,
-            "DeckShuffled": deck_shuffled,
-            "CardsDrawn": cards_drawn,
+            "DeckShuffled": shared.deck_shuffled,
+            "CardsDrawn": shared.cards_drawn,
             "CardsCycled": cards_cycled,
             "CardsEliminated": cards_eliminated,
             "CardTaken": card_taken,
             "CardsLookedAt": cards_looked_at,
             "CardPlayed": card_played,
             "CardMoved": card_moved,
-            "RoundBegan": round_began,
+            "RoundBegan": shared.round_began,
             "StepBegan": step_began,
             "TurnEnded": turn_ended,
             "RingTokenUsed": ring_token_used,
-            "AbilityUsed": ability_used,
+            "AbilityUsed": _ability_used,
             "RoundEffectBegan": round_effect_began,
-            "RoundEnded": round_ended,
+            "RoundEnded": shared.round_ended,
             "StartingPlayerPassed": starting_player_passed,
             "LocationActivated": location_activated,
             "TokensAdded": tokens_added,

@@ -13,7 +13,6 @@ the game is over. The seed is shown only then.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -24,7 +23,7 @@ from domain.wotr import events as wotr_events
 from domain.wotr.cards import CARDS
 from domain.wotr.rules import table
 from domain.wotr.state import FREE, SHADOW, Seat, Uid, WotrState
-from projections.feed import card_refs, redact_cards
+from projections.projection import GameProjection
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -129,25 +128,38 @@ class TableView(msgspec.Struct, omit_defaults=True):
     seed: int | None = None
 
 
-def card_view(s: WotrState, uid: Uid) -> CardView:
-    card = s.cards[uid]
-    d = CARDS[card.code]
-    v = CardView(
+_ICONS = ("path", "bg_attack", "bg_defense", "lead_attack", "lead_defense")
+
+
+def printed_view(code: str, uid: Uid = 0) -> CardView:
+    """A card as printed, out of play (icons as printed, no owner)."""
+    d = CARDS[code]
+    return CardView(
         uid=uid,
-        code=card.code,
+        code=code,
         name=d.name,
         type=d.type,
         faction=d.faction,
-        owner=card.owner,
+        path=d.path,
+        bg_attack=d.bg_attack,
+        bg_defense=d.bg_defense,
+        lead_attack=d.lead_attack,
+        lead_defense=d.lead_defense,
         paths=d.paths,
         keywords=d.keywords,
-        reserved=card.reserved,
         text=d.text,
     )
-    in_play = table.in_play(s, uid)
-    for icon in ("path", "bg_attack", "bg_defense", "lead_attack", "lead_defense"):
-        setattr(v, icon, table.icons(s, uid, icon) if in_play else getattr(d, icon))
-    if in_play:
+
+
+def card_view(s: WotrState, uid: Uid) -> CardView:
+    """A card on the table: as printed, with its owner, and in play its icons as they stand
+    now and the items it wields."""
+    card = s.cards[uid]
+    v = printed_view(card.code, uid)
+    v.owner, v.reserved = card.owner, card.reserved
+    if table.in_play(s, uid):
+        for icon in _ICONS:
+            setattr(v, icon, table.icons(s, uid, icon))
         v.items = [card_view(s, i) for i in table.items_of(s, uid)]
     return v
 
@@ -296,16 +308,11 @@ def visible(s: WotrState, viewer: str, uid: Uid) -> bool:
     return False
 
 
-class WotrProjection:
+class WotrProjection(GameProjection):
     """The War of the Ring part of the per-viewer feed (``projections/feed.py``)."""
 
-    name = "wotr"
-
-    def view(self, state: Any, viewer: str) -> TableView:
-        return view(state, viewer)
-
-    def visible(self, state: Any, viewer: str, uid: int) -> bool:
-        return visible(state, viewer, uid)
+    def __init__(self) -> None:
+        super().__init__("wotr", view, visible, CARD_FIELDS)
 
     def reveals(self, event: Any, viewer: str) -> set[int]:
         """Cards an event shows beyond the zone rules: what a seat looked at (to that seat),
@@ -320,13 +327,10 @@ class WotrProjection:
         return set()
 
     def refs(self, body: dict[str, Any]) -> set[int]:
-        found = card_refs(body, CARD_FIELDS)
+        found = super().refs(body)
         for pair in body.get("supports", ()):
             found.update(pair)
         return found
-
-    def redact(self, body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
-        return redact_cards(body, CARD_FIELDS, seeing)
 
 
 PROJECTION = WotrProjection()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.kernel.decisions import Decision, Option
 from domain.lcg.cards import CARDS
 from projections.lcg import CardView, PlayerView, TableView
+from tools.render_shared import about, every_card, group, seats_and_end
 
 VICTORY = {code: d.victory_points for code, d in CARDS.items() if d.victory_points}
 
@@ -56,9 +57,7 @@ def card_line(c: CardView) -> str:
 
 
 def _group(title: str, cards: list[CardView], indent: str = "    ") -> list[str]:
-    if not cards:
-        return []
-    return [f"  {title}:"] + [indent + card_line(c) for c in cards]
+    return group(title, cards, card_line, indent)
 
 
 def _player(p: PlayerView) -> list[str]:
@@ -97,12 +96,8 @@ def render(t: TableView) -> str:
     )
     if t.set_aside:
         lines.append(f"Set aside, out of play: {', '.join(card_line(c) for c in t.set_aside)}")
-    for p in t.players:
-        lines.append("")
-        lines += _player(p)
-    if t.outcome is not None:
-        lines.append("")
-        lines.append(f"GAME OVER: {t.outcome.result} ({t.outcome.reason})")
+    end = f"GAME OVER: {t.outcome.result} ({t.outcome.reason})" if t.outcome is not None else None
+    lines += seats_and_end(t.players, _player, end)
     return "\n".join(lines)
 
 
@@ -111,21 +106,17 @@ def render(t: TableView) -> str:
 
 def cards(t: TableView) -> list[CardView]:
     """Every card the view shows, attachments and shadow cards included."""
-    found: list[CardView] = []
-
-    def add(c: CardView) -> None:
-        found.append(c)
-        for inner in (*c.attachments, *c.shadows):
-            add(inner)
-
-    for c in (*([t.quest] if t.quest else []), *([t.active_location] if t.active_location else []), *t.staging):
-        add(c)
-    for c in (*t.revealed, *t.victory, *t.encounter_discard):
-        add(c)
+    roots = [
+        *([t.quest] if t.quest else []),
+        *([t.active_location] if t.active_location else []),
+        *t.staging,
+        *t.revealed,
+        *t.victory,
+        *t.encounter_discard,
+    ]
     for p in t.players:
-        for c in (*p.heroes, *p.allies, *p.engaged, *(p.hand or []), *p.discard):
-            add(c)
-    return found
+        roots += [*p.heroes, *p.allies, *p.engaged, *(p.hand or []), *p.discard]
+    return every_card(roots, lambda c: (*c.attachments, *c.shadows))
 
 
 def card_text(c: CardView) -> str:
@@ -190,18 +181,15 @@ def option_note(t: TableView, decision: Decision, option: Option) -> str:
 def notes(t: TableView, decision: Decision) -> list[str]:
     """Lines shown under a decision's prompt: the card that caused it, with its text, and
     the totals the decision turns on."""
-    out = []
     shown = {c.uid: c for c in cards(t)}
-    about = shown.get(decision.about) if decision.about is not None else None
-    if about is not None:
-        out.append(f"  {about.name}: {about.text or '(no text)'}")
-        if about.type == "enemy":
-            out.append(f"    (ATK {about.attack}, DEF {about.defense}, {_hit_points(about)})")
+    subject, out = about(shown, decision)
+    if subject is not None and subject.type == "enemy":
+        out.append(f"    (ATK {subject.attack}, DEF {subject.defense}, {_hit_points(subject)})")
     if decision.rule.startswith("lcg.quest.commit"):
         committed = sum(c.willpower or 0 for p in t.players for c in (*p.heroes, *p.allies) if c.committed)
         threat = sum(c.threat or 0 for c in t.staging)
         out.append(f"  Willpower committed so far: {committed}; threat in the staging area: {threat}")
-    if decision.rule.startswith("lcg.travel") and about is None:
+    if decision.rule.startswith("lcg.travel") and subject is None:
         for option in decision.options:
             card = shown.get(option.card) if option.card is not None else None
             if card is not None and card.text:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from domain.kernel.decisions import Decision, Option
 from domain.wotr.cards import CARDS
-from projections.wotr import CardView, LocationView, PlayerView, TableView
+from projections.wotr import CardView, LocationView, PlayerView, TableView, printed_view
+from tools.render_shared import about, every_card, group, seats_and_end
 
 CARRYOVER = 2
 """Rules §4.2: the hand a player may always pass with (the carryover limit's floor)."""
@@ -68,9 +69,7 @@ def location_line(loc: LocationView) -> str:
 
 
 def _group(title: str, cards: list[CardView], indent: str = "    ") -> list[str]:
-    if not cards:
-        return []
-    return [f"  {title}:"] + [indent + card_line(c) for c in cards]
+    return group(title, cards, card_line, indent)
 
 
 def _player(p: PlayerView) -> list[str]:
@@ -118,12 +117,8 @@ def render(t: TableView) -> str:
         lines.append(
             f"Combat: {t.combat.attack} attack against {t.combat.defense}; {t.combat.remaining} still to cancel"
         )
-    for p in t.players:
-        lines.append("")
-        lines += _player(p)
-    if t.outcome is not None:
-        lines.append("")
-        lines.append(f"GAME OVER: {t.outcome.result} wins ({t.outcome.reason})")
+    end = f"GAME OVER: {t.outcome.result} wins ({t.outcome.reason})" if t.outcome is not None else None
+    lines += seats_and_end(t.players, _player, end)
     return "\n".join(lines)
 
 
@@ -132,22 +127,12 @@ def render(t: TableView) -> str:
 
 def cards(t: TableView) -> list[CardView]:
     """Every card the view shows, items included."""
-    found: list[CardView] = []
-
-    def add(c: CardView) -> None:
-        found.append(c)
-        for item in c.items:
-            add(item)
-
-    for loc in ([t.path] if t.path else []) + t.battlegrounds:
-        for c in loc.cards:
-            add(c)
+    roots = [c for loc in ([t.path] if t.path else []) + t.battlegrounds for c in loc.cards]
     for p in t.players:
-        for c in (*p.reserve, *(p.hand or []), *(p.aside or []), *(p.cycle or [])):
-            add(c)
+        roots += [*p.reserve, *(p.hand or []), *(p.aside or []), *(p.cycle or [])]
         if p.top_of_deck is not None:
-            add(p.top_of_deck)
-    return found
+            roots.append(p.top_of_deck)
+    return every_card(roots, lambda c: c.items)
 
 
 def card_text(c: CardView) -> str:
@@ -220,11 +205,7 @@ def combat_preview(t: TableView, loc: LocationView) -> list[str]:
 
 
 def notes(t: TableView, decision: Decision) -> list[str]:
-    out = []
-    shown = {c.uid: c for c in cards(t)}
-    about = shown.get(decision.about) if decision.about is not None else None
-    if about is not None:
-        out.append(f"  {about.name}: {about.text or '(no text)'}")
+    _, out = about({c.uid: c for c in cards(t)}, decision)
     if decision.rule.startswith(("wotr.action", "wotr.combat")):
         for loc in ([t.path] if t.path else []) + t.battlegrounds:
             if loc.cards or loc.attack_tokens:
@@ -248,22 +229,4 @@ def score(t: TableView) -> str:
 def printed(query: str) -> list[CardView]:
     """Faction cards whose name starts with ``query``, as printed (not in play)."""
     wanted = query.casefold()
-    return [
-        CardView(
-            uid=0,
-            code=code,
-            name=d.name,
-            type=d.type,
-            faction=d.faction,
-            path=d.path,
-            bg_attack=d.bg_attack,
-            bg_defense=d.bg_defense,
-            lead_attack=d.lead_attack,
-            lead_defense=d.lead_defense,
-            paths=d.paths,
-            keywords=d.keywords,
-            text=d.text,
-        )
-        for code, d in CARDS.items()
-        if d.name.casefold().startswith(wanted)
-    ]
+    return [printed_view(code) for code, d in CARDS.items() if d.name.casefold().startswith(wanted)]

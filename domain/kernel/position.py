@@ -54,6 +54,19 @@ def label(name: str, taken: Mapping[str, int]) -> str:
     return f"{name} {n}"
 
 
+def zone_seat(zone: str, seats: Sequence[str], seat_zones: Sequence[str], whose: str = "a seat's") -> str | None:
+    """The seat whose zone ``zone`` is (``p1.hand``: ``p1``), or None for a zone of no seat.
+
+    Raises :class:`SetupError` for a zone of a seat that is not one of ``seat_zones``.
+    """
+    seat, _, rest = zone.partition(".")
+    if seat not in seats:
+        return None
+    if rest not in seat_zones:
+        raise SetupError(f"unknown zone {zone!r}; {whose} zones are {', '.join(seat_zones)}")
+    return seat
+
+
 def round_frames(game: str, round_program: str, at: str) -> list[Frame]:
     """The cursor of program ``game`` (setup, then ``round_program`` repeated) set at step ``at``
     of a round, setup done."""

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import cast
 
+from domain.kernel.choices import card_question
+from domain.kernel.choices import chosen as chosen
 from domain.kernel.decisions import Option
 from domain.kernel.events import Delayed, DelayedEffectScheduled, Env, Event, LimitUsed, Modifier, ModifierAdded
 from domain.kernel.flow import Ask, Call, Decide, Do, ForEach, If, Node, Seq
 from domain.kernel.runtime import Runtime
 
 # The game-agnostic steps, re-exported: card texts import their whole vocabulary from here.
-from domain.kernel.steps import Get, ask_to_choose, resolve
+from domain.kernel.steps import Get, resolve
 from domain.kernel.steps import card_var as card_var
 from domain.kernel.steps import emit as emit
 from domain.kernel.steps import var as var
@@ -75,25 +77,15 @@ def choose(
     candidate; a forced choice of the only candidate is taken without asking.
     """
 
-    def ask(rt: Runtime) -> Ask | None:
-        s = st(rt)
-        uids = [u for u in candidates(rt) if not shielded(rt, u)]
-        if not uids:
-            return None
-        n = min(resolve(count, rt), len(uids))
-        return ask_to_choose(seat(rt), prompt, [card_option(s, u) for u in uids], n, optional)
-
+    ask = card_question(
+        seat,
+        prompt,
+        lambda rt: [u for u in candidates(rt) if not shielded(rt, u)],
+        lambda rt, u: card_option(st(rt), u),
+        count,
+        optional,
+    )
     return Decide(ask, bind, then, auto_single=True, rule=rule)
-
-
-def chosen(rt: Runtime, bind: str) -> list[Uid]:
-    """The cards a :func:`choose` bound (an empty list for ``none``)."""
-    value = rt.env.get(bind)
-    if value is None or value == "none":
-        return []
-    if isinstance(value, list):
-        return [int(v) for v in value]
-    return [int(value)]
 
 
 def each_player(body: Node, rule: str | None = None) -> ForEach:

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel.position import Position, card_entry, label, lasting, round_frames
+from domain.kernel.position import Position, card_entry, label, lasting, round_frames, zone_seat
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.lineups import SetupError, lcg_options
@@ -202,14 +202,10 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
 
 
 def _zone_owner(zone: str, seats: list[str]) -> str | None:
-    seat, _, rest = zone.partition(".")
-    if seat in seats:
-        if rest not in PLAYER_ZONES:
-            raise SetupError(f"unknown zone {zone!r}; a player's zones are {', '.join(PLAYER_ZONES)}")
-        return seat
-    if zone not in SHARED_ZONES:
+    seat = zone_seat(zone, seats, PLAYER_ZONES, "a player's")
+    if seat is None and zone not in SHARED_ZONES:
         raise SetupError(
             f"unknown zone {zone!r}; shared zones are {', '.join(SHARED_ZONES)}, "
             f"player zones are <seat>.<{'|'.join(PLAYER_ZONES)}> for seats {', '.join(seats)}"
         )
-    return None
+    return seat

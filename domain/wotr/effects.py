@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import cast
 
+from domain.kernel.choices import card_question
+from domain.kernel.choices import chosen as chosen
 from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Call, Decide, Do, ForEach, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
 
 # The game-agnostic steps, re-exported: card texts import their whole vocabulary from here.
-from domain.kernel.steps import Get, ask_to_choose, resolve
+from domain.kernel.steps import Get, resolve
 from domain.kernel.steps import card_var as card_var
 from domain.kernel.steps import emit as emit
 from domain.kernel.steps import var as var
@@ -66,15 +68,9 @@ def choose(
     candidate (``otherwise`` runs then) or when the choice is forced.
     """
 
-    def ask(rt: Runtime) -> Ask | None:
-        s = st(rt)
-        uids = list(candidates(rt))
-        if not uids:
-            return None
-        n = min(resolve(count, rt), len(uids))
-        if n <= 0:
-            return None
-        return ask_to_choose(seat(rt), prompt, [card_option(s, u) for u in uids], n, optional)
+    ask = card_question(
+        seat, prompt, candidates, lambda rt, u: card_option(st(rt), u), count, optional, skip_if_none_wanted=True
+    )
 
     def forced(rt: Runtime) -> Ask | None:
         asked = ask(rt)
@@ -83,16 +79,6 @@ def choose(
         return asked
 
     return Decide(forced, bind, then, otherwise=otherwise, auto_single=True, rule=rule)
-
-
-def chosen(rt: Runtime, bind: str) -> list[Uid]:
-    """The cards a :func:`choose` bound (an empty list for ``none``)."""
-    value = rt.env.get(bind)
-    if value is None or value == "none":
-        return []
-    if isinstance(value, list):
-        return [int(v) for v in value]
-    return [int(v) for v in str(value).split(",") if v]
 
 
 def yes_no(seat: Get[Seat], prompt: str, then: Node, rule: str | None = None) -> Decide:

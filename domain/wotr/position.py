@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.kernel.position import Position, card_entry, label, lasting, round_frames, setup_frames
+from domain.kernel.position import Position, card_entry, label, lasting, round_frames, setup_frames, zone_seat
 from domain.kernel.ruleset import SetupError
 from domain.wotr import events as ev
 from domain.wotr.cards import BOT_CARDS, BOT_LOCATIONS, CARDS, LOCATIONS, name_of
@@ -178,10 +178,8 @@ def _owner(
 
 
 def _zone_seat(zone: str, seats: list[str]) -> str | None:
-    seat, _, rest = zone.partition(".")
-    if seat in seats:
-        if rest not in PLAYER_ZONES:
-            raise SetupError(f"unknown zone {zone!r}; a seat's zones are {', '.join(PLAYER_ZONES)}")
+    seat = zone_seat(zone, seats, PLAYER_ZONES)
+    if seat is not None:
         return seat
     if zone in SHARED_ZONES or zone.startswith("at.") or zone.startswith("paths."):
         if zone.startswith("at.") and zone[3:] not in LOCATIONS:

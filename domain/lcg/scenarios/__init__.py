@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.kernel.scenarios import find_scenario
 from domain.lcg.cards import CARDS
 
 DIFFICULTIES = ("standard", "easy")
@@ -35,11 +36,7 @@ SCENARIOS: dict[str, Scenario] = {}
 
 def scenario(key: str) -> Scenario:
     load()
-    try:
-        return SCENARIOS[key]
-    except KeyError:
-        known = ", ".join(sorted(SCENARIOS))
-        raise KeyError(f"unknown scenario {key!r}; known: {known}") from None
+    return find_scenario(SCENARIOS, key)
 
 
 def load() -> None:

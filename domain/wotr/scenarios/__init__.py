@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.kernel.scenarios import find_scenario
 from domain.wotr.cards import CARDS, LOCATIONS, codes_named
 
 
@@ -73,11 +74,7 @@ SCENARIOS: dict[str, Scenario] = {}
 
 def scenario(key: str) -> Scenario:
     load()
-    try:
-        return SCENARIOS[key]
-    except KeyError:
-        known = ", ".join(sorted(SCENARIOS))
-        raise KeyError(f"unknown scenario {key!r}; known: {known}") from None
+    return find_scenario(SCENARIOS, key)
 
 
 def deck_of(*decks: str) -> tuple[str, ...]:

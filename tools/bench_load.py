@@ -21,7 +21,7 @@ this runs on are noisy:
   of the server, the clients and PostgreSQL, and the cores twice the library's rate would
   take at that cost.
 - **Listing games**: a page of ``ListGames`` on a store of played games, read from the index
-  of first rows, against finding the games in the library's notification log by topic.
+  of first rows, against the same page made from the library's notification log read by topic.
 - **Soak** (``--soak-minutes``): the RSS of one server over a long run of bot games, sampled
   every 30 s: it must level off.
 """
@@ -481,8 +481,8 @@ def load(args: argparse.Namespace) -> None:
     rows.append(
         (
             f"ListGames, one page of 100 games with their summaries, on a store of {40 if quick else 200} "
-            f"played games ({events:,} events), against finding their creation events in the library's "
-            "notification log by topic",
+            f"played games ({events:,} events), against the same page made from the library's "
+            "notification log read by topic",
             f"{ours:.1f} ms against {theirs:.1f} ms of CPU: {ours / theirs:.2f}x",
             "",
         )

@@ -85,10 +85,28 @@ def _canned() -> dict[str, Any]:
     }
 
 
-async def _echo_main(port: int) -> None:
+async def _echo_main(port: int, through_servicer: bool = False) -> None:
+    """The echo server: canned answers, on the same gRPC server as the service's. With
+    ``through_servicer`` each call also goes the service's own way to its answer: the
+    limits of its connection, the call's log entry and the hand-off to a worker thread and
+    back (``service.rpc.server.Servicer.unary``), with no game behind it."""
     from service.rpc.server import SERVICE_NAME, _parser
 
     canned = _canned()
+    wrap: Callable[[str, Any], Callable[[Any, Any], Awaitable[Any]]] | None = None
+    cleanup: list[Callable[[], None]] = []
+    if through_servicer:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from service.app import Westmarch, store_env
+        from service.commands import GameService
+        from service.rpc.server import WORKERS, Hub, Servicer
+
+        store = tempfile.TemporaryDirectory(prefix="westmarch-echo-")
+        cleanup.append(store.cleanup)
+        app = Westmarch(store_env(db=str(Path(store.name) / "echo.db")))  # the servicer needs one; never read
+        servicer = Servicer(GameService(app), ThreadPoolExecutor(WORKERS), Hub(asyncio.get_running_loop()))
+        wrap = servicer.unary
     requests = {
         "CreateGame": pb.CreateGameRequest,
         "ListGames": pb.ListGamesRequest,
@@ -102,6 +120,8 @@ async def _echo_main(port: int) -> None:
 
     def handler(name: str) -> Callable[[Any, Any], Awaitable[Any]]:
         response = canned[name]
+        if wrap is not None:
+            return wrap(name, lambda request, entry: response)
 
         async def answer(request: Any, context: Any) -> Any:
             return response
@@ -123,6 +143,8 @@ async def _echo_main(port: int) -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     await stop.wait()
     await server.stop(1)
+    for done in cleanup:
+        done()
 
 
 # -- processes ---------------------------------------------------------------------------
@@ -383,7 +405,9 @@ def main(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["echo"]:
-        asyncio.run(_echo_main(int(sys.argv[2]) if len(sys.argv) > 2 else 0))
+        through = "--through-servicer" in sys.argv[2:]
+        ports = [a for a in sys.argv[2:] if a != "--through-servicer"]
+        asyncio.run(_echo_main(int(ports[0]) if ports else 0, through))
     else:
         parser = argparse.ArgumentParser()
         parser.add_argument("--output", default="BENCHMARKS.md")

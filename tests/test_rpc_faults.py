@@ -642,3 +642,37 @@ def test_serve_with_several_processes_shares_the_port_and_the_store(tmp_path: Pa
             with channel:
                 games = stub.ListGames(pb.ListGamesRequest()).games
                 assert len(games) == 16 and all(g.over for g in games)
+
+
+def test_one_connection_waits_for_its_turn_on_the_worker_threads_and_others_do_not() -> None:
+    """At most ``busy_per_connection`` calls of one connection are worked on at once; the
+    next waits until one of them is done, while another connection goes straight in."""
+    import asyncio
+
+    from service.rpc.limits import Gate, Limits
+
+    async def scene() -> list[str]:
+        gate, seen = Gate(Limits(busy_per_connection=2)), []
+        release = asyncio.Event()
+
+        async def call(peer: str, name: str) -> None:
+            async with gate.turn(peer):
+                seen.append(name)
+                await release.wait()
+
+        tasks = [asyncio.create_task(call("ipv4:127.0.0.1:1", f"a{n}")) for n in range(3)]
+        tasks.append(asyncio.create_task(call("ipv4:127.0.0.1:2", "b0")))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        before = list(seen)
+        release.set()
+        await asyncio.gather(*tasks)
+        return [*before, "|", *seen[len(before) :]]
+
+    assert asyncio.run(scene()) == ["a0", "a1", "b0", "|", "a2"]
+
+
+def test_with_few_worker_threads_one_connection_still_cannot_hold_them_all(tmp_path: Path) -> None:
+    for workers, busy in ((1, 1), (2, 1), (3, 2), (4, 3), (12, 3)):
+        with threaded_server(store_env(db=str(tmp_path / f"games{workers}.db")), workers=workers) as server:
+            assert server.servicer.gate.limits.busy_per_connection == busy

@@ -27,7 +27,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -721,15 +721,18 @@ class Server:
         sqlite_synchronous(app, options.sqlite_synchronous)
         self._hub = hub = Hub(loop)
         workers = options.workers or WORKERS
+        limits = options.limits
+        if limits.busy_per_connection >= workers:  # one connection must never hold every thread
+            limits = replace(limits, busy_per_connection=max(1, workers - 1))
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="westmarch")
         service = GameService(app, on_commit=hub.wake_from_thread)
-        servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault, limits=options.limits)
+        servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault, limits=limits)
         self.servicer = servicer
         server = aio.server(
             options=[
                 ("grpc.so_reuseport", 1 if options.reuse_port else 0),
                 # calls open at once per connection, bounded by gRPC's core before any Python runs
-                ("grpc.max_concurrent_streams", options.limits.calls_per_connection),
+                ("grpc.max_concurrent_streams", limits.calls_per_connection),
             ]
         )
         server.add_generic_rpc_handlers((servicer.handlers(), epic_handlers(service, servicer)))

@@ -7,13 +7,12 @@ import threading
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from service.app import Westmarch, store_env
 from service.commands import GameService
 from service.games import GameRequest
 from service.store import CREATED_TOPIC, FIRSTS_INDEX, ensure_firsts_index
-from tests.conftest import POSTGRES_DSN, postgres_app
+from tests.conftest import POSTGRES_DSN
 
 
 def _play(service: GameService, games: int) -> list[str]:
@@ -97,20 +96,8 @@ def test_a_read_only_store_without_the_index_still_lists_its_games(tmp_path: Pat
         assert db.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name LIKE '%firsts'").fetchone() is None
 
 
-@pytest.fixture
-def pg_schema() -> str:
-    import uuid
-
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    yield schema  # type: ignore[misc]
-    with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
-def test_processes_opening_one_postgresql_store_at_once_make_one_index(pg_schema: str) -> None:
-    first = postgres_app(pg_schema)
+def test_processes_opening_one_postgresql_store_at_once_make_one_index(pg_app: Westmarch) -> None:
+    first, pg_schema = pg_app, pg_app.recorder.datastore.schema  # type: ignore[attr-defined]
     service = GameService(first)
     made = _play(service, 3)
     table = first.recorder.events_table_name  # type: ignore[attr-defined]
@@ -138,4 +125,3 @@ def test_processes_opening_one_postgresql_store_at_once_make_one_index(pg_schema
     assert found == (1,)
     assert [str(i.id) for i in first.games()] == made
     assert [str(i.id) for i in service.games(1, 1)] == made[1:2]
-    first.close()

@@ -129,13 +129,17 @@ class Feed:
     done, so no copy of the state from before the command is needed.
     """
 
-    def __init__(self, rules: Ruleset[Any], viewer: str, state: State, reveal_all: bool = False) -> None:
+    def __init__(
+        self, rules: Ruleset[Any], viewer: str, state: State, reveal_all: bool = False, uids: bool = False
+    ) -> None:
+        """``uids``: the text names each card with its uid (``Forest Spider#28``), for a test
+        that checks which card a sentence names; a person reads names only."""
         self.rules = rules
         self.viewer = viewer
         self.state = state
         self.reveal_all = reveal_all or viewer == REFEREE
         self.game = projection(rules.name)
-        self.namer = Namer(rules, state)
+        self.namer = Namer(rules, state, uids)
         self._watched: list[_Seen] = []
         self._current: _Seen | None = None
 

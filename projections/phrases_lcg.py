@@ -441,11 +441,127 @@ def orc_guard_removed(said: Said) -> str:
     return f"{said.card('guard', 'an Orc Guard')} leaves play; {card} goes to its owner's discard pile"
 
 
+# -- what another seat decides, and the options of questions a reader was not shown -------------
+
+_ASKS = {
+    "lcg.setup": "how to set up the game",
+    "lcg.setup.mulligan": "whether to keep their opening hand",
+    "lcg.resource": "what to do in the resource phase",
+    "lcg.planning": "what to do in the planning phase",
+    "lcg.planning.play-ally": "which card to play",
+    "lcg.planning.attach": "where to attach an attachment",
+    "lcg.planning.pay": "which heroes pay for a card",
+    "lcg.event.pay": "which heroes pay for an event",
+    "lcg.event.x": "how much to pay for an event's X",
+    "lcg.event.response": "whether to play an event in response",
+    "lcg.quest": "what to do in the quest phase",
+    "lcg.quest.commit": "which characters to commit to the quest",
+    "lcg.travel": "where the players travel",
+    "lcg.encounter": "what to do in the encounter phase",
+    "lcg.encounter.optional-engagement": "whether to engage an enemy",
+    "lcg.encounter.engagement-check": "which enemy engages them first",
+    "lcg.combat": "what to do in the combat phase",
+    "lcg.combat.declare-defender": "who defends against an attack",
+    "lcg.combat.declare-defenders": "who defends against an attack",
+    "lcg.combat.undefended-damage": "which hero takes the damage of an undefended attack",
+    "lcg.combat.player-attack": "which characters attack an enemy",
+    "lcg.combat.player-attacks": "which enemy to attack",
+    "lcg.combat.staging-attack": "whether to attack an enemy in the staging area",
+    "lcg.keyword.archery": "where archery damage goes",
+    "lcg.keyword.boarding": "how a Boarding enemy engages",
+    "lcg.forced": "the order of Forced effects that happen at once",
+    "lcg.response": "whether to use a response",
+    "lcg.refresh": "what to do in the refresh phase",
+    "lcg.burgle": "how to make a burgle attempt",
+    "thftd.setup": "how to prepare their fleet",
+    "thftd.setup.fleet": "which ship to take at setup",
+    "orc-guard": "what an Orc Guard's Forced effect does",
+}
+"""What a decision under each rule key is about (the longest known prefix counts)."""
+
+_PHASES = {
+    "resource": "resource",
+    "planning": "planning",
+    "quest": "quest",
+    "travel": "travel",
+    "encounter": "encounter",
+    "combat": "combat",
+    "refresh": "refresh",
+}
+
+_ABILITIES = {
+    "response": "response",
+    "action": "action",
+    "forced": "Forced effect",
+    "when-revealed": "When Revealed effect",
+    "shadow": "shadow effect",
+    "travel": "Travel cost",
+    "setup": "setup",
+    "burgle": "burgle effect",
+}
+
+
+def asks(rule: str) -> str:
+    """What a decision under ``rule`` is about: a card's ability (``core-001.response``:
+    "on Aragorn's response"), an action window ("whether to take an action in the combat
+    phase"), or a step of the rules by its longest known prefix."""
+    head, _, rest = rule.partition(".")
+    if head in CARDS:
+        ability = rest.split(".")[0]
+        return f"on {possessive(CARDS[head].name)} {_ABILITIES.get(ability, words(ability) or 'text')}"
+    parts = rule.split(".")
+    if head == "lcg" and "window" in parts:
+        phase = _PHASES.get(parts[1]) if len(parts) > 1 else None
+        return f"whether to take an action in the {phase} phase" if phase else "whether to take an action"
+    for n in range(len(parts), 0, -1):
+        found = _ASKS.get(".".join(parts[:n]))
+        if found is not None:
+            return found
+    return "a question of the rules"
+
+
+_OPTIONS = {
+    "keep": "to keep their hand",
+    "mulligan": "to take a mulligan",
+    "undefended": "to leave the attack undefended",
+    "free": "to pay nothing",
+    "bottom": "to move it to the bottom",
+    "each": "that each player lowers their threat by 2",
+    "threat": "to raise their threat",
+    "again": "that the attacking enemy attacks again",
+    "boarding": "that it gains Boarding 1",
+    "hand": "to add it to their hand",
+    "draw": "to draw cards",
+    "damage": "to deal damage",
+    "stage-4": "to advance to stage 4A",
+    "smaug": "to remove 1 progress from Smaug",
+    "pay": "to pay",
+    "none": "to use none of them",
+}
+
+
+def option(said: Said, choice: str) -> str | None:
+    """An LCG option id in words: a way to pay (``34:1,35:1`` "to pay 1 from Aragorn and 1
+    from Gimli"), a Forced effect to resolve first (``forced-0``), a word the rules use."""
+    if choice in _OPTIONS:
+        return _OPTIONS[choice]
+    kind, _, place = choice.partition("-")
+    if kind in ("forced", "response") and place.isdigit():  # domain/lcg/rules/triggers.py, _ident
+        return f"the {'Forced effect' if kind == 'forced' else 'response'} to resolve next"
+    ways = [part.partition(":") for part in choice.split(",")]
+    if all(uid.isdigit() and amount.isdigit() for uid, _, amount in ways):
+        paid = [f"{amount} from {said.named(int(uid))}" for uid, _, amount in ways]
+        return f"to pay {join(paid)}"
+    return None
+
+
 BOOK = register(
     Phrasebook(
         game="lcg",
         name=name,
         zone=zone,
+        asks=asks,
+        option=option,
         phrases={
             "GameCreated": game_created,
             "PhaseEnded": phase_ended,

@@ -341,11 +341,81 @@ def game_ended(said: Said) -> str:
     return f"GAME OVER: {o.get('result')} ({reason})"
 
 
+# -- what another seat decides -----------------------------------------------------------------
+
+_ASKS = {
+    "wotr.setup": "how to set up the game",
+    "wotr.action": "what to do on their turn",
+    "wotr.action.turn": "what to do on their turn",
+    "wotr.action.winnow": "which 2 cards to eliminate from their hand to winnow",
+    "wotr.action.cycle": "which card to cycle",
+    "wotr.action.move": "which card to move from their reserve",
+    "wotr.action.play": "where to play a card",
+    "wotr.action.use": "which ability to use",
+    "wotr.action.ring": "whether to use their Ring token",
+    "wotr.action.carryover": "which cards to keep in their hand",
+    "wotr.play": "how to play a card",
+    "wotr.play.cost": "how to pay a card's cost",
+    "wotr.cycle": "which cards to cycle",
+    "wotr.cycle-from-hand": "which card to cycle from their hand",
+    "wotr.forsake": "which card to forsake",
+    "wotr.eliminate": "which cards to eliminate",
+    "wotr.draw-play": "which drawn card to play",
+    "wotr.search": "which card to take from their deck",
+    "wotr.take": "which card to take",
+    "wotr.ring": "whether to use their Ring token",
+    "wotr.combat": "how the combat goes",
+    "wotr.combat.losses": "which card the defenders lose",
+    "wotr.combat.order": "the order of the cards in combat",
+    "wotr.location": "which location becomes active",
+    "wotr.round": "how the round goes",
+    "wotr.draw-step": "which cards to draw and keep",
+    "wotr.victory": "how the game is scored",
+}
+"""What a decision under each rule key is about (the longest known prefix counts)."""
+
+_ABILITIES = {
+    "action": "action",
+    "activation": "activation",
+    "when-played": "“when played” text",
+    "when-played-reserve": "“when played into reserve” text",
+    "on-play": "text as it is played",
+    "entered": "text as it comes into play",
+}
+
+
+def asks(rule: str) -> str:
+    """What a decision under ``rule`` is about: a card's or a location's text
+    (``wotr.minas-tirith.activation``: "on Minas Tirith's activation") or a step of the rules."""
+    parts = rule.split(".")
+    if len(parts) > 2 and parts[0] == "wotr" and (parts[1] in CARDS or parts[1] in LOCATIONS):
+        card = CARDS[parts[1]].name if parts[1] in CARDS else LOCATIONS[parts[1]].name
+        return f"on {possessive(card)} {_ABILITIES.get(parts[2], words(parts[2]))}"
+    for n in range(len(parts), 0, -1):
+        found = _ASKS.get(".".join(parts[:n]))
+        if found is not None:
+            return found
+    return "a question of the rules"
+
+
+_OPTIONS = {
+    "none": "none of them",
+    "winnow": "to winnow",
+    "reserve": "to play it to the reserve",
+}
+
+
+def option(said: Said, choice: str) -> str | None:
+    return _OPTIONS.get(choice)
+
+
 BOOK = register(
     Phrasebook(
         game="wotr",
         name=name,
         zone=zone,
+        asks=asks,
+        option=option,
         phrases={
             "GameCreated": game_created,
             "PositionSet": position_set,

@@ -57,15 +57,19 @@ class Namer:
     ``DecisionRequested``), so that the answer can be told by its option labels.
     """
 
-    def __init__(self, rules: Ruleset[Any], state: State) -> None:
+    def __init__(self, rules: Ruleset[Any], state: State, uids: bool = False) -> None:
         self.rules, self.state = rules, state
+        self.uids = uids
+        """Name cards with their uids (``Forest Spider#28``): for tools that point at one card
+        of a log (a fixture's diagnosis); a person reads names only."""
         self.asked: Decision | None = None
         self.number_asked: int | None = None
         """The id of the last decision asked for a number that this reader saw only in part."""
         self.book = phrasebook(rules.name)
 
     def card(self, uid: int | None) -> str:
-        """``Name#uid``: the card's printed name and the uid players refer to it by."""
+        """``Name#uid``: the card's printed name and its uid, a reference for the referee's
+        tools (a cause, an explanation); a sentence names a card by :meth:`name`."""
         if uid is None:
             return "-"
         return f"{self.rules.card_name(self.state, uid)}#{uid}"
@@ -74,13 +78,18 @@ class Namer:
         return ", ".join(self.card(u) for u in uids) or "nothing"
 
     def name(self, uid: int) -> str:
-        """The card as a sentence names it: ``Name#uid``, or the bare name where the game's
-        phrasebook says the uid adds nothing (a hero, the quest card, a location)."""
+        """The card as a sentence names it: its name as the game's phrasebook says it (the
+        quest card by the side it shows), else its printed name; ``Name#uid`` for a card
+        other than a hero, the quest card or a location when this namer gives uids."""
         if self.book is not None:
             named = self.book.name(self.state, uid)
             if named is not None:
                 return named
-        return self.card(uid)
+        if self.uids:
+            return self.card(uid)
+        if uid not in getattr(self.state, "cards", ()):
+            return "a card"
+        return self.rules.card_name(self.state, uid)
 
 
 # -- words ----------------------------------------------------------------------------------
@@ -222,6 +231,12 @@ class Phrasebook:
     name: Callable[[Any, int], str | None] = lambda state, uid: None
     """A card's name in a sentence when the uid adds nothing (None: ``Name#uid``)."""
     zone: Callable[[str], str] = lambda zone: zone
+    asks: Callable[[str], str] = lambda rule: "a question of the rules"
+    """What a decision under a rule key is about, in words (``lcg.quest.commit`` ->
+    ``which characters to commit to the quest``): the line another seat's decision reads."""
+    option: Callable[[Said, str], str | None] = lambda said, choice: None
+    """An option id of a question the reader was not shown, in words (None: the kernel's
+    reading, :func:`_unasked`)."""
 
 
 _MODULES = {"lcg": "projections.phrases_lcg", "wotr": "projections.phrases_wotr"}
@@ -359,8 +374,10 @@ def _first(item: Any) -> Any:
 def _requested(said: Said) -> str:
     d = said.get("decision") or {}
     seat = d.get("seat", "someone")
-    if "prompt" not in d:  # another seat's decision: who, and under which rule
-        return f"{seat} must decide ({d.get('rule', 'a rule')})"
+    if "prompt" not in d:  # another seat's decision: who, and what the rule asks
+        book = said.namer.book
+        rule = str(d.get("rule", ""))
+        return f"{seat} must decide {book.asks(rule) if book is not None else 'a question of the rules'}"
     n = len(d.get("options") or ())
     kind = d.get("kind")
     if kind == Kind.NUMBER:
@@ -420,6 +437,10 @@ def _unasked(said: Said, choice: str) -> str:
         uid = int(text)
         return said.namer.name(uid) if said.sees(uid) else "a card"
 
+    book = said.namer.book
+    told = book.option(said, choice) if book is not None else None
+    if told is not None:
+        return told
     if choice in _WORDS:
         return _WORDS[choice]
     if choice.isdigit():
@@ -440,6 +461,8 @@ def _unasked(said: Said, choice: str) -> str:
     for rest in parts[1:]:
         if rest[:1] in ("L", "C") and rest[1:].isdigit():
             words.append(f"{'onto' if rest[0] == 'L' else 'on'} {card(rest[1:])}")
+        elif rest.isdigit() and verb == "move":  # move.<card>.<location>
+            words.append(f"onto {card(rest)}")
         elif rest == "reserve":
             words.append("to the reserve")
         elif rest == "event":
@@ -448,11 +471,14 @@ def _unasked(said: Said, choice: str) -> str:
 
 
 def _label(said: Said, decision: Decision, choice: str) -> str:
-    """An option's label, with the uid of the card it is about (``Aragorn#1 (p1)``)."""
+    """An option's label (with the uid of the card it is about, ``Aragorn#1 (p1)``, where
+    the namer gives uids)."""
     option = decision.option(choice)
     if option is None:
-        return choice
+        return _unasked(said, choice)
     label, card = option.label, option.card
+    if not said.namer.uids:
+        return label
     if card is not None and said.sees(card) and f"#{card}" not in label:
         printed = said.namer.rules.card_name(said.state, card)
         named = said.namer.name(card)

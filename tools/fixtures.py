@@ -278,7 +278,7 @@ class Run:
         """Each event with its line, told as the table read at its own version."""
         log = self.log
         state = self.rules.new_state()
-        namer = Namer(self.rules, state)
+        namer = Namer(self.rules, state, uids=True)  # a diagnosis points at one card of the log
         for event in log[: len(log) if last is None else last]:
             apply(self.rules, state, event)
             line = describe(event, namer)

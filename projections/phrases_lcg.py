@@ -374,14 +374,18 @@ _WON = {
 }
 
 
+def outcome_text(result: str, reason: str) -> str:
+    """``GAME OVER: the players lose (the last player in the game was eliminated by threat)``."""
+    if result == "won":
+        return f"GAME OVER: the players win ({_WON.get(reason, words(reason))})"
+    if result == "lost":
+        return f"GAME OVER: the players lose ({_LOST.get(reason, words(reason))})"
+    return f"GAME OVER: {words(result)} ({words(reason)})"
+
+
 def game_ended(said: Said) -> str:
     o = said.get("outcome") or {}
-    reason = str(o.get("reason", ""))
-    if o.get("result") == "won":
-        return f"GAME OVER: the players win ({_WON.get(reason, words(reason))})"
-    if o.get("result") == "lost":
-        return f"GAME OVER: the players lose ({_LOST.get(reason, words(reason))})"
-    return f"GAME OVER: {o.get('result')} ({words(reason)})"
+    return outcome_text(str(o.get("result", "")), str(o.get("reason", "")))
 
 
 def delayed_effect_scheduled(said: Said) -> str:

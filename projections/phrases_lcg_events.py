@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.lcg.rules import table
-from projections.story import KERNEL, Phrase, Said, join
+from domain.lcg.rules import caps, table
+from projections.story import KERNEL, Phrase, Said, join, plural
 
 _CANCELLED = {"when-revealed": "When Revealed effects", "shadow": "shadow effect"}
 
@@ -47,7 +47,35 @@ def modifier_added(said: Said) -> str:
         return f"{target} contributes no threat until the end of the {until}"
     if stat.startswith(_CANNOT_ATTACK):
         return f"{target} cannot attack {stat[len(_CANNOT_ATTACK) :]} until the end of the {until}"
+    amount = int(m.get("amount", 0))
+    if stat == _FORTUNE:  # Isle of Fortune's resources, kept as a lasting count on it
+        n = abs(amount)
+        verb = "placed on" if amount >= 0 else "removed from"
+        return f"{plural(n, 'resource')} {'is' if n == 1 else 'are'} {verb} {target}"
+    if stat in _RECEIVED:
+        what = _RECEIVED[stat]
+        return f"{target} has received {amount} {what} this round (it may receive only so much {what} each round)"
+    if stat.startswith(_KEYWORD):
+        source = m.get("source")
+        by = f" from {said.named(source)}" if source != m.get("target") and said.sees(source) else ""
+        return f"{target} gains {stat[len(_KEYWORD) :]}{by} until the end of the {until}"
+    if stat == "attacked-again":
+        return f"{target} has made its extra attack this {until}"
     return KERNEL["ModifierAdded"](said)
+
+
+_FORTUNE = "fortune"  # domain/lcg/cards/corsairs.py, FORTUNE
+_KEYWORD = "keyword:"
+_RECEIVED = {caps.RECEIVED_PROGRESS: "progress", caps.RECEIVED_DAMAGE: "damage"}
+_LIMITS = {
+    "stage.ally-played": "an ally played this round counts toward the quest stage's limit on allies",
+    "desolation-of-smaug.first-treachery": "Desolation of Smaug has met the first treachery revealed this round",
+    "smaug-the-magnificent.attacks-again": "Smaug the Magnificent has attacked again this phase",
+    "travel.refused": "the players may not travel again this round",
+    "overworked": "Overworked blanks the text boxes of non-ship allies until the end of the round",
+    "thftd.setup.quest-action": "the quest stage's Quest Action is used (once per game)",
+}
+"""Limit keys that name no card, in words."""
 
 
 def limit_used(said: Said) -> str:
@@ -55,6 +83,11 @@ def limit_used(said: Said) -> str:
     if key.startswith(_MANY_DEFENDERS):
         seat = key[len(_MANY_DEFENDERS) :]
         return f"{seat} may declare any number of defenders against each attack this {said.get('until', 'phase')}"
+    if key in _LIMITS:
+        return _LIMITS[key]
+    head, _, seat = key.partition(":")
+    if head == "played-a-card" and seat:
+        return f"{seat} has played a card this {said.get('until', 'round')}"
     return KERNEL["LimitUsed"](said)
 
 

@@ -103,10 +103,7 @@ def _effects() -> dict[str, str]:
 
 def game_created(said: Said) -> str:
     options = said.get("options") or {}
-    try:
-        title = scenario(str(options.get("scenario", ""))).title
-    except KeyError:
-        title = words(str(options.get("scenario", "")))
+    title = scenario_title(str(options.get("scenario", "")))
     seed = f" (seed {said.get('seed')})" if said.get("seed") is not None else ""
     sides = []
     for side in (FREE, SHADOW):
@@ -245,9 +242,21 @@ def _ability_used(said: Said) -> str:
     return shared.ability_used(said, "action")
 
 
+def round_effect(key: str) -> str:
+    """A round effect by the card that makes it (``red-arrow`` -> The Red Arrow)."""
+    return _effects().get(key, words(key))
+
+
+def scenario_title(key: str) -> str:
+    """A scenario by its title (``two-player-duel`` -> its title)."""
+    try:
+        return scenario(key).title
+    except KeyError:
+        return words(key)
+
+
 def round_effect_began(said: Said) -> str:
-    effect = str(said.get("effect"))
-    return f"{_effects().get(effect, words(effect))} is in effect until the end of the round"
+    return f"{round_effect(str(said.get('effect')))} is in effect until the end of the round"
 
 
 def starting_player_passed(said: Said) -> str:
@@ -332,13 +341,17 @@ def scores_counted(said: Said) -> str:
 # -- the kernel's events, as this game tells them --------------------------------------------------
 
 
+def outcome_text(result: str, reason: str, winner: str | None = None) -> str:
+    """``GAME OVER: the Shadow wins (final score)``."""
+    won = winner or result
+    if won in TEAMS:
+        return f"GAME OVER: {_verb(won, 'wins', 'win')} ({words(reason)})"
+    return f"GAME OVER: {words(result)} ({words(reason)})"
+
+
 def game_ended(said: Said) -> str:
     o = said.get("outcome") or {}
-    winner = o.get("winner") or o.get("result")
-    reason = words(str(o.get("reason", "")))
-    if winner in TEAMS:
-        return f"GAME OVER: {_verb(winner, 'wins', 'win')} ({reason})"
-    return f"GAME OVER: {o.get('result')} ({reason})"
+    return outcome_text(str(o.get("result", "")), str(o.get("reason", "")), o.get("winner"))
 
 
 # -- what another seat decides -----------------------------------------------------------------

@@ -492,7 +492,8 @@ def _modifier(said: Said) -> str:
     amount = int(m.get("amount", 0))
     source = m.get("source")
     by = f" from {said.named(source)}" if source != m.get("target") and said.sees(source) else ""
-    return f"{said.named(m.get('target'))} gets {amount:+d} {m.get('stat')}{by} until the end of the {m.get('until')}"
+    stat = words(str(m.get("stat")))
+    return f"{said.named(m.get('target'))} gets {amount:+d} {stat}{by} until the end of the {m.get('until')}"
 
 
 def _delayed(said: Said) -> str:
@@ -505,12 +506,13 @@ def _limit(said: Said) -> str:
     key = said.get("key")
     if key is None:
         return f"a limited ability is used for this {until}"
-    match = re.search(r"\d+", str(key))
-    if match is None:
-        return f"the limit {key} is used for this {until}"
-    card = said.named(int(match.group()), "a card")
-    seat = str(key)[match.end() :].lstrip(":.")
-    who = f" by {seat}" if seat else ""
+    parts = re.split(r"[:.]", str(key))  # a card's uid and a seat, as whole parts (``12:p1``)
+    uids = [p for p in parts if p.isdigit()]
+    if not uids:
+        return f"a limit of the rules is used for this {until}"
+    card = said.named(int(uids[0]), "a card")
+    seats = [p for p in parts if p in getattr(said.state, "players", {})]
+    who = f" by {seats[0]}" if seats else ""
     return f"{possessive(card)} limit is used{who} for this {until}"
 
 

@@ -23,7 +23,7 @@ HELP = """Answer with the option numbers:
   an order:          2,1,3   (every option, first to last)
   a number:          the number itself
 Other keys:
-  ?NAME or ? NAME    a card's whole text, stats and state (? Forest Spider, ?#58)
+  ?NAME or ? NAME    a card's whole text, stats and state (? Forest Spider)
   ? 3                the card of option 3
   a                  auto-pass on or off: pass every action window for you
   u                  take back your last decision (the game goes on from before it;
@@ -200,7 +200,7 @@ def refusal(decision: Decision, error: RuleError) -> str:
 
 
 def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> str:
-    """The text of the card a player asked about: ``3`` (option 3's card), ``#58`` or a name."""
+    """The text of the card a player asked about: ``3`` (option 3's card) or a name."""
     query = query.strip()
     found = shown.cards(table)
     if query.isdigit():
@@ -210,9 +210,6 @@ def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> s
         uid = options[n - 1].card
         card = next((c for c in found if c.uid == uid), None) if uid is not None else None
         return shown.card_text(card) if card is not None else f"option {n} is not about a card you can see"
-    if query.startswith("#") and query[1:].isdigit():
-        card = next((c for c in found if c.uid == int(query[1:])), None)
-        return shown.card_text(card) if card is not None else f"no card {query} is in sight"
     wanted = query.casefold()
     matches = [c for c in found if c.name.casefold() == wanted] or [
         c for c in found if c.name.casefold().startswith(wanted)
@@ -221,8 +218,7 @@ def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> s
         exact = [c for c in shown.printed(query) if c.name.casefold() == wanted] or shown.printed(query)
         kinds = {c.name for c in exact}
         if len(kinds) == 1:
-            text = shown.card_text(exact[0]).replace(" #0 - ", " - ", 1)
-            return f"no {exact[0].name} is in sight; as printed:\n{text}"
+            return f"no {exact[0].name} is in sight; as printed:\n{shown.card_text(exact[0])}"
         if kinds:
             return f"no card named {query!r} is in sight; {query!r} could be {', '.join(sorted(kinds))}"
         return f"no card named {query!r} is in sight, and none in this game's cards"
@@ -318,7 +314,7 @@ def play(
             table = view("referee" if current.over else "spectator")
             out.write("\n" + shown.render(table) + "\n")
             if current.over:
-                out.write(f"Result: {current.over.result} ({current.over.reason}). {shown.score(table)}\n")
+                out.write(f"{shown.score(table)}\n")  # the table above ends with how the game ended
             return current.over
         seat = decision.seat
         if seat in seating.bots:

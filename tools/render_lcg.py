@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from domain.kernel.decisions import Decision, Option
 from domain.lcg.cards import CARDS
 from projections.lcg import CardView, PlayerView, TableView
+from projections.phrases_lcg import outcome_text
 from tools.render_shared import about, every_card, group, seats_and_end
 
 VICTORY = {code: d.victory_points for code, d in CARDS.items() if d.victory_points}
@@ -28,7 +31,9 @@ def _stats(c: CardView) -> str:
     return ", ".join(parts)
 
 
-def card_line(c: CardView) -> str:
+def card_line(c: CardView, names: Mapping[int, str] | None = None) -> str:
+    """A card on one line, by name (``names``: the cards in sight by uid, for the objective
+    an enemy guards)."""
     marks = []
     if c.damage:
         marks.append(f"{c.damage} damage")
@@ -41,13 +46,13 @@ def card_line(c: CardView) -> str:
     if c.keywords:
         marks.append(" ".join(c.keywords))
     stats = _stats(c)
-    line = f"{c.name} #{c.uid}" + (f" ({stats})" if stats else "")
+    line = c.name + (f" ({stats})" if stats else "")
     if marks:
         line += " - " + ", ".join(marks)
     for a in c.attachments:
-        line += f" [attached: {a.name} #{a.uid}{', exhausted' if a.exhausted else ''}]"
+        line += f" [attached: {a.name}{', exhausted' if a.exhausted else ''}]"
     if c.guarding is not None:
-        line += f" [guarding #{c.guarding}]"
+        line += f" [guarding {(names or {}).get(c.guarding, 'an objective')}]"
     if c.face_down_shadows:
         n = c.face_down_shadows
         line += f" [{n} face-down shadow card{'s' if n != 1 else ''}]"
@@ -56,11 +61,13 @@ def card_line(c: CardView) -> str:
     return line
 
 
-def _group(title: str, cards: list[CardView], indent: str = "    ") -> list[str]:
-    return group(title, cards, card_line, indent)
+def _group(
+    title: str, cards: list[CardView], indent: str = "    ", names: Mapping[int, str] | None = None
+) -> list[str]:
+    return group(title, cards, lambda c: card_line(c, names), indent)
 
 
-def _player(p: PlayerView) -> list[str]:
+def _player(p: PlayerView, names: Mapping[int, str] | None = None) -> list[str]:
     head = f"{p.seat}  threat {p.threat}  hand {p.hand_size}  deck {p.deck_size}"
     if p.first:
         head += "  (first player)"
@@ -69,7 +76,7 @@ def _player(p: PlayerView) -> list[str]:
     lines = [head]
     lines += _group("Heroes", p.heroes)
     lines += _group("Allies", p.allies)
-    lines += _group("Engaged", p.engaged)
+    lines += _group("Engaged", p.engaged, names=names)
     lines += _group("Prisoner (face down, cannot be used)", p.prisoner)
     lines += _group("On top of the deck", p.deck_conditions)
     if p.hand is not None:
@@ -80,6 +87,7 @@ def _player(p: PlayerView) -> list[str]:
 
 
 def render(t: TableView) -> str:
+    names = {c.uid: c.name for c in cards(t)}
     lines = [f"Round {t.round} - {t.phase or 'setup'} phase - version {t.version} - viewing as {t.viewer}"]
     if t.quest is not None:
         lines.append(f"Quest stage {t.quest_stage}: {t.quest.name} ({_stats(t.quest)})")
@@ -87,7 +95,7 @@ def render(t: TableView) -> str:
         lines.append(f"Active location: {card_line(t.active_location)}")
     threat = sum(c.threat or 0 for c in t.staging)
     lines.append(f"Staging area (threat {threat}):")
-    lines += ["    " + card_line(c) for c in t.staging] or ["    (empty)"]
+    lines += ["    " + card_line(c, names) for c in t.staging] or ["    (empty)"]
     points = sum(c.victory_points or 0 for c in t.victory)
     shown = ", ".join(c.name for c in t.victory) or "none"
     lines.append(
@@ -96,8 +104,8 @@ def render(t: TableView) -> str:
     )
     if t.set_aside:
         lines.append(f"Set aside, out of play: {', '.join(card_line(c) for c in t.set_aside)}")
-    end = f"GAME OVER: {t.outcome.result} ({t.outcome.reason})" if t.outcome is not None else None
-    lines += seats_and_end(t.players, _player, end)
+    end = outcome(t) or None
+    lines += seats_and_end(t.players, lambda p: _player(p, names), end)
     return "\n".join(lines)
 
 
@@ -122,7 +130,7 @@ def cards(t: TableView) -> list[CardView]:
 def card_text(c: CardView) -> str:
     """A card as its face reads: name, type, stats, traits, keywords, text, and its state."""
     kind = f"{c.sphere} {c.type}" if c.sphere else c.type
-    lines = [f"{c.name} #{c.uid} - {kind}"]
+    lines = [f"{c.name} - {kind}"]
     stats = _stats(c)
     if stats:
         lines.append(f"  {stats}")
@@ -195,6 +203,13 @@ def notes(t: TableView, decision: Decision) -> list[str]:
             if card is not None and card.text:
                 out.append(f"  {card.name}: {card.text}")
     return out
+
+
+def outcome(t: TableView) -> str:
+    """How the game ended, as the story tells it ("" while it goes on)."""
+    if t.outcome is None:
+        return ""
+    return outcome_text(t.outcome.result, t.outcome.reason)
 
 
 def score(t: TableView) -> str:

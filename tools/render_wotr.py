@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.kernel.decisions import Decision, Option
 from domain.wotr.cards import CARDS
+from projections.phrases_wotr import outcome_text, round_effect, scenario_title
 from projections.wotr import CardView, LocationView, PlayerView, TableView, printed_view
 from tools.render_shared import about, every_card, group, seats_and_end
 
@@ -41,13 +42,13 @@ def allowed_paths(c: CardView) -> str:
 
 def card_line(c: CardView) -> str:
     icons = "; ".join(part for part in (_icons(c), allowed_paths(c)) if part)
-    line = f"{c.name} #{c.uid} [{c.faction} {c.type}{'; ' + icons if icons else ''}]"
+    line = f"{c.name} [{c.faction} {c.type}{'; ' + icons if icons else ''}]"
     if c.owner:
         line += f" ({c.owner})"
     if c.reserved:
         line += " - played to reserve this round"
     for item in c.items:
-        line += f" + {item.name} #{item.uid}" + (f" [{_icons(item)}]" if _icons(item) else "")
+        line += f" + {item.name}" + (f" [{_icons(item)}]" if _icons(item) else "")
     return line
 
 
@@ -100,7 +101,8 @@ def _player(p: PlayerView) -> list[str]:
 
 
 def render(t: TableView) -> str:
-    lines = [f"{t.scenario} - round {t.round} - {t.step or 'setup'} step - version {t.version} - viewing as {t.viewer}"]
+    title = scenario_title(t.scenario)
+    lines = [f"{title} - round {t.round} - {t.step or 'setup'} step - version {t.version} - viewing as {t.viewer}"]
     scores = "  ".join(f"{team.team} {team.score}" for team in t.teams)
     lines.append(f"Score: {scores}")
     for team in t.teams:
@@ -109,7 +111,7 @@ def render(t: TableView) -> str:
         extra += f"; {team.corruption} corruption" if team.corruption else ""
         lines.append(f"  {team.team} scoring area: {scored}{extra}")
     if t.effects:
-        lines.append(f"This round: {', '.join(t.effects)}")
+        lines.append(f"This round: {', '.join(round_effect(e) for e in t.effects)}")
     for loc in ([t.path] if t.path else []) + t.battlegrounds:
         lines.append(location_line(loc))
         lines += ["    " + card_line(c) for c in loc.cards] or ["    (no cards)"]
@@ -117,7 +119,7 @@ def render(t: TableView) -> str:
         lines.append(
             f"Combat: {t.combat.attack} attack against {t.combat.defense}; {t.combat.remaining} still to cancel"
         )
-    end = f"GAME OVER: {t.outcome.result} wins ({t.outcome.reason})" if t.outcome is not None else None
+    end = outcome(t) or None
     lines += seats_and_end(t.players, _player, end)
     return "\n".join(lines)
 
@@ -136,7 +138,7 @@ def cards(t: TableView) -> list[CardView]:
 
 
 def card_text(c: CardView) -> str:
-    lines = [f"{c.name} #{c.uid} - {c.faction} {c.type}" + (f" ({c.owner})" if c.owner else "")]
+    lines = [f"{c.name} - {c.faction} {c.type}" + (f" ({c.owner})" if c.owner else "")]
     icons = _icons(c)
     if icons:
         lines.append(f"  Icons: {icons}")
@@ -220,6 +222,13 @@ def notes(t: TableView, decision: Decision) -> list[str]:
                 f" ({max(CARRYOVER, me.carryover)}), and not fewer than every enemy (hands: {hands}) - rules 4.2"
             )
     return out
+
+
+def outcome(t: TableView) -> str:
+    """How the game ended, as the story tells it ("" while it goes on)."""
+    if t.outcome is None:
+        return ""
+    return outcome_text(t.outcome.result, t.outcome.reason, t.outcome.winner)
 
 
 def score(t: TableView) -> str:

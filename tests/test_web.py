@@ -643,7 +643,7 @@ def test_connections_over_the_limit_are_refused() -> None:
             assert answer.startswith(b"HTTP/1.1 503 ") and answer.endswith(b"too many connections; try again later")
             writer.close()
             for _, kept in held:
-                kept.write(b"GET /app.js HTTP/1.1\r\nhost: x\r\n\r\n")
+                kept.write(f"GET /app.js HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\n\r\n".encode())
             for got, _ in held:
                 assert (await asyncio.wait_for(got.readline(), 10)).startswith(b"HTTP/1.1 200 ")
             for _, kept in held:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import ssl
 from collections.abc import AsyncGenerator, Callable, Mapping
@@ -36,8 +37,6 @@ SERVICE = "westmarch.v1.GameService"
 MAX_BODY = 4 * 1024 * 1024
 """Bytes of a request body at most (gRPC's default message limit)."""
 READ_CHUNK = 65536
-READ_SECONDS = 60.0
-"""An idle connection, or a request that stops arriving, is closed after this long."""
 
 log = logging.getLogger("westmarch.web")
 
@@ -57,11 +56,18 @@ PAGE_POLICY = (
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
-BUSY = (
-    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: 37\r\n"
-    b"connection: close\r\n\r\ntoo many connections; try again later"
-)
+
+def canned(status: int, text: str) -> bytes:
+    """A whole answer written before (or instead of) reading a request, closing the connection."""
+    body = text.encode()
+    head = f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: text/plain\r\n"
+    return head.encode() + f"content-length: {len(body)}\r\nconnection: close\r\n\r\n".encode() + body
+
+
+BUSY = canned(503, "too many connections; try again later")
 """The whole answer to a connection over the limit, before its request is read."""
+BUSY_ADDRESS = canned(503, "too many connections from your address; close some and try again")
+"""The answer to a connection over its address's limit."""
 
 Sent = Callable[[str, Message, Message], None]
 """Told of every message the web handler sends: method, request, response (tests check it)."""
@@ -76,6 +82,26 @@ class WebOptions:
     """Share the port with other server processes (SO_REUSEPORT; ``serve --processes``)."""
     max_connections: int = 1024
     """Open connections at most (a page holds one or two); more are refused with 503."""
+    max_per_address: int = 32
+    """Open connections from one client address at most (an IPv6 client: from its /64);
+    more are refused with 503, so one client cannot hold the whole server."""
+    reserved: int = 128
+    """Of ``max_connections``, this many are only for addresses holding no connection:
+    while others hold all the rest, a new client still gets in (at most a quarter of
+    ``max_connections`` is kept so)."""
+    header_seconds: float = 10.0
+    """A request's whole head (request line and headers) must arrive within this long, from
+    the connection's opening or the request's first byte: trickling a byte at a time does
+    not keep a connection open. Later, 408 and the connection is closed."""
+    idle_seconds: float = 30.0
+    """A kept-alive connection waiting for its next request is closed after this long."""
+    body_seconds: float = 60.0
+    """A request's whole body must arrive within this long after its head (408 later)."""
+    names: tuple[str, ...] = ()
+    """Host names served besides the bound host, localhost, 127.0.0.1 and [::1] (a name
+    alone, at any port, or ``name:port``). A request naming any other host is refused
+    with 421: a page of another site whose name was rebound to this address (DNS
+    rebinding) cannot call the service as if it were this page."""
 
 
 def page_address(host: str, port: int, tls: bool) -> str:
@@ -174,6 +200,8 @@ class WebServer:
         self._connections: set[asyncio.Task[None]] = set()
         self._idle: set[asyncio.Task[None]] = set()
         """Connections waiting for their next request: closed at once on stop."""
+        self._by_address: dict[str, int] = {}
+        """Open connections by client address (``client_address``)."""
         self._closing = False
 
     async def start(self) -> int:
@@ -182,6 +210,7 @@ class WebServer:
             self.options.host,
             self.options.port,
             ssl=self.options.tls,
+            ssl_handshake_timeout=self.options.header_seconds if self.options.tls is not None else None,
             reuse_port=self.options.reuse_port or None,
         )
         self.port = self._server.sockets[0].getsockname()[1]
@@ -212,20 +241,31 @@ class WebServer:
     async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        self._connections.add(task)
         peername = writer.get_extra_info("peername")
         peer = f"web:{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "web"
+        address = client_address(peername)
+        refusal = self._admit(address)
+        if refusal is not None:
+            await _refuse(writer, refusal)
+            return
+        self._connections.add(task)
+        self._by_address[address] = self._by_address.get(address, 0) + 1
         conn = h11.Connection(h11.SERVER)
         exchange = Exchange(conn, reader, writer, peer)
+        sockname = writer.get_extra_info("sockname")
+        local = str(sockname[0]) if isinstance(sockname, tuple) else ""
+        loop = asyncio.get_running_loop()
+        opened = loop.time()
         try:
-            if len(self._connections) > self.options.max_connections:
-                writer.write(BUSY)
-                await writer.drain()
-                return
+            first = True
             while True:
                 self._idle.add(task)
                 try:
-                    request = await _read_request(conn, reader)
+                    request = await _read_request(conn, reader, self.options, opened if first else None)
+                except SlowRequest as slow:
+                    self._idle.discard(task)
+                    await _refuse(writer, canned(408, str(slow)))
+                    break
                 except (h11.RemoteProtocolError, TooLarge) as error:
                     self._idle.discard(task)
                     status = 413 if isinstance(error, TooLarge) else 400
@@ -233,7 +273,13 @@ class WebServer:
                         await exchange.send_whole(status, "text/plain; charset=utf-8", str(error).encode())
                     break
                 self._idle.discard(task)
+                first = False
                 if request is None:
+                    break
+                refused = self._misdirected(request, local)
+                if refused is not None:
+                    extra = [("connection", "close")]
+                    await exchange.send_whole(421, "text/plain; charset=utf-8", refused.encode(), extra)
                     break
                 await self._respond(exchange, request)
                 if self._closing or conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
@@ -247,9 +293,55 @@ class WebServer:
         finally:
             self._idle.discard(task)
             self._connections.discard(task)
+            left = self._by_address.get(address, 1) - 1
+            if left > 0:
+                self._by_address[address] = left
+            else:
+                self._by_address.pop(address, None)
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
+
+    def _admit(self, address: str) -> bytes | None:
+        """None when a new connection from ``address`` may open, else the answer refusing it.
+
+        Three limits, so that no one client shuts the others out: its address's own share
+        (``max_per_address``), the whole (``max_connections``), and the reserve: the last
+        ``reserved`` places are only for addresses that hold no connection yet."""
+        options = self.options
+        total, mine = len(self._connections), self._by_address.get(address, 0)
+        if mine >= options.max_per_address:
+            return BUSY_ADDRESS
+        if total >= options.max_connections:
+            return BUSY
+        reserve = min(options.reserved, options.max_connections // 4)
+        if mine > 0 and total >= options.max_connections - reserve:
+            return BUSY_ADDRESS
+        return None
+
+    def _misdirected(self, request: Request, local: str) -> str | None:
+        """None when the request's ``Host`` is a name this server answers to, else why not.
+
+        Served: the bound host, localhost, 127.0.0.1, [::1] and the address the connection
+        came in on, each at this port, and the names of ``WebOptions.names``."""
+        tls = self.options.tls is not None
+        given = request.headers.get("host", "").strip().lower()
+        name, port = split_host(given, 443 if tls else 80)
+        if name.endswith("."):
+            name = name[:-1]
+        for served in self.options.names:
+            served_name, served_port = split_host(served.strip().lower(), 0)
+            if served_name == name and (served_port in (0, port)):
+                return None
+        own = {"localhost", "127.0.0.1", "[::1]", bracketed(self.options.host), bracketed(local)}
+        if name in own and port == self.port:
+            return None
+        shown = given or "(none)"
+        where = page_address(self.options.host, self.port, tls)
+        return (
+            f"this server does not answer to the host name {shown}: open the page as {where} "
+            "(an operator may serve more names)"
+        )
 
     async def _respond(self, exchange: Exchange, request: Request) -> None:
         path = request.path.split("?", 1)[0]
@@ -362,23 +454,53 @@ class WebServer:
         await writer.drain()
 
 
-async def _read_request(conn: h11.Connection, reader: asyncio.StreamReader) -> Request | None:
-    """The next whole request on the connection, or None when the client closed it."""
+class SlowRequest(Exception):
+    pass
+
+
+async def _read_request(
+    conn: h11.Connection, reader: asyncio.StreamReader, options: WebOptions, opened: float | None
+) -> Request | None:
+    """The next whole request on the connection, or None when the client closed it or left
+    a kept-alive connection idle for ``idle_seconds``.
+
+    ``opened``: when the connection opened, for its first request, whose head must then
+    arrive within ``header_seconds`` of it; a later request's head has as long from its
+    first byte. The body has ``body_seconds`` after the head. Each is one deadline for the
+    whole part, not for each read, so a byte at a time does not keep a connection."""
+    loop = asyncio.get_running_loop()
     head: h11.Request | None = None
     body = bytearray()
+    deadline: float | None = None if opened is None else opened + options.header_seconds
+    if deadline is None and conn.trailing_data[0]:  # a pipelined request has begun already
+        deadline = loop.time() + options.header_seconds
     while True:
         event = conn.next_event()
         if event is h11.NEED_DATA:
-            try:
-                data = await asyncio.wait_for(reader.read(READ_CHUNK), READ_SECONDS)
-            except TimeoutError:
-                return None
+            if deadline is None:  # kept alive, waiting for the next request's first byte
+                try:
+                    data = await asyncio.wait_for(reader.read(READ_CHUNK), options.idle_seconds)
+                except TimeoutError:
+                    return None
+                deadline = loop.time() + options.header_seconds
+            else:
+                try:
+                    data = await asyncio.wait_for(reader.read(READ_CHUNK), max(0.0, deadline - loop.time()))
+                except TimeoutError:
+                    if head is None:
+                        if opened is not None and not conn.trailing_data[0] and conn.their_state is h11.IDLE:
+                            return None  # opened and never used: closed without an answer
+                        raise SlowRequest(
+                            f"the request's head did not arrive within {options.header_seconds:g} s"
+                        ) from None
+                    raise SlowRequest(f"the request's body did not arrive within {options.body_seconds:g} s") from None
             conn.receive_data(data)
             if not data and conn.their_state is h11.IDLE:
                 return None
             continue
         if isinstance(event, h11.Request):
             head = event
+            deadline = loop.time() + options.body_seconds
         elif isinstance(event, h11.Data):
             body += event.data
             if len(body) > MAX_BODY:
@@ -398,6 +520,58 @@ async def _closed_by_client(conn: h11.Connection, reader: asyncio.StreamReader) 
         if not data:
             return
         conn.receive_data(data)  # a pipelined request: kept for the next cycle
+
+
+async def _refuse(writer: asyncio.StreamWriter, answer: bytes) -> None:
+    """Write a canned answer and close, not waiting long on a client that does not read."""
+    writer.write(answer)
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(writer.drain(), 1.0)
+    writer.close()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(writer.wait_closed(), 1.0)
+
+
+def client_address(peername: object) -> str:
+    """Whose a connection is, for the per-address limit: its IP address; an IPv6 client's
+    /64 (one subscriber usually holds a whole /64), an IPv4-mapped one as IPv4."""
+    if not isinstance(peername, tuple) or not peername:
+        return ""
+    try:
+        ip = ipaddress.ip_address(str(peername[0]).split("%", 1)[0])
+    except ValueError:
+        return str(peername[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def bracketed(host: str) -> str:
+    """A host as it is written in a ``Host`` header (IPv6 literals in brackets)."""
+    host = host.lower()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def split_host(value: str, default_port: int) -> tuple[str, int]:
+    """A ``Host`` header's name and port (``default_port`` when it names none; -1: no port
+    number at all, which matches no server)."""
+    if value.startswith("["):
+        close = value.find("]")
+        if close < 0:
+            return value, -1
+        name, rest = value[: close + 1], value[close + 1 :]
+    elif ":" in value:
+        name, rest = value.rsplit(":", 1)
+        rest = ":" + rest
+    else:
+        name, rest = value, ""
+    if not rest:
+        return name, default_port
+    if not rest.startswith(":") or not rest[1:].isdigit():
+        return name, -1
+    return name, int(rest[1:])
 
 
 def _reason(status: int) -> bytes:

@@ -10,6 +10,7 @@ optimistic concurrency on the game's version.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import sqlite3
@@ -27,23 +28,27 @@ from eventsourcing.utils import get_topic, strtobool
 
 from domain.game import Game, GameSnapshot, Recorded, project_game
 from domain.kernel.decisions import Choice, RuleError
-from domain.kernel.events import Event, GameEnded
+from domain.kernel.events import DecisionRequested, Event, GameEnded
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import BrokenLog, fold
-from domain.kernel.state import State
+from domain.kernel.state import GENESIS, State
 from domain.rulesets import names, ruleset
+from domain.verify import Verdict, canonical, chain_link, verify
 from service.group_commit import GroupCommit
+from service.records import seats_id
 from service.store import (
     CREATED_TOPIC,
     SNAPSHOT_TOPIC,
     Append,
     EventMapper,
     LogMismatch,
+    delete_row,
     ensure_firsts_index,
     insert_stored,
     latest_version,
     ruleset_of,
     select_firsts,
+    select_rows,
     select_states,
     stored_span,
 )
@@ -82,6 +87,55 @@ class DamagedGame(Exception):
     def __init__(self, game_id: UUID, version: int, reason: str) -> None:
         self.game_id, self.version, self.reason = game_id, version, reason
         super().__init__(f"game {game_id} is damaged at version {version}: {reason}; it is not served or changed")
+
+
+class DamagedRecord(Exception):
+    """A service record kept beside a game (its seats' token hashes, a command applied)
+    that cannot be decoded. Whatever needs it is refused; nothing is changed."""
+
+    def __init__(self, record_id: UUID, topic: str, game_id: UUID | None = None, what: str = "") -> None:
+        self.record_id, self.topic, self.game_id = record_id, topic, game_id
+        self.what = what or f"record {record_id} ({topic})"
+        where = f"game {game_id}: " if game_id is not None else ""
+        super().__init__(f"{where}its stored {self.what} cannot be decoded; it is not served or changed")
+
+    def of(self, game_id: UUID, what: str) -> DamagedRecord:
+        """The same damage, naming the game and what the record is."""
+        return DamagedRecord(self.record_id, self.topic, game_id, what)
+
+
+class ForgedRecord(Exception):
+    """Events to be added to a stored game that its rules would not have produced: a
+    re-execution of the game with them differs (``verdict`` says where). Nothing was saved."""
+
+    def __init__(self, game_id: UUID, verdict: Verdict) -> None:
+        self.game_id, self.verdict = game_id, verdict
+        super().__init__(f"game {game_id}: the events to be added do not re-execute: {verdict}")
+
+
+@dataclass(frozen=True)
+class Verified:
+    """How far a game's stored log was found sound: its rows 1 to ``version`` decode, are
+    numbered in their places, each hash chains on the one before up to ``head``, and the
+    last asks a decision or ends the game. ``digest`` is the SHA-256 of those rows (each
+    version and stored bytes), so a later look tells whether any row changed by hashing
+    the rows read, without decoding them again."""
+
+    version: int
+    digest: bytes
+    head: str
+
+
+LOG_CUT_SHORT = (
+    "the log ends at event {n}, which neither asks for a decision nor ends the game: its last events are missing"
+)
+"""The rules run until a decision is asked or the game ends, and a command saves all it
+produced: a log that stops elsewhere lost its last rows (a finished game ends with GameEnded)."""
+
+
+def _digest_row(hasher: Any, version: int, state: bytes) -> None:
+    hasher.update(version.to_bytes(8, "big", signed=True))
+    hasher.update(state)
 
 
 _UNDECODABLE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, ValueError, KeyError)
@@ -238,13 +292,24 @@ class Westmarch(Application[UUID]):
         if not events:
             return
         before = events[0].seq - 1
+        if before:
+            # onto a stored game: the whole game re-executed from its seed, as `verify FILE` does
+            verdict = verify(rules, [*self.history(game_id, lte=before), *events])
+            if not verdict.ok:
+                raise ForgedRecord(game_id, verdict)
         state = fold(rules, list(events), self.state_at(game_id, before) if before else None)
         self._save(_Adopted(game_id, rules, state, events, stamps), before)
 
-    def record(self, record_id: UUID) -> Any | None:
-        """The first stored event of a one-event aggregate (a service record), or None."""
+    def record(self, record_id: UUID, game_id: UUID | None = None, what: str = "") -> Any | None:
+        """The first stored event of a one-event aggregate (a service record), or None;
+        :class:`DamagedRecord` (naming ``game_id`` and ``what``, if given) if it does not decode."""
         found = self.recorder.select_events(record_id, limit=1)
-        return self.mapper.to_domain_event(found[0]) if found else None
+        if not found:
+            return None
+        try:
+            return self.mapper.to_domain_event(found[0])
+        except _UNDECODABLE:
+            raise DamagedRecord(record_id, found[0].topic, game_id, what) from None
 
     def _insert(self, appends: Sequence[Append]) -> list[LogMismatch | None]:
         with self.writing:
@@ -300,10 +365,87 @@ class Westmarch(Application[UUID]):
         except BrokenLog as error:
             raise DamagedGame(game_id, error.version, str(error)) from None
         except _UNDECODABLE:
+            if self.drop_bad_snapshots(game_id):
+                return self.game(game_id)
             raise self._unreadable(game_id) from None
         if not self.check_span(game_id, game.version):
             return self.game(game_id)  # another process saved events meanwhile
+        state = game.state
+        if state.pending is None and state.over is None:
+            raise DamagedGame(game_id, game.version + 1, LOG_CUT_SHORT.format(n=game.version))
         return game
+
+    def verified(self, game_id: UUID, known: Verified | None = None) -> Verified:
+        """Check the game's whole stored log (see :class:`Verified`); :class:`DamagedGame`
+        naming the first bad version otherwise. One read of every row; with ``known`` (an
+        earlier result), the rows it covers are only hashed and compared, the rest decoded
+        and chained on from its head."""
+        rows = select_rows(self.recorder, game_id)
+        if not rows:
+            raise UnknownGame(game_id)
+        rules = self.rules_of(game_id)
+        hasher = hashlib.sha256()
+        start, head = 0, GENESIS
+        if known is not None and len(rows) >= known.version:
+            for version, state in rows[: known.version]:
+                _digest_row(hasher, version, state)
+            if hasher.digest() == known.digest:
+                start, head = known.version, known.head
+            else:
+                hasher = hashlib.sha256()  # a row changed: check every row again
+        if start == len(rows):
+            return known if known is not None else Verified(0, hasher.digest(), head)
+        fresh = rows[start:]
+        for place, (version, _) in enumerate(fresh, start=start + 1):
+            if version != place:
+                latest = rows[-1][0]
+                raise DamagedGame(game_id, place, f"the store holds {len(rows)} events numbered up to {latest}")
+        try:
+            events = self._decode(rules, [state for _, state in fresh])
+        except _UNDECODABLE:
+            raise self._unreadable(game_id) from None
+        for place, event in enumerate(events, start=start + 1):
+            if event.seq != place:
+                raise DamagedGame(game_id, place, str(BrokenLog(place, event.seq)))
+            if chain_link(head, canonical(rules, event)) != event.hash:
+                raise DamagedGame(game_id, place, "its hash does not match its content and the chain before it")
+            head = event.hash
+        if not isinstance(events[-1], DecisionRequested | GameEnded):
+            raise DamagedGame(game_id, len(rows) + 1, LOG_CUT_SHORT.format(n=len(rows)))
+        for version, state in fresh:
+            _digest_row(hasher, version, state)
+        return Verified(len(rows), hasher.digest(), head)
+
+    def drop_bad_snapshots(self, game_id: UUID) -> bool:
+        """Drop the game's snapshots that cannot be decoded and take them again from the
+        events (a snapshot is a cache), with a warning; whether any was dropped."""
+        if self.snapshots is None:
+            return False
+        mapper = self.mapper
+        assert isinstance(mapper, EventMapper)
+        recorder = self.snapshots.recorder
+        dropped = []
+        for stored in recorder.select_events(game_id):
+            try:
+                snapshot: GameSnapshot = mapper.to_domain_event(stored)
+                ruleset(snapshot.ruleset).codec.decode_state(bytes(snapshot.state))
+            except _UNDECODABLE:
+                log.warning(
+                    "game %s: the snapshot at version %d cannot be decoded; it is dropped and taken again "
+                    "from the events",
+                    game_id,
+                    stored.originator_version,
+                )
+                with self.writing:
+                    delete_row(recorder, game_id, stored.originator_version)
+                dropped.append(stored.originator_version)
+        rules = self.rules_of(game_id) if dropped else None
+        for version in dropped:
+            assert rules is not None
+            state = self.state_at(game_id, version)
+            with self.writing:
+                self.snapshots.put([GameSnapshot(game_id, version, rules.name, msgspec.Raw(rules.codec.encode(state)))])
+        return bool(dropped)
 
     def check_span(self, game_id: UUID, version: int) -> bool:
         """Whether the store holds exactly events 1 to ``version`` of the game (True), or
@@ -402,8 +544,13 @@ class Westmarch(Application[UUID]):
             if snaps:
                 mapper = self.mapper
                 assert isinstance(mapper, EventMapper)
-                snapshot: GameSnapshot = mapper.to_domain_event(snaps[0])
-                state = ruleset(snapshot.ruleset).codec.decode_state(bytes(snapshot.state))
+                try:
+                    snapshot: GameSnapshot = mapper.to_domain_event(snaps[0])
+                    state = ruleset(snapshot.ruleset).codec.decode_state(bytes(snapshot.state))
+                except _UNDECODABLE:
+                    if self.drop_bad_snapshots(game_id):
+                        return self.state_at(game_id, version)
+                    raise
                 gt = snapshot.originator_version
         try:
             state = fold(rules, self.history(game_id, gt, version), state)
@@ -434,6 +581,13 @@ class Westmarch(Application[UUID]):
         damaged = "" if count == latest else f"the store holds {count} events numbered up to {latest}"
         if not damaged and final.seq != version:
             damaged = f"event {version} is stored as number {final.seq}"
+        if not damaged and not isinstance(final, DecisionRequested | GameEnded):
+            damaged = LOG_CUT_SHORT.format(n=version)
+        if not damaged:
+            try:
+                self.record(seats_id(game_id))
+            except DamagedRecord:
+                damaged = "its seats record (the tokens' hashes) cannot be decoded"
         return GameInfo(game_id, rules.name, version, isinstance(final, GameEnded), created, damaged)
 
     def created(self) -> Iterator[tuple[UUID, str, bytes]]:
@@ -460,9 +614,12 @@ __all__ = [
     "BadVersion",
     "ConcurrentUpdate",
     "DamagedGame",
+    "DamagedRecord",
+    "ForgedRecord",
     "GameInfo",
     "StaleVersion",
     "UnknownGame",
+    "Verified",
     "Westmarch",
     "store_env",
 ]

@@ -9,7 +9,9 @@ rules version this engine knows) and writes nothing unless it passes; then it sa
 event in one transaction. The game keeps its id, so importing the same record again adds
 nothing; a later record of the same game (the game went on) adds the events the store does
 not have yet; a record whose history differs from the stored game of the same id is refused.
-Re-execution is not part of an import: ``westmarch verify GAME`` runs it on the imported game.
+Events added to a stored game are re-executed with it first (as ``westmarch verify FILE``
+does) and refused if the rules would not have produced them; a new game is imported on its
+chain alone: ``westmarch verify GAME`` re-executes it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from domain.engine import engine
 from domain.record import Checked, Rulesets, check_record, header_line
 from domain.rulesets import ruleset
 from domain.verify import Verdict
-from service.app import ConcurrentUpdate, Westmarch
+from service.app import ConcurrentUpdate, ForgedRecord, Westmarch
 
 PAGE = 2000
 """Events read from the store per chunk of an export."""
@@ -91,6 +93,8 @@ def import_record(app: Westmarch, lines: Iterable[bytes], rulesets: Rulesets = r
         app.adopt(game_id, rules, events[start:], stamps)
     except ConcurrentUpdate:
         raise ImportRefused(f"not imported: game {game_id} was changed while importing; try again") from None
+    except ForgedRecord as error:  # what it adds to a stored game does not re-execute
+        raise ImportRefused(f"not imported: {error.verdict}", error.verdict) from None
     return Imported(game_id, rules.name, len(events), len(events) - start)
 
 

@@ -50,9 +50,10 @@ from service.app import (
     BadVersion,
     ConcurrentUpdate,
     DamagedGame,
+    DamagedRecord,
     GameInfo,
     StaleVersion,
-    UnknownGame,
+    Verified,
     Westmarch,
 )
 from service.archive import export
@@ -63,6 +64,7 @@ from service.records import CommandApplied, Record, SeatsAssigned, command_id, s
 from service.rpc.auth import Tokens, derived_token, game_of_token, issue
 from service.store import stored_span
 
+SEATS_RECORD = "seats record (the tokens' hashes)"
 MAX_COMMAND_ID = 128
 MIN_REQUEST_ID, MAX_REQUEST_ID = 16, 128
 _CREATE_REQUESTS = UUID("6b1f3c52-5d0e-4c8e-9a59-0f5d2c1e7a41")
@@ -173,10 +175,12 @@ class GameService:
         self._hot: OrderedDict[UUID, Game] = OrderedDict()
         self._done: OrderedDict[UUID, Game] = OrderedDict()
         self._hot_lock = threading.Lock()
-        self._checked: dict[UUID, int] = {}
-        """Games whose stored log this process has found sound, up to which version."""
+        self._checked: dict[UUID, Verified] = {}
+        """Games whose stored log this process has found sound, and up to where."""
         self._damaged: dict[UUID, str] = {}
         """Games this process found damaged, and why (marked when games are listed)."""
+        self._bad_records: dict[UUID, str] = {}
+        """Games with a record beside them (a command applied) found undecodable, and which."""
 
     def _lock(self, game_id: UUID) -> threading.Lock:
         return self._locks[game_id.int % _STRIPES]
@@ -229,7 +233,7 @@ class GameService:
 
     def _created_before(self, game_id: UUID, request_id: str, fingerprint: str) -> Access | None:
         """The access of the game an earlier call with this request id created, or None."""
-        found = self.app.record(seats_id(game_id))
+        found = self.app.record(seats_id(game_id), game_id, SEATS_RECORD)
         if not isinstance(found, SeatsAssigned):
             return None
         if not hmac.compare_digest(found.request, fingerprint):
@@ -253,7 +257,7 @@ class GameService:
         command: str,
         include_view: bool = False,
     ) -> SubmitResult:
-        seat = self.tokens.viewer(game_id, token)
+        seat = self.viewer(game_id, token)
         return self.submit_as(game_id, seat, expected_version, decision_id, choice, command, include_view)
 
     def submit_as(
@@ -268,12 +272,13 @@ class GameService:
     ) -> SubmitResult:
         """:meth:`submit` for the viewer a token was already checked to stand for.
 
-        A game this process holds in memory is trusted to be the stored game, without a
-        read: the save appends only if the store holds exactly the game's versions 1 to
-        the one answered (:class:`~service.store.Append`). If it does not, or if the
-        answer does not fit the game as held (another process may have moved it on), the
-        store is looked at once: a damaged log is refused (:class:`DamagedGame`), a game
-        moved on is reloaded and the command answered again on it, once.
+        The game's whole stored log is checked first (:meth:`sound`: every row hashed,
+        new rows decoded and chained), so a damaged log is refused (:class:`DamagedGame`)
+        before anything is appended to it; a game this process holds in memory is used if
+        it is the stored one. The save appends only if the store still holds exactly the
+        game's versions 1 to the one answered (:class:`~service.store.Append`). If it does
+        not, or if the answer does not fit (another process moved the game on), the store
+        is looked at again: a game moved on is reloaded and the command answered on it, once.
         """
         if seat in (SPECTATOR, REFEREE):
             raise PermissionDenied(f"the {seat} token cannot answer decisions; use a seat's token")
@@ -286,10 +291,8 @@ class GameService:
         chosen = tuple(choice)
         record_id = command_id(game_id, seat, command)
         with self._lock(game_id):
-            game = self._hot_get(game_id)
-            trusted = game is not None
-            if game is None:
-                game = self._hot_game(game_id)
+            game = self._hot_game(game_id)  # the whole stored log checked first: never extend a damaged one
+            retried = False
             while True:
                 before = game.version
                 try:
@@ -297,11 +300,11 @@ class GameService:
                 except RuleError:
                     if game.version != before:
                         self._forget(game_id)  # answered in memory but not saved: reload next time
-                    if trusted and self.sound(game_id) != before:
-                        trusted = False  # another process moved the game on: answer on it, once
+                    if not retried and self.sound(game_id) != before:
+                        retried = True  # another process moved the game on meanwhile: answer on it, once
                         game = self.app.game(game_id)
                         continue
-                    replayed = self._replayed(game_id, seat, record_id, include_view)
+                    replayed = self._replayed(game_id, seat, record_id, command, include_view)
                     if replayed is not None:
                         return replayed
                     raise
@@ -310,7 +313,6 @@ class GameService:
                     raise
                 break
             self._keep(game_id, game)
-            self._mark_sound(game_id, game.version)
             result = self._result(game_id, game.rules, seat, game.state, feed.collected(), False, include_view)
         self._committed(game_id, game.version)
         for follower in self.followers:
@@ -381,53 +383,52 @@ class GameService:
     # -- games kept in memory between commands ----------------------------------------
 
     def _hot_game(self, game_id: UUID) -> Game:
-        """The game as this process last saved it, if the store has nothing newer.
+        """The game as this process last saved it, if the store holds exactly that.
 
-        One indexed read of the latest version replaces loading, fast-forwarding and
+        The check of the stored log (:meth:`sound`) replaces loading, fast-forwarding and
         copying the game; another process that moved the game on is seen here, and a
         race with it after this read is caught by the optimistic concurrency of the save.
         """
-        latest = self.sound(game_id)
+        verified = self._sound(game_id)
         game = self._hot_get(game_id)
-        if game is None or game.version != latest:
+        if game is None or game.version != verified.version or game.state.head != verified.head:
             return self.app.game(game_id)
         return game
 
     def sound(self, game_id: UUID) -> int:
-        """The game's latest version, once its stored log is known to fold: versions 1 to N,
-        each event decodable and numbered in its place. Every query on a game asks this
-        first, so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it;
-        a command on a game held in memory asks it only when its guarded save is refused or
-        its answer does not fit (:meth:`submit_as`), so it is never appended to once its
-        log stopped matching.
+        """The game's latest version, once its whole stored log is known sound: versions 1
+        to N, each event decodable, numbered in its place and chained by its hash on the
+        one before, the last asking a decision or ending the game (a log cut short is
+        damaged, not finished). Every query and every command on a game asks this first,
+        so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it, and
+        never appended to.
 
-        The first look decodes the whole log; later looks read two integers (how many
-        events, the last version) and decode only events this process has not checked.
+        The first look decodes and chains the whole log; later looks read every row once
+        and hash it, comparing with the rows found sound before (an edit, a deletion or a
+        renumbering anywhere changes the hash), and decode only rows not seen before
+        (see :meth:`~service.app.Westmarch.verified`).
         """
-        count, latest = stored_span(self.app.recorder, game_id)
-        if latest is None:
-            raise UnknownGame(game_id)
-        checked = self._checked.get(game_id, 0)
+        return self._sound(game_id).version
+
+    def _sound(self, game_id: UUID) -> Verified:
+        known = self._checked.get(game_id)
         try:
-            if count != latest or latest < checked:
-                self._checked.pop(game_id, None)
-                self.app.check_span(game_id, latest + 1)  # raises DamagedGame, naming the first bad version
-            if latest > checked:
-                self.app.history(game_id, gt=checked)
+            verified = self.app.verified(game_id, known)
         except DamagedGame as error:
+            self._checked.pop(game_id, None)
             self._forget(game_id)
             self._damaged[game_id] = f"damaged at version {error.version}: {error.reason}"
             raise
         self._damaged.pop(game_id, None)
-        if latest > checked:
-            self._mark_sound(game_id, latest)
-        return latest
+        if verified is not known:
+            self._mark_sound(game_id, verified)
+        return verified
 
-    def _mark_sound(self, game_id: UUID, version: int) -> None:
+    def _mark_sound(self, game_id: UUID, verified: Verified) -> None:
         checked = self._checked
         if len(checked) >= 16_384:
             checked.clear()
-        checked[game_id] = version
+        checked[game_id] = verified
 
     def _keep(self, game_id: UUID, game: Game) -> None:
         """Keep a game in memory: games in play up to :data:`HOT_GAMES` (least recently used
@@ -476,9 +477,15 @@ class GameService:
             view,
         )
 
-    def _replayed(self, game_id: UUID, seat: str, record_id: UUID, include_view: bool = False) -> SubmitResult | None:
+    def _replayed(
+        self, game_id: UUID, seat: str, record_id: UUID, command: str, include_view: bool = False
+    ) -> SubmitResult | None:
         """The first result of a command applied before, or None if it was not."""
-        found = self.app.record(record_id)
+        try:
+            found = self.app.record(record_id, game_id, f"record of command {command!r} of {seat}")
+        except DamagedRecord as error:
+            self._note_bad_record(game_id, error)
+            raise
         if not isinstance(found, CommandApplied):
             return None
         rules = self.app.rules_of(game_id)
@@ -488,7 +495,7 @@ class GameService:
         return self._result(game_id, rules, seat, feed.state, projected, True, include_view)
 
     def fork(self, game_id: UUID, token: str, at: int) -> Access:
-        viewer = self.tokens.viewer(game_id, token)
+        viewer = self.viewer(game_id, token)
         latest = self.sound(game_id)
         if viewer != REFEREE and not self._over(game_id, latest):
             raise PermissionDenied("only the referee may fork a game in progress (anyone may once it is over)")
@@ -512,7 +519,7 @@ class GameService:
         issued again (the server keeps only their hashes, so they cannot be shown twice).
         """
         rules = self.app.rules_of(game_id)
-        if self.app.record(seats_id(game_id)) is not None:
+        if self.app.record(seats_id(game_id), game_id, SEATS_RECORD) is not None:
             raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued")
         state = self.app.state_at(game_id)
         tokens, record = issue(game_id, rules.played_by_people(state))
@@ -527,14 +534,27 @@ class GameService:
     # -- queries ---------------------------------------------------------------------
 
     def viewer(self, game_id: UUID, token: str) -> str:
-        return self.tokens.viewer(game_id, token)
+        """The viewer ``token`` stands for; :class:`DamagedRecord` naming the game if its
+        seats record (the tokens' hashes) cannot be decoded."""
+        try:
+            return self.tokens.viewer(game_id, token)
+        except DamagedRecord as error:
+            named = error.of(game_id, SEATS_RECORD)
+            self._note_bad_record(game_id, named)
+            raise named from None
+
+    def _note_bad_record(self, game_id: UUID, error: DamagedRecord) -> None:
+        bad = self._bad_records
+        if len(bad) >= 4096:
+            bad.clear()
+        bad[game_id] = f"its stored {error.what} cannot be decoded"
 
     def _over(self, game_id: UUID, latest: int) -> bool:
         last = self.app.history(game_id, gt=latest - 1, lte=latest)
         return bool(last) and isinstance(last[-1], GameEnded)
 
     def view(self, game_id: UUID, token: str, version: int = 0) -> ViewResult:
-        return self.view_as(game_id, self.tokens.viewer(game_id, token), version)
+        return self.view_as(game_id, self.viewer(game_id, token), version)
 
     def view_as(self, game_id: UUID, viewer: str, version: int = 0) -> ViewResult:
         """:meth:`view` for the viewer a token was already checked to stand for."""
@@ -576,7 +596,7 @@ class GameService:
         )
 
     def history(self, game_id: UUID, token: str, after: int = 0, to: int = 0) -> tuple[list[Projected], int]:
-        viewer = self.tokens.viewer(game_id, token)
+        viewer = self.viewer(game_id, token)
         latest = self.sound(game_id)
         if after < 0 or to < 0:
             raise BadRequest("after_version and to_version cannot be negative")
@@ -590,7 +610,7 @@ class GameService:
         return feed.project_many(self.app.history(game_id, gt=after, lte=to)), latest
 
     def explain(self, game_id: UUID, token: str, seq: int) -> Because:
-        viewer = self.tokens.viewer(game_id, token)
+        viewer = self.viewer(game_id, token)
         latest = self.sound(game_id)
         if not 1 <= seq <= latest:
             raise OutOfRange(f"event {seq} is out of range: the game has events 1 to {latest}")
@@ -603,7 +623,7 @@ class GameService:
         return _explain_projected(rules, feed.state, projected, seq)
 
     def verify(self, game_id: UUID, token: str) -> Verdict:
-        self.tokens.viewer(game_id, token)
+        self.viewer(game_id, token)
         try:
             events = self.app.history(game_id)
         except DamagedGame as error:
@@ -617,7 +637,7 @@ class GameService:
         The record holds every hidden card and the seed, and a redacted record could not be
         verified: the referee may export a game at any time, everyone else once it is over.
         """
-        viewer = self.tokens.viewer(game_id, token)
+        viewer = self.viewer(game_id, token)
         latest = self.sound(game_id)  # DamagedGame (DATA_LOSS) for a damaged log
         if viewer != REFEREE and not self._over(game_id, latest):
             raise PermissionDenied(
@@ -631,13 +651,13 @@ class GameService:
             raise BadRequest("offset and limit cannot be negative")
         window = islice(self.app.created(), offset, offset + (limit or 100))  # only these are summed up
         found = [self.app.summary(game_id, topic, state) for game_id, topic, state in window]
-        damaged = self._damaged
+        damaged = {**self._bad_records, **self._damaged}
         return [replace(i, damaged=damaged[i.id]) if i.id in damaged and not i.damaged else i for i in found]
 
     # -- watching --------------------------------------------------------------------
 
     def watch(self, game_id: UUID, token: str, from_version: int, tables: bool = True) -> Cursor:
-        viewer = self.tokens.viewer(game_id, token)
+        viewer = self.viewer(game_id, token)
         latest = self.sound(game_id)
         if not 0 <= from_version <= latest:
             raise OutOfRange(f"version {from_version} is out of range: the game has versions 0 to {latest}")

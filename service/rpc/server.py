@@ -43,7 +43,7 @@ from domain.kernel.events import Event
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from domain.verify import Status
-from service.app import BadVersion, ConcurrentUpdate, DamagedGame, StaleVersion, UnknownGame, Westmarch
+from service.app import BadVersion, ConcurrentUpdate, DamagedGame, DamagedRecord, StaleVersion, UnknownGame, Westmarch
 from service.archive import DamagedStore
 from service.catalog import catalog
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
@@ -101,7 +101,7 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
 
 def _status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     match error:
-        case DamagedGame():
+        case DamagedGame() | DamagedRecord():
             return grpc.StatusCode.DATA_LOSS, str(error)
         case LimitExceeded():
             return grpc.StatusCode.RESOURCE_EXHAUSTED, str(error)

@@ -166,7 +166,7 @@ class Watcher(threading.Thread):
         super().__init__(daemon=True)
         self.channel, stub = stub_for(address)
         self.stream = stub.Watch(pb.WatchRequest(token=token, from_version=0))
-        self.updates: list[pb.WatchUpdate] = []
+        self.updates: list[pb.WatchResponse] = []
         self.start()
         for _ in range(200):  # the watch began before anything is played (so before the game ends)
             if self.updates:

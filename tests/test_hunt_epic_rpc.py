@@ -199,8 +199,8 @@ def test_the_organizer_watches_the_sheet_change(server: ThreadedServer) -> None:
     epics = epb_grpc.EpicServiceStub(channel)
     with channel:
         created = epics.CreateEpic(epb.CreateEpicRequest(groups=[1, 1], difficulty="easy", seed=33))
-        stream = epics.WatchEpic(epb.GetEpicRequest(organizer_token=created.organizer_token))
-        seen: list[epb.GetEpicResponse] = []
+        stream = epics.WatchEpic(epb.WatchEpicRequest(organizer_token=created.organizer_token))
+        seen: list[epb.WatchEpicResponse] = []
 
         def watch() -> None:
             try:

@@ -161,9 +161,9 @@ def check_nothing_hidden(
         events: list[pb.Event] = []
         if isinstance(response, pb.GetViewResponse | pb.SubmitDecisionResponse) and response.HasField("view"):
             views.append(response.view)
-        if isinstance(response, pb.WatchUpdate):
+        if isinstance(response, pb.WatchResponse):
             views.append(response.view)
-        if isinstance(response, pb.WatchUpdate | pb.SubmitDecisionResponse | pb.GetHistoryResponse):
+        if isinstance(response, pb.WatchResponse | pb.SubmitDecisionResponse | pb.GetHistoryResponse):
             events += response.events
         for view in views:
             assert view.viewer == viewer, where
@@ -547,7 +547,7 @@ def test_the_connect_protocol(server: ThreadedServer) -> None:
     assert [e["seq"] for e in update["events"]][:3] == ["1", "2", "3"]
     binary = pb.WatchRequest(token=keys["spectator"]).SerializeToString()
     flags, first = _first_of_watch(server, binary, "application/connect+proto")
-    watched = pb.WatchUpdate.FromString(first)
+    watched = pb.WatchResponse.FromString(first)
     assert flags == 0 and watched.view.viewer == "spectator" and watched.events[0].seq == 1
 
     bad = json.dumps({"token": keys["p1"], "fromVersion": "999"}).encode()

@@ -255,7 +255,7 @@ async def hold_games(addresses: list[str], games: int) -> list[Any]:
         token = access.seats[0].token
         stream = stub.Watch(pb.WatchRequest(token=token, from_version=access.version, omit_tables=True))
         update = await stream.read()
-        assert isinstance(update, pb.WatchUpdate)
+        assert isinstance(update, pb.WatchResponse)
         streams.append(stream)
         d = decision_from_pb(update.view.decision)
         await stub.SubmitDecision(

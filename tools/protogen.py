@@ -4,13 +4,21 @@ The stubs are committed under ``service/rpc/gen`` (a test regenerates them into 
 temporary folder and fails on any difference, so they cannot drift from the contract).
 Run ``python -m tools.protogen`` after changing a ``.proto`` file. It uses grpcio-tools
 (the pinned version in the ``dev`` extra) and mypy-protobuf for the ``.pyi`` stubs.
+
+``proto/`` is the one import root, as a client author (and ``buf``, ``proto/buf.yaml``)
+compiles it: ``protoc -Iproto westmarch/v1/*.proto``. protoc names a generated module after
+its file's path (``westmarch.v1.epic_pb2``), so the modules are written to a scratch folder
+and their imports of one another rewritten to the package they live in here
+(``service.rpc.gen.westmarch.v1``); the descriptors keep the proto's own file names.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -29,27 +37,55 @@ def generate(out_root: Path) -> list[Path]:
     bin_dir = Path(sys.executable).parent
     env = dict(os.environ)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
-    files = [f"{GEN_PACKAGE}/{p.relative_to(PROTO_DIR).as_posix()}" for p in proto_files()]
-    out = str(out_root)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "grpc_tools.protoc",
-            f"-I{GEN_PACKAGE}={PROTO_DIR}",
-            f"--python_out={out}",
-            f"--grpc_python_out={out}",
-            f"--mypy_out={out}",
-            f"--mypy_grpc_out={out}",
-            *files,
-        ],
-        check=True,
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-    )
-    generated = sorted(p for p in (out_root / GEN_PACKAGE).rglob("*") if p.is_file() and "_pb2" in p.name)
+    files = [p.relative_to(PROTO_DIR).as_posix() for p in proto_files()]
+    with tempfile.TemporaryDirectory() as scratch:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "grpc_tools.protoc",
+                f"-I{PROTO_DIR}",
+                f"--python_out={scratch}",
+                f"--grpc_python_out={scratch}",
+                f"--mypy_out={scratch}",
+                f"--mypy_grpc_out={scratch}",
+                *files,
+            ],
+            check=True,
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+        )
+        generated = []
+        for made in sorted(Path(scratch).rglob("*")):
+            if made.is_file() and "_pb2" in made.name:
+                target = out_root / GEN_PACKAGE / made.relative_to(scratch)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(rehome(made.read_text(encoding="utf-8")), encoding="utf-8")
+                generated.append(target)
     return generated
+
+
+GEN_MODULE = GEN_PACKAGE.replace("/", ".")
+_MODULE_PATHS = (
+    # the generated modules' imports of one another
+    (re.compile(r"^from (westmarch\.v1) import ", re.MULTILINE), rf"from {GEN_MODULE}.\1 import "),
+    # the module name the message classes are built under
+    (re.compile(r"(BuildTopDescriptorsAndMessages\(DESCRIPTOR, ')(westmarch\.v1\.)"), rf"\1{GEN_MODULE}.\2"),
+    # where the version check's message says the module is
+    (re.compile(r"(generated code in )(westmarch/v1/)"), rf"\1{GEN_PACKAGE}/\2"),
+)
+
+
+def rehome(text: str) -> str:
+    """A module protoc generated as ``westmarch.v1.*``, importing its siblings from
+    ``service.rpc.gen.westmarch.v1`` instead."""
+    for pattern, replacement in _MODULE_PATHS:
+        text = pattern.sub(replacement, text)
+    stray = re.search(r"^(?:from|import) westmarch\b.*$", text, re.MULTILINE)
+    if stray:
+        raise ValueError(f"an import protogen does not know how to rewrite: {stray.group(0)}")
+    return text
 
 
 SCHEMA_DIR = PROTO_DIR / "westmarch" / "v1" / "schema"

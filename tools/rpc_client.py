@@ -139,7 +139,7 @@ class RemoteSeat:
     def state(self) -> _Now:
         """Wait (watching the game) until this seat must decide or the game is over."""
         if not (self._mine() or self.view.over):
-            stream: Iterator[pb.WatchUpdate] = self.stub.Watch(
+            stream: Iterator[pb.WatchResponse] = self.stub.Watch(
                 pb.WatchRequest(game_id=self.game_id, token=self.token, from_version=self.view.version)
             )
             for update in stream:

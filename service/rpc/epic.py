@@ -44,7 +44,7 @@ class EpicServicer:
             totals=access.totals,
         )
 
-    def get_epic(self, request: epb.GetEpicRequest, entry: CallLog) -> epb.GetEpicResponse:
+    def get_epic(self, request: epb.GetEpicRequest | epb.WatchEpicRequest, entry: CallLog) -> epb.GetEpicResponse:
         epic_id = game_of_token(request.organizer_token)
         if epic_id is None:
             raise Unauthenticated("an organizer token is needed")
@@ -54,8 +54,8 @@ class EpicServicer:
         return self._sheet(epic_id)
 
     async def watch_epic(
-        self, request: epb.GetEpicRequest, context: aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[epb.GetEpicResponse]:
+        self, request: epb.WatchEpicRequest, context: aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[epb.WatchEpicResponse]:
         """The sheet, then each sheet that differs from the last sent (new counts, a group's
         round, stage or result; polled: the groups may be played through other server
         processes), until every group's game is over."""
@@ -68,7 +68,8 @@ class EpicServicer:
             return
         epic_id = UUID(sheet.epic_id)
         while True:
-            yield sheet
+            # GetEpic's fields under the same numbers (proto/westmarch/v1/epic.proto)
+            yield epb.WatchEpicResponse.FromString(sheet.SerializeToString())
             if all(g.result for g in sheet.groups):
                 return
             sent = sheet
@@ -117,8 +118,8 @@ class EpicServicer:
             "GetEpic": unary("GetEpic", epb.GetEpicRequest, epb.GetEpicResponse, self.get_epic),
             "WatchEpic": grpc.unary_stream_rpc_method_handler(
                 self.watch_epic,
-                request_deserializer=_parser(epb.GetEpicRequest),
-                response_serializer=epb.GetEpicResponse.SerializeToString,
+                request_deserializer=_parser(epb.WatchEpicRequest),
+                response_serializer=epb.WatchEpicResponse.SerializeToString,
             ),
         }
         return grpc.method_handlers_generic_handler(EPIC_SERVICE_NAME, methods)

@@ -51,6 +51,7 @@ from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDeni
 from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of, writable
 from service.games import GameRequest, PlayerSetup
 from service.rpc import convert
+from service.rpc.gen.westmarch.v1 import epic_pb2
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.limits import Gate, LimitExceeded, Limits
 from service.rpc.live import LiveGames
@@ -452,7 +453,7 @@ class Servicer:
 
     async def watch(
         self, request: pb.WatchRequest | Malformed, context: aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[pb.WatchUpdate]:
+    ) -> AsyncIterator[pb.WatchResponse]:
         started = time.perf_counter()
         entry = CallLog("Watch")
         if isinstance(request, Malformed):
@@ -473,7 +474,7 @@ class Servicer:
 
     async def _watch(
         self, request: pb.WatchRequest, entry: CallLog, started: float, context: aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[pb.WatchUpdate]:
+    ) -> AsyncIterator[pb.WatchResponse]:
         def open_cursor() -> tuple[UUID, Cursor]:
             game_id = self._game(request, entry)
             found = self.service.watch(game_id, request.token, request.from_version, not request.omit_tables)
@@ -526,7 +527,7 @@ class Servicer:
 
     async def export_game(
         self, request: pb.ExportGameRequest | Malformed, context: aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[pb.RecordChunk]:
+    ) -> AsyncIterator[pb.ExportGameResponse]:
         """The record in chunks; each chunk is read from the store on the thread pool."""
         started = time.perf_counter()
         entry = CallLog("ExportGame")
@@ -540,7 +541,7 @@ class Servicer:
             chunks = await self._run(self.service.export, game_id, request.token)
             while (chunk := await self._run(next, chunks, None)) is not None:
                 lines += chunk.count(b"\n")
-                yield pb.RecordChunk(lines=chunk)
+                yield pb.ExportGameResponse(lines=chunk)
         except asyncio.CancelledError:
             outcome = "CANCELLED"
             raise
@@ -554,11 +555,11 @@ class Servicer:
             entry.version = max(lines - 1, 0)
             _log_call(entry, outcome, started)
 
-    def _advance(self, cursor: Cursor, events: list[Event]) -> pb.WatchUpdate | None:
+    def _advance(self, cursor: Cursor, events: list[Event]) -> pb.WatchResponse | None:
         projected, view = self.service.advance(cursor, events)
         if view is None:
             return None
-        return pb.WatchUpdate(events=[convert.event_pb(p) for p in projected], view=convert.view_pb(view))
+        return pb.WatchResponse(events=[convert.event_pb(p) for p in projected], view=convert.view_pb(view))
 
     # -- registration ----------------------------------------------------------------
 
@@ -594,12 +595,12 @@ class Servicer:
             "ExportGame": grpc.unary_stream_rpc_method_handler(
                 self.export_game,
                 request_deserializer=_parser(pb.ExportGameRequest),
-                response_serializer=pb.RecordChunk.SerializeToString,
+                response_serializer=pb.ExportGameResponse.SerializeToString,
             ),
             "Watch": grpc.unary_stream_rpc_method_handler(
                 self.watch,
                 request_deserializer=_parser(pb.WatchRequest),
-                response_serializer=pb.WatchUpdate.SerializeToString,
+                response_serializer=pb.WatchResponse.SerializeToString,
             ),
         }
         return methods
@@ -738,10 +739,10 @@ class Server:
         server.add_generic_rpc_handlers((servicer.handlers(), epic_handlers(service, servicer)))
         self._health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
-            server,
-        )
+        # every service of the proto is served (GameService, EpicService), then health and reflection
+        served = [s.full_name for f in (pb.DESCRIPTOR, epic_pb2.DESCRIPTOR) for s in f.services_by_name.values()]
+        served += [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]
+        reflection.enable_server_reflection(served, server)
         address = f"{options.host}:{options.port}"
         if options.tls_cert or options.tls_key:
             if not (options.tls_cert and options.tls_key):

@@ -301,3 +301,107 @@ class GetEpicResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetEpicResponse: _TypeAlias = GetEpicResponse  # noqa: Y015
+
+@_typing.final
+class WatchEpicRequest(_message.Message):
+    """WatchEpic's request and sheets: GetEpic's fields under the same numbers (a test keeps them
+    equal), so each call has messages of its own and a sheet decodes the same from either.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ORGANIZER_TOKEN_FIELD_NUMBER: _builtins.int
+    organizer_token: _builtins.str
+    def __init__(
+        self,
+        *,
+        organizer_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["organizer_token", b"organizer_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WatchEpicRequest: _TypeAlias = WatchEpicRequest  # noqa: Y015
+
+@_typing.final
+class WatchEpicResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class TotalsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.int
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class CountedEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.int
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    EPIC_ID_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    TOTALS_FIELD_NUMBER: _builtins.int
+    COUNTED_FIELD_NUMBER: _builtins.int
+    REACHED_FIELD_NUMBER: _builtins.int
+    GROUPS_FIELD_NUMBER: _builtins.int
+    epic_id: _builtins.str
+    version: _builtins.int
+    players: _builtins.int
+    @_builtins.property
+    def totals(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]: ...
+    @_builtins.property
+    def counted(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]: ...
+    @_builtins.property
+    def reached(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def groups(self) -> _containers.RepeatedCompositeFieldContainer[Global___EpicGroup]: ...
+    def __init__(
+        self,
+        *,
+        epic_id: _builtins.str = ...,
+        version: _builtins.int = ...,
+        players: _builtins.int = ...,
+        totals: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
+        counted: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
+        reached: _abc.Iterable[_builtins.str] | None = ...,
+        groups: _abc.Iterable[Global___EpicGroup] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["counted", b"counted", "epic_id", b"epic_id", "groups", b"groups", "players", b"players", "reached", b"reached", "totals", b"totals", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WatchEpicResponse: _TypeAlias = WatchEpicResponse  # noqa: Y015

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from service.rpc.gen.westmarch.v1 import epic_pb2 as service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2
+from service.rpc.gen.westmarch.v1 import epic_pb2 as westmarch_dot_v1_dot_epic__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -36,18 +36,18 @@ class EpicServiceStub:
         """
         self.CreateEpic = channel.unary_unary(
                 '/westmarch.v1.EpicService/CreateEpic',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.CreateEpicRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.CreateEpicResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_epic__pb2.CreateEpicRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_epic__pb2.CreateEpicResponse.FromString,
                 _registered_method=True)
         self.GetEpic = channel.unary_unary(
                 '/westmarch.v1.EpicService/GetEpic',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
                 _registered_method=True)
         self.WatchEpic = channel.unary_stream(
                 '/westmarch.v1.EpicService/WatchEpic',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_epic__pb2.WatchEpicRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_epic__pb2.WatchEpicResponse.FromString,
                 _registered_method=True)
 
 
@@ -81,18 +81,18 @@ def add_EpicServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'CreateEpic': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateEpic,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.CreateEpicRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.CreateEpicResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_epic__pb2.CreateEpicRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_epic__pb2.CreateEpicResponse.SerializeToString,
             ),
             'GetEpic': grpc.unary_unary_rpc_method_handler(
                     servicer.GetEpic,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.SerializeToString,
             ),
             'WatchEpic': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchEpic,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_epic__pb2.WatchEpicRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_epic__pb2.WatchEpicResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -120,8 +120,8 @@ class EpicService:
             request,
             target,
             '/westmarch.v1.EpicService/CreateEpic',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.CreateEpicRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.CreateEpicResponse.FromString,
+            westmarch_dot_v1_dot_epic__pb2.CreateEpicRequest.SerializeToString,
+            westmarch_dot_v1_dot_epic__pb2.CreateEpicResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -147,8 +147,8 @@ class EpicService:
             request,
             target,
             '/westmarch.v1.EpicService/GetEpic',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
+            westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
+            westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -174,8 +174,8 @@ class EpicService:
             request,
             target,
             '/westmarch.v1.EpicService/WatchEpic',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_epic__pb2.GetEpicResponse.FromString,
+            westmarch_dot_v1_dot_epic__pb2.WatchEpicRequest.SerializeToString,
+            westmarch_dot_v1_dot_epic__pb2.WatchEpicResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -42,7 +42,7 @@ class EpicServiceStub:
     """Open an epic event: one game per group; returns the organizer's token and each group's access."""
     GetEpic: _grpc.UnaryUnaryMultiCallable[_epic_pb2.GetEpicRequest, _epic_pb2.GetEpicResponse]
     """The organizer's sheet: the global values, what has been counted, each group's share."""
-    WatchEpic: _grpc.UnaryStreamMultiCallable[_epic_pb2.GetEpicRequest, _epic_pb2.GetEpicResponse]
+    WatchEpic: _grpc.UnaryStreamMultiCallable[_epic_pb2.WatchEpicRequest, _epic_pb2.WatchEpicResponse]
     """The sheet now, then again each time the organizer counts something; ends when every
     group's game is over (or the client cancels).
     """
@@ -54,7 +54,7 @@ class EpicServiceAsyncStub(EpicServiceStub):
     """Open an epic event: one game per group; returns the organizer's token and each group's access."""
     GetEpic: _aio.UnaryUnaryMultiCallable[_epic_pb2.GetEpicRequest, _epic_pb2.GetEpicResponse]  # type: ignore[assignment]
     """The organizer's sheet: the global values, what has been counted, each group's share."""
-    WatchEpic: _aio.UnaryStreamMultiCallable[_epic_pb2.GetEpicRequest, _epic_pb2.GetEpicResponse]  # type: ignore[assignment]
+    WatchEpic: _aio.UnaryStreamMultiCallable[_epic_pb2.WatchEpicRequest, _epic_pb2.WatchEpicResponse]  # type: ignore[assignment]
     """The sheet now, then again each time the organizer counts something; ends when every
     group's game is over (or the client cancels).
     """
@@ -79,9 +79,9 @@ class EpicServiceServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
     def WatchEpic(
         self,
-        request: _epic_pb2.GetEpicRequest,
+        request: _epic_pb2.WatchEpicRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_abc.Iterator[_epic_pb2.GetEpicResponse], _abc.AsyncIterator[_epic_pb2.GetEpicResponse]]:
+    ) -> _typing.Union[_abc.Iterator[_epic_pb2.WatchEpicResponse], _abc.AsyncIterator[_epic_pb2.WatchEpicResponse]]:
         """The sheet now, then again each time the organizer counts something; ends when every
         group's game is over (or the client cancels).
         """

@@ -823,9 +823,10 @@ class WatchRequest(_message.Message):
 Global___WatchRequest: _TypeAlias = WatchRequest  # noqa: Y015
 
 @_typing.final
-class WatchUpdate(_message.Message):
+class WatchResponse(_message.Message):
     """One batch: the events since the previous update (none in the first update if the client
-    is up to date), then the view after them.
+    is up to date), then the view after them. (Named WatchUpdate before buf's naming rules:
+    the same fields, so the same bytes.)
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -848,7 +849,7 @@ class WatchUpdate(_message.Message):
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___WatchUpdate: _TypeAlias = WatchUpdate  # noqa: Y015
+Global___WatchResponse: _TypeAlias = WatchResponse  # noqa: Y015
 
 @_typing.final
 class GetHistoryRequest(_message.Message):
@@ -1135,8 +1136,10 @@ class ExportGameRequest(_message.Message):
 Global___ExportGameRequest: _TypeAlias = ExportGameRequest  # noqa: Y015
 
 @_typing.final
-class RecordChunk(_message.Message):
-    """Whole lines of the record (each ending in a newline); the chunks of a call, joined, are the record."""
+class ExportGameResponse(_message.Message):
+    """Whole lines of the record (each ending in a newline); the chunks of a call, joined, are the record.
+    (Named RecordChunk before buf's naming rules: the same field, so the same bytes.)
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1153,7 +1156,7 @@ class RecordChunk(_message.Message):
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___RecordChunk: _TypeAlias = RecordChunk  # noqa: Y015
+Global___ExportGameResponse: _TypeAlias = ExportGameResponse  # noqa: Y015
 
 @_typing.final
 class GetCatalogRequest(_message.Message):

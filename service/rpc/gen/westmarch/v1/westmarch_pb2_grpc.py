@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from service.rpc.gen.westmarch.v1 import westmarch_pb2 as service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as westmarch_dot_v1_dot_westmarch__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -36,63 +36,63 @@ class GameServiceStub:
         """
         self.CreateGame = channel.unary_unary(
                 '/westmarch.v1.GameService/CreateGame',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.CreateGameRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.CreateGameResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.CreateGameRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.CreateGameResponse.FromString,
                 _registered_method=True)
         self.ListGames = channel.unary_unary(
                 '/westmarch.v1.GameService/ListGames',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ListGamesRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ListGamesResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.ListGamesResponse.FromString,
                 _registered_method=True)
         self.GetView = channel.unary_unary(
                 '/westmarch.v1.GameService/GetView',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetViewRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetViewResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.GetViewRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.GetViewResponse.FromString,
                 _registered_method=True)
         self.SubmitDecision = channel.unary_unary(
                 '/westmarch.v1.GameService/SubmitDecision',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionResponse.FromString,
                 _registered_method=True)
         self.Watch = channel.unary_stream(
                 '/westmarch.v1.GameService/Watch',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.WatchRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.WatchUpdate.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.WatchRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.WatchResponse.FromString,
                 _registered_method=True)
         self.GetHistory = channel.unary_unary(
                 '/westmarch.v1.GameService/GetHistory',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetHistoryRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetHistoryResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.GetHistoryRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.GetHistoryResponse.FromString,
                 _registered_method=True)
         self.ExplainEvent = channel.unary_unary(
                 '/westmarch.v1.GameService/ExplainEvent',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExplainEventRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExplainEventResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.ExplainEventRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.ExplainEventResponse.FromString,
                 _registered_method=True)
         self.ForkGame = channel.unary_unary(
                 '/westmarch.v1.GameService/ForkGame',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ForkGameRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ForkGameResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.ForkGameRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.ForkGameResponse.FromString,
                 _registered_method=True)
         self.VerifyGame = channel.unary_unary(
                 '/westmarch.v1.GameService/VerifyGame',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.FromString,
                 _registered_method=True)
         self.GetCatalog = channel.unary_unary(
                 '/westmarch.v1.GameService/GetCatalog',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.FromString,
                 _registered_method=True)
         self.ExportGame = channel.unary_stream(
                 '/westmarch.v1.GameService/ExportGame',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.ExportGameResponse.FromString,
                 _registered_method=True)
         self.TakeBack = channel.unary_unary(
                 '/westmarch.v1.GameService/TakeBack',
-                request_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.SerializeToString,
-                response_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.FromString,
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.FromString,
                 _registered_method=True)
 
 
@@ -200,63 +200,63 @@ def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'CreateGame': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateGame,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.CreateGameRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.CreateGameResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.CreateGameRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.CreateGameResponse.SerializeToString,
             ),
             'ListGames': grpc.unary_unary_rpc_method_handler(
                     servicer.ListGames,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ListGamesRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ListGamesResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.ListGamesRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.ListGamesResponse.SerializeToString,
             ),
             'GetView': grpc.unary_unary_rpc_method_handler(
                     servicer.GetView,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetViewRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetViewResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.GetViewRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.GetViewResponse.SerializeToString,
             ),
             'SubmitDecision': grpc.unary_unary_rpc_method_handler(
                     servicer.SubmitDecision,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionResponse.SerializeToString,
             ),
             'Watch': grpc.unary_stream_rpc_method_handler(
                     servicer.Watch,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.WatchRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.WatchUpdate.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.WatchRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.WatchResponse.SerializeToString,
             ),
             'GetHistory': grpc.unary_unary_rpc_method_handler(
                     servicer.GetHistory,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetHistoryRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetHistoryResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.GetHistoryRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.GetHistoryResponse.SerializeToString,
             ),
             'ExplainEvent': grpc.unary_unary_rpc_method_handler(
                     servicer.ExplainEvent,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExplainEventRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExplainEventResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.ExplainEventRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.ExplainEventResponse.SerializeToString,
             ),
             'ForkGame': grpc.unary_unary_rpc_method_handler(
                     servicer.ForkGame,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ForkGameRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ForkGameResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.ForkGameRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.ForkGameResponse.SerializeToString,
             ),
             'VerifyGame': grpc.unary_unary_rpc_method_handler(
                     servicer.VerifyGame,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.SerializeToString,
             ),
             'GetCatalog': grpc.unary_unary_rpc_method_handler(
                     servicer.GetCatalog,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.SerializeToString,
             ),
             'ExportGame': grpc.unary_stream_rpc_method_handler(
                     servicer.ExportGame,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.ExportGameResponse.SerializeToString,
             ),
             'TakeBack': grpc.unary_unary_rpc_method_handler(
                     servicer.TakeBack,
-                    request_deserializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.FromString,
-                    response_serializer=service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.SerializeToString,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -284,8 +284,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/CreateGame',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.CreateGameRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.CreateGameResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.CreateGameRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.CreateGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -311,8 +311,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/ListGames',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ListGamesRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ListGamesResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.ListGamesRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.ListGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -338,8 +338,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/GetView',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetViewRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetViewResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.GetViewRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.GetViewResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -365,8 +365,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/SubmitDecision',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.SubmitDecisionResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -392,8 +392,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/Watch',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.WatchRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.WatchUpdate.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.WatchRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.WatchResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -419,8 +419,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/GetHistory',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetHistoryRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetHistoryResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.GetHistoryRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.GetHistoryResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -446,8 +446,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/ExplainEvent',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExplainEventRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExplainEventResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.ExplainEventRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.ExplainEventResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -473,8 +473,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/ForkGame',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ForkGameRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ForkGameResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.ForkGameRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.ForkGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -500,8 +500,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/VerifyGame',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.VerifyGameRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.VerifyGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -527,8 +527,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/GetCatalog',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.GetCatalogRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.GetCatalogResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -554,8 +554,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/ExportGame',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.RecordChunk.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.ExportGameRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.ExportGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -581,8 +581,8 @@ class GameService:
             request,
             target,
             '/westmarch.v1.GameService/TakeBack',
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.SerializeToString,
-            service_dot_rpc_dot_gen_dot_westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.FromString,
+            westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -84,7 +84,7 @@ class GameServiceStub:
     """The table as the token's viewer may see it, now or at an earlier version."""
     SubmitDecision: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.SubmitDecisionRequest, _westmarch_pb2.SubmitDecisionResponse]
     """Answer the pending decision as a seat. Idempotent per (seat, command_id)."""
-    Watch: _grpc.UnaryStreamMultiCallable[_westmarch_pb2.WatchRequest, _westmarch_pb2.WatchUpdate]
+    Watch: _grpc.UnaryStreamMultiCallable[_westmarch_pb2.WatchRequest, _westmarch_pb2.WatchResponse]
     """The viewer's events after from_version and the view after them, then the same after each
     command, live. Ends after the game ends (the last update shows it over) or when the client
     cancels; to resume after a disconnect, watch again from the last version seen.
@@ -103,7 +103,7 @@ class GameServiceStub:
     """What this server can start: games, scenarios, seats, options and ready-made decks, for
     a client to build its menus from. Public.
     """
-    ExportGame: _grpc.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.RecordChunk]
+    ExportGame: _grpc.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.ExportGameResponse]
     """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
     event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
     `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
@@ -129,7 +129,7 @@ class GameServiceAsyncStub(GameServiceStub):
     """The table as the token's viewer may see it, now or at an earlier version."""
     SubmitDecision: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.SubmitDecisionRequest, _westmarch_pb2.SubmitDecisionResponse]  # type: ignore[assignment]
     """Answer the pending decision as a seat. Idempotent per (seat, command_id)."""
-    Watch: _aio.UnaryStreamMultiCallable[_westmarch_pb2.WatchRequest, _westmarch_pb2.WatchUpdate]  # type: ignore[assignment]
+    Watch: _aio.UnaryStreamMultiCallable[_westmarch_pb2.WatchRequest, _westmarch_pb2.WatchResponse]  # type: ignore[assignment]
     """The viewer's events after from_version and the view after them, then the same after each
     command, live. Ends after the game ends (the last update shows it over) or when the client
     cancels; to resume after a disconnect, watch again from the last version seen.
@@ -148,7 +148,7 @@ class GameServiceAsyncStub(GameServiceStub):
     """What this server can start: games, scenarios, seats, options and ready-made decks, for
     a client to build its menus from. Public.
     """
-    ExportGame: _aio.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.RecordChunk]  # type: ignore[assignment]
+    ExportGame: _aio.UnaryStreamMultiCallable[_westmarch_pb2.ExportGameRequest, _westmarch_pb2.ExportGameResponse]  # type: ignore[assignment]
     """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
     event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
     `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The
@@ -201,7 +201,7 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         self,
         request: _westmarch_pb2.WatchRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_abc.Iterator[_westmarch_pb2.WatchUpdate], _abc.AsyncIterator[_westmarch_pb2.WatchUpdate]]:
+    ) -> _typing.Union[_abc.Iterator[_westmarch_pb2.WatchResponse], _abc.AsyncIterator[_westmarch_pb2.WatchResponse]]:
         """The viewer's events after from_version and the view after them, then the same after each
         command, live. Ends after the game ends (the last update shows it over) or when the client
         cancels; to resume after a disconnect, watch again from the last version seen.
@@ -256,7 +256,7 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         self,
         request: _westmarch_pb2.ExportGameRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_abc.Iterator[_westmarch_pb2.RecordChunk], _abc.AsyncIterator[_westmarch_pb2.RecordChunk]]:
+    ) -> _typing.Union[_abc.Iterator[_westmarch_pb2.ExportGameResponse], _abc.AsyncIterator[_westmarch_pb2.ExportGameResponse]]:
         """The game's record, the file `westmarch export` writes (JSON Lines: a header, then every
         event with its cause, draws and hash, in the store's bytes), in chunks of whole lines;
         `westmarch verify FILE` checks it offline and `westmarch import FILE` stores it. The

@@ -25,6 +25,8 @@ class CatalogScenario(msgspec.Struct, frozen=True):
     max_players: int
     seats: tuple[str, ...]
     """The seats a game of the scenario has (for the LCG, those of its largest table)."""
+    difficulties: tuple[str, ...] = ()
+    """The values ``options["difficulty"]`` takes for it, the default first (WotR: with bots)."""
 
 
 class CatalogDeck(msgspec.Struct, frozen=True):
@@ -68,7 +70,8 @@ def _lcg() -> CatalogGame:
     load()
     seats = tuple(f"p{n}" for n in range(1, MAX_PLAYERS + 1))
     scenarios = tuple(
-        CatalogScenario(s.key, s.title, 1, MAX_PLAYERS, seats) for s in sorted(SCENARIOS.values(), key=lambda s: s.key)
+        CatalogScenario(s.key, s.title, 1, MAX_PLAYERS, seats, s.difficulties)
+        for s in sorted(SCENARIOS.values(), key=lambda s: s.key)
     )
     difficulty = CatalogOption(
         "difficulty", "Easy mode leaves some encounter cards out (as each card lists)", DIFFICULTIES, DIFFICULTIES[0]
@@ -101,7 +104,7 @@ def _lcg() -> CatalogGame:
 
 
 def _wotr() -> CatalogGame:
-    from domain.wotr.options import CHOICES, scenario_keys
+    from domain.wotr.options import CHOICES, DIFFICULTIES, scenario_keys
     from domain.wotr.scenarios import SCENARIOS
     from domain.wotr.state import RuleOptions
 
@@ -109,7 +112,7 @@ def _wotr() -> CatalogGame:
     for key in scenario_keys():
         found = SCENARIOS[key]
         seats = tuple(s.seat for s in found.seats)
-        scenarios.append(CatalogScenario(key, found.title, len(seats), len(seats), seats))
+        scenarios.append(CatalogScenario(key, found.title, len(seats), len(seats), seats, DIFFICULTIES))
     defaults = RuleOptions()
     options = []
     for name, info in _fields(RuleOptions):

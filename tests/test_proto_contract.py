@@ -178,3 +178,71 @@ def test_reflection_lists_every_served_service(tmp_path: Path) -> None:
                 pool.Add(files[name])
             for name in wanted:
                 assert pool.FindServiceByName(name).methods, name
+
+
+GAME_LINE = re.compile(r'^//   "(?P<game>[a-z]+)" +(?P<title>[^.]+)\.')
+SCENARIO_START = re.compile(r'^//\s+"[a-z0-9-]+"( \(default\))?:')
+SCENARIO_LINE = re.compile(
+    r'^//\s+"(?P<key>[a-z0-9-]+)"(?P<default> \(default\))?: (?P<min>\d+)(?: to (?P<max>\d+))? players?; '
+    r"seats (?P<seats>[a-z0-9-]+(?:, [a-z0-9-]+)*); difficulty (?P<difficulties>[a-z]+(?:, [a-z]+)*)$"
+)
+
+
+def _header_games() -> dict[str, dict[str, object]]:
+    """The games as the header comment of westmarch.proto lists them: each game's title, its
+    default scenario and each scenario's players, seats and difficulties, with the text of
+    the game's block (for its options)."""
+    header = (PROTO_DIR / "westmarch" / "v1" / "westmarch.proto").read_text().split("\nsyntax", 1)[0]
+    games: dict[str, dict[str, object]] = {}
+    current: dict[str, object] | None = None
+    for line in header.splitlines():
+        if game := GAME_LINE.match(line):
+            current = games[game["game"]] = {"title": game["title"], "default": "", "scenarios": {}, "text": ""}
+        if current is None:
+            continue
+        current["text"] = f"{current['text']}{line}\n"
+        if SCENARIO_START.match(line):
+            found = SCENARIO_LINE.match(line)
+            assert found, f"a scenario line the contract test cannot read: {line!r}"
+            low = int(found["min"])
+            scenarios = current["scenarios"]
+            assert isinstance(scenarios, dict)
+            scenarios[found["key"]] = (
+                low,
+                int(found["max"] or low),
+                tuple(found["seats"].split(", ")),
+                tuple(found["difficulties"].split(", ")),
+            )
+            if found["default"]:
+                assert not current["default"], f"two default scenarios for one game: {line!r}"
+                current["default"] = found["key"]
+    return games
+
+
+def test_the_proto_names_every_scenario_difficulty_and_seat_of_the_catalog(tmp_path: Path) -> None:
+    from service.app import store_env
+
+    with threaded_server(store_env(db=str(tmp_path / "g.db"))) as server:
+        channel, stub = stub_for(server.address)
+        with channel:
+            catalog = stub.GetCatalog(pb.GetCatalogRequest(), timeout=10).games
+    served = {
+        g.game: {
+            "title": g.title,
+            "default": g.default_scenario,
+            "scenarios": {
+                s.key: (s.min_players, s.max_players, tuple(s.seats), tuple(s.difficulties)) for s in g.scenarios
+            },
+        }
+        for g in catalog
+    }
+    written = _header_games()
+    assert {k: {f: v for f, v in g.items() if f != "text"} for k, g in written.items()} == served
+    assert set(served) == {"lcg", "wotr"} and all(len(g["scenarios"]) >= 4 for g in served.values())  # type: ignore[arg-type]
+    # every option the catalog offers, with each of its values, is named in its game's block
+    for game in catalog:
+        text = str(written[game.game]["text"])
+        for option in game.options:
+            assert f'"{option.name}"' in text, f"{game.game}: option {option.name} is not in the proto's header"
+            for value in option.values:
+                assert not value or f'"{value}"' in text, f"{game.game}: {option.name}={value} is not in the header"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -144,3 +145,31 @@ def test_every_catalog_deck_plays_by_its_key(tmp_path: Path) -> None:
                 view = stub.GetView(pb.GetViewRequest(token=tokens(made.access)["referee"])).view
                 table = msgspec.json.decode(view.table, type=TableView)
                 assert [h.name for h in table.players[0].heroes] == list(deck.heroes)
+
+
+def test_every_difficulty_the_catalog_lists_starts_its_scenario(tmp_path: Path) -> None:
+    """Each scenario's difficulties (the default first) are what CreateGame takes for it, and
+    nothing else is: a difficulty one scenario has and another lacks is refused there."""
+    from service.app import store_env
+    from tests.rpc_support import stub_for
+
+    with threaded_server(store_env(db=str(tmp_path / "g.db"))) as server:
+        channel, stub = stub_for(server.address)
+        with channel:
+            games = stub.GetCatalog(pb.GetCatalogRequest()).games
+            every = {d for g in games for s in g.scenarios for d in s.difficulties}
+            assert {"standard", "easy", "hard", "challenging"} <= every
+            for game in games:
+                bots = {"bots": "shadow"} if game.game == "wotr" else {}
+                for scenario in game.scenarios:
+                    assert scenario.difficulties[0] == "standard"
+                    for difficulty in sorted(every):
+                        request = pb.CreateGameRequest(
+                            game=game.game, scenario=scenario.key, options={**bots, "difficulty": difficulty}, seed=1
+                        )
+                        if difficulty in scenario.difficulties:
+                            assert stub.CreateGame(request).access.game_id
+                        else:
+                            with pytest.raises(grpc.RpcError) as refused:
+                                stub.CreateGame(request)
+                            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (scenario.key, difficulty)

@@ -17,23 +17,31 @@ JSON bytes (UTF-8), described by JSON Schemas generated from the server's code a
 beside this file: schema/<game>.table.json (View.table) and schema/<game>.events.json
 (Event.body, tagged by Event.type).
 
-Games ("game" in CreateGameRequest; GetCatalog lists everything below, from the server):
-  "lcg"  The Lord of the Rings: The Card Game. Seats "p1".."p4", one per player (1 to 4).
-         Scenarios (the Core Set's): "passage-through-mirkwood" (the default),
-         "journey-along-the-anduin", "escape-from-dol-guldur".
-         Options: "difficulty" = "standard" (default) | "easy".
+Games ("game" in CreateGameRequest). GetCatalog returns the same from the server, with the
+titles, option descriptions and ready-made decks; tests/test_proto_contract.py keeps this list
+equal to it. Each scenario below: its key, its players, its seats, its difficulties
+(CreateGameRequest.options["difficulty"], the default first).
+  "lcg"  The Lord of the Rings: The Card Game. One seat per player, "p1" first.
+         Scenarios:
+           "passage-through-mirkwood" (default): 1 to 4 players; seats p1, p2, p3, p4; difficulty standard, easy
+           "journey-along-the-anduin": 1 to 4 players; seats p1, p2, p3, p4; difficulty standard, easy
+           "escape-from-dol-guldur": 1 to 4 players; seats p1, p2, p3, p4; difficulty standard, easy
+           "the-lonely-mountain": 1 to 4 players; seats p1, p2, p3, p4; difficulty standard, easy
+           "hunt-for-the-dreadnaught": 1 to 4 players; seats p1, p2, p3, p4; difficulty standard, easy, hard
+         Options: "difficulty" = "standard" (default) | "easy" (| "hard" where the scenario has it).
          Decks: PlayerSetup.deck, or the key of a ready-made deck (GetCatalog).
   "wotr" War of the Ring: The Card Game. The scenario fixes the seats:
-         "trilogy" (default: frodo, witch-king, aragorn, saruman),
-         "two-player-duel" (gandalf, witch-king), "three-player-duel" (gandalf,
-         witch-king, saruman), "fellowship" (balrog, gandalf).
+         Scenarios:
+           "trilogy" (default): 4 players; seats frodo, witch-king, aragorn, saruman; difficulty standard, challenging
+           "two-player-duel": 2 players; seats gandalf, witch-king; difficulty standard, challenging
+           "three-player-duel": 3 players; seats gandalf, witch-king, saruman; difficulty standard, challenging
+           "fellowship": 2 players; seats balrog, gandalf; difficulty standard, challenging
          Options (readings of disputed rules): "excess_hand" = "cycle" | "keep",
          "play_cost" = "cycle" | "cycle-or-forsake", "empty_combat" = "defender" |
          "nobody", "when_played_in_reserve" = "false" | "true".
          Against the Shadow: "bots" = "shadow" or Shadow seats, comma-separated (a bot seat,
-         played by the rules, gets no token), "difficulty" = "standard" | "challenging"
-         (with bots), "bot_cards" = the text of a card file replacing the bots'
-         substitute pool.
+         played by the rules, gets no token), "difficulty" (only with bots) as above,
+         "bot_cards" = the text of a card file replacing the bots' substitute pool.
 Besides the seats every game has the viewers "spectator" and "referee".
 
 Errors: INVALID_ARGUMENT (malformed request, unknown option, illegal choice),
@@ -1215,6 +1223,7 @@ class CatalogScenario(_message.Message):
     MIN_PLAYERS_FIELD_NUMBER: _builtins.int
     MAX_PLAYERS_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
+    DIFFICULTIES_FIELD_NUMBER: _builtins.int
     key: _builtins.str
     title: _builtins.str
     min_players: _builtins.int
@@ -1222,6 +1231,12 @@ class CatalogScenario(_message.Message):
     @_builtins.property
     def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The seats of a game of this scenario (for "lcg": those of its largest table)."""
+
+    @_builtins.property
+    def difficulties(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The values CreateGameRequest.options["difficulty"] takes for this scenario, the default
+        first (for "wotr": in a game against Shadow bots).
+        """
 
     def __init__(
         self,
@@ -1231,10 +1246,11 @@ class CatalogScenario(_message.Message):
         min_players: _builtins.int = ...,
         max_players: _builtins.int = ...,
         seats: _abc.Iterable[_builtins.str] | None = ...,
+        difficulties: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "max_players", b"max_players", "min_players", b"min_players", "seats", b"seats", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["difficulties", b"difficulties", "key", b"key", "max_players", b"max_players", "min_players", b"min_players", "seats", b"seats", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,16 +1,21 @@
 """``westmarch fixture capture GAME --at N``: the table at version N as a fixture file.
 
-The file lays out the same position (every card in its zone, in order, with its tokens and
-state; threats; round, phase and first player; players already eliminated; the lasting
-effects, used limits and delayed effects running), starts it at the step of the round the
-pending decision belongs to, and expects that decision to be asked again, so that
-``westmarch fixture run`` passes on it as captured. A dispute becomes a test by adding the
-``[[step]]`` answers and the ``[expect]`` that the rules should give.
+The file lays out the same position (every card in its zone, in order, with its uid, tokens
+and state; threats; round, phase and first player; players already eliminated; the lasting
+effects, used limits and delayed effects running; the attack or combat being resolved),
+the game's cursor as it stands (``stack``: every procedure and step part way through, so a
+decision half-answered or shadow cards already dealt are where the game left them) and the
+random draws already made (``rng``: chance after the position is the game's own). It
+expects the pending decision to be asked again, so ``westmarch fixture run`` passes on it
+as captured. A dispute becomes a test by adding the ``[[step]]`` answers and the
+``[expect]`` that the rules should give.
 
-Each card is labelled ``Name#uid`` (its uid in the captured game), so the labels in the
-file are the names the game's log and table use. Chance after the position comes from
-the captured game's seed, counted afresh: shuffles and random picks after it may differ
-from the game's own.
+Before the file is given out, it is loaded and the table it lays out is compared with the
+captured one field by field: a position the format cannot state is refused with the
+fields that differ (:class:`CaptureError`), never written as a file that tests another one.
+
+Each card is labelled ``Name#uid`` and keeps its uid, so the labels in the file are the
+names the game's log and table use.
 """
 
 from __future__ import annotations
@@ -18,25 +23,28 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
+from enum import Enum
 from typing import Any
 
-from domain.kernel.decisions import Decision
-from domain.kernel.position import round_frames
+import msgspec
+
 from domain.kernel.ruleset import Ruleset, SetupError
+from domain.kernel.runtime import fold
 from domain.kernel.state import State
 from domain.lcg.cards import CARDS as LCG_CARDS
 from domain.lcg.position import PLAYER_ZONES as LCG_PLAYER_ZONES
 from domain.lcg.position import SHARED_ZONES as LCG_SHARED_ZONES
-from domain.lcg.state import LcgState
+from domain.lcg.state import Attack, LcgState
 from domain.wotr.cards import name_of
 from domain.wotr.position import PLAYER_ZONES as WOTR_PLAYER_ZONES
 from domain.wotr.position import SHARED_ZONES as WOTR_SHARED_ZONES
 from domain.wotr.rules import table as wotr_table
-from domain.wotr.state import TEAMS, WotrState
+from domain.wotr.state import TEAMS, Combat, WotrState
+from tools.fixtures import FixtureError
 
 
 class CaptureError(Exception):
-    """The position cannot be written as a fixture (a zone or step the format lacks)."""
+    """The position cannot be written as a fixture (a zone, a value or a moment the format lacks)."""
 
 
 def _toml(value: Any) -> str:
@@ -51,6 +59,8 @@ def _toml(value: Any) -> str:
         return "{ " + ", ".join(f"{_key(k)} = {_toml(v)}" for k, v in value.items()) + " }"
     if isinstance(value, Sequence):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if value is None:
+        raise CaptureError("a value bound to nothing inside a list or table has no place in the fixture format")
     raise CaptureError(f"cannot write {value!r} in a fixture")
 
 
@@ -101,18 +111,33 @@ def _lasting(state: State, label: Callable[[int], str]) -> dict[str, list[dict[s
     return out
 
 
-def start_step(game: str, round_program: str, rule: str) -> str:
-    """The step of the round a decision of ``rule`` belongs to: the rule itself, or its
-    longest prefix a position can start at (``lcg.quest.commit``, ``lcg.combat``...)."""
-    parts = rule.split(".")
-    for n in range(len(parts), 1, -1):
-        candidate = ".".join(parts[:n])
-        try:
-            round_frames(game, round_program, candidate)
-        except SetupError:
-            continue
-        return candidate
-    return round_program
+def _stack(state: State) -> list[dict[str, Any]]:
+    """The cursor as the position's ``stack``: each frame's node, index, bindings (those
+    bound to nothing under ``none``, TOML having no null) and loop items."""
+    out = []
+    for frame in state.stack:
+        entry: dict[str, Any] = {"node": frame.node}
+        if frame.i:
+            entry["i"] = frame.i
+        env = {k: v for k, v in frame.env.items() if v is not None}
+        if env:
+            entry["env"] = env
+        none = [k for k, v in frame.env.items() if v is None]
+        if none:
+            entry["none"] = none
+        if frame.items is not None:
+            entry["items"] = list(frame.items)
+        out.append(entry)
+    return out
+
+
+def _moment(state: State) -> None:
+    """Refuse a version the position cannot be played on from: a game that is over."""
+    if state.over is not None:
+        raise CaptureError(
+            f"the game is over at version {state.version} ({state.over.result}, {state.over.reason}): "
+            "there is nothing left to play from it"
+        )
 
 
 def _lcg_label(s: LcgState, uid: int) -> str:
@@ -130,22 +155,28 @@ def _lcg_zones(s: LcgState) -> dict[str, list[Any]]:
         entries = []
         for uid in uids:
             card = s.cards[uid]
-            entry: dict[str, Any] = {"card": card.code, "as": _lcg_label(s, uid)}
+            entry: dict[str, Any] = {"card": card.code, "as": _lcg_label(s, uid), "uid": uid}
             seat = zone.partition(".")[0]
             if card.owner is not None and card.owner != (seat if seat in s.players else None):
                 entry["owner"] = card.owner  # a player's attachment, a card in another's area
             for name in ("damage", "resources", "progress"):
                 if getattr(card, name):
                     entry[name] = getattr(card, name)
-            for name in ("exhausted", "committed", "shown"):
+            for name in ("exhausted", "committed", "shown", "surge", "cancelled"):
                 if getattr(card, name):
                     entry[name] = True
+            if card.claimed != (zone == "attachments" and LCG_CARDS[card.code].type == "objective"):
+                entry["claimed"] = card.claimed
             if LCG_CARDS[card.code].type == "quest" or card.face != "A":
                 entry["face"] = card.face
             if card.attached_to is not None:
                 entry["on"] = _lcg_label(s, card.attached_to)
             entries.append(entry)
         zones[zone] = entries
+    # Zones a position fills by default when left out are stated empty.
+    for seat in s.players:
+        zones.setdefault(f"{seat}.heroes", [])
+    zones.setdefault("quest", [])
     return _hosts_first(zones)
 
 
@@ -155,13 +186,30 @@ def _hosts_first(zones: dict[str, list[Any]]) -> dict[str, list[Any]]:
     return {k: v for k, v in zones.items() if k not in later} | {k: zones[k] for k in later if k in zones}
 
 
+def _lcg_attack(s: LcgState, attack: Attack) -> dict[str, Any]:
+    out: dict[str, Any] = {"enemy": _lcg_label(s, attack.enemy), "player": attack.player}
+    if attack.defender is not None:
+        out["defender"] = _lcg_label(s, attack.defender)
+    if attack.attackers:
+        out["attackers"] = [_lcg_label(s, u) for u in attack.attackers]
+    if attack.defenders:
+        out["defenders"] = [_lcg_label(s, u) for u in attack.defenders]
+    if attack.outer is not None:
+        out["outer"] = _lcg_attack(s, attack.outer)
+    return out
+
+
 def capture_lcg(s: LcgState, name: str) -> str:
     options = s.options
     if options is None:
         raise CaptureError("the game is not set up yet at that version")
-    decision = s.pending
-    at = start_step("lcg.game", "lcg.round", decision.rule) if decision is not None else "lcg.round"
-    game = {
+    _moment(s)
+    if s.shared or s.relays:
+        raise CaptureError(
+            "what the other groups of the epic event contributed to the global values, and the effects "
+            "they sent, have no place in the fixture format"
+        )
+    game: dict[str, Any] = {
         "ruleset": "lcg",
         "scenario": options.scenario,
         "players": len(options.players),
@@ -169,53 +217,119 @@ def capture_lcg(s: LcgState, name: str) -> str:
         "seed": s.seed,
         "difficulty": options.difficulty,
     }
-    position = {
-        "at": at,
-        "round": max(1, s.round),
+    position: dict[str, Any] = {
+        "round": s.round,
         "phase": s.phase,
         "first": s.first,
         "threat": {seat: p.threat for seat, p in s.players.items()},
+        "rng": s.rng,
     }
     eliminated = [seat for seat, p in s.players.items() if p.eliminated]
     if eliminated:
         position["eliminated"] = eliminated
     position |= _lasting(s, lambda uid: _lcg_label(s, uid))
+    position["stack"] = _stack(s)
     lines = [f"name = {_toml(name)}", 'source = "captured with westmarch fixture capture"', ""]
     lines += _table("game", game)
+    if options.epic:
+        epic = {
+            "id": options.epic,
+            "players": options.epic_players,
+            "group": options.epic_group,
+            "groups": options.epic_groups,
+        }
+        lines += _table("game.epic", epic)
     lines += _table("position", position)
+    if s.attack is not None:
+        lines += _table("position.attack", _lcg_attack(s, s.attack))
     lines += _table("position.zones", _lcg_zones(s))
     threats = {seat: {"threat": p.threat} for seat, p in s.players.items()}
-    return "\n".join(lines + _expectations(lines, decision, threats)).rstrip() + "\n"
+    return "\n".join(lines + _expectations(lines, s, threats)).rstrip() + "\n"
 
 
-def _expectations(lines: list[str], decision: Decision | None, players: Mapping[str, Mapping[str, int]]) -> list[str]:
-    """What the laid-out position must give: the captured decision asked again, and the
-    captured threats or scores. A position starts at the beginning of a step, so a decision
-    taken part way through one (the second player's commit, a Shadow bot's turn done before
-    it) comes after the step's earlier part is played again: then the first decision the
-    position asks is expected, a comment says which decision the game was at, and a value
-    that playing the step again changes is left out with a comment saying so."""
+SETUP_ONLY = {"lcg": ("deck", "contract"), "wotr": ("cards",)}
+"""What a player's deck was made of before setup (``options.players`` / ``options.decks``):
+only setup reads it, and a position lays out every card where setup and play put it, so it
+is not part of the table compared (the fixture format's ``[game]`` names no deck list)."""
+
+
+def table_of(state: State) -> dict[str, Any]:
+    """The table, field by field, as compared between a captured game and its fixture: the
+    whole state but the bookkeeping of the log it was folded from (version, hash chain, the
+    pending decision's id: its number in that log) and empty zones."""
+    out: dict[str, Any] = _plain(state)
+    for key in ("version", "head"):
+        out.pop(key, None)
+    if isinstance(out.get("pending"), dict):
+        out["pending"].pop("id", None)
+    out["zones"] = {k: v for k, v in out.get("zones", {}).items() if v}
+    options = out.get("options")
+    if isinstance(options, dict):
+        for key, fields in (("players", SETUP_ONLY["lcg"]), ("decks", SETUP_ONLY["wotr"])):
+            for setup in options.get(key, []):
+                for f in fields:
+                    setup.pop(f, None)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """A value as plain data, every field of a struct given (a default left out of the
+    encoding on one side only is no difference)."""
+    if isinstance(value, msgspec.Struct):
+        return {f.name: _plain(getattr(value, f.name)) for f in msgspec.structs.fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two tables (:func:`table_of`) differ: each field's path and both values."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for key in list(a) + [k for k in b if k not in a]:
+            out += differences(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: {a!r} in the game, {b!r} laid out"]
+
+
+def _expectations(lines: list[str], state: State, players: Mapping[str, Mapping[str, int]]) -> list[str]:
+    """Check the position laid out against the captured table, then what it must give: the
+    captured decision asked again, and the captured threats or scores."""
     from tools.fixtures import Run
 
-    run = Run(tomllib.loads("\n".join(lines)))
-    asked = run.game.state.pending
+    try:
+        run = Run(tomllib.loads("\n".join(lines)))
+    except (SetupError, FixtureError) as error:
+        raise CaptureError(f"the position cannot be laid out: {error}") from None
+    laid = run.game.state
+    # At a decision, the position asks it again: the table then is the captured one. Part
+    # way through a rule step, the table the position event lays out is (the rules then
+    # run on from the captured cursor to the next decision).
+    placed = laid if state.pending is not None else fold(run.rules, run.log[:2])
+    diff = differences(table_of(state), table_of(placed))
+    if diff:
+        more = f" (and {len(diff) - 3} more)" if len(diff) > 3 else ""
+        raise CaptureError(
+            "the fixture format cannot state this position; laid out, it differs in " + "; ".join(diff[:3]) + more
+        )
     out = []
-    if decision is not None and asked is not None and (asked.seat, asked.rule) != (decision.seat, decision.rule):
-        out += [
-            f"# The game was at {decision.seat}'s decision {decision.rule!r} ({decision.prompt});",
-            "# a position starts at the beginning of a step of the round, so this file's position",
-            "# starts at the step named by `at`, where the decision below comes first.",
-        ]
-    if asked is not None:
-        out += _table("expect", {"decision": {"seat": asked.seat, "rule": asked.rule}})
+    if state.pending is None:
+        out.append(f"# The game was part way through a rule step at version {state.version}; the position runs on")
+        out.append("# from there to what follows below, as the rules then go on.")
+    decision = laid.pending
+    expect: dict[str, Any] = {"decision": {"seat": decision.seat, "rule": decision.rule} if decision else False}
+    if laid.over is not None:
+        expect |= {"result": laid.over.result, "reason": laid.over.reason}
+    out += _table("expect", expect)
     for who, values in players.items():
-        kept = {name: v for name, v in values.items() if run.adapter.player_value(run.game.state, who, name) == v}
-        for name in values.keys() - kept.keys():
-            out.append(
-                f"# {who} {name} was {values[name]} in the game; playing the step again from its start changes it."
-            )
-        if kept:
-            out += _table(f"expect.players.{who}", kept)
+        read = {name: run.adapter.player_value(laid, who, name) for name in values}
+        out += _table(f"expect.players.{who}", read)
     return out
 
 
@@ -233,13 +347,12 @@ def _wotr_zones(s: WotrState) -> dict[str, list[Any]]:
         known = (seat in seats and rest in WOTR_PLAYER_ZONES) or zone in WOTR_SHARED_ZONES
         if not (known or zone.startswith(("at.", "paths."))):
             raise CaptureError(f"the zone {zone!r} has no place in the fixture format")
-        # an item is listed after the character that wields it
-        ordered = [u for u in uids if s.cards[u].wielder is None] + [u for u in uids if s.cards[u].wielder is not None]
         entries = []
-        for uid in ordered:
+        for uid in uids:  # in the game's order (an item's wielder is found wherever it is listed)
             card = s.cards[uid]
-            entry: dict[str, Any] = {"card": card.code, "as": _wotr_label(s, uid)}
-            if card.owner is not None and card.owner != (seat if seat in seats else None):
+            entry: dict[str, Any] = {"card": card.code, "as": _wotr_label(s, uid), "uid": uid}
+            # outside a seat's own zones, the owner a position gives by default may not be the game's
+            if card.owner is not None and (seat not in seats or card.owner != seat):
                 entry["owner"] = card.owner
             if card.reserved:
                 entry["reserved"] = True
@@ -255,12 +368,29 @@ def _wotr_zones(s: WotrState) -> dict[str, list[Any]]:
     return zones
 
 
+def _wotr_combat(s: WotrState, combat: Combat) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "location": _wotr_label(s, combat.location),
+        "kind": combat.kind,
+        "attackers": combat.attackers,
+        "attack": combat.attack,
+        "defense": combat.defense,
+        "remaining": combat.remaining,
+        "defenders": combat.defenders,
+        "empty": combat.empty,
+    }
+    if combat.supports:
+        out["supports"] = [[_wotr_label(s, u) for u in pair] for pair in combat.supports]
+    if combat.losses:
+        out["losses"] = [_wotr_label(s, u) for u in combat.losses]
+    return out
+
+
 def capture_wotr(s: WotrState, name: str) -> str:
     options = s.options
     if options is None:
         raise CaptureError("the game is not set up yet at that version")
-    decision = s.pending
-    at = start_step("wotr.game", "wotr.round", decision.rule) if decision is not None else "wotr.round"
+    _moment(s)
     rules = options.rules
     game = {
         "ruleset": "wotr",
@@ -279,28 +409,32 @@ def capture_wotr(s: WotrState, name: str) -> str:
         game["bots"] = list(options.bots)
         game["difficulty"] = options.difficulty
     position: dict[str, Any] = {
-        "at": at,
-        "round": max(1, s.round),
+        "round": s.round,
         "start": s.start,
         "turn": s.turn,
+        "passes": s.passes,
         "step": s.step,
         "path_number": s.path_number,
         "corruption": s.corruption,
-        "rings": {seat: p.ring for seat, p in s.players.items() if p.ring},
+        "rings": {seat: p.ring for seat, p in s.players.items()},
         "played": [_wotr_label(s, u) for u in s.played],
         "effects": list(s.effects),
+        "rng": s.rng,
     }
     position |= _lasting(s, lambda uid: _wotr_label(s, uid))
+    position["stack"] = _stack(s)
     lines = [f"name = {_toml(name)}", 'source = "captured with westmarch fixture capture"', ""]
     lines += _table("game", game)
     lines += _table("position", position)
+    if s.combat is not None:
+        lines += _table("position.combat", _wotr_combat(s, s.combat))
     lines += _table("position.zones", _wotr_zones(s))
     scores = {team: {"score": wotr_table.score(s, team), "corruption": s.corruption} for team in TEAMS}
-    return "\n".join(lines + _expectations(lines, decision, scores)).rstrip() + "\n"
+    return "\n".join(lines + _expectations(lines, s, scores)).rstrip() + "\n"
 
 
 def capture(rules: Ruleset[Any], state: State, name: str) -> str:
-    """The fixture file (TOML text) of ``state``."""
+    """The fixture file (TOML text) of ``state``; :class:`CaptureError` says why not."""
     if isinstance(state, LcgState):
         return capture_lcg(state, name)
     if isinstance(state, WotrState):

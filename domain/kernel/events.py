@@ -169,6 +169,9 @@ class PositionEvent(Event, frozen=True, kw_only=True):
     modifiers: tuple[Modifier, ...] = ()
     limits: tuple[Limit, ...] = ()
     delayed: tuple[Delayed, ...] = ()
+    rng: int = 0
+    """The random draws already made in the game the position is taken from (a capture), so
+    chance after the position is the game's own; 0: counted afresh from the seed."""
 
 
 # --- Events the kernel itself emits; every ruleset's event union includes these. -----

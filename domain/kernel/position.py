@@ -86,6 +86,31 @@ def setup_frames(game: str, setup_program: str, at: str) -> list[Frame]:
         raise SetupError(f"cannot start at {at!r}: {error}") from None
 
 
+FRAME_FIELDS = frozenset({"node", "i", "env", "none", "items"})
+
+
+def stack_frames(position: Mapping[str, Any], game: str) -> list[Frame]:
+    """The cursor a position states outright (``stack``, a captured game's): each frame's
+    ``node`` (a registered program node's key), ``i`` (how far it has run), ``env`` (its
+    bindings; ``none`` lists those bound to nothing, TOML having no null) and ``items``
+    (the items a loop works through), bottom of the stack first."""
+    if "at" in position:
+        raise SetupError("give the step to start at (at) or the whole stack (stack), not both")
+    frames = []
+    for n, spec in enumerate(position["stack"], start=1):
+        where = f"stack frame {n}"
+        _known_fields(where, spec, FRAME_FIELDS, ("node",))
+        node = str(spec["node"])
+        if node not in NODES:
+            raise SetupError(f"{where}: no program node {node!r}")
+        env = dict(spec.get("env", {})) | {str(k): None for k in spec.get("none", [])}
+        items = spec.get("items")
+        frames.append(Frame(node, int(spec.get("i", 0)), env, None if items is None else list(items)))
+    if not frames or not frames[0].node.startswith(game):
+        raise SetupError(f"stack: the bottom frame must be of the program {game!r}")
+    return frames
+
+
 MODIFIER_FIELDS = frozenset({"card", "stat", "amount", "until", "source"})
 LIMIT_FIELDS = frozenset({"card", "player", "key", "until"})
 DELAYED_FIELDS = frozenset({"card", "program", "at", "player", "bind"})

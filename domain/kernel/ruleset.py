@@ -89,6 +89,8 @@ def set_lasting(state: State, event: PositionEvent) -> None:
     state.modifiers = list(event.modifiers)
     state.limits = list(event.limits)
     state.delayed = list(event.delayed)
+    if event.rng:
+        state.rng = event.rng
 
 
 def _ended(state: State, event: GameEnded) -> None:

@@ -99,6 +99,8 @@ class PositionSet(PositionEvent, frozen=True, kw_only=True):
     first: Seat
     round: int = 0
     phase: str = ""
+    attack: Attack | None = None
+    """The attack being resolved, for a position taken part way through one (a capture)."""
 
 
 @on(PositionSet)
@@ -110,6 +112,7 @@ def _position(s: LcgState, e: PositionSet) -> None:
     s.first = e.first
     s.round = e.round
     s.phase = e.phase
+    s.attack = msgspec.convert(msgspec.to_builtins(e.attack), Attack) if e.attack is not None else None
 
 
 # -- moving cards ------------------------------------------------------------------------

@@ -22,15 +22,15 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel.position import Position, card_entry, label, lasting, round_frames, zone_seat
+from domain.kernel.position import Position, card_entry, label, lasting, round_frames, stack_frames, zone_seat
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import scenario
-from domain.lcg.state import Card, Options, Player
+from domain.lcg.state import Attack, Card, Options, Player
 
-PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles", "contract")
+PLAYER_ZONES = ("deck", "hand", "heroes", "allies", "discard", "engaged", "prisoner", "shackles", "contract", "under")
 SHARED_ZONES = (
     "staging",
     "encounter.deck",
@@ -39,6 +39,9 @@ SHARED_ZONES = (
     "active",
     "quest",
     "quest.deck",
+    "quest.done",
+    "quest.unused",
+    "removed",
     "victory",
     "set-aside",
     "set-aside.face-up",
@@ -63,6 +66,10 @@ CARD_FIELDS = {
     "face",
     "shown",
     "owner",
+    "uid",
+    "surge",
+    "cancelled",
+    "claimed",
 }
 
 
@@ -144,13 +151,16 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     zones: dict[str, list[int]] = {}
     labels: dict[str, int] = {}
     pending_hosts: list[tuple[Card, str]] = []
+    by_uid: dict[int, Card] = {}
     for zone, entries in zones_spec.items():
         owner = _zone_owner(zone, seats)
         zones[zone] = []
         for entry in entries:
             spec = card_entry(zone, entry, CARD_FIELDS)
             code = card_code(str(spec["card"]), prefer=scenario_cards | decks.get(owner or "", set()))
-            uid = len(cards) + 1
+            uid = int(spec.get("uid", len(cards) + 1))  # a captured position keeps the game's uids
+            if uid in by_uid:
+                raise SetupError(f"zone {zone}: uid {uid} is given twice")
             card = Card(
                 uid=uid,
                 code=code,
@@ -163,9 +173,12 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
                 committed=bool(spec.get("committed", False)),
                 face=str(spec.get("face", "B" if zone == "quest" else "A")),
                 shown=bool(spec.get("shown", False)),
-                claimed=zone == "attachments" and CARDS[code].type == "objective",
+                claimed=bool(spec.get("claimed", zone == "attachments" and CARDS[code].type == "objective")),
+                surge=bool(spec.get("surge", False)),
+                cancelled=bool(spec.get("cancelled", False)),
             )
             cards.append(card)
+            by_uid[uid] = card
             zones[zone].append(uid)
             labels[label(spec.get("as") or CARDS[code].name, labels)] = uid
             if "on" in spec:
@@ -176,14 +189,14 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         card.attached_to = labels[host]
         if card.owner is None and CARDS[card.code].sphere is not None:
             # a player's attachment belongs, unless told, to the player of the card it is on
-            on = cards[card.attached_to - 1]
+            on = by_uid[card.attached_to]
             card.owner = on.owner if on.zone.partition(".")[2] != "engaged" else on.zone.partition(".")[0]
 
     threat = dict(position.get("threat", {}))
     player_list = []
     for seat in seats:
         heroes = zones.get(f"{seat}.heroes", [])
-        start = sum(CARDS[cards[u - 1].code].threat_cost for u in heroes)
+        start = sum(CARDS[by_uid[u].code].threat_cost for u in heroes)
         player_list.append(Player(seat=seat, threat=int(threat.get(seat, start)), eliminated=seat in eliminated))
     running = lasting(position, labels, SCOPES, seats)
     placed = ev.PositionSet(
@@ -196,9 +209,41 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         first=first,
         round=int(position.get("round", 1)),
         phase=str(position.get("phase", "")),
+        attack=_attack(position["attack"], labels, seats) if "attack" in position else None,
+        rng=int(position.get("rng", 0)),
     )
-    frames = round_frames("lcg.game", "lcg.round", str(position.get("at", "lcg.round")))
+    if "stack" in position:
+        frames = stack_frames(position, "lcg.game")
+    else:
+        frames = round_frames("lcg.game", "lcg.round", str(position.get("at", "lcg.round")))
     return Position(created, placed, frames, labels)
+
+
+ATTACK_FIELDS = frozenset({"enemy", "player", "defender", "attackers", "defenders", "outer"})
+
+
+def _attack(spec: Mapping[str, Any], labels: Mapping[str, int], seats: Sequence[str]) -> Attack:
+    """The attack being resolved (``[position.attack]``): cards by label."""
+    unknown = set(spec) - ATTACK_FIELDS
+    if unknown:
+        raise SetupError(f"attack: unknown field(s) {sorted(unknown)}; known: {', '.join(sorted(ATTACK_FIELDS))}")
+
+    def uid(name: object) -> int:
+        if str(name) not in labels:
+            raise SetupError(f"attack: no card labelled {name!r} on the table")
+        return labels[str(name)]
+
+    player = str(spec.get("player", ""))
+    if player not in seats:
+        raise SetupError(f"attack: no seat {player!r}; the seats are {', '.join(seats)}")
+    return Attack(
+        enemy=uid(spec.get("enemy")),
+        player=player,
+        defender=uid(spec["defender"]) if "defender" in spec else None,
+        attackers=[uid(x) for x in spec.get("attackers", [])],
+        defenders=[uid(x) for x in spec.get("defenders", [])],
+        outer=_attack(spec["outer"], labels, seats) if "outer" in spec else None,
+    )
 
 
 def _zone_owner(zone: str, seats: list[str]) -> str | None:

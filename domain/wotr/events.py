@@ -118,6 +118,9 @@ class PositionSet(PositionEvent, frozen=True, kw_only=True):
     corruption: int = 0
     played: tuple[Uid, ...] = ()
     effects: tuple[str, ...] = ()
+    passes: int = 0
+    combat: Combat | None = None
+    """The combat being resolved, for a position taken part way through one (a capture)."""
 
 
 @on(PositionSet)
@@ -129,6 +132,8 @@ def _position(s: WotrState, e: PositionSet) -> None:
     s.start, s.turn, s.round, s.step = e.start, e.turn, e.round, e.step
     s.path_number, s.corruption = e.path_number, e.corruption
     s.played, s.effects = list(e.played), list(e.effects)
+    s.passes = e.passes
+    s.combat = msgspec.convert(msgspec.to_builtins(e.combat), Combat) if e.combat is not None else None
 
 
 # -- moving cards ------------------------------------------------------------------------

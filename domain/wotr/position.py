@@ -23,7 +23,16 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.kernel.position import Position, card_entry, label, lasting, round_frames, setup_frames, zone_seat
+from domain.kernel.position import (
+    Position,
+    card_entry,
+    label,
+    lasting,
+    round_frames,
+    setup_frames,
+    stack_frames,
+    zone_seat,
+)
 from domain.kernel.ruleset import SetupError
 from domain.wotr import events as ev
 from domain.wotr.cards import BOT_CARDS, BOT_LOCATIONS, CARDS, LOCATIONS, name_of
@@ -31,14 +40,14 @@ from domain.wotr.options import wotr_options
 from domain.wotr.rules.setup import layout
 from domain.wotr.ruleset import WOTR
 from domain.wotr.scenarios import Scenario, scenario
-from domain.wotr.state import Card, Options, Player
+from domain.wotr.state import Card, Combat, Options, Player
 
 PLAYER_ZONES = ("deck", "hand", "cycle", "eliminated", "reserve", "aside")
 SHARED_ZONES = ("path", "battlegrounds", "bg.free", "bg.shadow", "free.score", "shadow.score", "out", "resolving")
 SCOPES = ("round", "game")
 """What a lasting effect or a used limit may last until (``game``: it never lapses)."""
 SETUP = "wotr.setup"
-CARD_FIELDS = {"card", "as", "on", "owner", "reserved", "attack_tokens", "defense_tokens", "ignore_defense"}
+CARD_FIELDS = {"card", "as", "on", "owner", "reserved", "attack_tokens", "defense_tokens", "ignore_defense", "uid"}
 
 
 def _fold(text: str) -> str:
@@ -76,6 +85,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     zones: dict[str, list[int]] = {}
     labels: dict[str, int] = {}
     hosts: list[tuple[Card, str]] = []
+    by_uid: dict[int, Card] = {}
     for zone, entries in _zones(position, options, chosen, at_setup).items():
         seat = _zone_seat(zone, seats)
         zones[zone] = []
@@ -83,8 +93,11 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
             spec = card_entry(zone, entry, CARD_FIELDS)
             code = card_code(str(spec["card"]), bool(options.bots))
             owner = _owner(code, seat, spec, decks, chosen)
+            uid = int(spec.get("uid", len(cards) + 1))  # a captured position keeps the game's uids
+            if uid in by_uid:
+                raise SetupError(f"zone {zone}: uid {uid} is given twice")
             card = Card(
-                uid=len(cards) + 1,
+                uid=uid,
                 code=code,
                 owner=owner,
                 zone=zone,
@@ -94,6 +107,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
                 ignore_defense=bool(spec.get("ignore_defense", False)),
             )
             cards.append(card)
+            by_uid[uid] = card
             zones[zone].append(card.uid)
             labels[label(str(spec.get("as") or name_of(code)), labels)] = card.uid
             if "on" in spec:
@@ -101,7 +115,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
     for card, host in hosts:
         if host not in labels:
             raise SetupError(f"{name_of(card.code)} is put on {host!r}, which is not on the table")
-        wielder = cards[labels[host] - 1]
+        wielder = by_uid[labels[host]]
         if wielder.zone != card.zone:
             raise SetupError(f"{name_of(card.code)} must be listed in the zone of {host!r} ({wielder.zone})")
         card.wielder = wielder.uid
@@ -130,13 +144,48 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         corruption=int(position.get("corruption", 0)),
         played=tuple(labels[str(x)] for x in position.get("played", [])),
         effects=tuple(str(x) for x in position.get("effects", [])),
+        passes=int(position.get("passes", 0)),
+        combat=_combat(position["combat"], labels) if "combat" in position else None,
+        rng=int(position.get("rng", 0)),
     )
-    if at_setup:
+    if "stack" in position:
+        frames = stack_frames(position, "wotr.game")
+    elif at_setup:
         # The position is the table setup lays out: play resumes after the lay-out.
         frames = setup_frames("wotr.game", SETUP, "wotr.setup.shuffle" if at == SETUP else at)
     else:
         frames = round_frames("wotr.game", "wotr.round", at)
     return Position(created, placed, frames, labels)
+
+
+COMBAT_FIELDS = frozenset(
+    {"location", "kind", "attackers", "attack", "defense", "remaining", "defenders", "empty", "supports", "losses"}
+)
+
+
+def _combat(spec: Mapping[str, Any], labels: Mapping[str, int]) -> Combat:
+    """The combat being resolved (``[position.combat]``): cards by label."""
+    unknown = set(spec) - COMBAT_FIELDS
+    if unknown:
+        raise SetupError(f"combat: unknown field(s) {sorted(unknown)}; known: {', '.join(sorted(COMBAT_FIELDS))}")
+
+    def uid(name: object) -> int:
+        if str(name) not in labels:
+            raise SetupError(f"combat: no card labelled {name!r} on the table")
+        return labels[str(name)]
+
+    return Combat(
+        location=uid(spec.get("location")),
+        kind=str(spec.get("kind", "path")),
+        attackers=str(spec.get("attackers", "")),
+        attack=int(spec.get("attack", 0)),
+        defense=int(spec.get("defense", 0)),
+        remaining=int(spec.get("remaining", 0)),
+        defenders=int(spec.get("defenders", 0)),
+        empty=bool(spec.get("empty", False)),
+        supports=[[uid(x) for x in pair] for pair in spec.get("supports", [])],
+        losses=[uid(x) for x in spec.get("losses", [])],
+    )
 
 
 def _zones(position: Mapping[str, Any], options: Options, chosen: Scenario, at_setup: bool) -> dict[str, list[Any]]:

@@ -1,0 +1,190 @@
+"""``fixture capture GAME --at N`` reproduces version N exactly (an invariant over random games).
+
+Random seeded games of every scenario of both games (War of the Ring also against the Shadow
+bots) are played with random answers; at random versions (at a decision, or part way through
+a rule step) the table is captured as a fixture file, the file is loaded as ``fixture run``
+loads it, and the table it lays out must equal the game's table at that version field for
+field (every field of the state but the log's own bookkeeping: version, hash, the decision's
+number). Then the game's own next answers are given to the loaded fixture: the table after
+each must again be the game's, so the position resumes the same procedures with the same
+chance. A version after the game ended, or a table the format cannot state, is refused with
+the reason.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+import uuid
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.game import Game
+from domain.kernel.events import DecisionAnswered
+from domain.kernel.ruleset import Ruleset
+from domain.kernel.runtime import apply
+from domain.kernel.state import State
+from domain.lcg.lineups import lcg_options
+from domain.lcg.ruleset import LCG
+from domain.lcg.state import LcgState
+from domain.wotr.options import wotr_options
+from domain.wotr.ruleset import WOTR
+from domain.wotr.state import WotrState
+from tools.bots import random_choice
+from tools.capture import CaptureError, capture, differences, table_of
+from tools.fixtures import Run, run_fixture
+
+LCG_SCENARIOS = (
+    ("passage-through-mirkwood", 1),
+    ("passage-through-mirkwood", 3),
+    ("journey-along-the-anduin", 2),
+    ("escape-from-dol-guldur", 1),
+    ("hunt-for-the-dreadnaught", 2),
+    ("the-lonely-mountain", 2),
+)
+WOTR_SCENARIOS = ("trilogy", "two-player-duel", "three-player-duel", "fellowship")
+CAPTURES = 3
+"""Captures per game, at random versions (two with a decision pending, one part way
+through a rule step)."""
+FOLLOW = 4
+"""How many of the game's own answers are replayed on the loaded position."""
+
+
+def _play(rules: Ruleset[Any], created: Any, seed: int, decisions: int) -> Game:
+    game = Game.start(uuid.uuid4(), rules, created)
+    rng = random.Random(seed * 7919)
+    for _ in range(decisions):
+        decision = game.state.pending
+        if decision is None:
+            break
+        game.answer(decision.seat, decision.id, random_choice(decision, rng))
+    return game
+
+
+def _games() -> list[tuple[str, int, bool]]:
+    return [
+        (f"lcg:{s}:{p}", seed, False) for (s, p), seed in zip(LCG_SCENARIOS, (3, 5, 7, 11, 13, 17), strict=True)
+    ] + [
+        (f"wotr:{s}", seed, bots)
+        for s, seed in zip(WOTR_SCENARIOS, (2, 4, 6, 8), strict=True)
+        for bots in (False, True)
+    ]
+
+
+def _start(key: str, seed: int, bots: bool) -> tuple[Ruleset[Any], Game]:
+    parts = key.split(":")
+    if parts[0] == "lcg":
+        return LCG, _play(LCG, LCG.created(lcg_options(parts[1], int(parts[2])), seed), seed, 400)
+    options = wotr_options(parts[1])
+    if bots:
+        shadow = [d.seat for d in options.decks if d.team == "shadow"]
+        options = wotr_options(parts[1], None, shadow, "standard" if seed % 2 else "challenging")
+    return WOTR, _play(WOTR, WOTR.created(options, seed), seed, 400)
+
+
+def _continued(game: dict[str, Any], laid: dict[str, Any], offset: int) -> list[str]:
+    """The differences between the game's table and the loaded fixture's after the same
+    answers, but for the event numbers the procedures keep (``_ans``: the answer a step
+    follows from; ``_by``: what triggered it), which count the fixture's own log: event
+    ``n`` of the fixture after the position is event ``n + offset`` of the game."""
+    out = []
+    for line in differences(game, laid):
+        path, _, values = line.partition(": ")
+        if path.endswith(("._ans", "._by")):
+            ours, _, theirs = values.partition(" in the game, ")
+            if int(ours) == int(theirs.removesuffix(" laid out")) + offset:
+                continue
+        out.append(line)
+    return out
+
+
+def _states(rules: Ruleset[Any], game: Game) -> list[State]:
+    """The table at every version (index: version), each a copy."""
+    state = rules.new_state()
+    kind = type(state)
+    out = [msgspec.json.decode(msgspec.json.encode(state), type=kind)]
+    for event in game.pending_events:
+        apply(rules, state, event)
+        out.append(msgspec.json.decode(msgspec.json.encode(state), type=kind))
+    return out
+
+
+@pytest.mark.parametrize(("key", "seed", "bots"), _games())
+def test_a_capture_lays_out_the_table_at_its_version(key: str, seed: int, bots: bool) -> None:
+    rules, game = _start(key, seed, bots)
+    log = list(game.pending_events)
+    states = _states(rules, game)
+    playing = [v for v in range(2, len(states)) if states[v].over is None]
+    rng = random.Random(seed)
+    # random versions: at a decision, and part way through a rule step
+    asked = [v for v in playing if states[v].pending is not None]
+    between = [v for v in playing if states[v].pending is None]
+    chosen = rng.sample(asked, min(CAPTURES - 1, len(asked))) + rng.sample(between, min(1, len(between)))
+    assert len(chosen) == CAPTURES, f"{key}: too short a game"
+    for version in sorted(chosen):
+        state = states[version]
+        where = f"{key} seed {seed} (bots {bots}) at version {version}"
+        data = tomllib.loads(capture(rules, state, where))
+        run = Run(data)
+        # the table after loading: the position event's, or the decision it asks again
+        laid = run.game.state if state.pending is not None else run.state_at(2)
+        assert differences(table_of(state), table_of(laid)) == [], where
+        if state.pending is not None:
+            assert run.game.state.pending is not None
+            assert run.game.state.pending.prompt == state.pending.prompt, where
+        result = run_fixture(data)
+        assert result.passed, f"{where}: {result.failures}"
+        # Played on with the game's own answers, the position gives the game's tables: the
+        # same procedures resume, with the same chance. Fixture event 3 is the decision asked
+        # again (game event N) or the first event after the position (game event N + 1).
+        offset = version - 3 if state.pending is not None else version - 2
+        first = next(v for v in range(version, len(states)) if states[v].pending or states[v].over)
+        diff = _continued(table_of(states[first]), table_of(run.game.state), offset)
+        assert diff == [], f"{where}: {diff}"
+        answers = [e for e in log[version:] if isinstance(e, DecisionAnswered)][:FOLLOW]
+        for answer in answers:
+            asked_now = run.game.state.pending
+            assert asked_now is not None, where
+            run.game.answer(answer.seat, asked_now.id, answer.choice)
+            later = next(s for s in states[answer.seq :] if s.pending is not None or s.over is not None)
+            diff = _continued(table_of(later), table_of(run.game.state), offset)
+            assert diff == [], f"{where}, after #{answer.seq}: {diff}"
+
+
+def test_a_finished_game_is_refused_with_the_reason() -> None:
+    rules, game = _start("lcg:passage-through-mirkwood:1", 3, False)
+    while game.state.over is None:
+        decision = game.state.pending
+        assert decision is not None
+        game.answer(decision.seat, decision.id, random_choice(decision, random.Random(decision.id)))
+    with pytest.raises(CaptureError, match="the game is over at version"):
+        capture(rules, game.state, "over")
+
+
+def test_a_declare_defender_decision_keeps_the_shadow_cards_dealt() -> None:
+    """The first failure of issue 21: captured at a declare-defender decision, the file
+    restarted the combat phase and dealt shadow cards the game never had."""
+    rules, game = _start("lcg:passage-through-mirkwood:2", 3, False)
+    states = [s for s in _states(rules, game) if isinstance(s, LcgState)]
+    state = next(s for s in states if s.pending is not None and s.pending.rule == "lcg.combat.declare-defender")
+    assert state.zone("shadows") and state.attack is not None
+    laid = Run(tomllib.loads(capture(rules, state, "defend"))).game.state
+    assert isinstance(laid, LcgState)
+    assert laid.zone("shadows") == state.zone("shadows")
+    assert laid.attack == state.attack
+    assert laid.pending is not None and laid.pending.rule == "lcg.combat.declare-defender"
+
+
+def test_a_decision_inside_a_card_play_in_round_two_stays_in_round_two() -> None:
+    """The second failure of issue 21: a War of the Ring capture while a card's cost was being
+    paid in round 2's action step replayed from round 3's start."""
+    rules, game = _start("wotr:two-player-duel", 1, False)
+    states = [s for s in _states(rules, game) if isinstance(s, WotrState)]
+    state = next(s for s in states if s.pending is not None and s.round == 2 and s.pending.rule == "wotr.play.cost")
+    laid = Run(tomllib.loads(capture(rules, state, "cost"))).game.state
+    assert isinstance(laid, WotrState)
+    assert (laid.round, laid.step) == (2, "action")
+    assert laid.pending is not None and laid.pending.rule == "wotr.play.cost"
+    assert laid.zone("resolving") == state.zone("resolving")

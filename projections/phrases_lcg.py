@@ -56,6 +56,9 @@ _SHARED_ZONES = {
     "set-aside.face-up": "the cards set aside face up",
     "removed": "the cards removed from the game",
     "treasures": "the treasures face down under The Lonely Mountain",
+    "corsair.deck": "the Corsair deck",
+    "corsair.discard": "the Corsair discard pile",
+    "setup": "the setup area (in play)",
 }
 _PLAYER_ZONES = {
     "hand": "hand",
@@ -68,6 +71,7 @@ _PLAYER_ZONES = {
     "shackles": "deck (on top of it)",
     "under": "cards face down under Orc Guards",
     "burgle": "card turned up by the burgle attempt",
+    "contract": "contract",
 }
 
 
@@ -525,7 +529,6 @@ def asks(rule: str) -> str:
 
 
 _OPTIONS = {
-    "keep": "to keep their hand",
     "mulligan": "to take a mulligan",
     "undefended": "to leave the attack undefended",
     "free": "to pay nothing",
@@ -539,14 +542,23 @@ _OPTIONS = {
     "damage": "to deal damage",
     "stage-4": "to advance to stage 4A",
     "smaug": "to remove 1 progress from Smaug",
-    "pay": "to pay",
+    "pay": "to spend Bilbo Baggins's resources",  # Pretending to Sleep (The Lonely Mountain)
     "none": "to use none of them",
+    "discard": "to discard the matching cards",
+    "fail": "to discard nothing (the attempt fails)",
+    "here": "this group",
+    "mountain": "to use The Lonely Mountain",
+    "play": "to play it",
+    "defense": "+1 Defense",
+    "willpower": "+1 Willpower",
 }
 
 
 def option(said: Said, choice: str) -> str | None:
     """An LCG option id in words: a way to pay (``34:1,35:1`` "to pay 1 from Aragorn and 1
     from Gimli"), a Forced effect to resolve first (``forced-0``), a word the rules use."""
+    if choice == "keep":  # a setup hand kept (domain/lcg/rules/setup.py), or a top card left (heroes.py)
+        return "to keep their hand" if said.rule_asked() == "lcg.setup.mulligan" else "to leave it on top"
     if choice in _OPTIONS:
         return _OPTIONS[choice]
     kind, _, place = choice.partition("-")

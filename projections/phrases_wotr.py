@@ -415,7 +415,13 @@ _OPTIONS = {
     "none": "none of them",
     "winnow": "to winnow",
     "reserve": "to play it to the reserve",
+    "draw": "to draw cards",
+    "forsake": "to forsake a card",
+    "rohan": "to eliminate a Rohan character in play",
+    "saruman": "to take Saruman from the draw deck",
+    "flowchart": "to follow the bot flowchart",
 }
+"""Option ids the War of the Ring's rules use, as an answer says them."""
 
 
 def option(said: Said, choice: str) -> str | None:

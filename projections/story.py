@@ -65,6 +65,9 @@ class Namer:
         self.asked: Decision | None = None
         self.number_asked: int | None = None
         """The id of the last decision asked for a number that this reader saw only in part."""
+        self.rule_asked: tuple[int, str] | None = None
+        """The id and rule of the last decision this reader saw only in part (who decides, under
+        which rule): an answer to it is told in words the rule gives its option ids."""
         self.book = phrasebook(rules.name)
 
     def card(self, uid: int | None) -> str:
@@ -213,6 +216,11 @@ class Said:
                 out.hidden += 1
         return out
 
+    def rule_asked(self) -> str:
+        """The rule of the decision this event answers, if the reader saw it only in part ("")."""
+        asked = self.namer.rule_asked
+        return asked[1] if asked is not None and asked[0] == self.get("decision") else ""
+
     def zone(self, zone: str) -> str:
         """A zone key in words (``p1.hand`` -> ``p1's hand``)."""
         book = self.namer.book
@@ -300,6 +308,8 @@ def describe_body(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seein
             name.asked = msgspec.convert(decision, Decision)
         elif decision.get("kind") == Kind.NUMBER:
             name.number_asked = decision.get("id")
+        if "options" not in decision and isinstance(decision.get("id"), int):
+            name.rule_asked = (int(decision["id"]), str(decision.get("rule", "")))
     return _say(kind, body, name, seeing)
 
 
@@ -536,6 +546,57 @@ KERNEL: dict[str, Phrase] = {
     "GameEnded": _ended,
 }
 """The kernel's events, the same in every game (a phrasebook may phrase them its own way)."""
+
+
+# -- a run of lines --------------------------------------------------------------------------
+
+_SAME = ((" is ", " are "), (" goes ", " go "), (" moves to ", " move to "))
+"""The verbs a line says of one card, and the same verb of several."""
+_NUMBERED = re.compile(r"^(#\d+ |\s*\d+\s+)?(.*)$", re.DOTALL)
+
+
+def collapse(lines: Sequence[str], names: int = 3) -> list[str]:
+    """Lines in a row that say the same of different cards told once: ``Aragorn, Gimli and
+    Legolas are removed from the quest``; more than ``names`` cards are counted: ``13 cards
+    are put at the bottom of the Corsair deck``. A line may begin with its event's number
+    (``#12 ``), which the first line of a run keeps."""
+    out: list[str] = []
+    run: list[tuple[str, str]] = []  # (name, number) of each line of the current run
+    said: tuple[str, int] | None = None  # what the run says, and which verb
+
+    def flush() -> None:
+        if not run or said is None:
+            return
+        rest, verb = said
+        number = run[0][1]
+        if len(run) == 1:
+            out.append(f"{number}{run[0][0]}{_SAME[verb][0]}{rest}")
+            return
+        many = join([name for name, _ in run]) if len(run) <= names else f"{len(run)} cards"
+        out.append(f"{number}{many}{_SAME[verb][1]}{rest}")
+
+    for line in lines:
+        match = _NUMBERED.match(line)
+        number, text = (match.group(1) or "", match.group(2)) if match else ("", line)
+        found = next(((i, *text.split(one, 1)) for i, (one, _) in enumerate(_SAME) if one in text), None)
+        if found is not None and _a_name(found[1]):
+            verb, name, rest = found
+            if said == (rest, verb):
+                run.append((name, number))
+                continue
+            flush()
+            run, said = [(name, number)], (rest, verb)
+            continue
+        flush()
+        run, said = [], None
+        out.append(line)
+    flush()
+    return out
+
+
+def _a_name(text: str) -> bool:
+    """Whether ``text`` may be one card's name (``a card``, ``Forest Spider``), not a clause."""
+    return text == "a card" or (text[:1].isupper() and ":" not in text and ";" not in text and len(text) <= 40)
 
 
 # -- a whole game ---------------------------------------------------------------------------

@@ -70,9 +70,10 @@ def test_a_whole_game_at_the_terminal(db: str) -> None:
     defend = r"attacks \(attack \d+\): declare a defender \(choose one\)\n  [^:\n]+: .+\n    \(ATK \d"
     assert re.search(defend, everything)
     # names, never ids, in the feed
-    answers = re.findall(r"^  #\d+ p1 chooses.*$", everything, re.MULTILINE)
+    answers = re.findall(r"^\s+\d+  p1 chooses.*$", everything, re.MULTILINE)
     assert len(answers) > 20
     assert not [a for a in answers if re.search(r"chooses:? \d|\w\.\d", a)]
+    assert not re.search(r"#\d+", everything), "a uid or a number with # on the terminal"
     # the end: the last events, the result, the score
     assert "Last events:" in everything
     assert re.search(r"GAME OVER: the players (win|lose) \([a-z][^)_]+\)\n+Score: -?\d+ \(threat \d+", everything)

@@ -8,12 +8,14 @@ file with ``--db PATH``, or whatever the ``eventsourcing`` environment variables
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
+import re
 import sqlite3
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 from uuid import UUID
 
 import msgspec
@@ -36,6 +38,22 @@ class CommandError(Exception):
 
 CREATES_STORE = frozenset({"new", "simulate", "import", "serve"})
 """Commands that may start a new SQLite file; every other command reads an existing store."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """A usage error in one line, naming the command's ``--help`` (and, for a mistyped
+    choice, the nearest one)."""
+
+    def error(self, message: str) -> NoReturn:
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if wrong is not None:
+            choices = [c.strip(" '") for c in wrong.group(2).split(",")]
+            near = difflib.get_close_matches(wrong.group(1), choices, n=1)
+            if near:
+                message = f"{message[: wrong.start(2) - len(' (choose from ')]}; did you mean {near[0]}?"
+        command = self.prog.removeprefix("westmarch").strip()
+        where = f"{command}: " if command else ""
+        self.exit(2, f"westmarch: {where}{message} (see: {self.prog} --help)\n")
 
 
 def _app(args: argparse.Namespace) -> Westmarch:
@@ -90,6 +108,21 @@ def _game_id(app: Westmarch, text: str) -> UUID:
     raise CommandError(f"{text!r} matches {len(matches)} games; give more of the id")
 
 
+def _epic_id(app: Westmarch, text: str) -> UUID:
+    """An epic event by its id, or by a unique prefix of it (its groups' games name it)."""
+    try:
+        return UUID(text)
+    except ValueError:
+        pass
+    epics = {getattr(getattr(info.created, "options", None), "epic", "") for info in app.games()}
+    matches = sorted(e for e in epics if e and e.startswith(text.lower()))
+    if len(matches) == 1:
+        return UUID(matches[0])
+    if not matches:
+        raise CommandError(f"no epic event id starts with {text!r}")
+    raise CommandError(f"{text!r} matches {len(matches)} epic events; give more of the id")
+
+
 def _warn_if_broken(game_id: UUID, rules: Any, events: Sequence[Any]) -> None:
     """Say (on standard error) when the hash chain of what is about to be shown is broken."""
     chain = check_chain(rules, events)
@@ -115,15 +148,15 @@ def _epic_sizes(args: argparse.Namespace) -> list[int] | None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    app = _app(args)
     sizes = _epic_sizes(args)
     if sizes is not None:
         from tools.epic import access_text, new_epic
 
-        print(access_text(new_epic(app, sizes, args.difficulty, args.seed)))
+        print(access_text(new_epic(_app(args), sizes, args.difficulty, args.seed)))
         return 0
     game_kind = kind(args.game)
-    game = app.create(game_kind.name, game_kind.created(args, args.seed))
+    created = game_kind.created(args, args.seed)  # a refused setup opens no store
+    game = _app(args).create(game_kind.name, created)
     print(game.id)
     return 0
 
@@ -234,7 +267,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         shown = [
             p for p in feed.project_many(app.history(game, gt=start)) if p.seq > since and p.type != "DecisionRequested"
         ]
-        return [f"#{p.seq} {p.text}" for p in shown[-30:]]
+        return [f"{p.seq:6}  {p.text}" for p in shown[-30:]]  # numbered as westmarch log numbers them
 
     def back(seat: str) -> str:
         source = now["game"]
@@ -517,6 +550,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     if is_record_path(args.game):
         return verify_file(args.game)
+    if not re.fullmatch(r"[0-9a-fA-F-]+", args.game):  # not an id or a prefix of one: a file
+        raise CommandError(f"no record file {args.game!r}: it is missing (nor is it a game id)")
     app = _app(args)
     game_id = _game_id(app, args.game)
     try:
@@ -570,8 +605,9 @@ def cmd_epic(args: argparse.Namespace) -> int:
     """The organizer's sheet of an epic event (after counting what the groups did since)."""
     from tools.epic import report_dict, report_text, show_epic
 
+    app = _app(args)
     try:
-        report = show_epic(_app(args), UUID(args.epic_id))
+        report = show_epic(app, _epic_id(app, args.epic_id))
     except (ValueError, LookupError) as error:
         raise CommandError(str(error)) from None
     print(json.dumps(report_dict(report), indent=2) if args.json else report_text(report))
@@ -640,7 +676,7 @@ def parser() -> argparse.ArgumentParser:
     common.add_argument("--db", metavar="PATH", help="SQLite file to use (default: westmarch.db, or SQLITE_DBNAME)")
     common.add_argument("--postgres", metavar="DSN", help="use PostgreSQL, e.g. postgresql://user@127.0.0.1:5432/db")
 
-    top = argparse.ArgumentParser(
+    top = _Parser(
         prog="westmarch",
         description="Event-sourced Lord of the Rings card games: play, simulate, audit and replay.",
     )
@@ -832,13 +868,65 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+def _check_arguments(args: argparse.Namespace) -> None:
+    """What argparse cannot refuse by type alone: a count below one, a bot without its kind."""
+    players = getattr(args, "players", None)
+    if players is not None and players < 1:
+        raise CommandError(f"--players {players}: a game has 1 to 4 players")
+    if args.command == "play":
+        from tools.bots import BOTS
+
+        for spec in args.bot or []:
+            seat, equals, bot = spec.partition("=")
+            if not (seat and equals and bot):
+                raise CommandError(f"--bot {spec}: name the seat and its bot, e.g. --bot p2=greedy ({', '.join(BOTS)})")
+
+
+def _new_sqlite_file(args: argparse.Namespace) -> str | None:
+    """The SQLite file a command that may create a store would create (None: it exists, or
+    the store is not a SQLite file), so a refused command can take it away again."""
+    if args.command not in CREATES_STORE - {"serve"} or not hasattr(args, "db"):
+        return None
+    path = _sqlite_path(store_env(db=args.db, postgres=getattr(args, "postgres", None)))
+    return path if path is not None and not os.path.lexists(path) else None
+
+
+def _drop_if_empty(path: str) -> None:
+    """Remove a SQLite file this command made if it holds no row at all (a refused command
+    leaves no empty store behind; a file with anything in it is kept)."""
+    if not os.path.isfile(path):
+        return
     try:
-        code: int = args.fn(args)
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            if any(db.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone() for t in tables):
+                return
+    except sqlite3.Error:
+        return
+    for leftover in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+        if os.path.isfile(leftover):
+            os.remove(leftover)
+
+
+def _one_line(error: BaseException) -> str:
+    """A refusal naming one problem below its first line (a deck's) is said in one line."""
+    head, *rest = str(error).split("\n")
+    return f"{head} {rest[0].strip()}" if len(rest) == 1 and head.endswith(":") else str(error)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as done:  # --help, or a usage error already said in one line
+        return done.code if isinstance(done.code, int) else 2
+    fresh = _new_sqlite_file(args)
+    code = 2
+    try:
+        _check_arguments(args)
+        code = args.fn(args)
         return code
     except (CommandError, RecordError, SetupError, UnknownGame, BadVersion, RuleError, DamagedGame) as error:
-        print(f"westmarch: {error}", file=sys.stderr)
+        print(f"westmarch: {_one_line(error)}", file=sys.stderr)
         return 2
     except sqlite3.Error as error:
         print(f"westmarch: {_unreadable_store(getattr(args, 'db', None), error)}", file=sys.stderr)
@@ -862,6 +950,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    finally:
+        if fresh is not None and code != 0:
+            _drop_if_empty(fresh)
 
 
 if __name__ == "__main__":

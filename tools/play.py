@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any, TextIO
 
 from domain.kernel.decisions import Choice, Decision, IllegalChoice, Kind, Option, RuleError
+from projections.story import collapse
 
 HELP = """Answer with the option numbers:
   one option:        3
@@ -297,9 +298,10 @@ def play(
 
     ``recent(seat)`` gives what happened since that seat last decided, as the seat may
     see it; it is shown above the table before each of the seat's decisions, and the
-    game's last events at its end. ``take_back(seat)`` takes back the seat's last
-    decision and says what was done (a ``RuleError`` if it cannot). ``caused_by(decision)``
-    is the card whose text asked it, if any.
+    game's last events at its end (lines in a row that say the same of several cards,
+    once). ``take_back(seat)`` takes back the seat's last decision and says what was done
+    (a ``RuleError`` if it cannot). ``caused_by(decision)`` is the card whose text asked
+    it, if any.
     """
     out = out or sys.stdout
     last_human: str | None = None
@@ -308,7 +310,7 @@ def play(
         decision = current.pending
         if decision is None:
             if current.over and recent is not None:
-                lines = recent("referee")
+                lines = collapse(recent("referee"))
                 if lines:
                     out.write("\nLast events:\n" + "\n".join(f"  {line}" for line in lines[-12:]) + "\n")
             table = view("referee" if current.over else "spectator")
@@ -330,7 +332,7 @@ def play(
         table = view(seat)
         text = shown.render(table)
         if recent is not None:
-            lines = recent(seat)
+            lines = collapse(recent(seat))
             if lines:
                 text = "Since your last decision:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + text
         if last_human is not None and last_human != seat:

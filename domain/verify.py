@@ -32,7 +32,7 @@ import msgspec
 from domain.game import BrokenGame, Game
 from domain.kernel.changelog import RulesChange
 from domain.kernel.decisions import RuleError
-from domain.kernel.events import NO_CAUSE, DecisionAnswered, Event
+from domain.kernel.events import NO_CAUSE, DecisionAnswered, Event, Frame
 from domain.kernel.ruleset import Ruleset, recorded_rules_version
 from domain.kernel.state import GENESIS
 
@@ -185,7 +185,9 @@ def reexecute(rules: Ruleset[Any], events: Sequence[Event]) -> Verdict:
     try:
         placed = events[1] if len(events) > 1 else None
         if rules.position_event is not None and isinstance(placed, rules.position_event):
-            frames = placed.flow.push if placed.flow else ()
+            frames: list[Frame] = []
+            if placed.flow:
+                placed.flow.onto(frames)  # the cursor as the fold has it (a pushed frame may extend the one below)
             game = Game.start_at(_NIL, rules, created, _bare(placed), frames)
         else:
             game = Game.start(_NIL, rules, created)

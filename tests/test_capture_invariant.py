@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import tomllib
 import uuid
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -29,11 +30,13 @@ from domain.kernel.state import State
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
+from domain.verify import verify
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from domain.wotr.state import WotrState
 from tools.bots import random_choice
 from tools.capture import CaptureError, capture, differences, table_of
+from tools.cli import main
 from tools.fixtures import Run, run_fixture
 
 LCG_SCENARIOS = (
@@ -151,6 +154,8 @@ def test_a_capture_lays_out_the_table_at_its_version(key: str, seed: int, bots: 
             later = next(s for s in states[answer.seq :] if s.pending is not None or s.over is not None)
             diff = _continued(table_of(later), table_of(run.game.state), offset)
             assert diff == [], f"{where}, after #{answer.seq}: {diff}"
+        # the fixture's log re-executes to itself (the position event with its cursor and draws)
+        assert verify(rules, run.log).ok, where
 
 
 def test_a_finished_game_is_refused_with_the_reason() -> None:
@@ -188,3 +193,23 @@ def test_a_decision_inside_a_card_play_in_round_two_stays_in_round_two() -> None
     assert (laid.round, laid.step) == (2, "action")
     assert laid.pending is not None and laid.pending.rule == "wotr.play.cost"
     assert laid.zone("resolving") == state.zone("resolving")
+
+
+def test_the_command_line_refuses_a_finished_game_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``westmarch fixture capture`` says why, on one line, exits non-zero and writes no file."""
+    db, out = str(tmp_path / "g.db"), tmp_path / "dispute.toml"
+    assert main(["new", "lcg", "--seed", "4", "--db", db]) == 0
+    game = capsys.readouterr().out.strip()
+    assert main(["play", game, "--bot", "p1=greedy", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["fixture", "capture", game, "-o", str(out), "--db", db]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("westmarch: the game is over at version ") and "\n" not in err, err
+    assert not out.exists()
+    # part way through a rule step (version 60 of this game is no decision): captured, and it runs
+    assert main(["fixture", "capture", game, "--at", "60", "-o", str(out), "--db", db]) == 0
+    assert "part way through a rule step at version 60" in out.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["fixture", "run", str(out)]) == 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.lcg.rules import caps, table
-from projections.story import KERNEL, Phrase, Said, join, plural
+from projections.story import KERNEL, Phrase, Said, join, plural, possessive
 
 _CANCELLED = {"when-revealed": "When Revealed effects", "shadow": "shadow effect"}
 
@@ -61,10 +61,18 @@ def modifier_added(said: Said) -> str:
         return f"{target} gains {stat[len(_KEYWORD) :]}{by} until the end of the {until}"
     if stat == "attacked-again":
         return f"{target} has made its extra attack this {until}"
+    if stat == _CREW:
+        return f"allies with {amount} willpower in all are discarded for {possessive(target)} Response so far"
+    if stat == _DISCOUNT:
+        if amount < 0:
+            return f"{possessive(target)} discount is used up"
+        return f"{target} lowers the cost of its controller's next ally by {amount} until the end of the {until}"
     return KERNEL["ModifierAdded"](said)
 
 
 _FORTUNE = "fortune"  # domain/lcg/cards/corsairs.py, FORTUNE
+_CREW = "crew-willpower"  # domain/lcg/cards/corsairs.py, CREW (Corsair Skirmisher)
+_DISCOUNT = "ally-discount"  # domain/lcg/cards/hobbit_treasures.py, DISCOUNT (The Arkenstone)
 _KEYWORD = "keyword:"
 _RECEIVED = {caps.RECEIVED_PROGRESS: "progress", caps.RECEIVED_DAMAGE: "damage"}
 _LIMITS = {

@@ -29,7 +29,7 @@ import pytest
 
 from domain.game import Game
 from domain.kernel.decisions import Choice, Decision, Kind
-from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
+from domain.kernel.events import DecisionAnswered, DecisionRequested, Event, LimitUsed, ModifierAdded, PositionEvent
 from domain.kernel.flow import NODES
 from domain.kernel.ruleset import Ruleset
 from domain.lcg.lineups import lcg_options
@@ -173,14 +173,48 @@ def rule_key_pattern() -> re.Pattern[str]:
     return re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, keys)) + r")(?![\w-])")
 
 
+PLAIN_STATS = frozenset({"attack", "defense", "willpower", "threat", "hit points"})
+"""Modifier stats that are words of the cards already."""
+
+
+@cache
+def internal_words() -> re.Pattern[str]:
+    """The rules' own words for what they keep, as the games played used them: lasting
+    counts (``progress-this-round``, ``fortune``, ``keyword:Surge``) and limit keys
+    (``stage.ally-played``, ``12:p1``)."""
+    found: set[str] = set()
+    for name, _, _ in GAMES:
+        for event in played(name).events:
+            if isinstance(event, ModifierAdded):
+                found.add(event.modifier.stat)
+            elif isinstance(event, LimitUsed):
+                found.add(event.key)
+            elif isinstance(event, PositionEvent):
+                found.update(m.stat for m in event.modifiers)
+                found.update(x.key for x in event.limits)
+    from domain.lcg.cards import corsairs, hobbit_treasures, the_lonely_mountain
+    from domain.lcg.rules import caps, constant, ship_keywords, travel
+    from domain.lcg.rules import table as lcg_table
+
+    found |= {caps.RECEIVED_PROGRESS, caps.RECEIVED_DAMAGE, corsairs.FORTUNE, corsairs.CREW, hobbit_treasures.DISCOUNT}
+    found |= {constant.ALLY_LIMIT, travel.TRAVEL_REFUSED, lcg_table.NO_THREAT, corsairs.OVERWORKED_FLAG}
+    found |= {the_lonely_mountain.AGAIN_KEY, the_lonely_mountain.DESOLATION_KEY}
+    found |= {ship_keywords.CORSAIR_DECK, ship_keywords.CORSAIR_DISCARD}  # zone keys
+    words = sorted((w for w in found if w not in PLAIN_STATS and not w.isdigit()), key=len, reverse=True)
+    return re.compile(r"(?<![\w.:-])(" + "|".join(map(re.escape, words)) + r")(?![\w-])")
+
+
 def faults(text: str) -> Iterator[str]:
-    """What a person should not read in ``text``: a uid, a rule key."""
+    """What a person should not read in ``text``: a uid, a rule key, the rules' own words."""
     for line in text.splitlines():
         if UID.search(line):
             yield f"a card uid: {line.strip()}"
         found = rule_key_pattern().search(line)
         if found:
             yield f"the rule key {found.group(1)}: {line.strip()}"
+        found = internal_words().search(line)
+        if found:
+            yield f"the rules' word {found.group(1)!r}: {line.strip()}"
 
 
 def raw_answers(lines: list[tuple[Event, str]], events: list[Event]) -> Iterator[str]:
@@ -265,6 +299,9 @@ def test_the_scan_reads_every_rule_key_and_would_catch_each() -> None:
     for key in ("lcg.setup.mulligan", "thftd.setup.fleet", "wotr.combat.order"):
         assert list(faults(f"p2 must decide ({key})")), key
     assert list(faults("Forest Spider#99 engages p1"))
+    assert list(faults("Searching the High Seas gets +7 progress-this-round until the end of the round"))
+    assert list(faults("Isle of Fortune gets +2 fortune until the end of the game"))
+    assert list(faults("the limit stage.ally-played is used for this round"))
     assert not list(faults("the quest: willpower 2 against threat 6; Narya, Ring of Fire is played"))
 
 

@@ -168,3 +168,35 @@ def test_wrong_keys_are_told_how_to_answer() -> None:
             parse_answer(decision, typed)
         assert str(error.value) == message
     assert parse_answer(two, "4, 1") == ("4", "1") and parse_answer(number, "2") == ("2",)
+
+
+def test_a_ship_is_shown_at_the_fleet_choice_and_counts_its_willpower_when_committed() -> None:
+    """The Hunt for the Dreadnaught: ``? N`` gives a ship-objective's text while it is still set
+    aside (the fleet is chosen at setup), and the commit list shows a ship's willpower."""
+    import uuid
+
+    from domain.game import Game
+    from domain.lcg.lineups import lcg_options
+    from domain.lcg.ruleset import LCG
+    from tools.games import KINDS
+    from tools.play import find_card, ordered, screen
+
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 1), 3))
+    shown, view = screen("lcg"), KINDS["lcg"].view
+    notes: dict[str, str] = {}
+    while (decision := game.state.pending) is not None and decision.rule != "lcg.quest.commit":
+        if decision.rule == "thftd.setup.fleet":
+            options = ordered(decision)
+            n = next(i for i, o in enumerate(options, start=1) if o.label == "Golden Wing")
+            text = find_card(view(game.state, "p1"), shown, str(n), options)
+            assert text.startswith(
+                "Golden Wing, as printed:\nGolden Wing - ship-objective\n  WP 2, ATK 5, DEF 3, HP 15"
+            )
+            game.answer(decision.seat, decision.id, (options[n - 1].id,))
+            continue
+        game.answer(decision.seat, decision.id, (decision.options[0].id,))
+    assert decision is not None
+    table = view(game.state, "p1")
+    for option in decision.options:
+        notes[option.label] = shown.option_note(table, decision, option)
+    assert notes["Golden Wing"] == "WP 2" and notes["Aragorn (p1)"] == "WP 2"

@@ -9,6 +9,7 @@ and, on demand, any card's whole text (``?NAME``, ``? 3``).
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -208,9 +209,16 @@ def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> s
         n = int(query)
         if not 1 <= n <= len(options):
             return f"there is no option {n}: type a number from 1 to {len(options)}"
-        uid = options[n - 1].card
-        card = next((c for c in found if c.uid == uid), None) if uid is not None else None
-        return shown.card_text(card) if card is not None else f"option {n} is not about a card you can see"
+        option = options[n - 1]
+        card = next((c for c in found if c.uid == option.card), None) if option.card is not None else None
+        if card is not None:
+            return shown.card_text(card)
+        if option.card is not None:  # a card the table does not lay out (a ship-objective set aside): as printed
+            name = re.sub(r" \([^)]*\)$", "", option.label)
+            printed = [c for c in shown.printed(name) if c.name == name]
+            if printed:
+                return f"{name}, as printed:\n{shown.card_text(printed[0])}"
+        return f"option {n} is not about a card you can see"
     wanted = query.casefold()
     matches = [c for c in found if c.name.casefold() == wanted] or [
         c for c in found if c.name.casefold().startswith(wanted)

@@ -121,6 +121,7 @@ def cards(t: TableView) -> list[CardView]:
         *t.revealed,
         *t.victory,
         *t.encounter_discard,
+        *t.set_aside,  # a ship-objective to choose at setup (? N tells its text)
     ]
     for p in t.players:
         roots += [*p.heroes, *p.allies, *p.engaged, *(p.hand or []), *p.discard]
@@ -166,7 +167,7 @@ def option_note(t: TableView, decision: Decision, option: Option) -> str:
     if option.card is None or option.id in ("yes", "no"):
         return ""
     card = next((c for c in cards(t) if c.uid == option.card), None)
-    if card is None or card.type not in ("hero", "ally", "enemy", "location"):
+    if card is None or card.type not in ("hero", "ally", "ship-objective", "enemy", "location"):
         return ""
     rule = decision.rule
     if rule.startswith("lcg.quest.commit"):
@@ -176,7 +177,7 @@ def option_note(t: TableView, decision: Decision, option: Option) -> str:
         parts.append(f"engagement cost {card.engagement_cost}, ATK {card.attack}")
     elif not (rule.startswith(("lcg.combat", "lcg.damage")) or "damage" in decision.prompt.lower()):
         return ""
-    elif card.type in ("hero", "ally"):
+    elif card.type in ("hero", "ally", "ship-objective"):
         parts.append(f"DEF {card.defense}" if "defend" in rule else f"ATK {card.attack}")
     elif card.type == "enemy":
         parts.append(f"DEF {card.defense}")

@@ -384,6 +384,11 @@ _ASKS = {
     "wotr.round": "how the round goes",
     "wotr.draw-step": "which cards to draw and keep",
     "wotr.victory": "how the game is scored",
+    "wotr.move": "which card to move from their reserve",
+    "wotr.use": "which ability to use",
+    "wotr.draw": "which cards to draw",
+    "wotr.game": "how the round goes",
+    "wotr.bot": "what the Shadow bot does",
 }
 """What a decision under each rule key is about (the longest known prefix counts)."""
 

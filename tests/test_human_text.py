@@ -305,6 +305,20 @@ def test_the_scan_reads_every_rule_key_and_would_catch_each() -> None:
     assert not list(faults("the quest: willpower 2 against threat 6; Narya, Ring of Fire is played"))
 
 
+def test_another_seats_decision_under_any_rule_key_reads_in_words() -> None:
+    """What the feed tells of a decision another seat makes, for every key the rules register."""
+    from projections.phrases_lcg import asks as lcg_asks
+    from projections.phrases_wotr import asks as wotr_asks
+
+    for key in rule_keys():
+        told = (wotr_asks if key.startswith("wotr.") else lcg_asks)(key)
+        assert told and not list(faults(f"p2 must decide {told}")) and not re.search(r"\w\.\w", told), (key, told)
+    assert lcg_asks("lcg.setup.mulligan") == "whether to keep their opening hand"
+    assert lcg_asks("core-001.response") == "on Aragorn's response"
+    assert lcg_asks("lcg.combat.window.shadows") == "whether to take an action in the combat phase"
+    assert wotr_asks("wotr.minas-tirith.activation") == "on Minas Tirith's activation"
+
+
 def test_repeated_lines_are_told_once() -> None:
     assert collapse(["Aragorn is destroyed", "Gimli is destroyed", "p1 draws a card"]) == [
         "Aragorn and Gimli are destroyed",

@@ -46,6 +46,7 @@ from service.store import (
     ensure_firsts_index,
     insert_stored,
     latest_version,
+    look_since,
     ruleset_of,
     select_firsts,
     select_rows,
@@ -117,9 +118,9 @@ class ForgedRecord(Exception):
 class Verified:
     """How far a game's stored log was found sound: its rows 1 to ``version`` decode, are
     numbered in their places, each hash chains on the one before up to ``head``, and the
-    last asks a decision or ends the game. ``digest`` is the SHA-256 of those rows (each
-    version and stored bytes), so a later look tells whether any row changed by hashing
-    the rows read, without decoding them again."""
+    last asks a decision or ends the game. ``digest`` is the SHA-256 of their stored bytes
+    in order, so a later look tells whether any of them changed by hashing them in the
+    store, without reading or decoding them again."""
 
     version: int
     digest: bytes
@@ -131,11 +132,6 @@ LOG_CUT_SHORT = (
 )
 """The rules run until a decision is asked or the game ends, and a command saves all it
 produced: a log that stops elsewhere lost its last rows (a finished game ends with GameEnded)."""
-
-
-def _digest_row(hasher: Any, version: int, state: bytes) -> None:
-    hasher.update(version.to_bytes(8, "big", signed=True))
-    hasher.update(state)
 
 
 _UNDECODABLE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, ValueError, KeyError)
@@ -377,29 +373,30 @@ class Westmarch(Application[UUID]):
 
     def verified(self, game_id: UUID, known: Verified | None = None) -> Verified:
         """Check the game's whole stored log (see :class:`Verified`); :class:`DamagedGame`
-        naming the first bad version otherwise. One read of every row; with ``known`` (an
-        earlier result), the rows it covers are only hashed and compared, the rest decoded
-        and chained on from its head."""
+        naming the first bad version otherwise. With ``known`` (an earlier result), one
+        read hashes the rows it covers in the store and compares (a row edited, deleted,
+        added or renumbered among them changes the count, the highest version or the hash)
+        and returns only the rows after them, which are decoded and chained on from its
+        head; without it, or if any of those rows changed, every row is read and checked."""
+        if known is not None:
+            look = look_since(self.recorder, game_id, known.version)
+            if look.count == known.version and look.highest == known.version and look.prefix == known.digest:
+                if not look.rows:
+                    return known
+                assert look.total is not None
+                return self._chained(game_id, look.rows, known.version, known.head, look.total)
         rows = select_rows(self.recorder, game_id)
         if not rows:
             raise UnknownGame(game_id)
+        return self._chained(game_id, rows, 0, GENESIS, hashlib.sha256(b"".join(s for _, s in rows)).digest())
+
+    def _chained(self, game_id: UUID, fresh: list[tuple[int, bytes]], start: int, head: str, digest: bytes) -> Verified:
+        """The rows after ``start`` checked on from the chain's ``head`` (see :meth:`verified`)."""
         rules = self.rules_of(game_id)
-        hasher = hashlib.sha256()
-        start, head = 0, GENESIS
-        if known is not None and len(rows) >= known.version:
-            for version, state in rows[: known.version]:
-                _digest_row(hasher, version, state)
-            if hasher.digest() == known.digest:
-                start, head = known.version, known.head
-            else:
-                hasher = hashlib.sha256()  # a row changed: check every row again
-        if start == len(rows):
-            return known if known is not None else Verified(0, hasher.digest(), head)
-        fresh = rows[start:]
         for place, (version, _) in enumerate(fresh, start=start + 1):
             if version != place:
-                latest = rows[-1][0]
-                raise DamagedGame(game_id, place, f"the store holds {len(rows)} events numbered up to {latest}")
+                count, latest = start + len(fresh), fresh[-1][0]
+                raise DamagedGame(game_id, place, f"the store holds {count} events numbered up to {latest}")
         try:
             events = self._decode(rules, [state for _, state in fresh])
         except _UNDECODABLE:
@@ -410,11 +407,10 @@ class Westmarch(Application[UUID]):
             if chain_link(head, canonical(rules, event)) != event.hash:
                 raise DamagedGame(game_id, place, "its hash does not match its content and the chain before it")
             head = event.hash
+        latest = start + len(fresh)
         if not isinstance(events[-1], DecisionRequested | GameEnded):
-            raise DamagedGame(game_id, len(rows) + 1, LOG_CUT_SHORT.format(n=len(rows)))
-        for version, state in fresh:
-            _digest_row(hasher, version, state)
-        return Verified(len(rows), hasher.digest(), head)
+            raise DamagedGame(game_id, latest + 1, LOG_CUT_SHORT.format(n=latest))
+        return Verified(latest, digest, head)
 
     def drop_bad_snapshots(self, game_id: UUID) -> bool:
         """Drop the game's snapshots that cannot be decoded and take them again from the

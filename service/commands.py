@@ -291,7 +291,7 @@ class GameService:
         chosen = tuple(choice)
         record_id = command_id(game_id, seat, command)
         with self._lock(game_id):
-            game = self._hot_game(game_id)  # the whole stored log checked first: never extend a damaged one
+            game = self._hot_game(game_id, thorough=True)  # every stored row checked: never extend a damaged log
             retried = False
             while True:
                 before = game.version
@@ -358,7 +358,7 @@ class GameService:
         loaded), saved like a command's events; returns how many events it appended.
         :class:`~service.app.ConcurrentUpdate` if a command was saved first (nothing saved)."""
         with self._lock(game_id):
-            game = self._hot_game(game_id)
+            game = self._hot_game(game_id, thorough=True)
             before = game.version
             try:
                 for fact in facts(game):
@@ -382,37 +382,42 @@ class GameService:
 
     # -- games kept in memory between commands ----------------------------------------
 
-    def _hot_game(self, game_id: UUID) -> Game:
+    def _hot_game(self, game_id: UUID, thorough: bool = False) -> Game:
         """The game as this process last saved it, if the store holds exactly that.
 
         The check of the stored log (:meth:`sound`) replaces loading, fast-forwarding and
         copying the game; another process that moved the game on is seen here, and a
         race with it after this read is caught by the optimistic concurrency of the save.
         """
-        verified = self._sound(game_id)
+        verified = self._sound(game_id, thorough)
         game = self._hot_get(game_id)
         if game is None or game.version != verified.version or game.state.head != verified.head:
             return self.app.game(game_id)
         return game
 
-    def sound(self, game_id: UUID) -> int:
-        """The game's latest version, once its whole stored log is known sound: versions 1
-        to N, each event decodable, numbered in its place and chained by its hash on the
-        one before, the last asking a decision or ending the game (a log cut short is
-        damaged, not finished). Every query and every command on a game asks this first,
-        so a damaged game is refused (:class:`DamagedGame`) whatever is asked of it, and
-        never appended to.
+    def sound(self, game_id: UUID, thorough: bool = False) -> int:
+        """The game's latest version, once its stored log is known sound: versions 1 to N,
+        each event decodable, numbered in its place and chained by its hash on the one
+        before, the last asking a decision or ending the game (a log cut short is damaged,
+        not finished). Every query and every command on a game asks this first, so a
+        damaged game is refused (:class:`DamagedGame`) whatever is asked of it.
 
-        The first look decodes and chains the whole log; later looks read every row once
-        and hash it, comparing with the rows found sound before (an edit, a deletion or a
-        renumbering anywhere changes the hash), and decode only rows not seen before
-        (see :meth:`~service.app.Westmarch.verified`).
+        The first look decodes and chains the whole log. A ``thorough`` look, which every
+        command takes before it appends, a watched game before its new events are sent,
+        and every call that sends a game's events (history, explain, export, fork), hashes
+        every row in the store against the rows found sound before (an edit, a deletion or
+        a renumbering anywhere changes the hash) and decodes only rows not seen before
+        (:meth:`~service.app.Westmarch.verified`), so a damaged log is never extended. A
+        view looks at two integers (how many rows, the last version) and, if those moved,
+        looks thoroughly.
         """
-        return self._sound(game_id).version
+        return self._sound(game_id, thorough).version
 
-    def _sound(self, game_id: UUID) -> Verified:
+    def _sound(self, game_id: UUID, thorough: bool = False) -> Verified:
         known = self._checked.get(game_id)
         try:
+            if known is not None and not thorough and stored_span(self.app.recorder, game_id) == (known.version,) * 2:
+                return known
             verified = self.app.verified(game_id, known)
         except DamagedGame as error:
             self._checked.pop(game_id, None)
@@ -496,7 +501,7 @@ class GameService:
 
     def fork(self, game_id: UUID, token: str, at: int) -> Access:
         viewer = self.viewer(game_id, token)
-        latest = self.sound(game_id)
+        latest = self.sound(game_id, thorough=True)
         if viewer != REFEREE and not self._over(game_id, latest):
             raise PermissionDenied("only the referee may fork a game in progress (anyone may once it is over)")
         if not 1 <= at <= latest:
@@ -597,7 +602,7 @@ class GameService:
 
     def history(self, game_id: UUID, token: str, after: int = 0, to: int = 0) -> tuple[list[Projected], int]:
         viewer = self.viewer(game_id, token)
-        latest = self.sound(game_id)
+        latest = self.sound(game_id, thorough=True)
         if after < 0 or to < 0:
             raise BadRequest("after_version and to_version cannot be negative")
         to = to or latest
@@ -611,7 +616,7 @@ class GameService:
 
     def explain(self, game_id: UUID, token: str, seq: int) -> Because:
         viewer = self.viewer(game_id, token)
-        latest = self.sound(game_id)
+        latest = self.sound(game_id, thorough=True)
         if not 1 <= seq <= latest:
             raise OutOfRange(f"event {seq} is out of range: the game has events 1 to {latest}")
         rules = self.app.rules_of(game_id)
@@ -638,7 +643,7 @@ class GameService:
         verified: the referee may export a game at any time, everyone else once it is over.
         """
         viewer = self.viewer(game_id, token)
-        latest = self.sound(game_id)  # DamagedGame (DATA_LOSS) for a damaged log
+        latest = self.sound(game_id, thorough=True)  # DamagedGame (DATA_LOSS) for a damaged log
         if viewer != REFEREE and not self._over(game_id, latest):
             raise PermissionDenied(
                 f"the {viewer} cannot export a game in progress: its record holds every hidden card and the "
@@ -658,7 +663,7 @@ class GameService:
 
     def watch(self, game_id: UUID, token: str, from_version: int, tables: bool = True) -> Cursor:
         viewer = self.viewer(game_id, token)
-        latest = self.sound(game_id)
+        latest = self.sound(game_id, thorough=True)
         if not 0 <= from_version <= latest:
             raise OutOfRange(f"version {from_version} is out of range: the game has versions 0 to {latest}")
         rules = self.app.rules_of(game_id)
@@ -669,7 +674,7 @@ class GameService:
     def fetch(self, game_id: UUID, after: int, upto: int | None = None) -> list[Event]:
         """The game's events after version ``after`` (up to ``upto``), once its log is
         known sound: one store read, shared by every watcher of the game."""
-        self.sound(game_id)
+        self.sound(game_id, thorough=True)
         return self.app.history(game_id, gt=after, lte=upto)
 
     def advance(self, cursor: Cursor, events: Sequence[Event]) -> tuple[list[Projected], ViewResult | None]:

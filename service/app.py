@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID, uuid4
@@ -118,13 +118,27 @@ class ForgedRecord(Exception):
 class Verified:
     """How far a game's stored log was found sound: its rows 1 to ``version`` decode, are
     numbered in their places, each hash chains on the one before up to ``head``, and the
-    last asks a decision or ends the game. ``digest`` is the SHA-256 of their stored bytes
-    in order, so a later look tells whether any of them changed by hashing them in the
-    store, without reading or decoding them again."""
+    last asks a decision or ends the game. ``hasher`` holds the SHA-256 of their stored
+    bytes in order, so a later look tells whether any of them changed by hashing them in
+    the store, without reading or decoding them again; it is carried on over rows added
+    later (never changed in place: :meth:`extended` copies it)."""
 
     version: int
-    digest: bytes
     head: str
+    hasher: Any = field(compare=False)
+
+    @property
+    def digest(self) -> bytes:
+        digest: bytes = self.hasher.digest()
+        return digest
+
+    def extended(self, states: Sequence[bytes], version: int, head: str) -> Verified:
+        """The rows after ``self.version`` up to ``version``, whose stored bytes are ``states``
+        and whose last hash is ``head``, found (or made) sound too."""
+        hasher = self.hasher.copy()
+        for state in states:
+            hasher.update(state)
+        return Verified(version, head, hasher)
 
 
 LOG_CUT_SHORT = (
@@ -276,10 +290,11 @@ class Westmarch(Application[UUID]):
         """Save a game played elsewhere (in memory, by a simulation) with its snapshots."""
         self._save(game, game.version - len(game.pending_events))
 
-    def commit(self, game: Game, before: int, *also: Any) -> None:
+    def commit(self, game: Game, before: int, *also: Any) -> list[bytes]:
         """Save a game's new events (it was at version ``before``) and ``also`` other
-        aggregates in one transaction; :class:`ConcurrentUpdate` if any was saved first."""
-        self._save(game, before, *also)
+        aggregates in one transaction; :class:`ConcurrentUpdate` if any was saved first.
+        Returns the stored bytes of the game's new events."""
+        return self._save(game, before, *also)
 
     def adopt(self, game_id: UUID, rules: Ruleset[Any], events: Sequence[Event], stamps: Sequence[datetime]) -> None:
         """Save events made elsewhere (an imported record) as they are, with the times they
@@ -311,7 +326,7 @@ class Westmarch(Application[UUID]):
         with self.writing:
             return insert_stored(self.recorder, appends)
 
-    def _save(self, game: Game, before: int, *also: Any) -> None:
+    def _save(self, game: Game, before: int, *also: Any) -> list[bytes]:
         """Save the game's new events and ``also`` other aggregates in one transaction
         (the library's own ``save`` does the same with more machinery per call), on the
         condition that the store holds exactly the game's versions 1 to ``before``
@@ -320,6 +335,7 @@ class Westmarch(Application[UUID]):
         assert isinstance(mapper, EventMapper)
         events = game.collect_events()
         stored = mapper.game_events(events)
+        states = [s.state for s in stored]
         stored += [mapper.to_stored_event(e) for a in also for e in a.collect_events()]
         guard = (game.id, before) if before and events else None
         try:
@@ -329,6 +345,7 @@ class Westmarch(Application[UUID]):
                 raise ConcurrentUpdate(game.id) from None
             raise
         self._snapshot(game.id, game.rules, before, game.version, game.state)
+        return states
 
     def _snapshot(self, game_id: UUID, rules: Ruleset[Any], before: int, after: int, state: State | None) -> None:
         """A snapshot for each multiple of ``snapshot_every`` passed from ``before``
@@ -381,18 +398,16 @@ class Westmarch(Application[UUID]):
         if known is not None:
             look = look_since(self.recorder, game_id, known.version)
             if look.count == known.version and look.highest == known.version and look.prefix == known.digest:
-                if not look.rows:
-                    return known
-                assert look.total is not None
-                return self._chained(game_id, look.rows, known.version, known.head, look.total)
+                return self._chained(game_id, look.rows, known) if look.rows else known
         rows = select_rows(self.recorder, game_id)
         if not rows:
             raise UnknownGame(game_id)
-        return self._chained(game_id, rows, 0, GENESIS, hashlib.sha256(b"".join(s for _, s in rows)).digest())
+        return self._chained(game_id, rows, Verified(0, GENESIS, hashlib.sha256()))
 
-    def _chained(self, game_id: UUID, fresh: list[tuple[int, bytes]], start: int, head: str, digest: bytes) -> Verified:
-        """The rows after ``start`` checked on from the chain's ``head`` (see :meth:`verified`)."""
+    def _chained(self, game_id: UUID, fresh: list[tuple[int, bytes]], known: Verified) -> Verified:
+        """The rows after ``known`` checked on from its chain's head (see :meth:`verified`)."""
         rules = self.rules_of(game_id)
+        start, head = known.version, known.head
         for place, (version, _) in enumerate(fresh, start=start + 1):
             if version != place:
                 count, latest = start + len(fresh), fresh[-1][0]
@@ -410,7 +425,7 @@ class Westmarch(Application[UUID]):
         latest = start + len(fresh)
         if not isinstance(events[-1], DecisionRequested | GameEnded):
             raise DamagedGame(game_id, latest + 1, LOG_CUT_SHORT.format(n=latest))
-        return Verified(latest, digest, head)
+        return known.extended([state for _, state in fresh], latest, head)
 
     def drop_bad_snapshots(self, game_id: UUID) -> bool:
         """Drop the game's snapshots that cannot be decoded and take them again from the

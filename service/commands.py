@@ -350,7 +350,7 @@ class GameService:
             before=before,
             after=game.version,
         )
-        self.app.commit(game, before, Record(record))
+        self._saved(game, before, self.app.commit(game, before, Record(record)))
         return feed
 
     def tell(self, game_id: UUID, facts: Callable[[Game], Sequence[Event]]) -> int:
@@ -366,7 +366,7 @@ class GameService:
                         break
                     game.tell(fact)
                 if game.version != before:
-                    self.app.commit(game, before)
+                    self._saved(game, before, self.app.commit(game, before))
             except BaseException:
                 self._forget(game_id)
                 raise
@@ -428,6 +428,13 @@ class GameService:
         if verified is not known:
             self._mark_sound(game_id, verified)
         return verified
+
+    def _saved(self, game: Game, before: int, states: list[bytes]) -> None:
+        """The rows this process just appended to a game found sound (the rules made them),
+        so the next look at the game hashes them in the store with the rest, not decoding them."""
+        known = self._checked.get(game.id)
+        if known is not None and known.version == before:
+            self._mark_sound(game.id, known.extended(states, game.version, game.state.head))
 
     def _mark_sound(self, game_id: UUID, verified: Verified) -> None:
         checked = self._checked

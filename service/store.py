@@ -191,14 +191,12 @@ def select_rows(recorder: Any, game_id: UUID) -> list[tuple[int, bytes]]:
 class LogLook:
     """One read of a game's log against what was found sound before (its rows 1 to ``upto``):
     how many rows are numbered up to ``upto`` and the highest of them, the SHA-256 of their
-    stored bytes in order, the rows after ``upto`` in full, and the SHA-256 of every row's
-    bytes (``None`` when no row follows ``upto``: the same as ``prefix``)."""
+    stored bytes in order, and the rows after ``upto`` in full."""
 
     count: int
     highest: int | None
     prefix: bytes
     rows: list[tuple[int, bytes]]
-    total: bytes | None
 
 
 def look_since(recorder: Any, game_id: UUID, upto: int) -> LogLook:
@@ -208,6 +206,7 @@ def look_since(recorder: Any, game_id: UUID, upto: int) -> LogLook:
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
     table = recorder.events_table_name
+    empty = hashlib.sha256(b"").digest()
     if isinstance(recorder, SQLiteAggregateRecorder):
         sql = (
             "SELECT 0, COUNT(*), MAX(originator_version), CAST(group_concat(state, '') AS BLOB) FROM "
@@ -217,36 +216,28 @@ def look_since(recorder: Any, game_id: UUID, upto: int) -> LogLook:
             "WHERE originator_id = ?1 AND originator_version > ?2 ORDER BY 1"
         )
         found = _sqlite_read(recorder, sql, [game_id.hex, upto])
-        head, rest = found[0], found[1:]
-        hasher = hashlib.sha256(_as_bytes(head[3]) if head[3] is not None else b"")
-        prefix = hasher.digest()
-        rows = [(int(v), _as_bytes(state)) for v, _, _, state in rest]
-        for _, state in rows:
-            hasher.update(state)
-        return LogLook(int(head[1]), head[2], prefix, rows, hasher.digest() if rows else None)
+        head = found[0]
+        prefix = hashlib.sha256(_as_bytes(head[3])).digest() if head[3] is not None else empty
+        return LogLook(int(head[1]), head[2], prefix, [(int(r[0]), _as_bytes(r[3])) for r in found[1:]])
     if type(recorder).__module__ == "eventsourcing.postgres":
         statement = _pg_look(recorder.datastore.schema, table)
         with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(statement, {"game": game_id, "upto": upto}, prepare=True)
             found = cursor.fetchall()
         head = found[0]
-        empty = hashlib.sha256(b"").digest()
         return LogLook(
             int(head["n"]),
             head["m"],
             bytes(head["s"]) if head["s"] is not None else empty,
             [(int(r["v"]), bytes(r["s"])) for r in found[1:]],
-            bytes(head["total"]) if head["total"] is not None else None,
         )
     every = select_rows(recorder, game_id)
     before = [(v, s) for v, s in every if v <= upto]
-    after = [(v, s) for v, s in every if v > upto]
     return LogLook(
         len(before),
         before[-1][0] if before else None,
         hashlib.sha256(b"".join(s for _, s in before)).digest(),
-        after,
-        hashlib.sha256(b"".join(s for _, s in every)).digest() if after else None,
+        [(v, s) for v, s in every if v > upto],
     )
 
 
@@ -255,11 +246,11 @@ def _pg_look(schema: str, table: str) -> Any:
     from psycopg.sql import SQL, Identifier
 
     return SQL(
-        "WITH log AS (SELECT originator_version AS v, state FROM {schema}.{table} WHERE originator_id = %(game)s) "
-        "SELECT 0::bigint AS v, count(*) FILTER (WHERE v <= %(upto)s) AS n, max(v) FILTER (WHERE v <= %(upto)s) AS m, "
-        "sha256(string_agg(state, ''::bytea ORDER BY v) FILTER (WHERE v <= %(upto)s)) AS s, "
-        "CASE WHEN max(v) > %(upto)s THEN sha256(string_agg(state, ''::bytea ORDER BY v)) END AS total FROM log "
-        "UNION ALL SELECT v, 1, v, state, NULL FROM log WHERE v > %(upto)s ORDER BY 1"
+        "SELECT 0::bigint AS v, count(*) AS n, max(originator_version) AS m, "
+        "sha256(string_agg(state, ''::bytea ORDER BY originator_version)) AS s FROM {schema}.{table} "
+        "WHERE originator_id = %(game)s AND originator_version <= %(upto)s "
+        "UNION ALL SELECT originator_version, 1, originator_version, state FROM {schema}.{table} "
+        "WHERE originator_id = %(game)s AND originator_version > %(upto)s ORDER BY 1"
     ).format(schema=Identifier(schema), table=Identifier(table))
 
 

@@ -151,6 +151,9 @@ class Game:
             fn()
         except RuleError:
             raise
+        except (KeyboardInterrupt, SystemExit):
+            self._broken = True  # stopped part way (Ctrl-C): this copy is not trusted, the stop goes on
+            raise
         except BaseException as error:
             self._broken = True
             raise BrokenGame(f"game {self.id}: a rule step failed: {error!r}") from error

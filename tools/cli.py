@@ -25,7 +25,17 @@ from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import check_chain, verify
-from service.app import DEFAULT_DB, BadVersion, DamagedGame, UnknownGame, Westmarch, store_env
+from service.app import (
+    DEFAULT_DB,
+    BadVersion,
+    DamagedGame,
+    DamagedRecord,
+    GameInfo,
+    UnknownGame,
+    Westmarch,
+    store_env,
+)
+from service.store import EventMapper
 from tools.decks import deck_source
 from tools.games import KINDS, kind
 from tools.records import RecordError
@@ -161,32 +171,114 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_games(args: argparse.Namespace) -> int:
-    from tools.table import branch, lineage, origin, who_plays
+_UNDECODABLE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, ValueError, KeyError)
+"""What decoding a damaged stored row raises."""
 
+
+def _damaged_records(app: Westmarch, games: Sequence[UUID]) -> tuple[dict[UUID, str], int]:
+    """The records kept beside games (a seats record, a CommandApplied record) whose row does
+    not decode: by game, and how many name no game listed (one indexed read per 500 rows).
+
+    A seats record's id is derived from its game's; a CommandApplied record's is not, so an
+    unreadable one is given to the game whose id its bytes still hold."""
+    from service.records import COMMAND_TOPIC, DECODERS, SEATS_TOPIC, seats_id
+    from service.store import select_firsts
+
+    mapper = app.mapper
+    assert isinstance(mapper, EventMapper)
+    of_seats = {seats_id(game): game for game in games}
+    named = {str(game).encode(): game for game in games}
+    found: dict[UUID, str] = {}
+    orphans, after = 0, 0
+    while True:
+        page = select_firsts(app.recorder, after, 500, [SEATS_TOPIC, COMMAND_TOPIC])
+        for _, record_id, topic, state in page:
+            try:
+                DECODERS[topic].decode(mapper.open_state(state))
+                continue
+            except Exception:  # an unreadable row, whatever the edit made of it
+                pass
+            what = (
+                "its seats record (the tokens' hashes)" if topic == SEATS_TOPIC else "a command record (CommandApplied)"
+            )
+            game = of_seats.get(record_id) or next((g for text, g in named.items() if text in state), None)
+            if game is None:
+                orphans += 1
+            else:
+                found.setdefault(game, f"{what} cannot be decoded")
+        if len(page) < 500:
+            return found, orphans
+        after = page[-1][0]
+
+
+def _damage(app: Westmarch, info: GameInfo, records: dict[UUID, str]) -> str:
+    """Why a listed game cannot be served ("" if it can): its summary's finding, then every
+    event row decoded and in sequence, then the records beside it."""
+    if info.damaged or info.created is None:
+        return info.damaged or "a stored event cannot be decoded"
+    try:
+        app.history(info.id)
+    except DamagedGame as error:
+        return f"event {error.version}: {error.reason}"
+    return records.get(info.id, "")
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from service.lineage import lineage
+    from tools.table import branch, origin, who_plays
+
+    if args.limit is not None and args.limit < 1:
+        raise CommandError("--limit must be at least 1")
     app = _app(args)
-    infos = list(app.games())
-    origins = {info.id: forked for info in infos if (forked := lineage(app, info.id)) is not None}
+    infos = list(app.games())[::-1]  # newest first
+    records, orphans = _damaged_records(app, [info.id for info in infos])
+    origins: dict[UUID, Any] = {}
     for info in infos:
-        if info.damaged or info.created is None:
-            print(f"{info.id}  {info.ruleset:5} version {info.version:6}  DAMAGED  {info.damaged}")
+        try:
+            if (forked := lineage(app, info.id)) is not None:
+                origins[info.id] = forked
+        except (DamagedRecord, *_UNDECODABLE):
+            records.setdefault(info.id, "its fork record cannot be decoded")
+    shown = 0
+    for info in infos:
+        scenario = str(getattr(getattr(info.created, "options", None), "scenario", "") or "")
+        if (args.game and info.ruleset != args.game) or (args.scenario and scenario != args.scenario):
             continue
-        seed = getattr(info.created, "seed", "?")
-        rules = f"rules v{recorded_rules_version(info.created)}"
-        status = "playing"
-        if info.over:
-            last = app.history(info.id, gt=info.version - 1)[-1]
-            outcome = getattr(last, "outcome", None)
-            status = f"over: {outcome.result} ({outcome.reason})" if outcome is not None else "over"
-        print(f"{info.id}  {info.ruleset:5} version {info.version:6}  {rules}  seed {seed}  {status}")
-        print(f"    players: {who_plays(info.created)}")
+        damage = _damage(app, info, records)
+        if (args.damaged and not damage) or ((args.over or args.in_progress) and damage):
+            continue
+        if (args.over and not info.over) or (args.in_progress and info.over):
+            continue
+        shown += 1
+        if damage:
+            where = f"scenario {scenario or '?'}"
+            print(f"{info.id}  {info.ruleset:5} version {info.version:6}  DAMAGED  {damage}  {where}")
+        elif info.created is not None:
+            seed = getattr(info.created, "seed", "?")
+            rules = f"rules v{recorded_rules_version(info.created)}"
+            status = "playing"
+            if info.over:
+                last = app.history(info.id, gt=info.version - 1)[-1]
+                outcome = getattr(last, "outcome", None)
+                status = f"over: {outcome.result} ({outcome.reason})" if outcome is not None else "over"
+            print(
+                f"{info.id}  {info.ruleset:5} version {info.version:6}  {rules}  seed {seed}  {status}  "
+                f"scenario {scenario}"
+            )
+            print(f"    players: {who_plays(info.created)}")
         if info.id in origins:
             print(f"    {origin(origins[info.id])}")
         for forked in origins.values():
             if forked.source == info.id:
                 print(f"    {branch(forked)}")
+        if args.limit is not None and shown >= args.limit:
+            break
+    if orphans:
+        print(f"westmarch: WARNING: {orphans} stored record(s) beside games cannot be decoded", file=sys.stderr)
     if not infos:
         print("no games yet; start one with: westmarch new lcg")
+    elif not shown:
+        print("no game in this store is as asked")
     return 0
 
 
@@ -284,16 +376,26 @@ def cmd_play(args: argparse.Namespace) -> int:
         asked = app.history(now["game"], gt=decision.id - 1, lte=decision.id)
         return asked[0].cause.card if asked else None
 
-    outcome = play(
-        lambda: app.game(now["game"]).state,
-        submit,
-        lambda viewer: game_kind.view(app.game(now["game"]).state, viewer),
-        screen(rules.name),
-        table,
-        recent=recent,
-        take_back=back,
-        caused_by=caused_by,
-    )
+    try:
+        outcome = play(
+            lambda: app.game(now["game"]).state,
+            submit,
+            lambda viewer: game_kind.view(app.game(now["game"]).state, viewer),
+            screen(rules.name),
+            table,
+            recent=recent,
+            take_back=back,
+            caused_by=caused_by,
+        )
+    except KeyboardInterrupt:
+        # every answer is saved as it is given: nothing is lost but the question on screen
+        store = f" --db {args.db}" if args.db else " --postgres DSN" if args.postgres else ""
+        print(
+            f"\nwestmarch: interrupted; game {now['game']} is saved at version {app.version(now['game'])}; "
+            f"resume with: westmarch play {now['game']}{store}",
+            file=sys.stderr,
+        )
+        return 130
     if outcome is not None:
         print(f"game {now['game']}: {outcome.result} ({outcome.reason})")
     return 0
@@ -412,7 +514,7 @@ def cmd_bench_decks(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tools.progress import Progress
-    from tools.simulate import simulate
+    from tools.simulate import Report, simulate
 
     game_kind = kind(args.game)
     if args.games < 1:
@@ -430,14 +532,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return _simulate_against_bots(args, game_kind)
     created = [game_kind.created(args, args.seed + i) for i in range(args.games)]
     app = _app(args) if args.store else None
-    with Progress(args.games, f"simulating {args.games} games", enabled=None if not args.json else False) as bar:
+    report, before = Report(), sum(1 for _ in app.created()) if app is not None else 0
+    try:
+        with Progress(args.games, f"simulating {args.games} games", enabled=None if not args.json else False) as bar:
 
-        def done(game: Any) -> None:
-            if app is not None:
-                app.store(game)
-            bar.advance()
+            def done(game: Any) -> None:
+                if app is not None:
+                    app.store(game)
+                bar.advance()
 
-        report = simulate(game_kind, created, args.bot, args.seed, on_game=done)
+            simulate(game_kind, created, args.bot, args.seed, on_game=done, report=report)
+    except KeyboardInterrupt:
+        # the games finished are kept (each is saved as it ends): say how they went
+        kept = sum(1 for _ in app.created()) - before if app is not None else 0
+        stored = f"; the {kept} stored are kept (westmarch games)" if app is not None else ""
+        print(f"westmarch: interrupted after {report.games} of {args.games} games{stored}", file=sys.stderr)
+        print(json.dumps(report.as_dict(), indent=2) if args.json else report.text())
+        return 130
     against = _against_the_shadow(args, report)
     if args.json:
         summary = report.as_dict()
@@ -672,7 +783,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--db", metavar="PATH", help="SQLite file to use (default: westmarch.db, or SQLITE_DBNAME)")
     common.add_argument("--postgres", metavar="DSN", help="use PostgreSQL, e.g. postgresql://user@127.0.0.1:5432/db")
 
@@ -696,7 +807,14 @@ def parser() -> argparse.ArgumentParser:
         KINDS[name].add_arguments(g)
         g.add_argument("--seed", type=int, default=1, help="seed of all chance in the game (default: %(default)s)")
 
-    command("games", "list the games in the store", cmd_games)
+    p = command("games", "list the games in the store, newest first", cmd_games)
+    p.add_argument("--limit", type=int, metavar="N", help="only the N newest games listed")
+    p.add_argument("--game", choices=sorted(KINDS), help="only games of this game")
+    p.add_argument("--scenario", metavar="KEY", help="only games of this scenario (e.g. passage-through-mirkwood)")
+    status = p.add_mutually_exclusive_group()
+    status.add_argument("--over", action="store_true", help="only the games that are over (and not damaged)")
+    status.add_argument("--in-progress", action="store_true", help="only the games still played (and not damaged)")
+    p.add_argument("--damaged", action="store_true", help="only the damaged games")
 
     p = command("play", "play a game in the terminal (bots may take seats)", cmd_play)
     p.add_argument("game", nargs="?", help="game id or prefix (default: the latest unfinished game)")
@@ -915,17 +1033,23 @@ def _one_line(error: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        args = parser().parse_args(argv)
-    except SystemExit as done:  # --help, or a usage error already said in one line
-        return done.code if isinstance(done.code, int) else 2
+    args = parser().parse_args(argv)  # a usage error exits 2, said in one line (_Parser)
     fresh = _new_sqlite_file(args)
     code = 2
     try:
         _check_arguments(args)
-        code = args.fn(args)
+        code = int(args.fn(args))
         return code
-    except (CommandError, RecordError, SetupError, UnknownGame, BadVersion, RuleError, DamagedGame) as error:
+    except (
+        CommandError,
+        RecordError,
+        SetupError,
+        UnknownGame,
+        BadVersion,
+        RuleError,
+        DamagedGame,
+        DamagedRecord,
+    ) as error:
         print(f"westmarch: {_one_line(error)}", file=sys.stderr)
         return 2
     except sqlite3.Error as error:

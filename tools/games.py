@@ -44,7 +44,10 @@ def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
         "--scenario",
         default="passage-through-mirkwood",
         choices=sorted(SCENARIOS),
-        help="the Core Set scenario (default: %(default)s)",
+        metavar="SCENARIO",
+        help="the scenario: "
+        + "; ".join(f"{key} ({SCENARIOS[key].title})" for key in sorted(SCENARIOS))
+        + " (default: %(default)s)",
     )
     parser.add_argument(
         "--players", type=int, help="1 to 4 players (default: one per --deck or --heroes given, else 1)"

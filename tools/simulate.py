@@ -80,9 +80,12 @@ def simulate(
     bot: str,
     seed: int,
     on_game: Any = None,
+    report: Report | None = None,
 ) -> Report:
+    """Play each game to its end; ``report`` (a fresh one if None) counts each finished game
+    as it ends, so a caller stopped part way still holds the games finished."""
     rules = ruleset(kind.name)
-    report = Report()
+    report = Report() if report is None else report
     started = time.perf_counter()
     for i, first in enumerate(created):
         game = Game.start(uuid4(), rules, first)
@@ -97,5 +100,5 @@ def simulate(
         report.decisions.append(decisions)
         if on_game is not None:
             on_game(game)
-    report.seconds = time.perf_counter() - started
+        report.seconds = time.perf_counter() - started
     return report

@@ -20,9 +20,11 @@ from domain.lcg.rules import table as lcg
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from domain.wotr import events as wotr_ev
+from domain.wotr.rules import combat
 from domain.wotr.rules import table as wotr
 from domain.wotr.ruleset import WOTR
-from domain.wotr.state import WotrState, other
+from domain.wotr.state import WotrState
+from projections.phrases_wotr import combat_working, takes
 
 RULEBOOK: dict[str, str] = {
     "lcg.setup": "Core Set rulebook, Setup",
@@ -139,56 +141,40 @@ def _lcg(event: Event, s: State) -> list[str]:
 
 
 def _wotr_name(s: WotrState, uid: int) -> str:
-    return f"{WOTR.card_name(s, uid)}#{uid}"
+    return WOTR.card_name(s, uid)
 
 
 def _wotr(event: Event, s: State) -> list[str]:
+    """A War of the Ring combat card by card, from the count the combat step made
+    (``combat.tally``, the same the table's preview and the Shadow bots read)."""
     assert isinstance(s, WotrState)
     if isinstance(event, wotr_ev.CombatBegan):
-        where = wotr.loc(s, event.location)
-        card = s.cards[event.location]
-        defenders = other(event.attackers)
-        icon_a, icon_d = ("path", "path") if event.kind == "path" else ("bg_attack", "bg_defense")
-
-        def side(team: str, icon: str, lead: str) -> list[str]:
-            shares = [
-                f"{_wotr_name(s, u)} {wotr.unit_icons(s, u, icon)}"
-                for u in wotr.units_at(s, event.location, team)
-                if wotr.unit_icons(s, u, icon)
-            ]
-            shares += [
-                f"{_wotr_name(s, c)} leading {_wotr_name(s, a)} {wotr.support_value(s, c, a, lead)}"
-                for c, a in event.supports
-                if wotr.team(s, c) == team
-            ]
-            return shares
-
-        attack = side(event.attackers, icon_a, "lead_attack")
-        defense = side(defenders, icon_d, "lead_defense")
-        printed = 0 if card.ignore_defense else where.defense
-        lines = [
-            f"{event.attackers} attack {event.attack} = {' + '.join(attack) or 'no icons'}"
-            f"{f' + {card.attack_tokens} attack token(s)' if card.attack_tokens else ''}",
-            f"{defenders} defense before losses {event.defense} = printed {printed}"
-            f"{f' + {card.defense_tokens} defense token(s)' if card.defense_tokens else ''}"
-            f"{' (and what card texts add)' if event.defense > printed + card.defense_tokens else ''}",
-            f"{defenders} cards {event.defenders} = {' + '.join(defense) or 'none'}",
-        ]
-        left = event.attack - event.defense
-        if left <= 0:
-            lines.append(f"{event.attack} <= {event.defense}: every attack icon is canceled before losses")
-        else:
-            lines.append(
-                f"{left} attack icon(s) left for {defenders} to cancel with losses (their cards hold {event.defenders})"
-            )
-        return lines
-    if isinstance(event, wotr_ev.CombatEnded) and s.combat is not None:
-        combat = s.combat
-        winner = event.winner or "nobody"
+        counted = combat.tally(s, event.location)
+        return combat_working(counted, lambda uid: _wotr_name(s, uid), _wotr_name(s, event.location))
+    if isinstance(event, wotr_ev.LossTaken) and s.combat is not None:
+        lost = " + ".join(
+            f"{_wotr_name(s, u)} {combat.loss_value(s, s.combat, u)}" for u in event.cards if u in s.cards
+        )
+        left = s.combat.remaining - event.icons
         return [
-            f"attack {combat.attack}, defense {combat.defense}, {combat.remaining} attack icon(s) not canceled: "
-            f"{winner} takes {_wotr_name(s, event.location)}"
-            + (f", {event.corruption} corruption for the Shadow" if event.corruption else "")
+            f"{s.combat.remaining} attack icon(s) to cancel; lost: {lost or 'nothing'} = {event.icons}; "
+            + (f"{left} still to cancel" if left > 0 else "every attack icon is canceled")
+        ]
+    if isinstance(event, wotr_ev.CombatEnded) and s.combat is not None:
+        fought = s.combat
+        taken = f"{takes(event.winner) if event.winner else 'nobody takes'} {_wotr_name(s, event.location)}"
+        taken += f", {event.corruption} corruption for the Shadow" if event.corruption else ""
+        if fought.kind == "path" and wotr.scenario_of(s).duel:
+            total = fought.defense + fought.defenders
+            return [
+                f"a Duel's path goes to the Free Peoples only if their defense and cards exceed the attack: "
+                f"{fought.defense} + {fought.defenders} = {total} against attack {fought.attack}: {taken}"
+            ]
+        left = max(0, fought.remaining)
+        by_losses = max(0, fought.attack - fought.defense - fought.remaining)
+        return [
+            f"attack {fought.attack}, defense {fought.defense}, {by_losses} canceled by losses, "
+            f"{left} attack icon(s) not canceled: {taken}"
         ]
     return []
 

@@ -8,6 +8,7 @@ Every other card is ``Name#uid``. Seats are named as the scenario names them (``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -36,6 +37,11 @@ def team(key: Any) -> str:
 def _verb(key: Any, one: str, many: str) -> str:
     """``the Shadow takes``, ``the Free Peoples take``."""
     return f"{team(key)} {many if key == FREE else one}"
+
+
+def takes(key: Any) -> str:
+    """``the Shadow takes``, ``the Free Peoples take``."""
+    return _verb(key, "takes", "take")
 
 
 def name(state: Any, uid: int) -> str | None:
@@ -329,6 +335,64 @@ def combat_ended(said: Said) -> str:
     if corruption:
         text += f" and {corruption} corruption" if winner == SHADOW else f"; the Shadow gains {corruption} corruption"
     return text
+
+
+# -- a combat's count, card by card (the preview and the referee's explanation) -----------
+
+
+def _share(share: Any, name: Callable[[int], str]) -> str:
+    """One contribution to a combat's count: ``Riders of Rohan 2``, ``Bow of the Galadhrim 1
+    (wielded by Legolas)``, ``Aragorn's leadership 1 (supported by Soldiers of Gondor)``."""
+    what, value = share.what, share.value
+    if what == "printed":
+        return f"printed defense {value}"
+    if what == "printed-ignored":
+        return "printed defense ignored (reactivated out of the other team's scoring area)"
+    if what == "attack-tokens":
+        return plural(value, "attack token")
+    if what == "defense-tokens":
+        return plural(value, "defense token")
+    card = name(share.card) if share.card is not None else "a card"
+    by = name(share.by) if share.by is not None else ""
+    if what == "leadership":
+        return f"{possessive(card)} leadership {value} (supported by {by})"
+    if what == "support":
+        return f"{card} {value} while supporting {by}"
+    if what == "text":
+        return f"{card} {value} (its text)"
+    return f"{card} {value}" + (f" (wielded by {by})" if by else "")
+
+
+def _sum(shares: list[Any], name: Callable[[int], str], nothing: str) -> str:
+    return " + ".join(_share(x, name) for x in shares) or nothing
+
+
+def combat_working(count: Any, name: Callable[[int], str], where: str) -> list[str]:
+    """A combat's count (``domain.wotr.rules.combat.Tally``) card by card, and who would take
+    ``where`` (or takes it, once fought) and why: the lines the table's combat preview and
+    the referee's explanation show. ``name`` names a card by its uid."""
+    attackers = count.attackers
+    defenders = FREE if attackers == SHADOW else SHADOW
+    parts = {part: [x for x in count.shares if x.part == part] for part in ("attack", "defense", "defenders")}
+    lines = [
+        f"{team(attackers)} attack {count.attack} = {_sum(parts['attack'], name, 'no icons')}",
+        f"{team(defenders)} defense {count.defense}, cancelling first = {_sum(parts['defense'], name, 'none')}",
+        f"{team(defenders)} cards {count.defenders}, cancelling as they are lost = "
+        + _sum(parts["defenders"], name, "no card with icons"),
+    ]
+    total = count.defense + count.defenders
+    taken = f"{takes(count.winner)} {where}" if count.winner else f"nobody takes {where}"
+    corruption = f" and {count.corruption} corruption" if count.corruption else ""
+    if count.empty and count.winner is None:
+        lines.append(f"no card is on {where}: {taken}")
+    else:
+        left = max(0, count.attack - total)
+        verdict = "every attack icon is canceled" if left == 0 else f"{plural(left, 'attack icon')} not canceled"
+        if count.kind == "path" and count.winner is None and total == count.attack:
+            verdict = "a tie"
+        against = f"attack {count.attack} against {count.defense} + {count.defenders} = {total}"
+        lines.append(f"{against}: {verdict}, so {taken}{corruption}")
+    return lines
 
 
 def scores_counted(said: Said) -> str:

@@ -22,6 +22,7 @@ from domain.kernel.events import Outcome
 from domain.wotr import events as wotr_events
 from domain.wotr.cards import CARDS
 from domain.wotr.rules import table
+from domain.wotr.rules.combat import Tally, tally
 from domain.wotr.state import FREE, SHADOW, Seat, Uid, WotrState
 from projections.projection import GameProjection
 
@@ -65,6 +66,9 @@ class LocationView(msgspec.Struct, omit_defaults=True):
     ignore_defense: bool = False
     text: str = ""
     cards: list[CardView] = msgspec.field(default_factory=list)
+    count: Tally | None = None
+    """An active location's combat as it stands, card by card, and who would take it now:
+    the count the combat step itself makes (``domain.wotr.rules.combat.tally``)."""
 
 
 class PlayerView(msgspec.Struct, omit_defaults=True):
@@ -188,6 +192,7 @@ def location_view(s: WotrState, uid: Uid, with_cards: bool = True) -> LocationVi
         ignore_defense=card.ignore_defense,
         text=where.text,
         cards=_holders(s, table.location_zone(s, uid)) if with_cards else [],
+        count=tally(s, uid) if with_cards else None,
     )
 
 

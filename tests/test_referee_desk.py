@@ -89,13 +89,12 @@ def test_a_war_of_the_ring_combat_shows_each_side_and_each_card() -> None:
             break
     event = began[0]
     text = "\n".join(lines(explain(game.rules, events, event.seq)))
-    attack = re.search(rf"= {event.attackers} attack {event.attack} = (.*)", text)
+    attack = re.search(rf"= the (?:Shadow|Free Peoples) attack {event.attack} = (.*)", text)
     assert attack, text
-    tokens = re.search(r"(\d+) attack token", attack.group(1))
-    shares = sum(int(n) for n in re.findall(r"#\d+ (\d+)", attack.group(1)))
-    assert shares + (int(tokens.group(1)) if tokens else 0) == event.attack
-    assert re.search(rf"= \w+ defense before losses {event.defense} = printed \d+", text)
-    assert re.search(rf"= \w+ cards {event.defenders} = ", text)
+    shares = sum(int(n) for n in re.findall(r"(\d+)(?= \+| \(| while| attack token|$)", attack.group(1)))
+    assert shares == event.attack
+    assert re.search(rf"= the (?:Shadow|Free Peoples) defense {event.defense}, cancelling first = ", text)
+    assert re.search(rf"= the (?:Shadow|Free Peoples) cards {event.defenders}, cancelling as they are lost = ", text)
     assert "War of the Ring rules, §6.1 Path combat" in text or "§6.2 Battleground combat" in text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.kernel.decisions import Decision, Option
 from domain.wotr.cards import CARDS
-from projections.phrases_wotr import outcome_text, round_effect, scenario_title
+from projections.phrases_wotr import combat_working, outcome_text, round_effect, scenario_title
 from projections.wotr import CardView, LocationView, PlayerView, TableView, printed_view
 from tools.render_shared import about, every_card, group, seats_and_end
 
@@ -165,45 +165,32 @@ def option_note(t: TableView, decision: Decision, option: Option) -> str:
     return "; ".join(part for part in (_icons(card), paths) if part)
 
 
-def _team_of(t: TableView, seat: str | None) -> str:
-    return next((p.team for p in t.players if p.seat == seat), "")
+def _card_names(t: TableView) -> dict[int, str]:
+    return {c.uid: c.name for c in cards(t)}
 
 
 def combat_preview(t: TableView, loc: LocationView) -> list[str]:
-    """Icons each side has on a location now, and who would win if it were fought as it
-    stands: on a path the Shadow's path icons attack and the Free Peoples' path icons and
-    the path's defense cancel; on a battleground the attackers' attack icons and leadership
-    against the defenders' defense icons, leadership and the printed defense."""
-    if loc.kind == "path":
-        attackers, defenders = "shadow", "free"
+    """Who would take a location if it were fought as it stands, card by card: the count
+    the combat step itself makes (``domain.wotr.rules.combat.tally``, carried by the view),
+    so the preview and the combat cannot differ."""
+    count = loc.count
+    if count is None:
+        return []
+    names = _card_names(t)
+    defenders = "free" if count.attackers == "shadow" else "shadow"
+    total = count.defense + count.defenders
+    if count.winner == defenders:
+        lead = "the defenders hold"
+    elif count.winner == count.attackers:
+        lead = "the attackers are winning"
     else:
-        defenders = loc.deck
-        attackers = "shadow" if defenders == "free" else "free"
-    attack, defense, shares = loc.attack_tokens, loc.defense_tokens, []
-    if not loc.ignore_defense:
-        defense += loc.defense
-    for c in loc.cards:
-        team = _team_of(t, c.owner)
-        units = [c, *c.items]
-        if loc.kind == "path":
-            value = sum(u.path for u in units)
-        elif team == attackers:
-            value = sum(u.bg_attack + u.lead_attack for u in units)
-        else:
-            value = sum(u.bg_defense + u.lead_defense for u in units)
-        if value:
-            shares.append(f"{c.name} {value} ({team})")
-        if team == attackers:
-            attack += value
-        else:
-            defense += value
-    lead = "the defenders hold" if defense >= attack else "the attackers are winning"
-    return [
-        f"  Combat preview at {loc.name}: {attackers} attack {attack} against {defenders} defense {defense}"
-        f" ({loc.defense if not loc.ignore_defense else 0} printed, {loc.defense_tokens} defense and"
-        f" {loc.attack_tokens} attack token(s)): {lead}",
-        f"    icons: {', '.join(shares) or 'no card has icons here'}",
-    ]
+        lead = "neither side would take it"
+    head = (
+        f"  Combat preview at {loc.name}: {count.attackers} attack {count.attack} against {defenders} defense {total}"
+        f" ({count.defense} before losses, {count.defenders} on the defending cards): {lead}"
+    )
+    working = combat_working(count, lambda uid: names.get(uid, "a card"), loc.name)
+    return [head, *(f"    {line}" for line in working)]
 
 
 def notes(t: TableView, decision: Decision) -> list[str]:

@@ -21,7 +21,7 @@ if every attack icon was canceled, else the attacker; the winner scores the batt
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import msgspec
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
@@ -57,43 +57,126 @@ def _location(rt: Runtime) -> Uid:
     return int(rt.env["location"])
 
 
-class Tally(NamedTuple):
-    """The icons of a combat as they stand: who attacks, the attack, the defense that
-    cancels first, the defending cards' icons, and which army supports which leader."""
+class Share(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One contribution to a combat's count: ``value`` icons of ``what`` (``path`` icons,
+    ``attack``/``defense`` battleground icons, ``leadership``, ``support`` (an army's bonus
+    while supporting), ``text`` (defense a card's text gives the location), ``printed``
+    defense, ``printed-ignored``, ``attack-tokens``, ``defense-tokens``) counted for
+    ``part``: ``attack``, ``defense`` (what cancels first) or ``defenders`` (what the
+    defending cards cancel when lost). ``card``: the card that gives it (none for the
+    location's printed defense and tokens); ``by``: the army supporting a leader, the
+    leader an army supports, or an item's wielder."""
 
+    part: str
+    what: str
+    value: int
+    card: Uid | None = None
+    by: Uid | None = None
+
+
+class Tally(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The icons of a combat as they stand, card by card: who attacks, the attack, the
+    defense that cancels first, the defending cards' icons, which army supports which
+    leader, and who would take the location if it were fought now (the defenders lose
+    what they must) with the Shadow's corruption."""
+
+    location: Uid
+    kind: str
     attackers: Team
     attack: int
     defense: int
     defenders: int
-    supports: tuple[tuple[Uid, Uid], ...]
+    supports: tuple[tuple[Uid, Uid], ...] = ()
+    shares: tuple[Share, ...] = ()
+    empty: bool = False
+    winner: Team | None = None
+    corruption: int = 0
+
+
+def _unit_shares(s: WotrState, unit: Uid, part: str, icon: str, what: str) -> list[Share]:
+    """A unit's icons card by card: the character or army, then each item it wields."""
+    out = []
+    for u in table.unit(s, unit):
+        value = table.icons(s, u, icon)
+        if value:
+            out.append(Share(part, what, value, u, unit if u != unit else None))
+    return out
+
+
+def _support_shares(s: WotrState, character: Uid, army: Uid, part: str, lead: str) -> list[Share]:
+    """What supporting ``character`` with ``army`` adds (``table.support_value``, item by
+    item): the leader's leadership icons, and any bonus the army's text gives."""
+    out = []
+    value = table.icons(s, character, lead)
+    if value:
+        out.append(Share(part, "leadership", value, character, army))
+    bonus = text_of(s.cards[army].code).support_bonus
+    extra = bonus(s, army, character) if bonus is not None else 0
+    if extra:
+        out.append(Share(part, "support", extra, army, character))
+    return out
 
 
 def tally(s: WotrState, uid: Uid) -> Tally:
-    """Count the icons on location ``uid`` (the combat step's count, and the bots' "if
-    combat were resolved now")."""
+    """Count the icons on location ``uid``, card by card: the one count of a combat. The
+    combat step's count (``CombatBegan``), the Shadow bots' "if combat were resolved now"
+    and "conceivably win", the table's combat preview and the referee's explanation all
+    read it.
+
+    Which icons count (rules digest §6.1-6.3; seed 004, 戦闘 and its 注): on a path the
+    Shadow's path icons attack and the Free Peoples' path icons cancel, with the path's
+    printed defense, tokens and what card texts add (Sting, the Phial); on a battleground
+    the attackers' battleground attack icons and the defenders' battleground defense icons
+    count, and a character's leadership icons only while an army of its faction there
+    supports it (one army per character); a location's printed defense does not count when
+    it was reactivated out of the other team's scoring area."""
     where = table.loc(s, uid)
     card = s.cards[uid]
     defenders = defending_side(s, uid)
     attackers = other(defenders)
+    shares: list[Share] = []
+    pairs: list[tuple[Uid, Uid]] = []
     if where.kind == "path":
-        attack = sum(table.unit_icons(s, u, "path") for u in table.units_at(s, uid, SHADOW))
-        defense = where.defense + sum(
-            hook(s, u)
-            for u in table.cards_at(s, uid)
-            if table.team(s, u) == FREE and (hook := text_of(s.cards[u].code).location_defense) is not None
-        )
-        pairs: list[tuple[Uid, Uid]] = []
-        total = sum(table.unit_icons(s, u, "path") for u in table.units_at(s, uid, FREE))
+        for u in table.units_at(s, uid, SHADOW):
+            shares += _unit_shares(s, u, "attack", "path", "path")
+        if where.defense:
+            shares.append(Share("defense", "printed", where.defense))
+        for u in table.cards_at(s, uid):
+            hook = text_of(s.cards[u].code).location_defense
+            if table.team(s, u) == FREE and hook is not None and (value := hook(s, u)):
+                shares.append(Share("defense", "text", value, u))
+        for u in table.units_at(s, uid, FREE):
+            shares += _unit_shares(s, u, "defenders", "path", "path")
     else:
         pairs_attack = table.supports(s, uid, attackers, "lead_attack")
         pairs_defense = table.supports(s, uid, defenders, "lead_defense")
-        attack = sum(table.unit_icons(s, u, "bg_attack") for u in table.units_at(s, uid, attackers))
-        attack += sum(table.support_value(s, c, a, "lead_attack") for c, a in pairs_attack)
-        defense = 0 if card.ignore_defense else where.defense
+        for u in table.units_at(s, uid, attackers):
+            shares += _unit_shares(s, u, "attack", "bg_attack", "attack")
+        for c, a in pairs_attack:
+            shares += _support_shares(s, c, a, "attack", "lead_attack")
+        if card.ignore_defense:
+            shares.append(Share("defense", "printed-ignored", 0))
+        elif where.defense:
+            shares.append(Share("defense", "printed", where.defense))
+        for u in table.units_at(s, uid, defenders):
+            shares += _unit_shares(s, u, "defenders", "bg_defense", "defense")
+        for c, a in pairs_defense:
+            shares += _support_shares(s, c, a, "defenders", "lead_defense")
         pairs = pairs_attack + pairs_defense
-        total = sum(table.unit_icons(s, u, "bg_defense") for u in table.units_at(s, uid, defenders))
-        total += sum(table.support_value(s, c, a, "lead_defense") for c, a in pairs_defense)
-    return Tally(attackers, attack + card.attack_tokens, defense + card.defense_tokens, total, tuple(pairs))
+    if card.attack_tokens:
+        shares.append(Share("attack", "attack-tokens", card.attack_tokens))
+    if card.defense_tokens:
+        shares.append(Share("defense", "defense-tokens", card.defense_tokens))
+    attack, defense, total = (
+        sum(x.value for x in shares if x.part == part) for part in ("attack", "defense", "defenders")
+    )
+    empty = not table.cards_at(s, uid)
+    winner, corruption = decide(
+        s, where.kind, attackers, attack, defense, total, empty, max(0, attack - defense - total)
+    )
+    return Tally(
+        uid, where.kind, attackers, attack, defense, total, tuple(pairs), tuple(shares), empty, winner, corruption
+    )
 
 
 def _begin(rt: Runtime) -> Event:
@@ -102,13 +185,13 @@ def _begin(rt: Runtime) -> Event:
     counted = tally(s, uid)
     return ev.CombatBegan(
         location=uid,
-        kind=table.loc(s, uid).kind,
+        kind=counted.kind,
         attackers=counted.attackers,
         attack=counted.attack,
         defense=counted.defense,
         defenders=counted.defenders,
         supports=counted.supports,
-        empty=not table.cards_at(s, uid),
+        empty=counted.empty,
     )
 
 
@@ -258,19 +341,7 @@ def decide(
 def winner_now(s: WotrState, uid: Uid) -> Team | None:
     """Who would take location ``uid`` if its combat were resolved now: the defenders
     cancel what the defense leaves by losing cards, as many icons as they have."""
-    counted = tally(s, uid)
-    remaining = max(0, counted.attack - counted.defense - counted.defenders)
-    winner, _ = decide(
-        s,
-        table.loc(s, uid).kind,
-        counted.attackers,
-        counted.attack,
-        counted.defense,
-        counted.defenders,
-        not table.cards_at(s, uid),
-        remaining,
-    )
-    return winner
+    return tally(s, uid).winner
 
 
 def _ended(rt: Runtime) -> Event:

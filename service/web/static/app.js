@@ -276,6 +276,40 @@ function locationFrame(l) {
     l.text ? h("div", { class: "text" }, l.text) : null,
     l.ignore_defense ? h("div", { class: "tokens" }, h("span", { class: "token state" }, "its defense is ignored")) : null,
     (l.cards || []).length ? h("div", { class: "cards here" }, l.cards.map(wotrCard)) : null,
+    combatNow(l),
+  );
+}
+
+// The combat on a location as it stands, card by card: the count the combat step itself
+// makes (domain/wotr/rules/combat.py, tally), sent in the view; nothing is counted here.
+function combatNow(l) {
+  const c = l.count;
+  if (!c || (!(l.cards || []).length && !l.attack_tokens)) return null;
+  const names = {};
+  const walk = (cards) => cards.forEach((x) => { names[x.uid] = x.name; walk(x.items || []); });
+  walk(l.cards || []);
+  const team = (k) => (k === "free" ? "Free Peoples" : "Shadow");
+  const named = (uid) => names[uid] || "a card";
+  const share = (s) => {
+    if (s.what === "printed") return `printed defense ${s.value}`;
+    if (s.what === "printed-ignored") return "printed defense ignored";
+    if (s.what === "attack-tokens") return `${s.value} attack token${s.value === 1 ? "" : "s"}`;
+    if (s.what === "defense-tokens") return `${s.value} defense token${s.value === 1 ? "" : "s"}`;
+    if (s.what === "leadership") return `${named(s.card)}'s leadership ${s.value} (supported by ${named(s.by)})`;
+    if (s.what === "support") return `${named(s.card)} ${s.value} while supporting ${named(s.by)}`;
+    if (s.what === "text") return `${named(s.card)} ${s.value} (its text)`;
+    return `${named(s.card)} ${s.value}${s.by ? ` (wielded by ${named(s.by)})` : ""}`;
+  };
+  const sum = (part) => (c.shares || []).filter((s) => s.part === part).map(share).join(" + ") || "none";
+  const defenders = c.attackers === "free" ? "shadow" : "free";
+  const outcome = c.winner ? `the ${team(c.winner)} would take it` : "nobody would take it";
+  return h(
+    "div",
+    { class: "combat-now" },
+    h("div", {}, `If fought now: ${team(c.attackers)} attack ${c.attack} against ${team(defenders)} defense ${c.defense} + cards ${c.defenders}: ${outcome}${c.corruption ? ` and ${c.corruption} corruption` : ""}`),
+    h("div", { class: "traits" }, `attack ${c.attack} = ${sum("attack")}`),
+    h("div", { class: "traits" }, `defense ${c.defense} = ${sum("defense")}`),
+    h("div", { class: "traits" }, `defending cards ${c.defenders} = ${sum("defenders")}`),
   );
 }
 
@@ -293,7 +327,7 @@ function wotrTable(t) {
     ),
   );
   const combat = t.combat
-    ? h("div", { class: "combat" }, `Combat (${t.combat.kind}) on ${t.combat.location}: ${t.combat.attackers} attack ${t.combat.attack} against defense ${t.combat.defense}; ${t.combat.remaining} to go`)
+    ? h("div", { class: "combat" }, `Combat (${t.combat.kind}) on ${([t.path, ...(t.battlegrounds || [])].find((l) => l && l.uid === t.combat.location) || { name: "a location" }).name}: ${t.combat.attackers} attack ${t.combat.attack} against defense ${t.combat.defense}; ${t.combat.remaining} to go`)
     : null;
   const shared = h(
     "section",

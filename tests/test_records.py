@@ -460,7 +460,7 @@ def test_export_verify_import_on_the_command_line(
     assert main(["verify", "chess.jsonl"]) == 4
     assert main(["import", "chess.jsonl", "--db", other]) == 4
     assert main(["verify", "no-such-file.jsonl", "--db", other]) == 2
-    assert "no game id starts with" in capsys.readouterr().err
+    assert "no record file 'no-such-file.jsonl': it is missing" in capsys.readouterr().err
 
 
 def test_bench_records_quick_writes_its_section(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -221,7 +221,7 @@ def test_the_command_line_lists_a_damaged_game_and_refuses_it(
     _garble(Path(db), game_id, version)
     assert main(["games", "--db", db]) == 0
     listed = [line for line in capsys.readouterr().out.splitlines() if not line.startswith(" ")]
-    assert len(listed) == 2 and [("DAMAGED" in line) for line in listed] == [True, False]
+    assert len(listed) == 2 and [("DAMAGED" in line) for line in listed] == [False, True]  # newest first
     assert main(["state", game_id[:8], "--db", db]) == 2
     err = capsys.readouterr().err
     assert f"game {game_id} is damaged at version {version}" in err and "Traceback" not in err

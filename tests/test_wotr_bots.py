@@ -24,6 +24,7 @@ from domain.kernel.ruleset import SetupError
 from domain.kernel.runtime import fold
 from domain.verify import verify
 from domain.wotr import events as ev
+from domain.wotr.bot.usefully import VERDICTS, action_is_useful, bot_actions, without_verdict
 from domain.wotr.cards import CARDS
 from domain.wotr.options import read_bot_cards, wotr_options
 from domain.wotr.ruleset import WOTR
@@ -32,6 +33,7 @@ from projections.explain import explain, lines
 from projections.feed import Feed
 from tests.test_cli import run
 from tools.bots import random_choice
+from tools.fixtures import Result, run_fixture
 
 ENCODE = WOTR.codec.encode
 
@@ -374,3 +376,64 @@ def test_the_command_line_refuses_a_bad_card_file(capsys: pytest.CaptureFixture[
     good.write_text(CARD_FILE, encoding="utf-8")
     code, out, _ = run(capsys, *args, "--bot-cards", str(good))
     assert code == 0 and out.strip()
+
+
+# -- every action a bot may use has its usefulness test ---------------------------------
+
+
+def test_every_action_a_shadow_bot_may_use_has_its_usefulness_test() -> None:
+    """Seed 003, "Usefully": a bot never voluntarily uses text that is not useful. Every "use
+    an action" text of a Shadow card (base and Against the Shadow, from the card registry) has
+    a verdict registered; none is stale; and one taken away is caught at once."""
+    actions = bot_actions()
+    assert ("ats-flocks-of-crebain", 0) in actions and ("saruman-116", 0) in actions
+    assert len(actions) >= 30
+    assert without_verdict() == []
+    assert set(VERDICTS) <= set(actions), "a verdict for an action no Shadow card has"
+    # the check can fail: without its verdict an action is listed, and a bot refuses to judge it
+    game = bot_game("trilogy", 3)
+    s = _state(game)
+    crebain = next(u for u, c in s.cards.items() if c.code == "ats-flocks-of-crebain")
+    taken = VERDICTS.pop(("ats-flocks-of-crebain", 0))
+    try:
+        assert without_verdict() == [("ats-flocks-of-crebain", 0)]
+        with pytest.raises(LookupError, match="ats-flocks-of-crebain has no usefulness test"):
+            action_is_useful(s, "saruman", crebain, 0)
+    finally:
+        VERDICTS[("ats-flocks-of-crebain", 0)] = taken
+
+
+def _crebain_on_dimrill_dale(*with_it: str) -> Result:
+    return run_fixture(
+        {
+            "name": "Flocks of Crebain on Dimrill Dale",
+            "game": {"ruleset": "wotr", "scenario": "trilogy", "bots": ["witch-king", "saruman"], "seed": 3},
+            "position": {
+                "at": "wotr.action.turn",
+                "round": 5,
+                "path_number": 5,
+                "turn": "saruman",
+                "zones": {
+                    "path": ["Dimrill Dale"],
+                    "at.dimrill-dale": [*with_it, "Flocks of Crebain"],
+                    "paths.5": ["Egladil", "Lothlórien"],
+                },
+            },
+            "expect": {
+                "events": [{"type": "BotChose", "player": "saruman"}],
+            },
+        }
+    )
+
+
+def test_flocks_of_crebain_activates_no_path_while_the_shadow_would_not_win_the_current_one() -> None:
+    """Seed 003, Usefully: "It is not useful ... to activate a path if the Shadow would not win
+    the resulting combat on the current path." Frodo's path icon cancels the Crebain's: the bot
+    card keeps still (the base game's Flocks of Crebain already did); alone, it flies (example 3)."""
+    held = _crebain_on_dimrill_dale("Frodo Baggins")
+    assert held.passed, held.failures
+    told = "\n".join(held.lines)
+    assert "AbilityUsed" not in told and "random path" not in told, told
+    alone = _crebain_on_dimrill_dale()
+    assert alone.passed, alone.failures
+    assert any("AbilityUsed" in line and "Flocks of Crebain" in line for line in alone.lines), alone.lines

@@ -2,7 +2,8 @@
 its turns in the action step:
 
 1. Use an action? If the bot can usefully resolve "use an action" text on a card in play:
-   on a path first, then on a battleground, then in reserve (right-most first).
+   on a path first, then on a battleground, then in reserve (right-most first); each such
+   text's usefulness test is registered below (``usefully.py``: none may be missing).
 2. Pass? Only if the whole chain holds: (a) another player is above the carryover limit,
    (b) the path number is below the scenario's maximum, (c) the Shadow is winning every
    combat.
@@ -32,6 +33,8 @@ from domain.wotr.bot.judgement import (
     winning_everywhere,
     worth_fighting,
 )
+from domain.wotr.bot.usefully import Test, action_is_useful, always_useful, useful_when
+from domain.wotr.cards.saruman import southron_scored
 from domain.wotr.rules import table
 from domain.wotr.rules.action import available_actions
 from domain.wotr.state import SHADOW, Seat, Uid, WotrState
@@ -48,16 +51,48 @@ class Move(NamedTuple):
 
 
 # -- step 1: use an action usefully ------------------------------------------------------
+# Each "use an action" text a Shadow bot may use has its verdict (domain/wotr/bot/usefully.py).
+# Seed 003, "Usefully": "It is useful: ... To force the Free Peoples to forsake, eliminate,
+# or cycle cards. To add corruption (regardless of the cost). To draw cards."
+
+FORCES = "it forces the Free Peoples to forsake, eliminate or cycle cards (seed 003, It is useful)"
+CORRUPTION = "it adds corruption, regardless of the cost (seed 003, It is useful)"
+DRAWS = "it takes cards into the bot's hand (seed 003, It is useful: to draw cards)"
+
+always_useful(
+    "saruman-115",
+    "saruman-117",
+    "saruman-119",
+    "saruman-120",
+    "saruman-121",
+    "witch-king-145",
+    "witch-king-146",
+    why=FORCES,
+)
+always_useful("witch-king-153", "witch-king-159", "witch-king-162", why=CORRUPTION)
+always_useful("saruman-109", "witch-king-148", "witch-king-150", why=DRAWS)
+always_useful(
+    "saruman-106",
+    "ats-grima-wormtongue",
+    why="each choice it offers takes Saruman into hand, eliminates a Rohan character or draws 2, and it is "
+    "offered only when one can be made (seed 003, example of bot play 2)",
+)
 
 
+@useful_when(
+    "saruman-108",
+    "saruman-116",
+    "saruman-122",
+    "ats-flocks-of-crebain",
+    why="seed 003: it is not useful to activate a path if the Shadow would not win the resulting combat on the "
+    "current path (the new path need not be one it could conceivably win)",
+)
 def _path_activator(s: WotrState, seat: Seat, uid: Uid) -> bool:
-    """Activating a path is useful only if the Shadow would win the combat on the current
-    path (seed 003, "It is not useful")."""
     path = table.active_path(s)
     return path is not None and shadow_wins(s, path)
 
 
-def _raid(code: str) -> Callable[[WotrState, Seat, Uid], bool]:
+def _raid(code: str) -> Test:
     """Activating a battleground is useful only where the Shadow could conceivably win
     (the card paying for it by leaving does not count)."""
 
@@ -68,7 +103,23 @@ def _raid(code: str) -> Callable[[WotrState, Seat, Uid], bool]:
     return useful
 
 
-def _token(kind: str, attack: int, defense: int) -> Callable[[WotrState, Seat, Uid], bool]:
+RAIDS = "seed 003: it is not useful to activate a battleground that the Shadow could not conceivably win"
+for _code, _target in (
+    ("saruman-126", "dol-amroth"),
+    ("saruman-127", "minas-tirith"),
+    ("saruman-128", "pelargir"),
+    ("saruman-129", "umbar"),
+    ("saruman-130", "harad"),
+):
+    useful_when(_code, why=RAIDS)(_raid(_target))
+
+
+@useful_when("saruman-131", why=RAIDS + " (a Southron battleground reactivated from a scoring area)")
+def _serpent_raid(s: WotrState, seat: Seat, uid: Uid) -> bool:
+    return any(conceivably_wins(s, target, leaving=uid) for target in southron_scored(s))
+
+
+def _token(kind: str, attack: int, defense: int) -> Test:
     """A token is useful on a combat the Shadow is losing but could conceivably win with it
     (attack tokens where the Shadow attacks, defense tokens where it defends)."""
 
@@ -84,42 +135,36 @@ def _token(kind: str, attack: int, defense: int) -> Callable[[WotrState, Seat, U
     return useful
 
 
+TOKENS = (
+    "seed 003: it is useful to add icons to a combat the Shadow would not win if combat were resolved now, "
+    "but could conceivably win"
+)
+useful_when("witch-king-147", why=TOKENS)(_token("path", 1, 0))
+useful_when("witch-king-151", why=TOKENS)(_token("battleground", 1, 0))
+useful_when("witch-king-152", why=TOKENS)(_token("battleground", 0, 1))
+
+
+@useful_when(
+    "ats-coastal-raiders",
+    why="seed 003: before the Shadow would use the text on Coastal Raiders, there would need to be at least 2 more "
+    "Shadow symbols in reserve that could also move to Dol Amroth",
+)
 def _coastal_raiders(s: WotrState, seat: Seat, uid: Uid) -> bool:
-    """Seed 003: "before the Shadow would use the text on Coastal Raiders, there would need
-    to be at least 2 more Shadow symbols in reserve that could also move to Dol Amroth"."""
     target = next((u for u in s.zone("bg.free") if s.cards[u].code == "dol-amroth"), None)
     return target is not None and conceivably_wins(s, target, playing=uid)
 
 
+@useful_when(
+    "ats-the-messenger",
+    why="seed 003: no point in The Messenger's text when every Nazgûl is in play or eliminated (as far as the "
+    "Free Peoples know: hand, deck and cycle pile are unknown)",
+)
 def _messenger(s: WotrState, seat: Seat, uid: Uid) -> bool:
-    """Seed 003: no point in The Messenger's text when every Nazgûl is in play or
-    eliminated (as far as the Free Peoples know: hand, deck and cycle pile are unknown)."""
     return any(
         u != uid and table.defn(s, u).has("Nazgul") and table.is_a(s, u, "character")
         for zone in ("hand", "deck", "cycle")
         for u in s.zone(f"{seat}.{zone}")
     ) and table.can_draw(s, seat)
-
-
-ACTION_USEFUL: dict[str, Callable[[WotrState, Seat, Uid], bool]] = {
-    "ats-coastal-raiders": _coastal_raiders,
-    "ats-the-messenger": _messenger,
-    # Substitute (base) cards whose use is not always useful; the rest are: they force the
-    # Free Peoples to forsake or cycle, add corruption or draw cards (seed 003, "It is useful").
-    "saruman-108": _path_activator,
-    "saruman-116": _path_activator,
-    "saruman-122": _path_activator,
-    "saruman-126": _raid("dol-amroth"),
-    "saruman-127": _raid("minas-tirith"),
-    "saruman-128": _raid("pelargir"),
-    "saruman-129": _raid("umbar"),
-    "saruman-130": _raid("harad"),
-    "witch-king-147": _token("path", 1, 0),
-    "witch-king-151": _token("battleground", 1, 0),
-    "witch-king-152": _token("battleground", 0, 1),
-}
-"""Which "use an action" texts are useful now. Gríma, Flocks of Crebain and the others
-are always useful when they can be used (Gríma can always draw 2; seed 003, examples 2 and 3)."""
 
 
 def _where_rank(s: WotrState, uid: Uid) -> tuple[int, int, int]:
@@ -138,8 +183,7 @@ def _where_rank(s: WotrState, uid: Uid) -> tuple[int, int, int]:
 def use_action(s: WotrState, seat: Seat) -> Move | None:
     found = [(u, i) for u, i, _ in available_actions(s, seat)]
     for uid, index in sorted(found, key=lambda a: _where_rank(s, a[0])):
-        useful = ACTION_USEFUL.get(s.cards[uid].code)
-        if useful is None or useful(s, seat, uid):
+        if action_is_useful(s, seat, uid, index):
             where = "on a path" if table.on_path(s, uid) else "in reserve"
             if table.location_of(s, uid) is not None and not table.on_path(s, uid):
                 where = "on a battleground"

@@ -36,7 +36,10 @@ def moved_there(s: WotrState, location: Uid, uids: Iterable[Uid], attack: int = 
         to = "path" if kind == "path" else "battlegrounds"
         zones[where.zone] = [u for u in zones.get(where.zone, []) if u != location]
         zones[to] = ([] if kind == "path" else list(zones.get(to, []))) + [location]
-        where = msgspec.structs.replace(where, zone=to, attack_tokens=0, defense_tokens=0)
+        # reactivated out of the other team's scoring area, its printed defense is ignored
+        # (rules digest §6.2, as wotr.activate marks it)
+        ignored = where.zone.endswith(".score") and where.zone != f"{table.loc(s, location).deck}.score"
+        where = msgspec.structs.replace(where, zone=to, attack_tokens=0, defense_tokens=0, ignore_defense=ignored)
     if attack or defense:
         where = msgspec.structs.replace(
             where, attack_tokens=where.attack_tokens + attack, defense_tokens=where.defense_tokens + defense

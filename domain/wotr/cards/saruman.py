@@ -306,7 +306,7 @@ text("saruman-129", actions=(_raid("umbar", "shadow", "eliminate it: activate Um
 text("saruman-130", actions=(_raid("harad", "shadow", "eliminate it: activate Harad"),))
 
 
-def _southron_scored(s: WotrState) -> list[Uid]:
+def southron_scored(s: WotrState) -> list[Uid]:
     return [
         u
         for zone in ("free.score", "shadow.score")
@@ -326,13 +326,13 @@ text(
                 choose(
                     PLAYER,
                     "The Black Serpent: reactivate which battleground?",
-                    lambda rt: _southron_scored(st(rt)),
+                    lambda rt: southron_scored(st(rt)),
                     "raided",
                     activate(lambda rt: chosen(rt, "raided")[0]),
                 ),
             ),
             "eliminate it: reactivate a Southron battleground",
-            available=lambda s, uid: bool(_southron_scored(s)),
+            available=lambda s, uid: bool(southron_scored(s)),
         ),
     ),
 )

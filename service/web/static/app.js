@@ -558,6 +558,12 @@ async function watch() {
     if (!(S.live && S.live.over)) setTimeout(watch, 1000);
   } catch (error) {
     if (controller.signal.aborted) return;
+    if (error instanceof RpcError && error.code === "data_loss") {
+      // the stored log no longer verifies: the server will not extend or stream it, so say so and stop
+      setLiveMark(false, "damaged");
+      showError(error);
+      return;
+    }
     setLiveMark(false, "reconnecting");
     if (error instanceof RpcError && ["unauthenticated", "permission_denied", "not_found", "invalid_argument"].includes(error.code)) {
       showError(error);
@@ -730,6 +736,7 @@ async function start() {
     await reload();
   } catch (error) {
     showError(error);
+    if (error instanceof RpcError && error.code === "data_loss") setLiveMark(false, "damaged");
     return;
   }
   watch();

@@ -52,7 +52,8 @@ IMMUNE = "Immune to player card effects"
 def shielded(rt: Runtime, uid: Uid) -> bool:
     """Whether the card is immune to the effect running now: "Cards with the text 'Immune
     to player card effects' ignore the effects of all player cards, and cannot be chosen
-    as targets of player card effects" (Hunt for the Dreadnaught rulebook)."""
+    as targets of player card effects" (Hunt for the Dreadnaught rulebook; FAQ 1.47: no
+    damage, progress, engagement, moving or discarding by a player card, nor its target)."""
     source = rt.env.get("_card")
     if source is None or source == uid:
         return False

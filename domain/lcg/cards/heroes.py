@@ -31,6 +31,7 @@ from domain.lcg.effects import (
     progress_on_current_quest,
     ready,
     reveal_encounter_card,
+    shielded,
     st,
     use_limit,
 )
@@ -131,6 +132,8 @@ def _damage_revealed(rt: Runtime) -> Event | None:
     staging area; the damage stays on it when it gets there.
     """
     uid = card_var("revealed")(rt)
+    if shielded(rt, uid):
+        return None  # no damage to an enemy immune to player card effects (FAQ 1.47: "dealing damage to an enemy")
     return ev.DamageDealt(card=uid, amount=1) if st(rt).cards[uid].zone == "revealed" else None
 
 

@@ -35,15 +35,22 @@ class Terminal:
         self.screen = ""
         """What it showed since the last answer."""
         self.status: int | None = None
+        self._pending = ""
+        """What a read that timed out had seen of the screen it waited for."""
 
-    def read(self) -> str:
-        """What the terminal shows up to its next prompt (or to its end); '' at the end."""
-        deadline = time.monotonic() + self.timeout
-        chunk = ""
+    def read(self, timeout: float | None = None) -> str:
+        """What the terminal shows up to its next prompt (or to its end); '' at the end.
+
+        A ``TimeoutError`` after ``timeout`` seconds (the terminal's own by default); what
+        was shown so far is kept for the next read."""
+        wait = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait
+        chunk, self._pending = self._pending, ""
         while not chunk.endswith("> "):
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"no prompt within {self.timeout} s; last shown:\n{(self.seen + chunk)[-2000:]}")
+                self._pending = chunk
+                raise TimeoutError(f"no prompt within {wait} s; last shown:\n{(self.seen + chunk)[-2000:]}")
             ready, _, _ = select.select([self.fd], [], [], left)
             if not ready:
                 continue

@@ -147,6 +147,11 @@ FAILS = {  # {n}: an event's number (it moves as the rules before it grow)
         "view of p2: players.p1.hand_size is 2, expected 3",
     ],
     "view-unknown-value": ["a view has no value 'hands'; it has viewer, version"],
+    "lonely-mountain-no-stage-to-advance-to": [
+        "fixture error: the position cannot be played on: the players must advance to stage 2, and no quest card "
+        "of stage 2 is in the game",
+        "a position that can advance to it lists it in quest.deck",
+    ],
 }
 
 

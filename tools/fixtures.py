@@ -24,7 +24,7 @@ from uuid import uuid4
 
 import msgspec
 
-from domain.game import Game
+from domain.game import BrokenGame, Game
 from domain.kernel.decisions import Choice, Decision, Kind, RuleError
 from domain.kernel.events import DecisionRequested, Event, Frame
 from domain.kernel.flow import NODES
@@ -782,6 +782,8 @@ def run_file(path: Path) -> Result:
         return run_fixture(data, path)
     except (FixtureError, SetupError) as error:
         return Result(path, name, [f"fixture error: {error}"])
+    except BrokenGame as error:  # a rule step could not go on from the position as given
+        return Result(path, name, [f"fixture error: the position cannot be played on: {error.__cause__ or error}"])
 
 
 def fixture_files(paths: Iterable[str | Path]) -> list[Path]:

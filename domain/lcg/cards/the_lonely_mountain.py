@@ -88,7 +88,14 @@ def _advance_to(stage: int) -> Node:
 
     def args(rt: Runtime) -> dict[str, object]:
         s = st(rt)
-        found = next(u for u, c in s.cards.items() if c.zone.startswith("quest") and table.defn(s, u).stage == stage)
+        stages = (u for u, c in s.cards.items() if c.zone.startswith("quest") and table.defn(s, u).stage == stage)
+        found = next(stages, None)
+        if found is None:  # a dealt game holds every stage; only a position given by hand can lack one
+            raise LookupError(
+                f"the players must advance to stage {stage}, and no quest card of stage {stage} is in the game "
+                "(not in the quest deck, the current quest or the defeated stages): a position that can "
+                "advance to it lists it in quest.deck"
+            )
         return {"card": found}
 
     return Seq(

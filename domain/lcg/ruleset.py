@@ -28,7 +28,7 @@ class LcgRules(Ruleset[LcgState]):
     events = lcg_events.EVENTS + ENCOUNTER_EVENTS + HOBBIT_EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
-    rules_version = 8
+    rules_version = 9
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event = lcg_events.PositionSet

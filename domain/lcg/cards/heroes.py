@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
-from domain.kernel.flow import Ask, Decide, Seq
+from domain.kernel.flow import Ask, Call, Decide, If, Let, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Action, Trigger, text
@@ -36,6 +36,7 @@ from domain.lcg.effects import (
     use_limit,
 )
 from domain.lcg.rules import table
+from domain.lcg.rules.keywords import doomed_program
 from domain.lcg.state import LcgState, Uid
 
 
@@ -181,10 +182,26 @@ text(
     ),
 )
 
+
 # Eleanor — "Response: exhaust Eleanor to cancel the when-revealed effects of a
 # treachery card just revealed by the encounter deck; discard it and reveal the next
-# encounter card in its place." The cancelled card is discarded before anything of it
-# resolves, keywords included.
+# encounter card in its place." Only its When Revealed is cancelled: its keywords are not
+# When Revealed effects, so its Doomed and Surge still resolve, before the replacement card
+# is revealed (FAQ 1.9, Eleanor CORE 8: the replacement is revealed following the standard
+# rules; keywords resolve as the card is revealed, Rulebook "Keywords").
+def _eleanor_treachery(rt: Runtime) -> Uid:
+    return int(rt.env["treachery"])
+
+
+def _treachery_surges(rt: Runtime) -> dict[str, int | bool]:
+    """The treachery, and whether it surges, read before it is discarded (a discarded card
+    loses what it gained)."""
+    s = st(rt)
+    card = s.cards[_eleanor_treachery(rt)]
+    surges = card.zone == "revealed" and (card.surge or table.defn(s, card.uid).has("Surge"))
+    return {"card": card.uid, "surges": surges}
+
+
 text(
     "core-008",
     responses=(
@@ -193,8 +210,15 @@ text(
             lambda s, e, uid: isinstance(e, ev.EncounterCardRevealed) and table.defn(s, e.card).type == "treachery",
             Seq(
                 exhaust(lambda rt: [SELF(rt)]),
-                discard(lambda rt: [int(rt.env["treachery"])]),
-                reveal_encounter_card(),
+                Let(
+                    _treachery_surges,
+                    Seq(
+                        Call(doomed_program, lambda rt: {"card": rt.env["card"], "_card": rt.env["card"]}),
+                        discard(lambda rt: [_eleanor_treachery(rt)]),
+                        If(lambda rt: bool(rt.env["surges"]), reveal_encounter_card(), rule="lcg.keyword.surge"),
+                        reveal_encounter_card(),
+                    ),
+                ),
             ),
             optional=True,
             prompt="Eleanor: exhaust her to cancel this treachery?",

@@ -49,7 +49,6 @@ from domain.lcg.rules import attachments, caps, planning, playing_events, ship_k
 from domain.lcg.rules import resources as paying
 from domain.lcg.rules.any_group import in_any_group, other_groups, relayed, sent_amount
 from domain.lcg.rules.constant import ally_cap_reached
-from domain.lcg.rules.procedures import stage_defeatable
 from domain.lcg.state import LcgState, Seat, Uid
 
 EASY, STANDARD, HARD = "thftd-001", "thftd-002", "thftd-003"
@@ -477,26 +476,28 @@ text(
 # -- the quest --------------------------------------------------------------------------------
 
 
-def _searching_can_advance(s: LcgState, uid: Uid) -> bool:
-    """Searching the High Seas, 1B: "The players can only advance at the end of the quest
-    phase" (reading: at the end of this group's quest phase, once the global value is met)."""
-    return s.phase != "quest"
+def _searching_met(s: LcgState, uid: Uid) -> bool:
+    """Searching the High Seas holds as much progress as its (global) quest points."""
+    card = s.cards[uid]
+    return card.zone == "quest" and card.progress >= table.stat(s, uid, "quest_points")
 
 
-def _quest_phase_over(s: LcgState, e: Event, uid: Uid) -> bool:
-    return isinstance(e, ev.PhaseBegan) and e.phase == "travel" and stage_defeatable(s, uid)
+def _quest_phase_ends(s: LcgState, e: Event, uid: Uid) -> bool:
+    return isinstance(e, xev.PhaseEnded) and e.phase == "quest" and _searching_met(s, uid)
 
 
 # Searching the High Seas, 1B — "Quest points: 8 per player, a global value. No more than 5
 # progress per player can be placed on this stage each round. The players can only advance
-# at the end of the quest phase." The advance is checked as the travel phase begins, the
-# moment the quest phase has ended.
+# at the end of the quest phase." Its progress never defeats it by itself: it advances as the
+# quest phase ends, before the travel phase, each group at the end of its own quest phase
+# (rulebook, Global Values: "each group will advance independently at the end of their quest
+# phase").
 text(
     SEARCHING,
     setup=SEARCHING_SETUP,
     stat=_global(8, "progress"),
-    can_defeat=_searching_can_advance,
-    forced=(Trigger(ev.PhaseBegan, _quest_phase_over, Call("lcg.quest.advance", lambda rt: {"card": SELF(rt)})),),
+    can_defeat=lambda s, uid: False,
+    forced=(Trigger(xev.PhaseEnded, _quest_phase_ends, Call("lcg.quest.defeat", lambda rt: {"card": SELF(rt)})),),
 )
 caps.PROGRESS_CAPS[SEARCHING] = five_per_player
 caps.PROGRESS_CAPS[DESTROY] = five_per_player

@@ -263,27 +263,32 @@ def _won(reason: str) -> Event:
     return GameEnded(outcome=Outcome(result="won", reason=reason, winner="players"))
 
 
-register(
-    "lcg.quest.advance",
-    If(
-        lambda rt: stage_defeatable(st(rt), int(rt.env["card"])),
-        Seq(
-            emit(lambda rt: ev.QuestStageDefeated(card=int(rt.env["card"]))),
-            If(
-                lambda rt: _victory_reason(rt) is not None,
-                emit(lambda rt: _won(str(_victory_reason(rt)))),
-                Let(
-                    _next_stage,
-                    If(
-                        lambda rt: rt.env["next"] is not None,
-                        Call("lcg.quest.reveal", lambda rt: {"card": rt.env["next"]}),
-                    ),
+def _stage_defeated() -> Node:
+    """The stage is defeated: the players win, or the next stage is revealed."""
+    return Seq(
+        emit(lambda rt: ev.QuestStageDefeated(card=int(rt.env["card"]))),
+        If(
+            lambda rt: _victory_reason(rt) is not None,
+            emit(lambda rt: _won(str(_victory_reason(rt)))),
+            Let(
+                _next_stage,
+                If(
+                    lambda rt: rt.env["next"] is not None,
+                    Call("lcg.quest.reveal", lambda rt: {"card": rt.env["next"]}),
                 ),
             ),
         ),
-    ),
+    )
+
+
+register(
+    "lcg.quest.advance",
+    If(lambda rt: stage_defeatable(st(rt), int(rt.env["card"])), _stage_defeated()),
     rule="lcg.quest.advance",
 )
+# A stage whose own text says when it advances (Searching the High Seas: "only at the end of
+# the quest phase") is defeated by that text, not whenever its progress is enough.
+register("lcg.quest.defeat", _stage_defeated(), rule="lcg.quest.advance")
 
 
 def _stage_program(side: str) -> Callable[[Runtime], str | None]:

@@ -527,6 +527,8 @@ def asks(rule: str) -> str:
         return f"on {possessive(CARDS[head].name)} {_ABILITIES.get(ability, words(ability) or 'text')}"
     parts = rule.split(".")
     if head == "lcg" and "window" in parts:
+        if parts[1] == "burgle":
+            return "whether to take an action during the burgle attempt, before the discard"
         phase = _PHASES.get(parts[1]) if len(parts) > 1 else None
         return f"whether to take an action in the {phase} phase" if phase else "whether to take an action"
     for n in range(len(parts), 0, -1):

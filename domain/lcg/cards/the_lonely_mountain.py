@@ -18,7 +18,16 @@ from domain.lcg.cards import Action, Host, Trigger, text
 from domain.lcg.cards.wilderland_hobbit import hidden_path_threat
 from domain.lcg.effects import IMMUNE, ability_used, choose, chosen, each_player, emit, st
 from domain.lcg.rules import ship_keywords, table
-from domain.lcg.rules.burgle import BILBO, BURGLES, THE_LONELY_MOUNTAIN, attempt, bilbo, burgle
+from domain.lcg.rules.burgle import (
+    BILBO,
+    BURGLES,
+    THE_LONELY_MOUNTAIN,
+    attempt,
+    bilbo,
+    burgle,
+    mountain_action,
+    mountain_available,
+)
 from domain.lcg.rules.combat import STAGING_ENGAGEMENTS
 from domain.lcg.rules.constant import Constant, constant
 from domain.lcg.rules.travel import TRAVEL_REFUSED
@@ -320,7 +329,21 @@ def _mountain_threat(s: LcgState, uid: Uid, which: str) -> int:
 # leave the staging area" is a constant ability every way out consults (travel, exploring with
 # enough progress, the shared discard and engage steps: domain/lcg/rules/constant.py); the
 # immunity is a keyword aura (below).
-text(THE_LONELY_MOUNTAIN, stat=_mountain_threat)
+# The Lonely Mountain — "Action: during a burgle attempt, the first player may spend 2
+# resources to put the revealed card into their hand and reveal the next card of their deck."
+# Offered in the burgle attempt's action window (domain/lcg/rules/burgle.py).
+text(
+    THE_LONELY_MOUNTAIN,
+    stat=_mountain_threat,
+    actions=(
+        Action(
+            mountain_available,
+            mountain_action(),
+            "spend 2 of Bilbo's resources to take the turned-up card and turn up the next",
+            anyone=True,
+        ),
+    ),
+)
 constant(THE_LONELY_MOUNTAIN, Constant(stays_in_staging=lambda s, uid: bool(s.zone(TREASURE_ZONE))))
 
 

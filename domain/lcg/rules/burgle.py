@@ -12,9 +12,12 @@ a shadow card never resolves its burgle text. To make a burgle attempt the first
    sphere, type or cost (or a combination): if they do, the attempt succeeds; if they
    cannot (or do not), it fails.
 
-The Lonely Mountain (#43): "Action: during a burgle attempt, the first player may spend 2
-resources to put the revealed card into their hand and reveal the next card of their deck",
-which becomes the revealed card. The resources are Baggins resources, from Bilbo Baggins's
+Between steps 2 and 3 the players may take actions (FAQ on burgle attempts: an action
+window after the card is turned up, before the discard): ``lcg.burgle.window``. The Lonely
+Mountain (#43): "Action: during a burgle attempt, the first player may spend 2 resources to
+put the revealed card into their hand and reveal the next card of their deck", which becomes
+the revealed card; it is one of the actions of that window (:func:`mountain_action`), and
+the window opens again after it. The resources are Baggins resources, from Bilbo Baggins's
 pool (Karl's example in the rules). Each step is an event or a decision of the first player
 with its rule reference, so ``explain`` of the outcome walks back through them.
 
@@ -30,12 +33,13 @@ from dataclasses import dataclass
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
-from domain.kernel.flow import Ask, Case, Decide, If, Let, Node, Repeat, Seq
+from domain.kernel.flow import Ask, Case, Decide, If, Let, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg import hobbit_events as hev
 from domain.lcg.effects import card_option, chosen, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.windows import window
 from domain.lcg.state import LcgState, Uid
 
 BILBO = "otd-001"
@@ -172,11 +176,6 @@ def _ask(rt: Runtime) -> Ask:
     options = []
     if len(_matching(rt)) >= effect.count:
         options.append(Option("discard", f"Discard {effect.describe()}: the attempt succeeds"))
-    mountain = _mountain_usable(s)
-    if mountain is not None:
-        options.append(
-            Option("mountain", "The Lonely Mountain: spend 2 of Bilbo's resources, take it, turn up the next", mountain)
-        )
     options.append(Option("fail", "Discard nothing: the attempt fails"))
     return Ask(s.first, f"Burgle: {seen} is turned up; discard {effect.describe()}?", options)
 
@@ -188,13 +187,6 @@ def _ask_discards(rt: Runtime) -> Ask | None:
     uids = _matching(rt)
     n = _effect(rt).count
     return ask_to_choose(s.first, "Which cards do you discard?", [card_option(s, u) for u in uids], n, False)
-
-
-def _mountain_ability(rt: Runtime) -> Event:
-    s = st(rt)
-    uid = _mountain_usable(s)
-    assert uid is not None
-    return ev.AbilityTriggered(card=uid, ability="action", player=s.first)
 
 
 def _pay(rt: Runtime) -> Event:
@@ -214,10 +206,32 @@ def _nothing_turned_up(rt: Runtime) -> bool:
     return _revealed(st(rt)) is None
 
 
+def mountain_available(s: LcgState, uid: Uid, seat: str) -> bool:
+    """The Lonely Mountain's Action: the first player's, during a burgle attempt (a card is
+    turned up), with 2 of Bilbo's resources to spend."""
+    return seat == s.first and _revealed(s) is not None and _mountain_usable(s) == uid
+
+
+def mountain_action() -> Node:
+    """The Lonely Mountain's Action: the turned-up card goes to hand, the next is turned up."""
+    return Seq(
+        emit(lambda rt: ev.AbilityTriggered(card=int(rt.env["self"]), ability="action", player=st(rt).first)),
+        emit(_pay),
+        emit(_to_hand),
+        emit(_turn_up),
+    )
+
+
+def _window_prompt(s: LcgState) -> str:
+    revealed = _revealed(s)
+    shown = table.name(s, revealed) if revealed is not None else "a card"
+    return f"Burgle attempt: {shown} is turned up; use an Action before the discard, or pass"
+
+
 def attempt(success: Callable[[], Node] | None = None, failure: Callable[[], Node] | None = None) -> Node:
     """A burgle attempt by the first player; then what ``success`` or ``failure`` makes runs,
     in the caller's bindings (``burgle`` names the encounter card whose effect resolved).
-    They are factories: the attempt can fail at three points, each with its own copy."""
+    They are factories: the attempt can fail at four points, each with its own copy."""
     win = Seq(emit(_succeeded, rule="lcg.burgle.succeeds"), *([success()] if success else []))
 
     def lose(reason: str) -> Node:
@@ -230,13 +244,6 @@ def attempt(success: Callable[[], Node] | None = None, failure: Callable[[], Nod
             "choice",
             {
                 "discard": Decide(_ask_discards, "discarded", win, auto_single=True, rule="lcg.burgle.step-3"),
-                "mountain": Seq(
-                    emit(_mountain_ability, rule=f"{THE_LONELY_MOUNTAIN}.action"),
-                    emit(_pay, rule=f"{THE_LONELY_MOUNTAIN}.action"),
-                    emit(_to_hand, rule=f"{THE_LONELY_MOUNTAIN}.action"),
-                    emit(_turn_up, rule=f"{THE_LONELY_MOUNTAIN}.action"),
-                    If(_nothing_turned_up, lose("empty-deck")),
-                ),
                 "fail": lose("not-discarded"),
             },
         ),
@@ -254,7 +261,15 @@ def attempt(success: Callable[[], Node] | None = None, failure: Callable[[], Nod
                     Seq(
                         emit(_shuffle, rule="lcg.burgle.step-2"),
                         emit(_turn_up, rule="lcg.burgle.step-2"),
-                        If(_nothing_turned_up, lose("empty-deck"), Repeat(resolve, until=_nothing_turned_up)),
+                        If(
+                            _nothing_turned_up,
+                            lose("empty-deck"),
+                            Seq(
+                                window("lcg.burgle.window", _window_prompt),
+                                # The Lonely Mountain's action took the last card of the deck
+                                If(_nothing_turned_up, lose("empty-deck"), resolve),
+                            ),
+                        ),
                     ),
                 ),
             ),

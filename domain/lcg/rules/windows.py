@@ -8,6 +8,8 @@ again from the first player. A player with no usable Action is not asked.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.kernel.decisions import Option
 from domain.kernel.flow import Ask, Call, Decide, If, Node, Restart, Seq
 from domain.kernel.runtime import Runtime
@@ -59,14 +61,17 @@ def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
     return out
 
 
-def _ask(rt: Runtime) -> Ask | None:
-    s = st(rt)
-    seat = rt.env["player"]
-    options = available_actions(s, seat)
-    if not options:
-        return None
-    phase = s.phase
-    return Ask(seat, f"{phase.title()} phase: use an Action, or pass", [*options, Option("pass", "Pass")])
+def _asking(prompt: Callable[[LcgState], str] | None) -> Callable[[Runtime], Ask | None]:
+    def ask(rt: Runtime) -> Ask | None:
+        s = st(rt)
+        seat = rt.env["player"]
+        options = available_actions(s, seat)
+        if not options:
+            return None
+        text = prompt(s) if prompt is not None else f"{s.phase.title()} phase: use an Action, or pass"
+        return Ask(seat, text, [*options, Option("pass", "Pass")])
+
+    return ask
 
 
 def action_program(rt: Runtime) -> str:
@@ -80,11 +85,12 @@ def action_env(rt: Runtime) -> dict[str, object]:
     return {"self": uid, "player": rt.env["player"], "_card": uid}
 
 
-def window(name: str) -> Node:
-    """An action window; ``name`` is its rule reference (``lcg.quest.window.staging``)."""
+def window(name: str, prompt: Callable[[LcgState], str] | None = None) -> Node:
+    """An action window; ``name`` is its rule reference (``lcg.quest.window.staging``),
+    ``prompt`` what each player is asked (by default the phase's window)."""
     return each_player(
         Decide(
-            _ask,
+            _asking(prompt),
             "action",
             If(
                 lambda rt: rt.env["action"] != "pass",

@@ -17,6 +17,7 @@ import pytest
 
 from domain.game import Game
 from domain.kernel.events import DecisionAnswered, Event, GameEnded
+from domain.lcg import encounter_events as xev
 from domain.lcg import epic as organizer
 from domain.lcg import events as ev
 from domain.lcg.rules import table
@@ -181,7 +182,7 @@ def test_progress_from_other_groups_advances_this_group_at_the_end_of_its_quest_
         game.answer(decision.seat, decision.id, random_choice(decision, rng))
     defeated = next(e for e in game.pending_events if isinstance(e, ev.QuestStageDefeated))
     before = game.pending_events[defeated.seq - 2]
-    assert isinstance(before, ev.PhaseBegan) and before.phase == "travel"
+    assert isinstance(before, xev.PhaseEnded) and before.phase == "quest"  # before the travel phase begins
     assert verify(LCG, list(game.pending_events)).ok
 
 

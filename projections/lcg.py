@@ -117,7 +117,7 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         exhausted=card.exhausted,
         committed=card.committed,
         damage=card.damage,
-        resources=card.resources,
+        resources=table.resources_on(s, uid),
         progress=card.progress,
         sphere=d.sphere,
         keywords=d.keywords,
@@ -133,9 +133,9 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         v.hit_points, v.threat = table.hit_points(s, uid), table.threat_of(s, uid)
         v.engagement_cost = table.engagement_cost(s, uid)
     elif d.type == "location":
-        v.threat, v.quest_points = table.threat_of(s, uid), d.quest_points
+        v.threat, v.quest_points = table.threat_of(s, uid), table.quest_points(s, uid)
     elif d.type == "quest":
-        v.quest_points = d.quest_points
+        v.quest_points = table.quest_points(s, uid)  # as the rules count them: a global value counted
     elif d.type in ("attachment", "event"):
         v.cost = d.cost
     v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]

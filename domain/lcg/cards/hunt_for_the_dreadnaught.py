@@ -479,7 +479,7 @@ text(
 def _searching_met(s: LcgState, uid: Uid) -> bool:
     """Searching the High Seas holds as much progress as its (global) quest points."""
     card = s.cards[uid]
-    return card.zone == "quest" and card.progress >= table.stat(s, uid, "quest_points")
+    return card.zone == "quest" and card.progress >= table.quest_points(s, uid)
 
 
 def _quest_phase_ends(s: LcgState, e: Event, uid: Uid) -> bool:

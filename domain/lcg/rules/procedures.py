@@ -182,7 +182,7 @@ def explorable(s: LcgState, uid: Uid) -> bool:
     return (
         card.zone in ("active", "staging")
         and d.type == "location"
-        and card.progress >= d.quest_points
+        and card.progress >= table.quest_points(s, uid)
         and not cannot_leave_staging(s, uid)
     )
 
@@ -205,7 +205,7 @@ def _split_progress(rt: Runtime) -> dict[str, int]:
     location = table.active_location(s)
     to_location = 0
     if location is not None:
-        room = table.defn(s, location).quest_points - s.cards[location].progress
+        room = table.quest_points(s, location) - s.cards[location].progress
         to_location = min(amount, max(0, room))
     return {"to_location": to_location, "to_quest": amount - to_location}
 
@@ -242,7 +242,7 @@ def stage_defeatable(s: LcgState, uid: Uid) -> bool:
     Path!: the players win by other means).
     """
     printed = table.defn(s, uid).quest_points
-    points = table.stat(s, uid, "quest_points")
+    points = table.quest_points(s, uid)
     card = s.cards[uid]
     if card.zone != "quest" or printed <= 0 or card.progress < points:
         return False

@@ -23,6 +23,16 @@ KEYWORD_AURAS: list[KeywordAura] = []
 """Passive texts that give cards a keyword (Golden Wing: "your heroes have Ranged")."""
 
 
+KEPT_RESOURCES: list[Callable[[LcgState, Uid], int]] = []
+"""Resources a card's text keeps on it as a lasting count rather than as tokens (Isle of
+Fortune: they must still be known as it leaves play); each returns 0 where it does not apply."""
+
+
+def resources_on(s: LcgState, uid: Uid) -> int:
+    """The resources on a card as the table shows them: its tokens and what a text keeps."""
+    return s.cards[uid].resources + sum(kept(s, uid) for kept in KEPT_RESOURCES)
+
+
 def defn(s: LcgState, uid: Uid) -> CardDef:
     return CARDS[s.cards[uid].code]
 
@@ -130,6 +140,13 @@ def defense(s: LcgState, uid: Uid) -> int:
 
 def hit_points(s: LcgState, uid: Uid) -> int:
     return stat(s, uid, "hit_points")
+
+
+def quest_points(s: LcgState, uid: Uid) -> int:
+    """A location's or quest stage's quest points as the rules count them: a global value
+    (Searching the High Seas: 8 per player among all groups) or any text's change included.
+    What the table shows a person is this same count."""
+    return stat(s, uid, "quest_points")
 
 
 def threat_of(s: LcgState, uid: Uid) -> int:

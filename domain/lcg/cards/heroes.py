@@ -37,6 +37,7 @@ from domain.lcg.effects import (
 )
 from domain.lcg.rules import table
 from domain.lcg.rules.keywords import doomed_program
+from domain.lcg.rules.procedures import surges
 from domain.lcg.state import LcgState, Uid
 
 
@@ -196,10 +197,8 @@ def _eleanor_treachery(rt: Runtime) -> Uid:
 def _treachery_surges(rt: Runtime) -> dict[str, int | bool]:
     """The treachery, and whether it surges, read before it is discarded (a discarded card
     loses what it gained)."""
-    s = st(rt)
-    card = s.cards[_eleanor_treachery(rt)]
-    surges = card.zone == "revealed" and (card.surge or table.defn(s, card.uid).has("Surge"))
-    return {"card": card.uid, "surges": surges}
+    uid = _eleanor_treachery(rt)
+    return {"card": uid, "surges": surges(st(rt), uid)}
 
 
 text(

@@ -60,10 +60,14 @@ def _still_revealed(rt: Runtime) -> bool:
     return st(rt).cards[int(rt.env["card"])].zone == "revealed"
 
 
+def surges(s: LcgState, uid: Uid) -> bool:
+    """A revealed card with Surge, printed or gained, that is still revealed."""
+    card = s.cards[uid]
+    return card.zone == "revealed" and (card.surge or table.defn(s, uid).has("Surge"))
+
+
 def _surges(rt: Runtime) -> bool:
-    s = st(rt)
-    card = s.cards[int(rt.env["card"])]
-    return card.zone == "revealed" and (card.surge or table.defn(s, card.uid).has("Surge"))
+    return surges(st(rt), int(rt.env["card"]))
 
 
 def _resolve_revealed(rt: Runtime) -> Event | None:

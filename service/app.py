@@ -18,13 +18,13 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import get_topic, strtobool
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError
+from eventsourcing.utils import Environment, get_topic, strtobool
 
 from domain.game import Game, GameSnapshot, Recorded, project_game
 from domain.kernel.decisions import Choice, RuleError
@@ -250,6 +250,16 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
+
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        """The library's factory for the store, except PostgreSQL's, whose tables are
+        created under an advisory lock (service/postgres.py): two servers starting at once
+        on a fresh database must not both create them."""
+        if env.get(InfrastructureFactory.PERSISTENCE_MODULE, "") == "eventsourcing.postgres":
+            from service.postgres import PostgresFactory
+
+            return cast(InfrastructureFactory, PostgresFactory(env))
+        return super().construct_factory(env)
 
     # -- commands --------------------------------------------------------------------
 

@@ -207,10 +207,16 @@ class GameService:
             if existing is not None:
                 return existing
         created = created_event(request, secrets.randbelow(2**63) if seed is None else seed)
-        return self.start(request.game, created, game_id, request_id, fingerprint)
+        return self.start(request.game, created, game_id, request_id, fingerprint, request.unlisted)
 
     def start(
-        self, kind: str, created: Event, game_id: UUID | None = None, request_id: str = "", fingerprint: str = ""
+        self,
+        kind: str,
+        created: Event,
+        game_id: UUID | None = None,
+        request_id: str = "",
+        fingerprint: str = "",
+        unlisted: bool = False,
     ) -> Access:
         """Start a game from its creation event (a group of an epic event is made so) and
         issue its tokens."""
@@ -219,7 +225,7 @@ class GameService:
         rules = ruleset(kind)
         game_id = game_id or uuid4()
         game = Game.start(game_id, rules, created)
-        tokens, record = issue(game_id, rules.played_by_people(game.state), request_id, fingerprint)
+        tokens, record = issue(game_id, rules.played_by_people(game.state), request_id, fingerprint, unlisted)
         try:
             self.app.commit(game, 0, record)
         except ConcurrentUpdate:
@@ -515,7 +521,7 @@ class GameService:
             raise OutOfRange(f"cannot fork at event {at}: the game has events 1 to {latest}")
         seats = [v for v in self.tokens.hashes(game_id) if v not in (SPECTATOR, REFEREE)]
         new_id = uuid4()
-        tokens, record = issue(new_id, seats)
+        tokens, record = issue(new_id, seats, unlisted=not self.tokens.listed(game_id))
         try:
             game = fork_recorded(self.app, game_id, at, new_id=new_id, also=[record])
         except BadVersion as error:
@@ -661,10 +667,20 @@ class GameService:
     def games(self, offset: int = 0, limit: int = 100) -> list[GameInfo]:
         if offset < 0 or limit < 0:
             raise BadRequest("offset and limit cannot be negative")
-        window = islice(self.app.created(), offset, offset + (limit or 100))  # only these are summed up
+        listed = ((g, t, s) for g, t, s in self.app.created() if self._listed(g))
+        window = islice(listed, offset, offset + (limit or 100))  # only these are summed up
         found = [self.app.summary(game_id, topic, state) for game_id, topic, state in window]
         damaged = {**self._bad_records, **self._damaged}
         return [replace(i, damaged=damaged[i.id]) if i.id in damaged and not i.damaged else i for i in found]
+
+    def _listed(self, game_id: UUID) -> bool:
+        """Whether the public listing shows the game; one whose seats record cannot be read
+        is shown, marked damaged (its tokens cannot say it was unlisted)."""
+        try:
+            return self.tokens.listed(game_id)
+        except DamagedRecord as error:
+            self._note_bad_record(game_id, error.of(game_id, SEATS_RECORD))
+            return True
 
     # -- watching --------------------------------------------------------------------
 

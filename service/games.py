@@ -30,6 +30,8 @@ class GameRequest:
     scenario: str = ""
     options: Mapping[str, str] = field(default_factory=dict)
     players: Sequence[PlayerSetup] = ()
+    unlisted: bool = False
+    """Kept out of the public listing (ListGames); see :class:`service.records.SeatsAssigned`."""
 
 
 def created_event(request: GameRequest, seed: int) -> Event:

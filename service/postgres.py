@@ -16,7 +16,6 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-import psycopg
 from eventsourcing import postgres
 from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder, ProcessRecorder
 
@@ -47,21 +46,17 @@ class PostgresFactory(postgres.PostgresFactory):
     @contextlib.contextmanager
     def schema_lock(self) -> Iterator[None]:
         """Hold the schema's advisory lock while tables are created (no lock when they are
-        not). A connection of its own, outside the pool, so that a pool of one connection
-        cannot wait on itself."""
-        if not self.env_create_table():
+        not), on a connection of the pool while the creation takes another: with a pool of
+        one connection (``POSTGRES_POOL_SIZE=1``, no overflow) there is no lock, as before."""
+        if not self.env_create_table() or self.datastore.pool.max_size < 2:
             yield
             return
         name = SCHEMA_LOCK.format(schema=self.datastore.schema or "public")
-        with _connect(self.datastore) as conn:
+        with self.datastore.get_connection() as conn:
             conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [name])
+            conn.commit()
             try:
                 yield
             finally:
                 conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", [name])
-
-
-def _connect(datastore: Any) -> psycopg.Connection[Any]:
-    pool = datastore.pool
-    kwargs = {k: v for k, v in pool.kwargs.items() if k != "row_factory"}
-    return psycopg.connect(pool.conninfo, autocommit=True, **kwargs)
+                conn.commit()

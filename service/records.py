@@ -40,6 +40,8 @@ class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
     """Viewer (``p1``..., ``spectator``, ``referee``) to the hex SHA-256 of its token."""
     request: str = ""
     """For a game created with a request id: the SHA-256 of the request (a retry must match)."""
+    unlisted: bool = False
+    """Kept out of the public listing (ListGames): the game is reached by its tokens only."""
     timestamp: datetime | None = None
 
 

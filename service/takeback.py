@@ -84,7 +84,12 @@ def _branch(service: GameService, game_id: UUID, seat: str, at: int) -> TakeBack
     app = service.app
     hashes = service.tokens.hashes(game_id)
     branch_id = uuid4()
-    same_tokens = SeatsAssigned(originator_id=seats_id(branch_id), game_id=branch_id, hashes=dict(hashes))
+    same_tokens = SeatsAssigned(
+        originator_id=seats_id(branch_id),
+        game_id=branch_id,
+        hashes=dict(hashes),
+        unlisted=not service.tokens.listed(game_id),
+    )
     done = TakeBackDone(
         originator_id=take_back_done_id(game_id, seat, at), game_id=game_id, seat=seat, at=at, branch=branch_id
     )

@@ -586,16 +586,16 @@ def test_calls_without_a_token_are_limited_by_the_work_they_cost(tmp_path: Path)
 
 
 def test_refusals_past_their_burst_wait_their_turn() -> None:
-    """A connection refused without pause is answered at the pace of its refusals, each
-    connection on its own schedule."""
+    """An address refused without pause is answered at the pace of its refusals, all its
+    connections on one schedule (eight connections wait as one does), each address on its own."""
     from service.rpc.limits import Gate, Limits
 
     gate = Gate(Limits(refusals_per_second=10, refusals_burst=3))
-    waits = [gate.refusal_wait("ipv4:127.0.0.1:1") for _ in range(6)]
+    waits = [gate.refusal_wait(f"ipv4:127.0.0.1:{n % 2 + 1}") for n in range(6)]
     assert waits[:3] == [0.0, 0.0, 0.0]
     assert 0.0 < waits[3] < waits[4] < waits[5]
     assert waits[5] - waits[3] == pytest.approx(0.2, abs=0.05)  # two steps of 1/10 s
-    assert gate.refusal_wait("ipv4:127.0.0.1:2") == 0.0
+    assert gate.refusal_wait("ipv4:127.0.0.2:1") == 0.0
 
 
 # -- every core --------------------------------------------------------------------------

@@ -167,26 +167,48 @@ class Fairness:
     client_cpu: float = 0.0
 
 
-def fairness(server: Proc, seconds: float, rounds: int = 3, callers: int = 8) -> Fairness:
+def dual_stack(server: Proc) -> Proc:
+    """A server listening on ``[::]``, addressed by its clients at 127.0.0.1 (the flood comes
+    from ::1, :func:`flood_address`): to the server they are two client addresses, each with
+    its own budget (service/rpc/limits.py), as two clients on a network would be."""
+    server.address = f"127.0.0.1:{server.address.rsplit(':', 1)[1]}"
+    return server
+
+
+def flood_address(server: Proc) -> str:
+    return f"[::1]:{server.address.rsplit(':', 1)[1]}"
+
+
+def fairness(
+    server: Proc,
+    seconds: float,
+    rounds: int = 3,
+    callers: int = 8,
+    flood_process: Any = None,
+    addresses: tuple[str, str] | None = None,
+) -> Fairness:
     """One client's SubmitDecision latencies alone and under the flood, in ``rounds``
     alternating stretches (so both see the same machine), with the CPU each process spent
-    while the flood ran."""
+    while the flood ran. ``flood_process`` (default :func:`_flood_process`) floods in a
+    process of its own; ``addresses``: the measured client's and the flood's (default: both
+    the server's), so that the flood can come from another client address."""
     context = multiprocessing.get_context("spawn")
     found = Fairness()
+    victim, flooder = addresses or (server.address, server.address)
     for _ in range(rounds):
         server_before = cpu_seconds(server.proc.pid)
-        alone, _ = asyncio.run(submit_loops([server.address], 1, seconds / rounds))
+        alone, _ = asyncio.run(submit_loops([victim], 1, seconds / rounds))
         found.server_cpu_alone += cpu_seconds(server.proc.pid) - server_before
         found.alone += alone
         ready, stop, results = context.Event(), context.Event(), context.Queue()
-        flood = context.Process(target=_flood_process, args=(server.address, callers, ready, stop, results))
+        flood = context.Process(target=flood_process or _flood_process, args=(flooder, callers, ready, stop, results))
         flood.start()
         try:
             ready.wait(60)
             assert flood.pid is not None
             server_before, flood_before = cpu_seconds(server.proc.pid), cpu_seconds(flood.pid)
             client_before, started = time.process_time(), time.perf_counter()
-            flooded, _ = asyncio.run(submit_loops([server.address], 1, seconds / rounds))
+            flooded, _ = asyncio.run(submit_loops([victim], 1, seconds / rounds))
             found.seconds += time.perf_counter() - started
             found.client_cpu += time.process_time() - client_before
             found.server_cpu += cpu_seconds(server.proc.pid) - server_before
@@ -435,7 +457,7 @@ def load(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         echo = Proc([sys.executable, "-m", "tools.bench_service", "echo"])
         through = Proc([sys.executable, "-m", "tools.bench_service", "echo", "--through-servicer"])
-        server = serve(["--db", str(Path(tmp) / "bench.db")])
+        server = dual_stack(serve(["--host", "[::]", "--db", str(Path(tmp) / "bench.db")]))
         try:
             ours, ours_n = cpu_per_call(server, 50, seconds, echo=False)
             theirs, theirs_n = cpu_per_call(echo, 50, seconds, echo=True)
@@ -477,7 +499,7 @@ def load(args: argparse.Namespace) -> None:
                     "",
                 )
             )
-            fair = fairness(server, 2 * seconds)
+            fair = fairness(server, 2 * seconds, addresses=(server.address, flood_address(server)))
             rows.append(fairness_row(fair))
             p50, p99 = _pct(fair.alone, 0.5), _pct(fair.alone, 0.99)
             rows.append(
@@ -558,10 +580,11 @@ def fairness_row(fair: Fairness) -> tuple[str, str, str]:
 def flood_only(args: argparse.Namespace) -> int:
     """Only the fairness figure, printed (``--flood-only``): for quick checks."""
     with tempfile.TemporaryDirectory() as tmp:
-        server = serve(["--db", str(Path(tmp) / "bench.db")])
+        server = dual_stack(serve(["--host", "[::]", "--db", str(Path(tmp) / "bench.db")]))
         try:
             asyncio.run(submit_loops([server.address], 1, 1.0))  # warm
-            row = fairness_row(fairness(server, 6.0 if args.quick else 24.0))
+            found = fairness(server, 6.0 if args.quick else 24.0, addresses=(server.address, flood_address(server)))
+            row = fairness_row(found)
         finally:
             server.stop()
     print(f"{row[0]}: {row[1]} ({row[2]})")

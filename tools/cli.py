@@ -35,6 +35,7 @@ from service.app import (
     Westmarch,
     store_env,
 )
+from service.rpc.limits import Limits
 from service.store import EventMapper
 from tools.decks import deck_source
 from tools.games import KINDS, kind
@@ -431,6 +432,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.processes < 1:
         raise CommandError("--processes must be at least 1")
+    if args.epic_groups < 1:
+        raise CommandError("--epic-groups must be at least 1")
     if args.processes > 1:
         from tools.processes import serve_processes
 
@@ -453,6 +456,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         grace=args.grace,
         reuse_port=args.reuse_port,
         web_port=args.web_port,
+        limits=Limits(groups_per_epic=args.epic_groups),
+        private=args.private,
     )
     asyncio.run(serve(options, ready, web_ready))
     return 0
@@ -842,6 +847,18 @@ def parser() -> argparse.ArgumentParser:
         help="also serve the web table at http://HOST:P/ (open it as http://HOST:P/#token=TOKEN; 0: any free port)",
     )
     p.add_argument("--grace", type=float, default=5.0, help="seconds to finish calls on SIGTERM (default: %(default)s)")
+    p.add_argument(
+        "--private",
+        action="store_true",
+        help="list no game over gRPC (ListGames is refused): a game is reached with its tokens only",
+    )
+    p.add_argument(
+        "--epic-groups",
+        type=int,
+        default=Limits().groups_per_epic,
+        metavar="N",
+        help="most groups (games) one Epic Multiplayer event may open (default: %(default)s)",
+    )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     p.add_argument(
         "--processes",

@@ -35,13 +35,15 @@ def child_command(args: argparse.Namespace, port: int, web_port: int | None = No
     command = [sys.executable, "-m", "tools.cli", "serve", "--host", args.host, "--port", str(port), "--reuse-port"]
     if web_port is not None:
         command += ["--web-port", str(web_port)]
-    command += ["--log-level", args.log_level, "--grace", str(args.grace)]
+    command += ["--log-level", args.log_level, "--grace", str(args.grace), "--epic-groups", str(args.epic_groups)]
     if args.postgres:
         command += ["--postgres", args.postgres]
     elif args.db:
         command += ["--db", args.db]
     if args.workers:
         command += ["--workers", str(args.workers)]
+    if args.private:
+        command += ["--private"]
     if args.tls_cert:
         command += ["--tls-cert", args.tls_cert, "--tls-key", args.tls_key or ""]
     return command

@@ -56,16 +56,20 @@ def derived_token(game_id: UUID, viewer: str, request_id: str) -> str:
     return f"{game_id}.{base64.urlsafe_b64encode(mac).rstrip(b'=').decode()}"
 
 
-def issue(game_id: UUID, seats: list[str], request_id: str = "", request: str = "") -> tuple[dict[str, str], Record]:
+def issue(
+    game_id: UUID, seats: list[str], request_id: str = "", request: str = "", unlisted: bool = False
+) -> tuple[dict[str, str], Record]:
     """Tokens for every seat, the spectator and the referee (random, or derived from the
-    create request's id), and the record of their hashes."""
+    create request's id), and the record of their hashes (and whether the game is listed)."""
     viewers = [*seats, SPECTATOR, REFEREE]
     if request_id:
         tokens = {viewer: derived_token(game_id, viewer, request_id) for viewer in viewers}
     else:
         tokens = {viewer: new_token(game_id) for viewer in viewers}
     hashes = {viewer: token_hash(token) for viewer, token in tokens.items()}
-    record = SeatsAssigned(originator_id=seats_id(game_id), game_id=game_id, hashes=hashes, request=request)
+    record = SeatsAssigned(
+        originator_id=seats_id(game_id), game_id=game_id, hashes=hashes, request=request, unlisted=unlisted
+    )
     return tokens, Record(record)
 
 
@@ -76,6 +80,8 @@ class Tokens:
         self.app = app
         self._cache: OrderedDict[UUID, dict[str, str]] = OrderedDict()
         self._lock = threading.Lock()
+        self._unlisted: set[UUID] = set()
+        """Of the games in ``_cache``, those kept out of the public listing."""
         self._checked: OrderedDict[tuple[UUID, str], str] = OrderedDict()
         """Hashes of tokens checked lately and their viewers: a call checks its token once,
         however many steps of it ask (a token's viewer never changes)."""
@@ -83,7 +89,17 @@ class Tokens:
     def remember(self, game_id: UUID, record: Record) -> None:
         event = record.pending_event
         assert isinstance(event, SeatsAssigned)
-        self._put(game_id, dict(event.hashes))
+        self._put(game_id, dict(event.hashes), event.unlisted)
+
+    def listed(self, game_id: UUID) -> bool:
+        """Whether the game may be shown in the public listing: not if it was created
+        unlisted; a game without tokens (made by ``westmarch new``) is listed."""
+        try:
+            self.hashes(game_id)
+        except Unauthenticated:
+            return True
+        with self._lock:
+            return game_id not in self._unlisted
 
     def hashes(self, game_id: UUID) -> dict[str, str]:
         with self._lock:
@@ -95,14 +111,17 @@ class Tokens:
         if not isinstance(record, SeatsAssigned):
             self.app.version(game_id)  # UnknownGame if there is no such game
             raise Unauthenticated(f"game {game_id} was not created through the service: it has no tokens")
-        self._put(game_id, dict(record.hashes))
+        self._put(game_id, dict(record.hashes), record.unlisted)
         return dict(record.hashes)
 
-    def _put(self, game_id: UUID, hashes: dict[str, str]) -> None:
+    def _put(self, game_id: UUID, hashes: dict[str, str], unlisted: bool) -> None:
         with self._lock:
             self._cache[game_id] = hashes
+            if unlisted:
+                self._unlisted.add(game_id)
             while len(self._cache) > _CACHE:
-                self._cache.popitem(last=False)
+                dropped, _ = self._cache.popitem(last=False)
+                self._unlisted.discard(dropped)
 
     def viewer(self, game_id: UUID, token: str) -> str:
         """The viewer ``token`` stands for in game ``game_id``; Unauthenticated otherwise."""

@@ -5,6 +5,7 @@ logging and error statuses."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
@@ -17,7 +18,8 @@ from service.errors import BadRequest, Unauthenticated
 from service.rpc import convert
 from service.rpc.auth import game_of_token
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
-from service.rpc.server import CallLog, Servicer, _parser, status_of
+from service.rpc.limits import LimitExceeded
+from service.rpc.server import CallLog, Servicer, _log_call, _parser, status_of
 
 EPIC_SERVICE_NAME = "westmarch.v1.EpicService"
 WATCH_POLL = 0.2
@@ -25,11 +27,28 @@ WATCH_POLL = 0.2
 
 
 class EpicServicer:
+    """CreateEpic is a call without a token, under CreateGame's limits (a rate and a share
+    of the worker threads per connection and per address, service/rpc/limits.py) and a cap
+    on the groups of one event; WatchEpic streams count against Watch's limits per token
+    and per connection, and every watcher of one event shares one look at the sheet per
+    :data:`WATCH_POLL` (400 watchers cost what one does)."""
+
     def __init__(self, epics: EpicService, calls: Servicer) -> None:
         self.epics = epics
         self.calls = calls
+        self._looks: dict[UUID, tuple[float, asyncio.Future[epb.GetEpicResponse]]] = {}
+        """Each watched event's latest look at the sheet (when it began, its answer)."""
+        self._watchers: dict[UUID, int] = {}
 
     def create_epic(self, request: epb.CreateEpicRequest, entry: CallLog) -> epb.CreateEpicResponse:
+        most = self.calls.gate.limits.groups_per_epic
+        if len(request.groups) > most:
+            # The rules allow any number of groups (rulebook, Epic Multiplayer Mode); a
+            # server bounds the games one call may open.
+            raise BadRequest(
+                f"{len(request.groups)} groups were asked for; this server opens at most {most} groups "
+                f"in one epic event (serve --epic-groups)"
+            )
         modes = list(request.difficulties) or [request.difficulty or "standard"] * len(request.groups)
         for mode in modes:
             if mode not in ("easy", "standard", "hard"):
@@ -59,23 +78,63 @@ class EpicServicer:
         """The sheet, then each sheet that differs from the last sent (new counts, a group's
         round, stage or result; polled: the groups may be played through other server
         processes), until every group's game is over."""
+        started = time.perf_counter()
         entry = CallLog("WatchEpic")
+        peer = context.peer()
         try:
-            sheet = await self.calls._run(self.get_epic, request, entry)
-        except Exception as error:
-            code, message = status_of(error)
-            await context.abort(code, message)
+            opened = self.calls.gate.open_stream(request.organizer_token, peer)
+        except LimitExceeded as error:
+            await self.calls._refusal_turn(context)
+            _log_call(entry, "RESOURCE_EXHAUSTED", started)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
             return
-        epic_id = UUID(sheet.epic_id)
-        while True:
-            # GetEpic's fields under the same numbers (proto/westmarch/v1/epic.proto)
-            yield epb.WatchEpicResponse.FromString(sheet.SerializeToString())
-            if all(g.result for g in sheet.groups):
+        try:
+            try:
+                async with self.calls.gate.turn(peer):
+                    sheet = await self.calls._run(self.get_epic, request, entry)
+            except Exception as error:
+                code, message = status_of(error)
+                _log_call(entry, code.name, started)
+                await context.abort(code, message)
                 return
-            sent = sheet
-            while sheet == sent and not all(g.result for g in sheet.groups):
-                await asyncio.sleep(WATCH_POLL)
-                sheet = await self.calls._run(self._followed_sheet, epic_id)
+            epic_id = UUID(sheet.epic_id)
+            self._watchers[epic_id] = self._watchers.get(epic_id, 0) + 1
+            try:
+                while True:
+                    # GetEpic's fields under the same numbers (proto/westmarch/v1/epic.proto)
+                    yield epb.WatchEpicResponse.FromString(sheet.SerializeToString())
+                    if all(g.result for g in sheet.groups):
+                        break
+                    sent = sheet
+                    while sheet == sent and not all(g.result for g in sheet.groups):
+                        await asyncio.sleep(WATCH_POLL)
+                        sheet = await self._look(epic_id, peer)
+            finally:
+                left = self._watchers.pop(epic_id, 1) - 1
+                if left > 0:
+                    self._watchers[epic_id] = left
+                else:
+                    self._looks.pop(epic_id, None)
+            _log_call(entry, "OK", started)
+        finally:
+            self.calls.gate.close_stream(opened)
+
+    async def _look(self, epic_id: UUID, peer: str) -> epb.GetEpicResponse:
+        """The event's sheet, looked at by at most one watcher per :data:`WATCH_POLL` (the
+        others are given that look), on the worker threads in ``peer``'s turn."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        held = self._looks.get(epic_id)
+        if held is None or (held[1].done() and now - held[0] >= WATCH_POLL):
+
+            async def look() -> epb.GetEpicResponse:
+                async with self.calls.gate.turn(peer):
+                    sheet: epb.GetEpicResponse = await self.calls._run(self._followed_sheet, epic_id)
+                    return sheet
+
+            held = (now, asyncio.ensure_future(look()))
+            self._looks[epic_id] = held
+        return await asyncio.shield(held[1])
 
     def _followed_sheet(self, epic_id: UUID) -> epb.GetEpicResponse:
         self.epics.follow(epic_id)

@@ -11,8 +11,13 @@
   ``open_work_burst``; past it RESOURCE_EXHAUSTED. A call's rate alone says little of its
   cost (listing a hundred games costs ten times creating one), and this share is what
   bounds how much a client without a token slows the games being played.
-- Refusals themselves: each connection is answered at most ``refusals_per_second``
-  RESOURCE_EXHAUSTED a second past a burst of ``refusals_burst``; a refusal past that is
+- The same two budgets per client address (the connections of one address together):
+  ``address_calls_per_second`` and ``address_work_per_second``, a few connections' worth,
+  so opening more connections does not multiply a client's share.
+- Epic Multiplayer: ``CreateEpic`` is a call without a token like ``CreateGame`` and opens at
+  most ``groups_per_epic`` games; ``WatchEpic`` streams count as ``Watch`` streams.
+- Refusals themselves: each client address (all its connections together) is answered at
+  most ``refusals_per_second`` RESOURCE_EXHAUSTED a second past a burst of ``refusals_burst``; a refusal past that is
   answered when its turn comes. A connection that keeps calling past its limits thus waits
   for its answers instead of keeping the event loop busy refusing it, and the calls it may
   have open at once are bounded by HTTP/2 (``calls_per_connection``, enforced by gRPC's
@@ -46,6 +51,14 @@ class Limits:
     open_work_burst: float = 0.5
     """Seconds of worker-thread CPU a connection's calls without a token may use a second
     (a fortieth of a core), and in a burst."""
+    address_calls_per_second: float = 60.0
+    address_calls_burst: int = 300
+    address_work_per_second: float = 0.075
+    address_work_burst: float = 1.5
+    """The calls without a token of all of one address's connections together: three
+    connections' worth, so eight connections of one client get what three would."""
+    groups_per_epic: int = 16
+    """Games one CreateEpic may open (the rules set no bound on the groups of an event)."""
     busy_per_connection: int = 3
     """Calls of one connection being worked on at once (the rest wait their turn), so one
     connection never holds every worker thread."""
@@ -115,37 +128,57 @@ class Gate:
     # -- calls without a token -------------------------------------------------------
 
     def open_call(self, rpc: str, peer: str) -> None:
-        """Take one call from ``peer``'s bucket; LimitExceeded if it is empty."""
+        """Take one call from ``peer``'s bucket and its address's; LimitExceeded if either
+        is empty, or either's share of the worker threads is used up."""
         limits = self.limits
         now = time.monotonic()
-        level, at = self._buckets.pop(peer, (float(limits.open_calls_burst), now))
-        level = min(float(limits.open_calls_burst), level + (now - at) * limits.open_calls_per_second)
-        if level < 1.0:
+        address = address_of(peer)
+        level = self._level(peer, now, limits.open_calls_burst, limits.open_calls_per_second)
+        shared = self._level(address, now, limits.address_calls_burst, limits.address_calls_per_second)
+        if level < 1.0 or shared < 1.0:
             self._remember(peer, level, now)
-            raise LimitExceeded(
-                f"too many {rpc} calls from this connection "
-                f"(at most {limits.open_calls_per_second:g} a second); slow down and retry"
+            self._remember(address, shared, now)
+            whose, rate = (
+                ("this connection", limits.open_calls_per_second)
+                if level < 1.0
+                else ("this address", limits.address_calls_per_second)
             )
-        work, _ = self._work_left(peer, now)
-        if work <= 0.0:
+            raise LimitExceeded(f"too many {rpc} calls from {whose} (at most {rate:g} a second); slow down and retry")
+        work, _ = self._work_left(peer, now, limits.open_work_burst, limits.open_work_per_second)
+        work_shared, _ = self._work_left(address, now, limits.address_work_burst, limits.address_work_per_second)
+        if work <= 0.0 or work_shared <= 0.0:
             self._remember(peer, level, now)
+            self._remember(address, shared, now)
+            whose, share = (
+                ("this connection", limits.open_work_per_second)
+                if work <= 0.0
+                else ("this address", limits.address_work_per_second)
+            )
             raise LimitExceeded(
-                f"the calls without a token from this connection used their share of the server "
-                f"({1000 * limits.open_work_per_second:g} ms of work a second); slow down and retry"
+                f"the calls without a token from {whose} used their share of the server "
+                f"({1000 * share:g} ms of work a second); slow down and retry"
             )
         self._remember(peer, level - 1.0, now)
+        self._remember(address, shared - 1.0, now)
 
     def charge(self, peer: str, seconds: float) -> None:
         """``peer``'s call without a token took ``seconds`` of a worker thread's CPU."""
-        now = time.monotonic()
-        work, _ = self._work_left(peer, now)
-        self._work[peer] = (work - seconds, now)
-
-    def _work_left(self, peer: str, now: float) -> tuple[float, float]:
         limits = self.limits
-        work, at = self._work.pop(peer, (limits.open_work_burst, now))
-        work = min(limits.open_work_burst, work + (now - at) * limits.open_work_per_second)
-        self._work[peer] = (work, now)
+        now = time.monotonic()
+        work, _ = self._work_left(peer, now, limits.open_work_burst, limits.open_work_per_second)
+        self._work[peer] = (work - seconds, now)
+        address = address_of(peer)
+        work, _ = self._work_left(address, now, limits.address_work_burst, limits.address_work_per_second)
+        self._work[address] = (work - seconds, now)
+
+    def _level(self, key: str, now: float, burst: int, rate: float) -> float:
+        level, at = self._buckets.pop(key, (float(burst), now))
+        return min(float(burst), level + (now - at) * rate)
+
+    def _work_left(self, key: str, now: float, burst: float, rate: float) -> tuple[float, float]:
+        work, at = self._work.pop(key, (burst, now))
+        work = min(burst, work + (now - at) * rate)
+        self._work[key] = (work, now)
         while len(self._work) > 10_000:
             self._work.popitem(last=False)
         return work, now
@@ -167,9 +200,21 @@ class Gate:
         limits = self.limits
         now = time.monotonic()
         step = 1.0 / limits.refusals_per_second
-        booked = max(now, self._refusals.pop(peer, now)) + step
+        address = address_of(peer)  # one schedule for all of an address's connections
+        booked = max(now, self._refusals.pop(address, now)) + step
         refusals = self._refusals
-        refusals[peer] = booked
+        refusals[address] = booked
         while len(refusals) > 10_000:
             refusals.popitem(last=False)
         return max(0.0, booked - now - limits.refusals_burst * step)
+
+
+def address_of(peer: str) -> str:
+    """The client address of a gRPC peer, without its port: ``ipv4:127.0.0.1:5000`` and
+    ``ipv4:127.0.0.1:5001`` are one address ``address ipv4:127.0.0.1``; ``ipv6:[::1]:5000``
+    is ``address ipv6:[::1]``; a peer without a port (``unix:...``) is its own address. The
+    prefix keeps an address's buckets apart from any connection's."""
+    kind, _, rest = peer.partition(":")
+    if kind in ("ipv4", "ipv6") and ":" in rest:
+        rest = rest.rsplit(":", 1)[0]
+    return f"address {kind}:{rest}"

@@ -67,7 +67,7 @@ command's time in a worker is spent waiting for its transaction, so more workers
 cores let more commands share one (group commit): on PostgreSQL with two processes and 50
 clients, 12 workers served 1.2x the commands of 4 (and as many as 16), SQLite about 1.05x;
 12, with the poller and the write probe, stays within the PostgreSQL pool's 15 connections."""
-OPEN_CALLS = frozenset({"CreateGame", "ListGames", "GetCatalog"})
+OPEN_CALLS = frozenset({"CreateGame", "CreateEpic", "ListGames", "GetCatalog"})
 """Calls that need no token: limited per connection (see ``service/rpc/limits.py``)."""
 PROBE_SECONDS = 0.5
 """How often a read-only store is probed for writes again."""
@@ -224,8 +224,11 @@ class Servicer:
         hub: Hub,
         on_fault: Callable[[StorageFault], None] | None = None,
         limits: Limits | None = None,
+        private: bool = False,
     ) -> None:
         self.service = service
+        self.private = private
+        """No public listing: ListGames is refused (``serve --private``)."""
         self.executor = executor
         self.hub = hub
         self.live = LiveGames(self._run, service.fetch, WATCH_FALLBACK_SECONDS)
@@ -328,6 +331,7 @@ class Servicer:
             scenario=request.scenario,
             options=dict(request.options),
             players=[PlayerSetup(tuple(p.heroes), tuple(p.deck), p.deck_format, p.contract) for p in request.players],
+            unlisted=request.unlisted,
         )
         access = self.service.create(
             game_request, request.seed if request.HasField("seed") else None, request.request_id
@@ -336,6 +340,10 @@ class Servicer:
         return pb.CreateGameResponse(access=convert.access_pb(access))
 
     def list_games(self, request: pb.ListGamesRequest, entry: CallLog) -> pb.ListGamesResponse:
+        if self.private:
+            raise PermissionDenied(
+                "this server does not list its games (serve --private): a game is reached with one of its tokens"
+            )
         infos = self.service.games(request.offset, request.limit)
         return pb.ListGamesResponse(
             games=[
@@ -689,6 +697,8 @@ class ServerOptions:
     """Share the port with other server processes (SO_REUSEPORT; ``serve --processes``)."""
     limits: Limits = field(default_factory=Limits)
     """Open streams per token and connection, and the rate of calls that need no token."""
+    private: bool = False
+    """List no game to anyone (ListGames refused with PERMISSION_DENIED): ``serve --private``."""
     web_port: int | None = None
     """Also serve the web page and the Connect protocol on this port (0: any free port)."""
     sqlite_synchronous: str = "NORMAL"
@@ -727,7 +737,9 @@ class Server:
             limits = replace(limits, busy_per_connection=max(1, workers - 1))
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="westmarch")
         service = GameService(app, on_commit=hub.wake_from_thread)
-        servicer = Servicer(service, self._executor, hub, on_fault=self._on_fault, limits=limits)
+        servicer = Servicer(
+            service, self._executor, hub, on_fault=self._on_fault, limits=limits, private=options.private
+        )
         self.servicer = servicer
         server = aio.server(
             options=[

@@ -213,6 +213,7 @@ class CreateGameRequest(_message.Message):
     PLAYERS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    UNLISTED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game kind: "lcg" or "wotr" (see the top of this file, or GetCatalog)."""
     scenario: _builtins.str
@@ -225,6 +226,10 @@ class CreateGameRequest(_message.Message):
     creates the game; a retry returns the same game with the same tokens (they are
     derived from the request id, so keep it as secret as the tokens); the same id with
     a different request is refused with ALREADY_EXISTS. Empty: every call is a new game.
+    """
+    unlisted: _builtins.bool
+    """Never shown by ListGames (who has a token can still play, watch and fork it; a fork of
+    an unlisted game is unlisted too). A server run with `serve --private` lists no game.
     """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -246,10 +251,11 @@ class CreateGameRequest(_message.Message):
         players: _abc.Iterable[Global___PlayerSetup] | None = ...,
         seed: _builtins.int | None = ...,
         request_id: _builtins.str = ...,
+        unlisted: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "game", b"game", "options", b"options", "players", b"players", "request_id", b"request_id", "scenario", b"scenario", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "game", b"game", "options", b"options", "players", b"players", "request_id", b"request_id", "scenario", b"scenario", "seed", b"seed", "unlisted", b"unlisted"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015

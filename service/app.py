@@ -332,6 +332,20 @@ class Westmarch(Application[UUID]):
         except _UNDECODABLE:
             raise DamagedRecord(record_id, found[0].topic, game_id, what) from None
 
+    def records(self, record_id: UUID, game_id: UUID | None = None, what: str = "") -> list[Any]:
+        """Every stored event of a service record kept in versions (a game's seats record
+        and its token rotations), oldest first; :class:`DamagedRecord` if one does not decode."""
+        found = self.recorder.select_events(record_id)
+        try:
+            return [self.mapper.to_domain_event(s) for s in found]
+        except _UNDECODABLE:
+            raise DamagedRecord(record_id, found[0].topic, game_id, what) from None
+
+    def record_version(self, record_id: UUID) -> int:
+        """The last version of a service record (0 if there is none): one indexed read."""
+        found = self.recorder.select_events(record_id, desc=True, limit=1)
+        return found[0].originator_version if found else 0
+
     def _insert(self, appends: Sequence[Append]) -> list[LogMismatch | None]:
         with self.writing:
             return insert_stored(self.recorder, appends)

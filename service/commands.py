@@ -60,8 +60,8 @@ from service.archive import export
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
 from service.lineage import fork_recorded
-from service.records import CommandApplied, Record, SeatsAssigned, command_id, seats_id
-from service.rpc.auth import Tokens, derived_token, game_of_token, issue
+from service.records import CommandApplied, Record, SeatsAssigned, TokenRotated, command_id, seats_id
+from service.rpc.auth import Tokens, derived_token, game_of_token, issue, new_token, token_hash
 from service.store import stored_span
 
 SEATS_RECORD = "seats record (the tokens' hashes)"
@@ -245,6 +245,8 @@ class GameService:
         if not hmac.compare_digest(found.request, fingerprint):
             raise AlreadyExists("request_id was already used to create a game from a different request")
         tokens = {viewer: derived_token(game_id, viewer, request_id) for viewer in found.hashes}
+        now = self.tokens.hashes(game_id)
+        tokens = {v: t if token_hash(t) == now.get(v) else "" for v, t in tokens.items()}  # a rotated one: not given
         rules = self.app.rules_of(game_id)
         return self._access(game_id, rules.name, tokens, self.sound(game_id))
 
@@ -548,6 +550,33 @@ class GameService:
             raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued") from None
         self.tokens.remember(game_id, record)
         return self._access(game_id, rules.name, tokens, state.version)
+
+    def rotate_token(self, game_id: UUID, viewer: str, token: str | None = None) -> str:
+        """Replace ``viewer``'s token (a seat, ``spectator`` or ``referee``) with a new one,
+        returned once; the old one is refused from then on by every server process. Over
+        gRPC ``token`` must be the referee's; ``None`` is the operator at the command line
+        (who can read the store anyway)."""
+        if token is not None and self.viewer(game_id, token) != REFEREE:
+            raise PermissionDenied("only the referee may rotate a token")
+        version, hashes = self.tokens.current(game_id)
+        if viewer not in hashes:
+            known = ", ".join(hashes)
+            raise BadRequest(f"game {game_id} has no viewer {viewer!r} to rotate; its viewers: {known}")
+        fresh = new_token(game_id)
+        rotated = TokenRotated(
+            originator_id=seats_id(game_id),
+            originator_version=version + 1,
+            game_id=game_id,
+            viewer=viewer,
+            hash=token_hash(fresh),
+        )
+        try:
+            with self.app.writing:
+                self.app.save(Record(rotated))
+        except IntegrityError:
+            raise AlreadyExists(f"another token of game {game_id} was rotated at the same moment; try again") from None
+        self.tokens.forget(game_id)
+        return fresh
 
     # -- queries ---------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ FORKED_TOPIC = "westmarch.service.forked"
 TABLE_TOPIC = "westmarch.service.table"
 TAKE_BACK_ASKED_TOPIC = "westmarch.service.take-back-asked"
 TAKE_BACK_DONE_TOPIC = "westmarch.service.take-back-done"
+TOKEN_ROTATED_TOPIC = "westmarch.service.token-rotated"
 
 
 class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,6 +43,21 @@ class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
     """For a game created with a request id: the SHA-256 of the request (a retry must match)."""
     unlisted: bool = False
     """Kept out of the public listing (ListGames): the game is reached by its tokens only."""
+    timestamp: datetime | None = None
+
+
+class TokenRotated(msgspec.Struct, frozen=True, kw_only=True):
+    """A viewer's token replaced (``westmarch tokens --rotate``, ``RotateToken``): the old
+    token is refused from then on, in every server process. The next version of the game's
+    seats record (the same id as its :class:`SeatsAssigned`), so two rotations at once
+    cannot both be saved, and every process sees the rotation in the record's last version."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    viewer: str
+    hash: str
+    """The hex SHA-256 of the new token."""
     timestamp: datetime | None = None
 
 
@@ -133,10 +149,11 @@ class TakeBackDone(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-ServiceRecord = SeatsAssigned | CommandApplied | GameForked | TableSeated | TakeBackAsked | TakeBackDone
+ServiceRecord = SeatsAssigned | TokenRotated | CommandApplied | GameForked | TableSeated | TakeBackAsked | TakeBackDone
 
 TOPICS: dict[type[Any], str] = {
     SeatsAssigned: SEATS_TOPIC,
+    TokenRotated: TOKEN_ROTATED_TOPIC,
     CommandApplied: COMMAND_TOPIC,
     GameForked: FORKED_TOPIC,
     TableSeated: TABLE_TOPIC,

@@ -72,6 +72,7 @@ def test_the_service_is_westmarch_v1() -> None:
         "GetCatalog",
         "ExportGame",
         "TakeBack",
+        "RotateToken",
     }
 
 

@@ -701,10 +701,18 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_tokens(args: argparse.Namespace) -> int:
     from service.commands import GameService
-    from service.errors import PermissionDenied
+    from service.errors import AlreadyExists, BadRequest, PermissionDenied, Unauthenticated
 
     app = _app(args)
     game_id = _game_id(app, args.game)
+    if args.rotate:
+        try:
+            token = GameService(app).rotate_token(game_id, args.rotate)
+        except (BadRequest, AlreadyExists, Unauthenticated) as error:
+            raise CommandError(str(error)) from None
+        print(f"new token of {args.rotate} in game {game_id} (shown once; the old one is refused from now on):")
+        print(f"  {args.rotate:10} {token}")
+        return 0
     try:
         access = GameService(app).issue_tokens(game_id)
     except PermissionDenied as error:
@@ -930,8 +938,17 @@ def parser() -> argparse.ArgumentParser:
     q = command("import", "store a game record as a game (refused, writing nothing, if it is damaged)", cmd_import)
     record_arguments(p, q)
 
-    p = command("tokens", "issue the seat, spectator and referee tokens of a game started with 'new'", cmd_tokens)
+    p = command(
+        "tokens",
+        "issue the seat, spectator and referee tokens of a game started with 'new', or replace one (--rotate)",
+        cmd_tokens,
+    )
     p.add_argument("game")
+    p.add_argument(
+        "--rotate",
+        metavar="VIEWER",
+        help="replace this viewer's token (a seat such as p1, spectator or referee): the old one is refused at once",
+    )
 
     p = command("fixture", "run fixture files (set up a position, script decisions, check)", cmd_fixture, store=False)
     fix_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")

@@ -20,7 +20,7 @@ from uuid import UUID
 
 from service.app import UnknownGame, Westmarch
 from service.errors import Unauthenticated
-from service.records import Record, SeatsAssigned, seats_id
+from service.records import Record, SeatsAssigned, TokenRotated, seats_id
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -74,49 +74,67 @@ def issue(
 
 
 class Tokens:
-    """Checks tokens against the stored hashes (cached: a game's tokens never change)."""
+    """Checks tokens against the stored hashes. The hashes are cached with the version of
+    the seats record they were read at; each check first reads the record's last version
+    (one indexed read), so a token rotated through any server process is refused at once."""
 
     def __init__(self, app: Westmarch) -> None:
         self.app = app
-        self._cache: OrderedDict[UUID, dict[str, str]] = OrderedDict()
+        self._cache: OrderedDict[UUID, tuple[int, dict[str, str]]] = OrderedDict()
         self._lock = threading.Lock()
         self._unlisted: set[UUID] = set()
         """Of the games in ``_cache``, those kept out of the public listing."""
-        self._checked: OrderedDict[tuple[UUID, str], str] = OrderedDict()
-        """Hashes of tokens checked lately and their viewers: a call checks its token once,
-        however many steps of it ask (a token's viewer never changes)."""
+        self._checked: OrderedDict[tuple[UUID, int, str], str] = OrderedDict()
+        """Hashes of tokens checked lately at a version of the seats record, and their
+        viewers (a token's viewer changes only when the record does)."""
 
     def remember(self, game_id: UUID, record: Record) -> None:
         event = record.pending_event
         assert isinstance(event, SeatsAssigned)
-        self._put(game_id, dict(event.hashes), event.unlisted)
+        self._put(game_id, event.originator_version, dict(event.hashes), event.unlisted)
 
     def listed(self, game_id: UUID) -> bool:
         """Whether the game may be shown in the public listing: not if it was created
         unlisted; a game without tokens (made by ``westmarch new``) is listed."""
         try:
-            self.hashes(game_id)
+            self.current(game_id, fresh=False)
         except Unauthenticated:
             return True
         with self._lock:
             return game_id not in self._unlisted
 
     def hashes(self, game_id: UUID) -> dict[str, str]:
+        """Each viewer's token hash, as the seats record says now."""
+        return dict(self.current(game_id)[1])
+
+    def current(self, game_id: UUID, fresh: bool = True) -> tuple[int, dict[str, str]]:
+        """The seats record's last version and the hashes it holds; ``fresh=False`` trusts
+        the cache (for what a rotation does not change: the viewers, whether listed)."""
+        version = self.app.record_version(seats_id(game_id)) if fresh else -1
         with self._lock:
             found = self._cache.get(game_id)
-            if found is not None:
+            if found is not None and (found[0] == version or not fresh):
                 self._cache.move_to_end(game_id)
                 return found
-        record = self.app.record(seats_id(game_id))
-        if not isinstance(record, SeatsAssigned):
+        return self._load(game_id)
+
+    def _load(self, game_id: UUID) -> tuple[int, dict[str, str]]:
+        record = self.app.records(seats_id(game_id))
+        if not record or not isinstance(record[0], SeatsAssigned):
             self.app.version(game_id)  # UnknownGame if there is no such game
             raise Unauthenticated(f"game {game_id} was not created through the service: it has no tokens")
-        self._put(game_id, dict(record.hashes), record.unlisted)
-        return dict(record.hashes)
+        first = record[0]
+        hashes = dict(first.hashes)
+        for later in record[1:]:
+            if isinstance(later, TokenRotated):
+                hashes[later.viewer] = later.hash
+        version = record[-1].originator_version
+        self._put(game_id, version, hashes, first.unlisted)
+        return version, hashes
 
-    def _put(self, game_id: UUID, hashes: dict[str, str], unlisted: bool) -> None:
+    def _put(self, game_id: UUID, version: int, hashes: dict[str, str], unlisted: bool) -> None:
         with self._lock:
-            self._cache[game_id] = hashes
+            self._cache[game_id] = (version, hashes)
             if unlisted:
                 self._unlisted.add(game_id)
             while len(self._cache) > _CACHE:
@@ -125,24 +143,26 @@ class Tokens:
 
     def viewer(self, game_id: UUID, token: str) -> str:
         """The viewer ``token`` stands for in game ``game_id``; Unauthenticated otherwise."""
-        if not token or len(token) > MAX_TOKEN:
-            return self._check(game_id, token)
-        key = (game_id, token_hash(token))
+        if not token:
+            raise Unauthenticated("a token is required (the seat, spectator or referee token of the game)")
+        version, hashes = self.current(game_id)
+        if len(token) > MAX_TOKEN:
+            return self._check(game_id, token, hashes)
+        key = (game_id, version, token_hash(token))
         with self._lock:
             known = self._checked.get(key)
         if known is not None:
             return known
-        found = self._check(game_id, token)
+        found = self._check(game_id, token, hashes)
         with self._lock:
             self._checked[key] = found
             while len(self._checked) > _CHECKED:
                 self._checked.popitem(last=False)
         return found
 
-    def _check(self, game_id: UUID, token: str) -> str:
+    def _check(self, game_id: UUID, token: str, hashes: dict[str, str]) -> str:
         if not token:
             raise Unauthenticated("a token is required (the seat, spectator or referee token of the game)")
-        hashes = self.hashes(game_id)
         if len(token) > MAX_TOKEN:
             raise Unauthenticated(f"the token is not valid for game {game_id}")
         digest = token_hash(token)
@@ -153,6 +173,10 @@ class Tokens:
         if not found:
             raise Unauthenticated(f"the token is not valid for game {game_id}")
         return found
+
+    def forget(self, game_id: UUID) -> None:
+        with self._lock:
+            self._cache.pop(game_id, None)
 
 
 __all__ = ["REFEREE", "SPECTATOR", "Tokens", "UnknownGame", "game_of_token", "issue", "new_token", "token_hash"]

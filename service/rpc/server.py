@@ -400,6 +400,12 @@ class Servicer:
         entry.extra["fork"] = str(access.game_id)
         return pb.ForkGameResponse(access=convert.access_pb(access), forked_from=str(game_id))
 
+    def rotate_token(self, request: pb.RotateTokenRequest, entry: CallLog) -> pb.RotateTokenResponse:
+        game_id = self._game(request, entry)
+        token = self.service.rotate_token(game_id, request.viewer, request.token)
+        entry.seat = request.viewer
+        return pb.RotateTokenResponse(viewer=request.viewer, token=token)
+
     def take_back(self, request: pb.TakeBackRequest, entry: CallLog) -> pb.TakeBackResponse:
         game_id = self._game(request, entry)
         result = take_back(self.service, game_id, request.token, request.seat)
@@ -509,7 +515,7 @@ class Servicer:
                 try:
                     events = await live.since(game, me, cursor.last)
                     async with self.gate.turn(context.peer()):
-                        update = await self._run(self._advance, cursor, events)
+                        update = await self._run(self._advance, cursor, events, request.token)
                 except Exception as error:
                     failure = status_of(error)
                     _log_failure("Watch", entry, failure, error)
@@ -563,7 +569,8 @@ class Servicer:
             entry.version = max(lines - 1, 0)
             _log_call(entry, outcome, started)
 
-    def _advance(self, cursor: Cursor, events: list[Event]) -> pb.WatchResponse | None:
+    def _advance(self, cursor: Cursor, events: list[Event], token: str) -> pb.WatchResponse | None:
+        self.service.viewer(cursor.game_id, token)  # a token rotated meanwhile ends the stream
         projected, view = self.service.advance(cursor, events)
         if view is None:
             return None
@@ -597,6 +604,7 @@ class Servicer:
             "GetHistory": unary("GetHistory", pb.GetHistoryRequest, pb.GetHistoryResponse, self.get_history),
             "ExplainEvent": unary("ExplainEvent", pb.ExplainEventRequest, pb.ExplainEventResponse, self.explain_event),
             "ForkGame": unary("ForkGame", pb.ForkGameRequest, pb.ForkGameResponse, self.fork_game),
+            "RotateToken": unary("RotateToken", pb.RotateTokenRequest, pb.RotateTokenResponse, self.rotate_token),
             "TakeBack": unary("TakeBack", pb.TakeBackRequest, pb.TakeBackResponse, self.take_back),
             "VerifyGame": unary("VerifyGame", pb.VerifyGameRequest, pb.VerifyGameResponse, self.verify_game),
             "GetCatalog": unary("GetCatalog", pb.GetCatalogRequest, pb.GetCatalogResponse, self.get_catalog),

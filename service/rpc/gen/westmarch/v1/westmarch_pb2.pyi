@@ -1457,3 +1457,53 @@ class TakeBackResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TakeBackResponse: _TypeAlias = TakeBackResponse  # noqa: Y015
+
+@_typing.final
+class RotateTokenRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    VIEWER_FIELD_NUMBER: _builtins.int
+    game_id: _builtins.str
+    token: _builtins.str
+    """The referee's token."""
+    viewer: _builtins.str
+    """Whose token to replace: a seat ("p1", "free-peoples", ...), "spectator" or "referee"."""
+    def __init__(
+        self,
+        *,
+        game_id: _builtins.str = ...,
+        token: _builtins.str = ...,
+        viewer: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "token", b"token", "viewer", b"viewer"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RotateTokenRequest: _TypeAlias = RotateTokenRequest  # noqa: Y015
+
+@_typing.final
+class RotateTokenResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VIEWER_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    viewer: _builtins.str
+    token: _builtins.str
+    """Shown once: the server keeps only its hash."""
+    def __init__(
+        self,
+        *,
+        viewer: _builtins.str = ...,
+        token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["token", b"token", "viewer", b"viewer"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RotateTokenResponse: _TypeAlias = RotateTokenResponse  # noqa: Y015

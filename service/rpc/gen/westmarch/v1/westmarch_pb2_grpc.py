@@ -94,6 +94,11 @@ class GameServiceStub:
                 request_serializer=westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.SerializeToString,
                 response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.FromString,
                 _registered_method=True)
+        self.RotateToken = channel.unary_unary(
+                '/westmarch.v1.GameService/RotateToken',
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.RotateTokenRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.RotateTokenResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -195,6 +200,15 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RotateToken(self, request, context):
+        """Replace one viewer's token (a seat, "spectator" or "referee") with a new one, shown once;
+        the old token is refused at once by every server process, and Watch streams opened with
+        it end with UNAUTHENTICATED. Referee only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -257,6 +271,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.TakeBack,
                     request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.FromString,
                     response_serializer=westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.SerializeToString,
+            ),
+            'RotateToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateToken,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.RotateTokenRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.RotateTokenResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -583,6 +602,33 @@ class GameService:
             '/westmarch.v1.GameService/TakeBack',
             westmarch_dot_v1_dot_westmarch__pb2.TakeBackRequest.SerializeToString,
             westmarch_dot_v1_dot_westmarch__pb2.TakeBackResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/westmarch.v1.GameService/RotateToken',
+            westmarch_dot_v1_dot_westmarch__pb2.RotateTokenRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.RotateTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -125,6 +125,11 @@ class GameServiceStub:
     goes on in a new game that is this one's events up to that decision's question, asked
     again. This game is kept as it was played. The new game takes the same tokens.
     """
+    RotateToken: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.RotateTokenRequest, _westmarch_pb2.RotateTokenResponse]
+    """Replace one viewer's token (a seat, "spectator" or "referee") with a new one, shown once;
+    the old token is refused at once by every server process, and Watch streams opened with
+    it end with UNAUTHENTICATED. Referee only.
+    """
 
 @_typing.type_check_only
 class GameServiceAsyncStub(GameServiceStub):
@@ -169,6 +174,11 @@ class GameServiceAsyncStub(GameServiceStub):
     seat's, naming it); once every seat has asked, or at once when the referee asks, play
     goes on in a new game that is this one's events up to that decision's question, asked
     again. This game is kept as it was played. The new game takes the same tokens.
+    """
+    RotateToken: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.RotateTokenRequest, _westmarch_pb2.RotateTokenResponse]  # type: ignore[assignment]
+    """Replace one viewer's token (a seat, "spectator" or "referee") with a new one, shown once;
+    the old token is refused at once by every server process, and Watch streams opened with
+    it end with UNAUTHENTICATED. Referee only.
     """
 
 class GameServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -283,6 +293,17 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         seat's, naming it); once every seat has asked, or at once when the referee asks, play
         goes on in a new game that is this one's events up to that decision's question, asked
         again. This game is kept as it was played. The new game takes the same tokens.
+        """
+
+    @_abc_1.abstractmethod
+    def RotateToken(
+        self,
+        request: _westmarch_pb2.RotateTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_westmarch_pb2.RotateTokenResponse, _abc.Awaitable[_westmarch_pb2.RotateTokenResponse]]:
+        """Replace one viewer's token (a seat, "spectator" or "referee") with a new one, shown once;
+        the old token is refused at once by every server process, and Watch streams opened with
+        it end with UNAUTHENTICATED. Referee only.
         """
 
 def add_GameServiceServicer_to_server(servicer: GameServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -200,3 +200,52 @@ def test_a_ship_is_shown_at_the_fleet_choice_and_counts_its_willpower_when_commi
     for option in decision.options:
         notes[option.label] = shown.option_note(table, decision, option)
     assert notes["Golden Wing"] == "WP 2" and notes["Aragorn (p1)"] == "WP 2"
+
+
+def test_under_auto_pass_every_event_is_shown_and_the_table_only_as_it_changed(db: str) -> None:
+    """A whole game with auto-pass on: before each decision the seat is told every event
+    since its last one (none left out, however long the round), and the table under them
+    shows what changed, so the recap stays on the screen; ``t`` shows the whole table."""
+    from projections.feed import Feed
+    from projections.story import _SAME
+
+    game = new_game(db)
+    term = Terminal(["play", game, "--db", db, "--auto-pass"])
+    try:
+        first = term.read()
+        assert "Staging area" in first  # the first table is whole
+        second = term.type(closing_answer(first))
+        assert "The table, what changed since your last decision (t: the whole table):" in second
+        assert "t                  the whole table" in term.type("h")
+        whole = term.type("t")
+        assert "Staging area" in whole and "Encounter deck" in whole
+        for _ in range(600):
+            term.type(closing_answer(term.seen[-20000:]))
+            if term.ended:
+                break
+        else:
+            pytest.fail("the game did not end in 600 answers")
+        seen = term.seen
+    finally:
+        term.close()
+    assert term.status == 0
+    head = "The table, what changed since your last decision (t: the whole table):\n"
+    blocks = [b.split("\n\n")[0] for b in seen.split(head)[1:]]
+    sizes = [len(b.splitlines()) for b in blocks]
+    assert len(blocks) > 20
+    assert sum(sizes) / len(sizes) < len(whole.splitlines()) / 2, "the table is reprinted (nearly) whole"
+    versions = [int(v) for v in re.findall(r"version (\d+) - viewing as p1", seen)]
+    app = Westmarch(store_env(db=db))
+    rules = app.rules_of(UUID(game))
+    feed = Feed(rules, "p1", rules.new_state())
+    told = {int(n) for n in re.findall(r"^\s+(\d+)  ", seen, re.MULTILINE)}
+    collapsible = [one for one, _ in _SAME]
+    missing = [
+        (p.seq, p.text)
+        for p in feed.project_many(app.history(UUID(game)))
+        if versions[0] < p.seq <= versions[-1]
+        and p.type != "DecisionRequested"
+        and p.seq not in told
+        and not any(one in p.text for one in collapsible)  # told in a line of several cards
+    ]
+    assert not missing, f"{len(missing)} events were never shown, e.g. {missing[:3]}"

@@ -360,7 +360,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         shown = [
             p for p in feed.project_many(app.history(game, gt=start)) if p.seq > since and p.type != "DecisionRequested"
         ]
-        return [f"{p.seq:6}  {p.text}" for p in shown[-30:]]  # numbered as westmarch log numbers them
+        # every one of them (the table under them shows only what changed, so a round's recap
+        # under auto-pass stays on the screen), numbered as westmarch log numbers them
+        return [f"{p.seq:6}  {p.text}" for p in shown]
 
     def back(seat: str) -> str:
         source = now["game"]

@@ -9,6 +9,7 @@ and, on demand, any card's whole text (``?NAME``, ``? 3``).
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
 from collections.abc import Callable
@@ -27,6 +28,8 @@ HELP = """Answer with the option numbers:
 Other keys:
   ?NAME or ? NAME    a card's whole text, stats and state (? Forest Spider)
   ? 3                the card of option 3
+  t                  the whole table (after a seat's first decision, only what changed
+                     since its last one is shown)
   a                  auto-pass on or off: pass every action window for you
   u                  take back your last decision (the game goes on from before it;
                      what was taken back is kept, and listed by: westmarch games)
@@ -247,8 +250,10 @@ def ask_human(
     shown: Screen | None = None,
     seating: Seating | None = None,
     cause: int | None = None,
+    whole: str | None = None,
 ) -> None:
-    """Show the table and the decision, read answers until one is accepted."""
+    """Show the table and the decision, read answers until one is accepted; ``t`` shows
+    ``whole``, the whole table, when what was shown is only what changed."""
     out = out or sys.stdout
     options = ordered(decision)
     out.write("\n" + "=" * 78 + "\n" + table_text + "\n")
@@ -263,6 +268,9 @@ def ask_human(
             raise Quit
         if word in ("h", "help", "?"):
             out.write(HELP + "\n")
+            continue
+        if word in ("t", "table"):
+            out.write((whole or table_text) + "\n")
             continue
         if word.startswith("?"):
             out.write(find_card(table, shown, word[1:], options) + "\n" if shown else "no table to look at\n")
@@ -283,6 +291,64 @@ def ask_human(
             out.write(f"  {error}\n")
         except RuleError as error:
             out.write(f"  refused: {refusal(decision, error)}\n")
+
+
+def changes(before: str, after: str) -> str:
+    """What of the table ``after`` differs from ``before`` (the table the seat was shown at
+    its last decision): its first line (round, phase, version), then each line that is new
+    or changed, under the titles of its sections, and each line gone (with nothing like it
+    in its place), marked so under its section's title."""
+    old, new = before.splitlines(), after.splitlines()
+    if not new:
+        return after
+    show: set[int] = {0}
+    gone: dict[int, list[str]] = {}
+
+    def with_titles(j: int) -> None:
+        """Show line ``j`` of the table now and the section lines above it (less indented)."""
+        show.add(j)
+        depth = _indent(new[j])
+        for k in range(j - 1, 0, -1):
+            if depth == 0:
+                break
+            if _indent(new[k]) < depth:
+                show.add(k)
+                depth = _indent(new[k])
+
+    def title_now(i: int) -> int:
+        """Where the section of line ``i`` of the old table is in the table now (0: none)."""
+        depth = _indent(old[i])
+        for k in range(i - 1, 0, -1):
+            if _indent(old[k]) < depth:
+                same = [j for j, line in enumerate(new) if _indent(line) == _indent(old[k])]
+                found = difflib.get_close_matches(old[k], [new[j] for j in same], n=1, cutoff=0.6)
+                return same[[new[j] for j in same].index(found[0])] if found else 0
+        return 0
+
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        for j in range(j1, j2):
+            with_titles(j)
+        now = new[j1:j2]
+        for i in range(i1, i2):
+            # a line like one now in its place changed (shown above); only one with none left
+            if i > 0 and old[i].strip() and not difflib.get_close_matches(old[i], now, n=1, cutoff=0.6):
+                at = title_now(i)
+                with_titles(at)
+                gone.setdefault(at, []).append(f"{' ' * _indent(old[i])}gone: {old[i].strip()}")
+    out = []
+    for j, line in enumerate(new):
+        if j in show:
+            out.append(line)
+        out += gone.get(j, [])
+    if len(out) == 1:
+        out.append("    (nothing else changed)")
+    return "\n".join(out)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
 
 
 def is_action_window(decision: Decision) -> bool:
@@ -313,6 +379,8 @@ def play(
     """
     out = out or sys.stdout
     last_human: str | None = None
+    last_table: dict[str, str] = {}
+    """The table each seat was last shown whole: later ones show what changed since."""
     while True:
         current = state()
         decision = current.pending
@@ -338,7 +406,13 @@ def play(
             out.write(f"{seat} passes: {decision.prompt} (auto-pass; type a to turn it off)\n")
             continue
         table = view(seat)
-        text = shown.render(table)
+        whole = shown.render(table)
+        before = last_table.get(seat)
+        last_table[seat] = whole
+        if before is None:
+            text = whole
+        else:
+            text = "The table, what changed since your last decision (t: the whole table):\n" + changes(before, whole)
         if recent is not None:
             lines = collapse(recent(seat))
             if lines:
@@ -350,7 +424,7 @@ def play(
         last_human = seat
         try:
             cause = caused_by(decision) if caused_by is not None else None
-            ask_human(decision, text, partial(submit, decision), read, out, table, shown, seating, cause)
+            ask_human(decision, text, partial(submit, decision), read, out, table, shown, seating, cause, whole)
         except Quit:
             out.write("\nsaved; run play again to resume\n")
             return None
@@ -358,6 +432,7 @@ def play(
             if take_back is None:
                 out.write("  taking back is not possible at this table\n")
                 continue
+            last_table.clear()  # the table after a take-back is shown whole
             try:
                 out.write(take_back(asked.seat or seat) + "\n")
             except RuleError as error:

@@ -16,6 +16,9 @@ from typing import Any
 from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
 from domain.kernel.state import State
 from domain.lcg import events as lcg_ev
+from domain.lcg.rules import combat as lcg_combat
+from domain.lcg.rules import setup as lcg_setup
+from domain.lcg.rules import ship_keywords
 from domain.lcg.rules import table as lcg
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
@@ -49,6 +52,9 @@ RULEBOOK: dict[str, str] = {
     "lcg.combat.deal-shadows": "Core Set rulebook, Phase 6: Combat, Deal Shadow Cards",
     "lcg.combat.enemy-attack": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks",
     "lcg.combat.player-attack": "Core Set rulebook, Phase 6: Combat, Attack Enemies",
+    "lcg.combat.defended-damage": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks (determine combat damage)",
+    "lcg.combat.undefended-damage": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks (undefended attacks)",
+    "lcg.combat.attack-damage": "Core Set rulebook, Phase 6: Combat, Attack Enemies (determine combat damage)",
     "lcg.refresh": "Core Set rulebook, Phase 7: Refresh",
     "lcg.damage": "Core Set rulebook, Damage and Hit Points",
     "lcg.elimination": "Core Set rulebook, Player Elimination",
@@ -102,8 +108,95 @@ def _lcg_name(s: LcgState, uid: int) -> str:
     return f"{LCG.card_name(s, uid)}#{uid}"
 
 
+def _parts(s: LcgState, uid: int, which: str) -> str:
+    """A stat's value and its parts: ``3 (printed 2 + Dwarven Axe 1)``, or ``2`` alone."""
+    parts = lcg.stat_parts(s, uid, which)
+    value = max(0, sum(n for _, n in parts))
+    if len(parts) == 1:
+        return str(value)
+    said = " ".join(f"{'+' if n >= 0 else '-'} {where} {abs(n)}" for where, n in parts[1:])
+    floor = " (never below 0)" if sum(n for _, n in parts) < 0 else ""
+    return f"{value} (printed {parts[0][1]} {said}){floor}"
+
+
+def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
+    """Combat damage as attack minus defense, archery's total, and the hit points the damage
+    is counted against: each value from the table functions the combat step itself reads."""
+    rule, target = event.cause.rule, _lcg_name(s, event.card)
+    lines: list[str] = []
+    fight = s.attack
+    if rule.startswith("lcg.combat.defended-damage") and fight is not None:
+        attack = lcg.attack(s, fight.enemy)
+        defense = lcg_combat.defense_total(s)
+        defenders = " + ".join(f"{_lcg_name(s, d)} {_parts(s, d, 'defense')}" for d in lcg_combat.defenders_left(s))
+        lines += [
+            f"attack {attack} = {_lcg_name(s, fight.enemy)} {_parts(s, fight.enemy, 'attack')}",
+            f"defense {defense} = {defenders}",
+            f"{attack} - {defense} = {event.amount} damage to {target}",
+        ]
+    elif rule.startswith("lcg.combat.undefended-damage") and fight is not None:
+        attack = lcg.attack(s, fight.enemy)
+        lines.append(
+            f"undefended: all of {_lcg_name(s, fight.enemy)}'s attack {_parts(s, fight.enemy, 'attack')} "
+            f"= {event.amount} damage to {target}"
+        )
+    elif rule.startswith("lcg.combat.attack-damage") and fight is not None:
+        total = sum(lcg.attack(s, u) for u in fight.attackers)
+        attackers = " + ".join(f"{_lcg_name(s, u)} {_parts(s, u, 'attack')}" for u in fight.attackers)
+        defense = lcg.defense(s, event.card)
+        line = f"attack {total} = {attackers or 'no attacker'}; defense {target} {_parts(s, event.card, 'defense')}"
+        lines.append(line)
+        if event.amount == total - defense:
+            lines.append(f"{total} - {defense} = {event.amount} damage to {target}")
+        else:
+            lines.append(f"{total} - {defense} = {total - defense}; {event.amount} dealt, as the cards' texts allow")
+    elif rule.startswith("lcg.keyword.archery"):
+        shooters = [
+            (u, ship_keywords.value(s, u, "Archery"))
+            for u in lcg.enemies_in_play(s) + [u for u in s.zone("staging") if lcg.defn(s, u).type == "location"]
+        ]
+        said = " + ".join(f"{_lcg_name(s, u)} {n}" for u, n in shooters if n)
+        lines.append(
+            f"archery {ship_keywords.archery_total(s)} = {said}: dealt 1 at a time, this 1 to {target} "
+            "(Archery X: the players deal X damage to characters in play)"
+        )
+    if lcg.defn(s, event.card).hit_points is not None:
+        hp = lcg.hit_points(s, event.card)
+        after = s.cards[event.card].damage + event.amount
+        verdict = "destroyed" if after >= hp else f"{hp - after} left"
+        lines.append(
+            f"{target}: {s.cards[event.card].damage} + {event.amount} = {after} damage against "
+            f"{_parts(s, event.card, 'hit_points')} hit points: {verdict}"
+        )
+    return lines
+
+
 def _lcg(event: Event, s: State) -> list[str]:
     assert isinstance(s, LcgState)
+    if isinstance(event, lcg_ev.DamageDealt) and event.card in s.cards:
+        return _damage(event, s)
+    if isinstance(event, lcg_ev.CharacterDestroyed | lcg_ev.EnemyDefeated):
+        uid = event.card if isinstance(event, lcg_ev.CharacterDestroyed) else event.enemy
+        damage, hp = s.cards[uid].damage, lcg.hit_points(s, uid)
+        if damage >= hp:
+            return [f"{_lcg_name(s, uid)}: {damage} damage >= {_parts(s, uid, 'hit_points')} hit points"]
+        return []
+    if isinstance(event, lcg_ev.ThreatSet):
+        costs = " + ".join(f"{_lcg_name(s, h)} {c}" for h, c in lcg_setup.threat_costs(s, event.player))
+        return [f"{event.player}'s starting threat {event.threat} = {costs} (the heroes' threat costs)"]
+    if isinstance(event, lcg_ev.ThreatRaised):
+        threat = s.players[event.player].threat
+        why = f" ({LCG.card_name(s, event.cause.card)})" if event.cause.card is not None else ""
+        return [f"{event.player}'s threat {threat} + {event.amount}{why} = {threat + event.amount}"]
+    if isinstance(event, lcg_ev.ProgressPlaced) and event.card in s.cards:
+        points = lcg.quest_points(s, event.card)
+        have = s.cards[event.card].progress
+        after = have + event.amount
+        done = "explored" if lcg.defn(s, event.card).type == "location" else "enough to advance"
+        return [
+            f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after} progress of "
+            f"{_parts(s, event.card, 'quest_points')} quest points" + (f": {done}" if after >= points else "")
+        ]
     if isinstance(event, lcg_ev.EnemyEngaged):
         threat = s.players[event.player].threat
         cost = lcg.engagement_cost(s, event.enemy)
@@ -117,9 +210,7 @@ def _lcg(event: Event, s: State) -> list[str]:
     if isinstance(event, lcg_ev.QuestResolved):
         shares = [(uid, lcg.willpower(s, uid)) for uid in lcg.committed(s)]
         threats = [
-            (uid, lcg.threat_of(s, uid))
-            for uid in s.zone("staging")
-            if lcg.defn(s, uid).type in ("enemy", "location")
+            (uid, lcg.threat_of(s, uid)) for uid in s.zone("staging") if lcg.defn(s, uid).type in ("enemy", "location")
         ]
         will = " + ".join(f"{_lcg_name(s, u)} {w}" for u, w in shares) or "nobody committed"
         staged = " + ".join(f"{_lcg_name(s, u)} {t}" for u, t in threats) or "no card"

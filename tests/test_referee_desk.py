@@ -227,3 +227,103 @@ def test_take_back_keeps_every_invariant(sqlite_app: Westmarch) -> None:
     assert encode(fold(app.rules_of(taken.id), events)) == encode(app.game(taken.id).state)
     middle = len(events) // 2
     assert encode(app.state_at(taken.id, middle)) == encode(fold(app.rules_of(taken.id), events[:middle]))
+
+
+def _explained(game: Game, event: Event) -> str:
+    return "\n".join(lines(explain(game.rules, _events(game), event.seq)))
+
+
+def _before(game: Game, event: Event) -> LcgState:
+    state = fold(game.rules, _events(game)[: event.seq - 1])
+    assert isinstance(state, LcgState)
+    return state
+
+
+def test_defended_combat_damage_is_attack_minus_defense_with_each_part(lcg_games: list[Game]) -> None:
+    from domain.lcg.rules import combat, table
+
+    game, event = first(lcg_games, lcg_ev.DamageDealt, "lcg.combat.defended-damage")
+    assert isinstance(event, lcg_ev.DamageDealt)
+    text, before = _explained(game, event), _before(game, event)
+    assert before.attack is not None
+    attack, defense = table.attack(before, before.attack.enemy), combat.defense_total(before)
+    assert attack - defense == event.amount
+    assert re.search(rf"= attack {attack} = .+#{before.attack.enemy} {attack}\b", text), text
+    assert re.search(rf"= defense {defense} = .+#{before.attack.defenders[0]} ", text), text
+    assert f"{attack} - {defense} = {event.amount} damage to " in text
+    assert re.search(rf"#{event.card}: \d+ \+ {event.amount} = \d+ damage against \d+.* hit points", text), text
+    assert "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks" in text
+
+
+def test_undefended_and_player_attack_damage_show_their_numbers(lcg_games: list[Game]) -> None:
+    from domain.lcg.rules import table
+
+    game, event = first(lcg_games, lcg_ev.DamageDealt, "lcg.combat.undefended-damage")
+    assert isinstance(event, lcg_ev.DamageDealt)
+    before = _before(game, event)
+    assert before.attack is not None
+    assert f"'s attack {table.attack(before, before.attack.enemy)}" in _explained(game, event)
+    game, event = first(lcg_games, lcg_ev.DamageDealt, "lcg.combat.attack-damage")
+    assert isinstance(event, lcg_ev.DamageDealt)
+    before = _before(game, event)
+    assert before.attack is not None
+    total = sum(table.attack(before, u) for u in before.attack.attackers)
+    text = _explained(game, event)
+    assert f"attack {total} = " in text and f"defense {table.name(before, event.card)}#{event.card} " in text
+    assert f"{total} - {table.defense(before, event.card)} = " in text
+
+
+def test_a_destroyed_character_or_defeated_enemy_shows_damage_against_hit_points(lcg_games: list[Game]) -> None:
+    from domain.lcg.rules import table
+
+    for wanted in (lcg_ev.CharacterDestroyed, lcg_ev.EnemyDefeated):
+        game, event = first(lcg_games, wanted)
+        uid = event.card if isinstance(event, lcg_ev.CharacterDestroyed) else event.enemy  # type: ignore[attr-defined]
+        before = _before(game, event)
+        damage, hp = before.cards[uid].damage, table.hit_points(before, uid)
+        assert f"#{uid}: {damage} damage >= {hp}" in _explained(game, event)
+
+
+def test_progress_and_threat_raised_show_their_sums(lcg_games: list[Game]) -> None:
+    from domain.lcg.rules import table
+
+    game, event = first(lcg_games, lcg_ev.ProgressPlaced)
+    assert isinstance(event, lcg_ev.ProgressPlaced)
+    before = _before(game, event)
+    have = before.cards[event.card].progress
+    text = _explained(game, event)
+    assert f"#{event.card}: {have} + {event.amount} = {have + event.amount} progress of " in text
+    assert f"{table.quest_points(before, event.card)}" in text
+    game, raised = first(lcg_games, lcg_ev.ThreatRaised)
+    assert isinstance(raised, lcg_ev.ThreatRaised)
+    threat = _before(game, raised).players[raised.player].threat
+    assert f"{raised.player}'s threat {threat} + {raised.amount}" in _explained(game, raised)
+
+
+def test_a_stats_parts_add_up_to_the_stat_the_rules_read() -> None:
+    """The parts explain shows are the rules' own sum (table.stat_parts is table.stat's
+    computation, keeping its terms): checked on every card of played positions, the
+    Dreadnaught's auras and attachments included."""
+    from domain.lcg.rules import table
+
+    for scenario in ("passage-through-mirkwood", "hunt-for-the-dreadnaught"):
+        game = play_randomly(new_lcg(5, players=2, scenario=scenario), random.Random(5))
+        events = _events(game)
+        for n in range(50, len(events), max(1, len(events) // 12)):
+            s = fold(game.rules, events[:n])
+            assert isinstance(s, LcgState)
+            for uid in s.cards:
+                for which in ("willpower", "attack", "defense", "hit_points", "threat"):
+                    if getattr(table.defn(s, uid), which) is None:
+                        continue
+                    parts = table.stat_parts(s, uid, which)
+                    assert max(0, sum(p for _, p in parts)) == table.stat(s, uid, which), (uid, which, parts)
+
+
+def test_archery_shows_its_total_card_by_card() -> None:
+    game = play_randomly(new_lcg(2, players=1, scenario="hunt-for-the-dreadnaught"), random.Random(2))
+    _, event = first([game], lcg_ev.DamageDealt, "lcg.keyword.archery")
+    text = _explained(game, event)
+    found = re.search(r"= archery (\d+) = (.+): dealt 1 at a time", text)
+    assert found, text
+    assert sum(int(n) for n in re.findall(r" (\d+)(?: \+|$)", found.group(2))) == int(found.group(1))

@@ -18,6 +18,7 @@ import io
 import json
 import logging
 import random
+import re
 import sqlite3
 import ssl
 import struct
@@ -370,6 +371,14 @@ def test_the_referee_replays_explains_and_forks(server: ThreadedServer, browser:
         tree = browser.find_element(By.ID, "explain-tree").text
         assert f"event {seq}" in tree and "lcg." in tree
         assert f"The table at version {seq} of" in browser.find_element(By.ID, "past").text
+        # a numeric step shows its arithmetic and the rulebook section, as ExplainEvent gives them
+        threat = browser.find_elements(By.CSS_SELECTOR, '#events li[data-type="ThreatSet"]')[0]
+        at = int(threat.get_attribute("data-seq") or 0)
+        threat.click()
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#explain-tree li[data-seq="{at}"]'), "no why")
+        tree = browser.find_element(By.ID, "explain-tree").text
+        assert re.search(r"p1's starting threat (\d+) = .+ \(the heroes' threat costs\)", tree), tree
+        assert "(Core Set rulebook, Setup)" in tree
 
         # the chain verified, in one click
         browser.find_element(By.ID, "verify").click()

@@ -219,7 +219,8 @@ def _defender_gone(rt: Runtime) -> bool:
     return rt.env["defender"] == "undefended" or not defenders_left(st(rt))
 
 
-def _defense_total(s: LcgState) -> int:
+def defense_total(s: LcgState) -> int:
+    """The defense an enemy's attack is resolved against: every defender left's (Stand Together)."""
     return sum(table.defense(s, d) for d in defenders_left(s))
 
 
@@ -227,14 +228,14 @@ def _choose_defender_hit(rt: Runtime) -> bool:
     """With several defenders the player assigns all the damage to one of them (Core Set FAQ,
     Stand Together: "all damage from the attack must be assigned to a single defender")."""
     s = st(rt)
-    return len(defenders_left(s)) > 1 and table.attack(s, int(rt.env["enemy"])) > _defense_total(s)
+    return len(defenders_left(s)) > 1 and table.attack(s, int(rt.env["enemy"])) > defense_total(s)
 
 
 def _defended_damage(rt: Runtime) -> Event | None:
     s = st(rt)
     enemy = int(rt.env["enemy"])
     left = defenders_left(s)
-    amount = table.attack(s, enemy) - _defense_total(s)
+    amount = table.attack(s, enemy) - defense_total(s)
     if amount <= 0 or not left:
         return None
     hit = int(rt.env["hit"]) if "hit" in rt.env else left[0]

@@ -20,6 +20,7 @@ from domain.lcg import events as ev
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import table
 from domain.lcg.scenarios import scenario
+from domain.lcg.state import LcgState
 
 HAND_SIZE = 6
 
@@ -47,10 +48,15 @@ def _lay_out(rt: Runtime) -> Event:
     return ev.CardsCreated(cards=tuple(cards))
 
 
+def threat_costs(s: LcgState, seat: str) -> list[tuple[int, int]]:
+    """Each of a player's heroes with its threat cost: the starting threat is their total
+    (rulebook, Setup: "each player sets his threat dial to his heroes' total threat cost")."""
+    return [(h, table.defn(s, h).threat_cost) for h in table.heroes(s, seat)]
+
+
 def _threat(rt: Runtime) -> Event:
-    s = st(rt)
     seat = rt.env["player"]
-    total = sum(table.defn(s, h).threat_cost for h in table.heroes(s, seat))
+    total = sum(cost for _, cost in threat_costs(st(rt), seat))
     return ev.ThreatSet(player=seat, threat=total)
 
 

@@ -43,18 +43,47 @@ def name(s: LcgState, uid: Uid) -> str:
 
 def stat(s: LcgState, uid: Uid, which: str) -> int:
     """The card's current value of ``which`` (never below zero)."""
+    value = _stat(s, uid, which, None)
+    return value if value > 0 else 0
+
+
+def stat_parts(s: LcgState, uid: Uid, which: str) -> list[tuple[str, int]]:
+    """What :func:`stat` adds up, each part with where it comes from ("printed", a card's
+    name, "its own text", "an effect in play"): the same computation, for the referee's
+    arithmetic (``explain``), so what it shows cannot drift from what the rules count."""
+    parts: list[tuple[str, int]] = []
+    _stat(s, uid, which, parts)
+    return parts
+
+
+def _stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None) -> int:
     card = s.cards[uid]
     value: int = getattr(CARDS[card.code], which)
+    if parts is not None:
+        parts.append(("printed", value))
     if s.modifiers:
-        value += s.modifier_total(uid, which)
+        if parts is None:
+            value += s.modifier_total(uid, which)
+        else:
+            for m in s.modifiers:
+                if m.target == uid and m.stat == which:
+                    value += m.amount
+                    where = "a lasting effect" if m.source is None else name(s, m.source)
+                    parts.append(("its own text" if m.source == uid else where, m.amount))
     passive = text_of(card.code).stat
     if passive is not None and not blank(s, uid):
-        value += passive(s, uid, which)
+        extra = passive(s, uid, which)
+        value += extra
+        if parts is not None and extra:
+            parts.append(("its own text", extra))
     if s.zones.get("attachments"):
-        value += _from_attachments(s, uid, which)
+        value += _from_attachments(s, uid, which, parts)
     for aura in AURAS:
-        value += aura(s, uid, which)
-    return value if value > 0 else 0
+        extra = aura(s, uid, which)
+        value += extra
+        if parts is not None and extra:
+            parts.append(("an effect in play", extra))
+    return value
 
 
 def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:
@@ -62,13 +91,16 @@ def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:
     return CARDS[s.cards[uid].code].has(keyword) or any(aura(s, uid, keyword) for aura in KEYWORD_AURAS)
 
 
-def _from_attachments(s: LcgState, uid: Uid, which: str) -> int:
+def _from_attachments(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None = None) -> int:
     """What the attachments on a card add to one of its stats (Citadel Plate, Dark Knowledge)."""
     total = 0
     for a in attachments_on(s, uid):
         host = text_of(s.cards[a].code).host
         if host is not None and host.stat is not None:
-            total += host.stat(s, a, uid, which)
+            extra = host.stat(s, a, uid, which)
+            total += extra
+            if parts is not None and extra:
+                parts.append((name(s, a), extra))
     return total
 
 

@@ -635,7 +635,14 @@ function because(b) {
       { "data-seq": seq },
       h("a", { href: "#", onclick: (e) => { e.preventDefault(); select(seq); } }, `event ${seq}`),
       `: ${b.text || ""}`,
-      h("div", { class: "why" }, b.rule ? h("code", {}, b.rule) : null, b.card ? h("span", { class: "by-card" }, ` by ${b.card}`) : null),
+      h(
+        "div",
+        { class: "why" },
+        b.rule ? h("code", {}, b.rule) : null,
+        b.card ? h("span", { class: "by-card" }, ` by ${b.card}`) : null,
+        b.section ? h("span", { class: "section" }, ` (${b.section})`) : null,
+      ),
+      (b.working || []).length ? h("ul", { class: "working" }, b.working.map((w) => h("li", {}, w))) : null,
       (b.ledBy || []).map(because),
     ),
   );

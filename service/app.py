@@ -313,11 +313,12 @@ class Westmarch(Application[UUID]):
         if not events:
             return
         before = events[0].seq - 1
-        if before:
-            # onto a stored game: the whole game re-executed from its seed, as `verify FILE` does
-            verdict = verify(rules, [*self.history(game_id, lte=before), *events])
-            if not verdict.ok:
-                raise ForgedRecord(game_id, verdict)
+        # the whole game re-executed from its seed, as `verify FILE` does, whether it goes on
+        # a stored game or starts a new one: a record whose chain was recomputed over an
+        # edited event holds as a chain, and only the rules tell it from a game played
+        verdict = verify(rules, [*(self.history(game_id, lte=before) if before else ()), *events])
+        if not verdict.ok:
+            raise ForgedRecord(game_id, verdict)
         state = fold(rules, list(events), self.state_at(game_id, before) if before else None)
         self._save(_Adopted(game_id, rules, state, events, stamps), before)
 

@@ -9,9 +9,9 @@ rules version this engine knows) and writes nothing unless it passes; then it sa
 event in one transaction. The game keeps its id, so importing the same record again adds
 nothing; a later record of the same game (the game went on) adds the events the store does
 not have yet; a record whose history differs from the stored game of the same id is refused.
-Events added to a stored game are re-executed with it first (as ``westmarch verify FILE``
-does) and refused if the rules would not have produced them; a new game is imported on its
-chain alone: ``westmarch verify GAME`` re-executes it.
+Every game imported is re-executed first, from its seed, with the stored game it goes on if
+any (as ``westmarch verify FILE`` does), and refused if the rules would not have produced
+it: a record forged with its hashes recomputed is never stored, so never served.
 """
 
 from __future__ import annotations

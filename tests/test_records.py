@@ -507,3 +507,37 @@ def test_the_header_names_the_westmarch_the_game_was_started_with(record: list[b
     first = msgspec.json.decode(record[1])[1]
     assert header["played_engine"] == first["engine"] == engine() and engine().startswith("westmarch ")
     assert header["engine"] == engine()
+
+
+def test_a_forged_record_of_a_new_game_is_refused_and_nothing_is_stored(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record whose chain was recomputed over an edited event holds as a chain; importing
+    it as a new game re-executes it, so it is refused before anything is written."""
+    monkeypatch.chdir(tmp_path)
+    db = str(tmp_path / "g.db")
+    assert main(["new", "lcg", "--players", "2", "--seed", "4", "--db", db]) == 0
+    capsys.readouterr()
+    from service.app import Westmarch, store_env
+
+    app = Westmarch(store_env(db=db))
+    [info] = list(app.games())
+    game = str(info.id)
+    lines = b"".join(export(app, info.id)).splitlines(keepends=True)
+    k = next(i for i, line in enumerate(lines) if b'"type":"ThreatSet"' in line)
+
+    def more_threat(event: dict[str, Any]) -> None:
+        event["threat"] += 5
+
+    Path("forged.jsonl").write_bytes(b"".join(rechained(lines, k, more_threat)))
+    other = str(tmp_path / "other.db")
+    capsys.readouterr()
+    assert main(["import", "forged.jsonl", "--db", other]) == 3
+    err = capsys.readouterr().err
+    assert f"FAILED at event {k}: the hash chain is intact but re-execution differs" in err
+    assert not list(Westmarch(store_env(db=other)).games()), "a forged record was stored"
+    Path("real.jsonl").write_bytes(b"".join(lines))
+    assert main(["import", "real.jsonl", "--db", other]) == 0
+    assert "each re-executed from the seed" in capsys.readouterr().out
+    assert [str(g.id) for g in Westmarch(store_env(db=other)).games()] == [game]
+

@@ -64,7 +64,12 @@ def bench_records(games: int, repeats: int, folder: Path) -> list[tuple[str, str
         ),
         ("baseline: fold of every game from SQLite (state_at, no snapshots)", f"{total / fold:,.0f} events/s", ""),
         ("export from SQLite (the store's bytes, a header, chunks of lines)", rate(exporting), ""),
-        ("import into a new SQLite file (whole check, one transaction per game, snapshots)", rate(importing), ""),
+        (
+            "import into a new SQLite file (whole check, every decision re-executed, one transaction per game, "
+            "snapshots)",
+            rate(importing),
+            "",
+        ),
         ("offline verify, hash chain and decoding only (check_record)", rate(checking), ""),
         ("offline verify, chain then re-execution of every decision (westmarch verify FILE)", rate(verifying), ""),
     ]

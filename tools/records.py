@@ -107,7 +107,7 @@ def import_file(app: Westmarch, path: str) -> int:
     elif done.added < done.events:
         print(f"{done.game_id}: the stored game went on: {done.added} events added, now {done.events}")
     else:
-        print(f"{done.game_id}: imported, {done.events} events of {done.ruleset}; re-execute with: westmarch verify")
+        print(f"{done.game_id}: imported, {done.events} events of {done.ruleset}, each re-executed from the seed")
     return 0
 
 

@@ -41,10 +41,6 @@ def name(s: LcgState, uid: Uid) -> str:
     return CARDS[s.cards[uid].code].name
 
 
-def stat(s: LcgState, uid: Uid, which: str) -> int:
-    """The card's current value of ``which`` (never below zero)."""
-    value = _stat(s, uid, which, None)
-    return value if value > 0 else 0
 
 
 def stat_parts(s: LcgState, uid: Uid, which: str) -> list[tuple[str, int]]:
@@ -52,11 +48,13 @@ def stat_parts(s: LcgState, uid: Uid, which: str) -> list[tuple[str, int]]:
     name, "its own text", "an effect in play"): the same computation, for the referee's
     arithmetic (``explain``), so what it shows cannot drift from what the rules count."""
     parts: list[tuple[str, int]] = []
-    _stat(s, uid, which, parts)
+    stat(s, uid, which, parts)
     return parts
 
 
-def _stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None) -> int:
+def stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None = None) -> int:
+    """The card's current value of ``which`` (never below zero); with ``parts``, each term
+    of the sum is also put there with where it comes from (see :func:`stat_parts`)."""
     card = s.cards[uid]
     value: int = getattr(CARDS[card.code], which)
     if parts is not None:
@@ -83,7 +81,7 @@ def _stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None
         value += extra
         if parts is not None and extra:
             parts.append(("an effect in play", extra))
-    return value
+    return value if value > 0 else 0
 
 
 def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:

@@ -344,8 +344,7 @@ class Westmarch(Application[UUID]):
 
     def record_version(self, record_id: UUID) -> int:
         """The last version of a service record (0 if there is none): one indexed read."""
-        found = self.recorder.select_events(record_id, desc=True, limit=1)
-        return found[0].originator_version if found else 0
+        return latest_version(self.recorder, record_id) or 0
 
     def _insert(self, appends: Sequence[Append]) -> list[LogMismatch | None]:
         with self.writing:

@@ -213,3 +213,24 @@ def test_the_command_line_refuses_a_finished_game_in_one_line(
     assert "part way through a rule step at version 60" in out.read_text(encoding="utf-8")
     capsys.readouterr()
     assert main(["fixture", "run", str(out)]) == 0
+
+
+def test_a_contract_chosen_at_setup_is_captured_in_the_game_section() -> None:
+    """A Perilous Voyage chosen at setup is part of the game's options: the capture writes it
+    as ``contracts`` in ``[game]`` and the loaded table equals the game's field for field."""
+    options = lcg_options("hunt-for-the-dreadnaught", 1)
+    [player] = options.players
+    deck = (player.deck * 4)[:100]  # the contract asks for at least 100 cards
+    options = msgspec.structs.replace(
+        options, players=(msgspec.structs.replace(player, deck=deck, contract="thftd-047"),)
+    )
+    game = _play(LCG, LCG.created(options, 9), 9, 60)
+    states = _states(LCG, game)
+    version = max(v for v in range(2, len(states)) if states[v].pending is not None and states[v].over is None)
+    state = states[version]
+    text = capture(LCG, state, "a game with a contract")
+    data = tomllib.loads(text)
+    assert data["game"]["contracts"] == ["A Perilous Voyage"]
+    run = Run(data)
+    assert differences(table_of(state), table_of(run.game.state)) == []
+    assert run_fixture(data).passed

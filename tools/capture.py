@@ -217,6 +217,8 @@ def capture_lcg(s: LcgState, name: str) -> str:
         "seed": s.seed,
         "difficulty": options.difficulty,
     }
+    if any(p.contract for p in options.players):  # chosen at setup (rulebook, Contracts)
+        game["contracts"] = [LCG_CARDS[p.contract].name if p.contract else "" for p in options.players]
     position: dict[str, Any] = {
         "round": s.round,
         "phase": s.phase,

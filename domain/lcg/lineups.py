@@ -45,15 +45,20 @@ def contract_code(name: str, deck: Sequence[str], player: int) -> str:
     """The contract named ``name``, checked against the player's deck (rulebook, Contracts:
     "if a contract places restrictions on the contents of a player's deck, those restrictions
     must be met in order to choose that contract")."""
+    code = contract_named(name)
+    least = MIN_DECK_FOR_CONTRACT.get(code, 0)
+    if len(deck) < least:
+        raise SetupError(f"player {player}'s deck has {len(deck)} cards; {CARDS[code].name} needs at least {least}")
+    return code
+
+
+def contract_named(name: str) -> str:
+    """The code of the contract named ``name`` (or given by its code); SetupError if none is."""
     found = [c for c in CARDS.values() if c.type == "contract" and name.casefold() in (c.code, c.name.casefold())]
     if not found:
         known = ", ".join(sorted(c.name for c in CARDS.values() if c.type == "contract"))
         raise SetupError(f"unknown contract {name!r}; known: {known}")
-    code = found[0].code
-    least = MIN_DECK_FOR_CONTRACT.get(code, 0)
-    if len(deck) < least:
-        raise SetupError(f"player {player}'s deck has {len(deck)} cards; {found[0].name} needs at least {least}")
-    return code
+    return found[0].code
 
 
 def starting_deck() -> tuple[str, ...]:

@@ -25,7 +25,7 @@ import msgspec
 from domain.kernel.position import Position, card_entry, label, lasting, round_frames, stack_frames, zone_seat
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, CardDef
-from domain.lcg.lineups import SetupError, lcg_options
+from domain.lcg.lineups import SetupError, contract_named, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import Attack, Card, Options, Player
@@ -115,6 +115,19 @@ def _epic_options(options: Options, epic: Mapping[str, Any]) -> Options:
     )
 
 
+def _contracts(options: Options, names: Sequence[Any]) -> Options:
+    """The contract each player chose at setup (``contracts`` in ``[game]``, "" for none). A
+    position states its decks in its zones, so setup's deck restriction (rulebook, Contracts:
+    "those restrictions must be met in order to choose that contract") is not checked here."""
+    if len(names) > len(options.players):
+        raise SetupError(f"contracts were given for {len(names)} players but the game has {len(options.players)}")
+    players = list(options.players)
+    for i, name in enumerate(names):
+        if name:
+            players[i] = msgspec.structs.replace(players[i], contract=contract_named(str(name)))
+    return msgspec.structs.replace(options, players=tuple(players))
+
+
 def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.GameCreated, ev.PositionSet]:
     players = int(game.get("players", len(game.get("heroes", [])) or 1))
     options = lcg_options(
@@ -123,6 +136,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         [list(h) for h in game.get("heroes", [])] or None,
         str(game.get("difficulty", "standard")),
     )
+    options = _contracts(options, game.get("contracts", []))
     epic = game.get("epic")
     if epic is not None:
         options = _epic_options(options, epic)

@@ -135,7 +135,6 @@ def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
             f"{attack} - {defense} = {event.amount} damage to {target}",
         ]
     elif rule.startswith("lcg.combat.undefended-damage") and fight is not None:
-        attack = lcg.attack(s, fight.enemy)
         lines.append(
             f"undefended: all of {_lcg_name(s, fight.enemy)}'s attack {_parts(s, fight.enemy, 'attack')} "
             f"= {event.amount} damage to {target}"

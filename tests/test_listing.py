@@ -65,3 +65,10 @@ def test_serve_help_names_the_private_listing() -> None:
         [sys.executable, "-m", "tools.cli", "serve", "--help"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     assert "--private" in out and "--epic-groups" in out
+
+
+def test_serve_refuses_an_epic_cap_below_one_group(capsys: pytest.CaptureFixture[str]) -> None:
+    from tools.cli import main
+
+    assert main(["serve", "--port", "0", "--epic-groups", "0"]) == 2
+    assert "--epic-groups must be at least 1" in capsys.readouterr().err

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import statistics
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Coroutine
@@ -36,8 +35,8 @@ from service.rpc.gen.westmarch.v1 import epic_pb2_grpc as epb_grpc
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
-from tools.bench_load import Fairness, dual_stack, fairness, flood_address
-from tools.bench_service import _pct, serve, submit_loops
+from tools.bench_load import Fairness, dual_stack, fairness, fairness_row, flood_address, run_flood
+from tools.bench_service import serve, submit_loops
 from tools.rpc_client import aio_channel
 
 Counts = dict[str, int]
@@ -142,49 +141,19 @@ FLOODS: dict[str, tuple[str, Flood]] = {
 }
 
 
-def flood_process(kind: str, address: str, callers: int, ready: Any, stop: Any, results: Any) -> None:
-    """A flood as a client process of its own: it starts, says it is flooding, floods until
-    ``stop`` is set, then hands back its counts."""
-    counts: Counts = {}
-    flood = FLOODS[kind][1]
-
-    async def run() -> None:
-        stopping = asyncio.Event()
-        flooding = asyncio.create_task(flood(address, stopping, counts, callers))
-        await asyncio.sleep(1.5)  # the streams are open before measuring
-        ready.set()
-        await asyncio.get_running_loop().run_in_executor(None, stop.wait)
-        stopping.set()
-        await flooding
-
-    asyncio.run(run())
-    results.put(counts)
-
-
 class _Flood:
-    """``flood_process`` with its kind bound, picklable for a spawned process."""
+    """One of :data:`FLOODS` as a client process of its own (picklable for a spawned process)."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
 
     def __call__(self, address: str, callers: int, ready: Any, stop: Any, results: Any) -> None:
-        flood_process(self.kind, address, callers, ready, stop, results)
+        run_flood(FLOODS[self.kind][1], address, callers, ready, stop, results, settle=1.5)
 
 
 def row(kind: str, fair: Fairness) -> tuple[str, str, str]:
-    alone, flooded = fair.alone, fair.flooded
-    p_alone, p_flooded = _pct(alone, 0.99), _pct(flooded, 0.99)
-    seen = ", ".join(f"{k} {v:,}" for k, v in sorted(fair.counts.items()))
-    per_second = max(fair.seconds, 1e-9)
-    return (
-        f"one client's SubmitDecision p99 (127.0.0.1) while {FLOODS[kind][0]} from ::1, against its p99 alone",
-        f"{p_flooded:.2f} ms against {p_alone:.2f} ms: {p_flooded / max(p_alone, 1e-9):.2f}x "
-        f"(p50 {statistics.median(flooded):.2f} ms against {statistics.median(alone):.2f} ms; "
-        f"{len(flooded):,} calls against {len(alone):,}; CPU while flooded: server "
-        f"{fair.server_cpu / per_second:.2f} cores (alone {fair.server_cpu_alone / per_second:.2f}), flood "
-        f"{fair.flood_cpu / per_second:.2f}; the flood: {seen})",
-        "goal <= 2x",
-    )
+    measure = f"one client's SubmitDecision p99 (127.0.0.1) while {FLOODS[kind][0]} from ::1, against its p99 alone"
+    return fairness_row(fair, measure)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -136,14 +136,19 @@ async def _flood(address: str, stop: asyncio.Event, counts: dict[str, int], call
 
 
 def _flood_process(address: str, callers: int, ready: Any, stop: Any, results: Any) -> None:
-    """The flood as a client process of its own (as another client would be): it starts,
-    says it is flooding, floods until ``stop`` is set, then hands back its counts."""
+    run_flood(_flood, address, callers, ready, stop, results)
+
+
+def run_flood(flood: Any, address: str, callers: int, ready: Any, stop: Any, results: Any, settle: float = 1.0) -> None:
+    """A flood (``flood(address, stopping, counts, callers)``) as a client process of its own
+    (as another client would be): it starts, says it is flooding ``settle`` seconds later
+    (its streams are open by then), floods until ``stop`` is set, then hands back its counts."""
     counts: dict[str, int] = {}
 
     async def run() -> None:
         stopping = asyncio.Event()
-        flooding = asyncio.create_task(_flood(address, stopping, counts, callers))
-        await asyncio.sleep(1.0)  # the streams are open before measuring
+        flooding = asyncio.create_task(flood(address, stopping, counts, callers))
+        await asyncio.sleep(settle)
         ready.set()
         await asyncio.get_running_loop().run_in_executor(None, stop.wait)
         stopping.set()
@@ -559,15 +564,20 @@ def load(args: argparse.Namespace) -> None:
     print(f"written to {args.output}")
 
 
-def fairness_row(fair: Fairness) -> tuple[str, str, str]:
+FLOOD_MEASURE = (
+    "one client's SubmitDecision p99 while another client process floods on one connection (500 Watch "
+    "streams with one token, ListGames and CreateGame without pause), against its p99 alone "
+    "(alternating stretches)"
+)
+
+
+def fairness_row(fair: Fairness, measure: str = FLOOD_MEASURE) -> tuple[str, str, str]:
     alone, flooded = fair.alone, fair.flooded
     p_alone, p_flooded = _pct(alone, 0.99), _pct(flooded, 0.99)
     seen = ", ".join(f"{k} {v:,}" for k, v in sorted(fair.counts.items()))
     per_second = max(fair.seconds, 1e-9)
     return (
-        "one client's SubmitDecision p99 while another client process floods on one connection (500 Watch "
-        "streams with one token, ListGames and CreateGame without pause), against its p99 alone "
-        "(alternating stretches)",
+        measure,
         f"{p_flooded:.2f} ms against {p_alone:.2f} ms: {p_flooded / max(p_alone, 1e-9):.2f}x "
         f"(p50 {statistics.median(flooded):.2f} ms against {statistics.median(alone):.2f} ms; "
         f"{len(flooded):,} calls against {len(alone):,}; CPU while flooded: server "

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from service.app import Westmarch, store_env
-from tools.bots import random_choice
 
 POSTGRES_DSN = os.environ.get("WESTMARCH_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.decisions import (
     Decision,
@@ -19,7 +20,6 @@ from domain.kernel.decisions import (
     UnknownDecision,
 )
 from domain.kernel.state import State
-from tools.bots import random_choice
 
 PROBE_RATE = 0.05
 """Share of decisions at which every kind of illegal answer is tried first."""

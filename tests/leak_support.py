@@ -23,6 +23,7 @@ import grpc
 import msgspec
 import pytest
 
+from bots import random_choice
 from domain.kernel.decisions import Decision, Kind
 from domain.kernel.events import DecisionRequested, Event, GameEnded
 from domain.kernel.ruleset import Ruleset
@@ -32,7 +33,6 @@ from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
 from tests.rpc_support import stub_for, tokens
-from tools.bots import random_choice
 
 
 @dataclass(frozen=True)

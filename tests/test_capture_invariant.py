@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.events import DecisionAnswered
 from domain.kernel.ruleset import Ruleset
@@ -34,7 +35,6 @@ from domain.verify import verify
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from domain.wotr.state import WotrState
-from tools.bots import random_choice
 from tools.capture import CaptureError, capture, differences, table_of
 from tools.cli import main
 from tools.fixtures import Run, run_fixture

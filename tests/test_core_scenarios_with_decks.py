@@ -13,6 +13,7 @@ from uuid import UUID
 import pytest
 from grpc import aio
 
+from bots import make_bot
 from domain.kernel.events import DecisionAnswered
 from domain.lcg import events as ev
 from domain.lcg.ruleset import LCG
@@ -21,7 +22,6 @@ from service.app import store_env
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tests.rpc_support import stub_for, threaded_server
-from tools.bots import make_bot
 from tools.cli import main
 from tools.rpc_client import BotReport, play_seat
 

@@ -19,6 +19,7 @@ import grpc
 import pytest
 from grpc import aio
 
+from bots import make_bot
 from domain.game import Game
 from domain.kernel.events import DecisionAnswered
 from domain.lcg import events as ev
@@ -33,7 +34,6 @@ from service.app import store_env
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tests.rpc_support import stub_for, threaded_server
-from tools.bots import make_bot
 from tools.cli import main
 from tools.games import kind
 from tools.rpc_client import BotReport, play_seat

@@ -13,12 +13,12 @@ import uuid
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from projections.feed import REFEREE, SPECTATOR, Feed
 from tests.conftest import new_lcg
-from tools.bots import random_choice
 
 
 def _games() -> list[tuple[str, Game]]:

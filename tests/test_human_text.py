@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from bots import make_bot
 from domain.game import Game
 from domain.kernel.decisions import Choice, Decision, Kind
 from domain.kernel.events import DecisionAnswered, DecisionRequested, Event, LimitUsed, ModifierAdded, PositionEvent
@@ -38,7 +39,6 @@ from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from projections.feed import SPECTATOR, Feed
 from projections.story import collapse, story
-from tools.bots import make_bot
 from tools.games import KINDS
 from tools.play import Seating, ordered, play, screen
 

@@ -15,6 +15,7 @@ from uuid import UUID
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.events import DecisionAnswered, Event, GameEnded
 from domain.lcg import encounter_events as xev
@@ -27,7 +28,6 @@ from domain.verify import verify
 from service.app import Westmarch, store_env
 from service.commands import GameService
 from service.epic import EpicService
-from tools.bots import random_choice
 from tools.fixtures import Run
 
 

@@ -19,6 +19,7 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import IntegrityError
 
+from bots import random_choice
 from domain.lcg import epic as organizer
 from domain.lcg import events as ev
 from domain.lcg.state import LcgState
@@ -27,7 +28,6 @@ from service.commands import GameService
 from service.epic import EpicAccess, EpicService
 from service.organizer import Organizer, leader_of
 from tests.rpc_support import pg_env, postgres_schema
-from tools.bots import random_choice
 
 
 def _organizer(app: Westmarch) -> Organizer:

@@ -18,6 +18,7 @@ from uuid import UUID
 import grpc
 import pytest
 
+from bots import random_choice
 from domain.lcg import epic as organizer
 from domain.lcg import events as ev
 from domain.lcg.ruleset import LCG
@@ -32,7 +33,6 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
 from tests.conftest import POSTGRES_DSN
 from tests.rpc_support import ServeProcess, pg_env, postgres_schema, stub_for, threaded_server
-from tools.bots import random_choice
 
 
 def _play_group(address: str, access: pb.GameAccess, seed: int, decisions: int) -> None:

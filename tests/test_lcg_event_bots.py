@@ -9,6 +9,8 @@ from typing import Any, cast
 
 import msgspec
 
+from bots import make_bot
+from bots.lcg_greedy import GreedyBot
 from domain.game import Game
 from domain.kernel.decisions import Choice
 from domain.lcg.cards import CARDS
@@ -17,10 +19,8 @@ from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import HeroSetup, LcgState
 from projections.lcg import view
-from tools.bots import make_bot
 from tools.fixtures import Run
 from tools.games import kind
-from tools.lcg_bots import GreedyBot
 from tools.simulate import play_out
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import cast
 
+from bots.lcg_greedy import GreedyBot
 from domain.game import Game
 from domain.kernel.decisions import Choice
 from domain.lcg.state import LcgState
 from projections.lcg import view
 from tools.fixtures import Run
-from tools.lcg_bots import GreedyBot
 
 
 def _greedy(game: Game) -> Choice:

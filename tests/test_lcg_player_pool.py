@@ -12,6 +12,7 @@ from typing import cast
 import msgspec
 import pytest
 
+from bots import GREEDY
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.kernel.runtime import fold
@@ -23,7 +24,6 @@ from domain.lcg.state import LcgState
 from domain.verify import verify
 from projections.lcg import view
 from tests.invariant_support import play_probing
-from tools.bots import GREEDY
 
 LINEUPS = (
     ["Éowyn", "Eleanor", "Dúnhere"],

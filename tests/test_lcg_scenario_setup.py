@@ -12,6 +12,7 @@ import uuid
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.kernel.runtime import fold
@@ -23,7 +24,6 @@ from domain.lcg.rules import table
 from domain.lcg.rules.keywords import guards_of
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState
-from tools.bots import random_choice
 
 HILL_TROLL = "core-082"
 NAZGUL = "core-102"

@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.changelog import RulesChange
 from domain.kernel.events import Event
@@ -40,7 +41,6 @@ from service.archive import ImportRefused, export, import_record
 from service.store import latest_version
 from tests.conftest import new_lcg, play_randomly, postgres_app
 from tests.rpc_support import postgres_schema
-from tools.bots import random_choice
 from tools.cli import main
 
 # -- a rules change, simulated -------------------------------------------------------------

@@ -201,7 +201,7 @@ def test_take_back_keeps_every_invariant(sqlite_app: Westmarch) -> None:
     game = new_lcg(11, players=2)
     app.store(game)
     rng = random.Random(11)
-    from tools.bots import random_choice
+    from bots import random_choice
 
     for _ in range(30):
         decision = app.game(game.id).state.pending

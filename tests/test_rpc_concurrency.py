@@ -22,6 +22,7 @@ import grpc
 import msgspec
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.events import NO_CAUSE, DecisionAnswered
 from domain.lcg.ruleset import LCG
@@ -30,7 +31,6 @@ from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from tests.conftest import POSTGRES_DSN
 from tests.rpc_support import ServeProcess, create, pg_env, postgres_schema, stub_for, tokens
-from tools.bots import random_choice
 
 
 @pytest.fixture

@@ -281,8 +281,8 @@ def test_malformed_messages_get_invalid_argument(server: ThreadedServer, game: d
 def test_the_game_over_is_a_failed_precondition(server: ThreadedServer, stub: pb_grpc.GameServiceStub) -> None:
     import random
 
+    from bots import random_choice
     from service.rpc.convert import decision_from_pb
-    from tools.bots import random_choice
 
     access = create(stub, players=1, seed=4)
     token = access.seats[0].token

@@ -230,8 +230,8 @@ def test_same_command_id_is_applied_once(sqlite_server: ThreadedServer) -> None:
 def _legal(decision: pb.Decision) -> list[str]:
     import random
 
+    from bots import random_choice
     from service.rpc.convert import decision_from_pb
-    from tools.bots import random_choice
 
     return list(random_choice(decision_from_pb(decision), random.Random(0)))
 

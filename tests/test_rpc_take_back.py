@@ -31,7 +31,7 @@ def server(tmp_path: Path) -> Iterator[ThreadedServer]:
 
 
 def play(stub: pb_grpc.GameServiceStub, game: str, keys: dict[str, str], answers: int, rng: random.Random) -> None:
-    from tools.bots import random_choice
+    from bots import random_choice
 
     for _ in range(answers):
         seat = stub.GetView(pb.GetViewRequest(game_id=game, token=keys["referee"])).view.waiting_for

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.decisions import Decision
 from domain.kernel.events import KERNEL_EVENTS, DecisionAnswered, DecisionRequested, Event
@@ -36,7 +37,6 @@ from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from projections.feed import SPECTATOR, Feed, projection
 from projections.story import Namer, describe, describe_body, phrase_for, phrasebook, story
-from tools.bots import random_choice
 from tools.fixtures import Run, fixture_files, load
 
 FIXTURES = Path(__file__).parent / "fixtures"

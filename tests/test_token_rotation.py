@@ -13,12 +13,12 @@ from uuid import UUID
 import grpc
 import pytest
 
+from bots import random_choice
 from service.app import store_env
 from service.records import seats_id
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from tests.rpc_support import ROOT, ServeProcess, create, pg_env, postgres_schema, stub_for, threaded_server, tokens
-from tools.bots import random_choice
 
 Code = grpc.StatusCode
 

@@ -41,6 +41,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
+from bots import random_choice
 from domain.kernel.decisions import Kind
 from service.app import store_env
 from service.commands import GameService
@@ -53,7 +54,6 @@ from tests.leak_support import Oracle, Secrets
 from tests.rpc_support import ServeProcess, create, self_signed, stub_for, threaded_server, tokens
 from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
 from tests.test_wotr_leaks import SECRETS as WOTR_SECRETS
-from tools.bots import random_choice
 from tools.fixtures import Run, load
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
 from domain.kernel.ruleset import SetupError
@@ -32,7 +33,6 @@ from domain.wotr.state import WotrState
 from projections.explain import explain, lines
 from projections.feed import Feed
 from tests.test_cli import run
-from tools.bots import random_choice
 from tools.fixtures import Result, run_fixture
 
 ENCODE = WOTR.codec.encode

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.wotr import events as ev
@@ -37,7 +38,6 @@ from projections.explain import explain
 from projections.phrases_wotr import combat_working
 from projections.wotr import LocationView, TableView, view
 from tools import render_wotr
-from tools.bots import random_choice
 from tools.capture import CaptureError, capture
 from tools.fixtures import Run
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pytest
 
+from bots import random_choice
 from domain.game import Game, Recorded
 from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
 from domain.kernel.runtime import fold
@@ -43,7 +44,6 @@ from domain.wotr.state import WotrState
 from service.app import Westmarch, store_env
 from tests.invariant_support import Probed, check_rate, play_probed
 from tests.test_invariants import _tamper
-from tools.bots import random_choice
 
 GAMES = int(os.environ.get("WESTMARCH_WOTR_GAMES", "1000"))
 BOT_GAMES = int(os.environ.get("WESTMARCH_WOTR_BOT_GAMES", "500"))

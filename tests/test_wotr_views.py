@@ -90,9 +90,9 @@ def test_the_event_feed_keeps_each_seats_secrets() -> None:
     """A seat's feed never names another seat's hand, any deck order, or another's options."""
     import random
 
+    from bots import random_choice
     from domain.wotr.options import wotr_options
     from projections.feed import Feed
-    from tools.bots import random_choice
 
     game = Game.start(uuid4(), WOTR, WOTR.created(wotr_options("trilogy"), 4))
     rng = random.Random(4)

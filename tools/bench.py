@@ -31,6 +31,8 @@ import msgspec
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
+from bots import random_choice
+from bots.lcg_greedy import GreedyBot
 from domain.game import Game
 from domain.kernel.runtime import apply
 from domain.lcg.lineups import lcg_options, starting_deck
@@ -38,8 +40,6 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view
 from service.app import Westmarch, store_env
-from tools.bots import random_choice
-from tools.lcg_bots import GreedyBot
 from tools.progress import Progress
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import cast
 from uuid import uuid4
 
+from bots import make_bot
 from domain.game import Game
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
@@ -33,7 +34,6 @@ from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from tools.bench import write_section
-from tools.bots import make_bot
 from tools.games import kind
 from tools.progress import Progress
 from tools.simulate import play_out

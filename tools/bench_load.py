@@ -334,12 +334,12 @@ def in_process_cpu(seconds: float) -> tuple[float, int]:
     no event loop and no worker threads: the games ``submit_loops`` plays (create, view,
     then answer decisions), saved to SQLite, each answer turned into its protobuf response.
     What any server built on these rules spends per command at the least."""
+    from bots import random_choice
     from service.app import Westmarch, store_env
     from service.commands import GameService
     from service.games import GameRequest
     from service.rpc import convert
     from service.rpc.server import sqlite_synchronous
-    from tools.bots import random_choice
 
     with tempfile.TemporaryDirectory() as tmp:
         app = Westmarch(store_env(db=str(Path(tmp) / "floor.db")))
@@ -403,13 +403,13 @@ def listing(games: int, calls: int = 20) -> tuple[float, float, int]:
     first rows); and how many events the store holds."""
     import random as _random
 
+    from bots import random_choice
     from domain.lcg.lineups import lcg_options
     from domain.lcg.ruleset import LCG
     from domain.rulesets import names
     from service.app import Westmarch, store_env
     from service.commands import GameService
     from service.store import CREATED_TOPIC
-    from tools.bots import random_choice
 
     with tempfile.TemporaryDirectory() as tmp:
         app = Westmarch(store_env(db=str(Path(tmp) / "listing.db")))

@@ -35,11 +35,11 @@ from typing import Any
 import grpc
 from grpc import aio
 
+from bots import random_choice
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
-from tools.bots import random_choice
 from tools.pgschema import scratch_schema
 from tools.rpc_client import aio_channel, run_bots_async
 

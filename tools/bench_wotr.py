@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 from uuid import uuid4
 
+from bots import random_choice
 from domain.game import Game
 from domain.wotr.options import scenario_keys, wotr_options
 from domain.wotr.ruleset import WOTR
 from tools.bench import bench_reference, write_section
-from tools.bots import random_choice
 from tools.progress import Progress
 
 SCENARIOS = ("trilogy", "two-player-duel", "three-player-duel", "fellowship")

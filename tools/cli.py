@@ -284,7 +284,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tools.bots import BOTS, make_bot
+    from bots import BOTS, make_bot
     from tools.play import Seating, play, screen
     from tools.table import seat_table, seating, take_back
 
@@ -1028,7 +1028,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
     if players is not None and players < 1:
         raise CommandError(f"--players {players}: a game has 1 to 4 players")
     if args.command == "play":
-        from tools.bots import BOTS
+        from bots import BOTS
 
         for spec in args.bot or []:
             seat, equals, bot = spec.partition("=")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 from uuid import UUID
 
+from bots import make_bot
 from domain.lcg import epic as organizer
 from domain.lcg.state import LcgState
 from domain.verify import verify
@@ -21,7 +22,6 @@ from projections.lcg import view as lcg_view
 from service.app import Westmarch, store_env
 from service.commands import GameService
 from service.epic import EpicAccess, EpicReport, EpicService
-from tools.bots import make_bot
 from tools.progress import Progress
 
 

@@ -24,12 +24,12 @@ import grpc
 import msgspec
 from grpc import aio
 
+from bots import make_bot
 from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.events import Outcome
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
-from tools.bots import make_bot
 from tools.progress import Progress
 
 RECONNECTS = 50

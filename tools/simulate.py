@@ -10,10 +10,10 @@ from functools import partial
 from typing import Any
 from uuid import uuid4
 
+from bots import Bot, make_bot
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.rulesets import ruleset
-from tools.bots import Bot, make_bot
 from tools.games import GameKind
 
 

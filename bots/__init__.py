@@ -3,8 +3,8 @@
 A bot gets the pending decision and its seat's view of the table (never the full
 state), so a bot plays by the same rules of information as a person, in process or
 over the network. ``random`` picks uniformly among legal answers; ``greedy`` follows
-simple heuristics for each kind of decision, one module per game (tools/lcg_bots.py,
-tools/wotr_bots.py).
+simple heuristics for each kind of decision, one module per game (bots/lcg_greedy.py,
+bots/wotr_greedy.py).
 """
 
 from __future__ import annotations
@@ -46,13 +46,13 @@ def random_choice(decision: Decision, rng: random.Random) -> Choice:
 
 
 def _lcg_greedy(seed: int) -> Bot:
-    from tools.lcg_bots import GreedyBot
+    from bots.lcg_greedy import GreedyBot
 
     return GreedyBot(seed)
 
 
 def _wotr_greedy(seed: int) -> Bot:
-    from tools.wotr_bots import GreedyBot
+    from bots.wotr_greedy import GreedyBot
 
     return GreedyBot(seed)
 

@@ -3,7 +3,7 @@
 It sees only its seat's view. It quests for enough willpower to beat the visible threat
 plus what the staging step is likely to add, keeps back defenders for the enemies it
 faces, defends with characters that survive (or chumps with its cheapest ally), attacks
-to kill, uses Actions and plays events when they help (tools/lcg_event_bots.py), and
+to kill, uses Actions and plays events when they help (bots/lcg_events.py), and
 always takes free benefits.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from bots import View, random_choice
+from bots.lcg_events import TARGETS, play_event, respond
 from domain.kernel.decisions import Choice, Decision, Kind, Option
 from projections.lcg import CardView, PlayerView, TableView
-from tools.bots import View, random_choice
-from tools.lcg_event_bots import TARGETS, play_event, respond
 
 Handler = Callable[[Decision, TableView], Choice | None]
 

@@ -14,9 +14,9 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+from bots import View, random_choice
 from domain.kernel.decisions import Choice, Decision, Kind, Option
 from projections.wotr import CardView, LocationView, PlayerView, TableView
-from tools.bots import View, random_choice
 
 
 def visible_cards(view: TableView) -> dict[int, CardView]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bots import View, random_choice
+from bots import View, random_choice, without_cards
 from bots.lcg_events import TARGETS, play_event, respond
 from domain.kernel.decisions import Choice, Decision, Kind, Option
 from projections.lcg import CardView, PlayerView, TableView
@@ -56,6 +56,19 @@ OBJECTIVES = ("core-108", "core-109", "core-110")
 """Escape from Dol Guldur's objectives, whose claim asks for a hero."""
 
 
+def partner_cards(view: TableView, seat: str, consent: frozenset[str]) -> set[int]:
+    """The characters (and their attachments) of the other seats that have not consented to
+    this bot choosing them."""
+    out: set[int] = set()
+    for player in view.players:
+        if player.seat == seat or player.seat in consent:
+            continue
+        for card in (*player.heroes, *player.allies):
+            out.add(card.uid)
+            out.update(a.uid for a in card.attachments)
+    return out
+
+
 def _attackers(me: PlayerView) -> list[CardView]:
     """The enemies engaged with a player that will attack them (not one under Forest Snare)."""
     return [e for e in me.engaged if not any(a.name == "Forest Snare" for a in e.attachments)]
@@ -76,8 +89,10 @@ def _left(card: CardView) -> int:
 class GreedyBot:
     """Plays well enough to win some games of Passage through Mirkwood."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, consent: frozenset[str] = frozenset()) -> None:
         self.rng = random.Random(seed)
+        self.consent = consent
+        """The other seats whose cards this bot may choose (see ``bots.make_bot``)."""
         self.rules: dict[str, Handler] = {
             "lcg.setup.mulligan": self._mulligan,
             "lcg.planning.play-ally": self._play,
@@ -102,10 +117,14 @@ class GreedyBot:
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
+        table: TableView | None = None
+        if any(o.card is not None for o in decision.options):
+            table = view()
+            decision = without_cards(decision, partner_cards(table, decision.seat, self.consent))
         handler = self.rules.get(decision.rule)
         if handler is None and any(o.id == "pass" for o in decision.options):
             handler = self._window
-        picked = handler(decision, view()) if handler else None
+        picked = handler(decision, table or view()) if handler else None
         return picked if picked is not None else self._generic(decision)
 
     def _generic(self, decision: Decision) -> Choice:

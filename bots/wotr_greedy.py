@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from bots import View, random_choice
+from bots import View, random_choice, without_cards
 from domain.kernel.decisions import Choice, Decision, Kind, Option
 from projections.wotr import CardView, LocationView, PlayerView, TableView
 
@@ -41,13 +41,19 @@ def _me(view: TableView, seat: str) -> PlayerView:
     return next(p for p in view.players if p.seat == seat)
 
 
+def _team_of(view: TableView, seat: str | None) -> str:
+    return next((p.team for p in view.players if p.seat == seat), "")
+
+
 def strength(card: CardView) -> int:
     return card.path + card.bg_attack + card.bg_defense + card.lead_attack + card.lead_defense
 
 
 class GreedyBot:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, consent: frozenset[str] = frozenset()) -> None:
         self.rng = random.Random(seed)
+        self.consent = consent
+        """The teammates whose cards this bot may choose (see ``bots.make_bot``)."""
         self.taken: Counter[tuple[int, str]] = Counter()
         """How often each action was taken this round: a repeatable text loses its appeal."""
         self.rules: dict[str, Callable[[Decision, TableView], Choice | None]] = {
@@ -60,8 +66,18 @@ class GreedyBot:
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
+        table: TableView | None = None
+        if any(o.card is not None for o in decision.options):
+            table = view()
+            barred = {
+                uid
+                for uid, card in visible_cards(table).items()
+                if card.owner not in (None, decision.seat) and card.owner not in self.consent
+                and _team_of(table, card.owner) == _team_of(table, decision.seat)
+            }
+            decision = without_cards(decision, barred)
         rule = self.rules.get(decision.rule)
-        picked = rule(decision, view()) if rule else None
+        picked = rule(decision, table or view()) if rule else None
         return picked if picked is not None else self._generic(decision)
 
     def _generic(self, decision: Decision) -> Choice:

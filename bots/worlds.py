@@ -1,0 +1,204 @@
+"""Worlds a seat cannot tell from the real one: what a search plays its rollouts in.
+
+A seat sees its own hand and everything face up; of the rest it knows only what the rules
+make public: which cards make up each deck and pile (a player knows their decklist, the
+scenario's encounter sets, a partner's deck), how many are where, never their order. A
+*world* is the true state with every card hidden from the seat dealt again at random among
+the places a card of its kind could be, and with a new seed for the chance still to come
+(future shuffles, random picks, the Shadow bot's draws): a position the seat cannot tell
+from the real one.
+
+To deal, the hidden cards of each *pool* (the cards of one origin, such as "p2's cards"
+or "the encounter deck and the face-down shadow cards") are put in a canonical order: their
+uids sorted, their identities sorted, their places listed zone by zone. Only then are the
+identities shuffled, with the search's own random generator. So a world depends on what the
+seat may see, on the pools' contents as multisets, and on the search's seed, and on nothing
+else: permuting the hidden cards of the real game, or changing its seed, deals the same
+worlds (``tests/test_search.py`` checks it).
+
+A seat forgets what it was once shown of a hidden card (a card looked at and put back):
+a world never knows more than the seat sees now.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from bots import Bot
+from domain.kernel.ruleset import Ruleset
+from domain.kernel.state import State
+
+Pool = Callable[[Any, Any], str | None]
+"""For a card hidden from the seat: the pool its identity is dealt from, or None when the
+rules fix what it is (the quest deck in order, cards a scenario sets aside by name)."""
+
+
+@dataclass(frozen=True)
+class Searchable:
+    """What a search needs to know about one game, besides its rules."""
+
+    name: str
+    view: Callable[[Any, str], Any]
+    """The seat's view of the table (its game's projection)."""
+    visible: Callable[[Any, str, int], bool]
+    """May the seat see this card (the projection's own test)?"""
+    pool: Pool
+    partner_of: Callable[[Any, int, str], str | None]
+    """For a card an option names: the other seat whose card it is (a partner's character
+    or attachment), or None when it is the seat's own or nobody's."""
+    result: Callable[[Any, str], tuple[float, float]]
+    """For a seat, in a finished game: (1 if its side won else 0, how far it got in [0, 1])."""
+    progress: Callable[[Any, str], float]
+    """How far the seat's side has got in a game still going, in [0, 1]."""
+    blueprint: Callable[[int, frozenset[str]], Bot]
+    """The cheap player rollouts use: (seed, seats that consent to it using their cards)."""
+
+
+def _lcg() -> Searchable:
+    from bots.lcg_greedy import GreedyBot
+    from domain.lcg.cards import CARDS
+    from domain.lcg.state import LcgState
+    from projections.lcg import view, visible
+
+    player_zones = frozenset({"deck", "hand", "under"})
+
+    def pool(s: LcgState, card: Any) -> str | None:
+        zone: str = card.zone
+        if zone in ("encounter.deck", "shadows"):
+            return "encounter"
+        if zone in ("corsair.deck", "treasures"):
+            return zone
+        seat, _, rest = zone.partition(".")
+        if seat in s.players and rest in player_zones:
+            return f"player:{card.owner or seat}"
+        return None
+
+    def partner_of(s: LcgState, uid: int, seat: str) -> str | None:
+        card = s.cards.get(uid)
+        if card is None or card.owner is None or card.owner == seat:
+            return None
+        where = card.zone.rpartition(".")[2]
+        return card.owner if where in ("heroes", "allies", "attachments") else None
+
+    def progress(s: LcgState, seat: str) -> float:
+        stages = {CARDS[s.cards[u].code].stage for z in ("quest", "quest.deck", "quest.done") for u in s.zone(z)}
+        last = max(stages, default=1) or 1
+        current = s.zone("quest")
+        if not current:
+            return 0.0
+        card = s.cards[current[0]]
+        points = CARDS[card.code].quest_points
+        done = min(1.0, card.progress / points) if points > 0 else 0.0
+        return max(0.0, min(1.0, (CARDS[card.code].stage - 1 + done) / last))
+
+    def result(s: LcgState, seat: str) -> tuple[float, float]:
+        if s.over is not None and s.over.result == "won":
+            return 1.0, 1.0
+        return 0.0, progress(s, seat)
+
+    return Searchable(
+        "lcg", view, visible, pool, partner_of, result, progress, lambda seed, consent: GreedyBot(seed, consent)
+    )
+
+
+def _wotr() -> Searchable:
+    from bots.wotr_greedy import GreedyBot
+    from domain.wotr.rules import table
+    from domain.wotr.state import FREE, SHADOW, WotrState
+    from projections.wotr import view, visible
+
+    seat_zones = frozenset({"deck", "hand", "cycle", "eliminated", "aside"})
+    lead_that_wins = float(table.SUDDEN_DEATH)
+
+    def pool(s: WotrState, card: Any) -> str | None:
+        zone: str = card.zone
+        if zone.startswith("paths.") or zone in ("bg.free", "bg.shadow", "shadow.score"):
+            return zone
+        seat, _, rest = zone.partition(".")
+        if seat in s.players and rest in seat_zones:
+            return f"seat:{card.owner or seat}"
+        return None
+
+    def partner_of(s: WotrState, uid: int, seat: str) -> str | None:
+        card = s.cards.get(uid)
+        if card is None or card.owner is None or card.owner == seat or card.owner not in s.players:
+            return None
+        return card.owner if s.team_of(card.owner) == s.team_of(seat) else None
+
+    def progress(s: WotrState, seat: str) -> float:
+        lead = table.score(s, FREE, s.over is not None) - table.score(s, SHADOW, s.over is not None)
+        mine = lead if s.team_of(seat) == FREE else -lead
+        return max(0.0, min(1.0, 0.5 + mine / (2 * lead_that_wins)))
+
+    def result(s: WotrState, seat: str) -> tuple[float, float]:
+        won = s.over is not None and s.over.winner == s.team_of(seat)
+        return (1.0, 1.0) if won else (0.0, progress(s, seat))
+
+    return Searchable(
+        "wotr", view, visible, pool, partner_of, result, progress, lambda seed, consent: GreedyBot(seed, consent)
+    )
+
+
+_GAMES: dict[str, Searchable] = {}
+
+
+def searchable(game: str) -> Searchable:
+    """What a search knows of game ``game`` (``lcg`` or ``wotr``)."""
+    if not _GAMES:
+        _GAMES.update({"lcg": _lcg(), "wotr": _wotr()})
+    try:
+        return _GAMES[game]
+    except KeyError:
+        raise ValueError(f"no search for game {game!r}; known: {', '.join(sorted(_GAMES))}") from None
+
+
+def copy_state(rules: Ruleset[Any], state: State) -> State:
+    """An independent copy of ``state`` (a codec round trip: what a snapshot stores)."""
+    codec = rules.codec
+    return codec.decode_state(codec.encode(state))
+
+
+def hidden_places(game: Searchable, state: Any, seat: str) -> dict[str, list[tuple[str, int]]]:
+    """The places (zone, index) of the cards hidden from ``seat``, by pool, in canonical order."""
+    places: dict[str, list[tuple[str, int]]] = {}
+    visible, pool = game.visible, game.pool
+    cards = state.cards
+    for zone in sorted(state.zones):
+        for i, uid in enumerate(state.zones[zone]):
+            if visible(state, seat, uid):
+                continue
+            key = pool(state, cards[uid])
+            if key is not None:
+                places.setdefault(key, []).append((zone, i))
+    return places
+
+
+def world(rules: Ruleset[Any], game: Searchable, state: Any, seat: str, rng: random.Random) -> Any:
+    """A copy of ``state`` with the cards hidden from ``seat`` dealt again and a new seed."""
+    out: Any = copy_state(rules, state)
+    dealt: dict[int, Any] = {}
+    for _pool, places in sorted(hidden_places(game, out, seat).items()):
+        uids = sorted(out.zones[zone][i] for zone, i in places)
+        at = [out.cards[out.zones[zone][i]] for zone, i in places]
+        identities = sorted((card.code, card.owner or "") for card in at)
+        rng.shuffle(identities)
+        for (zone, i), card, uid, (code, owner) in zip(places, at, uids, identities, strict=True):
+            out.zones[zone][i] = uid
+            dealt[uid] = msgspec.structs.replace(card, uid=uid, code=code, owner=owner or None)
+    if dealt:
+        out.cards = {uid: dealt.get(uid, card) for uid, card in out.cards.items()}
+    out.seed = rng.getrandbits(62)
+    return out
+
+
+def referee_world(rules: Ruleset[Any], state: Any, rng: random.Random) -> Any:
+    """A copy of the true state with a new seed: the hidden cards as they are, the chance
+    still to come (which depends on the choices made) sampled."""
+    out: Any = copy_state(rules, state)
+    out.seed = rng.getrandbits(62)
+    return out

@@ -1,0 +1,217 @@
+"""The search bot and the worlds it plays in: it never sees what its seat cannot.
+
+Every bot's choice is the same when the cards hidden from its seat are permuted among the
+places they could be (decks, other hands, face-down shadow cards, location decks) and the
+game's seed is changed: what it decides cannot depend on them. The search is reproducible
+from its seed, appends nothing and changes nothing. Win rates are benchmarks
+(``westmarch bench-bots``), not tests; here a handful of games only check that the search
+bot finishes games with legal answers.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import msgspec
+import pytest
+
+from bots import make_bot, random_choice
+from bots.search import Budget, OptionValue, SearchBot, candidates, evaluate, wilson
+from bots.worlds import copy_state, hidden_places, searchable, world
+from domain.game import Game
+from domain.kernel.decisions import Decision, Kind, Option, check_choice
+from domain.kernel.ruleset import Ruleset
+from domain.lcg.lineups import lcg_options
+from domain.lcg.ruleset import LCG
+from domain.wotr.options import wotr_options
+from domain.wotr.ruleset import WOTR
+
+FIXED_BY_THE_RULES = {"lcg": {"quest.deck", "set-aside"}, "wotr": set()}
+"""Zones whose hidden cards a world keeps as they are: the rules say what they are (the
+quest deck in order, cards a scenario sets aside by name). Every other hidden card is dealt."""
+
+
+def lcg_game(seed: int, scenario: str = "passage-through-mirkwood", players: int = 1) -> Game:
+    return Game.start(uuid.uuid4(), LCG, LCG.created(lcg_options(scenario, players, None, "standard"), seed))
+
+
+def wotr_game(seed: int, scenario: str = "trilogy", bots: tuple[str, ...] = ("shadow",)) -> Game:
+    options = wotr_options(scenario, None, list(bots), "standard" if bots else "", None)
+    return Game.start(uuid.uuid4(), WOTR, WOTR.created(options, seed))
+
+
+def advance(game: Game, decisions: int, seed: int, until: Callable[[Decision], bool] | None = None) -> Game:
+    """Play ``decisions`` greedy answers, then on to the first decision ``until`` accepts."""
+    name = game.rules.name
+    view = searchable(name).view
+    bots: dict[str, Any] = {}
+    for n in range(10_000):
+        decision = game.state.pending
+        assert decision is not None, "the game ended before the position wanted"
+        if n >= decisions and (until is None or until(decision)):
+            return game
+        bot = bots.setdefault(decision.seat, make_bot("greedy", seed, name))
+        game.answer(decision.seat, decision.id, bot.choose(decision, partial(view, game.state, decision.seat)))
+    raise AssertionError("no such decision")
+
+
+def searched(decision: Decision) -> bool:
+    """A decision with a few answers to compare (a handful keeps the test fast)."""
+    blueprint = (decision.options[0].id,) if decision.options else (str(decision.min),)
+    return 1 < len(candidates(decision, blueprint)) <= 5
+
+
+def permuted(rules: Ruleset[Any], state: Any, seat: str, seed: int) -> Any:
+    """``state`` with the cards hidden from ``seat`` permuted at random within each pool
+    (which card is where, and which uid is which card) and a new game seed."""
+    rng = random.Random(seed)
+    out: Any = copy_state(rules, state)
+    moved: dict[int, Any] = {}
+    for places in hidden_places(searchable(rules.name), out, seat).values():
+        uids = [out.zones[zone][i] for zone, i in places]
+        slots = [out.cards[u] for u in uids]
+        identities = [(c.code, c.owner) for c in slots]
+        rng.shuffle(uids)
+        rng.shuffle(identities)
+        for (zone, i), slot, uid, (code, owner) in zip(places, slots, uids, identities, strict=True):
+            out.zones[zone][i] = uid
+            moved[uid] = msgspec.structs.replace(slot, uid=uid, code=code, owner=owner)
+    out.cards = {uid: moved.get(uid, card) for uid, card in out.cards.items()}
+    out.seed = rng.getrandbits(40)
+    return out
+
+
+def encode(rules: Ruleset[Any], state: Any) -> bytes:
+    return rules.codec.encode(state)
+
+
+POSITIONS = [
+    pytest.param(lambda: advance(lcg_game(3), 25, 3, searched), id="lcg-mirkwood-solo"),
+    pytest.param(lambda: advance(lcg_game(5, players=2), 40, 5, searched), id="lcg-mirkwood-two-players"),
+    pytest.param(lambda: advance(lcg_game(4, "escape-from-dol-guldur"), 30, 4, searched), id="lcg-dol-guldur"),
+    pytest.param(lambda: advance(lcg_game(2, "hunt-for-the-dreadnaught"), 30, 2, searched), id="lcg-dreadnaught"),
+    pytest.param(lambda: advance(lcg_game(6, "the-lonely-mountain"), 30, 6, searched), id="lcg-lonely-mountain"),
+    pytest.param(lambda: advance(wotr_game(2), 30, 2, searched), id="wotr-against-the-shadow"),
+    pytest.param(lambda: advance(wotr_game(7, "two-player-duel", ()), 45, 7, searched), id="wotr-duel"),
+]
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_a_world_depends_on_nothing_the_seat_cannot_see(position: Callable[[], Game]) -> None:
+    game = position()
+    rules, state = game.rules, game.state
+    seat = state.pending.seat
+    spec = searchable(rules.name)
+    pooled = {zone for places in hidden_places(spec, state, seat).values() for zone, _ in places}
+    hidden = {c.zone for u, c in state.cards.items() if not spec.visible(state, seat, u)}
+    assert hidden - pooled <= FIXED_BY_THE_RULES[rules.name], "hidden cards a world would keep as they are"
+    assert pooled, "nothing hidden: the test would prove nothing"
+    other = permuted(rules, state, seat, 99)
+    assert encode(rules, other) != encode(rules, state)
+    for n in range(3):
+        a = world(rules, spec, state, seat, random.Random(n))
+        b = world(rules, spec, other, seat, random.Random(n))
+        assert encode(rules, a) == encode(rules, b)
+    # and a world is a real game: the decision pending is the one asked
+    assert world(rules, spec, state, seat, random.Random(0)).pending == state.pending
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_every_bot_chooses_the_same_whatever_is_hidden(position: Callable[[], Game]) -> None:
+    game = position()
+    rules, state = game.rules, game.state
+    decision = state.pending
+    seat = decision.seat
+    other = permuted(rules, state, seat, 7)
+    view = searchable(rules.name).view
+    for kind in ("random", "greedy"):
+        a = make_bot(kind, 11, rules.name).choose(decision, partial(view, state, seat))
+        b = make_bot(kind, 11, rules.name).choose(decision, partial(view, other, seat))
+        assert a == b, kind
+    budget = Budget(rollouts=1)
+    a_values = evaluate(rules, state, seat, budget, 5)
+    b_values = evaluate(rules, other, seat, budget, 5)
+    assert a_values == b_values
+    assert len(a_values) > 1
+    bots = [SearchBot(rules, lambda s=s: s, budget, 5) for s in (state, other)]  # type: ignore[misc]
+    assert bots[0].choose(decision, partial(view, state, seat)) == bots[1].choose(decision, partial(view, other, seat))
+
+
+@pytest.mark.parametrize("position", POSITIONS[:1] + POSITIONS[-2:-1])
+def test_evaluate_is_reproducible_and_changes_nothing(position: Callable[[], Game]) -> None:
+    game = position()
+    rules, state = game.rules, game.state
+    before = encode(rules, state)
+    events = len(game.pending_events)
+    seat = state.pending.seat
+    first = evaluate(rules, state, seat, Budget(rollouts=3), 21)
+    assert evaluate(rules, state, seat, Budget(rollouts=3), 21) == first
+    assert encode(rules, state) == before
+    assert len(game.pending_events) == events
+    for value in first:
+        check_choice(state.pending, value.choice)
+        assert 0.0 <= value.low <= value.value <= value.high <= 1.0
+        assert value.rollouts == 3
+    # the referee's evaluation reads the true cards; it too changes nothing
+    evaluate(rules, state, seat, Budget(rollouts=1), 21, referee=True)
+    assert encode(rules, state) == before
+
+
+def test_evaluate_refuses_another_seats_decision() -> None:
+    game = advance(lcg_game(3), 5, 3)
+    with pytest.raises(ValueError, match="not p2's"):
+        evaluate(LCG, game.state, "p2", Budget(rollouts=1), 1)
+
+
+def test_wilson_interval() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(30, 100)
+    assert 0.21 < low < 0.22 and 0.39 < high < 0.40
+    assert wilson(10, 10)[1] == 1.0
+
+
+def test_candidates_of_each_kind_are_legal_and_start_with_the_blueprint() -> None:
+    opts = tuple(Option(str(i), f"option {i}", card=i) for i in range(8))
+    one = Decision(1, "p1", Kind.ONE, "?", "r", opts)
+    many = Decision(1, "p1", Kind.MANY, "?", "r", opts, min=0, max=8)
+    few = Decision(1, "p1", Kind.MANY, "?", "r", opts[:3], min=0, max=3)
+    order = Decision(1, "p1", Kind.ORDER, "?", "r", opts[:4])
+    number = Decision(1, "p1", Kind.NUMBER, "?", "r", (), min=0, max=9)
+    for decision, blueprint in ((one, ("3",)), (many, ("1", "2")), (few, ("1",)), (order, ("0", "1", "2", "3")),
+                                (number, ("4",))):
+        found = candidates(decision, blueprint)
+        assert found[0] == blueprint
+        assert len(set(found)) == len(found) > 1
+        for choice in found:
+            check_choice(decision, choice)
+    assert len(candidates(few, ("1",))) == 8  # every subset of three
+    # a card the seat may not use is no candidate, unless every answer needs one
+    assert ("5",) not in candidates(one, ("3",), lambda i: i != "5")
+    assert candidates(one, ("3",), lambda i: False) == [(str(i),) for i in (3, 0, 1, 2, 4, 5, 6, 7)]
+
+
+def test_search_bot_plays_games_to_the_end_with_legal_answers() -> None:
+    """A smoke run: the ends of three games on a tiny budget, every answer checked by the
+    rules themselves."""
+    for game in (advance(lcg_game(8), 40, 8), advance(lcg_game(9, players=2), 140, 9), advance(wotr_game(8), 110, 8)):
+        name = game.rules.name
+        view = searchable(name).view
+        bots = {
+            seat: make_bot("search", 3, name, state=lambda g=game: g.state, budget=Budget(rollouts=1))  # type: ignore[misc]
+            for seat in game.rules.seats(game.state)
+        }
+        while (decision := game.state.pending) is not None:
+            choice = bots[decision.seat].choose(decision, partial(view, game.state, decision.seat))
+            game.answer(decision.seat, decision.id, choice)
+        assert game.state.over is not None
+
+
+def test_the_search_bot_needs_the_games_state() -> None:
+    with pytest.raises(ValueError, match="same process"):
+        make_bot("search", 1, "lcg")
+    assert isinstance(OptionValue(("a",), 0.5, 0.4, 0.6, 10), OptionValue)
+    assert random_choice

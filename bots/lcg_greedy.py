@@ -1,10 +1,16 @@
 """A greedy LCG player: simple, sound heuristics for each kind of decision.
 
-It sees only its seat's view. It quests for enough willpower to beat the visible threat
-plus what the staging step is likely to add, keeps back defenders for the enemies it
-faces, defends with characters that survive (or chumps with its cheapest ally), attacks
-to kill, uses Actions and plays events when they help (bots/lcg_events.py), and
-always takes free benefits.
+It sees only its seat's view. It quests with every character it does not keep back for
+the combat to come (a defender that survives each enemy that will attack, a hard hitter
+when enemies are about), travels where the threat is and the travel cost low, engages
+an enemy it can defend against and kill, defends with characters that survive (or chumps
+with its cheapest ally rather than lose a hero), shares out its attackers so enemies die,
+puts damage where it kills nobody (its own characters first when equal), uses Actions and
+plays events when they help (bots/lcg_events.py), and always takes free benefits.
+
+It never chooses another seat's character or attachment unless that seat consents
+(``consent``: a bot of the same kind in that seat, see ``bots.make_bot``) or the rules
+leave no other answer.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from collections.abc import Callable
 
 from bots import View, random_choice, without_cards
 from bots.lcg_events import TARGETS, play_event, respond
+from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
 from projections.lcg import CardView, PlayerView, TableView
 
@@ -21,6 +28,38 @@ Handler = Callable[[Decision, TableView], Choice | None]
 
 EXPECTED_THREAT_PER_REVEAL = 2
 """What one staging reveal adds on average in Passage through Mirkwood (about 2 threat)."""
+SHADOW_MARGIN = 1
+"""Attack a shadow card may add: a defender is counted safe only with this much to spare."""
+WINS_WHEN_DEFEATED = ("Ungoliant's Spawn",)
+"""Enemies whose defeat wins the game at some stage (Don't Leave the Path!): a search for a
+card brings one into play, to be fought, rather than leave it in the encounter deck."""
+PROGRESS_ON_KILL = frozenset({"Legolas", "Blade of Gondolin"})
+"""Cards that place progress on the quest when the character attacks and destroys an enemy:
+such attackers join every attack that kills."""
+HARMFUL_ENGAGEMENT = {"Hummerhorns": 5}
+"""Enemies that hurt whoever engages them (damage dealt to a hero): never engaged by choice
+unless a hero can take it."""
+DAMAGE_RULES = {
+    "lcg.keyword.archery": 1,
+    "core-089.when-revealed": 2,
+    "core-075.forced": 5,
+    "thftd-031.forced": 1,
+    "thftd-040.shadow": 1,
+    "thftd-046.when-revealed": 1,
+}
+"""Decisions that put damage on a character of the seat's choice, with the damage dealt."""
+WORST_FIRST = frozenset(
+    {
+        "core-074.when-revealed",
+        "core-074.shadow",
+        "core-098.when-revealed",
+        "core-096.shadow",
+        "thftd-021.forced",
+        "core-118.when-revealed",
+    }
+)
+"""Decisions that take something from the seat (exhaust a character, attach Caught in a Web,
+remove a questing character, discard an attachment or a card): it gives the least useful."""
 KEEPABLE_HAND = 2
 """Setup hands with fewer cards the heroes can pay for in two rounds are mulliganed."""
 
@@ -86,6 +125,39 @@ def _left(card: CardView) -> int:
     return (card.hit_points or 0) - card.damage
 
 
+def _value(card: CardView) -> int:
+    """What a card is worth keeping: heroes most, then by cost and stats."""
+    stats = (card.willpower or 0) + (card.attack or 0) + (card.defense or 0)
+    return (20 if card.type == "hero" else 0) + 2 * (card.cost or 0) + stats + len(card.attachments)
+
+
+def _progress_on_kill(card: CardView) -> bool:
+    return card.name in PROGRESS_ON_KILL or any(a.name in PROGRESS_ON_KILL for a in card.attachments)
+
+
+def _readies_after_commit(card: CardView) -> bool:
+    """Aragorn: "after Aragorn commits to a quest, spend 1 resource from his pool to ready him"."""
+    return card.name == "Aragorn" and card.type == "hero" and card.resources > 0
+
+
+def _will_engage(enemy: CardView, me: PlayerView, view: TableView) -> bool:
+    """Will this staging enemy engage this player in the coming engagement checks?"""
+    if enemy.engagement_cost is None or enemy.engagement_cost > me.threat:
+        return False
+    others = [p.threat for p in view.players if not p.eliminated and p.seat != me.seat]
+    return all(me.threat >= t for t in others)
+
+
+def _travel_cost(location: CardView) -> float:
+    text = location.text
+    if "Travel:" not in text:
+        return 0.0
+    cost = text.split("Travel:", 1)[1].lower()
+    if "reveal" in cost:
+        return 3.0
+    return 1.5
+
+
 class GreedyBot:
     """Plays well enough to win some games of Passage through Mirkwood."""
 
@@ -114,6 +186,10 @@ class GreedyBot:
             "lcg.event.pay": self._pay,
             "lcg.event.response": lambda d, v: respond(d, v, visible_cards(v)),
             **{rule: self._target(pick) for rule, pick in TARGETS.items()},
+            **{rule: self._damage for rule in DAMAGE_RULES},
+            **{rule: self._least_useful for rule in WORST_FIRST},
+            "core-121.when-revealed": self._spider,
+            "core-080.when-revealed": self._caught,
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -216,6 +292,9 @@ class GreedyBot:
         def score(c: CardView) -> tuple[int, int]:
             if name in WILLPOWER_ATTACHMENTS:
                 return (int(name == "Celebrían's Stone" and c.name == "Aragorn"), c.willpower or 0)
+            if name == "Blade of Gondolin":
+                # its progress on a kill adds to Legolas' own: the hero that kills most
+                return (int(c.name in PROGRESS_ON_KILL), c.attack or 0)
             if name in ATTACK_ATTACHMENTS:
                 return (int(name == "Dwarven Axe" and "Dwarf" in c.traits), c.attack or 0)
             if name in DEFENSE_ATTACHMENTS:
@@ -278,97 +357,187 @@ class GreedyBot:
     # -- questing --------------------------------------------------------------------
 
     def _commit(self, decision: Decision, view: TableView) -> Choice | None:
+        """The cheapest plan of the round (bots/lcg_quest.py): willpower against the threat
+        the quest will meet, and the characters left ready for the enemies that will attack."""
         cards = visible_cards(view)
         me = _me(view, decision.seat)
-        players = [p for p in view.players if not p.eliminated]
-        staged = sum(c.threat or 0 for c in view.staging)
-        target = staged + EXPECTED_THREAT_PER_REVEAL * len(players)
-        share = -(-target // len(players)) + 1
         ready = [cards[o.card] for o in decision.options if o.card in cards]
-        # enemies this player will have to face: engaged ones and those that will engage
-        threats = _attackers(me) + [
-            c for c in view.staging if c.engagement_cost is not None and c.engagement_cost <= me.threat
-        ]
-        keep: set[int] = set()
-        for enemy in sorted(threats, key=lambda e: -(e.attack or 0)):
-            guards = [c for c in ready if c.uid not in keep and (c.defense or 0) + _left(c) > (enemy.attack or 0)]
-            if guards:
-                keep.add(min(guards, key=lambda c: (c.willpower or 0, -(c.defense or 0))).uid)
-        chosen: list[str] = []
-        total = 0
-        for card in sorted(ready, key=lambda c: -(c.willpower or 0)):
-            if total >= share:
-                break
-            if card.uid in keep or not card.willpower:
-                continue
-            chosen.append(str(card.uid))
-            total += card.willpower
-        return tuple(chosen)
+        readies = {c.uid for c in ready if _readies_after_commit(c)}
+        coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
+        players = max(1, sum(1 for p in view.players if not p.eliminated))
+        staged = sum(c.threat or 0 for c in view.staging) + EXPECTED_THREAT_PER_REVEAL * players
+        share = -(-staged // players)
+        plan = Round(me.threat, share, tuple(sorted(coming, key=lambda e: -(e.attack or 0))), tuple(me.heroes))
+        return tuple(str(c.uid) for c in commit(ready, readies, plan))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:
+        """Travel to the location that takes most threat out of the staging area for the
+        fewest quest points, unless its travel cost outweighs it (a card revealed, a hero
+        exhausted, cards discarded)."""
         cards = visible_cards(view)
         places = [o for o in decision.options if o.card in cards]
-        if not places:
-            return ("skip",)
-        return (max(places, key=lambda o: cards[o.card or 0].threat or 0).id,)
+
+        def worth(o: Option) -> float:
+            c = cards[o.card or 0]
+            return 2.0 * (c.threat or 0) - 0.25 * (c.quest_points or 0) - _travel_cost(c)
+
+        best = max(places, key=worth, default=None)
+        if best is None or worth(best) <= 0:
+            return ("skip",) if any(o.id == "skip" for o in decision.options) else None
+        return (best.id,)
 
     def _engage(self, decision: Decision, view: TableView) -> Choice | None:
-        """Take on an enemy only when the ready characters can kill it this round."""
+        """Take on the enemy it can both defend against and kill with what is ready (its
+        threat then leaves the staging area), one at a time, never one that hurts whoever
+        engages it unless a hero can take the damage."""
         cards = visible_cards(view)
         me = _me(view, decision.seat)
-        power = sum(c.attack or 0 for c in [*me.heroes, *me.allies] if not c.exhausted)
-        for option in decision.options:
-            enemy = cards.get(option.card or -1)
-            if enemy is not None and power - (enemy.defense or 0) >= _left(enemy) and not _attackers(me):
-                return (option.id,)
-        return ("skip",)
+        if _attackers(me):
+            return ("skip",) if any(o.id == "skip" for o in decision.options) else None
+        ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted]
+        power = sum(c.attack or 0 for c in ready)
+
+        def fine(enemy: CardView) -> bool:
+            harm = HARMFUL_ENGAGEMENT.get(enemy.name, 0)
+            if harm and not any(_left(h) > harm for h in me.heroes):
+                return False
+            hits = (enemy.attack or 0) + SHADOW_MARGIN
+            defended = any((c.defense or 0) + _left(c) > hits for c in ready)
+            return defended and power - (enemy.defense or 0) >= _left(enemy)
+
+        choices = [o for o in decision.options if o.card in cards and fine(cards[o.card or 0])]
+        if choices:
+            return (max(choices, key=lambda o: (cards[o.card or 0].threat or 0, -(cards[o.card or 0].attack or 0))).id,)
+        return ("skip",) if any(o.id == "skip" for o in decision.options) else None
 
     # -- combat ----------------------------------------------------------------------
 
     def _defend(self, decision: Decision, view: TableView) -> Choice | None:
+        """Defend with the character that survives with most to spare and hits least (it is
+        wanted for the attack after); else chump with the cheapest ally rather than let the
+        attack fall on a hero it would kill or maim; else leave it undefended."""
+        cards = visible_cards(view)
+        me = _me(view, decision.seat)
+        enemy = cards.get(decision.about or -1)
+        attack = (enemy.attack or 0) if enemy else 0
+        shadows = enemy.face_down_shadows if enemy else 0
+        candidates = [cards[o.card] for o in decision.options if o.card in cards]
+        mine = {c.uid for c in [*me.heroes, *me.allies]}
+
+        def taken(c: CardView) -> int:
+            return max(0, attack - (c.defense or 0))
+
+        safe = [c for c in candidates if taken(c) + SHADOW_MARGIN * shadows < _left(c)]
+        survivors = safe or [c for c in candidates if taken(c) < _left(c)]
+        if survivors:
+            best = min(
+                survivors,
+                key=lambda c: (taken(c) > 0 and c.type == "hero", taken(c), c.attack or 0, c.uid not in mine),
+            )
+            return (str(best.uid),)
+        chumps = [c for c in candidates if c.type == "ally"]
+        absorbs = [h for h in me.heroes if _left(h) > attack + SHADOW_MARGIN * shadows]
+        if chumps and not (absorbs and attack <= 2):
+            return (str(min(chumps, key=lambda c: (c.cost or 0, c.uid not in mine)).uid),)
+        return ("undefended",) if any(o.id == "undefended" for o in decision.options) else None
+
+    def _take_damage(self, decision: Decision, view: TableView) -> Choice | None:
+        """The hero (or defender) that survives the attack with most left; if none can, the
+        one whose loss hurts least."""
         cards = visible_cards(view)
         enemy = cards.get(decision.about or -1)
         attack = (enemy.attack or 0) if enemy else 0
-        candidates = [cards[o.card] for o in decision.options if o.card in cards]
-        survivors = [c for c in candidates if max(0, attack - (c.defense or 0)) < _left(c)]
-        if survivors:
-            return (str(min(survivors, key=lambda c: (max(0, attack - (c.defense or 0)), c.attack or 0)).uid),)
-        chumps = [c for c in candidates if c.type == "ally"]
-        me = _me(view, decision.seat)
-        hero_can_take_it = any(_left(h) > attack for h in me.heroes)
-        if hero_can_take_it or not chumps:
-            return ("undefended",)
-        return (str(min(chumps, key=lambda c: c.cost or 0).uid),)
+        return self._hurt(decision, view, attack)
 
-    def _take_damage(self, decision: Decision, view: TableView) -> Choice | None:
+    def _damage(self, decision: Decision, view: TableView) -> Choice | None:
+        return self._hurt(decision, view, DAMAGE_RULES.get(decision.rule, 1))
+
+    def _hurt(self, decision: Decision, view: TableView, amount: int) -> Choice | None:
+        cards = visible_cards(view)
+        me = _me(view, decision.seat)
+        mine = {c.uid for c in [*me.heroes, *me.allies]}
+        hurt = [cards[o.card] for o in decision.options if o.card in cards]
+        if not hurt:
+            return None
+
+        def key(c: CardView) -> tuple[int, int, int, bool]:
+            survives = _left(c) > amount
+            if survives:
+                return (2, _left(c) - amount, -_value(c), c.uid in mine)
+            return (int(c.type != "hero"), -_value(c), 0, c.uid in mine)
+
+        return (str(max(hurt, key=key).uid),)
+
+    def _least_useful(self, decision: Decision, view: TableView) -> Choice | None:
+        """Give up what is worth least: the weakest (or an already exhausted) character, the
+        cheapest attachment or card."""
+        cards = visible_cards(view)
+        me = _me(view, decision.seat)
+        hand = {c.uid: c for c in me.hand or []}
+        mine = {c.uid for c in [*me.heroes, *me.allies]}
+        given = [o for o in decision.options if o.card in cards or o.card in hand]
+        if not given:
+            return None
+
+        def key(o: Option) -> tuple[bool, int, bool]:
+            c = cards.get(o.card or -1) or hand[o.card or 0]
+            return (not c.exhausted or c.committed, _value(c), o.card not in mine)
+
+        ranked = sorted(given, key=key)
+        if decision.kind is Kind.MANY:
+            return tuple(o.id for o in ranked[: max(decision.min, 1)])
+        return (ranked[0].id,)
+
+    def _caught(self, decision: Decision, view: TableView) -> Choice | None:
+        """Caught in a Web (the hero does not ready in the refresh phase unless 2 of its
+        resources are paid): on a hero that readies by its own text, else the one least used."""
         cards = visible_cards(view)
         heroes = [cards[o.card] for o in decision.options if o.card in cards]
-        return (str(max(heroes, key=_left).uid),) if heroes else None
+        if not heroes:
+            return None
+        return (str(min(heroes, key=lambda h: (h.name != "Aragorn", _value(h))).uid),)
+
+    def _spider(self, decision: Decision, view: TableView) -> Choice | None:
+        """Don't Leave the Path!: bring out the enemy whose defeat wins, else the weakest."""
+        for option in decision.options:
+            if any(name in option.label for name in WINS_WHEN_DEFEATED):
+                return (option.id,)
+        return None
 
     def _attack(self, decision: Decision, view: TableView) -> Choice | None:
+        """Kill the enemy with the fewest attackers; when it cannot be killed now, spend
+        nothing on it if another engaged enemy can be, else hit it with everything (damage
+        stays on enemies)."""
         cards = visible_cards(view)
+        me = _me(view, decision.seat)
         enemy = cards.get(decision.about or -1)
         if enemy is None:
             return ()
-        need = _left(enemy) + (enemy.defense or 0)
+        mine = {c.uid for c in [*me.heroes, *me.allies]}
         ready = sorted(
             (cards[o.card] for o in decision.options if o.card in cards and cards[o.card].attack),
-            key=lambda c: -(c.attack or 0),
+            key=lambda c: (-(c.attack or 0), c.uid not in mine),
         )
-        chosen: list[int] = []
-        total = 0
+        power = sum(c.attack or 0 for c in ready)
+        need = _left(enemy) + (enemy.defense or 0)
+        if power < need:
+            others = [e for e in me.engaged if e.uid != enemy.uid]
+            if any(power - (e.defense or 0) >= _left(e) for e in others):
+                return ()
+            return tuple(str(c.uid) for c in ready if (c.attack or 0) > (enemy.defense or 0) or power > need - 1)
+        chosen: list[CardView] = [c for c in ready if _progress_on_kill(c)]
+        total = sum(c.attack or 0 for c in chosen)
         for card in ready:
             if total >= need:
                 break
-            chosen.append(card.uid)
-            total += card.attack or 0
-        if total >= need:
-            # drop attackers not needed for the kill, weakest first
-            for uid in sorted(chosen, key=lambda u: cards[u].attack or 0):
-                if total - (cards[uid].attack or 0) >= need:
-                    chosen.remove(uid)
-                    total -= cards[uid].attack or 0
-        return tuple(str(u) for u in chosen)
+            if card not in chosen:
+                chosen.append(card)
+                total += card.attack or 0
+        for card in sorted(chosen, key=lambda c: (_progress_on_kill(c), c.attack or 0)):
+            if not _progress_on_kill(card) and total - (card.attack or 0) >= need:
+                chosen.remove(card)
+                total -= card.attack or 0
+        return tuple(str(c.uid) for c in chosen)
 
     # -- action windows --------------------------------------------------------------
 

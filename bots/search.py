@@ -66,8 +66,11 @@ Z95 = 1.959964
 @dataclass(frozen=True)
 class Budget:
     """How much a search may spend on one decision: at most ``rollouts`` rollouts per
-    candidate answer, and at most ``cpu_seconds`` of CPU time (``time.process_time``) for
-    the whole evaluation; whichever ends first. Neither: 32 rollouts per candidate."""
+    candidate answer, and at most ``cpu_seconds`` of CPU time for the whole evaluation;
+    whichever ends first (every candidate gets at least one rollout). Neither: 32 rollouts
+    per candidate. CPU time is the searching thread's (``time.thread_time``: the same as
+    ``time.process_time`` in a process searching alone, and not charged for other threads'
+    work in a server)."""
 
     rollouts: int | None = None
     cpu_seconds: float | None = None
@@ -240,6 +243,7 @@ def evaluate(
     referee: bool = False,
     consent: frozenset[str] = frozenset(),
     blueprint: Choice | None = None,
+    among: list[Choice] | None = None,
 ) -> list[OptionValue]:
     """The value of each candidate answer to the pending decision (which ``seat`` must be
     deciding), estimated from what ``seat`` may see at ``state`` (hidden cards sampled), or
@@ -247,7 +251,8 @@ def evaluate(
     answer. Best first.
 
     ``consent``: the other seats whose cards the seat may choose (and which the rollouts'
-    blueprint may use for it); ``blueprint``: the cheap player's answer, if already known.
+    blueprint may use for it); ``blueprint``: the cheap player's answer, if already known;
+    ``among``: the answers to compare, when not every candidate.
     """
     decision = state.pending
     if decision is None:
@@ -260,21 +265,20 @@ def evaluate(
     if blueprint is None:
         mine = game.blueprint(seed, allowed_seats)
         blueprint = mine.choose(decision, partial(game.view, state, seat))
-    tallies = [
-        _Tally(c, [], [])
-        for c in candidates(decision, blueprint, _consented(game, state, decision, allowed_seats))
-    ]
+    if among is None:
+        among = candidates(decision, blueprint, _consented(game, state, decision, allowed_seats))
+    tallies = [_Tally(c, [], []) for c in among]
     per_candidate = budget.rollouts if budget.rollouts is not None else (
         None if budget.cpu_seconds is not None else DEFAULT_ROLLOUTS
     )
-    deadline = time.process_time() + budget.cpu_seconds if budget.cpu_seconds is not None else math.inf
+    deadline = time.thread_time() + budget.cpu_seconds if budget.cpu_seconds is not None else math.inf
     rng = random.Random(seed)
     k = 0
     while len(tallies) > 1 or k == 0:
         live = [t for t in tallies if t.live]
         if per_candidate is not None and k >= per_candidate:
             break
-        if time.process_time() >= deadline and k > 0:
+        if time.thread_time() >= deadline and k > 0:
             break
         base = referee_world(rules, state, rng) if referee else world(rules, game, state, seat, rng)
         players_seed = rng.getrandbits(31)
@@ -306,9 +310,18 @@ class SearchBot:
     """Decides by :func:`evaluate`: the answer with the best score, from what its seat may see.
 
     ``state`` gives the game's current state (the bot reads of it only what :mod:`bots.worlds`
-    lets it: what its seat may see); decisions with a single candidate are answered by the
-    blueprint at once. ``consent``: the other seats whose cards it may choose.
+    lets it: what its seat may see). Only decisions that matter are searched: the game says
+    which answers are worth comparing (:attr:`bots.worlds.Searchable.narrow`: in an LCG action
+    window, the blueprint's play against passing); a decision with one such answer is answered
+    by the blueprint at once. ``consent``: the other seats whose cards it may choose.
+
+    ``budget.cpu_seconds`` is what it may spend *per decision on average*: every decision
+    puts that much CPU time in the bank, and a searched decision may spend what the bank holds,
+    up to ``SPEND_AT_MOST`` times the average, so the whole game never costs more than the
+    budget times its decisions. ``budget.rollouts`` caps the rollouts of each answer searched.
     """
+
+    SPEND_AT_MOST = 8.0
 
     def __init__(
         self,
@@ -326,26 +339,47 @@ class SearchBot:
         self.game = searchable(rules.name)
         self.searched = 0
         """Decisions this bot searched (the others were answered by the blueprint)."""
+        self.decisions = 0
+        self.spent = 0.0
+        """CPU seconds spent searching."""
+        self.bank = 0.0
         self._blueprints: dict[str, Bot] = {}
 
     def choose(self, decision: Decision, view: View) -> Choice:
+        started = time.thread_time()
+        self.decisions += 1
+        average = self.budget.cpu_seconds
+        if average is not None:
+            self.bank = min(self.bank + average, self.SPEND_AT_MOST * average)
         state = self.state()
         seat = decision.seat
         allowed = self.consent | {seat}
         if seat not in self._blueprints:
             self._blueprints[seat] = self.game.blueprint(self.seed, allowed)
         blueprint = self._blueprints[seat].choose(decision, view)
-        options = candidates(decision, blueprint, _consented(self.game, state, decision, allowed))
-        if len(options) <= 1:
+        options = self.game.narrow(decision, blueprint) or candidates(
+            decision, blueprint, _consented(self.game, state, decision, allowed)
+        )
+        if len(options) <= 1 or (average is not None and self.bank <= 0):
+            self._spend(started)
             return blueprint
         self.searched += 1
+        budget = Budget(self.budget.rollouts, self.bank if average is not None else None)
         values = evaluate(
             self.rules,
             state,
             seat,
-            self.budget,
+            budget,
             self.seed * 7919 + decision.id,
             consent=self.consent,
             blueprint=blueprint,
+            among=options,
         )
+        self._spend(started)
         return values[0].choice
+
+    def _spend(self, started: float) -> None:
+        used = time.thread_time() - started
+        self.spent += used
+        if self.budget.cpu_seconds is not None:
+            self.bank -= used

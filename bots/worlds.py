@@ -30,6 +30,7 @@ from typing import Any
 import msgspec
 
 from bots import Bot
+from domain.kernel.decisions import Choice, Decision
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.state import State
 
@@ -57,6 +58,9 @@ class Searchable:
     """How far the seat's side has got in a game still going, in [0, 1]."""
     blueprint: Callable[[int, frozenset[str]], Bot]
     """The cheap player rollouts use: (seed, seats that consent to it using their cards)."""
+    narrow: Callable[[Decision, Choice], list[Choice] | None] = lambda decision, blueprint: None
+    """The answers a search bot compares for a decision, given the blueprint's (a single
+    one: not worth a search), or None for every candidate (:func:`bots.search.candidates`)."""
 
 
 def _lcg() -> Searchable:
@@ -101,8 +105,25 @@ def _lcg() -> Searchable:
             return 1.0, 1.0
         return 0.0, progress(s, seat)
 
+    def narrow(decision: Decision, blueprint: Choice) -> list[Choice] | None:
+        ids = {o.id for o in decision.options}
+        if "pass" in ids:
+            # an action window: the blueprint's play (if any) against passing
+            return [blueprint] if blueprint == ("pass",) else [blueprint, ("pass",)]
+        if ids <= {"yes", "no"} or decision.rule in ("lcg.planning.pay", "lcg.event.pay"):
+            return [blueprint]
+        return None
+
     return Searchable(
-        "lcg", view, visible, pool, partner_of, result, progress, lambda seed, consent: GreedyBot(seed, consent)
+        "lcg",
+        view,
+        visible,
+        pool,
+        partner_of,
+        result,
+        progress,
+        lambda seed, consent: GreedyBot(seed, consent),
+        narrow,
     )
 
 

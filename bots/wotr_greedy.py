@@ -45,6 +45,53 @@ def _team_of(view: TableView, seat: str | None) -> str:
     return next((p.team for p in view.players if p.seat == seat), "")
 
 
+def _icons_at(card: CardView, loc: LocationView, team: str) -> int:
+    """The icons ``card`` adds to ``team``'s side of the combat at ``loc``."""
+    if loc.kind == "path":
+        return card.path
+    if loc.deck == team:
+        return card.bg_defense + card.lead_defense
+    return card.bg_attack + card.lead_attack
+
+
+def _margin(loc: LocationView, team: str) -> int:
+    """How far ``team`` is ahead in the combat at ``loc`` as it stands (0: just winning;
+    below 0: losing), from the combat's own count."""
+    count = loc.count
+    if count is None:
+        return 0
+    held = count.defense + count.defenders
+    if count.attackers == team:
+        return count.attack - held - 1
+    return held - count.attack
+
+
+def _reserve_threat(view: TableView, loc: LocationView, team: str) -> int:
+    """Icons the other team has in reserve that could move to ``loc`` against ``team``."""
+    total = 0
+    for player in view.players:
+        if player.team == team:
+            continue
+        for card in player.reserve:
+            if card.reserved:
+                continue
+            other = player.team
+            if loc.kind == "path":
+                total += card.path
+            elif loc.deck == other:
+                total += card.bg_defense + card.lead_defense
+            else:
+                total += card.bg_attack + card.lead_attack
+    return total
+
+
+def _chance(margin: int, threat: int) -> float:
+    """A rough chance of holding a combat ``margin`` ahead against ``threat`` to come."""
+    if margin < 0:
+        return 0.0
+    return min(1.0, (margin + 1) / (threat + 1))
+
+
 def strength(card: CardView) -> int:
     return card.path + card.bg_attack + card.bg_defense + card.lead_attack + card.lead_defense
 
@@ -54,6 +101,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.consent = consent
         """The teammates whose cards this bot may choose (see ``bots.make_bot``)."""
+        self._view: TableView | None = None
         self.taken: Counter[tuple[int, str]] = Counter()
         """How often each action was taken this round: a repeatable text loses its appeal."""
         self.rules: dict[str, Callable[[Decision, TableView], Choice | None]] = {
@@ -94,14 +142,24 @@ class GreedyBot:
 
     # -- the action step -------------------------------------------------------------
 
-    def _value_at(self, card: CardView, loc: LocationView, team: str) -> float:
-        if loc.kind == "path":
-            return float(card.path) if team == "free" or card.path else 0.0
-        defending = loc.deck == team
-        icons = card.bg_defense + card.lead_defense if defending else card.bg_attack + card.lead_attack
-        return float(icons)
+    def _value_at(self, card: CardView, loc: LocationView, team: str, view: TableView | None = None) -> float:
+        """What adding ``card`` to the combat at ``loc`` is worth to ``team``: the location's
+        points times how much closer it brings a win there, reckoning with what the other
+        team holds in reserve that could still move there; little where the combat is
+        already safe, nothing where it is lost whatever this card adds."""
+        icons = _icons_at(card, loc, team)
+        if view is None or loc.count is None:
+            return float(icons)
+        if icons <= 0:
+            return 0.0
+        margin = _margin(loc, team)
+        threat = _reserve_threat(view, loc, team)
+        stake = loc.vp + (max(0, -margin) if loc.kind == "path" else 0)
+        gained = _chance(margin + icons, threat) - _chance(margin, threat)
+        return stake * gained + 0.05 * icons
 
     def _act(self, decision: Decision, view: TableView) -> Choice | None:
+        self._view = view
         me = _me(view, decision.seat)
         cards = visible_cards(view)
         locations = {loc.uid: loc for loc in ([view.path] if view.path else []) + view.battlegrounds}
@@ -131,7 +189,8 @@ class GreedyBot:
         if verb == "pass":
             return 0.4 if hand <= me.carryover else 0.05
         if verb == "ring":
-            return 1.5 if hand <= 2 else 0.0
+            # an unused Ring token scores a point at the end: spent only with an empty hand
+            return 0.5 if hand == 0 else 0.0
         if verb == "use":
             return 0.9
         if verb == "cycle":
@@ -143,14 +202,14 @@ class GreedyBot:
         dest = rest.partition(".")[2]
         if verb == "move":
             loc = locations.get(int(dest))
-            return 1.0 + self._value_at(card, loc, me.team) if loc else 0.0
+            return 0.6 + self._value_at(card, loc, me.team, self._view) if loc else 0.0
         if dest == "event":
             return 0.7
         if dest == "reserve":
             return 0.3 if card.type == "character" else 0.1
         if dest.startswith("L"):
             loc = locations.get(int(dest[1:]))
-            return 0.5 + self._value_at(card, loc, me.team) if loc else 0.0
+            return 0.3 + self._value_at(card, loc, me.team, self._view) if loc else 0.0
         if dest.startswith("W"):
             return 0.5 + strength(card)
         return 0.0

@@ -1,0 +1,120 @@
+"""Which characters the greedy LCG player commits to the quest: a small plan of the round.
+
+Committing a character exhausts it, so the question is a trade: willpower against the
+staging area's threat (progress if it is beaten, raised threat if not) on one side, and
+on the other the combat to come (each enemy that will attack wants a defender that
+survives, or an ally to give up; an undefended attack hurts a hero; enemies are killed
+by the characters still ready). Every subset of the ready characters is priced (there
+are few), and the cheapest plan wins. A character that readies once committed (Aragorn,
+paying a resource) both quests and fights.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from projections.lcg import CardView
+
+HERO_LOST = 14.0
+"""What losing a hero costs, in threat points: most games are lost with the second."""
+HERO_DAMAGE = 0.6
+"""What a point of damage on a hero costs (nothing heals it in most decks)."""
+ALLY_DAMAGE = 0.15
+KILL = 2.5
+"""What killing an engaged enemy this round is worth (it attacks no more)."""
+PROGRESS_ON_KILL = 2.0
+"""Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""
+SHADOW = 1
+"""Attack a shadow card is reckoned to add to each enemy's."""
+EXHAUSTIVE = 9
+"""Up to this many ready characters every subset is priced; above, a greedy pass."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """What the seat sees of the round ahead."""
+
+    threat: int
+    """The seat's threat."""
+    staging: int
+    """Threat the quest will meet: the staging area's and what the reveals will likely add."""
+    enemies: tuple[CardView, ...]
+    """Enemies that will attack the seat this round, hardest hitter first."""
+    heroes: tuple[CardView, ...]
+
+
+def _left(card: CardView) -> int:
+    return (card.hit_points or 0) - card.damage
+
+
+def _wound(card: CardView, damage: int) -> float:
+    if damage <= 0:
+        return 0.0
+    if damage >= _left(card):
+        return HERO_LOST if card.type == "hero" else 1.0 + (card.cost or 0)
+    return damage * (HERO_DAMAGE if card.type == "hero" else ALLY_DAMAGE)
+
+
+def _fight(ready: list[CardView], plan: Round) -> float:
+    """The cost of the combat with ``ready`` characters left to defend and attack."""
+    free = list(ready)
+    cost = 0.0
+    for enemy in plan.enemies:
+        attack = (enemy.attack or 0) + SHADOW
+        best: tuple[float, CardView | None] = (
+            min((_wound(h, attack) for h in plan.heroes), default=HERO_LOST),
+            None,
+        )
+        for card in free:
+            price = _wound(card, attack - (card.defense or 0))
+            if price < best[0]:
+                best = (price, card)
+        cost += best[0]
+        if best[1] is not None:
+            free.remove(best[1])
+    power = sum(c.attack or 0 for c in free)
+    for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
+        need = _left(enemy) + (enemy.defense or 0)
+        if power >= need:
+            power -= need
+            cost -= KILL
+            if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):
+                cost -= PROGRESS_ON_KILL
+    return cost
+
+
+def _quest(willpower: int, plan: Round) -> float:
+    """The cost (negative: the gain) of questing with ``willpower``."""
+    margin = willpower - plan.staging
+    if margin >= 0:
+        return -float(margin)
+    raised = -margin
+    if plan.threat + raised >= 50:
+        return 100.0
+    return raised * (1.0 + max(0, plan.threat + raised - 40) / 3)
+
+
+def commit(ready: Sequence[CardView], readies: set[int], plan: Round) -> list[CardView]:
+    """The characters to commit: the cheapest plan for the quest and the combat after it."""
+    questers = [c for c in ready if (c.willpower or 0) > 0 or c.uid in readies]
+
+    def price(chosen: Sequence[CardView]) -> float:
+        uids = {c.uid for c in chosen}
+        willpower = sum(c.willpower or 0 for c in chosen)
+        left = [c for c in ready if c.uid not in uids or c.uid in readies]
+        return _quest(willpower, plan) + _fight(left, plan)
+
+    if len(questers) <= EXHAUSTIVE:
+        plans: list[tuple[CardView, ...]] = [
+            combo for k in range(len(questers) + 1) for combo in itertools.combinations(questers, k)
+        ]
+        best: tuple[CardView, ...] = min(plans, key=lambda p: (price(p), -len(p)))
+        return list(best)
+    chosen = [c for c in questers if c.uid in readies]
+    rest = sorted((c for c in questers if c.uid not in readies), key=lambda c: -(c.willpower or 0))
+    for card in rest:
+        if price([*chosen, card]) <= price(chosen):
+            chosen.append(card)
+    return chosen

@@ -652,6 +652,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from bots.analysis import CannotAnalyse
+    from tools.analyze import ArgumentError, run
+
+    app = _app(args)
+    game_id = _game_id(app, args.game)
+    try:
+        return run(app, game_id, args)
+    except (ArgumentError, CannotAnalyse) as error:
+        raise CommandError(str(error)) from None
+
+
 def cmd_fork(args: argparse.Namespace) -> int:
     from service.lineage import fork_recorded
 
@@ -922,6 +934,16 @@ def parser() -> argparse.ArgumentParser:
     p = command("explain", "why an event happened: its causes back to decisions and rules", cmd_explain)
     p.add_argument("game")
     p.add_argument("event", type=int, help="event number")
+
+    p = command(
+        "analyze",
+        "each answer to a decision valued by search (its chance of winning, from what the seat knew then), "
+        "or a game's decisive moments (--swings); writes nothing to the game",
+        cmd_analyze,
+    )
+    from tools.analyze import add_arguments as analyze_arguments
+
+    analyze_arguments(p)
 
     p = command("fork", "a new game with the first N events of another, to try another way", cmd_fork)
     p.add_argument("game")

@@ -73,6 +73,7 @@ def test_the_service_is_westmarch_v1() -> None:
         "ExportGame",
         "TakeBack",
         "RotateToken",
+        "AnalyzeDecision",
     }
 
 

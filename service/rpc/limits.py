@@ -16,6 +16,14 @@
   so opening more connections does not multiply a client's share.
 - Epic Multiplayer: ``CreateEpic`` is a call without a token like ``CreateGame`` and opens at
   most ``groups_per_epic`` games; ``WatchEpic`` streams count as ``Watch`` streams.
+- Analysis (``AnalyzeDecision``) costs CPU seconds, not milliseconds: one call searches at
+  most ``analysis_seconds`` (or ``analysis_rollouts``); each token may use
+  ``analysis_work_per_second`` of analysis time a second (bursts of ``analysis_work_burst``)
+  and each client address ``analysis_address_work_per_second`` (bursts of
+  ``analysis_address_work_burst``), charged with the CPU each analysis took; at most
+  ``analyses_at_once`` wait or run in one server process (past any of these,
+  RESOURCE_EXHAUSTED). The search runs in ``analysis_processes`` processes of its own, so it
+  never holds the worker threads or the interpreter the games are served from.
 - Refusals themselves: each client address (all its connections together) is answered at
   most ``refusals_per_second`` RESOURCE_EXHAUSTED a second past a burst of ``refusals_burst``; a refusal past that is
   answered when its turn comes. A connection that keeps calling past its limits thus waits
@@ -31,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import math
 import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator
@@ -66,6 +75,21 @@ class Limits:
     refusals_burst: int = 600
     """Refusals answered to one connection at once before the rest are paced (a client
     opening a few hundred streams at once learns of the limit without waiting)."""
+    analysis_seconds: float = 5.0
+    """CPU seconds one AnalyzeDecision may search, at most (a larger budget is refused)."""
+    analysis_rollouts: int = 5000
+    analysis_work_per_second: float = 0.2
+    analysis_work_burst: float = 10.0
+    """Seconds of analysis CPU one token may use a second, and in a burst: a player who asks
+    for a 2-second hint at every decision gets five at once, then one every ten seconds."""
+    analysis_address_work_per_second: float = 0.5
+    analysis_address_work_burst: float = 20.0
+    """The same for all the tokens of one client address together (tokens cost nothing to
+    make: every new game brings some)."""
+    analyses_at_once: int = 4
+    """Analyses waiting or running in one server process at once."""
+    analysis_processes: int = 1
+    """Processes that run the analyses (a core each while they search)."""
     calls_per_connection: int = 1000
     """Calls open at once on one connection (HTTP/2 ``SETTINGS_MAX_CONCURRENT_STREAMS``);
     gRPC's core refuses more (UNAVAILABLE) before any Python runs. Far above
@@ -82,6 +106,7 @@ class Gate:
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._refusals: OrderedDict[str, float] = OrderedDict()
         self._work: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._analyses = 0
 
     # -- streams ---------------------------------------------------------------------
 
@@ -188,6 +213,51 @@ class Gate:
         buckets[peer] = (level, now)
         while len(buckets) > 10_000:
             buckets.popitem(last=False)
+
+    # -- analysis --------------------------------------------------------------------
+
+    def analysis_admit(self, token: str, peer: str) -> tuple[str, str]:
+        """Let one analysis of ``token`` from ``peer`` wait for its turn: LimitExceeded when
+        the token's or the address's share of analysis time is used up, or the server has as
+        many analyses as it takes. Returns what :meth:`analysis_done` is told."""
+        limits = self.limits
+        now = time.monotonic()
+        token_key = "analysis token " + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+        address_key = "analysis " + address_of(peer)
+        mine, _ = self._work_left(token_key, now, limits.analysis_work_burst, limits.analysis_work_per_second)
+        shared, _ = self._work_left(
+            address_key, now, limits.analysis_address_work_burst, limits.analysis_address_work_per_second
+        )
+        if mine <= 0.0 or shared <= 0.0:
+            whose, rate, left = (
+                ("this token", limits.analysis_work_per_second, mine)
+                if mine <= 0.0
+                else ("this address", limits.analysis_address_work_per_second, shared)
+            )
+            raise LimitExceeded(
+                f"{whose} used its share of analysis ({rate:g} s of CPU a second); "
+                f"retry in {max(1, math.ceil(-left / rate + 0.5))} s"
+            )
+        if self._analyses >= limits.analyses_at_once:
+            raise LimitExceeded(
+                f"the server is running {limits.analyses_at_once} analyses already; retry in a few seconds"
+            )
+        self._analyses += 1
+        return token_key, address_key
+
+    def analysis_done(self, admitted: tuple[str, str], seconds: float) -> None:
+        """An admitted analysis ended, having taken ``seconds`` of CPU: its token and its
+        address are charged with them."""
+        limits = self.limits
+        self._analyses -= 1
+        now = time.monotonic()
+        token_key, address_key = admitted
+        for key, burst, rate in (
+            (token_key, limits.analysis_work_burst, limits.analysis_work_per_second),
+            (address_key, limits.analysis_address_work_burst, limits.analysis_address_work_per_second),
+        ):
+            work, _ = self._work_left(key, now, burst, rate)
+            self._work[key] = (work - seconds, now)
 
     # -- refusals --------------------------------------------------------------------
 

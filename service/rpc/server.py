@@ -28,7 +28,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 import grpc
@@ -51,6 +51,7 @@ from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDeni
 from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of, writable
 from service.games import GameRequest, PlayerSetup
 from service.rpc import convert
+from service.rpc.analysis import Analyses
 from service.rpc.gen.westmarch.v1 import epic_pb2
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.limits import Gate, LimitExceeded, Limits
@@ -236,6 +237,7 @@ class Servicer:
         self.gate = Gate(limits or Limits())
         self.on_fault = on_fault
         """Told of every storage fault (the server turns health NOT_SERVING while read-only)."""
+        self.analyses = Analyses(service, self.gate, self._run)
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the thread pool: store and rules work never blocks the event
@@ -275,6 +277,9 @@ class Servicer:
                 try:
                     if name in OPEN_CALLS:
                         response = await self._open_call(name, fn, request, entry, context.peer())
+                    elif asyncio.iscoroutinefunction(fn):  # it takes its turns on the threads itself
+                        served = cast(Callable[[Any, CallLog, str], Awaitable[Message]], fn)
+                        response = await served(request, entry, context.peer())
                     else:
                         async with self.gate.turn(context.peer()):
                             response = await self._run_retrying(name, fn, request, entry)
@@ -608,6 +613,9 @@ class Servicer:
             "TakeBack": unary("TakeBack", pb.TakeBackRequest, pb.TakeBackResponse, self.take_back),
             "VerifyGame": unary("VerifyGame", pb.VerifyGameRequest, pb.VerifyGameResponse, self.verify_game),
             "GetCatalog": unary("GetCatalog", pb.GetCatalogRequest, pb.GetCatalogResponse, self.get_catalog),
+            "AnalyzeDecision": unary(
+                "AnalyzeDecision", pb.AnalyzeDecisionRequest, pb.AnalyzeDecisionResponse, self.analyses.call
+            ),
             "ExportGame": grpc.unary_stream_rpc_method_handler(
                 self.export_game,
                 request_deserializer=_parser(pb.ExportGameRequest),
@@ -871,6 +879,8 @@ class Server:
                 await self._probing
         if self._executor is not None:
             self._executor.shutdown(wait=True)
+        if self.servicer is not None:
+            self.servicer.analyses.close()
         if self.app is not None:
             self.app.close()
         self._server = None

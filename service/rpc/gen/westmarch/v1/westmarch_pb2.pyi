@@ -1507,3 +1507,137 @@ class RotateTokenResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RotateTokenResponse: _TypeAlias = RotateTokenResponse  # noqa: Y015
+
+@_typing.final
+class AnalyzeDecisionRequest(_message.Message):
+    """-- analysing a decision --------------------------------------------------------------"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    TRUE_CARDS_FIELD_NUMBER: _builtins.int
+    BUDGET_SECONDS_FIELD_NUMBER: _builtins.int
+    ROLLOUTS_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    game_id: _builtins.str
+    token: _builtins.str
+    version: _builtins.int
+    """The version at which the decision is pending (the id it is answered with); 0: the
+    decision pending now.
+    """
+    true_cards: _builtins.bool
+    """Value the answers with the true hidden cards (the referee, or anyone once the game is
+    over); otherwise from what the deciding seat knew then.
+    """
+    budget_seconds: _builtins.float
+    """CPU seconds of search (0: 2); at most the server's cap."""
+    rollouts: _builtins.int
+    """Rollouts in all instead of seconds (0: by seconds): the same seed and rollouts give the
+    same figures.
+    """
+    seed: _builtins.int
+    """The search's seed (0: 1)."""
+    def __init__(
+        self,
+        *,
+        game_id: _builtins.str = ...,
+        token: _builtins.str = ...,
+        version: _builtins.int = ...,
+        true_cards: _builtins.bool = ...,
+        budget_seconds: _builtins.float = ...,
+        rollouts: _builtins.int = ...,
+        seed: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget_seconds", b"budget_seconds", "game_id", b"game_id", "rollouts", b"rollouts", "seed", b"seed", "token", b"token", "true_cards", b"true_cards", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AnalyzeDecisionRequest: _TypeAlias = AnalyzeDecisionRequest  # noqa: Y015
+
+@_typing.final
+class AnalyzedOption(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHOICE_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    LOW_FIELD_NUMBER: _builtins.int
+    HIGH_FIELD_NUMBER: _builtins.int
+    ROLLOUTS_FIELD_NUMBER: _builtins.int
+    label: _builtins.str
+    """The answer in the table's words (its options' labels)."""
+    value: _builtins.float
+    """The estimated chance, from 0 to 1, that the deciding seat's side wins after this answer."""
+    low: _builtins.float
+    """Its 95 % interval."""
+    high: _builtins.float
+    rollouts: _builtins.int
+    @_builtins.property
+    def choice(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The answer, as SubmitDecisionRequest.choice takes it."""
+
+    def __init__(
+        self,
+        *,
+        choice: _abc.Iterable[_builtins.str] | None = ...,
+        label: _builtins.str = ...,
+        value: _builtins.float = ...,
+        low: _builtins.float = ...,
+        high: _builtins.float = ...,
+        rollouts: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "high", b"high", "label", b"label", "low", b"low", "rollouts", b"rollouts", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AnalyzedOption: _TypeAlias = AnalyzedOption  # noqa: Y015
+
+@_typing.final
+class AnalyzeDecisionResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    DECISION_FIELD_NUMBER: _builtins.int
+    KNOWLEDGE_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    ROLLOUTS_FIELD_NUMBER: _builtins.int
+    CPU_SECONDS_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    knowledge: _builtins.str
+    """Whose knowledge the answers were valued from: the deciding seat, or "referee" (the true
+    hidden cards).
+    """
+    seed: _builtins.int
+    rollouts: _builtins.int
+    cpu_seconds: _builtins.float
+    @_builtins.property
+    def decision(self) -> Global___Decision: ...
+    @_builtins.property
+    def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___AnalyzedOption]:
+        """Best first."""
+
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        decision: Global___Decision | None = ...,
+        knowledge: _builtins.str = ...,
+        seed: _builtins.int = ...,
+        options: _abc.Iterable[Global___AnalyzedOption] | None = ...,
+        rollouts: _builtins.int = ...,
+        cpu_seconds: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cpu_seconds", b"cpu_seconds", "decision", b"decision", "knowledge", b"knowledge", "options", b"options", "rollouts", b"rollouts", "seed", b"seed", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AnalyzeDecisionResponse: _TypeAlias = AnalyzeDecisionResponse  # noqa: Y015

@@ -99,6 +99,11 @@ class GameServiceStub:
                 request_serializer=westmarch_dot_v1_dot_westmarch__pb2.RotateTokenRequest.SerializeToString,
                 response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.RotateTokenResponse.FromString,
                 _registered_method=True)
+        self.AnalyzeDecision = channel.unary_unary(
+                '/westmarch.v1.GameService/AnalyzeDecision',
+                request_serializer=westmarch_dot_v1_dot_westmarch__pb2.AnalyzeDecisionRequest.SerializeToString,
+                response_deserializer=westmarch_dot_v1_dot_westmarch__pb2.AnalyzeDecisionResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -209,6 +214,19 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AnalyzeDecision(self, request, context):
+        """Each answer to the decision pending at a version, valued by search (rollouts of the game
+        on the same rules): the chance that the deciding seat's side wins after it, with a 95 %
+        interval. A seat may analyse its own decisions, from its own knowledge (the cards hidden
+        from it are sampled); the referee any decision, from the deciding seat's knowledge or
+        with the true hidden cards; once the game is over, anyone any. Appends nothing. It costs
+        CPU: a call's budget is capped (INVALID_ARGUMENT above the cap) and each token's and each
+        client address's share of the server's analysis time is limited (RESOURCE_EXHAUSTED past it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -276,6 +294,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.RotateToken,
                     request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.RotateTokenRequest.FromString,
                     response_serializer=westmarch_dot_v1_dot_westmarch__pb2.RotateTokenResponse.SerializeToString,
+            ),
+            'AnalyzeDecision': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyzeDecision,
+                    request_deserializer=westmarch_dot_v1_dot_westmarch__pb2.AnalyzeDecisionRequest.FromString,
+                    response_serializer=westmarch_dot_v1_dot_westmarch__pb2.AnalyzeDecisionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -629,6 +652,33 @@ class GameService:
             '/westmarch.v1.GameService/RotateToken',
             westmarch_dot_v1_dot_westmarch__pb2.RotateTokenRequest.SerializeToString,
             westmarch_dot_v1_dot_westmarch__pb2.RotateTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeDecision(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/westmarch.v1.GameService/AnalyzeDecision',
+            westmarch_dot_v1_dot_westmarch__pb2.AnalyzeDecisionRequest.SerializeToString,
+            westmarch_dot_v1_dot_westmarch__pb2.AnalyzeDecisionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -130,6 +130,15 @@ class GameServiceStub:
     the old token is refused at once by every server process, and Watch streams opened with
     it end with UNAUTHENTICATED. Referee only.
     """
+    AnalyzeDecision: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.AnalyzeDecisionRequest, _westmarch_pb2.AnalyzeDecisionResponse]
+    """Each answer to the decision pending at a version, valued by search (rollouts of the game
+    on the same rules): the chance that the deciding seat's side wins after it, with a 95 %
+    interval. A seat may analyse its own decisions, from its own knowledge (the cards hidden
+    from it are sampled); the referee any decision, from the deciding seat's knowledge or
+    with the true hidden cards; once the game is over, anyone any. Appends nothing. It costs
+    CPU: a call's budget is capped (INVALID_ARGUMENT above the cap) and each token's and each
+    client address's share of the server's analysis time is limited (RESOURCE_EXHAUSTED past it).
+    """
 
 @_typing.type_check_only
 class GameServiceAsyncStub(GameServiceStub):
@@ -179,6 +188,15 @@ class GameServiceAsyncStub(GameServiceStub):
     """Replace one viewer's token (a seat, "spectator" or "referee") with a new one, shown once;
     the old token is refused at once by every server process, and Watch streams opened with
     it end with UNAUTHENTICATED. Referee only.
+    """
+    AnalyzeDecision: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.AnalyzeDecisionRequest, _westmarch_pb2.AnalyzeDecisionResponse]  # type: ignore[assignment]
+    """Each answer to the decision pending at a version, valued by search (rollouts of the game
+    on the same rules): the chance that the deciding seat's side wins after it, with a 95 %
+    interval. A seat may analyse its own decisions, from its own knowledge (the cards hidden
+    from it are sampled); the referee any decision, from the deciding seat's knowledge or
+    with the true hidden cards; once the game is over, anyone any. Appends nothing. It costs
+    CPU: a call's budget is capped (INVALID_ARGUMENT above the cap) and each token's and each
+    client address's share of the server's analysis time is limited (RESOURCE_EXHAUSTED past it).
     """
 
 class GameServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -304,6 +322,21 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         """Replace one viewer's token (a seat, "spectator" or "referee") with a new one, shown once;
         the old token is refused at once by every server process, and Watch streams opened with
         it end with UNAUTHENTICATED. Referee only.
+        """
+
+    @_abc_1.abstractmethod
+    def AnalyzeDecision(
+        self,
+        request: _westmarch_pb2.AnalyzeDecisionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_westmarch_pb2.AnalyzeDecisionResponse, _abc.Awaitable[_westmarch_pb2.AnalyzeDecisionResponse]]:
+        """Each answer to the decision pending at a version, valued by search (rollouts of the game
+        on the same rules): the chance that the deciding seat's side wins after it, with a 95 %
+        interval. A seat may analyse its own decisions, from its own knowledge (the cards hidden
+        from it are sampled); the referee any decision, from the deciding seat's knowledge or
+        with the true hidden cards; once the game is over, anyone any. Appends nothing. It costs
+        CPU: a call's budget is capped (INVALID_ARGUMENT above the cap) and each token's and each
+        client address's share of the server's analysis time is limited (RESOURCE_EXHAUSTED past it).
         """
 
 def add_GameServiceServicer_to_server(servicer: GameServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -4,7 +4,9 @@ figures again from the seed, nothing written to the store, and the game's decisi
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import re
 import sqlite3
 from functools import partial
 from pathlib import Path
@@ -240,3 +242,21 @@ def test_the_referee_value_of_a_decision_reads_the_true_cards() -> None:
     run, _ = position(LETHAL)
     found = analyze(run.rules, run.game.state, knowledge=REFEREE, budget=Budget(rollouts=16), seed=1)
     assert found.knowledge == REFEREE and found.best.value == 1.0
+
+
+def test_the_terminal_v_key_shows_each_answers_value_as_it_is_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, _ = position(LETHAL)
+    db = stored(tmp_path, run.game)
+    monkeypatch.setattr("sys.stdin", io.StringIO("v ten\nv 0\nv 0.5\n2,3\n"))
+    code, out, err = cli(capsys, "play", str(run.game.id), "--db", db)
+    assert code == 0, err
+    assert "v ten: type v, or v and the seconds of search (v 10)" in out
+    assert "v 0: give from 1 to 60 seconds of search" in out
+    assert "chance of winning after each answer, from what p1 knows (the cards hidden from p1 sampled)" in out
+    # Aragorn, Gimli and Legolas are options 1, 2 and 3 on screen: the answers read as typed
+    lines = out.split("chance of winning after each answer")[1].splitlines()
+    assert any(re.match(r"\s+type 2,3\s+Gimli \(p1\) \+ Legolas \(p1\)\s+100%", line) for line in lines), lines
+    assert any(re.match(r"\s+type 1\s+Aragorn \(p1\)\s+0%", line) for line in lines), lines
+    assert "won (out-of-the-dungeons)" in out

@@ -4,6 +4,8 @@ analysis time of a token and of an address is limited, and so are the analyses a
 
 from __future__ import annotations
 
+import io
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -168,3 +170,15 @@ def test_one_tokens_analyses_are_limited_and_the_others_go_on(tmp_path: Path) ->
                 assert "running 1 analyses already" in (error.details() or "")
             finally:
                 running.join(30)
+
+
+def test_the_terminal_v_key_asks_the_server(served: tuple[ThreadedServer, str, dict[str, str]]) -> None:
+    from tools.rpc_client import play_remote
+
+    server, _, keys = served
+    typed = iter(["v 0.5", "q"])
+    out = io.StringIO()
+    play_remote(server.address, keys["p1"], read=lambda prompt: next(typed), out=out)
+    text = out.getvalue()
+    assert "chance of winning after each answer, from what p1 knows" in text
+    assert re.search(r"type 2,3\s+Gimli \(p1\) \+ Legolas \(p1\)\s+100%", text), text

@@ -379,6 +379,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         asked = app.history(now["game"], gt=decision.id - 1, lte=decision.id)
         return asked[0].cause.card if asked else None
 
+    def hint(decision: Decision, seconds: float) -> Any:
+        """The values of the answers, from the deciding seat's knowledge (tools/play.py, key v)."""
+        from bots.analysis import analyze
+        from bots.search import Budget
+
+        state = app.game(now["game"]).state
+        return analyze(rules, state, knowledge=decision.seat, budget=Budget(cpu_seconds=seconds), seed=decision.id)
+
     try:
         outcome = play(
             lambda: app.game(now["game"]).state,
@@ -389,6 +397,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             recent=recent,
             take_back=back,
             caused_by=caused_by,
+            hint=hint,
         )
     except KeyboardInterrupt:
         # every answer is saved as it is given: nothing is lost but the question on screen

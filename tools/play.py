@@ -31,6 +31,8 @@ Other keys:
   t                  the whole table (after a seat's first decision, only what changed
                      since its last one is shown)
   a                  auto-pass on or off: pass every action window for you
+  v                  the value of each answer: its chance of winning, estimated by
+                     search from what you know (2 s; v 10: ten seconds)
   u                  take back your last decision (the game goes on from before it;
                      what was taken back is kept, and listed by: westmarch games)
   u SEAT             take back SEAT's last decision (on a server: consent to SEAT's
@@ -40,6 +42,15 @@ Other keys:
 
 CLOSING_OPTIONS = ("pass", "done", "skip", "no", "undefended")
 """Option ids that end a choice; they stay last when options are put in a stable order."""
+
+
+HINT_SECONDS = 2.0
+"""CPU seconds of search behind the ``v`` key when no other time is typed."""
+HINT_MOST = 60.0
+
+Hint = Callable[[Decision, float], Any]
+"""The values of a decision's answers (a :class:`bots.analysis.Analysis`) from ``seconds`` of
+search; raises ``ValueError`` saying why there are none."""
 
 
 class Quit(Exception):
@@ -251,9 +262,11 @@ def ask_human(
     seating: Seating | None = None,
     cause: int | None = None,
     whole: str | None = None,
+    hint: Hint | None = None,
 ) -> None:
     """Show the table and the decision, read answers until one is accepted; ``t`` shows
-    ``whole``, the whole table, when what was shown is only what changed."""
+    ``whole``, the whole table, when what was shown is only what changed; ``v`` the values
+    of the answers (``hint``)."""
     out = out or sys.stdout
     options = ordered(decision)
     out.write("\n" + "=" * 78 + "\n" + table_text + "\n")
@@ -281,6 +294,9 @@ def ask_human(
                 seating.on_change(seating)
             out.write(f"  auto-pass is {'on: action windows are passed for you' if seating.auto_pass else 'off'}\n")
             continue
+        if word == "v" or word.startswith("v "):
+            out.write(values(decision, options, hint, word[1:].strip()) + "\n")
+            continue
         if word in ("u", "undo") or word.startswith("u "):
             raise TakeBack(word[2:].strip() if word.startswith("u ") else "")
         try:
@@ -291,6 +307,39 @@ def ask_human(
             out.write(f"  {error}\n")
         except RuleError as error:
             out.write(f"  refused: {refusal(decision, error)}\n")
+
+
+def values(decision: Decision, options: list[Option], hint: Hint | None, asked: str) -> str:
+    """The ``v`` key: each answer searched, best first, as it is typed at this prompt (the
+    options' numbers on screen), with its chance of winning and a bar."""
+    if hint is None:
+        return "  no values at this table"
+    try:
+        seconds = float(asked) if asked else HINT_SECONDS
+    except ValueError:
+        return f"  v {asked}: type v, or v and the seconds of search (v 10)"
+    if not 0 < seconds <= HINT_MOST:
+        return f"  v {asked}: give from 1 to {HINT_MOST:g} seconds of search"
+    sys.stdout.flush()
+    try:
+        found = hint(decision, seconds)
+    except ValueError as error:
+        return f"  no values: {error}"
+    number = {o.id: str(n) for n, o in enumerate(options, start=1)}
+    typed = [
+        ",".join(number.get(c, c) for c in v.choice) if decision.kind is not Kind.NUMBER else v.choice[0]
+        for v in found.options
+    ]
+    width = max(len(t) for t in typed) if typed else 1
+    label = max(len(v.label) for v in found.options) if found.options else 1
+    lines = [
+        f"  chance of winning after each answer, from what {found.knowledge} knows (the cards hidden from "
+        f"{found.knowledge} sampled); {found.rollouts} rollouts, 95% interval:"
+    ]
+    for t, v in zip(typed, found.options, strict=True):
+        bar = "#" * round(20 * v.value) + "." * (20 - round(20 * v.value))
+        lines.append(f"    type {t:<{width}}  {v.label:<{label}}  {v.value:4.0%} [{v.low:4.0%} - {v.high:4.0%}]  {bar}")
+    return "\n".join(lines)
 
 
 def changes(before: str, after: str) -> str:
@@ -367,6 +416,7 @@ def play(
     recent: Callable[[str], list[str]] | None = None,
     take_back: Callable[[str], str] | None = None,
     caused_by: Callable[[Decision], int | None] | None = None,
+    hint: Hint | None = None,
 ) -> Any:
     """Drive a game to its end (or until the player quits); returns its outcome.
 
@@ -375,7 +425,7 @@ def play(
     game's last events at its end (lines in a row that say the same of several cards,
     once). ``take_back(seat)`` takes back the seat's last decision and says what was done
     (a ``RuleError`` if it cannot). ``caused_by(decision)`` is the card whose text asked
-    it, if any.
+    it, if any. ``hint(decision, seconds)`` values its answers (the ``v`` key).
     """
     out = out or sys.stdout
     last_human: str | None = None
@@ -424,7 +474,7 @@ def play(
         last_human = seat
         try:
             cause = caused_by(decision) if caused_by is not None else None
-            ask_human(decision, text, partial(submit, decision), read, out, table, shown, seating, cause, whole)
+            ask_human(decision, text, partial(submit, decision), read, out, table, shown, seating, cause, whole, hint)
         except Quit:
             out.write("\nsaved; run play again to resume\n")
             return None

@@ -188,6 +188,26 @@ class RemoteSeat:
         self.view = self.stub.GetView(pb.GetViewRequest(game_id=self.game_id, token=self.token)).view
         return f"{response.seat}'s last decision is taken back: play goes on in game {self.game_id}; {source} is kept"
 
+    def values(self, decision: Decision, seconds: float) -> Any:
+        """The values of this seat's answers to ``decision`` (AnalyzeDecision, this seat's knowledge)."""
+        from bots.analysis import Analysis, Valued
+
+        request = pb.AnalyzeDecisionRequest(
+            game_id=self.game_id, token=self.token, version=decision.id, budget_seconds=seconds
+        )
+        try:
+            found = self.stub.AnalyzeDecision(request)
+        except grpc.RpcError as error:
+            raise ValueError(f"{error.code().name}: {error.details()}") from None
+        return Analysis(
+            version=found.version,
+            decision=decision,
+            knowledge=found.knowledge,
+            seed=found.seed,
+            options=tuple(Valued(tuple(o.choice), o.label, o.value, o.low, o.high, o.rollouts) for o in found.options),
+            cpu_seconds=found.cpu_seconds,
+        )
+
 
 def play_remote(
     address: str,
@@ -216,6 +236,7 @@ def play_remote(
             read,
             out or sys.stdout,
             take_back=seat.take_back,
+            hint=seat.values,
         )
         return outcome
 

@@ -65,7 +65,13 @@ class Analysis:
 
     @property
     def rollouts(self) -> int:
+        """Rollouts of all the answers together."""
         return sum(o.rollouts for o in self.options)
+
+    @property
+    def most(self) -> int:
+        """Rollouts of the answer searched most: the ``Budget.rollouts`` that gives the same figures."""
+        return max((o.rollouts for o in self.options), default=0)
 
     @property
     def best(self) -> Valued:
@@ -94,24 +100,20 @@ def _key(decision: Decision, choice: Choice) -> Choice:
 
 
 def knowledge_of(rules: Ruleset[Any], state: State, asked: str) -> str:
-    """Whose knowledge an analysis of the decision pending at ``state`` may use when
-    ``asked`` (a seat, or ``referee``) is given: the deciding seat, a seat of its side, or
-    the referee. CannotAnalyse says why another is refused."""
+    """Whose knowledge an analysis of the decision pending at ``state`` may use when ``asked``
+    (a seat, or ``referee``) is given: the deciding seat's own, or the referee's (the true
+    table). CannotAnalyse says why another is refused."""
     decision = state.pending
     assert decision is not None
-    if asked == REFEREE:
-        return REFEREE
+    if asked in (REFEREE, decision.seat):
+        return asked
     seats = rules.seats(state)
     if asked not in seats:
         raise CannotAnalyse(f"{asked} is not a seat of this game; its seats are {', '.join(seats)} (or referee)")
-    side = side_of(state, decision.seat)
-    if side_of(state, asked) != side:
-        mates = [s for s in seats if side_of(state, s) == side]
-        raise CannotAnalyse(
-            f"the decision is {decision.seat}'s: its answers are valued for {decision.seat}'s side, from the "
-            f"knowledge of a seat of that side ({', '.join(mates)}) or the referee's, not {asked}'s"
-        )
-    return asked
+    raise CannotAnalyse(
+        f"the decision is {decision.seat}'s: its answers are valued from what {decision.seat} knew then "
+        f"(--as {decision.seat}) or from the true cards (--referee), not from {asked}'s knowledge"
+    )
 
 
 def side_of(state: State, seat: str) -> str:
@@ -129,17 +131,16 @@ def analyze(
     seed: int,
     taken: Choice | None = None,
 ) -> Analysis:
-    """Every candidate answer to the decision pending at ``state``, valued from ``knowledge``
-    (a seat of the deciding side, or ``referee`` for the true table). ``state`` is not changed."""
+    """Every candidate answer to the decision pending at ``state``, best first, valued from
+    ``knowledge`` (the deciding seat, or ``referee`` for the true table). ``state`` is not changed."""
     decision = state.pending
     if decision is None:
         raise CannotAnalyse(f"no decision is pending at version {state.version}")
     copy = rules.codec.decode_state(rules.codec.encode(state))
     seat = decision.seat if knowledge == REFEREE else knowledge
     started = time.thread_time()
-    values = evaluate(rules, copy, seat, budget, seed, referee=knowledge == REFEREE)
+    ranked = evaluate(rules, copy, seat, budget, seed, referee=knowledge == REFEREE)
     spent = time.thread_time() - started
-    ranked = sorted(values, key=lambda v: (-v.value, -v.low))
     return Analysis(
         version=state.version,
         decision=decision,

@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--as",
         dest="seat",
         metavar="SEAT",
-        help="value the answers from what this seat knew then (default: the seat that decides; a seat of its side)",
+        help="value the answers from what this seat knew then: the seat that decides (the default)",
     )
     p.add_argument(
         "--referee", action="store_true", help="value the answers with the true hidden cards (the referee's knowledge)"
@@ -46,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--rollouts",
         type=int,
         metavar="N",
-        help="rollouts per decision instead of seconds: the same seed and rollouts give the same figures",
+        help="rollouts of each answer instead of seconds: the same seed and rollouts give the same figures",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the search (default: %(default)s)")
     p.add_argument(
@@ -165,7 +165,7 @@ def text(found: Analysis, game_id: UUID, rules: Ruleset[Any], side: str) -> str:
     lines.append(
         f"the same figures again: westmarch analyze {str(game_id)[:8]} --at {found.version}"
         f"{' --referee' if found.knowledge == REFEREE else f' --as {found.knowledge}'} --seed {found.seed} "
-        f"--rollouts {found.rollouts}"
+        f"--rollouts {found.most}"
     )
     return "\n".join(lines)
 

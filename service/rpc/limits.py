@@ -77,7 +77,8 @@ class Limits:
     opening a few hundred streams at once learns of the limit without waiting)."""
     analysis_seconds: float = 5.0
     """CPU seconds one AnalyzeDecision may search, at most (a larger budget is refused)."""
-    analysis_rollouts: int = 5000
+    analysis_rollouts: int = 1000
+    """Rollouts of each answer one AnalyzeDecision may ask for, at most."""
     analysis_work_per_second: float = 0.2
     analysis_work_burst: float = 10.0
     """Seconds of analysis CPU one token may use a second, and in a burst: a player who asks

@@ -1534,8 +1534,8 @@ class AnalyzeDecisionRequest(_message.Message):
     budget_seconds: _builtins.float
     """CPU seconds of search (0: 2); at most the server's cap."""
     rollouts: _builtins.int
-    """Rollouts in all instead of seconds (0: by seconds): the same seed and rollouts give the
-    same figures.
+    """Rollouts of each answer instead of seconds (0: by seconds; within the time cap all the
+    same): the same seed and rollouts give the same figures.
     """
     seed: _builtins.int
     """The search's seed (0: 1)."""
@@ -1616,6 +1616,7 @@ class AnalyzeDecisionResponse(_message.Message):
     """
     seed: _builtins.int
     rollouts: _builtins.int
+    """Rollouts of all the answers together."""
     cpu_seconds: _builtins.float
     @_builtins.property
     def decision(self) -> Global___Decision: ...

@@ -442,8 +442,10 @@ function renderDecision() {
   });
   if (!mine) {
     box.append(h("ul", { class: "options readonly" }, options.map((o) => h("li", optionAttrs(o), o.label))));
+    box.append(valuesAsk(d));
     return;
   }
+  box.append(valuesAsk(d));
   if (kind === "KIND_ONE") {
     box.append(h("div", { class: "options" }, options.map((o) => h("button", { type: "button", class: "option", ...optionAttrs(o), onclick: () => answer([o.id]) }, o.label))));
   } else if (kind === "KIND_MANY") {
@@ -471,6 +473,51 @@ function renderDecision() {
   } else if (kind === "KIND_NUMBER") {
     const input = h("input", { type: "number", min: num(d.min), max: num(d.max), value: num(d.min), class: "number" });
     box.append(h("div", { class: "options" }, input, h("button", { type: "button", class: "confirm", onclick: () => answer([String(input.value)]) }, `Confirm (${num(d.min)} to ${num(d.max)})`)));
+  }
+}
+
+// -- the value of each answer (AnalyzeDecision), on request ---------------------------------
+
+function valuesAsk(d) {
+  const mine = d.seat === S.viewer;
+  if (!mine && S.viewer !== "referee") return null;
+  const out = h("div", { class: "values" });
+  const ask = (trueCards, label) => h("button", { type: "button", class: "value-ask", onclick: () => showValues(d, trueCards, out) }, label);
+  out.append(ask(false, mine ? "Value the answers" : `Value the answers (what ${d.seat} knows)`));
+  if (!mine) out.append(ask(true, "Value with the true cards"));
+  return out;
+}
+
+async function showValues(d, trueCards, out) {
+  const buttons = [...out.querySelectorAll("button")];
+  buttons.forEach((b) => (b.disabled = true));
+  out.querySelectorAll(".value-list, .value-note").forEach((e) => e.remove());
+  const note = h("small", { class: "value-note" }, " searching…");
+  out.append(note);
+  try {
+    const got = await call("AnalyzeDecision", { token: S.token, version: d.id, trueCards });
+    const now = S.live && S.live.decision;
+    if (!now || num(now.id) !== num(d.id)) return; // answered meanwhile: the values are of the past
+    const pct = (v) => `${Math.round(100 * num(v))}%`;
+    const bar = (o) => {
+      const filled = h("span", {});
+      filled.style.width = pct(o.value); // a style property: the page's policy refuses style attributes
+      return h("span", { class: "value-bar", title: `${pct(o.value)} [${pct(o.low)} – ${pct(o.high)}], ${num(o.rollouts)} rollouts` }, filled);
+    };
+    for (const el of document.querySelectorAll("#decision .value-bar")) el.remove();
+    for (const o of got.options || []) {
+      if ((o.choice || []).length !== 1) continue;
+      const option = document.querySelector(`#decision [data-option="${CSS.escape(o.choice[0])}"]`);
+      if (option) option.append(bar(o));
+    }
+    const whose = got.knowledge === "referee" ? "with the true hidden cards" : `from what ${got.knowledge} knows`;
+    note.textContent = ` chance ${d.seat}'s side wins after each answer, ${whose} (${num(got.rollouts)} rollouts, 95% interval):`;
+    out.append(h("ol", { class: "value-list" }, (got.options || []).map((o) => h("li", { "data-choice": (o.choice || []).join(",") }, bar(o), h("strong", {}, pct(o.value)), h("small", {}, ` [${pct(o.low)} – ${pct(o.high)}] `), o.label))));
+  } catch (error) {
+    note.remove();
+    showError(error);
+  } finally {
+    buttons.forEach((b) => (b.disabled = false));
   }
 }
 

@@ -57,7 +57,6 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from bots import make_bot
-from bots.search import won
 from domain.game import Game
 from domain.kernel.decisions import Choice, Decision, Kind, RuleError
 from domain.kernel.events import Event
@@ -85,6 +84,14 @@ def read(observation: Mapping[str, Any]) -> dict[str, Any]:
     raw = bytes(np.asarray(observation["observation"], dtype=np.uint8))
     found: dict[str, Any] = json.loads(raw.rstrip(b"\0"))
     return found
+
+
+def reward(state: Any, seat: str) -> float:
+    """+1 if ``seat``'s side won the game that is over, -1 if it lost."""
+    over = state.over
+    if over.result in ("won", "lost"):  # a cooperative game: the players won or lost together
+        return 1.0 if over.result == "won" else -1.0
+    return 1.0 if state.players[seat].team == over.winner else -1.0
 
 
 class WestmarchEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -187,7 +194,7 @@ class WestmarchEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type in
             game.answer(d.seat, d.id, self.bots[d.seat].choose(d, partial(view, state, d.seat)))
         if state.over is not None:
             for agent in self.agents:
-                self.rewards[agent] = 2.0 * won(state, agent) - 1.0
+                self.rewards[agent] = reward(state, agent)
                 self.terminations[agent] = True
         elif self.answered >= self.max_decisions:
             for agent in self.agents:

@@ -11,13 +11,14 @@ import sqlite3
 from functools import partial
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 
 from bots.analysis import REFEREE, analyze
 from bots.search import Budget
 from domain.game import Game
-from domain.kernel.decisions import Choice
+from domain.kernel.decisions import Choice, Kind
 from service.app import Westmarch, store_env
 from tools.cli import main
 from tools.fixtures import Run, load
@@ -142,7 +143,7 @@ def test_analyze_names_the_best_answer_and_writes_nothing(tmp_path: Path, capsys
     assert {o["label"] for o in found["options"]} >= {"none", "Aragorn (p1)", "Gimli (p1) + Legolas (p1)"}
     code, text, _ = cli(capsys, "analyze", game, "--at", at, "--rollouts", "4", "--db", db)
     assert code == 0
-    assert "from what p1 knew then" in text and "chance the players win" in text
+    assert "from what p1 knew then" in text and "chance of winning for the players" in text
     assert f"--at {at} --as p1 --seed 1 --rollouts 4" in text
     code, referee, _ = cli(capsys, "analyze", game, "--at", at, "--referee", "--rollouts", "4", "--db", db)
     assert code == 0 and "with the true hidden cards (the referee's knowledge)" in referee
@@ -260,3 +261,20 @@ def test_the_terminal_v_key_shows_each_answers_value_as_it_is_typed(
     assert any(re.match(r"\s+type 2,3\s+Gimli \(p1\) \+ Legolas \(p1\)\s+100%", line) for line in lines), lines
     assert any(re.match(r"\s+type 1\s+Aragorn \(p1\)\s+0%", line) for line in lines), lines
     assert "won (out-of-the-dungeons)" in out
+
+
+def test_a_war_of_the_ring_decision_is_valued_for_its_side(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from domain.wotr.options import wotr_options
+    from domain.wotr.ruleset import WOTR
+
+    game = Game.start(uuid4(), WOTR, WOTR.created(wotr_options("two-player-duel"), 4))
+    decision = game.state.pending
+    assert decision is not None
+    db = stored(tmp_path, game)
+    code, out, err = cli(capsys, "analyze", str(game.id), "--at", str(decision.id), "--rollouts", "1", "--db", db)
+    assert code == 0, err
+    side = "the Free Peoples" if decision.seat == "gandalf" else "the Shadow"
+    assert f"{decision.seat} decides: {decision.prompt}" in out and f"chance of winning for {side}" in out
+    answers = [line for line in out.splitlines() if re.match(r"\s+\d+\. ", line)]
+    assert decision.kind is Kind.ONE and len(answers) == len(decision.options)
+    assert {o.label for o in decision.options} == {re.split(r"\s{2,}", a.split(". ", 1)[1])[0] for a in answers}

@@ -137,7 +137,7 @@ def _no_decision(app: Westmarch, game_id: UUID, rules: Ruleset[Any], at: int) ->
 def _side_name(state: Any) -> str:
     pending = state.pending
     side = getattr(getattr(state, "players", {}).get(pending.seat), "team", None)
-    return f"the {side} side" if side else "the players"
+    return {"free": "the Free Peoples", "shadow": "the Shadow", None: "the players"}.get(side, f"the {side} side")
 
 
 def text(found: Analysis, game_id: UUID, rules: Ruleset[Any], side: str) -> str:
@@ -150,7 +150,7 @@ def text(found: Analysis, game_id: UUID, rules: Ruleset[Any], side: str) -> str:
     lines = [
         f"game {game_id}, version {found.version}: {d.seat} decides: {d.prompt} ({d.rule})",
         f"valued {whose}",
-        f"chance {side} win, 95% interval; {found.rollouts} rollouts, {found.cpu_seconds:.1f} s of CPU, "
+        f"chance of winning for {side}, 95% interval; {found.rollouts} rollouts, {found.cpu_seconds:.1f} s of CPU, "
         f"seed {found.seed}",
     ]
     width = max(len(o.label) for o in found.options)

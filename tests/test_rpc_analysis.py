@@ -182,3 +182,23 @@ def test_the_terminal_v_key_asks_the_server(served: tuple[ThreadedServer, str, d
     text = out.getvalue()
     assert "chance of winning after each answer, from what p1 knows" in text
     assert re.search(r"type 2,3\s+Gimli \(p1\) \+ Legolas \(p1\)\s+100%", text), text
+
+
+def test_once_the_game_is_over_anyone_analyses_any_decision_with_the_true_cards(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.db")
+    game, keys = lethal_game(db)
+    with threaded_server(store_env(db=db)) as server:
+        channel, stub = stub_for(server.address)
+        with channel:
+            view = stub.GetView(pb.GetViewRequest(game_id=game, token=keys["p1"])).view
+            lethal = [o.id for o in view.decision.options if o.label in ("Gimli (p1)", "Legolas (p1)")]
+            stub.SubmitDecision(
+                pb.SubmitDecisionRequest(
+                    token=keys["p1"], decision_id=view.decision.id, choice=lethal, command_id="the-attack"
+                )
+            )
+            assert stub.GetView(pb.GetViewRequest(token=keys["spectator"])).view.over
+            found = analyse(stub, keys["spectator"], version=view.decision.id, true_cards=True, rollouts=1)
+            assert found.knowledge == "referee" and found.options[0].value == 1.0
+            error = refused(stub, keys["spectator"])
+            assert error.code() is grpc.StatusCode.FAILED_PRECONDITION  # nothing is pending once it is over

@@ -51,11 +51,12 @@ class Analyses:
             entry.version = request.version or None
             return job
 
-        async with self.gate.turn(peer):
-            job = await self._on_threads(checked)
+        # the limits first: a call past them is refused before any work is done for it
         admitted = self.gate.analysis_admit(request.token, peer)
         spent = 0.0
         try:
+            async with self.gate.turn(peer):
+                job = await self._on_threads(checked)
             done: Done = await asyncio.get_running_loop().run_in_executor(self._processes(), run, job)
             spent = done.cpu_seconds
         except BrokenProcessPool:

@@ -139,7 +139,8 @@ def analyze(
     copy = rules.codec.decode_state(rules.codec.encode(state))
     seat = decision.seat if knowledge == REFEREE else knowledge
     started = time.thread_time()
-    ranked = evaluate(rules, copy, seat, budget, seed, referee=knowledge == REFEREE)
+    # the answer given is searched whatever else is (the search always searches its blueprint's)
+    ranked = evaluate(rules, copy, seat, budget, seed, referee=knowledge == REFEREE, blueprint=taken)
     spent = time.thread_time() - started
     return Analysis(
         version=state.version,
@@ -210,6 +211,7 @@ class Swings:
     asked: int
     """Decisions the game asked."""
     screened: int
+    """Decisions screened (each with the answer given among the answers searched)."""
     refined: int
     skipped: Counter[str] = field(default_factory=Counter)
     """Decisions not analysed, by reason."""
@@ -264,14 +266,13 @@ def swings(
         if total_seconds is not None and spent() >= total_seconds / 2:
             report.unreached = [i.version for i in todo[n:]]
             break
-        found = _analyse(rules, item, referee, screen, seed)
-        report.screened += 1
+        swing = _swing(_analyse(rules, item, referee, screen, seed))
         if progress is not None:
             progress(n + 1, work, f"screening version {item.version}")
-        swing = _swing(found)
         if swing is None:
             report.skipped["the answer given is not among the answers searched"] += 1
             continue
+        report.screened += 1
         screened.append((swing.loss, item))
     chosen = [item for loss, item in sorted(screened, key=lambda s: -s[0])[: 2 * top] if loss > 0]
     refined: list[Swing] = []
@@ -297,5 +298,7 @@ def _analyse(rules: Ruleset[Any], item: Asked, referee: bool, budget: Budget, se
 
 
 def _swing(found: Analysis) -> Swing | None:
+    """The answer given against the answer of the highest chance (the search may rank by more)."""
     taken = found.of(found.taken) if found.taken is not None else None
-    return Swing(found, taken, found.best) if taken is not None else None
+    best = max(found.options, key=lambda o: (o.value, o.low))
+    return Swing(found, taken, best) if taken is not None else None

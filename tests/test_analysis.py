@@ -62,7 +62,7 @@ def test_the_answers_that_win_now_are_valued_best_and_certain(path: Path, wins_f
     others = [o for o in found.options if willpower_or_attack(run, o.choice) < wins_from]
     assert winning and others
     assert all(o.value == 1.0 for o in winning), [(o.label, o.value) for o in winning]
-    assert max(o.value for o in others) < 1.0
+    assert all(o.value == 0.0 for o in others), [(o.label, o.value) for o in others]  # lost at 50 threat
     assert found.best in winning
     assert found.of(scripted) in winning  # the fixture's own answer (it wins: tests/test_fixtures.py)
     assert all(o.low <= o.value <= o.high for o in found.options)
@@ -165,12 +165,10 @@ def test_analyze_gives_the_same_figures_again_from_its_seed(tmp_path: Path, caps
     assert figures(first[1]) == figures(again[1])
 
 
-def played_out_wrongly(threat: int = 49) -> Game:
-    """The lethal position answered with one hero (no damage gets through), the players at 49
-    threat: the refresh phase takes them to 50 and the game is lost."""
-    data = load(LETHAL)
-    data["position"]["threat"] = {"p1": threat}
-    run = Run(data)
+def played_out_wrongly() -> Game:
+    """The lethal position answered with one hero (no damage gets through): the refresh phase
+    takes p1 to 50 threat and the game is lost."""
+    run = Run(load(LETHAL))
     decision = run.game.state.pending
     assert decision is not None
     run.game.answer("p1", decision.id, run.choice(decision, ["Aragorn"]))

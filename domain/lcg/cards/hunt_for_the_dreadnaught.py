@@ -100,6 +100,7 @@ def _flips() -> dict[str, Flip]:
 FLIPS = _flips()
 for _code, _flip in FLIPS.items():
     ship_keywords.SIDE_B_KEYWORDS[_code] = _flip.keywords
+    table.SIDE_B_TEXTS[_code] = _flip.text
 
 
 def _side_b(s: LcgState, uid: Uid, which: str) -> int:

@@ -41,6 +41,20 @@ def name(s: LcgState, uid: Uid) -> str:
     return CARDS[s.cards[uid].code].name
 
 
+SIDE_B_TEXTS: dict[str, str] = {}
+"""The text printed on side B of a double-sided card other than a quest, setup or contract
+card (a ship's Upgraded side, the Damaged Dreadnaught), by code."""
+
+_TWO_TEXTS = frozenset({"quest", "setup", "contract"})
+
+
+def printed_text(s: LcgState, uid: Uid) -> str:
+    """The text printed on the side of the card that is up."""
+    card = s.cards[uid]
+    d = CARDS[card.code]
+    if d.type in _TWO_TEXTS:
+        return d.text_a if card.face == "A" else d.text_b
+    return SIDE_B_TEXTS.get(card.code, d.text) if card.face == "B" else d.text
 
 
 def stat_parts(s: LcgState, uid: Uid, which: str) -> list[tuple[str, int]]:

@@ -443,7 +443,7 @@ def test_a_contract_is_shown_beside_its_players_heroes(server: ThreadedServer, b
     open_table(browser, server, tokens(access)["p1"])
     theirs = browser.find_element(By.CSS_SELECTOR, '.player[data-seat="p2"] [data-zone="Contract"]')
     voyage = theirs.find_element(By.CSS_SELECTOR, '.card[data-name="A Perilous Voyage"]')
-    assert "Player card effects cannot reduce your threat" in voyage.text
+    assert "Your threat cannot be reduced by player card effects" in voyage.text
     assert not browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="p1"] [data-zone="Contract"]')
 
 

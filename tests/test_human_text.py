@@ -58,6 +58,12 @@ GAMES: list[tuple[str, str, Callable[[], Event]]] = [
             ("the-lonely-mountain", 5),
         )
     ),
+    # three players reach Isle of Fortune's resources and the Dreadnaught's capped damage
+    (
+        "lcg hunt-for-the-dreadnaught, 3 players",
+        "lcg",
+        partial(LCG.created, lcg_options("hunt-for-the-dreadnaught", 3), 12),
+    ),
     ("lcg the-lonely-mountain, 3 players", "lcg", partial(LCG.created, lcg_options("the-lonely-mountain", 3), 8)),
     ("wotr two-player-duel", "wotr", partial(WOTR.created, wotr_options("two-player-duel"), 5)),
     (
@@ -82,6 +88,8 @@ class Played:
     terminal: str
     story: list[tuple[Event, str]]
     feeds: dict[str, list[tuple[Event, str]]] = field(default_factory=dict)
+    runs: dict[str, list[str]] = field(default_factory=dict)
+    """Each viewer's lines that tell a run of events as one (``Event.run_text``)."""
 
 
 class Player:
@@ -150,7 +158,9 @@ def played(name: str) -> Played:
     result = Played(rules, events, out.getvalue(), list(story(rules, events)))
     for viewer in [*seats, SPECTATOR]:
         feed = Feed(rules, viewer, rules.new_state())
-        result.feeds[viewer] = [(e, p.text) for e, p in zip(events, feed.project_many(events), strict=True)]
+        projected = feed.project_many(events)
+        result.feeds[viewer] = [(e, p.text) for e, p in zip(events, projected, strict=True)]
+        result.runs[viewer] = [p.run_text for p in projected if p.run_text]
     return result
 
 
@@ -278,6 +288,7 @@ def test_every_feed_says_everything_in_words(name: str) -> None:
     for viewer, lines in game.feeds.items():
         bad += [f"{viewer}: {f}" for _, line in lines for f in faults(line)]
         bad += [f"{viewer}: {f}" for f in raw_answers(lines, game.events)]
+        bad += [f"{viewer}: {f}" for line in game.runs[viewer] for f in faults(line)]
     assert not bad, f"{name}: {len(bad)} lines, e.g. {bad[:8]}"
     others = [line for viewer, lines in game.feeds.items() for _, line in lines if " must decide " in line]
     assert others, "another seat's decision is in every game's feeds"
@@ -331,6 +342,9 @@ def test_repeated_lines_are_told_once() -> None:
         "the quest: willpower 2 against threat 6",
     ]
     # at the table: the Dreadnaught's Corsair deck is built in one line, not thirteen
-    terminal = played("lcg hunt-for-the-dreadnaught").terminal
-    assert re.search(r"\d+ cards are put at the bottom of the Corsair deck", terminal)
-    assert not re.search(r"(is put at the bottom of the Corsair deck\n.*){2}", terminal)
+    game = played("lcg hunt-for-the-dreadnaught")
+    assert re.search(r"\d+ cards are put at the bottom of the Corsair deck", game.terminal)
+    assert not re.search(r"(is put at the bottom of the Corsair deck\n.*){2}", game.terminal)
+    # and in every feed (Event.run_text, the web timeline's line for the run)
+    for viewer, told in game.runs.items():
+        assert "13 cards are put at the bottom of the Corsair deck" in told, viewer

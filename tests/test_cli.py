@@ -92,7 +92,7 @@ def test_log_state_explain_fork_verify(capsys: pytest.CaptureFixture[str], db: s
     assert code == 2 and "out of range" in err
 
     code, out, _ = run(capsys, "explain", game, "53", "--db", db)
-    assert code == 0 and out.startswith("#53 ")
+    assert code == 0 and out.startswith("event 53: ")
 
     code, out, _ = run(capsys, "fork", game, "--at", "60", "--db", db)
     fork = out.strip()

@@ -180,9 +180,11 @@ def check_nothing_hidden(
 
 
 def _check_because(oracle: Oracle, viewer: str, because: pb.Because, where: str) -> int:
-    """An explanation names a card (``Name#uid``) only where the viewer could see it."""
+    """An explanation names a card (the card whose text caused the event) only where the
+    viewer could see it."""
     if because.card and (oracle.over_at is None or because.seq < oracle.over_at):
-        uid = int(because.card.rsplit("#", 1)[1])
+        uid = oracle.events[because.seq - 1].cause.card
+        assert uid is not None, f"{where}: the explanation of event {because.seq} names a card its cause does not"
         hidden = oracle.hidden[because.seq - 1][viewer] & oracle.hidden[because.seq][viewer]
         assert uid not in hidden, f"{where}: the explanation of event {because.seq} names hidden card {uid}"
     return 1 + sum(_check_because(oracle, viewer, b, where) for b in because.led_by)

@@ -45,9 +45,10 @@ SIDE_B_KEYWORDS: dict[str, tuple[str, ...]] = {}
 """The keywords printed on side B of double-sided cards in play (the Damaged Dreadnaught)."""
 
 ValueAura = Callable[[LcgState, Uid, str], int]
-VALUE_AURAS: list[ValueAura] = []
-"""Texts that change a keyword's value on a card (Black Sails: Archery 3 while in the
-staging area; Cobas Haven: Boarding values -1 while it is the active location)."""
+VALUE_AURAS: list[tuple[str, ValueAura]] = []
+"""Texts that change a keyword's value on a card, each with the words that name the text
+where it applies (Black Sails: Archery 3 while in the staging area, "its own text"; Cobas
+Haven: Boarding values -1 while it is the active location)."""
 
 _KEYWORD = re.compile(r"^(?P<name>[A-Za-z ]+?) (?P<x>\d+)(?P<per> per player)?$")
 
@@ -69,18 +70,38 @@ def players_who_started(s: LcgState) -> int:
     return len(s.order)
 
 
-def value(s: LcgState, uid: Uid, name: str) -> int:
+def value_parts(s: LcgState, uid: Uid, name: str) -> list[tuple[str, int]]:
+    """What :func:`value` adds up, each part with where it comes from, for the referee's
+    arithmetic (as :func:`domain.lcg.rules.table.stat_parts` is for stats)."""
+    parts: list[tuple[str, int]] = []
+    value(s, uid, name, parts)
+    return parts
+
+
+def value(s: LcgState, uid: Uid, name: str, parts: list[tuple[str, int]] | None = None) -> int:
     """The card's current ``name`` X (0 without it): printed on its side, per player,
-    plus what texts give it or take from it."""
+    plus what texts give it or take from it; with ``parts``, each term is also put there."""
     total = 0
     for keyword in printed_keywords(s, uid):
         m = _KEYWORD.match(keyword)
         if m and m["name"] == name:
-            total += int(m["x"]) * (players_who_started(s) if m["per"] else 1)
+            x = int(m["x"]) * (players_who_started(s) if m["per"] else 1)
+            total += x
+            if parts is not None:
+                parts.append((f"printed {m['x']} per player" if m["per"] else "printed", x))
     if s.modifiers:
-        total += s.modifier_total(uid, gained(name))
-    for aura in VALUE_AURAS:
-        total += aura(s, uid, name)
+        if parts is None:
+            total += s.modifier_total(uid, gained(name))
+        else:
+            for modifier in s.modifiers:
+                if modifier.target == uid and modifier.stat == gained(name):
+                    total += modifier.amount
+                    parts.append((table.modifier_source(s, modifier.source, uid), modifier.amount))
+    for where, aura in VALUE_AURAS:
+        extra = aura(s, uid, name)
+        total += extra
+        if parts is not None and extra:
+            parts.append((where, extra))
     return max(0, total)
 
 

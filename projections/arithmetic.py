@@ -346,10 +346,13 @@ def _lcg(event: Event, s: State, after: State | None = None) -> list[str]:
     if isinstance(event, ModifierAdded):
         return _shadow(event, s) + _modified(event, s, after)
     if isinstance(event, lcg_ev.ProgressPlaced) and event.card in s.cards:
-        points = lcg.quest_points(s, event.card)
         have = s.cards[event.card].progress
         after_progress = have + event.amount
-        done = "explored" if lcg.defn(s, event.card).type == "location" else "enough to advance"
+        kind = lcg.defn(s, event.card).type
+        if kind not in ("location", "quest"):  # progress a card's text counts (Smaug the Golden)
+            return [f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress"]
+        points = lcg.quest_points(s, event.card)
+        done = "explored" if kind == "location" else "enough to advance"
         told = (
             f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress of "
             f"{_parts(s, event.card, 'quest_points')} quest points" + (f": {done}" if after_progress >= points else "")

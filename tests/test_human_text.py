@@ -101,6 +101,8 @@ class Played:
     """Each viewer's lines that tell a run of events as one (``Event.run_text``)."""
     explained: list[str] = field(default_factory=list)
     """What ``explain`` says: every event's arithmetic, and whole explanations of a sample."""
+    unexplained: list[str] = field(default_factory=list)
+    """Numeric rule steps (:data:`NUMERIC`) whose explanation shows no arithmetic."""
 
 
 class Player:
@@ -167,7 +169,7 @@ def played(name: str) -> Played:
     assert over is not None, f"{name}: the game did not end"
     events = list(game.pending_events)
     result = Played(rules, events, out.getvalue(), list(story(rules, events)))
-    result.explained = explained(rules, events)
+    result.explained, result.unexplained = explained(rules, events)
     for viewer in [*seats, SPECTATOR]:
         feed = Feed(rules, viewer, rules.new_state())
         projected = feed.project_many(events)
@@ -181,16 +183,29 @@ EXPLAINED = 6
 events they follow from)."""
 
 
-def explained(rules: Ruleset[Any], events: list[Event]) -> list[str]:
+NUMERIC = frozenset(
+    {"DamageDealt", "ProgressPlaced", "ThreatRaised", "ThreatSet", "QuestResolved", "EnemyEngaged"}
+    | {"CombatBegan", "LossTaken", "CombatEnded"}
+)
+"""The numeric rule steps of both games: combat damage, archery, shadow effects, hit points,
+progress, threat, quests, engagements, War of the Ring combats."""
+
+
+def explained(rules: Ruleset[Any], events: list[Event]) -> tuple[list[str], list[str]]:
     """What ``westmarch explain`` (and ExplainEvent, and the web page) says a person reads:
     each event's arithmetic, from the states just before and after it, and the whole tree of
-    a sample of events. The rule reference beside each is the citation, kept as it is."""
+    a sample of events (the rule reference beside each is the citation, kept as it is); and
+    the numeric steps it showed no arithmetic for."""
     out: list[str] = []
+    missing: list[str] = []
     state = rules.new_state()
     for event in events:
         before = rules.codec.decode_state(rules.codec.encode(state))
         apply(rules, state, event)
-        out += working(rules, event, before, state)
+        shown = working(rules, event, before, state)
+        out += shown
+        if not shown and type(event).__name__ in NUMERIC:
+            missing.append(f"{event.seq} {type(event).__name__} ({event.cause.rule})")
 
     def tree(b: Because) -> None:
         out.append(b.text)
@@ -201,7 +216,7 @@ def explained(rules: Ruleset[Any], events: list[Event]) -> list[str]:
 
     for seq in range(len(events), 1, -max(1, len(events) // EXPLAINED)):
         tree(explain(rules, events, seq, depth=2))
-    return out
+    return out, missing
 
 
 @cache
@@ -340,6 +355,14 @@ def test_explain_says_everything_in_words(name: str) -> None:
     bad = [f for line in game.explained for f in faults(line)]
     assert not bad, f"{name}: {len(bad)} lines, e.g. {bad[:8]}"
     assert sum(1 for line in game.explained if " = " in line) > 20, "the games' arithmetic was read"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_numeric_step_of_every_scenario_shows_its_arithmetic(name: str) -> None:
+    """Combat damage, archery, shadow effects, hit points, threat raised, progress, quests,
+    engagements and War of the Ring combats: each such step of a whole game has its working."""
+    game = played(name)
+    assert not game.unexplained, f"{name}: {len(game.unexplained)} steps, e.g. {game.unexplained[:8]}"
 
 
 @pytest.mark.parametrize("name", NAMES)

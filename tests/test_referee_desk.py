@@ -452,3 +452,11 @@ def test_doomed_and_a_failed_quest_say_why_each_player_raises_their_threat() -> 
     run, log = _fixture_game(HUNT / "rules" / "doomed-raises-each-players-threat-when-revealed.toml")
     working = _working(run, log, lcg_ev.ThreatRaised, "lcg.keyword.doomed")
     assert working[0].startswith("Doomed 1 of Ballista Barrage: each player raises their threat by 1"), working
+
+
+def test_progress_a_card_text_counts_is_shown_without_quest_points() -> None:
+    """Smaug the Golden counts the progress on him (his 6th sends the players to stage 4A); he
+    has no quest points to compare it with."""
+    path = Path(__file__).parent / "fixtures" / "lcg" / "scenario"
+    run, log = _fixture_game(path / "lonely-mountain-smaug-the-golden-sixth-progress-goes-to-stage-4.toml")
+    assert _working(run, log, lcg_ev.ProgressPlaced) == ["Smaug the Golden: 5 + 1 = 6 progress"]

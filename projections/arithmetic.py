@@ -130,13 +130,13 @@ def _lcg_name(s: LcgState, uid: int) -> str:
     return phrases_lcg.name(s, uid) or LCG.card_name(s, uid)
 
 
-def _terms(parts: list[tuple[str, int]], value: int, floor: str = "never below 0") -> str:
+def _terms(parts: list[tuple[str, int]], value: int) -> str:
     """A value and its parts: ``3 (printed 2 + Dwarven Axe 1)``, or ``2`` alone."""
     if len(parts) <= 1:
         return str(value)
     head, *rest = parts
     said = " ".join(f"{'+' if n >= 0 else '-'} {where} {abs(n)}" for where, n in rest)
-    below = f" ({floor})" if sum(n for _, n in parts) < 0 else ""
+    below = " (never below 0)" if sum(n for _, n in parts) < 0 else ""
     return f"{value} ({head[0]} {head[1]} {said}){below}"
 
 
@@ -224,9 +224,10 @@ def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
         else:
             lines.append(f"{total} - {defense} = {total - defense}; {event.amount} dealt, as the cards' texts allow")
     elif rule.startswith("lcg.keyword.archery"):
-        shooters = lcg.enemies_in_play(s) + [u for u in s.zone("staging") if lcg.defn(s, u).type == "location"]
         said = " + ".join(
-            f"{_lcg_name(s, u)} {_keyword(s, u, 'Archery')}" for u in shooters if ship_keywords.value(s, u, "Archery")
+            f"{_lcg_name(s, u)} {_keyword(s, u, 'Archery')}"
+            for u in ship_keywords.archers(s)
+            if ship_keywords.value(s, u, "Archery")
         )
         lines.append(
             f"archery {ship_keywords.archery_total(s)} = {said}: dealt 1 at a time, this 1 to {target} "
@@ -257,8 +258,8 @@ def _modified(event: ModifierAdded, s: LcgState, after: LcgState | None) -> list
     if m.stat in _STATS:
         now = _parts(after, m.target, m.stat)
         return [f"{possessive(card)} {_STATS[m.stat]}: {lcg.stat(s, m.target, m.stat)} before, {now} now"]
-    keyword = m.stat.removeprefix("keyword:")
-    if keyword != m.stat:
+    keyword = ship_keywords.gained_keyword(m.stat)
+    if keyword is not None:
         before, now = ship_keywords.value(s, m.target, keyword), _keyword(after, m.target, keyword)
         if before or ship_keywords.value(after, m.target, keyword):
             return [f"{possessive(card)} {keyword}: {before} before, {now} now"]

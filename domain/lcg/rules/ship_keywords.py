@@ -53,9 +53,17 @@ Haven: Boarding values -1 while it is the active location)."""
 _KEYWORD = re.compile(r"^(?P<name>[A-Za-z ]+?) (?P<x>\d+)(?P<per> per player)?$")
 
 
+_GAINED = "keyword:"
+
+
 def gained(keyword: str) -> str:
     """The modifier stat under which a card holds a keyword a text gave it."""
-    return f"keyword:{keyword}"
+    return f"{_GAINED}{keyword}"
+
+
+def gained_keyword(stat: str) -> str | None:
+    """The keyword a modifier stat gives (:func:`gained`), or None for another stat."""
+    return stat[len(_GAINED) :] if stat.startswith(_GAINED) else None
 
 
 def printed_keywords(s: LcgState, uid: Uid) -> tuple[str, ...]:
@@ -145,9 +153,13 @@ def hook(
 # -- Archery -------------------------------------------------------------------------------
 
 
+def archers(s: LcgState) -> list[Uid]:
+    """The cards whose Archery counts: enemies in play and locations in the staging area."""
+    return table.enemies_in_play(s) + [u for u in s.zone("staging") if table.defn(s, u).type == "location"]
+
+
 def archery_total(s: LcgState) -> int:
-    cards = table.enemies_in_play(s) + [u for u in s.zone("staging") if table.defn(s, u).type == "location"]
-    return sum(value(s, u, "Archery") for u in cards)
+    return sum(value(s, u, "Archery") for u in archers(s))
 
 
 register(

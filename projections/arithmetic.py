@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
+from domain.kernel.events import DecisionAnswered, DecisionRequested, Event, ModifierAdded
 from domain.kernel.state import State
 from domain.lcg import events as lcg_ev
+from domain.lcg.rules import caps, ship_keywords, ships
 from domain.lcg.rules import combat as lcg_combat
 from domain.lcg.rules import setup as lcg_setup
-from domain.lcg.rules import ship_keywords
 from domain.lcg.rules import table as lcg
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
@@ -27,7 +27,9 @@ from domain.wotr.rules import combat
 from domain.wotr.rules import table as wotr
 from domain.wotr.ruleset import WOTR
 from domain.wotr.state import WotrState
+from projections import phrases_lcg
 from projections.phrases_wotr import combat_working, takes
+from projections.story import join, possessive
 
 RULEBOOK: dict[str, str] = {
     "lcg.setup": "Core Set rulebook, Setup",
@@ -68,6 +70,25 @@ RULEBOOK: dict[str, str] = {
     "lcg.shadow": "Core Set rulebook, Phase 6: Combat, Deal Shadow Cards",
     "lcg.destroy": "Core Set rulebook, Damage and Hit Points",
     "lcg.eliminate": "Core Set rulebook, Player Elimination",
+    "lcg.explore": "Core Set rulebook, Progress Tokens",
+    "lcg.reveal": "Core Set rulebook, Phase 3: Quest, Step 2: Staging",
+    "lcg.keyword.doomed": "The Hobbit: On the Doorstep rules, Keywords: Doomed X",
+    "lcg.keyword.surge": "The Hobbit: On the Doorstep rules, Keywords: Surge",
+    "lcg.keyword.guarded": "Core Set rulebook, Guarded",
+    "lcg.keyword.restricted": "Core Set rulebook, Keywords: Restricted",
+    "lcg.keyword.archery": "The Hunt for the Dreadnaught rulebook, Keywords: Archery X",
+    "lcg.keyword.boarding": "The Hunt for the Dreadnaught rulebook, Keywords: Boarding X",
+    "lcg.keyword.pillage": "The Hunt for the Dreadnaught rulebook, Keywords: Pillage X",
+    "lcg.keyword.massive": "The Hunt for the Dreadnaught rulebook, Keywords: Massive",
+    "lcg.corsair": "The Hunt for the Dreadnaught rulebook, the Corsair deck",
+    "lcg.corsair-deck": "The Hunt for the Dreadnaught rulebook, the Corsair deck",
+    "lcg.epic": "The Hunt for the Dreadnaught rulebook, Epic Multiplayer Mode",
+    "lcg.burgle": "The Hobbit: On the Doorstep rules, Burgle",
+    "lcg.burgle.step-1": "The Hobbit: On the Doorstep rules, Burgle, step 1",
+    "lcg.burgle.step-2": "The Hobbit: On the Doorstep rules, Burgle, step 2",
+    "lcg.burgle.step-3": "The Hobbit: On the Doorstep rules, Burgle, step 3",
+    "lcg.burgle.window": "The Hobbit: On the Doorstep rules, Burgle; FAQ (actions during a burgle attempt)",
+    "lcg.encounter-deck.reshuffle": "Core Set rulebook, Phase 3: Quest, Step 2: Staging",
     "wotr.game": "War of the Ring rules, §4 Round structure",
     "wotr.setup": "War of the Ring rules, §3 Setup",
     "wotr.round": "War of the Ring rules, §4 Round structure",
@@ -105,38 +126,87 @@ def rulebook(rule: str) -> str:
 
 
 def _lcg_name(s: LcgState, uid: int) -> str:
-    return f"{LCG.card_name(s, uid)}#{uid}"
+    """A card as a sentence names it (the quest card by the side it shows)."""
+    return phrases_lcg.name(s, uid) or LCG.card_name(s, uid)
+
+
+def _terms(parts: list[tuple[str, int]], value: int) -> str:
+    """A value and its parts: ``3 (printed 2 + Dwarven Axe 1)``, or ``2`` alone."""
+    if len(parts) <= 1:
+        return str(value)
+    head, *rest = parts
+    said = " ".join(f"{'+' if n >= 0 else '-'} {where} {abs(n)}" for where, n in rest)
+    below = " (never below 0)" if sum(n for _, n in parts) < 0 else ""
+    return f"{value} ({head[0]} {head[1]} {said}){below}"
 
 
 def _parts(s: LcgState, uid: int, which: str) -> str:
-    """A stat's value and its parts: ``3 (printed 2 + Dwarven Axe 1)``, or ``2`` alone."""
-    parts = lcg.stat_parts(s, uid, which)
-    value = max(0, sum(n for _, n in parts))
-    if len(parts) == 1:
-        return str(value)
-    said = " ".join(f"{'+' if n >= 0 else '-'} {where} {abs(n)}" for where, n in parts[1:])
-    floor = " (never below 0)" if sum(n for _, n in parts) < 0 else ""
-    return f"{value} (printed {parts[0][1]} {said}){floor}"
+    """A stat's value and its parts, from the function the rules read it with."""
+    return _terms(lcg.stat_parts(s, uid, which), lcg.stat(s, uid, which))
+
+
+def _keyword(s: LcgState, uid: int, name: str) -> str:
+    """A keyword's value (Archery 3, Boarding 2) and its parts, as the keyword rules count it."""
+    return _terms(ship_keywords.value_parts(s, uid, name), ship_keywords.value(s, uid, name))
+
+
+def _shadow(event: Event, s: LcgState) -> list[str]:
+    """An event a shadow effect produced: which shadow card, on which attack, defended or not
+    (what a shadow effect's "if this attack is undefended" reads)."""
+    card, fight = event.cause.card, s.attack
+    if not event.cause.rule.endswith(".shadow") or card is None or card not in s.cards or fight is None:
+        return []
+    left = lcg_combat.defenders_left(s)
+    how = f"defended by {join([_lcg_name(s, d) for d in left])}" if left else "undefended"
+    return [
+        f"the shadow effect of {_lcg_name(s, card)}, dealt to {_lcg_name(s, fight.enemy)}, "
+        f"on its attack against {fight.player} ({how})"
+    ]
+
+
+def _ship_attack(s: LcgState, enemy: int, target: int, undefended: bool) -> list[str]:
+    """A ship-enemy's attack: only ship-objectives defend against it, and undefended it is
+    assigned to a ship-objective of the defending player (The Hunt for the Dreadnaught rulebook, Ships)."""
+    if not ships.is_ship_enemy(s, enemy):
+        return []
+    if undefended and ships.is_ship_objective(s, target):
+        return [f"{_lcg_name(s, enemy)} is a ship-enemy: its undefended attack is assigned to a ship-objective"]
+    if not undefended:
+        return [f"{_lcg_name(s, enemy)} is a ship-enemy: only a ship-objective may defend against it"]
+    return []
+
+
+def _capped(s: LcgState, uid: int, room: tuple[int, int] | None, what: str) -> list[str]:
+    """A card that may receive only so much each round (the Dreadnaught's damage, the stage's progress)."""
+    if room is None:
+        return []
+    cap, received = room
+    return [
+        f"{_lcg_name(s, uid)} may receive at most {cap} {what} each round; "
+        f"{received} already this round, so at most {max(0, cap - received)} more"
+    ]
 
 
 def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
     """Combat damage as attack minus defense, archery's total, and the hit points the damage
     is counted against: each value from the table functions the combat step itself reads."""
     rule, target = event.cause.rule, _lcg_name(s, event.card)
-    lines: list[str] = []
+    lines: list[str] = _shadow(event, s)
     fight = s.attack
     if rule.startswith("lcg.combat.defended-damage") and fight is not None:
         attack = lcg.attack(s, fight.enemy)
         defense = lcg_combat.defense_total(s)
         defenders = " + ".join(f"{_lcg_name(s, d)} {_parts(s, d, 'defense')}" for d in lcg_combat.defenders_left(s))
+        lines += _ship_attack(s, fight.enemy, event.card, undefended=False)
         lines += [
             f"attack {attack} = {_lcg_name(s, fight.enemy)} {_parts(s, fight.enemy, 'attack')}",
             f"defense {defense} = {defenders}",
             f"{attack} - {defense} = {event.amount} damage to {target}",
         ]
     elif rule.startswith("lcg.combat.undefended-damage") and fight is not None:
+        lines += _ship_attack(s, fight.enemy, event.card, undefended=True)
         lines.append(
-            f"undefended: all of {_lcg_name(s, fight.enemy)}'s attack {_parts(s, fight.enemy, 'attack')} "
+            f"undefended: all of {possessive(_lcg_name(s, fight.enemy))} attack {_parts(s, fight.enemy, 'attack')} "
             f"= {event.amount} damage to {target}"
         )
     elif rule.startswith("lcg.combat.attack-damage") and fight is not None:
@@ -145,16 +215,20 @@ def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
         defense = lcg.defense(s, event.card)
         line = f"attack {total} = {attackers or 'no attacker'}; defense {target} {_parts(s, event.card, 'defense')}"
         lines.append(line)
+        room = caps.damage_room(s, event.card)
+        lines += _capped(s, event.card, room, "damage")
         if event.amount == total - defense:
             lines.append(f"{total} - {defense} = {event.amount} damage to {target}")
+        elif room is not None and event.amount == caps.damage_allowed(s, event.card, total - defense):
+            lines.append(f"{total} - {defense} = {total - defense}; {event.amount} dealt, the most it may take now")
         else:
             lines.append(f"{total} - {defense} = {total - defense}; {event.amount} dealt, as the cards' texts allow")
     elif rule.startswith("lcg.keyword.archery"):
-        shooters = [
-            (u, ship_keywords.value(s, u, "Archery"))
-            for u in lcg.enemies_in_play(s) + [u for u in s.zone("staging") if lcg.defn(s, u).type == "location"]
-        ]
-        said = " + ".join(f"{_lcg_name(s, u)} {n}" for u, n in shooters if n)
+        said = " + ".join(
+            f"{_lcg_name(s, u)} {_keyword(s, u, 'Archery')}"
+            for u in ship_keywords.archers(s)
+            if ship_keywords.value(s, u, "Archery")
+        )
         lines.append(
             f"archery {ship_keywords.archery_total(s)} = {said}: dealt 1 at a time, this 1 to {target} "
             "(Archery X: the players deal X damage to characters in play)"
@@ -170,8 +244,93 @@ def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
     return lines
 
 
-def _lcg(event: Event, s: State) -> list[str]:
-    assert isinstance(s, LcgState)
+_STATS = {"willpower": "willpower", "attack": "attack", "defense": "defense", "hit_points": "hit points"}
+_STATS |= {"threat": "threat", "engagement_cost": "engagement cost"}
+
+
+def _modified(event: ModifierAdded, s: LcgState, after: LcgState | None) -> list[str]:
+    """A lasting effect on a stat or a keyword's value: the value before and after, with the
+    parts the rules add up."""
+    m = event.modifier
+    if after is None or m.target not in s.cards:
+        return []
+    card = _lcg_name(s, m.target)
+    if m.stat in _STATS:
+        now = _parts(after, m.target, m.stat)
+        return [f"{possessive(card)} {_STATS[m.stat]}: {lcg.stat(s, m.target, m.stat)} before, {now} now"]
+    keyword = ship_keywords.gained_keyword(m.stat)
+    if keyword is not None:
+        before, now = ship_keywords.value(s, m.target, keyword), _keyword(after, m.target, keyword)
+        if before or ship_keywords.value(after, m.target, keyword):
+            return [f"{possessive(card)} {keyword}: {before} before, {now} now"]
+    return []
+
+
+def _engaged(event: lcg_ev.EnemyEngaged, s: LcgState) -> list[str]:
+    threat = s.players[event.player].threat
+    enemy = _lcg_name(s, event.enemy)
+    rule = event.cause.rule
+    if rule.startswith("lcg.encounter.engagement-check"):
+        cost = lcg.engagement_cost(s, event.enemy)
+        return [
+            f"{event.player}'s threat {threat} against {possessive(enemy)} engagement cost {cost}: "
+            f"{threat} >= {cost}, so it engages {event.player}"
+        ]
+    if rule.startswith("lcg.encounter.optional-engagement"):
+        cost = lcg.engagement_cost(s, event.enemy)
+        chose = f"{possessive(enemy)} engagement cost {cost} (an engagement the player chose)"
+        return [f"{event.player}'s threat {threat}, {chose}"]
+    ship = event.cause.card
+    if rule.startswith("lcg.keyword.boarding") and ship is not None and ship in s.cards:
+        x = ship_keywords.value(s, ship, "Boarding")
+        return [
+            f"Boarding {_keyword(s, ship, 'Boarding')} of {_lcg_name(s, ship)}, which engaged {event.player} from "
+            f"the staging area: the top {x} card(s) of the Corsair deck engage {event.player}, this one among them"
+        ]
+    origin = phrases_lcg.zone(event.origin) if event.origin else "where it was"
+    by = f"the text of {_lcg_name(s, ship)}" if ship is not None and ship in s.cards else "a card's text"
+    return [f"{enemy} engages {event.player} from {origin}, by {by}: no engagement check compares threat and cost"]
+
+
+def _massive(event: Event, s: LcgState) -> list[str]:
+    """Massive (The Hunt for the Dreadnaught rulebook): in the staging area, engaged with each
+    player, attacking each in turn, with a shadow card dealt as each of its attacks begins."""
+    enemy = _lcg_name(s, event.enemy) if isinstance(event, lcg_ev.ShadowCardDealt | lcg_ev.AttackDeclared) else ""
+    if isinstance(event, lcg_ev.ShadowCardDealt) and event.cause.rule.startswith("lcg.keyword.massive"):
+        against = f", its attack against {s.attack.player}" if s.attack is not None else ""
+        return [f"{enemy} is Massive: it is dealt 1 shadow card as each of its attacks begins{against}"]
+    massive = (
+        isinstance(event, lcg_ev.AttackDeclared)
+        and event.cause.rule.startswith("lcg.combat.enemy-attack")
+        and s.cards[event.enemy].zone == "staging"
+        and lcg.has_keyword(s, event.enemy, "Massive")
+    )
+    if massive and isinstance(event, lcg_ev.AttackDeclared):
+        return [
+            f"{enemy} is Massive: from the staging area it is engaged with each player "
+            f"and attacks each in turn, here {event.player}"
+        ]
+    return []
+
+
+def _threat(event: lcg_ev.ThreatRaised, s: LcgState) -> list[str]:
+    threat = s.players[event.player].threat
+    card = event.cause.card
+    why = f" ({_lcg_name(s, card)})" if card is not None and card in s.cards else ""
+    lines = _shadow(event, s)
+    rule = event.cause.rule
+    if rule.startswith("lcg.keyword.doomed") and card is not None and card in s.cards:
+        lines.append(
+            f"Doomed {event.amount} of {_lcg_name(s, card)}: each player raises their threat by {event.amount}"
+        )
+    elif rule.startswith(("lcg.quest.threat", "lcg.quest.failed")):
+        lines.append(f"the quest failed by {event.amount}: each player raises their threat by {event.amount}")
+    lines.append(f"{event.player}'s threat {threat} + {event.amount}{why} = {threat + event.amount}")
+    return lines
+
+
+def _lcg(event: Event, s: State, after: State | None = None) -> list[str]:
+    assert isinstance(s, LcgState) and (after is None or isinstance(after, LcgState))
     if isinstance(event, lcg_ev.DamageDealt) and event.card in s.cards:
         return _damage(event, s)
     if isinstance(event, lcg_ev.CharacterDestroyed | lcg_ev.EnemyDefeated):
@@ -184,28 +343,26 @@ def _lcg(event: Event, s: State) -> list[str]:
         costs = " + ".join(f"{_lcg_name(s, h)} {c}" for h, c in lcg_setup.threat_costs(s, event.player))
         return [f"{event.player}'s starting threat {event.threat} = {costs} (the heroes' threat costs)"]
     if isinstance(event, lcg_ev.ThreatRaised):
-        threat = s.players[event.player].threat
-        why = f" ({LCG.card_name(s, event.cause.card)})" if event.cause.card is not None else ""
-        return [f"{event.player}'s threat {threat} + {event.amount}{why} = {threat + event.amount}"]
+        return _threat(event, s)
+    if isinstance(event, ModifierAdded):
+        return _shadow(event, s) + _modified(event, s, after)
     if isinstance(event, lcg_ev.ProgressPlaced) and event.card in s.cards:
-        points = lcg.quest_points(s, event.card)
         have = s.cards[event.card].progress
-        after = have + event.amount
-        done = "explored" if lcg.defn(s, event.card).type == "location" else "enough to advance"
-        return [
-            f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after} progress of "
-            f"{_parts(s, event.card, 'quest_points')} quest points" + (f": {done}" if after >= points else "")
-        ]
+        after_progress = have + event.amount
+        kind = lcg.defn(s, event.card).type
+        if kind not in ("location", "quest"):  # progress a card's text counts (Smaug the Golden)
+            return [f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress"]
+        points = lcg.quest_points(s, event.card)
+        done = "explored" if kind == "location" else "enough to advance"
+        told = (
+            f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress of "
+            f"{_parts(s, event.card, 'quest_points')} quest points" + (f": {done}" if after_progress >= points else "")
+        )
+        return [*_capped(s, event.card, caps.progress_room(s, event.card), "progress"), told]
     if isinstance(event, lcg_ev.EnemyEngaged):
-        threat = s.players[event.player].threat
-        cost = lcg.engagement_cost(s, event.enemy)
-        enemy = _lcg_name(s, event.enemy)
-        if event.cause.rule.startswith("lcg.encounter.engagement-check"):
-            return [
-                f"{event.player}'s threat {threat} against {enemy}'s engagement cost {cost}: "
-                f"{threat} >= {cost}, so it engages {event.player}"
-            ]
-        return [f"{event.player}'s threat {threat}, {enemy}'s engagement cost {cost} (an engagement the player chose)"]
+        return _engaged(event, s)
+    if isinstance(event, lcg_ev.ShadowCardDealt | lcg_ev.AttackDeclared):
+        return _massive(event, s)
     if isinstance(event, lcg_ev.QuestResolved):
         shares = [(uid, lcg.willpower(s, uid)) for uid in lcg.committed(s)]
         threats = [
@@ -234,7 +391,7 @@ def _wotr_name(s: WotrState, uid: int) -> str:
     return WOTR.card_name(s, uid)
 
 
-def _wotr(event: Event, s: State) -> list[str]:
+def _wotr(event: Event, s: State, after: State | None = None) -> list[str]:
     """A War of the Ring combat card by card, from the count the combat step made
     (``combat.tally``, the same the table's preview and the Shadow bots read)."""
     assert isinstance(s, WotrState)
@@ -294,13 +451,14 @@ def comparison(events: Sequence[Event], seq: int) -> int | None:
     return None
 
 
-WORKINGS: dict[str, Callable[[Event, State], list[str]]] = {"lcg": _lcg, "wotr": _wotr}
+WORKINGS: dict[str, Callable[[Event, State, State | None], list[str]]] = {"lcg": _lcg, "wotr": _wotr}
 
 
-def working(rules: Any, event: Event, before: State) -> list[str]:
-    """How ``event`` came out, from the state just before it ([] if there is no arithmetic)."""
+def working(rules: Any, event: Event, before: State, after: State | None = None) -> list[str]:
+    """How ``event`` came out, from the state just before it ([] if there is no arithmetic);
+    ``after``, the state just after it, gives the value a lasting effect leaves."""
     show = WORKINGS.get(rules.name)
-    return show(event, before) if show is not None else []
+    return show(event, before, after) if show is not None else []
 
 
 __all__ = ["RULEBOOK", "comparison", "rulebook", "working"]

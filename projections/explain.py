@@ -45,8 +45,8 @@ def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int =
             if isinstance(asked, DecisionRequested):
                 chosen = [o.label for o in asked.decision.options if o.id in event.choice]
                 text = f"{event.seat} chose {', '.join(chosen) or 'nothing'} ({asked.decision.prompt})"
-        here = Because(n, text, cause.rule, name.card(cause.card) if cause.card is not None else None)
-        here.working = working(rules, event, fold(rules, events[: n - 1]))
+        here = Because(n, text, cause.rule, name.name(cause.card) if cause.card is not None else None)
+        here.working = working(rules, event, fold(rules, events[: n - 1]), state)
         here.section = rulebook(cause.rule)
         seen.add(n)
         if left > 0:
@@ -61,7 +61,7 @@ def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int =
 def lines(tree: Because, indent: int = 0) -> list[str]:
     card = f", text of {tree.card}" if tree.card else ""
     section = f"; {tree.section}" if tree.section else ""
-    out = [f"{'  ' * indent}{'<- ' if indent else ''}#{tree.seq} {tree.text}   [{tree.rule}{card}{section}]"]
+    out = [f"{'  ' * indent}{'<- ' if indent else ''}event {tree.seq}: {tree.text}   [{tree.rule}{card}{section}]"]
     out += [f"{'  ' * indent}     = {line}" for line in tree.working]
     for child in tree.led_by:
         out += lines(child, indent + 1)

@@ -41,7 +41,7 @@ from domain.kernel.events import (
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
-from projections.story import Namer, describe, describe_body
+from projections.story import Namer, continued, describe, describe_body
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -94,6 +94,10 @@ class Projected:
     text: str
     hash: str = ""
     redacted: bool = False
+    run_text: str = ""
+    """Set when the event says what the event before it said of another card (as this
+    viewer was told both): the one line that tells the run so far ("13 cards are put at
+    the bottom of the Corsair deck"), for a timeline that shows a run as one line."""
 
 
 def all_seeing(viewer: str, state: State) -> bool:
@@ -114,6 +118,7 @@ class _Seen:
     reveal: bool
     text: str = ""
     changed: bool = False
+    run_text: str = ""
 
 
 class Feed:
@@ -142,6 +147,8 @@ class Feed:
         self.namer = Namer(rules, state, uids)
         self._watched: list[_Seen] = []
         self._current: _Seen | None = None
+        self._run: list[str] = []
+        """The lines of the run the last event belongs to (see :attr:`Projected.run_text`)."""
 
     def project_many(self, events: Iterable[Event]) -> list[Projected]:
         return [self.project(e) for e in events]
@@ -195,7 +202,7 @@ class Feed:
             body.pop("type", None)
             current.reveal = True
             current.text = describe(event, self.namer, body)
-            self._watched.append(current)
+            self._told(current)
             return
         viewer, game, refs, seen = self.viewer, self.game, current.refs, current.seen
         seen |= {u for u in refs - seen if game.visible(state, viewer, u)}
@@ -214,14 +221,23 @@ class Feed:
         kind = current.kind
         current.text = describe_body(kind, body, self.namer, seeing) if changed else describe(event, self.namer, body)
         current.changed = changed
+        self._told(current)
+
+    def _told(self, current: _Seen) -> None:
+        joined = continued(self._run, current.text)
+        if joined is None:
+            self._run = [current.text]
+        else:
+            self._run.append(current.text)
+            current.run_text = joined
         self._watched.append(current)
 
 
 def _done(seen: _Seen) -> Projected:
     event = seen.event
     if seen.reveal:
-        return Projected(event.seq, seen.kind, seen.cause, seen.body, seen.text, event.hash)
-    return Projected(event.seq, seen.kind, seen.cause, seen.body, seen.text, "", seen.changed)
+        return Projected(event.seq, seen.kind, seen.cause, seen.body, seen.text, event.hash, run_text=seen.run_text)
+    return Projected(event.seq, seen.kind, seen.cause, seen.body, seen.text, "", seen.changed, seen.run_text)
 
 
 def _choice_card(decision: Decision | None, answer: DecisionAnswered, choice: str) -> int | None:

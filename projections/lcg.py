@@ -17,7 +17,7 @@ from domain.kernel.decisions import Decision
 from domain.kernel.events import Outcome
 from domain.lcg import events as lcg_events
 from domain.lcg.cards import CARDS
-from domain.lcg.rules import table
+from domain.lcg.rules import ship_keywords, table
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
 from projections.projection import GameProjection
 
@@ -120,9 +120,9 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         resources=table.resources_on(s, uid),
         progress=card.progress,
         sphere=d.sphere,
-        keywords=d.keywords,
+        keywords=ship_keywords.printed_keywords(s, uid),
         traits=table.traits(s, uid),
-        text=(d.text_a if card.face == "A" else d.text_b) if d.type in ("quest", "setup", "contract") else d.text,
+        text=table.printed_text(s, uid),
     )
     if d.is_character:
         v.willpower, v.attack = table.willpower(s, uid), table.attack(s, uid)

@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -553,6 +553,7 @@ KERNEL: dict[str, Phrase] = {
 _SAME = ((" is ", " are "), (" goes ", " go "), (" moves to ", " move to "))
 """The verbs a line says of one card, and the same verb of several."""
 _NUMBERED = re.compile(r"^(#\d+ |\s*\d+\s+)?(.*)$", re.DOTALL)
+T = TypeVar("T")
 
 
 def collapse(lines: Sequence[str], names: int = 3) -> list[str]:
@@ -594,6 +595,35 @@ def collapse(lines: Sequence[str], names: int = 3) -> list[str]:
     return out
 
 
+def continued(run: Sequence[str], line: str) -> str | None:
+    """The one line that tells ``run`` and then ``line``, if ``line`` says what the run says
+    of another card (``13 cards are put at the bottom of the Corsair deck``); else None."""
+    if not run:
+        return None
+    told = collapse([*run, line])
+    return told[0] if len(told) == 1 else None
+
+
+def runs(lines: Iterable[tuple[T, str]], together: Callable[[T, T], bool]) -> Iterator[tuple[list[T], str]]:
+    """Lines in a row told as one (:func:`continued`), each run with its items and its line;
+    ``together`` says whether an item may join the one before it at all."""
+    items: list[T] = []
+    told: list[str] = []
+    line_now = ""
+    for item, line in lines:
+        joined = continued(told, line) if items and together(items[-1], item) else None
+        if joined is None:
+            if items:
+                yield items, line_now
+            items, told, line_now = [item], [line], line
+        else:
+            items.append(item)
+            told.append(line)
+            line_now = joined
+    if items:
+        yield items, line_now
+
+
 def _a_name(text: str) -> bool:
     """Whether ``text`` may be one card's name (``a card``, ``Forest Spider``), not a clause."""
     return text == "a card" or (text[:1].isupper() and ":" not in text and ";" not in text and len(text) <= 40)
@@ -618,12 +648,14 @@ def story_with_causes(rules: Ruleset[Any], events: Iterable[Event]) -> Iterator[
 
 
 def cause_text(event: Event, name: Namer) -> str:
+    """The rule reference the event cites, then in words the card whose text produced it and
+    the events it follows from, by the numbers the log shows them under."""
     c = event.cause
     parts = [c.rule]
     if c.card is not None:
-        parts.append(f"card {name.card(c.card)}")
+        parts.append(f"the text of {name.name(c.card)}")
     if c.by is not None:
-        parts.append(f"after #{c.by}")
+        parts.append(f"after event {c.by}")
     if c.answer is not None:
-        parts.append(f"answer #{c.answer}")
+        parts.append(f"answering event {c.answer}")
     return "; ".join(parts)

@@ -46,6 +46,7 @@ from domain.kernel.state import State
 from domain.verify import Status, Verdict, verify
 from projections.explain import Because, explain
 from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
+from projections.story import Namer
 from service.app import (
     BadVersion,
     ConcurrentUpdate,
@@ -754,7 +755,7 @@ def _explain_projected(
         event = events[n - 1]
         cause = event.cause
         card = cause.get("card")
-        here = Because(n, event.text, cause["rule"], f"{rules.card_name(state, card)}#{card}" if card else None)
+        here = Because(n, event.text, cause["rule"], Namer(rules, state).name(card) if card else None)
         seen.add(n)
         if left > 0:
             for link in (cause.get("answer"), cause.get("by")):

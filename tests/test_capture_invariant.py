@@ -17,17 +17,18 @@ import random
 import tomllib
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import pytest
 
 from bots import random_choice
 from domain.game import Game
-from domain.kernel.events import DecisionAnswered
+from domain.kernel.events import DecisionAnswered, Event
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
+from domain.lcg import events as ev
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
@@ -53,6 +54,8 @@ CAPTURES = 3
 through a rule step)."""
 FOLLOW = 4
 """How many of the game's own answers are replayed on the loaded position."""
+TOLD = (ev.SharedValueLearned, ev.EffectArrived)
+"""What an epic event's organizer tells a group: no answer of the group's, so not replayed."""
 
 
 def _play(rules: Ruleset[Any], created: Any, seed: int, decisions: int) -> Game:
@@ -114,48 +117,92 @@ def _states(rules: Ruleset[Any], game: Game) -> list[State]:
     return out
 
 
+def _versions(states: list[State], rng: random.Random, playing: list[int]) -> list[int]:
+    """Random versions among ``playing``: at a decision, and part way through a rule step."""
+    asked = [v for v in playing if states[v].pending is not None]
+    between = [v for v in playing if states[v].pending is None]
+    return sorted(rng.sample(asked, min(CAPTURES - 1, len(asked))) + rng.sample(between, min(1, len(between))))
+
+
+def _captured_and_continued(
+    rules: Ruleset[Any], log: list[Event], states: list[State], version: int, where: str
+) -> None:
+    """Capture the table at ``version``, load it, compare it field for field, then give it the
+    game's own next answers (up to what another group tells this one, in an epic event:
+    that is the organizer's to tell) and compare again after each."""
+    state = states[version]
+    data = tomllib.loads(capture(rules, state, where))
+    run = Run(data)
+    # the table after loading: the position event's, or the decision it asks again
+    laid = run.game.state if state.pending is not None else run.state_at(2)
+    assert differences(table_of(state), table_of(laid)) == [], where
+    if state.pending is not None:
+        assert run.game.state.pending is not None
+        assert run.game.state.pending.prompt == state.pending.prompt, where
+    result = run_fixture(data)
+    assert result.passed, f"{where}: {result.failures}"
+    # Played on with the game's own answers, the position gives the game's tables: the
+    # same procedures resume, with the same chance. Fixture event 3 is the decision asked
+    # again (game event N) or the first event after the position (game event N + 1).
+    offset = version - 3 if state.pending is not None else version - 2
+    first = next(v for v in range(version, len(states)) if states[v].pending or states[v].over)
+    diff = _continued(table_of(states[first]), table_of(run.game.state), offset)
+    assert diff == [], f"{where}: {diff}"
+    told = next((e.seq for e in log[version:] if isinstance(e, TOLD)), len(log) + 1)
+    answers = [e for e in log[version:] if isinstance(e, DecisionAnswered) and e.seq < told][:FOLLOW]
+    for answer in answers:
+        asked_now = run.game.state.pending
+        assert asked_now is not None, where
+        run.game.answer(answer.seat, asked_now.id, answer.choice)
+        later = next(s for s in states[answer.seq :] if s.pending is not None or s.over is not None)
+        diff = _continued(table_of(later), table_of(run.game.state), offset)
+        assert diff == [], f"{where}, after #{answer.seq}: {diff}"
+    # the fixture's log re-executes to itself (the position event with its cursor and draws)
+    assert verify(rules, run.log).ok, where
+
+
 @pytest.mark.parametrize(("key", "seed", "bots"), _games())
 def test_a_capture_lays_out_the_table_at_its_version(key: str, seed: int, bots: bool) -> None:
     rules, game = _start(key, seed, bots)
     log = list(game.pending_events)
     states = _states(rules, game)
     playing = [v for v in range(2, len(states)) if states[v].over is None]
-    rng = random.Random(seed)
-    # random versions: at a decision, and part way through a rule step
-    asked = [v for v in playing if states[v].pending is not None]
-    between = [v for v in playing if states[v].pending is None]
-    chosen = rng.sample(asked, min(CAPTURES - 1, len(asked))) + rng.sample(between, min(1, len(between)))
+    chosen = _versions(states, random.Random(seed), playing)
     assert len(chosen) == CAPTURES, f"{key}: too short a game"
-    for version in sorted(chosen):
-        state = states[version]
-        where = f"{key} seed {seed} (bots {bots}) at version {version}"
-        data = tomllib.loads(capture(rules, state, where))
-        run = Run(data)
-        # the table after loading: the position event's, or the decision it asks again
-        laid = run.game.state if state.pending is not None else run.state_at(2)
-        assert differences(table_of(state), table_of(laid)) == [], where
-        if state.pending is not None:
-            assert run.game.state.pending is not None
-            assert run.game.state.pending.prompt == state.pending.prompt, where
-        result = run_fixture(data)
-        assert result.passed, f"{where}: {result.failures}"
-        # Played on with the game's own answers, the position gives the game's tables: the
-        # same procedures resume, with the same chance. Fixture event 3 is the decision asked
-        # again (game event N) or the first event after the position (game event N + 1).
-        offset = version - 3 if state.pending is not None else version - 2
-        first = next(v for v in range(version, len(states)) if states[v].pending or states[v].over)
-        diff = _continued(table_of(states[first]), table_of(run.game.state), offset)
-        assert diff == [], f"{where}: {diff}"
-        answers = [e for e in log[version:] if isinstance(e, DecisionAnswered)][:FOLLOW]
-        for answer in answers:
-            asked_now = run.game.state.pending
-            assert asked_now is not None, where
-            run.game.answer(answer.seat, asked_now.id, answer.choice)
-            later = next(s for s in states[answer.seq :] if s.pending is not None or s.over is not None)
-            diff = _continued(table_of(later), table_of(run.game.state), offset)
-            assert diff == [], f"{where}, after #{answer.seq}: {diff}"
-        # the fixture's log re-executes to itself (the position event with its cursor and draws)
-        assert verify(rules, run.log).ok, where
+    for version in chosen:
+        _captured_and_continued(rules, log, states, version, f"{key} seed {seed} (bots {bots}) at version {version}")
+
+
+def test_a_group_of_an_epic_event_is_captured_with_what_the_other_groups_contributed(tmp_path: Path) -> None:
+    """A group's table in an epic event holds what the other groups contributed to the global
+    values (and how many of their effects arrived): the capture writes it in ``[position]``
+    (``shared``, ``relays``) and the loaded table equals the group's field for field."""
+    from service.app import Westmarch, store_env
+    from service.commands import GameService
+    from service.epic import EpicService
+    from tests.test_hunt_epic import _play as play_epic
+
+    epics = EpicService(GameService(Westmarch(store_env(db=str(tmp_path / "epic.db")))))
+    epic = epics.follow(play_epic(epics, 5, [2, 1]))
+    captured = arrived = 0
+    for group in epic.state.groups:
+        log = epics.app.history(group.game_id)
+        states: list[State] = [LCG.new_state()]
+        for event in log:
+            state = msgspec.json.decode(msgspec.json.encode(states[-1]), type=LcgState)
+            apply(LCG, state, event)
+            states.append(state)
+        playing = [v for v in range(2, len(states)) if states[v].over is None and cast(LcgState, states[v]).shared]
+        relayed = [v for v in playing if cast(LcgState, states[v]).relays][-1:]  # an effect of another group arrived
+        for version in sorted({*_versions(states, random.Random(len(log)), playing), *relayed}):
+            _captured_and_continued(LCG, log, states, version, f"epic group {group.game_id} at version {version}")
+            position = tomllib.loads(capture(LCG, states[version], "epic"))["position"]
+            state = cast(LcgState, states[version])
+            assert position["shared"] == state.shared and position.get("relays", 0) == state.relays
+            captured += 1
+            arrived += bool(state.relays)
+    assert captured >= CAPTURES, "no group had learned what the others contributed"
+    assert arrived, "no effect of another group had arrived at a captured table"
 
 
 def test_a_finished_game_is_refused_with_the_reason() -> None:

@@ -58,6 +58,19 @@ def test_new_rejects_bad_setups_with_a_reason(capsys: pytest.CaptureFixture[str]
     assert code == 2 and "Aragorn cannot be in play twice" in err
 
 
+def test_log_tells_a_run_of_the_same_line_once(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    """The Corsair deck is built card by card (an event each): the log tells it in one line,
+    under the first event's number, with the events it stands for and their one cause."""
+    game = new_game(capsys, db, "--scenario", "hunt-for-the-dreadnaught")
+    run(capsys, "play", game, "--bot", "p1=random", "--db", db)
+    code, out, _ = run(capsys, "log", game, "--db", db)
+    assert code == 0
+    assert "13 cards are put at the bottom of the Corsair deck  (events 20 to 32)\n" in out
+    assert "is put at the bottom of the Corsair deck" not in out.split("Corsair deck is shuffled")[0]
+    code, brief, _ = run(capsys, "log", game, "--db", db, "--brief")
+    assert "because:" not in brief and "13 cards are put at the bottom of the Corsair deck" in brief
+
+
 def test_log_state_explain_fork_verify(capsys: pytest.CaptureFixture[str], db: str) -> None:
     game = new_game(capsys, db, "--players", "2")
     run(capsys, "play", game, "--bot", "p1=random", "--bot", "p2=random", "--db", db)
@@ -67,7 +80,7 @@ def test_log_state_explain_fork_verify(capsys: pytest.CaptureFixture[str], db: s
     assert "a game of Passage through Mirkwood begins (standard, seed 3)" in out
     assert "the quest is now stage 1A: Flies and Spiders" in out
     # causes name their cards as the table knew them at that event
-    assert "because: core-119.setup; card Flies and Spiders#" in out
+    assert "because: core-119.setup; the text of Flies and Spiders\n" in out
 
     code, out, _ = run(capsys, "state", game, "--at", "40", "--db", db)
     assert code == 0 and "version 40" in out and "Staging area" in out
@@ -79,7 +92,7 @@ def test_log_state_explain_fork_verify(capsys: pytest.CaptureFixture[str], db: s
     assert code == 2 and "out of range" in err
 
     code, out, _ = run(capsys, "explain", game, "53", "--db", db)
-    assert code == 0 and out.startswith("#53 ")
+    assert code == 0 and out.startswith("event 53: ")
 
     code, out, _ = run(capsys, "fork", game, "--at", "60", "--db", db)
     fork = out.strip()

@@ -69,6 +69,18 @@ PASSING = {
     "absence (decision)": ("lcg/rules/quest-staging-reveals-before-resolution.toml", "decision = false"),
     "view (lcg)": ("lcg/rules/hands-and-decks-are-hidden-from-other-seats.toml", "[expect.view.p2]"),
     "view (wotr)": ("wotr/rules/hands-hidden-even-from-teammates.toml", "[expect.view.aragorn]"),
+    "position shared (another group's part of an epic event)": (
+        "lcg/hunt-for-the-dreadnaught/cards/searching-the-high-seas-in-an-epic-event-counts-what-the-other-groups-placed-one-player.toml",
+        "shared = { progress = 10 }",
+    ),
+    "position engage (from the encounter deck)": (
+        "lcg/hunt-for-the-dreadnaught/rules/boarding-not-when-a-ship-engages-from-the-encounter-deck.toml",
+        "engage = ",
+    ),
+    "position engage (from the discard pile)": (
+        "lcg/hunt-for-the-dreadnaught/rules/boarding-not-when-a-ship-engages-from-the-discard-pile-three-players.toml",
+        "engage = ",
+    ),
 }
 
 
@@ -113,6 +125,11 @@ FAILS = {  # {n}: an event's number (it moves as the rules before it grow)
         "the value over time: 0 at the position, 7 after #{n}, 5 after #{n}, 6 after #{n}",
     ],
     "unknown-card": ["unknown card 'Gandalf the Grey'"],
+    "shared-without-an-epic-event": [
+        "fixture error: shared and relays are a group's part of an epic event: give [game.epic] too"
+    ],
+    "engage-an-enemy-not-on-the-table": ["fixture error: engage 1: 'Black Sails' is not on the table"],
+    "position-unknown-key": ["fixture error: position: unknown key(s) ['zone']"],
     "check-at-a-step-never-reached": ["check 1: step lcg.travel was not reached"],
     "check-before-a-step-never-reached": ["check 1: step 5 was never reached"],
     "check-value-changed-later": ["check 1 (before step 1): card Legolas: damage is 0, expected 2"],

@@ -1,14 +1,17 @@
 """Every text a person reads in a whole game says it in words: no card uid (``#99``), no
 rule key (``lcg.setup.mulligan``, any dotted key the rules register), no option id.
 
-A seeded game of each scenario is played to its end by bots — the LCG's five scenarios, a
-War of the Ring duel and Against the Shadow with the Shadow bots — and these texts are read:
+A seeded game of each scenario is played to its end by bots — the LCG's five scenarios (the
+Dreadnaught and the Lonely Mountain at three players too), War of the Ring's four scenarios
+and Against the Shadow with the Shadow bots — and these texts are read:
 
 - the story (``westmarch log``), every line;
 - every seat's and a spectator's feed (``Event.text`` over gRPC, the web timeline), every line;
 - the terminal, as ``westmarch play`` shows it to every seat in turn: the events since the
   seat's last decision, the table, the decision with its notes and numbered options, and a
-  card's whole text asked for with ``? 1``.
+  card's whole text asked for with ``? 1``;
+- ``explain`` (the command, ExplainEvent, the web page): every event's arithmetic, and whole
+  explanations of a sample of events (the rule reference beside each line is its citation).
 
 The rule keys are read from the rules' own registry of program steps
 (:data:`domain.kernel.flow.NODES`) and the decisions and causes of the games played, so a
@@ -33,10 +36,13 @@ from domain.kernel.decisions import Choice, Decision, Kind
 from domain.kernel.events import DecisionAnswered, DecisionRequested, Event, LimitUsed, ModifierAdded, PositionEvent
 from domain.kernel.flow import NODES
 from domain.kernel.ruleset import Ruleset
+from domain.kernel.runtime import apply
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
+from projections.arithmetic import working
+from projections.explain import Because, explain
 from projections.feed import SPECTATOR, Feed
 from projections.story import collapse, story
 from tools.games import KINDS
@@ -58,8 +64,17 @@ GAMES: list[tuple[str, str, Callable[[], Event]]] = [
             ("the-lonely-mountain", 5),
         )
     ),
+    # three players reach Isle of Fortune's resources and the Dreadnaught's capped damage
+    (
+        "lcg hunt-for-the-dreadnaught, 3 players",
+        "lcg",
+        partial(LCG.created, lcg_options("hunt-for-the-dreadnaught", 3), 12),
+    ),
     ("lcg the-lonely-mountain, 3 players", "lcg", partial(LCG.created, lcg_options("the-lonely-mountain", 3), 8)),
     ("wotr two-player-duel", "wotr", partial(WOTR.created, wotr_options("two-player-duel"), 5)),
+    ("wotr three-player-duel", "wotr", partial(WOTR.created, wotr_options("three-player-duel"), 5)),
+    ("wotr fellowship", "wotr", partial(WOTR.created, wotr_options("fellowship"), 5)),
+    ("wotr trilogy", "wotr", partial(WOTR.created, wotr_options("trilogy"), 5)),
     (
         "wotr against the shadow, duel",
         "wotr",
@@ -82,6 +97,12 @@ class Played:
     terminal: str
     story: list[tuple[Event, str]]
     feeds: dict[str, list[tuple[Event, str]]] = field(default_factory=dict)
+    runs: dict[str, list[str]] = field(default_factory=dict)
+    """Each viewer's lines that tell a run of events as one (``Event.run_text``)."""
+    explained: list[str] = field(default_factory=list)
+    """What ``explain`` says: every event's arithmetic, and whole explanations of a sample."""
+    unexplained: list[str] = field(default_factory=list)
+    """Numeric rule steps (:data:`NUMERIC`) whose explanation shows no arithmetic."""
 
 
 class Player:
@@ -148,10 +169,54 @@ def played(name: str) -> Played:
     assert over is not None, f"{name}: the game did not end"
     events = list(game.pending_events)
     result = Played(rules, events, out.getvalue(), list(story(rules, events)))
+    result.explained, result.unexplained = explained(rules, events)
     for viewer in [*seats, SPECTATOR]:
         feed = Feed(rules, viewer, rules.new_state())
-        result.feeds[viewer] = [(e, p.text) for e, p in zip(events, feed.project_many(events), strict=True)]
+        projected = feed.project_many(events)
+        result.feeds[viewer] = [(e, p.text) for e, p in zip(events, projected, strict=True)]
+        result.runs[viewer] = [p.run_text for p in projected if p.run_text]
     return result
+
+
+EXPLAINED = 6
+"""Events of each game explained whole (their text, card and arithmetic, and those of the
+events they follow from)."""
+
+
+NUMERIC = frozenset(
+    {"DamageDealt", "ProgressPlaced", "ThreatRaised", "ThreatSet", "QuestResolved", "EnemyEngaged"}
+    | {"CombatBegan", "LossTaken", "CombatEnded"}
+)
+"""The numeric rule steps of both games: combat damage, archery, shadow effects, hit points,
+progress, threat, quests, engagements, War of the Ring combats."""
+
+
+def explained(rules: Ruleset[Any], events: list[Event]) -> tuple[list[str], list[str]]:
+    """What ``westmarch explain`` (and ExplainEvent, and the web page) says a person reads:
+    each event's arithmetic, from the states just before and after it, and the whole tree of
+    a sample of events (the rule reference beside each is the citation, kept as it is); and
+    the numeric steps it showed no arithmetic for."""
+    out: list[str] = []
+    missing: list[str] = []
+    state = rules.new_state()
+    for event in events:
+        before = rules.codec.decode_state(rules.codec.encode(state))
+        apply(rules, state, event)
+        shown = working(rules, event, before, state)
+        out += shown
+        if not shown and type(event).__name__ in NUMERIC:
+            missing.append(f"{event.seq} {type(event).__name__} ({event.cause.rule})")
+
+    def tree(b: Because) -> None:
+        out.append(b.text)
+        out.extend(b.working)
+        out.append(b.card or "")
+        for led in b.led_by:
+            tree(led)
+
+    for seq in range(len(events), 1, -max(1, len(events) // EXPLAINED)):
+        tree(explain(rules, events, seq, depth=2))
+    return out, missing
 
 
 @cache
@@ -278,9 +343,26 @@ def test_every_feed_says_everything_in_words(name: str) -> None:
     for viewer, lines in game.feeds.items():
         bad += [f"{viewer}: {f}" for _, line in lines for f in faults(line)]
         bad += [f"{viewer}: {f}" for f in raw_answers(lines, game.events)]
+        bad += [f"{viewer}: {f}" for line in game.runs[viewer] for f in faults(line)]
     assert not bad, f"{name}: {len(bad)} lines, e.g. {bad[:8]}"
     others = [line for viewer, lines in game.feeds.items() for _, line in lines if " must decide " in line]
     assert others, "another seat's decision is in every game's feeds"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_explain_says_everything_in_words(name: str) -> None:
+    game = played(name)
+    bad = [f for line in game.explained for f in faults(line)]
+    assert not bad, f"{name}: {len(bad)} lines, e.g. {bad[:8]}"
+    assert sum(1 for line in game.explained if " = " in line) > 20, "the games' arithmetic was read"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_numeric_step_of_every_scenario_shows_its_arithmetic(name: str) -> None:
+    """Combat damage, archery, shadow effects, hit points, threat raised, progress, quests,
+    engagements and War of the Ring combats: each such step of a whole game has its working."""
+    game = played(name)
+    assert not game.unexplained, f"{name}: {len(game.unexplained)} steps, e.g. {game.unexplained[:8]}"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -331,6 +413,9 @@ def test_repeated_lines_are_told_once() -> None:
         "the quest: willpower 2 against threat 6",
     ]
     # at the table: the Dreadnaught's Corsair deck is built in one line, not thirteen
-    terminal = played("lcg hunt-for-the-dreadnaught").terminal
-    assert re.search(r"\d+ cards are put at the bottom of the Corsair deck", terminal)
-    assert not re.search(r"(is put at the bottom of the Corsair deck\n.*){2}", terminal)
+    game = played("lcg hunt-for-the-dreadnaught")
+    assert re.search(r"\d+ cards are put at the bottom of the Corsair deck", game.terminal)
+    assert not re.search(r"(is put at the bottom of the Corsair deck\n.*){2}", game.terminal)
+    # and in every feed (Event.run_text, the web timeline's line for the run)
+    for viewer, told in game.runs.items():
+        assert "13 cards are put at the bottom of the Corsair deck" in told, viewer

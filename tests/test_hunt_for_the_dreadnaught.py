@@ -421,7 +421,7 @@ def test_the_contract_is_listed_in_the_catalog(server: ThreadedServer) -> None:
     lcg = next(g for g in games if g.game == "lcg")
     (voyage,) = [c for c in lcg.contracts if c.key == "thftd-047"]
     assert voyage.title == "A Perilous Voyage" and voyage.min_deck_size == 100
-    assert "threat" in voyage.side_a and "Only contract effects" in voyage.side_b
+    assert "threat" in voyage.side_a and "non-contract player card effects" in voyage.side_b
     assert not next(g for g in games if g.game == "wotr").contracts
 
 

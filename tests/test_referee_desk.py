@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from domain.game import Game
-from domain.kernel.events import Event
+from domain.kernel.events import Event, ModifierAdded
 from domain.kernel.runtime import fold
 from domain.lcg import events as lcg_ev
+from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from domain.verify import verify
 from domain.wotr import events as wotr_ev
@@ -23,11 +24,12 @@ from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from projections.arithmetic import rulebook
 from projections.explain import explain, lines
+from projections.story import Namer
 from service.app import Westmarch
 from tests.conftest import new_lcg, play_randomly
 from tools.capture import capture
 from tools.cli import main
-from tools.fixtures import run_fixture
+from tools.fixtures import Run, load, run_fixture
 from tools.table import lineage, take_back
 
 
@@ -53,7 +55,8 @@ def test_an_engagement_check_shows_threat_against_engagement_cost(lcg_games: lis
     assert isinstance(event, lcg_ev.EnemyEngaged)
     events = _events(game)
     text = "\n".join(lines(explain(game.rules, events, event.seq)))
-    found = re.search(rf"= {event.player}'s threat (\d+) against .+#{event.enemy}'s engagement cost (\d+): ", text)
+    enemy = re.escape(_named(_before(game, event), event.enemy))
+    found = re.search(rf"= {event.player}'s threat (\d+) against {enemy}'s engagement cost (\d+): ", text)
     assert found, text
     threat, cost = int(found.group(1)), int(found.group(2))
     before = fold(game.rules, events[: event.seq - 1])
@@ -66,7 +69,7 @@ def test_a_failed_quest_links_to_willpower_against_threat(lcg_games: list[Game])
     game, event = first(lcg_games, lcg_ev.ThreatRaised, "lcg.quest.failed")
     events = _events(game)
     text = "\n".join(lines(explain(game.rules, events, event.seq)))
-    resolved = re.search(r"<- #(\d+) the quest: willpower (\d+) against threat (\d+)", text)
+    resolved = re.search(r"<- event (\d+): the quest: willpower (\d+) against threat (\d+)", text)
     assert resolved, text
     will, threat = int(resolved.group(2)), int(resolved.group(3))
     assert will < threat
@@ -239,6 +242,11 @@ def _before(game: Game, event: Event) -> LcgState:
     return state
 
 
+def _named(state: LcgState, uid: int) -> str:
+    """A card as the explanation names it: its name, as a sentence of the table says it."""
+    return Namer(LCG, state).name(uid)
+
+
 def test_defended_combat_damage_is_attack_minus_defense_with_each_part(lcg_games: list[Game]) -> None:
     from domain.lcg.rules import combat, table
 
@@ -248,10 +256,12 @@ def test_defended_combat_damage_is_attack_minus_defense_with_each_part(lcg_games
     assert before.attack is not None
     attack, defense = table.attack(before, before.attack.enemy), combat.defense_total(before)
     assert attack - defense == event.amount
-    assert re.search(rf"= attack {attack} = .+#{before.attack.enemy} {attack}\b", text), text
-    assert re.search(rf"= defense {defense} = .+#{before.attack.defenders[0]} ", text), text
+    enemy, defender = (re.escape(_named(before, u)) for u in (before.attack.enemy, before.attack.defenders[0]))
+    assert re.search(rf"= attack {attack} = {enemy} {attack}\b", text), text
+    assert re.search(rf"= defense {defense} = {defender} ", text), text
     assert f"{attack} - {defense} = {event.amount} damage to " in text
-    assert re.search(rf"#{event.card}: \d+ \+ {event.amount} = \d+ damage against \d+.* hit points", text), text
+    hit = re.escape(_named(before, event.card))
+    assert re.search(rf"{hit}: \d+ \+ {event.amount} = \d+ damage against \d+.* hit points", text), text
     assert "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks" in text
 
 
@@ -269,7 +279,7 @@ def test_undefended_and_player_attack_damage_show_their_numbers(lcg_games: list[
     assert before.attack is not None
     total = sum(table.attack(before, u) for u in before.attack.attackers)
     text = _explained(game, event)
-    assert f"attack {total} = " in text and f"defense {table.name(before, event.card)}#{event.card} " in text
+    assert f"attack {total} = " in text and f"defense {_named(before, event.card)} " in text
     assert f"{total} - {table.defense(before, event.card)} = " in text
 
 
@@ -281,7 +291,7 @@ def test_a_destroyed_character_or_defeated_enemy_shows_damage_against_hit_points
         uid = event.card if isinstance(event, lcg_ev.CharacterDestroyed) else event.enemy  # type: ignore[attr-defined]
         before = _before(game, event)
         damage, hp = before.cards[uid].damage, table.hit_points(before, uid)
-        assert f"#{uid}: {damage} damage >= {hp}" in _explained(game, event)
+        assert f"{_named(before, uid)}: {damage} damage >= {hp}" in _explained(game, event)
 
 
 def test_progress_and_threat_raised_show_their_sums(lcg_games: list[Game]) -> None:
@@ -292,7 +302,7 @@ def test_progress_and_threat_raised_show_their_sums(lcg_games: list[Game]) -> No
     before = _before(game, event)
     have = before.cards[event.card].progress
     text = _explained(game, event)
-    assert f"#{event.card}: {have} + {event.amount} = {have + event.amount} progress of " in text
+    assert f"{_named(before, event.card)}: {have} + {event.amount} = {have + event.amount} progress of " in text
     assert f"{table.quest_points(before, event.card)}" in text
     game, raised = first(lcg_games, lcg_ev.ThreatRaised)
     assert isinstance(raised, lcg_ev.ThreatRaised)
@@ -327,3 +337,126 @@ def test_archery_shows_its_total_card_by_card() -> None:
     found = re.search(r"= archery (\d+) = (.+): dealt 1 at a time", text)
     assert found, text
     assert sum(int(n) for n in re.findall(r" (\d+)(?: \+|$)", found.group(2))) == int(found.group(1))
+
+
+def test_a_keywords_parts_add_up_to_the_value_the_keyword_rules_read() -> None:
+    """Archery and Boarding as explain shows them are the keyword rules' own count
+    (ship_keywords.value_parts is value's computation, keeping its terms)."""
+    from domain.lcg.rules import ship_keywords
+
+    game = play_randomly(new_lcg(12, players=3, scenario="hunt-for-the-dreadnaught"), random.Random(12))
+    events = _events(game)
+    seen = 0
+    for n in range(40, len(events), max(1, len(events) // 15)):
+        s = fold(game.rules, events[:n])
+        assert isinstance(s, LcgState)
+        for uid in s.cards:
+            for name in ("Archery", "Boarding", "Pillage"):
+                parts = ship_keywords.value_parts(s, uid, name)
+                assert max(0, sum(p for _, p in parts)) == ship_keywords.value(s, uid, name), (uid, name, parts)
+                seen += bool(parts)
+    assert seen
+
+
+# -- the arithmetic of the Dreadnaught's rules: shadow effects, Massive, Boarding, caps ----------
+
+HUNT = Path(__file__).parent / "fixtures" / "lcg" / "hunt-for-the-dreadnaught"
+
+
+def _fixture_game(path: Path) -> tuple[Run, list[Event]]:
+    """A fixture's position played through its steps, and its log."""
+    data = load(path)
+    run = Run(data)
+    for step in data.get("step", []):
+        decision = run.game.state.pending
+        assert decision is not None, path
+        run.game.answer(decision.seat, decision.id, run.choice(decision, step["choose"]))
+    return run, run.log
+
+
+def _working(run: Run, log: list[Event], wanted: type[Event], rule: str = "") -> list[str]:
+    event = next(e for e in log if isinstance(e, wanted) and e.cause.rule.startswith(rule))
+    return explain(run.rules, log, event.seq, depth=0).working
+
+
+def test_a_shadow_effect_shows_its_card_its_attack_and_the_stat_it_changes() -> None:
+    """Boarding Party's shadow effect: +2 attack (an exhausted ship of the defending player);
+    explain names the shadow card, the attack it was dealt to (defended or not), the attack
+    before and after with its parts, and the combat damage counts that part."""
+    run, log = _fixture_game(HUNT / "cards" / "boarding-party-shadow-plus-2-with-an-exhausted-ship.toml")
+    assert _working(run, log, ModifierAdded, "thftd-041.shadow") == [
+        "the shadow effect of Boarding Party, dealt to Brash Corsair, on its attack against p1 (defended by Gimli)",
+        "Brash Corsair's attack: 3 before, 5 (printed 3 + Boarding Party 2) now",
+    ]
+    damage = _working(run, log, lcg_ev.DamageDealt, "lcg.combat.defended-damage")
+    assert damage[0] == "attack 5 = Brash Corsair 5 (printed 3 + Boarding Party 2)"
+    assert damage[2] == "5 - 2 = 3 damage to Gimli"
+    # a shadow effect that deals damage itself: its card and the hit points it is counted against
+    run, log = _fixture_game(HUNT / "cards" / "gondorian-warship-shadow-deals-5-damage-to-the-attacker.toml")
+    assert _working(run, log, lcg_ev.DamageDealt, "thftd-012.shadow") == [
+        "the shadow effect of Gondorian Warship, dealt to Black Sails, on its attack against p1 "
+        "(defended by Gondorian Warship)",
+        "Black Sails: 0 + 5 = 5 damage against 10 hit points: 5 left",
+    ]
+
+
+def test_a_ship_enemys_attack_and_massive_show_their_rules() -> None:
+    """The Damaged Dreadnaught (Massive) attacks each player from the staging area, dealt a
+    shadow card as each attack begins; only a ship-objective defends against a ship-enemy;
+    its attack is its Damaged side's printed 5."""
+    run, log = _fixture_game(HUNT / "rules" / "massive-never-leaves-the-staging-area-attacks-each-player.toml")
+    assert _working(run, log, lcg_ev.AttackDeclared, "lcg.combat.enemy-attack") == [
+        "Dreadnaught is Massive: from the staging area it is engaged with each player and attacks each in turn, here p1"
+    ]
+    assert _working(run, log, lcg_ev.ShadowCardDealt, "lcg.keyword.massive") == [
+        "Dreadnaught is Massive: it is dealt 1 shadow card as each of its attacks begins, its attack against p1"
+    ]
+    assert _working(run, log, lcg_ev.DamageDealt, "lcg.combat.defended-damage")[:2] == [
+        "Dreadnaught is a ship-enemy: only a ship-objective may defend against it",
+        "attack 5 = Dreadnaught 5",
+    ]
+    run, log = _fixture_game(HUNT / "rules" / "ship-enemy-undefended-damage-to-a-ship-objective.toml")
+    working = _working(run, log, lcg_ev.DamageDealt, "lcg.combat.undefended-damage")
+    assert working[0].endswith("is a ship-enemy: its undefended attack is assigned to a ship-objective"), working
+
+
+def test_boarding_shows_its_value_with_each_part() -> None:
+    run, log = _fixture_game(HUNT / "cards" / "cobas-haven-active-boarding-minus-1.toml")
+    assert _working(run, log, lcg_ev.EnemyEngaged, "lcg.keyword.boarding") == [
+        "Boarding 1 (printed 2 - Cobas Haven 1) of Black Sails, which engaged p1 from the staging area: "
+        "the top 1 card(s) of the Corsair deck engage p1, this one among them"
+    ]
+    run, log = _fixture_game(HUNT / "cards" / "war-galley-engaged-threat-or-boarding.toml")
+    assert _working(run, log, ModifierAdded) == ["War Galley's Boarding: 1 before, 2 (printed 1 + its own text 1) now"]
+    # an engagement by a text, from the encounter deck: no engagement check, no Boarding
+    run, log = _fixture_game(HUNT / "rules" / "boarding-not-when-a-ship-engages-from-the-encounter-deck.toml")
+    assert _working(run, log, lcg_ev.EnemyEngaged) == [
+        "Black Sails engages p1 from the encounter deck, by a card's text: no engagement check compares threat and cost"
+    ]
+
+
+def test_a_capped_card_shows_its_cap_and_what_it_took_this_round() -> None:
+    run, log = _fixture_game(HUNT / "cards" / "dreadnaught-damage-capped-5-per-player-each-round.toml")
+    assert _working(run, log, lcg_ev.DamageDealt, "lcg.combat.attack-damage") == [
+        "attack 13 = Aragorn 3 + Gimli 2 + Legolas 3 + Golden Wing 5; defense Dreadnaught 4",
+        "Dreadnaught may receive at most 5 damage each round; 0 already this round, so at most 5 more",
+        "13 - 4 = 9; 5 dealt, the most it may take now",
+        "Dreadnaught: 2 + 5 = 7 damage against 15 hit points: 8 left",
+    ]
+    run, log = _fixture_game(HUNT / "cards" / "searching-the-high-seas-progress-capped-5-per-player.toml")
+    working = _working(run, log, lcg_ev.ProgressPlaced)
+    assert working[0].startswith("Searching the High Seas may receive at most 5 progress each round; "), working
+
+
+def test_doomed_and_a_failed_quest_say_why_each_player_raises_their_threat() -> None:
+    run, log = _fixture_game(HUNT / "rules" / "doomed-raises-each-players-threat-when-revealed.toml")
+    working = _working(run, log, lcg_ev.ThreatRaised, "lcg.keyword.doomed")
+    assert working[0].startswith("Doomed 1 of Ballista Barrage: each player raises their threat by 1"), working
+
+
+def test_progress_a_card_text_counts_is_shown_without_quest_points() -> None:
+    """Smaug the Golden counts the progress on him (his 6th sends the players to stage 4A); he
+    has no quest points to compare it with."""
+    path = Path(__file__).parent / "fixtures" / "lcg" / "scenario"
+    run, log = _fixture_game(path / "lonely-mountain-smaug-the-golden-sixth-progress-goes-to-stage-4.toml")
+    assert _working(run, log, lcg_ev.ProgressPlaced) == ["Smaug the Golden: 5 + 1 = 6 progress"]

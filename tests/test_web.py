@@ -180,9 +180,11 @@ def check_nothing_hidden(
 
 
 def _check_because(oracle: Oracle, viewer: str, because: pb.Because, where: str) -> int:
-    """An explanation names a card (``Name#uid``) only where the viewer could see it."""
+    """An explanation names a card (the card whose text caused the event) only where the
+    viewer could see it."""
     if because.card and (oracle.over_at is None or because.seq < oracle.over_at):
-        uid = int(because.card.rsplit("#", 1)[1])
+        uid = oracle.events[because.seq - 1].cause.card
+        assert uid is not None, f"{where}: the explanation of event {because.seq} names a card its cause does not"
         hidden = oracle.hidden[because.seq - 1][viewer] & oracle.hidden[because.seq][viewer]
         assert uid not in hidden, f"{where}: the explanation of event {because.seq} names hidden card {uid}"
     return 1 + sum(_check_because(oracle, viewer, b, where) for b in because.led_by)
@@ -443,8 +445,37 @@ def test_a_contract_is_shown_beside_its_players_heroes(server: ThreadedServer, b
     open_table(browser, server, tokens(access)["p1"])
     theirs = browser.find_element(By.CSS_SELECTOR, '.player[data-seat="p2"] [data-zone="Contract"]')
     voyage = theirs.find_element(By.CSS_SELECTOR, '.card[data-name="A Perilous Voyage"]')
-    assert "Player card effects cannot reduce your threat" in voyage.text
+    assert "Your threat cannot be reduced by player card effects" in voyage.text
     assert not browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="p1"] [data-zone="Contract"]')
+
+
+def test_the_timeline_tells_a_run_of_the_same_line_once(server: ThreadedServer, browser: WebDriver) -> None:
+    """The Corsair deck is built card by card, an event each; the timeline shows the run as one
+    line, in the words the server sends with each event of it (Event.run_text)."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=5, scenario="hunt-for-the-dreadnaught")
+        keys = tokens(access)
+        decision = decision_from_pb(stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.decision)
+        request = pb.SubmitDecisionRequest(token=keys["p1"], decision_id=decision.id, choice=["keep"], command_id="k")
+        stub.SubmitDecision(request)
+        events = list(stub.GetHistory(pb.GetHistoryRequest(token=keys["p1"])).events)
+    told = [e for e in events if e.run_text == "13 cards are put at the bottom of the Corsair deck"]
+    assert len(told) == 1
+    last = told[0].seq
+    first = next(e.seq for e in events if e.seq < last and "Corsair deck" in e.text and not e.run_text)
+    assert last - first == 12
+    open_table(browser, server, keys["p1"])
+    line = until(
+        browser,
+        lambda d: [li for li in d.find_elements(By.CSS_SELECTOR, "#events li") if "Corsair deck" in li.text],
+        "no Corsair deck line",
+    )[0]
+    assert line.text == f"{first}–{last} 13 cards are put at the bottom of the Corsair deck"
+    assert "is put at the bottom of the Corsair deck" not in text_of(browser, "#events li")
+    line.click()  # the run's line stands for its last event: the table after it, and its cause
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#explain-tree li[data-seq="{last}"]'), "no why")
+    assert not page_errors(browser)
 
 
 # -- War of the Ring --------------------------------------------------------------------------

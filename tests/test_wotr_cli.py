@@ -37,7 +37,7 @@ def test_new_play_log_state_explain_fork_verify(capsys: pytest.CaptureFixture[st
     players = {p["seat"]: p for p in view["players"]}
     assert players["aragorn"].get("hand") is not None and players["frodo"].get("hand") is None
     code, out, _ = run(capsys, "explain", game, "60", "--db", db)
-    assert code == 0 and out.startswith("#60 ")
+    assert code == 0 and out.startswith("event 60: ")
     code, out, _ = run(capsys, "fork", game, "--at", "80", "--db", db)
     fork = out.strip()
     assert code == 0 and fork != game

@@ -4,7 +4,8 @@ The table's preview, the web page's "if fought now", the Shadow bots' "would the
 now" and the referee's explanation all read one count, ``domain.wotr.rules.combat.tally``,
 the one the combat step makes. Shown here two ways:
 
-- over many random positions of seeded games against the Shadow bots: the table is captured
+- over many random positions of seeded games of every scenario, against the Shadow bots and
+  with people on both sides: the table is captured
   at a player's turn in the action step, the captured position is set at the combat step,
   and every combat then fought must give the numbers, the supports and the winner the
   preview gave for that location at the turn (the terminal's text, the view the web page
@@ -41,24 +42,30 @@ from tools import render_wotr
 from tools.capture import CaptureError, capture
 from tools.fixtures import Run
 
-BOT_GAMES = (
-    ("trilogy", 1),
-    ("trilogy", 2),
-    ("two-player-duel", 3),
-    ("two-player-duel", 4),
-    ("three-player-duel", 5),
-    ("fellowship", 6),
+GAMES = (
+    ("trilogy", 1, True),
+    ("trilogy", 2, True),
+    ("two-player-duel", 3, True),
+    ("two-player-duel", 4, True),
+    ("three-player-duel", 5, True),
+    ("fellowship", 6, True),
+    ("trilogy", 7, False),
+    ("two-player-duel", 8, False),
+    ("three-player-duel", 9, False),
+    ("fellowship", 10, False),
 )
+"""Seeded games of every scenario, against the Shadow bots and with people on both sides."""
 POSITIONS = 12
 """Random positions taken from each game (a player's turn in the action step with a card on a location)."""
 
 
-def _bot_game(scenario: str, seed: int) -> list[WotrState]:
-    """A seeded game against the Shadow bots, played out with random answers; the table at
-    every player's turn in the action step (copies)."""
+def _game(scenario: str, seed: int, bots: bool) -> list[WotrState]:
+    """A seeded game (against the Shadow bots, or people on both sides), played out with
+    random answers; the table at every player's turn in the action step (copies)."""
     options = wotr_options(scenario)
-    shadow = [d.seat for d in options.decks if d.team == SHADOW]
-    options = wotr_options(scenario, None, shadow, "standard" if seed % 2 else "challenging")
+    if bots:
+        shadow = [d.seat for d in options.decks if d.team == SHADOW]
+        options = wotr_options(scenario, None, shadow, "standard" if seed % 2 else "challenging")
     game = Game.start(uuid.uuid4(), WOTR, WOTR.created(options, seed))
     rng = random.Random(seed)
     turns: list[WotrState] = []
@@ -151,9 +158,9 @@ def _check_position(state: WotrState, where: str) -> int:
     return checked
 
 
-@pytest.mark.parametrize(("scenario", "seed"), BOT_GAMES)
-def test_the_preview_at_a_random_turn_is_the_combat_fought_from_there(scenario: str, seed: int) -> None:
-    turns = _bot_game(scenario, seed)
+@pytest.mark.parametrize(("scenario", "seed", "bots"), GAMES)
+def test_the_preview_at_a_random_turn_is_the_combat_fought_from_there(scenario: str, seed: int, bots: bool) -> None:
+    turns = _game(scenario, seed, bots)
     assert len(turns) >= POSITIONS, f"{scenario} seed {seed}: too few turns with cards on a location"
     rng = random.Random(seed * 31)
     checked = 0

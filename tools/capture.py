@@ -204,11 +204,6 @@ def capture_lcg(s: LcgState, name: str) -> str:
     if options is None:
         raise CaptureError("the game is not set up yet at that version")
     _moment(s)
-    if s.shared or s.relays:
-        raise CaptureError(
-            "what the other groups of the epic event contributed to the global values, and the effects "
-            "they sent, have no place in the fixture format"
-        )
     game: dict[str, Any] = {
         "ruleset": "lcg",
         "scenario": options.scenario,
@@ -229,6 +224,10 @@ def capture_lcg(s: LcgState, name: str) -> str:
     eliminated = [seat for seat, p in s.players.items() if p.eliminated]
     if eliminated:
         position["eliminated"] = eliminated
+    if s.shared:  # a group of an epic event: the other groups' part, as it last learned it
+        position["shared"] = dict(s.shared)
+    if s.relays:
+        position["relays"] = s.relays
     position |= _lasting(s, lambda uid: _lcg_label(s, uid))
     position["stack"] = _stack(s)
     lines = [f"name = {_toml(name)}", 'source = "captured with westmarch fixture capture"', ""]

@@ -608,18 +608,24 @@ def _simulate_against_bots(args: argparse.Namespace, game_kind: Any) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from projections.story import story_with_causes
+    from projections.story import runs, story_with_causes
 
     app = _app(args)
     game_id = _game_id(app, args.game)
     rules = app.rules_of(game_id)
     events = app.history(game_id)
     _warn_if_broken(game_id, rules, events)
-    for event, line, because in story_with_causes(rules, events):
-        if args.start <= event.seq and (args.end is None or event.seq <= args.end):
-            print(f"{event.seq:6}  {line}")
-            if not args.brief:
-                print(f"        because: {because}")
+    told = (
+        ((event.seq, because), line)
+        for event, line, because in story_with_causes(rules, events)
+        if args.start <= event.seq and (args.end is None or event.seq <= args.end)
+    )
+    # a run of lines saying the same of different cards, for the same cause, is told once
+    for items, line in runs(told, lambda one, next_one: one[1] == next_one[1]):
+        (first, because), last = items[0], items[-1][0]
+        print(f"{first:6}  {line}" + (f"  (events {first} to {last})" if last != first else ""))
+        if not args.brief:
+            print(f"        because: {because}")
     return 0
 
 

@@ -101,11 +101,18 @@ class PositionSet(PositionEvent, frozen=True, kw_only=True):
     phase: str = ""
     attack: Attack | None = None
     """The attack being resolved, for a position taken part way through one (a capture)."""
+    shared: dict[str, int] = msgspec.field(default_factory=dict)
+    """A group of an epic event: what the other groups have contributed to each global value,
+    as this group last learned it (see :class:`SharedValueLearned`)."""
+    relays: int = 0
+    """A group of an epic event: how many effects other groups sent here have arrived."""
 
 
 @on(PositionSet)
 def _position(s: LcgState, e: PositionSet) -> None:
     set_lasting(s, e)
+    s.shared = dict(e.shared)
+    s.relays = e.relays
     s.cards = {c.uid: msgspec.structs.replace(c) for c in e.cards}
     s.zones = {zone: list(uids) for zone, uids in e.zones.items()}
     s.players = {p.seat: msgspec.structs.replace(p) for p in e.players}

@@ -22,10 +22,13 @@ from typing import Any
 
 import msgspec
 
+from domain.kernel.events import Frame
 from domain.kernel.position import Position, card_entry, label, lasting, round_frames, stack_frames, zone_seat
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS, CardDef
+from domain.lcg.epic import PER_PLAYER
 from domain.lcg.lineups import SetupError, contract_named, lcg_options
+from domain.lcg.rules.encounter import ENGAGED_BY_A_TEXT
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import Attack, Card, Options, Player
@@ -212,6 +215,10 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         heroes = zones.get(f"{seat}.heroes", [])
         start = sum(CARDS[by_uid[u].code].threat_cost for u in heroes)
         player_list.append(Player(seat=seat, threat=int(threat.get(seat, start)), eliminated=seat in eliminated))
+    unknown = set(position) - POSITION_KEYS
+    if unknown:
+        raise SetupError(f"position: unknown key(s) {sorted(unknown)}; known: {', '.join(sorted(POSITION_KEYS))}")
+    shared, relays = _shared(position, options)
     running = lasting(position, labels, SCOPES, seats)
     placed = ev.PositionSet(
         modifiers=running.modifiers,
@@ -225,12 +232,53 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
         phase=str(position.get("phase", "")),
         attack=_attack(position["attack"], labels, seats) if "attack" in position else None,
         rng=int(position.get("rng", 0)),
+        shared=shared,
+        relays=relays,
     )
     if "stack" in position:
         frames = stack_frames(position, "lcg.game")
     else:
         frames = round_frames("lcg.game", "lcg.round", str(position.get("at", "lcg.round")))
+    frames += _engaging(position, labels, seats)
     return Position(created, placed, frames, labels)
+
+
+POSITION_KEYS = frozenset(
+    {"at", "stack", "round", "phase", "first", "threat", "eliminated", "modifiers", "limits", "delayed"}
+    | {"rng", "zones", "attack", "shared", "relays", "engage"}
+)
+ENGAGE_FIELDS = frozenset({"enemy", "player"})
+
+
+def _shared(position: Mapping[str, Any], options: Options) -> tuple[dict[str, int], int]:
+    """What the other groups of an epic event have contributed to each global value, as this
+    group last learned it (``shared``: ``progress`` on stage 1B, ``damage`` on the
+    Dreadnaught), and how many effects they sent have arrived here (``relays``)."""
+    shared = {str(key): int(n) for key, n in dict(position.get("shared", {})).items()}
+    relays = int(position.get("relays", 0))
+    if (shared or relays) and not options.epic:
+        raise SetupError("shared and relays are a group's part of an epic event: give [game.epic] too")
+    unknown = set(shared) - set(PER_PLAYER)
+    if unknown:
+        raise SetupError(f"shared: unknown global value(s) {sorted(unknown)}; known: {', '.join(PER_PLAYER)}")
+    return shared, relays
+
+
+def _engaging(position: Mapping[str, Any], labels: Mapping[str, int], seats: Sequence[str]) -> list[Frame]:
+    """Enemies that engage a player as the position begins, from the zone they are laid out
+    in, as a card's text engages them (``engage``, in order); then the rules go on from ``at``."""
+    frames = []
+    for n, spec in enumerate(position.get("engage", []), start=1):
+        unknown = set(spec) - ENGAGE_FIELDS
+        if unknown or not set(spec) >= ENGAGE_FIELDS:
+            raise SetupError(f"engage {n}: give exactly the fields {', '.join(sorted(ENGAGE_FIELDS))}")
+        enemy, seat = str(spec["enemy"]), str(spec["player"])
+        if enemy not in labels:
+            raise SetupError(f"engage {n}: {enemy!r} is not on the table")
+        if seat not in seats:
+            raise SetupError(f"engage {n}: no seat {seat!r}; the seats are {', '.join(seats)}")
+        frames.append(Frame(ENGAGED_BY_A_TEXT.key, 0, {"enemy": labels[enemy], "player": seat}))
+    return frames[::-1]  # the top of the stack runs first
 
 
 ATTACK_FIELDS = frozenset({"enemy", "player", "defender", "attackers", "defenders", "outer"})

@@ -62,6 +62,7 @@ def event_pb(p: Projected) -> pb.Event:
         body=_encode(p.body),
         text=p.text,
         hash=p.hash,
+        run_text=p.run_text,
     )
 
 

@@ -212,8 +212,8 @@ def _in_staging_value(code: str, keyword: str, amount: int) -> ship_keywords.Val
     return aura
 
 
-ship_keywords.VALUE_AURAS.append(_in_staging_value(BLACK_SAILS, "Archery", 3))
-ship_keywords.VALUE_AURAS.append(_in_staging_value(CORSAIR_WARSHIP, "Archery", 4))
+ship_keywords.VALUE_AURAS.append(("its own text", _in_staging_value(BLACK_SAILS, "Archery", 3)))
+ship_keywords.VALUE_AURAS.append(("its own text", _in_staging_value(CORSAIR_WARSHIP, "Archery", 4)))
 
 
 def _return_flag(enemy: Uid) -> str:
@@ -558,7 +558,7 @@ def _cobas_haven(s: LcgState, uid: Uid, name: str) -> int:
     return -sum(1 for a in s.zone("active") if s.cards[a].code == COBAS_HAVEN)
 
 
-ship_keywords.VALUE_AURAS.append(_cobas_haven)
+ship_keywords.VALUE_AURAS.append(("Cobas Haven", _cobas_haven))
 
 
 def _entered_staging(s: LcgState, e: Event, uid: Uid) -> bool:

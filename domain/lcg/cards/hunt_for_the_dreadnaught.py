@@ -25,7 +25,7 @@ from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, 
 from domain.kernel.runtime import Runtime
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
-from domain.lcg.cards import CARDS, Action, Trigger, text, text_of
+from domain.lcg.cards import Action, Trigger, text, text_of
 from domain.lcg.effects import (
     PLAYER,
     SELF,
@@ -100,19 +100,10 @@ def _flips() -> dict[str, Flip]:
 FLIPS = _flips()
 for _code, _flip in FLIPS.items():
     ship_keywords.SIDE_B_KEYWORDS[_code] = _flip.keywords
-
-
-def _side_b(s: LcgState, uid: Uid, which: str) -> int:
-    """A card on side B has side B's printed stats."""
-    card = s.cards[uid]
-    if card.face != "B":
-        return 0
-    flip = FLIPS.get(card.code)
-    printed = getattr(flip, which, None) if flip is not None else None
-    return printed - int(getattr(CARDS[card.code], which)) if printed is not None else 0
-
-
-table.AURAS.append(_side_b)
+    table.SIDE_B_TEXTS[_code] = _flip.text
+    table.SIDE_B_STATS[_code] = {
+        which: value for which in (*table.STATS, "victory_points") if (value := getattr(_flip, which)) is not None
+    }
 
 
 def flip(card: Callable[[Runtime], Uid], face: str = "B") -> Node:

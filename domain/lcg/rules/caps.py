@@ -22,18 +22,34 @@ DAMAGE_CAPS: dict[str, Cap] = {}
 """Cards (by code) that receive at most so much damage each round."""
 
 
-def _allowed(caps: dict[str, Cap], tally: str, s: LcgState, uid: Uid | None, amount: int) -> int:
-    if uid is None:
-        return amount
+def _room(caps: dict[str, Cap], tally: str, s: LcgState, uid: Uid) -> tuple[int, int] | None:
+    """The card's cap this round and what it has received so far (None: no cap)."""
     cap = caps.get(s.cards[uid].code)
     if cap is None:
+        return None
+    return cap(s, uid), s.modifier_total(uid, tally) if s.modifiers else 0
+
+
+def _allowed(caps: dict[str, Cap], tally: str, s: LcgState, uid: Uid | None, amount: int) -> int:
+    room = _room(caps, tally, s, uid) if uid is not None else None
+    if room is None:
         return amount
-    room = cap(s, uid) - (s.modifier_total(uid, tally) if s.modifiers else 0)
-    return max(0, min(amount, room))
+    cap, received = room
+    return max(0, min(amount, cap - received))
 
 
 def progress_allowed(s: LcgState, uid: Uid | None, amount: int) -> int:
     return _allowed(PROGRESS_CAPS, RECEIVED_PROGRESS, s, uid, amount)
+
+
+def progress_room(s: LcgState, uid: Uid) -> tuple[int, int] | None:
+    """The progress the card may receive each round and what it has received this round."""
+    return _room(PROGRESS_CAPS, RECEIVED_PROGRESS, s, uid)
+
+
+def damage_room(s: LcgState, uid: Uid) -> tuple[int, int] | None:
+    """The damage the card may take each round and what it has taken this round."""
+    return _room(DAMAGE_CAPS, RECEIVED_DAMAGE, s, uid)
 
 
 ThreatCap = Callable[[LcgState, str, Uid | None], int | None]

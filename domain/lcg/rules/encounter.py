@@ -11,10 +11,10 @@ staging area": it is neither engaged optionally nor by an engagement check.
 from __future__ import annotations
 
 from domain.kernel.decisions import Option
-from domain.kernel.flow import Ask, Decide, If, Node, Repeat
+from domain.kernel.flow import Ask, Decide, If, Node, Repeat, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.effects import card_option, each_player, emit, st
+from domain.lcg.effects import card_option, each_player, emit, engage, st
 from domain.lcg.rules import table
 from domain.lcg.rules.constant import may_be_engaged, may_optionally_engage, skips_engagement_checks
 from domain.lcg.state import LcgState, Seat, Uid
@@ -60,6 +60,17 @@ def _ask_check(rt: Runtime) -> Ask | None:
     if not enemies:
         return None
     return Ask(seat, "Engagement check: which enemy engages you?", [card_option(s, u) for u in enemies])
+
+
+ENGAGED_BY_A_TEXT = register(
+    "lcg.encounter.engaged-by-a-text",
+    engage(lambda rt: int(rt.env["enemy"]), lambda rt: str(rt.env["player"])),
+    rule="lcg.encounter.engaged-by-a-text",
+)
+"""An enemy engages a player from wherever it is (the encounter deck or its discard pile, the
+staging area, another player's play area), as a card's text engages it, with no engagement
+check: a position states such an engagement (a fixture's ``engage``) to ask what follows it
+(Boarding resolves only after an engagement from the staging area)."""
 
 
 def _engage(bind: str) -> Node:

@@ -45,16 +45,25 @@ SIDE_B_KEYWORDS: dict[str, tuple[str, ...]] = {}
 """The keywords printed on side B of double-sided cards in play (the Damaged Dreadnaught)."""
 
 ValueAura = Callable[[LcgState, Uid, str], int]
-VALUE_AURAS: list[ValueAura] = []
-"""Texts that change a keyword's value on a card (Black Sails: Archery 3 while in the
-staging area; Cobas Haven: Boarding values -1 while it is the active location)."""
+VALUE_AURAS: list[tuple[str, ValueAura]] = []
+"""Texts that change a keyword's value on a card, each with the words that name the text
+where it applies (Black Sails: Archery 3 while in the staging area, "its own text"; Cobas
+Haven: Boarding values -1 while it is the active location)."""
 
 _KEYWORD = re.compile(r"^(?P<name>[A-Za-z ]+?) (?P<x>\d+)(?P<per> per player)?$")
 
 
+_GAINED = "keyword:"
+
+
 def gained(keyword: str) -> str:
     """The modifier stat under which a card holds a keyword a text gave it."""
-    return f"keyword:{keyword}"
+    return f"{_GAINED}{keyword}"
+
+
+def gained_keyword(stat: str) -> str | None:
+    """The keyword a modifier stat gives (:func:`gained`), or None for another stat."""
+    return stat[len(_GAINED) :] if stat.startswith(_GAINED) else None
 
 
 def printed_keywords(s: LcgState, uid: Uid) -> tuple[str, ...]:
@@ -69,18 +78,38 @@ def players_who_started(s: LcgState) -> int:
     return len(s.order)
 
 
-def value(s: LcgState, uid: Uid, name: str) -> int:
+def value_parts(s: LcgState, uid: Uid, name: str) -> list[tuple[str, int]]:
+    """What :func:`value` adds up, each part with where it comes from, for the referee's
+    arithmetic (as :func:`domain.lcg.rules.table.stat_parts` is for stats)."""
+    parts: list[tuple[str, int]] = []
+    value(s, uid, name, parts)
+    return parts
+
+
+def value(s: LcgState, uid: Uid, name: str, parts: list[tuple[str, int]] | None = None) -> int:
     """The card's current ``name`` X (0 without it): printed on its side, per player,
-    plus what texts give it or take from it."""
+    plus what texts give it or take from it; with ``parts``, each term is also put there."""
     total = 0
     for keyword in printed_keywords(s, uid):
         m = _KEYWORD.match(keyword)
         if m and m["name"] == name:
-            total += int(m["x"]) * (players_who_started(s) if m["per"] else 1)
+            x = int(m["x"]) * (players_who_started(s) if m["per"] else 1)
+            total += x
+            if parts is not None:
+                parts.append((f"printed {m['x']} per player" if m["per"] else "printed", x))
     if s.modifiers:
-        total += s.modifier_total(uid, gained(name))
-    for aura in VALUE_AURAS:
-        total += aura(s, uid, name)
+        if parts is None:
+            total += s.modifier_total(uid, gained(name))
+        else:
+            for modifier in s.modifiers:
+                if modifier.target == uid and modifier.stat == gained(name):
+                    total += modifier.amount
+                    parts.append((table.modifier_source(s, modifier.source, uid), modifier.amount))
+    for where, aura in VALUE_AURAS:
+        extra = aura(s, uid, name)
+        total += extra
+        if parts is not None and extra:
+            parts.append((where, extra))
     return max(0, total)
 
 
@@ -124,9 +153,13 @@ def hook(
 # -- Archery -------------------------------------------------------------------------------
 
 
+def archers(s: LcgState) -> list[Uid]:
+    """The cards whose Archery counts: enemies in play and locations in the staging area."""
+    return table.enemies_in_play(s) + [u for u in s.zone("staging") if table.defn(s, u).type == "location"]
+
+
 def archery_total(s: LcgState) -> int:
-    cards = table.enemies_in_play(s) + [u for u in s.zone("staging") if table.defn(s, u).type == "location"]
-    return sum(value(s, u, "Archery") for u in cards)
+    return sum(value(s, u, "Archery") for u in archers(s))
 
 
 register(

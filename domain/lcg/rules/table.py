@@ -41,6 +41,35 @@ def name(s: LcgState, uid: Uid) -> str:
     return CARDS[s.cards[uid].code].name
 
 
+SIDE_B_TEXTS: dict[str, str] = {}
+"""The text printed on side B of a double-sided card other than a quest, setup or contract
+card (a ship's Upgraded side, the Damaged Dreadnaught), by code."""
+
+SIDE_B_STATS: dict[str, dict[str, int]] = {}
+"""The stats printed on side B of such a card where they differ from side A's, by code."""
+
+
+def printed(s: LcgState, uid: Uid, which: str) -> int:
+    """The value of ``which`` printed on the side of the card that is up."""
+    card = s.cards[uid]
+    if card.face == "B":
+        side = SIDE_B_STATS.get(card.code)
+        if side is not None and which in side:
+            return side[which]
+    value: int = getattr(CARDS[card.code], which)
+    return value
+
+
+_TWO_TEXTS = frozenset({"quest", "setup", "contract"})
+
+
+def printed_text(s: LcgState, uid: Uid) -> str:
+    """The text printed on the side of the card that is up."""
+    card = s.cards[uid]
+    d = CARDS[card.code]
+    if d.type in _TWO_TEXTS:
+        return d.text_a if card.face == "A" else d.text_b
+    return SIDE_B_TEXTS.get(card.code, d.text) if card.face == "B" else d.text
 
 
 def stat_parts(s: LcgState, uid: Uid, which: str) -> list[tuple[str, int]]:
@@ -52,11 +81,18 @@ def stat_parts(s: LcgState, uid: Uid, which: str) -> list[tuple[str, int]]:
     return parts
 
 
+def modifier_source(s: LcgState, source: Uid | None, uid: Uid) -> str:
+    """A lasting effect on card ``uid`` named by where it comes from, as a stat's parts say it."""
+    if source is None:
+        return "a lasting effect"
+    return "its own text" if source == uid else name(s, source)
+
+
 def stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None = None) -> int:
     """The card's current value of ``which`` (never below zero); with ``parts``, each term
     of the sum is also put there with where it comes from (see :func:`stat_parts`)."""
     card = s.cards[uid]
-    value: int = getattr(CARDS[card.code], which)
+    value = printed(s, uid, which)
     if parts is not None:
         parts.append(("printed", value))
     if s.modifiers:
@@ -66,8 +102,7 @@ def stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None 
             for m in s.modifiers:
                 if m.target == uid and m.stat == which:
                     value += m.amount
-                    where = "a lasting effect" if m.source is None else name(s, m.source)
-                    parts.append(("its own text" if m.source == uid else where, m.amount))
+                    parts.append((modifier_source(s, m.source, uid), m.amount))
     passive = text_of(card.code).stat
     if passive is not None and not blank(s, uid):
         extra = passive(s, uid, which)

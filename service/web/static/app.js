@@ -576,19 +576,32 @@ function addEvents(events) {
   if (!fresh.length) return;
   S.events.push(...fresh);
   const list = $("events");
-  list.append(...fresh.map(eventItem));
+  for (const e of fresh) {
+    const last = list.lastElementChild;
+    // an event that says what the one before it said, of another card, joins its line (runText: the server's words for the run)
+    if (e.runText && last && num(last.dataset.seq) === num(e.seq) - 1) joinRun(last, e);
+    else list.append(eventItem(e));
+  }
   if (S.at === null) list.scrollTop = list.scrollHeight;
 }
 
 function eventItem(e) {
   const seq = num(e.seq);
-  return h(
+  const item = h(
     "li",
-    { "data-seq": seq, "data-type": e.type, class: "event", title: `${e.type} · ${(e.cause && e.cause.rule) || ""}`, onclick: () => select(seq) },
+    { "data-seq": seq, "data-from": seq, "data-type": e.type, class: "event", onclick: () => select(num(item.dataset.seq)) },
     h("span", { class: "seq" }, String(seq)),
     " ",
-    e.text || e.type,
+    h("span", { class: "text" }, e.text || e.type),
   );
+  return item;
+}
+
+function joinRun(item, e) {
+  const seq = num(e.seq);
+  item.dataset.seq = seq;
+  item.querySelector(".seq").textContent = `${item.dataset.from}–${seq}`;
+  item.querySelector(".text").textContent = e.runText;
 }
 
 async function watch() {
@@ -741,7 +754,7 @@ function renderTimeline() {
   $("fork").hidden = !(S.viewer === "referee" || (S.live && S.live.over));
   for (const el of document.querySelectorAll("#events li.current")) el.classList.remove("current");
   const current = S.at === null ? S.latest : S.at;
-  const item = document.querySelector(`#events li[data-seq="${current}"]`);
+  const item = [...document.querySelectorAll("#events li")].find((li) => num(li.dataset.from) <= current && current <= num(li.dataset.seq));
   if (item) {
     item.classList.add("current");
     const list = $("events");

@@ -681,6 +681,7 @@ class Event(_message.Message):
     BODY_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
     HASH_FIELD_NUMBER: _builtins.int
+    RUN_TEXT_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     """Version of the game after this event (events are numbered from 1)."""
     type: _builtins.str
@@ -691,6 +692,11 @@ class Event(_message.Message):
     """One readable line about the event, for this viewer."""
     hash: _builtins.str
     """The event's SHA-256 in the game's hash chain (only for viewers who may see everything)."""
+    run_text: _builtins.str
+    """Set when this event says what the event before it said, of another card: the one line
+    that tells the run so far ("13 cards are put at the bottom of the Corsair deck"), so a
+    timeline can show the run as one line.
+    """
     @_builtins.property
     def cause(self) -> Global___Cause: ...
     def __init__(
@@ -702,10 +708,11 @@ class Event(_message.Message):
         body: _builtins.bytes = ...,
         text: _builtins.str = ...,
         hash: _builtins.str = ...,
+        run_text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["cause", b"cause"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "cause", b"cause", "hash", b"hash", "seq", b"seq", "text", b"text", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "cause", b"cause", "hash", b"hash", "run_text", b"run_text", "seq", b"seq", "text", b"text", "type", b"type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

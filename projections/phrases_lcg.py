@@ -564,11 +564,24 @@ _OPTIONS = {
 }
 
 
+_RULE_OPTIONS = {
+    ("thftd-034.response", "yes"): "to pay 5 resources together to repair and upgrade a ship",  # Belfalas Shipyard
+    ("thftd-034.response", "no"): "not to pay",
+    ("lcg.event.response", "yes"): "to play it",  # an event played in response (Hasty Stroke)
+}
+"""Options whose words depend on the question: a ``yes`` that is not a plain Yes."""
+
+
 def option(said: Said, choice: str) -> str | None:
     """An LCG option id in words: a way to pay (``34:1,35:1`` "to pay 1 from Aragorn and 1
     from Gimli"), a Forced effect to resolve first (``forced-0``), a word the rules use."""
+    rule = said.rule_asked()
+    if (rule, choice) in _RULE_OPTIONS:
+        return _RULE_OPTIONS[rule, choice]
+    if rule == "core-046.action" and choice != "each":  # The Galadhrim's Greeting: a seat
+        return f"that {choice} lowers their threat by 6"
     if choice == "keep":  # a setup hand kept (domain/lcg/rules/setup.py), or a top card left (heroes.py)
-        return "to keep their hand" if said.rule_asked() == "lcg.setup.mulligan" else "to leave it on top"
+        return "to keep their hand" if rule == "lcg.setup.mulligan" else "to leave it on top"
     if choice in _OPTIONS:
         return _OPTIONS[choice]
     kind, _, place = choice.partition("-")

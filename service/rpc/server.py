@@ -685,8 +685,17 @@ class JsonLogFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False)
 
 
+class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes each record to the standard error of the moment: a server started in a process
+    whose ``sys.stderr`` was replaced (and the old one closed) logs to the new one."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
 def configure_logging(level: str = "info", stream: Any = None) -> None:
-    handler = logging.StreamHandler(stream or sys.stderr)
+    handler = logging.StreamHandler(stream) if stream is not None else StderrHandler()
     handler.setFormatter(JsonLogFormatter())
     root = logging.getLogger("westmarch")
     root.handlers[:] = [handler]

@@ -17,7 +17,7 @@ from uuid import UUID
 import msgspec
 
 from domain.kernel.decisions import Choice
-from domain.kernel.events import Event, Frame
+from domain.kernel.events import Event, Frame, Reseeded
 from domain.kernel.flow import program
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import Runtime, Watcher, fold
@@ -119,18 +119,23 @@ class Game:
         return self._new[start:]
 
     def tell(self, event: Event) -> list[Event]:
-        """Record ``event``, a fact from outside the game's rules (one of ``rules.told``),
+        """Record ``event``, a fact from outside the game's rules (see ``Ruleset.told_rule``),
         and run the rules on. The fact is in the game's own log, so the game replays, forks
         and verifies alone."""
         if self._broken:
             raise BrokenGame(f"game {self.id} must be reloaded")
-        rule = self.rules.told.get(type(event))
+        rule = self.rules.told_rule(type(event))
         if rule is None:
             raise TypeError(f"{self.rules.name} games are not told {type(event).__name__}")
         start = len(self._new)
         rt = Runtime(self.rules, self.state, self._new)
         self._guarded(lambda: rt.tell(event, rule))
         return self._new[start:]
+
+    def reseed(self, seed: int) -> list[Event]:
+        """A take-back's fresh chance: tell the game :class:`~domain.kernel.events.Reseeded`,
+        which draws afresh what no seat has seen and asks the pending decision again."""
+        return self.tell(Reseeded(seed=seed))
 
     def resume(self) -> list[Event]:
         """Run the rules on from a version that stopped between two rule steps.

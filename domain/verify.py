@@ -192,7 +192,7 @@ def reexecute(rules: Ruleset[Any], events: Sequence[Event]) -> Verdict:
         else:
             game = Game.start(_NIL, rules, created)
         for event in events:
-            told = type(event) in rules.told
+            told = rules.told_rule(type(event)) is not None
             if not isinstance(event, DecisionAnswered) and not told:
                 continue
             if game.version >= event.seq:

@@ -12,8 +12,9 @@ For a viewer who may not see everything (a seat or a spectator, while the game i
   decklists, so a uid alone would tell the card.
 - Another seat's ``DecisionRequested`` shows only who decides, the rule and the kind of
   choice; their ``DecisionAnswered`` keeps only the choices that name no hidden card.
-- The seed is removed, and so are the cursor (``flow``), scheduled effects' bindings and
-  the event's hash (a hash of hidden content could be tested against guesses).
+- The seed is removed (a take-back's fresh one too), and so are the cursor (``flow``),
+  scheduled effects' bindings and the event's hash (a hash of hidden content could be
+  tested against guesses); a take-back's redraw keeps only how many cards it drew afresh.
 - The game decides the rest (a shuffle shows its zone and count, never its order).
 
 The referee sees everything, and so does everyone once the game is over.
@@ -30,6 +31,7 @@ import msgspec
 
 from domain.kernel.decisions import Decision, Kind
 from domain.kernel.events import (
+    CardsRedrawn,
     DecisionAnswered,
     DecisionRequested,
     DelayedEffectScheduled,
@@ -314,6 +316,10 @@ def _redact_kernel(
         return True
     if isinstance(event, PositionEvent):
         return _redact_lasting(body, seeing)
+    if isinstance(event, CardsRedrawn):  # what no seat has seen, by definition: its count only
+        body["count"] = len(body.pop("cards", ()))
+        body.pop("places", None)
+        return True
     return False
 
 

@@ -536,6 +536,17 @@ def _ended(said: Said) -> str:
     return f"GAME OVER: {o.get('result')} ({words(str(o.get('reason', '')))})"
 
 
+def _reseeded(said: Said) -> str:
+    return "a decision is taken back: the chance still to come is drawn afresh"
+
+
+def _redrawn(said: Said) -> str:
+    cards = said.get("cards")
+    n = len(cards) if cards is not None else int(said.get("count", 0) or 0)
+    piles = join([said.zone(str(z)) for z in said.get("piles") or ()]) or "the face-down piles"
+    return f"the {plural(n, 'face-down card')} no one has seen in {piles} are drawn afresh"
+
+
 KERNEL: dict[str, Phrase] = {
     "DecisionRequested": _requested,
     "DecisionAnswered": _answered,
@@ -544,6 +555,8 @@ KERNEL: dict[str, Phrase] = {
     "LimitUsed": _limit,
     "ScopeEnded": _scope,
     "GameEnded": _ended,
+    "Reseeded": _reseeded,
+    "CardsRedrawn": _redrawn,
 }
 """The kernel's events, the same in every game (a phrasebook may phrase them its own way)."""
 

@@ -28,7 +28,6 @@ from projections.projection import GameProjection
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
-MIRROR = "Mirror of Galadriel"
 
 
 class CardView(msgspec.Struct, omit_defaults=True):
@@ -214,7 +213,7 @@ def _team(s: WotrState, side: str, all_seeing: bool) -> TeamView:
 
 
 def _mirror_in_play(s: WotrState, seat: Seat) -> bool:
-    return any(table.named(s, u, MIRROR) and s.cards[u].owner == seat for u in table.in_play_cards(s))
+    return table.mirror_in_play(s, seat)
 
 
 def view(s: WotrState, viewer: str) -> TableView:

@@ -286,13 +286,20 @@ class Westmarch(Application[UUID]):
         self._save(game, before)
         return events
 
-    def fork(self, game_id: UUID, at: int, new_id: UUID | None = None, also: Sequence[Any] = ()) -> Game:
-        """A new game whose history is the first ``at`` events of another, then played on."""
+    def fork(
+        self, game_id: UUID, at: int, new_id: UUID | None = None, also: Sequence[Any] = (), reseed: int | None = None
+    ) -> Game:
+        """A new game whose history is the first ``at`` events of another, then played on.
+        With ``reseed`` (a take-back, at a question), the new game is told that fresh seed
+        (:meth:`~domain.game.Game.reseed`): what no seat has seen is drawn afresh, in the
+        same transaction as the copied events."""
         source = self.history(game_id, lte=at)
         if not source or at < 1 or len(source) < at:
             raise BadVersion(at, self.version(game_id))
         game = Game.forked(new_id or uuid4(), self.rules_of(game_id), source)
         game.resume()
+        if reseed is not None and game.state.pending is not None:
+            game.reseed(reseed)
         self._save(game, 0, *also)
         return game
 

@@ -6,12 +6,21 @@ The new game's :class:`~service.records.GameForked` record says which game and v
 came from and why, and is saved in the same transaction as its first events.
 
 A take-back goes back to the question the seat's last decision answered: the new game is
-the source's events up to and including that question, which is asked again. The answer
-taken back stays in the source game, which is kept, listed and shown as it was played.
+the source's events up to and including that question, then a fresh seed (``Reseeded``) and
+what it draws afresh, then the question asked again. The answer taken back stays in the
+source game, which is kept, listed and shown as it was played.
+
+Every take-back draws afresh, not only one a seat could exploit: whether anything hidden
+was shown between the question and the take-back (a card drawn, a shadow card turned, a
+bot's choice that tells what it holds) is not something to judge case by case, and no seat
+can tell a redrawn pile from the one it replaces, since what is redrawn is what none has
+seen. A fork (a "what if" of the referee, or of anyone once the game is over) keeps the
+source's chance, so a position can be replayed as it was.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID, uuid4
@@ -50,7 +59,8 @@ def fork_recorded(
     """A new game with the first ``at`` events of another, and the record of where it came from."""
     new_id = new_id or uuid4()
     record = GameForked(originator_id=forked_id(new_id), game_id=new_id, source=game_id, at=at, why=why, seat=seat)
-    return app.fork(game_id, at, new_id, also=[Record(record), *also])
+    reseed = secrets.randbelow(2**63) if why == TAKE_BACK else None
+    return app.fork(game_id, at, new_id, also=[Record(record), *also], reseed=reseed)
 
 
 def lineage(app: Westmarch, game_id: UUID) -> GameForked | None:

@@ -15,7 +15,7 @@ import random
 import re
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -83,6 +83,15 @@ def lines(rules: Ruleset[Any], events: tuple[Event, ...]) -> list[str]:
     return [line for _, line in story(rules, events)]
 
 
+def taken_back(rules: Ruleset[Any], events: Sequence[Event], seed: int) -> list[Event]:
+    """The game taken back to a question half way through: its first events, then what the
+    take-back's fresh seed draws afresh, then the question asked again."""
+    asked = [e.seq for e in events[: len(events) // 2] if isinstance(e, DecisionRequested)]
+    game = Game.forked(uuid.uuid4(), rules, events[: asked[-1]])
+    game.reseed(seed)
+    return list(game.pending_events)
+
+
 def fixture_games() -> Iterator[tuple[Ruleset[Any], list[Event]]]:
     """The events of every fixture, played as its steps say."""
     for path in fixture_files([FIXTURES]):
@@ -133,9 +142,11 @@ def test_every_event_type_reads_as_a_sentence_in_real_games() -> None:
     games += [(LCG, lcg_game(7, 2, "escape-from-dol-guldur")), (LCG, lcg_game(9, 1, "journey-along-the-anduin"))]
     games += [(WOTR, wotr_game(seed, s)) for seed, s in ((3, "trilogy"), (4, "two-player-duel"), (15, "fellowship"))]
     against_bots = wotr_options("trilogy", None, ["witch-king", "saruman"], "standard")
-    games += [(WOTR, tuple(play(Game.start(uuid.uuid4(), WOTR, WOTR.created(against_bots, 6)), 6)))]
+    bots = tuple(play(Game.start(uuid.uuid4(), WOTR, WOTR.created(against_bots, 6)), 6))
+    games += [(WOTR, bots)]
     games += list(fixture_games())
     games.append((LCG, told_game()))
+    games += [(LCG, taken_back(LCG, lcg_game(5, 1), 11)), (WOTR, taken_back(WOTR, bots, 12))]
     seen: dict[str, dict[str, str]] = {name: {} for name in names()}
     for rules, events in games:
         for event, line in story(rules, events):

@@ -106,7 +106,7 @@ def test_take_back_and_resume_keep_the_log_whole(db: str, capsys: pytest.Capture
     assert taken[:at] == source[:at]
     assert len(source) > at  # the answer that was taken back is kept in the source game
     again = app.game(UUID(new_id)).state.pending
-    assert again is not None and again.seat == "p1" and again.id == at
+    assert again is not None and again.seat == "p1" and again.id == len(taken)  # asked again after the redraw
     assert main(["verify", game, "--db", db]) == 0
     assert main(["verify", new_id, "--db", db]) == 0
 

@@ -162,7 +162,7 @@ def _lcg_zones(s: LcgState) -> dict[str, list[Any]]:
             for name in ("damage", "resources", "progress"):
                 if getattr(card, name):
                     entry[name] = getattr(card, name)
-            for name in ("exhausted", "committed", "shown", "surge", "cancelled"):
+            for name in ("exhausted", "committed", "shown", "surge", "cancelled", "known"):
                 if getattr(card, name):
                     entry[name] = True
             if card.claimed != (zone == "attachments" and LCG_CARDS[card.code].type == "objective"):
@@ -360,8 +360,9 @@ def _wotr_zones(s: WotrState) -> dict[str, list[Any]]:
             for name in ("attack_tokens", "defense_tokens"):
                 if getattr(card, name):
                     entry[name] = getattr(card, name)
-            if card.ignore_defense:
-                entry["ignore_defense"] = True
+            for name in ("ignore_defense", "known"):
+                if getattr(card, name):
+                    entry[name] = True
             if card.wielder is not None:
                 entry["on"] = _wotr_label(s, card.wielder)
             entries.append(entry)

@@ -86,7 +86,10 @@ def who_plays(created: object) -> str:
 def origin(forked: GameForked) -> str:
     """Where a game came from, in words."""
     if forked.why == TAKE_BACK:
-        return f"{forked.seat} took back a decision of {forked.source}: this game is its first {forked.at} events"
+        return (
+            f"{forked.seat} took back a decision of {forked.source}: this game is its first {forked.at} events, "
+            "then what no one had seen drawn afresh"
+        )
     return f"forked from {forked.source} at event {forked.at}"
 
 

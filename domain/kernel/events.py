@@ -216,6 +216,28 @@ class GameEnded(Event, frozen=True, kw_only=True):
     outcome: Outcome
 
 
+class Reseeded(Event, frozen=True, kw_only=True):
+    """A take-back: the chance still to come is drawn from ``seed``, a fresh one the game is
+    told (hidden from the seats until the game ends, as the first seed is), so taking back a
+    decision and trying again cannot show what chance would have brought. The pending
+    decision is withdrawn; the ruleset's ``redraw`` program runs (:class:`CardsRedrawn`:
+    what chance had already decided but no seat has seen), then the decision is asked again."""
+
+    seed: int
+
+
+class CardsRedrawn(Event, frozen=True, kw_only=True):
+    """After a take-back, face-down cards that no seat has seen are drawn afresh: ``cards``
+    (a shuffle of ``places``, with this event's draw) take the places of ``places``, in
+    order; each card takes the zone and position of the one whose place it takes. ``piles``
+    names the zones they lie in, which from every seat's view could hold any of them (the
+    encounter deck and the face-down shadow cards dealt from it, say)."""
+
+    piles: tuple[str, ...]
+    places: tuple[int, ...]
+    cards: tuple[int, ...]
+
+
 KERNEL_EVENTS: tuple[type[Event], ...] = (
     DecisionRequested,
     DecisionAnswered,
@@ -224,4 +246,6 @@ KERNEL_EVENTS: tuple[type[Event], ...] = (
     LimitUsed,
     ScopeEnded,
     GameEnded,
+    Reseeded,
+    CardsRedrawn,
 )

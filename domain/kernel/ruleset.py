@@ -14,9 +14,11 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from domain.kernel import zones
 from domain.kernel.changelog import RulesChange, read_changelog
 from domain.kernel.events import (
     KERNEL_EVENTS,
+    CardsRedrawn,
     Created,
     DecisionAnswered,
     DecisionRequested,
@@ -26,6 +28,7 @@ from domain.kernel.events import (
     LimitUsed,
     ModifierAdded,
     PositionEvent,
+    Reseeded,
     ScopeEnded,
 )
 from domain.kernel.state import Limit, State
@@ -98,6 +101,17 @@ def _ended(state: State, event: GameEnded) -> None:
     state.pending = None
 
 
+def _reseeded(state: State, event: Reseeded) -> None:
+    state.seed = event.seed
+    state.pending = None  # asked again once what the take-back redraws is drawn
+
+
+def _redrawn(state: Any, event: CardsRedrawn) -> None:
+    """A game whose cards lie in ``cards`` and ``zones`` (see :mod:`domain.kernel.zones`);
+    a game with more to a place than its zone and position registers its own."""
+    zones.redrawn(state, event.places, event.cards)
+
+
 _KERNEL_APPLIERS: dict[type[Event], Applier] = {
     DecisionRequested: _requested,
     DecisionAnswered: _answered,
@@ -106,6 +120,8 @@ _KERNEL_APPLIERS: dict[type[Event], Applier] = {
     LimitUsed: _limit,
     ScopeEnded: _scope,
     GameEnded: _ended,
+    Reseeded: _reseeded,
+    CardsRedrawn: _redrawn,
 }
 
 
@@ -178,6 +194,10 @@ class Ruleset(Generic[S]):
     """Events a game is told from outside its rules, with the rule reference of their cause
     (Epic Multiplayer: what the event organizer reports). Re-execution re-applies them where
     the record has them, as it re-answers decisions."""
+    redraw: ClassVar[str] = ""
+    """The program a take-back runs after :class:`~domain.kernel.events.Reseeded`: it draws
+    afresh what chance had decided and no seat has seen (:class:`~domain.kernel.events.CardsRedrawn`).
+    Empty: the game hides nothing chance decided ahead."""
     rules_version: ClassVar[int] = 0
     """The version of these rules, recorded in the first event of every new game. A change
     that alters what re-executing a recorded game produces bumps it, with a line in
@@ -200,6 +220,13 @@ class Ruleset(Generic[S]):
 
     def new_state(self) -> S:
         return self.state_type()
+
+    def told_rule(self, kind: type[Event]) -> str | None:
+        """The rule reference of a fact of type ``kind`` a game is told from outside its rules
+        (:attr:`told`, and a take-back's fresh seed in every game); None if it is not one."""
+        if kind is Reseeded:
+            return f"{self.name}.take-back.reseed"
+        return self.told.get(kind)
 
     def after(self, rt: Any, event: Event) -> None:
         """Queue what ``event`` triggers (Forced effects, Responses). Default: nothing."""

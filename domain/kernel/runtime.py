@@ -35,6 +35,7 @@ from domain.kernel.events import (
     Event,
     Flow,
     Frame,
+    Reseeded,
 )
 from domain.kernel.flow import NODES, Ask, Asks, FlowError, ForEach, Hold, Node, Played, Repeat, program
 from domain.kernel.state import State
@@ -348,6 +349,8 @@ class Runtime:
         then run on: its applier withdraws the pending decision, what it triggers runs, and
         the decision is asked again (or the next one is)."""
         self.begin(rule)
+        if isinstance(event, Reseeded) and self.rules.redraw:
+            self.call(self.rules.redraw, {})  # after the fresh seed is recorded, before the decision is asked again
         self.emit(event)
         self.run()
 

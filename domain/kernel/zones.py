@@ -74,3 +74,21 @@ def shuffled(table: Table[C], zone: str, order: Sequence[int], joining: Callable
             joining(card)
             card.zone = zone
     table.zones[zone] = list(order)
+
+
+def redrawn(table: Table[C], places: Sequence[int], cards: Sequence[int]) -> list[tuple[C, C]]:
+    """Each of ``cards`` takes the place (zone and position) of the card at the same index in
+    ``places`` (a take-back's redraw: ``cards`` is a shuffle of ``places``). Returns the
+    pairs (card, the card whose place it took) for a game to move what else belongs to a
+    place (an LCG shadow card's enemy)."""
+    spots = []
+    for uid in places:
+        card = table.cards[uid]
+        spots.append((card, card.zone, table.zones[card.zone].index(uid)))
+    moved = []
+    for uid, (old, zone, index) in zip(cards, spots, strict=True):
+        card = table.cards[uid]
+        card.zone = zone
+        table.zones[zone][index] = uid
+        moved.append((card, old))
+    return moved

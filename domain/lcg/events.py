@@ -9,10 +9,10 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel import zones
-from domain.kernel.events import Created, Event, PositionEvent
+from domain.kernel.events import CardsRedrawn, Created, Event, PositionEvent
 from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
-from domain.lcg.state import IN_PLAY_ZONES, Attack, Card, LcgState, Options, Player, Seat, Uid
+from domain.lcg.state import IN_PLAY_ZONES, Attack, Card, LcgState, Options, Player, Seat, Uid, face_down_pile
 
 APPLIERS = Appliers()
 on = APPLIERS.on
@@ -74,6 +74,13 @@ class DeckShuffled(Event, frozen=True, kw_only=True):
 @on(DeckShuffled)
 def _shuffled(s: LcgState, e: DeckShuffled) -> None:
     zones.shuffled(s, e.zone, e.order, _leaves_play)
+    _forget_places(s, e.order)
+
+
+def _forget_places(s: LcgState, order: tuple[Uid, ...]) -> None:
+    """A shuffled pile: no seat knows where any of its cards lies any more."""
+    for uid in order:
+        s.cards[uid].known = False
 
 
 class ShuffledIntoDeck(Event, frozen=True, kw_only=True):
@@ -88,6 +95,7 @@ class ShuffledIntoDeck(Event, frozen=True, kw_only=True):
 @on(ShuffledIntoDeck)
 def _shuffled_in(s: LcgState, e: ShuffledIntoDeck) -> None:
     zones.shuffled(s, e.zone, e.order, _leaves_play)
+    _forget_places(s, e.order)
 
 
 class PositionSet(PositionEvent, frozen=True, kw_only=True):
@@ -142,6 +150,12 @@ def _move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:
     card = zones.lift(s, uid)
     if not (_in_play(zone) and _in_play(card.zone)):
         _leaves_play(card)
+    if face_down_pile(s.players, zone):
+        # a card keeps what was known of it from one face-down pile to another (a shadow
+        # card dealt from the deck); from anywhere else it went face down where it was seen
+        card.known = card.known or not face_down_pile(s.players, card.zone)
+    else:
+        card.known = False
     zones.put(s, card, zone, top)
 
 
@@ -640,7 +654,16 @@ class CardLookedAt(Event, frozen=True, kw_only=True):
 
 @on(CardLookedAt)
 def _looked(s: LcgState, e: CardLookedAt) -> None:
-    pass
+    card = s.cards[e.card]
+    card.known = face_down_pile(s.players, card.zone)  # where it lies is known, while it lies there
+
+
+@on(CardsRedrawn)
+def _redrawn(s: LcgState, e: CardsRedrawn) -> None:
+    """What else belongs to a place goes with it: a shadow card's enemy, an Orc Guard's card."""
+    hosts = {uid: s.cards[uid].attached_to for uid in e.places}
+    for card, old in zones.redrawn(s, e.places, e.cards):
+        card.attached_to = hosts[old.uid]
 
 
 # -- event cards -------------------------------------------------------------------------

@@ -73,6 +73,7 @@ CARD_FIELDS = {
     "surge",
     "cancelled",
     "claimed",
+    "known",
 }
 
 
@@ -193,6 +194,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
                 claimed=bool(spec.get("claimed", zone == "attachments" and CARDS[code].type == "objective")),
                 surge=bool(spec.get("surge", False)),
                 cancelled=bool(spec.get("cancelled", False)),
+                known=bool(spec.get("known", False)),
             )
             cards.append(card)
             by_uid[uid] = card

@@ -16,7 +16,7 @@ from domain.lcg.state import LcgState, Options
 
 load_texts()
 
-from domain.lcg.rules import keywords, procedures, round, setup, ship_keywords, triggers  # noqa: E402,F401
+from domain.lcg.rules import keywords, procedures, redraw, round, setup, ship_keywords, triggers  # noqa: E402,F401
 from domain.lcg.scenarios import load as load_scenarios  # noqa: E402
 
 load_scenarios()
@@ -28,6 +28,7 @@ class LcgRules(Ruleset[LcgState]):
     events = lcg_events.EVENTS + ENCOUNTER_EVENTS + HOBBIT_EVENTS
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
+    redraw = "lcg.take-back.redraw"
     rules_version = 9
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")

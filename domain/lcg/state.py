@@ -47,6 +47,27 @@ class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
     """An objective claimed by a player; it stays marked until it returns to the staging area."""
     cancelled: bool = False
     """Its When Revealed or shadow effect was cancelled (A Test of Will, Hasty Stroke)."""
+    known: bool = False
+    """A card in a face-down pile (:func:`face_down_pile`) that some seat knows where it lies:
+    one it looked at, or one that went there from where it could be seen (put back on top of
+    a deck from a hand or a burgle attempt) and has not been shuffled since. A take-back
+    leaves it where it is (``lcg.take-back.redraw``)."""
+
+
+FACE_DOWN_SHARED = ("encounter.deck", "shadows", "corsair.deck", "treasures")
+"""The shared piles whose cards no seat sees and whose order chance decided: the encounter
+deck and the shadow cards dealt from it, the Corsair deck, the treasures under The Lonely
+Mountain. (The quest deck and the cards set aside face down are known by the scenario.)"""
+FACE_DOWN_OWN = ("deck", "under")
+"""A player's piles of the same kind: their deck, and the cards from it face down under Orc Guards."""
+
+
+def face_down_pile(players: dict[Seat, Player], zone: str) -> bool:
+    """Whether ``zone`` is one of :data:`FACE_DOWN_SHARED` or a player's :data:`FACE_DOWN_OWN`."""
+    if zone in FACE_DOWN_SHARED:
+        return True
+    seat, _, rest = zone.partition(".")
+    return rest in FACE_DOWN_OWN and seat in players
 
 
 class Player(msgspec.Struct, kw_only=True, omit_defaults=True):

@@ -14,7 +14,7 @@ from domain.kernel.events import Created, Event, PositionEvent
 from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
 from domain.wotr.cards import CARDS
-from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState
+from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState, unseen_pile
 
 APPLIERS = Appliers()
 on = APPLIERS.on
@@ -68,6 +68,8 @@ class DeckShuffled(Event, frozen=True, kw_only=True):
 @on(DeckShuffled)
 def _shuffled(s: WotrState, e: DeckShuffled) -> None:
     zones.shuffled(s, e.zone, e.order, _to_pile)
+    for uid in e.order:  # no seat knows where any of them lies any more
+        s.cards[uid].known = False
 
 
 class BotsSeated(Event, frozen=True, kw_only=True):
@@ -148,6 +150,9 @@ def _move(s: WotrState, uid: Uid, zone: str) -> None:
     card = zones.lift(s, uid)
     if zone.rsplit(".", 1)[-1] in PILES:
         _to_pile(card)
+    # what was known of a card goes with it from one unseen pile to another (a bot's draw);
+    # from anywhere else it went there where it could be seen
+    card.known = unseen_pile(s, zone) and (card.known or not unseen_pile(s, card.zone))
     zones.put(s, card, zone)
 
 
@@ -213,6 +218,8 @@ class CardTaken(Event, frozen=True, kw_only=True):
 @on(CardTaken)
 def _taken(s: WotrState, e: CardTaken) -> None:
     _move(s, e.card, f"{e.player}.hand")
+    card = s.cards[e.card]
+    card.known = unseen_pile(s, card.zone)  # shown as it was taken: a bot's hand holds it, known
 
 
 class CardsLookedAt(Event, frozen=True, kw_only=True):
@@ -224,7 +231,9 @@ class CardsLookedAt(Event, frozen=True, kw_only=True):
 
 @on(CardsLookedAt)
 def _looked(s: WotrState, e: CardsLookedAt) -> None:
-    pass
+    for uid in e.cards:
+        card = s.cards[uid]
+        card.known = card.known or unseen_pile(s, card.zone)
 
 
 class CardPlayed(Event, frozen=True, kw_only=True):

@@ -47,7 +47,18 @@ SHARED_ZONES = ("path", "battlegrounds", "bg.free", "bg.shadow", "free.score", "
 SCOPES = ("round", "game")
 """What a lasting effect or a used limit may last until (``game``: it never lapses)."""
 SETUP = "wotr.setup"
-CARD_FIELDS = {"card", "as", "on", "owner", "reserved", "attack_tokens", "defense_tokens", "ignore_defense", "uid"}
+CARD_FIELDS = {
+    "card",
+    "as",
+    "on",
+    "owner",
+    "reserved",
+    "attack_tokens",
+    "defense_tokens",
+    "ignore_defense",
+    "uid",
+    "known",
+}
 
 
 def _fold(text: str) -> str:
@@ -105,6 +116,7 @@ def build(game: Mapping[str, Any], position: Mapping[str, Any]) -> Position[ev.G
                 attack_tokens=int(spec.get("attack_tokens", 0)),
                 defense_tokens=int(spec.get("defense_tokens", 0)),
                 ignore_defense=bool(spec.get("ignore_defense", False)),
+                known=bool(spec.get("known", False)),
             )
             cards.append(card)
             by_uid[uid] = card

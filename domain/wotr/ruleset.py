@@ -17,7 +17,7 @@ load_texts()
 
 from domain.wotr.bot import decisions as bot_decisions  # noqa: E402
 from domain.wotr.bot import procedures as bot_procedures  # noqa: E402,F401  (register programs)
-from domain.wotr.rules import procedures, round, setup, triggers  # noqa: E402,F401  (register programs)
+from domain.wotr.rules import procedures, redraw, round, setup, triggers  # noqa: E402,F401  (register programs)
 from domain.wotr.scenarios import scenario  # noqa: E402
 
 
@@ -27,6 +27,7 @@ class WotrRules(Ruleset[WotrState]):
     events = wotr_events.EVENTS
     appliers = wotr_events.APPLIERS.table
     root = "wotr.game"
+    redraw = "wotr.take-back.redraw"
     rules_version = 1
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")

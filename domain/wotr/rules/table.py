@@ -174,6 +174,15 @@ def in_play_cards(s: WotrState) -> list[Uid]:
     return out
 
 
+MIRROR = "Mirror of Galadriel"
+
+
+def mirror_in_play(s: WotrState, seat: Seat) -> bool:
+    """Whether ``seat`` has its Mirror of Galadriel in play: it may look at the top card of
+    its draw deck (the card's text), so that card is known to it."""
+    return any(named(s, u, MIRROR) and s.cards[u].owner == seat for u in in_play_cards(s))
+
+
 def find(s: WotrState, *names: str, zones: tuple[str, ...] | None = None) -> list[Uid]:
     """Cards with one of ``names``, anywhere (or in the given zones)."""
     codes = {c.code for c in CARDS.values() if c.name in names}

@@ -23,7 +23,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, StoredEvent
 from eventsourcing.utils import Environment, get_topic, strtobool
 
 from domain.game import Game, GameSnapshot, Recorded, project_game
@@ -35,7 +35,7 @@ from domain.kernel.state import GENESIS, State
 from domain.rulesets import names, ruleset
 from domain.verify import Verdict, canonical, chain_link, verify
 from service.group_commit import GroupCommit
-from service.records import seats_id
+from service.records import LENGTH_TOPIC, LogLength, length_id, seats_id
 from service.store import (
     CREATED_TOPIC,
     SNAPSHOT_TOPIC,
@@ -49,7 +49,6 @@ from service.store import (
     look_since,
     ruleset_of,
     select_firsts,
-    select_rows,
     select_states,
     stored_span,
 )
@@ -146,6 +145,20 @@ LOG_CUT_SHORT = (
 )
 """The rules run until a decision is asked or the game ends, and a command saves all it
 produced: a log that stops elsewhere lost its last rows (a finished game ends with GameEnded)."""
+
+
+def _missing(latest: int, recorded: int) -> str:
+    return (
+        f"its last commit recorded {recorded} events and the store holds {latest}: "
+        f"events {latest + 1} to {recorded} are missing"
+    )
+
+
+def _unrecorded(latest: int, recorded: int) -> str:
+    return (
+        f"the store holds {latest} events, but its last commit recorded {recorded}: "
+        f"events {recorded + 1} to {latest} were not saved by a commit of the game"
+    )
 
 
 _UNDECODABLE = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, ValueError, KeyError)
@@ -250,6 +263,9 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
+        self.length_guard = True
+        """Each commit saves the log's length with its events (:class:`~service.records.LogLength`).
+        Off only to measure what it costs (``python -m tools.bench_integrity``)."""
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         """The library's factory for the store, except PostgreSQL's, whose tables are
@@ -368,6 +384,11 @@ class Westmarch(Application[UUID]):
         stored = mapper.game_events(events)
         states = [s.state for s in stored]
         stored += [mapper.to_stored_event(e) for a in also for e in a.collect_events()]
+        if events and self.length_guard:
+            length = LogLength(
+                originator_id=length_id(game.id), originator_version=game.version, game_id=game.id, head=game.state.head
+            )
+            stored.append(mapper.to_stored_event(length))
         guard = (game.id, before) if before and events else None
         try:
             self.group.save([Append(stored, guard)])
@@ -425,17 +446,24 @@ class Westmarch(Application[UUID]):
         read hashes the rows it covers in the store and compares (a row edited, deleted,
         added or renumbered among them changes the count, the highest version or the hash)
         and returns only the rows after them, which are decoded and chained on from its
-        head; without it, or if any of those rows changed, every row is read and checked."""
+        head; without it, or if any of those rows changed, every row is read and checked.
+        Either read also gives the length the game's last commit recorded, which the log
+        must have (a last command deleted whole leaves a shorter log that chains)."""
         if known is not None:
             look = look_since(self.recorder, game_id, known.version)
             if look.count == known.version and look.highest == known.version and look.prefix == known.digest:
-                return self._chained(game_id, look.rows, known) if look.rows else known
-        rows = select_rows(self.recorder, game_id)
-        if not rows:
+                if look.rows:
+                    return self._chained(game_id, look.rows, known, look.recorded)
+                self._check_recorded(game_id, known.version, known.head, look.recorded)
+                return known
+        look = look_since(self.recorder, game_id, 0)
+        if not look.rows:
             raise UnknownGame(game_id)
-        return self._chained(game_id, rows, Verified(0, GENESIS, hashlib.sha256()))
+        return self._chained(game_id, look.rows, Verified(0, GENESIS, hashlib.sha256()), look.recorded)
 
-    def _chained(self, game_id: UUID, fresh: list[tuple[int, bytes]], known: Verified) -> Verified:
+    def _chained(
+        self, game_id: UUID, fresh: list[tuple[int, bytes]], known: Verified, recorded: tuple[int, bytes] | None
+    ) -> Verified:
         """The rows after ``known`` checked on from its chain's head (see :meth:`verified`)."""
         rules = self.rules_of(game_id)
         start, head = known.version, known.head
@@ -456,7 +484,25 @@ class Westmarch(Application[UUID]):
         latest = start + len(fresh)
         if not isinstance(events[-1], DecisionRequested | GameEnded):
             raise DamagedGame(game_id, latest + 1, LOG_CUT_SHORT.format(n=latest))
+        self._check_recorded(game_id, latest, head, recorded)
         return known.extended([state for _, state in fresh], latest, head)
+
+    def _check_recorded(self, game_id: UUID, latest: int, head: str, recorded: tuple[int, bytes] | None) -> None:
+        """:class:`DamagedGame` unless the log's length and last hash are the ones its last
+        commit recorded (a game saved before lengths were recorded has none to compare)."""
+        if recorded is None:
+            return
+        version, state = recorded
+        if version > latest:
+            raise DamagedGame(game_id, latest + 1, _missing(latest, version))
+        if version < latest:
+            raise DamagedGame(game_id, version + 1, _unrecorded(latest, version))
+        try:
+            length = self.mapper.to_domain_event(StoredEvent(length_id(game_id), version, LENGTH_TOPIC, state))
+        except _UNDECODABLE:
+            raise DamagedRecord(length_id(game_id), LENGTH_TOPIC, game_id, "record of the log's length") from None
+        if not isinstance(length, LogLength) or length.head != head:
+            raise DamagedGame(game_id, latest, "its last event is not the one the game's last commit recorded")
 
     def drop_bad_snapshots(self, game_id: UUID) -> bool:
         """Drop the game's snapshots that cannot be decoded and take them again from the
@@ -492,9 +538,16 @@ class Westmarch(Application[UUID]):
     def check_span(self, game_id: UUID, version: int) -> bool:
         """Whether the store holds exactly events 1 to ``version`` of the game (True), or
         more, saved by another process (False: reload it); :class:`DamagedGame` if a
-        version is missing or repeated. A game held in memory checks this before it appends."""
-        count, latest = stored_span(self.recorder, game_id)
+        version is missing or repeated, or the log is not as long as its last commit
+        recorded. A game held in memory checks this before it appends."""
+        count, latest, recorded = stored_span(self.recorder, game_id)
         if count == latest == version:
+            if recorded is not None and recorded != version:
+                raise DamagedGame(
+                    game_id,
+                    min(recorded, version) + 1,
+                    _missing(version, recorded) if recorded > version else _unrecorded(version, recorded),
+                )
             return True
         if latest is None:
             raise UnknownGame(game_id)
@@ -506,7 +559,7 @@ class Westmarch(Application[UUID]):
             else:
                 return False
         try:
-            fold(self.rules_of(game_id), self.history(game_id))
+            fold(self.rules_of(game_id), self.history(game_id, gt=0))
         except BrokenLog as error:
             raise DamagedGame(game_id, error.version, str(error)) from None
         raise DamagedGame(game_id, min(version, latest) + 1, f"the store holds {count} events numbered up to {latest}")
@@ -536,8 +589,12 @@ class Westmarch(Application[UUID]):
 
     def history(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Event]:
         """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass
-        and checked to follow each other (:class:`DamagedGame` otherwise)."""
+        and checked to follow each other (:class:`DamagedGame` otherwise). The whole log
+        (neither bound given) must also be as long as its last commit recorded: the length
+        is read first, so a commit saved between the two reads only lengthens the log."""
         rules = self.rules_of(game_id)
+        whole = gt is None and lte is None
+        recorded = latest_version(self.recorder, length_id(game_id)) if whole else None
         try:
             events = self._decode(rules, select_states(self.recorder, game_id, gt, lte))
         except _UNDECODABLE:
@@ -548,6 +605,8 @@ class Westmarch(Application[UUID]):
                 error = BrokenLog(expected, event.seq)
                 raise DamagedGame(game_id, expected, str(error))
             expected += 1
+        if recorded is not None and recorded > len(events):
+            raise DamagedGame(game_id, len(events) + 1, _missing(len(events), recorded))
         return events
 
     def _decode(self, rules: Ruleset[Any], states: list[bytes]) -> list[Event]:
@@ -607,7 +666,7 @@ class Westmarch(Application[UUID]):
         name = ruleset_of(topic)
         try:
             last = self.recorder.select_events(game_id, desc=True, limit=1)
-            count, latest = stored_span(self.recorder, game_id)
+            count, latest, recorded = stored_span(self.recorder, game_id)
         except Exception as error:  # one unreadable game must not hide the others
             from service.faults import fault_of
 
@@ -625,6 +684,8 @@ class Westmarch(Application[UUID]):
             damaged = f"event {version} is stored as number {final.seq}"
         if not damaged and not isinstance(final, DecisionRequested | GameEnded):
             damaged = LOG_CUT_SHORT.format(n=version)
+        if not damaged and recorded is not None and recorded != version:
+            damaged = _missing(version, recorded) if recorded > version else _unrecorded(version, recorded)
         if not damaged:
             try:
                 self.record(seats_id(game_id))

@@ -182,6 +182,10 @@ class GameService:
         """Games this process found damaged, and why (marked when games are listed)."""
         self._bad_records: dict[UUID, str] = {}
         """Games with a record beside them (a command applied) found undecodable, and which."""
+        self.thorough_views = True
+        """A view of a game held in memory checks the stored log as a command does (every row
+        hashed in the store, new rows decoded). Off only to measure what that costs
+        (``python -m tools.bench_integrity``): a view then compares the rows' count and last version."""
 
     def _lock(self, game_id: UUID) -> threading.Lock:
         return self._locks[game_id.int % _STRIPES]
@@ -413,20 +417,23 @@ class GameService:
 
         The first look decodes and chains the whole log. A ``thorough`` look, which every
         command takes before it appends, a watched game before its new events are sent,
-        and every call that sends a game's events (history, explain, export, fork), hashes
-        every row in the store against the rows found sound before (an edit, a deletion or
-        a renumbering anywhere changes the hash) and decodes only rows not seen before
-        (:meth:`~service.app.Westmarch.verified`), so a damaged log is never extended. A
-        view looks at two integers (how many rows, the last version) and, if those moved,
-        looks thoroughly.
+        every view and every call that sends a game's events (history, explain, export,
+        fork, take-back), hashes every row in the store against the rows found sound before
+        (an edit, a deletion or a renumbering anywhere changes the hash), decodes only rows
+        not seen before and compares the log's length with the one its last commit recorded
+        (:meth:`~service.app.Westmarch.verified`), so a damaged log is never served or
+        extended. Any other look compares three integers (how many rows, the last version,
+        the recorded length) and, if those moved, looks thoroughly.
         """
         return self._sound(game_id, thorough).version
 
     def _sound(self, game_id: UUID, thorough: bool = False) -> Verified:
         known = self._checked.get(game_id)
         try:
-            if known is not None and not thorough and stored_span(self.app.recorder, game_id) == (known.version,) * 2:
-                return known
+            if known is not None and not thorough:
+                span = stored_span(self.app.recorder, game_id)
+                if span.rows == span.latest == known.version and span.recorded in (None, known.version):
+                    return known
             verified = self.app.verified(game_id, known)
         except DamagedGame as error:
             self._checked.pop(game_id, None)
@@ -609,7 +616,7 @@ class GameService:
         if version < 0:
             raise BadRequest("version cannot be negative (0 means the current version)")
         with self._lock(game_id):  # the kept game is changed in place by submissions
-            game = self._hot_game(game_id)
+            game = self._hot_game(game_id, thorough=self.thorough_views)
             self._keep(game_id, game)
             latest, over = game.version, game.state.over is not None
             if not version:
@@ -675,7 +682,7 @@ class GameService:
         try:
             events = self.app.history(game_id)
         except DamagedGame as error:
-            count, _ = stored_span(self.app.recorder, game_id)
+            count = stored_span(self.app.recorder, game_id).rows
             return Verdict(Status.CHAIN_BROKEN, count, error.version, error.reason)
         return verify(self.app.rules_of(game_id), events)
 

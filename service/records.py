@@ -9,6 +9,11 @@
   "command/<seat>/<command id>")``; it is saved in the same transaction as the events the
   command produced, so a command id is applied at most once, across processes and crashes:
   a second insert of the same id fails like any concurrent update.
+- :class:`LogLength`: how long a game's log is after each commit, and its last hash. Its id
+  is ``uuid5(game id, "length")``, its version the game's version after the commit; one is
+  saved in the same transaction as every commit's events, so a log whose last commit was
+  deleted whole (every row of it: the rest still chains and ends at a question) is told
+  from a log that was never longer.
 
 Each record is a one-event aggregate (:class:`Record`), so the ``eventsourcing``
 application saves it with the game in one ``save`` call.
@@ -31,6 +36,7 @@ TABLE_TOPIC = "westmarch.service.table"
 TAKE_BACK_ASKED_TOPIC = "westmarch.service.take-back-asked"
 TAKE_BACK_DONE_TOPIC = "westmarch.service.take-back-done"
 TOKEN_ROTATED_TOPIC = "westmarch.service.token-rotated"
+LENGTH_TOPIC = "westmarch.service.length"
 
 
 class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,6 +79,18 @@ class CommandApplied(msgspec.Struct, frozen=True, kw_only=True):
     """The game's version before the command."""
     after: int
     """The game's version after it: the command produced events ``before + 1 .. after``."""
+    timestamp: datetime | None = None
+
+
+class LogLength(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's log after a commit: ``originator_version`` is its length (the game's last
+    version), ``head`` the hash of its last event. One row per commit (the events table is
+    only appended to), written in the commit's transaction (see ``Westmarch._save``)."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    head: str
     timestamp: datetime | None = None
 
 
@@ -149,7 +167,16 @@ class TakeBackDone(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-ServiceRecord = SeatsAssigned | TokenRotated | CommandApplied | GameForked | TableSeated | TakeBackAsked | TakeBackDone
+ServiceRecord = (
+    SeatsAssigned
+    | TokenRotated
+    | CommandApplied
+    | GameForked
+    | TableSeated
+    | TakeBackAsked
+    | TakeBackDone
+    | LogLength
+)
 
 TOPICS: dict[type[Any], str] = {
     SeatsAssigned: SEATS_TOPIC,
@@ -159,6 +186,7 @@ TOPICS: dict[type[Any], str] = {
     TableSeated: TABLE_TOPIC,
     TakeBackAsked: TAKE_BACK_ASKED_TOPIC,
     TakeBackDone: TAKE_BACK_DONE_TOPIC,
+    LogLength: LENGTH_TOPIC,
     # Epic Multiplayer: the event organizer's aggregate and its token (service/epic.py)
     EpicOpened: "westmarch.epic.opened",
     ContributionCounted: "westmarch.epic.counted",
@@ -176,6 +204,10 @@ def seats_id(game_id: UUID) -> UUID:
 
 def command_id(game_id: UUID, seat: str, command: str) -> UUID:
     return uuid5(game_id, f"command/{seat}/{command}")
+
+
+def length_id(game_id: UUID) -> UUID:
+    return uuid5(game_id, "length")
 
 
 def forked_id(game_id: UUID) -> UUID:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import msgspec
@@ -30,7 +30,7 @@ from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.game import GameSnapshot, Recorded
 from domain.rulesets import ruleset
-from service.records import DECODERS, TOPICS
+from service.records import DECODERS, TOPICS, length_id
 
 EVENT_TOPIC = "westmarch.{ruleset}"
 CREATED_TOPIC = "westmarch.{ruleset}.created"
@@ -191,38 +191,45 @@ def select_rows(recorder: Any, game_id: UUID) -> list[tuple[int, bytes]]:
 class LogLook:
     """One read of a game's log against what was found sound before (its rows 1 to ``upto``):
     how many rows are numbered up to ``upto`` and the highest of them, the SHA-256 of their
-    stored bytes in order, and the rows after ``upto`` in full."""
+    stored bytes in order, the rows after ``upto`` in full, and the version and stored bytes
+    of the length the last commit recorded (:class:`~service.records.LogLength`), if any."""
 
     count: int
     highest: int | None
     prefix: bytes
     rows: list[tuple[int, bytes]]
+    recorded: tuple[int, bytes] | None = None
 
 
 def look_since(recorder: Any, game_id: UUID, upto: int) -> LogLook:
     """:class:`LogLook` in one statement (one consistent snapshot of the log). The rows up
     to ``upto`` are hashed without being sent one by one: on PostgreSQL by the server
-    (``sha256`` of their ``string_agg``), on SQLite from one concatenated blob."""
+    (``sha256`` of their ``string_agg``), on SQLite from one concatenated blob. With ``upto``
+    0 it reads every row (with the recorded length, in the same snapshot)."""
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
     table = recorder.events_table_name
     empty = hashlib.sha256(b"").digest()
+    length = length_id(game_id)
     if isinstance(recorder, SQLiteAggregateRecorder):
+        last = f"FROM {table} WHERE originator_id = ?3 ORDER BY originator_version DESC LIMIT 1"
         sql = (
-            "SELECT 0, COUNT(*), MAX(originator_version), CAST(group_concat(state, '') AS BLOB) FROM "
+            "SELECT 0, COUNT(*), MAX(originator_version), CAST(group_concat(state, '') AS BLOB), "
+            f"(SELECT originator_version {last}), (SELECT state {last}) FROM "
             f"(SELECT originator_version, state FROM {table} WHERE originator_id = ?1 AND originator_version <= ?2 "
             "ORDER BY originator_version) "
-            f"UNION ALL SELECT originator_version, 1, originator_version, state FROM {table} "
+            f"UNION ALL SELECT originator_version, 1, originator_version, state, NULL, NULL FROM {table} "
             "WHERE originator_id = ?1 AND originator_version > ?2 ORDER BY 1"
         )
-        found = _sqlite_read(recorder, sql, [game_id.hex, upto])
+        found = _sqlite_read(recorder, sql, [game_id.hex, upto, length.hex])
         head = found[0]
         prefix = hashlib.sha256(_as_bytes(head[3])).digest() if head[3] is not None else empty
-        return LogLook(int(head[1]), head[2], prefix, [(int(r[0]), _as_bytes(r[3])) for r in found[1:]])
+        recorded = (int(head[4]), _as_bytes(head[5])) if head[4] is not None else None
+        return LogLook(int(head[1]), head[2], prefix, [(int(r[0]), _as_bytes(r[3])) for r in found[1:]], recorded)
     if type(recorder).__module__ == "eventsourcing.postgres":
         statement = _pg_look(recorder.datastore.schema, table)
         with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
-            cursor.execute(statement, {"game": game_id, "upto": upto}, prepare=True)
+            cursor.execute(statement, {"game": game_id, "upto": upto, "length": length}, prepare=True)
             found = cursor.fetchall()
         head = found[0]
         return LogLook(
@@ -230,14 +237,17 @@ def look_since(recorder: Any, game_id: UUID, upto: int) -> LogLook:
             head["m"],
             bytes(head["s"]) if head["s"] is not None else empty,
             [(int(r["v"]), bytes(r["s"])) for r in found[1:]],
+            (int(head["r"]), bytes(head["rs"])) if head["r"] is not None else None,
         )
     every = select_rows(recorder, game_id)
     before = [(v, s) for v, s in every if v <= upto]
+    marks = recorder.select_events(length, desc=True, limit=1)
     return LogLook(
         len(before),
         before[-1][0] if before else None,
         hashlib.sha256(b"".join(s for _, s in before)).digest(),
         [(v, s) for v, s in every if v > upto],
+        (marks[0].originator_version, marks[0].state) if marks else None,
     )
 
 
@@ -247,9 +257,13 @@ def _pg_look(schema: str, table: str) -> Any:
 
     return SQL(
         "SELECT 0::bigint AS v, count(*) AS n, max(originator_version) AS m, "
-        "sha256(string_agg(state, ''::bytea ORDER BY originator_version)) AS s FROM {schema}.{table} "
+        "sha256(string_agg(state, ''::bytea ORDER BY originator_version)) AS s, "
+        "(SELECT originator_version FROM {schema}.{table} WHERE originator_id = %(length)s "
+        "ORDER BY originator_version DESC LIMIT 1) AS r, "
+        "(SELECT state FROM {schema}.{table} WHERE originator_id = %(length)s "
+        "ORDER BY originator_version DESC LIMIT 1) AS rs FROM {schema}.{table} "
         "WHERE originator_id = %(game)s AND originator_version <= %(upto)s "
-        "UNION ALL SELECT originator_version, 1, originator_version, state FROM {schema}.{table} "
+        "UNION ALL SELECT originator_version, 1, originator_version, state, NULL, NULL FROM {schema}.{table} "
         "WHERE originator_id = %(game)s AND originator_version > %(upto)s ORDER BY 1"
     ).format(schema=Identifier(schema), table=Identifier(table))
 
@@ -301,29 +315,45 @@ def latest_version(recorder: Any, game_id: UUID) -> int | None:
     return last[0].originator_version if last else None
 
 
-def stored_span(recorder: Any, game_id: UUID) -> tuple[int, int | None]:
-    """How many events of a game are stored, and the version of the last (None if none).
+class Span(NamedTuple):
+    """How many events of a game are stored, the version of the last (None if none), and
+    the length its last commit recorded (:class:`~service.records.LogLength`; None for a
+    game saved before lengths were recorded)."""
 
-    A sound log holds versions 1 to N, so the two are equal; one indexed read of two
-    integers tells a missing or extra row without reading any event."""
+    rows: int
+    latest: int | None
+    recorded: int | None
+
+
+def stored_span(recorder: Any, game_id: UUID) -> Span:
+    """:class:`Span` in one read (one consistent snapshot of the log and its recorded length).
+
+    A sound log holds versions 1 to N, its last commit recorded N: one indexed read of three
+    integers tells a missing, extra or cut-off row without reading any event."""
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
+    length = length_id(game_id)
     if isinstance(recorder, SQLiteAggregateRecorder):
-        sql = f"SELECT COUNT(*), MAX(originator_version) FROM {recorder.events_table_name} WHERE originator_id=?"
-        count, latest = _sqlite_read(recorder, sql, [game_id.hex])[0]
-        return int(count), latest
+        table = recorder.events_table_name
+        sql = (
+            f"SELECT COUNT(*), MAX(originator_version), (SELECT MAX(originator_version) FROM {table} "
+            f"WHERE originator_id = ?2) FROM {table} WHERE originator_id = ?1"
+        )
+        count, latest, recorded = _sqlite_read(recorder, sql, [game_id.hex, length.hex])[0]
+        return Span(int(count), latest, recorded)
     if type(recorder).__module__ == "eventsourcing.postgres":
         from psycopg.sql import SQL, Identifier
 
         statement = SQL(
-            "SELECT COUNT(*) AS n, MAX(originator_version) AS v FROM {schema}.{table} WHERE originator_id = %s"
+            "SELECT COUNT(*) AS n, MAX(originator_version) AS v, (SELECT MAX(originator_version) FROM {schema}.{table} "
+            "WHERE originator_id = %(length)s) AS r FROM {schema}.{table} WHERE originator_id = %(game)s"
         ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
         with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
-            cursor.execute(statement, [game_id], prepare=True)
+            cursor.execute(statement, {"game": game_id, "length": length}, prepare=True)
             row = cursor.fetchone()
-            return (0, None) if row is None else (int(row["n"]), row["v"])
+            return Span(0, None, None) if row is None else Span(int(row["n"]), row["v"], row["r"])
     events = recorder.select_events(game_id)
-    return len(events), events[-1].originator_version if events else None
+    return Span(len(events), events[-1].originator_version if events else None, latest_version(recorder, length))
 
 
 FIRSTS_INDEX = "{table}_firsts"
@@ -505,7 +535,7 @@ def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch 
     for n, append in enumerate(appends):
         if append.guard is not None:
             game_id, before = append.guard
-            count, latest = stored_span(recorder, game_id)
+            count, latest, _ = stored_span(recorder, game_id)
             if count != before or (latest or 0) != before:
                 refused[n] = LogMismatch(game_id, before)
                 continue

@@ -56,7 +56,7 @@ def take_back(service: GameService, game_id: UUID, token: str, seat: str = "") -
     seats = [v for v in service.tokens.hashes(game_id) if v not in (SPECTATOR, REFEREE)]
     if seat not in seats:
         raise BadRequest(f"no seat {seat!r} in this game; its seats are {', '.join(seats)}")
-    service.sound(game_id)  # a damaged game is refused (DamagedGame) before anything is saved
+    service.sound(game_id, thorough=True)  # a damaged game is refused (DamagedGame) before anything is saved
     if app.game(game_id).state.over is not None:
         raise PermissionDenied("the game is over: fork it to play another way")
     at = last_decision(app, game_id, seat)

@@ -19,12 +19,12 @@ import msgspec
 import pytest
 
 from service.app import store_env
-from service.records import command_id, seats_id
+from service.records import command_id, length_id, seats_id
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from service.rpc.server import ThreadedServer
 from tests.conftest import POSTGRES_DSN
-from tests.rpc_support import create, pg_env, postgres_schema, stub_for, threaded_server, tokens
+from tests.rpc_support import ServeProcess, create, pg_env, postgres_schema, stub_for, threaded_server, tokens
 
 Code = grpc.StatusCode
 EVENTS, SNAPSHOTS = "stored_events", "stored_snapshots"
@@ -219,6 +219,21 @@ def test_a_game_held_in_memory_is_not_served_or_extended_once_a_row_inside_its_l
         assert not verdict.ok and verdict.first_bad == 3
 
 
+@pytest.mark.parametrize("damage", [_garble, _edit], ids=["undecodable", "edited"])
+def test_a_view_of_a_game_held_in_memory_checks_the_stored_log_as_a_command_does(
+    store: Store, damage: Callable[[Store, str, int], None]
+) -> None:
+    with serving(store) as (_, stub):
+        access = create(stub, seed=6)
+        keys = tokens(access)
+        _play(stub, keys, 3)
+        assert stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.version > 3  # held and checked
+        damage(store, access.game_id, 3)
+        # the first call after the damage is a view: it is refused, as a command would be
+        _data_loss(lambda: stub.GetView(pb.GetViewRequest(token=keys["p1"])), access.game_id, "version 3")
+        _data_loss(lambda: stub.GetView(pb.GetViewRequest(token=keys["spectator"])), access.game_id, "version 3")
+
+
 # -- snapshots and the length of the log -----------------------------------------------------
 
 
@@ -323,3 +338,103 @@ def test_an_import_onto_a_stored_game_re_executes_what_it_adds_and_refuses_a_for
         view = stub.GetView(pb.GetViewRequest(token=keys["p2"])).view
         assert not view.over and view.version == len(lines) - 1
         _play(stub, keys, 1, prefix="after")
+
+
+# -- a whole command deleted -----------------------------------------------------------------
+
+
+def _delete_last_command(store: Store, game_id: str) -> tuple[int, int]:
+    """Delete every row of the game's last command (the versions between the lengths its
+    last two commits recorded), as one would who wanted a shorter game that reads as sound;
+    the versions deleted."""
+    recorded = [v for v, _ in store.rows(length_id(UUID(game_id)))]
+    first, last = recorded[-2] + 1, recorded[-1]
+    for version in range(first, last + 1):
+        store.delete(game_id, version)
+    return first, last
+
+
+def _reads_as_sound(store: Store, game_id: str) -> bool:
+    """Whether the rows left chain from the first and end at a question, as a whole log does."""
+    from domain.kernel.events import DecisionRequested
+    from domain.lcg.ruleset import LCG
+    from domain.verify import check_chain
+
+    events = [LCG.codec.decode_stored(state)[1] for _, state in store.rows(game_id)]
+    return check_chain(LCG, events).ok and isinstance(events[-1], DecisionRequested)
+
+
+def test_a_whole_command_deleted_is_data_loss_naming_the_game_and_what_is_missing(store: Store) -> None:
+    with serving(store) as (_, stub):
+        hot, cold = create(stub, seed=13), create(stub, seed=14)
+        _play(stub, tokens(hot), 4)
+        _play(stub, tokens(cold), 4)
+        first, last = _delete_last_command(store, cold.game_id)
+        assert _reads_as_sound(store, cold.game_id), "what is left chains and ends at a question"
+        hot_first, hot_last = _delete_last_command(store, hot.game_id)
+        before = store.rows(hot.game_id)
+        missing = f"events {hot_first} to {hot_last} are missing"
+        # the server holds the game in memory: a view and a command are both refused
+        _data_loss(lambda: stub.GetView(pb.GetViewRequest(token=tokens(hot)["p1"])), hot.game_id, missing)
+        _data_loss(lambda: stub.SubmitDecision(_answer(stub, tokens(hot), "after")), hot.game_id, missing)
+        assert store.rows(hot.game_id) == before, "nothing is appended to a log cut short"
+    before = store.rows(cold.game_id)
+    with serving(store) as (_, stub):
+        # a server started afresh
+        missing = f"events {first} to {last} are missing"
+        for name, call in _calls(stub, tokens(cold)).items():
+            details = _data_loss(call, cold.game_id, missing)
+            assert "Traceback" not in details, name
+        assert missing in _listed(stub)[cold.game_id].damaged
+        verdict = stub.VerifyGame(pb.VerifyGameRequest(token=tokens(cold)["referee"]))
+        assert not verdict.ok and verdict.first_bad == first and missing in verdict.reason
+    assert store.rows(cold.game_id) == before
+
+
+def test_a_whole_command_deleted_is_refused_by_every_server_process_on_postgresql() -> None:
+    with postgres_schema() as schema:
+        store = Store(pg_env(schema), schema=schema)
+        dsn_args = ["--postgres", POSTGRES_DSN]
+        env = {"POSTGRES_SCHEMA": schema}
+        with ServeProcess(dsn_args, env) as one, ServeProcess(dsn_args, env) as two:
+            first_channel, first = stub_for(one.address)
+            second_channel, second = stub_for(two.address)
+            with first_channel, second_channel:
+                access = create(first, seed=15)
+                keys = tokens(access)
+                _play(first, keys, 3)
+                _play(second, keys, 2, prefix="two")  # both processes now hold the game
+                assert first.GetView(pb.GetViewRequest(token=keys["p1"])).view.version > 0
+                done, last = _delete_last_command(store, access.game_id)
+                missing = f"events {done} to {last} are missing"
+                before = store.rows(access.game_id)
+                for stub in (first, second):
+                    _data_loss(lambda s=stub: s.GetView(pb.GetViewRequest(token=keys["p1"])), access.game_id, missing)
+                    _data_loss(lambda s=stub: s.SubmitDecision(_answer(s, keys, "late")), access.game_id, missing)
+                    assert missing in _listed(stub)[access.game_id].damaged
+                assert store.rows(access.game_id) == before
+
+
+def test_a_whole_command_deleted_is_refused_by_every_process_of_serve_processes(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    store = Store(store_env(db=str(db)), db=db)
+    with ServeProcess(["--db", str(db), "--processes", "2"]) as server:
+        channel, stub = stub_for(server.address)
+        with channel:
+            access = create(stub, seed=16)
+            keys = tokens(access)
+            _play(stub, keys, 4)
+        # connections are spread over the children: several, so each child is likely reached
+        for n in range(6):
+            channel, stub = stub_for(server.address)
+            with channel:
+                assert stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.version > 0, n
+        done, last = _delete_last_command(store, access.game_id)
+        for _ in range(6):
+            channel, stub = stub_for(server.address)
+            with channel:
+                _data_loss(
+                    lambda s=stub: s.GetView(pb.GetViewRequest(token=keys["p1"])),
+                    access.game_id,
+                    f"events {done} to {last} are missing",
+                )

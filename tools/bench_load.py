@@ -42,6 +42,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -329,11 +330,14 @@ def pg_rate(processes: int, loops: int, seconds: float) -> PgRun:
 # -- the floor: the same commands with no server around them -----------------------------
 
 
-def in_process_cpu(seconds: float) -> tuple[float, int]:
+def in_process_cpu(
+    seconds: float, configure: Callable[[Any], None] | None = None, env: dict[str, str] | None = None
+) -> tuple[float, int]:
     """CPU milliseconds per command of the game service itself, on one thread with no gRPC,
     no event loop and no worker threads: the games ``submit_loops`` plays (create, view,
     then answer decisions), saved to SQLite, each answer turned into its protobuf response.
-    What any server built on these rules spends per command at the least."""
+    What any server built on these rules spends per command at the least. ``configure`` is
+    given the service before it plays; ``env`` names another store than a fresh SQLite file."""
     from bots import random_choice
     from service.app import Westmarch, store_env
     from service.commands import GameService
@@ -342,9 +346,11 @@ def in_process_cpu(seconds: float) -> tuple[float, int]:
     from service.rpc.server import sqlite_synchronous
 
     with tempfile.TemporaryDirectory() as tmp:
-        app = Westmarch(store_env(db=str(Path(tmp) / "floor.db")))
+        app = Westmarch(env or store_env(db=str(Path(tmp) / "floor.db")))
         sqlite_synchronous(app, "NORMAL")
         service = GameService(app)
+        if configure is not None:
+            configure(service)
         rng = random.Random(1)
         count = 0
         started, deadline = time.process_time(), time.perf_counter() + seconds

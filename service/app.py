@@ -35,7 +35,7 @@ from domain.kernel.state import GENESIS, State
 from domain.rulesets import names, ruleset
 from domain.verify import Verdict, canonical, chain_link, verify
 from service.group_commit import GroupCommit
-from service.records import LENGTH_TOPIC, LogLength, length_id, seats_id
+from service.records import LENGTH_TOPIC, DamageFound, LogLength, Record, damage_id, length_id, seats_id
 from service.store import (
     CREATED_TOPIC,
     SNAPSHOT_TOPIC,
@@ -365,6 +365,57 @@ class Westmarch(Application[UUID]):
         except _UNDECODABLE:
             raise DamagedRecord(record_id, found[0].topic, game_id, what) from None
 
+    def note_damage(self, game_id: UUID, what: str, record: UUID | None = None) -> None:
+        """Save that the game was found damaged (:class:`~service.records.DamageFound`: ``what``
+        as listings say it, ``record`` the record beside the game that cannot be decoded, None
+        for the game's own log; ``what`` empty: found sound again), unless the last finding
+        says the same. A store that cannot take it (read-only, or another process noting it
+        at the same moment) is only logged: the damage is refused all the same, and noted at
+        the next finding."""
+        try:
+            last = self.recorder.select_events(damage_id(game_id), desc=True, limit=1)
+            if last:
+                with contextlib.suppress(*_UNDECODABLE):
+                    found = self.mapper.to_domain_event(last[0])
+                    if isinstance(found, DamageFound) and (found.what, found.record) == (what, record):
+                        return
+            noted = DamageFound(
+                originator_id=damage_id(game_id),
+                originator_version=(last[0].originator_version if last else 0) + 1,
+                game_id=game_id,
+                what=what,
+                record=record,
+            )
+            with self.writing:
+                self.save(Record(noted))
+        except Exception as error:
+            log.warning("game %s: cannot note that it is damaged (%s): %s", game_id, what, error)
+
+    def damage_found(self, game_id: UUID) -> str:
+        """What the last finding of damage to the game says, if it still holds ("" if there
+        is none, or if what it found is sound again): the record it names is read again, a
+        damaged log is checked again, so a repaired game is not marked for ever."""
+        last = self.recorder.select_events(damage_id(game_id), desc=True, limit=1)
+        if not last:
+            return ""
+        try:
+            found = self.mapper.to_domain_event(last[0])
+        except _UNDECODABLE:
+            return "its record of damage found cannot be decoded"
+        if not isinstance(found, DamageFound) or not found.what:
+            return ""
+        try:
+            if found.record is not None:
+                self.record(found.record, game_id)
+            else:
+                self.verified(game_id)
+        except DamagedRecord:
+            return found.what
+        except DamagedGame as error:
+            return f"damaged at version {error.version}: {error.reason}"
+        self.note_damage(game_id, "")  # sound again: later listings need not look again
+        return ""
+
     def record_version(self, record_id: UUID) -> int:
         """The last version of a service record (0 if there is none): one indexed read."""
         return latest_version(self.recorder, record_id) or 0
@@ -691,6 +742,8 @@ class Westmarch(Application[UUID]):
                 self.record(seats_id(game_id))
             except DamagedRecord:
                 damaged = "its seats record (the tokens' hashes) cannot be decoded"
+        if not damaged:
+            damaged = self.damage_found(game_id)  # found by a server process: inside the log, beside it
         return GameInfo(game_id, rules.name, version, isinstance(final, GameEnded), created, damaged)
 
     def created(self) -> Iterator[tuple[UUID, str, bytes]]:

@@ -438,7 +438,10 @@ class GameService:
         except DamagedGame as error:
             self._checked.pop(game_id, None)
             self._forget(game_id)
-            self._damaged[game_id] = f"damaged at version {error.version}: {error.reason}"
+            what = f"damaged at version {error.version}: {error.reason}"
+            if self._damaged.get(game_id) != what:
+                self.app.note_damage(game_id, what)  # so every process's listing marks it
+            self._damaged[game_id] = what
             raise
         self._damaged.pop(game_id, None)
         if verified is not known:
@@ -602,7 +605,10 @@ class GameService:
         bad = self._bad_records
         if len(bad) >= 4096:
             bad.clear()
-        bad[game_id] = f"its stored {error.what} cannot be decoded"
+        what = f"its stored {error.what} cannot be decoded"
+        if bad.get(game_id) != what:
+            self.app.note_damage(game_id, what, error.record_id)  # so every process's listing marks it
+        bad[game_id] = what
 
     def _over(self, game_id: UUID, latest: int) -> bool:
         last = self.app.history(game_id, gt=latest - 1, lte=latest)

@@ -37,6 +37,7 @@ TAKE_BACK_ASKED_TOPIC = "westmarch.service.take-back-asked"
 TAKE_BACK_DONE_TOPIC = "westmarch.service.take-back-done"
 TOKEN_ROTATED_TOPIC = "westmarch.service.token-rotated"
 LENGTH_TOPIC = "westmarch.service.length"
+DAMAGE_TOPIC = "westmarch.service.damage"
 
 
 class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,6 +92,21 @@ class LogLength(msgspec.Struct, frozen=True, kw_only=True):
     originator_version: int
     game_id: UUID
     head: str
+    timestamp: datetime | None = None
+
+
+class DamageFound(msgspec.Struct, frozen=True, kw_only=True):
+    """A server process found something stored of a game damaged: ``what`` says what (as
+    listings show it), ``record`` names the record beside the game that cannot be decoded
+    (None: the game's own log). Its id is ``uuid5(game id, "damage")``, a new version for
+    each finding that differs from the last, so every process's listing marks the game, not
+    only the listing of the process that found it (see ``Westmarch.damage_found``)."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    what: str
+    record: UUID | None = None
     timestamp: datetime | None = None
 
 
@@ -176,6 +192,7 @@ ServiceRecord = (
     | TakeBackAsked
     | TakeBackDone
     | LogLength
+    | DamageFound
 )
 
 TOPICS: dict[type[Any], str] = {
@@ -187,6 +204,7 @@ TOPICS: dict[type[Any], str] = {
     TakeBackAsked: TAKE_BACK_ASKED_TOPIC,
     TakeBackDone: TAKE_BACK_DONE_TOPIC,
     LogLength: LENGTH_TOPIC,
+    DamageFound: DAMAGE_TOPIC,
     # Epic Multiplayer: the event organizer's aggregate and its token (service/epic.py)
     EpicOpened: "westmarch.epic.opened",
     ContributionCounted: "westmarch.epic.counted",
@@ -208,6 +226,10 @@ def command_id(game_id: UUID, seat: str, command: str) -> UUID:
 
 def length_id(game_id: UUID) -> UUID:
     return uuid5(game_id, "length")
+
+
+def damage_id(game_id: UUID) -> UUID:
+    return uuid5(game_id, "damage")
 
 
 def forked_id(game_id: UUID) -> UUID:

@@ -179,6 +179,37 @@ def test_an_undecodable_command_record_makes_a_retry_of_that_command_data_loss(s
         assert len(store.rows(access.game_id)) > len(before)
 
 
+def test_damage_one_server_finds_marks_the_game_in_every_servers_listing(store: Store) -> None:
+    """Two servers on one store (PostgreSQL, or one SQLite file): what the first finds damaged,
+    a record beside a game or a row inside its log, the second lists as damaged, though it
+    never looked; once repaired, neither is marked."""
+    with serving(store) as (_, first), serving(store) as (_, second):
+        access, other = create(first, seed=17), create(first, seed=18)
+        keys = tokens(access)
+        once = _answer(first, keys, "once")
+        first.SubmitDecision(once)
+        seat = first.GetView(pb.GetViewRequest(token=once.token)).view.viewer
+        _play(first, tokens(other), 3)
+        record = command_id(UUID(access.game_id), seat, "once")
+        sound_record, sound_row = store.rows(record)[0][1], dict(store.rows(other.game_id))[3]
+        store.set_state(record, 1, b"\x00\xff not a record")
+        _garble(store, other.game_id, 3)
+        listed = _listed(second)
+        assert not listed[access.game_id].damaged and not listed[other.game_id].damaged, "nothing seen yet"
+
+        _data_loss(lambda: first.SubmitDecision(once), access.game_id, "command 'once'")
+        _data_loss(lambda: first.GetView(pb.GetViewRequest(token=tokens(other)["p1"])), other.game_id, "version 3")
+        listed = _listed(second)
+        assert "command 'once'" in listed[access.game_id].damaged
+        assert "version 3" in listed[other.game_id].damaged
+
+        store.set_state(record, 1, sound_record)
+        store.set_state(other.game_id, 3, sound_row)
+        listed = _listed(second)
+        assert not listed[access.game_id].damaged and not listed[other.game_id].damaged, "repaired: not marked"
+        assert second.SubmitDecision(once).replayed
+
+
 # -- a game held in memory -------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ calls without a token per client address, beside the one per connection."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -23,18 +24,26 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from service.rpc.limits import Gate, LimitExceeded, Limits, address_of
 from service.rpc.server import ThreadedServer
-from tests.rpc_support import threaded_server, wait_until
+from tests.rpc_support import pg_env, postgres_schema, threaded_server, wait_until
 
 Code = grpc.StatusCode
 
 
 @contextmanager
-def _served(tmp_path: Path, limits: Limits | None = None) -> Iterator[tuple[ThreadedServer, grpc.Channel]]:
-    with (
-        threaded_server(store_env(db=str(tmp_path / "games.db")), limits=limits or Limits()) as server,
-        grpc.insecure_channel(server.address) as channel,
-    ):
-        yield server, channel
+def _served(
+    tmp_path: Path, limits: Limits | None = None, store: str = "sqlite"
+) -> Iterator[tuple[ThreadedServer, grpc.Channel]]:
+    """A server on SQLite, or with ``store="postgres"`` on a fresh PostgreSQL schema."""
+    with contextlib.ExitStack() as stack:
+        if store == "postgres":
+            env = pg_env(stack.enter_context(postgres_schema()))
+        else:
+            env = store_env(db=str(tmp_path / "games.db"))
+        server = stack.enter_context(threaded_server(env, limits=limits or Limits()))
+        yield server, stack.enter_context(grpc.insecure_channel(server.address))
+
+
+STORES = pytest.mark.parametrize("store", ["sqlite", "postgres"])
 
 
 def _code(call: Any) -> Code:
@@ -45,8 +54,11 @@ def _code(call: Any) -> Code:
     return Code.OK
 
 
-def test_an_epic_event_of_more_groups_than_the_server_opens_is_refused_and_creates_nothing(tmp_path: Path) -> None:
-    with _served(tmp_path, Limits(groups_per_epic=4)) as (_server, channel):
+@STORES
+def test_an_epic_event_of_more_groups_than_the_server_opens_is_refused_and_creates_nothing(
+    tmp_path: Path, store: str
+) -> None:
+    with _served(tmp_path, Limits(groups_per_epic=4), store) as (_server, channel):
         epics, games = epb_grpc.EpicServiceStub(channel), pb_grpc.GameServiceStub(channel)
         with pytest.raises(grpc.RpcError) as caught:
             epics.CreateEpic(epb.CreateEpicRequest(groups=[1] * 5, seed=1))
@@ -57,9 +69,10 @@ def test_an_epic_event_of_more_groups_than_the_server_opens_is_refused_and_creat
         assert len(made.groups) == 4
 
 
-def test_create_epic_is_limited_like_create_game(tmp_path: Path) -> None:
+@STORES
+def test_create_epic_is_limited_like_create_game(tmp_path: Path, store: str) -> None:
     limits = Limits(open_calls_per_second=0.01, open_calls_burst=2)
-    with _served(tmp_path, limits) as (_server, channel):
+    with _served(tmp_path, limits, store) as (_server, channel):
         epics = epb_grpc.EpicServiceStub(channel)
         codes = [_code(lambda n=n: epics.CreateEpic(epb.CreateEpicRequest(groups=[1], seed=n))) for n in range(3)]
         assert codes == [Code.OK, Code.OK, Code.RESOURCE_EXHAUSTED]
@@ -68,8 +81,9 @@ def test_create_epic_is_limited_like_create_game(tmp_path: Path) -> None:
         assert _code(lambda: games.CreateGame(pb.CreateGameRequest(game="lcg"))) == Code.RESOURCE_EXHAUSTED
 
 
+@STORES
 def test_watch_epic_streams_count_against_the_tokens_streams_and_share_their_looks(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str
 ) -> None:
     reports = []
     report = EpicService.report
@@ -80,7 +94,7 @@ def test_watch_epic_streams_count_against_the_tokens_streams_and_share_their_loo
 
     monkeypatch.setattr(EpicService, "report", counted)
     limits = Limits(streams_per_token=6)
-    with _served(tmp_path, limits) as (_server, channel):
+    with _served(tmp_path, limits, store) as (_server, channel):
         epics = epb_grpc.EpicServiceStub(channel)
         made = epics.CreateEpic(epb.CreateEpicRequest(groups=[1, 1], seed=3))
         request = epb.WatchEpicRequest(organizer_token=made.organizer_token)

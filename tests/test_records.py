@@ -541,3 +541,21 @@ def test_a_forged_record_of_a_new_game_is_refused_and_nothing_is_stored(
     assert "each re-executed from the seed" in capsys.readouterr().out
     assert [str(g.id) for g in Westmarch(store_env(db=other)).games()] == [game]
 
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_forged_record_of_a_new_game_is_refused_by_either_store(kind: str, tmp_path: Path, played: Game) -> None:
+    """The same on PostgreSQL as on SQLite: re-executed before anything is written."""
+    with two_stores(kind, tmp_path) as (source, target):
+        source.store(Game.forked(played.id, LCG, played.pending_events))
+        lines = record_of(source, played)
+        k = next(i for i, line in enumerate(lines) if b'"type":"ThreatRaised"' in line)
+
+        def more_threat(event: dict[str, Any]) -> None:
+            event["amount"] += 5
+
+        with pytest.raises(ImportRefused, match="re-execut") as refused:
+            import_record(target, rechained(lines, k, more_threat))
+        assert refused.value.verdict is not None and refused.value.verdict.first_bad == k
+        assert no_games(target, played.id), "a forged record was stored"
+        assert import_record(target, lines).added == played.version

@@ -33,22 +33,27 @@ def server(tmp_path: Path) -> Iterator[ThreadedServer]:
 
 
 def play(stub: pb_grpc.GameServiceStub, game: str, keys: dict[str, str], answers: int, rng: random.Random) -> None:
+    for _ in range(answers):
+        stub.SubmitDecision(random_answer(stub, game, keys, rng))
+
+
+def random_answer(
+    stub: pb_grpc.GameServiceStub, game: str, keys: dict[str, str], rng: random.Random
+) -> pb.SubmitDecisionRequest:
+    """A random answer to the pending decision, by the seat it waits for."""
     from bots import random_choice
 
-    for _ in range(answers):
-        seat = stub.GetView(pb.GetViewRequest(game_id=game, token=keys["referee"])).view.waiting_for
-        view = stub.GetView(pb.GetViewRequest(game_id=game, token=keys[seat])).view
-        decision = decision_from_pb(view.decision)
-        stub.SubmitDecision(
-            pb.SubmitDecisionRequest(
-                game_id=game,
-                token=keys[seat],
-                expected_version=view.version,
-                decision_id=decision.id,
-                choice=list(random_choice(decision, rng)),
-                command_id=f"{game}-{view.version}",
-            )
-        )
+    seat = stub.GetView(pb.GetViewRequest(game_id=game, token=keys["referee"])).view.waiting_for
+    view = stub.GetView(pb.GetViewRequest(game_id=game, token=keys[seat])).view
+    decision = decision_from_pb(view.decision)
+    return pb.SubmitDecisionRequest(
+        game_id=game,
+        token=keys[seat],
+        expected_version=view.version,
+        decision_id=decision.id,
+        choice=list(random_choice(decision, rng)),
+        command_id=f"{game}-{view.version}",
+    )
 
 
 def take_back(stub: pb_grpc.GameServiceStub, game: str, token: str, seat: str = "") -> pb.TakeBackResponse:
@@ -203,22 +208,10 @@ def _answer_showing_cards(
     """Play until an answer brings three cards or more into sight (the last commit to the
     quest of four players reveals four encounter cards; the refresh before a round's
     resource phase draws four); that answer."""
-    from bots import random_choice
-
-    for n in range(2000):
-        seat = stub.GetView(pb.GetViewRequest(game_id=game, token=keys["referee"])).view.waiting_for
-        view = stub.GetView(pb.GetViewRequest(game_id=game, token=keys[seat])).view
-        decision = decision_from_pb(view.decision)
-        request = pb.SubmitDecisionRequest(
-            game_id=game,
-            token=keys[seat],
-            expected_version=view.version,
-            decision_id=decision.id,
-            choice=list(random_choice(decision, rng)),
-            command_id=f"{game}-{n}",
-        )
+    for _ in range(2000):
+        request = random_answer(stub, game, keys, rng)
         answered = stub.SubmitDecision(request)
-        if len(_shown(app.history(UUID(game), gt=view.version, lte=answered.version))) >= 3:
+        if len(_shown(app.history(UUID(game), gt=request.expected_version, lte=answered.version))) >= 3:
             return request
     raise AssertionError("no answer brought three cards into sight")
 

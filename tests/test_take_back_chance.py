@@ -295,3 +295,36 @@ def test_a_card_a_burgle_attempt_turned_up_stays_on_top_of_the_deck() -> None:
     orders = [s.zone("p1.deck") for s in _redrawn(run, range(6))]
     assert all(order[0] == top for order in orders)
     assert len({tuple(order[1:]) for order in orders}) > 1
+
+
+def test_the_top_card_a_mirror_of_galadriel_shows_stays_on_top_of_its_deck() -> None:
+    """War of the Ring: "While in play, you may look at the top card of your draw deck at any
+    time" (Mirror of Galadriel): the top card is known to its owner; the rest is redrawn."""
+    deck = ["Strider", "Andúril", "Lembas", "Nenya, Ring of Adamant", "Gimli", "Legolas"]
+    data = {
+        "game": {"ruleset": "wotr"},
+        "position": {
+            "at": "wotr.action",
+            "start": "aragorn",
+            "round": 2,
+            "path_number": 2,
+            "rings": {"frodo": "used", "witch-king": "used", "aragorn": "used", "saruman": "used"},
+            "zones": {
+                "aragorn.reserve": [
+                    {"card": "Galadriel", "reserved": True},
+                    {"card": "Mirror of Galadriel", "on": "Galadriel"},
+                ],
+                "aragorn.hand": ["Elrond", "Arwen"],
+                "aragorn.deck": deck,
+            },
+        },
+    }
+    shown = Run(data)
+    assert shown.game.state.pending is not None
+    without = dict(data, position={**data["position"], "zones": {**data["position"]["zones"], "aragorn.reserve": []}})
+    for run, kept in ((shown, True), (Run(without), False)):
+        at, top = run.game.version, run.uid("Strider")
+        assert run.game.state.zone("aragorn.deck")[0] == top
+        orders = [_taken_back(WOTR, run.log, at, seed).state.zone("aragorn.deck") for seed in range(8)]
+        assert all(order[0] == top for order in orders) is kept
+        assert len({tuple(order) for order in orders}) > 1

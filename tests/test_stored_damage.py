@@ -450,22 +450,27 @@ def test_a_whole_command_deleted_is_refused_by_every_process_of_serve_processes(
     db = tmp_path / "games.db"
     store = Store(store_env(db=str(db)), db=db)
     with ServeProcess(["--db", str(db), "--processes", "2"]) as server:
-        channel, stub = stub_for(server.address)
-        with channel:
-            access = create(stub, seed=16)
-            keys = tokens(access)
-            _play(stub, keys, 4)
-        # connections are spread over the children: several, so each child is likely reached
-        for n in range(6):
+        try:
             channel, stub = stub_for(server.address)
             with channel:
-                assert stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.version > 0, n
-        done, last = _delete_last_command(store, access.game_id)
-        for _ in range(6):
-            channel, stub = stub_for(server.address)
-            with channel:
-                _data_loss(
-                    lambda s=stub: s.GetView(pb.GetViewRequest(token=keys["p1"])),
-                    access.game_id,
-                    f"events {done} to {last} are missing",
-                )
+                access = create(stub, seed=16)
+                keys = tokens(access)
+                _play(stub, keys, 4)
+            # connections are spread over the children: several, so each child is likely reached
+            for n in range(6):
+                channel, stub = stub_for(server.address)
+                with channel:
+                    assert stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.version > 0, n
+            done, last = _delete_last_command(store, access.game_id)
+            for _ in range(6):
+                channel, stub = stub_for(server.address)
+                with channel:
+                    _data_loss(
+                        lambda s=stub: s.GetView(pb.GetViewRequest(token=keys["p1"])),
+                        access.game_id,
+                        f"events {done} to {last} are missing",
+                    )
+            assert server.terminate() == 0
+        finally:
+            if server.proc.poll() is None:
+                server.terminate()  # SIGTERM: the parent stops its children (SIGKILL would orphan them)

@@ -542,7 +542,6 @@ def test_a_forged_record_of_a_new_game_is_refused_and_nothing_is_stored(
     assert [str(g.id) for g in Westmarch(store_env(db=other)).games()] == [game]
 
 
-
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_a_forged_record_of_a_new_game_is_refused_by_either_store(kind: str, tmp_path: Path, played: Game) -> None:
     """The same on PostgreSQL as on SQLite: re-executed before anything is written."""

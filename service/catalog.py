@@ -54,11 +54,16 @@ class CatalogGame(msgspec.Struct, frozen=True):
     options: tuple[CatalogOption, ...]
     decks: tuple[CatalogDeck, ...]
     contracts: tuple[CatalogContract, ...] = ()
+    bots: tuple[str, ...] = ()
+    """The bots a seat may be given (``bots.make_bot``'s kinds)."""
 
 
 @cache
 def catalog() -> tuple[CatalogGame, ...]:
-    return (_lcg(), _wotr())
+    from bots import BOTS
+
+    offered = tuple(BOTS)
+    return tuple(msgspec.structs.replace(game, bots=offered) for game in (_lcg(), _wotr()))
 
 
 def _lcg() -> CatalogGame:

@@ -165,6 +165,11 @@ class EpicServicer:
         )
 
     def handlers(self) -> grpc.GenericRpcHandler:
+        return grpc.method_handlers_generic_handler(EPIC_SERVICE_NAME, self.methods())
+
+    def methods(self) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+        """Each method's handler by name: registered with gRPC, and served to the web page too."""
+
         def unary(name: str, request: Any, response: Any, fn: Any) -> grpc.RpcMethodHandler[Any, Any]:
             return grpc.unary_unary_rpc_method_handler(
                 self.calls.unary(name, fn),
@@ -181,4 +186,4 @@ class EpicServicer:
                 response_serializer=epb.WatchEpicResponse.SerializeToString,
             ),
         }
-        return grpc.method_handlers_generic_handler(EPIC_SERVICE_NAME, methods)
+        return methods

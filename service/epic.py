@@ -21,19 +21,38 @@ import msgspec
 
 from domain.game import Game
 from domain.lcg import epic as organizer
-from domain.lcg.lineups import lcg_options
+from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from service.app import ConcurrentUpdate, Westmarch
 from service.commands import Access, GameService
 from service.errors import BadRequest, PermissionDenied
+from service.games import GameRequest, PlayerSetup, created_event
 from service.organizer import Organizer, Saved, leader_of
 from service.records import OrganizerKey
+from service.room import SeatPlan, plan_room
 from service.rpc.auth import new_token, token_hash
 
 SCENARIO = "hunt-for-the-dreadnaught"
 ROUNDS = 4
 """Rounds of following and telling in one follow (a told group may have more to count)."""
+
+
+@dataclass(frozen=True)
+class GroupSetup:
+    """One group's players and who sits in each seat, as CreateGame takes a game's."""
+
+    players: Sequence[PlayerSetup] = ()
+    seating: Sequence[SeatPlan] = ()
+
+
+def _group_options(players: int, mode: str, setup: GroupSetup) -> Any:
+    """A group's options: its players' decks, heroes and contracts, or the default lineups."""
+    if not setup.players:
+        return lcg_options(SCENARIO, players, None, mode)
+    request = GameRequest("lcg", SCENARIO, {"difficulty": mode}, tuple(setup.players))
+    created = created_event(request, 0)
+    return created.options  # type: ignore[attr-defined]
 
 
 def organizer_key_id(epic_id: UUID) -> UUID:
@@ -84,11 +103,23 @@ class EpicService:
     # -- opening -------------------------------------------------------------------------
 
     def create(
-        self, groups: Sequence[int], difficulty: str | Sequence[str] = "standard", seed: int | None = None
+        self,
+        groups: Sequence[int],
+        difficulty: str | Sequence[str] = "standard",
+        seed: int | None = None,
+        setups: Sequence[GroupSetup] = (),
+        unlisted: bool = False,
     ) -> EpicAccess:
         """Open an epic event: one game per group (``groups``: players in each), sharing the
         global values fixed from the total number of players. ``difficulty`` is every group's,
-        or one per group (rulebook: "each group may choose its own difficulty mode")."""
+        or one per group (rulebook: "each group may choose its own difficulty mode").
+        ``setups``: each group's players (decks, heroes, contracts) and seating, as a game's
+        are; every group is checked before any is saved, so a refused part creates nothing."""
+        if setups:
+            sizes = [len(s.players) or 1 for s in setups]
+            if groups and list(groups) != sizes:
+                raise BadRequest(f"the groups' sizes {list(groups)} and their setups' players {sizes} differ")
+            groups = sizes
         if not groups or any(not 1 <= n <= organizer.MAX_GROUP for n in groups):
             raise BadRequest(f"an epic event needs one or more groups of 1 to {organizer.MAX_GROUP} players")
         modes = [difficulty] * len(groups) if isinstance(difficulty, str) else list(difficulty)
@@ -98,13 +129,25 @@ class EpicService:
         total = sum(groups)
         numbered = {"epic": str(epic_id), "epic_players": total, "epic_groups": len(groups)}
         rng_seed = secrets.randbelow(2**63) if seed is None else seed
-        accesses = []
-        entries = []
+        made = []
         for i, (players, mode) in enumerate(zip(groups, modes, strict=True)):
-            options = lcg_options(SCENARIO, players, None, mode)
+            setup = setups[i] if setups else GroupSetup()
+            try:
+                options = _group_options(players, mode, setup)
+            except SetupError as error:
+                raise SetupError(f"group {i + 1}: {error}") from None
             options = msgspec.structs.replace(options, epic_group=i + 1, **numbered)
             created = LCG.created(options, (rng_seed + i) % 2**63)
-            access = self.games.start("lcg", created)
+            trial = Game.start(uuid4(), LCG, LCG.created(options, 0))  # its seats, to check the seating
+            try:
+                plan_room(LCG, trial.state, trial.id, setup.seating, epic_id)
+            except BadRequest as error:
+                raise BadRequest(f"group {i + 1}: {error}") from None
+            made.append((players, mode, created, setup))
+        accesses = []
+        entries = []
+        for players, mode, created, setup in made:
+            access = self.games.start("lcg", created, unlisted=unlisted, seating=setup.seating, epic=epic_id)
             accesses.append(access)
             entries.append(organizer.Group(access.game_id, players, mode))
         epic = organizer.Epic.open(epic_id, entries)

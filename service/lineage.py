@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID, uuid4
 
+from bots import is_action_window
 from domain.game import Game
 from domain.kernel.decisions import RuleError
-from domain.kernel.events import DecisionAnswered
+from domain.kernel.events import DecisionAnswered, DecisionRequested
 from service.app import Westmarch
 from service.records import GameForked, Record, forked_id
 
@@ -30,11 +31,18 @@ class NothingToTakeBack(RuleError):
         super().__init__(f"{seat} has made no decision in this game yet")
 
 
-def last_decision(app: Westmarch, game_id: UUID, seat: str) -> int:
-    """The version at which the seat's last answered decision was asked."""
-    for event in reversed(app.history(game_id)):
+def last_decision(app: Westmarch, game_id: UUID, seat: str, passes: bool = True) -> int:
+    """The version at which the seat's last answered decision was asked; with ``passes``
+    false, its last one that was not a pass in an action window (a seat on auto-pass has
+    its windows passed again at once: taking one back would change nothing)."""
+    events = app.history(game_id)
+    for event in reversed(events):
         if isinstance(event, DecisionAnswered) and event.seat == seat:
-            return event.decision
+            asked = events[event.decision - 1]
+            if passes or event.choice != ("pass",) or not isinstance(asked, DecisionRequested):
+                return event.decision
+            if not is_action_window(asked.decision):
+                return event.decision
     raise NothingToTakeBack(seat)
 
 

@@ -88,6 +88,7 @@ class RoomShown:
     came_from: UUID | None
     came_at: int
     came_why: str
+    came_seat: str
     epic: UUID | None
     reads: tuple[str, ...]
     says: tuple[str, ...]
@@ -197,6 +198,7 @@ class Lobby:
             came_from=forked.source if forked is not None else None,
             came_at=forked.at if forked is not None else 0,
             came_why=forked.why if forked is not None else "",
+            came_seat=forked.seat if forked is not None else "",
             epic=epic,
             reads=channels,
             says=says(viewer, epic is not None),

@@ -65,7 +65,8 @@ def take_back(service: GameService, game_id: UUID, token: str, seat: str = "") -
     service.sound(game_id)  # a damaged game is refused (DamagedGame) before anything is saved
     if app.game(game_id).state.over is not None:
         raise PermissionDenied("the game is over: fork it to play another way")
-    at = last_decision(app, game_id, seat)
+    room = service.rooms.room(game_id)
+    at = last_decision(app, game_id, seat, passes=room is None or seat not in room.auto_pass)
     done = app.record(take_back_done_id(game_id, seat, at))
     if isinstance(done, TakeBackDone):
         return TakeBackResult(seat, at, done.branch)

@@ -53,6 +53,7 @@ def room_pb(r: RoomShown) -> rpb.Room:
         came_from=str(r.came_from) if r.came_from else "",
         came_at=r.came_at,
         came_why=r.came_why,
+        came_seat=r.came_seat,
         epic_id=str(r.epic) if r.epic else "",
         reads=list(r.reads),
         says=list(r.says),

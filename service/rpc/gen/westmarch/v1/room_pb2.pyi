@@ -190,6 +190,7 @@ class Room(_message.Message):
     SAYS_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
     HEARD_FIELD_NUMBER: _builtins.int
+    CAME_SEAT_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     game: _builtins.str
     scenario: _builtins.str
@@ -207,6 +208,8 @@ class Room(_message.Message):
     """The epic event the game is a group of ("" for none)."""
     version: _builtins.int
     """The room's own version (it changes with every name, message and take-back)."""
+    came_seat: _builtins.str
+    """With a take-back (came_why): the seat whose decision was taken back."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___RoomSeat]: ...
     @_builtins.property
@@ -244,10 +247,11 @@ class Room(_message.Message):
         says: _abc.Iterable[_builtins.str] | None = ...,
         version: _builtins.int = ...,
         heard: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
+        came_seat: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["came_at", b"came_at", "came_from", b"came_from", "came_why", b"came_why", "epic_id", b"epic_id", "game", b"game", "game_id", b"game_id", "heard", b"heard", "messages", b"messages", "moved_to", b"moved_to", "reads", b"reads", "says", b"says", "scenario", b"scenario", "seats", b"seats", "take_backs", b"take_backs", "version", b"version", "viewer", b"viewer"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["came_at", b"came_at", "came_from", b"came_from", "came_seat", b"came_seat", "came_why", b"came_why", "epic_id", b"epic_id", "game", b"game", "game_id", b"game_id", "heard", b"heard", "messages", b"messages", "moved_to", b"moved_to", "reads", b"reads", "says", b"says", "scenario", b"scenario", "seats", b"seats", "take_backs", b"take_backs", "version", b"version", "viewer", b"viewer"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

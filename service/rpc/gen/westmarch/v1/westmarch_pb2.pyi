@@ -1287,6 +1287,7 @@ class CatalogScenario(_message.Message):
     MAX_PLAYERS_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     DIFFICULTIES_FIELD_NUMBER: _builtins.int
+    SHADOW_SEATS_FIELD_NUMBER: _builtins.int
     key: _builtins.str
     title: _builtins.str
     min_players: _builtins.int
@@ -1301,6 +1302,12 @@ class CatalogScenario(_message.Message):
         first (for "wotr": in a game against Shadow bots).
         """
 
+    @_builtins.property
+    def shadow_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """For "wotr": the Shadow team's seats, which the rules' Shadow bots play in a game
+        against them (options["bots"] = "shadow").
+        """
+
     def __init__(
         self,
         *,
@@ -1310,10 +1317,11 @@ class CatalogScenario(_message.Message):
         max_players: _builtins.int = ...,
         seats: _abc.Iterable[_builtins.str] | None = ...,
         difficulties: _abc.Iterable[_builtins.str] | None = ...,
+        shadow_seats: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["difficulties", b"difficulties", "key", b"key", "max_players", b"max_players", "min_players", b"min_players", "seats", b"seats", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["difficulties", b"difficulties", "key", b"key", "max_players", b"max_players", "min_players", b"min_players", "seats", b"seats", "shadow_seats", b"shadow_seats", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,494 @@
+"""The online table from the lobby to the end, in real headless Chromiums: two people in two
+browsers create, join and play whole games with bots, talk, take a decision back, and a
+referee window replays, explains, verifies and exports them.
+
+Each person is a browser of their own (their own storage: "my games" is what their browser
+holds). Every message the web handler sent to a seat's or the spectator's page is checked
+against the leak tests' oracle (``tests/leak_support.py``) for each game it was about (the
+game and the branch a take-back made), the room's talk against who may read each channel,
+and no page that asked with its token was sent another viewer's token. The server's log of
+the whole play holds no token.
+
+The people decide by clicking their page; what they click is chosen to reach the end soon
+(the first option, the fewest choices), with auto-pass on, as a player in a hurry would.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from google.protobuf.message import Message
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from domain.record import verify_record as verify_record_lines
+from domain.rulesets import ruleset
+from service.app import store_env
+from service.rpc.auth import game_of_token
+from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.server import ThreadedServer, configure_logging
+from tests.leak_support import Oracle, Secrets
+from tests.rpc_support import stub_for, threaded_server
+from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 30.0
+DECKS = Path(__file__).parent / "decks"
+
+
+@dataclass
+class Sent:
+    """Every message the web handler sent (method, request, response), in order."""
+
+    messages: list[tuple[str, Any, Message]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, method: str, request: Any, response: Message) -> None:
+        with self.lock:
+            self.messages.append((method, request, response))
+
+    def since(self, mark: int) -> list[tuple[str, Any, Message]]:
+        with self.lock:
+            return list(self.messages[mark:])
+
+    def mark(self) -> int:
+        with self.lock:
+            return len(self.messages)
+
+
+@pytest.fixture(scope="module")
+def sent() -> Sent:
+    return Sent()
+
+
+@pytest.fixture(scope="module")
+def log() -> Iterator[io.StringIO]:
+    stream = io.StringIO()
+    configure_logging("info", stream)
+    try:
+        yield stream
+    finally:
+        logging.getLogger("westmarch").handlers.clear()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, sent: Sent, log: io.StringIO) -> Iterator[ThreadedServer]:
+    folder: Path = tmp_path_factory.mktemp("lobby")
+    with threaded_server(store_env(db=str(folder / "games.db")), web_port=0) as running:
+        running.web.on_sent = sent
+        yield running
+
+
+def chromium(width: int = 1400, height: int = 1000) -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+
+
+@pytest.fixture(scope="module")
+def alice() -> Iterator[WebDriver]:
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def bob() -> Iterator[WebDriver]:
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+# -- driving a page -----------------------------------------------------------------------------
+
+
+def until(browser: WebDriver, what: Callable[[WebDriver], Any], message: str, wait: float = WAIT) -> Any:
+    def attempt(driver: WebDriver) -> Any:
+        try:
+            return what(driver)
+        except (StaleElementReferenceException, WebDriverException):
+            return False
+
+    return WebDriverWait(browser, wait, poll_frequency=0.05).until(attempt, message)
+
+
+def page_errors(browser: WebDriver) -> list[str]:
+    """What the page logged as errors since last asked (script errors, failed requests)."""
+    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def lobby(browser: WebDriver, server: ThreadedServer, name: str) -> None:
+    browser.get("about:blank")
+    page_errors(browser)
+    browser.get(f"http://127.0.0.1:{server.web.port}/")
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#new-game option"), "no lobby")
+    field_ = browser.find_element(By.ID, "lobby-name")
+    field_.clear()
+    field_.send_keys(name)
+
+
+def seat_setup(browser: WebDriver, seat: str, group: int = 1) -> WebElement:
+    found: WebElement = browser.find_element(
+        By.CSS_SELECTOR, f'#new-seats .seat-setup[data-group="{group}"][data-seat="{seat}"]'
+    )
+    return found
+
+
+def choose(element: WebElement, value: str) -> None:
+    Select(element).select_by_value(value)
+
+
+def set_number(browser: WebDriver, element_id: str, value: int) -> None:
+    """A number typed into a field and the field left (its change then redraws the form)."""
+    element = browser.find_element(By.ID, element_id)
+    browser.execute_script(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))", element, str(value)
+    )
+
+
+def create(browser: WebDriver) -> dict[str, str]:
+    """Create the game set up in the form; the links it shows, by viewer (``1/p1``... in an epic event)."""
+    browser.find_element(By.ID, "new-create").click()
+    until(browser, lambda d: d.find_element(By.ID, "created").is_displayed(), "nothing was created")
+    links: dict[str, str] = {}
+    for a in browser.find_elements(By.CSS_SELECTOR, "#created a.token-link"):
+        key = a.get_attribute("data-viewer") or ""
+        prefix = (a.find_element(By.XPATH, "..").text.split(":", 1)[0]).strip()
+        links[prefix if prefix.startswith("group") else key] = a.get_attribute("href") or ""
+    return links
+
+
+def fragment(link: str) -> dict[str, str]:
+    from urllib.parse import parse_qsl
+
+    return dict(parse_qsl(link.split("#", 1)[1]))
+
+
+def shown_version(browser: WebDriver) -> int:
+    text = browser.find_element(By.ID, "version").text  # "version 12"
+    return int(text.split()[-1]) if text else 0
+
+
+def open_link(browser: WebDriver, link: str) -> None:
+    browser.get("about:blank")
+    browser.get(link)
+    until(browser, lambda d: shown_version(d) > 0 and d.find_elements(By.CSS_SELECTOR, "#seats li"), "no table")
+
+
+def set_auto_pass(browser: WebDriver) -> None:
+    button = until(browser, lambda d: d.find_element(By.ID, "auto-pass"), "no auto-pass")
+    if button.get_attribute("aria-pressed") != "true":
+        button.click()
+    until(browser, lambda d: d.find_element(By.ID, "auto-pass").get_attribute("aria-pressed") == "true", "not on")
+
+
+def say(browser: WebDriver, text: str, channel: str = "") -> None:
+    if channel:
+        choose(browser.find_element(By.ID, "talk-channel"), channel)
+    field_ = browser.find_element(By.ID, "talk-text")
+    field_.send_keys(text)
+    browser.find_element(By.CSS_SELECTOR, "#talk-form button[type=submit]").click()
+    until(browser, lambda d: text in d.find_element(By.ID, "talk-list").text, "the message is not shown")
+
+
+def heard(browser: WebDriver, text: str) -> None:
+    until(browser, lambda d: text in d.find_element(By.ID, "talk-list").text, f"{text!r} did not arrive")
+
+
+# -- the game as the server holds it ------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """One game being played: its referee's token, the game play goes on in, and the people's pages."""
+
+    server: ThreadedServer
+    referee: str
+    game_id: str
+    pages: dict[str, WebDriver]
+    games: list[str] = field(default_factory=list)
+    """Every game played here: the first, then each branch a take-back made."""
+    clicks: int = 0
+
+    def __post_init__(self) -> None:
+        self.games.append(self.game_id)
+        self.channel, self.stub = stub_for(self.server.address)
+
+    def view(self) -> pb.View:
+        return self.stub.GetView(pb.GetViewRequest(game_id=self.game_id, token=self.referee)).view
+
+    def moved(self) -> str:
+        """The game play goes on in now (follows take-backs)."""
+        room = self.server.servicer.service.rooms.room(UUID(self.game_id))
+        while room is not None and room.moved is not None:
+            self.game_id = str(room.moved.branch)
+            if self.game_id not in self.games:
+                self.games.append(self.game_id)
+            room = self.server.servicer.service.rooms.room(UUID(self.game_id))
+        return self.game_id
+
+    def step(self) -> bool:
+        """One person's decision made in their page, if one is pending; False once the game is over."""
+        view = self.view()
+        if view.over:
+            return False
+        seat = view.waiting_for
+        browser = self.pages.get(seat)
+        if browser is None or (".window" in view.decision.rule and any(o.id == "pass" for o in view.decision.options)):
+            time.sleep(0.02)  # a bot's, or an action window the server passes for the seat
+            return True
+        decide(browser, view)
+        self.clicks += 1
+        until(browser, lambda d: self.view().version > view.version or self.view().over, "the answer was not taken")
+        return True
+
+    def to_the_end(self, limit: int = 400) -> None:
+        for _ in range(limit * 20):
+            if not self.step():
+                return
+        raise AssertionError(f"game {self.game_id} did not end")
+
+
+def decide(browser: WebDriver, view: pb.View) -> None:
+    """Answer the pending decision in the page as a player in a hurry would."""
+    decision = view.decision
+    until(
+        browser,
+        lambda d: shown_version(d) >= view.version and "Your decision" in d.find_element(By.ID, "decision").text,
+        f"the page of {decision.seat} does not show its decision {decision.id} ({decision.prompt})",
+    )
+    box = browser.find_element(By.ID, "decision")
+    if decision.kind == pb.KIND_ONE:
+        box.find_elements(By.CSS_SELECTOR, "button.option")[0].click()
+    elif decision.kind == pb.KIND_MANY:
+        for checkbox in box.find_elements(By.CSS_SELECTOR, "label.option input[type=checkbox]")[: decision.min]:
+            checkbox.click()
+        box.find_element(By.CSS_SELECTOR, "button.confirm").click()
+    elif decision.kind == pb.KIND_ORDER:
+        for button in box.find_elements(By.CSS_SELECTOR, "button.option"):
+            button.click()
+        box.find_element(By.CSS_SELECTOR, "button.confirm").click()
+    else:
+        box.find_element(By.CSS_SELECTOR, "button.confirm").click()
+
+
+# -- what the pages were sent -----------------------------------------------------------------
+
+
+def check_pages(
+    server: ThreadedServer,
+    secrets: Secrets,
+    viewer_of: dict[str, str],
+    games: list[str],
+    messages: list[tuple[str, Any, Message]],
+) -> int:
+    """Every view, event and explanation sent to a seat's or the spectator's page, checked
+    against the oracle of the game it was about; the room's talk against the channels its
+    viewer reads; and no page that asked with its token was sent another viewer's token.
+    Returns how many messages were checked."""
+    oracles: dict[str, Oracle] = {}
+    viewers = sorted({v for v in viewer_of.values() if v != "referee"})
+    others = {token: [t for t in viewer_of if t != token] for token in viewer_of}
+    checked = 0
+    for method, request, response in messages:
+        token = getattr(request, "token", "")
+        viewer = viewer_of.get(token)
+        if viewer is None:
+            continue
+        raw = response.SerializeToString()
+        for other in others[token]:
+            assert other.encode() not in raw, f"the page of {viewer} was sent another viewer's token ({method})"
+        game = getattr(request, "game_id", "") or str(game_of_token(token))
+        if game not in games or viewer == "referee":
+            continue
+        if game not in oracles:
+            oracles[game] = Oracle(secrets, server.app.history(UUID(game)), viewers, views_at=set())
+        oracle = oracles[game]
+        where = f"the page of {viewer} in game {game[:8]} ({method})"
+        views: list[pb.View] = []
+        events: list[pb.Event] = []
+        if isinstance(response, pb.GetViewResponse | pb.SubmitDecisionResponse) and response.HasField("view"):
+            views.append(response.view)
+        if isinstance(response, pb.WatchResponse):
+            views.append(response.view)
+        if isinstance(response, pb.WatchResponse | pb.SubmitDecisionResponse | pb.GetHistoryResponse):
+            events += response.events
+        for view in views:
+            assert view.viewer == viewer, where
+            oracle.check_view(viewer, view.version, view.table, where)
+            if view.HasField("decision"):
+                assert view.decision.seat == viewer, f"{where}: another seat's decision"
+        for event in events:
+            oracle.check_event(viewer, event, where)
+        if isinstance(response, rpb.WatchRoomResponse | rpb.GetRoomResponse):
+            reads = {"spectator": {"watchers"}}.get(viewer, {"table", "epic"})
+            assert {m.channel for m in response.room.messages} <= reads, f"{where}: talk it may not read"
+        checked += 1 + len(views) + len(events)
+    return checked
+
+
+def verify_record(record: bytes, game: str) -> None:
+    """A record exported from the page: its header names the game, and it re-executes offline."""
+    checked = verify_record_lines(record.splitlines(keepends=True), ruleset)
+    assert checked.verdict.ok, checked.verdict
+    assert checked.header is not None and checked.header.game_id == game and checked.header.over
+
+
+def referee_desk(browser: WebDriver, link: str, game: str, downloads: Path) -> None:
+    """The referee's window: the game's end, the table at an earlier version, an event's
+    arithmetic and its rulebook section, the verdict, and the record exported."""
+    browser.get("about:blank")
+    browser.get(link)
+    until(
+        browser,
+        lambda d: (
+            d.find_elements(By.CSS_SELECTOR, "#events li") and "game over" in d.find_element(By.ID, "status").text
+        ),
+        "not at the end",
+    )
+    assert fragment(browser.current_url).get("game", game) == game
+    # replay: the table at version 4, then an event's cause chain with its arithmetic
+    slider = browser.find_element(By.ID, "slider")
+    browser.execute_script("arguments[0].value = 4; arguments[0].dispatchEvent(new Event('input'))", slider)
+    until(browser, lambda d: "The table at version 4 of" in d.find_element(By.ID, "past").text, "no replay")
+    threat = browser.find_elements(By.CSS_SELECTOR, '#events li[data-type="ThreatSet"]')[0]
+    seq = int(threat.get_attribute("data-seq") or 0)
+    threat.click()
+    until(
+        browser,
+        lambda d: d.find_elements(By.CSS_SELECTOR, f'#explain-tree li[data-seq="{seq}"] .working li'),
+        "no working",
+    )
+    assert "(Core Set rulebook" in browser.find_element(By.ID, "explain-tree").text
+    browser.find_element(By.ID, "verify").click()
+    until(browser, lambda d: "hash chain intact" in d.find_element(By.ID, "verdict").text, "no verdict")
+    assert "null" not in browser.find_element(By.ID, "verdict").text
+    assert not browser.find_element(By.ID, "chain").is_displayed()
+    browser.find_element(By.ID, "export").click()
+    until(browser, lambda d: d.find_elements(By.ID, "record-link"), "no record")
+    saved = downloads / f"{game}.jsonl"
+    browser.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    browser.find_element(By.ID, "record-link").click()
+    until(browser, lambda d: saved.exists() and saved.stat().st_size > 0, "the record was not saved")
+    verify_record(saved.read_bytes(), game)
+
+
+# -- the games ----------------------------------------------------------------------------------
+
+
+def test_two_people_play_passage_through_mirkwood_with_a_bot(
+    server: ThreadedServer, alice: WebDriver, bob: WebDriver, sent: Sent, log: io.StringIO, tmp_path: Path
+) -> None:
+    """Alice sets up three seats (hers with a RingsDB deck uploaded, one open to anyone with a
+    ready-made deck, a greedy bot); Bob joins from the lobby; they play to the end with
+    auto-pass, talk, and take one decision back with the other's consent."""
+    started = time.monotonic()
+    mark = sent.mark()
+    lobby(alice, server, "Alice")
+    choose(alice.find_element(By.ID, "new-game"), "lcg")
+    choose(alice.find_element(By.ID, "new-scenario"), "passage-through-mirkwood")
+    set_number(alice, "new-players", 3)
+    mine = seat_setup(alice, "p1")
+    choose(mine.find_element(By.CSS_SELECTOR, "select.deck"), "own")
+    mine.find_element(By.CSS_SELECTOR, "input.deck-file").send_keys(str(DECKS / "aragorn-gimli-legolas.json"))
+    until(
+        alice,
+        lambda d: "Aragorn, Gimli, Legolas" in seat_setup(d, "p1").find_element(By.CSS_SELECTOR, ".deck-check").text,
+        "deck not read",
+    )
+    theirs = seat_setup(alice, "p2")
+    choose(theirs.find_element(By.CSS_SELECTOR, "select.who"), "open")
+    choose(theirs.find_element(By.CSS_SELECTOR, "select.deck"), "theodred-gloin-thalin")
+    choose(seat_setup(alice, "p3").find_element(By.CSS_SELECTOR, "select.who"), "bot:greedy")
+    links = create(alice)
+    assert set(links) == {"p1", "p2", "p3", "spectator", "referee"} - {"p3"}  # a bot seat has no link
+    game = fragment(links["p1"])["token"].split(".", 1)[0]
+    referee = fragment(links["referee"])["token"]
+
+    # Bob finds the open seat in the lobby and takes it under his name
+    lobby(bob, server, "Bob")
+    open_seat = f'.open-game[data-game="{game}"] button.join[data-seat="p2"]'
+    until(bob, lambda d: d.find_elements(By.CSS_SELECTOR, open_seat), "the open seat is not listed")[0].click()
+    until(
+        bob,
+        lambda d: shown_version(d) > 0 and "p2 · Bob (you)" in d.find_element(By.ID, "table").text,
+        "Bob is not at the table",
+    )
+    bob_token = fragment(bob.current_url)["token"]
+    open_link(alice, links["p1"])
+    until(alice, lambda d: "p2 · Bob" in d.find_element(By.ID, "table").text, "Alice does not see Bob's name")
+    assert "p3 · greedy bot" in alice.find_element(By.ID, "table").text
+    for page in (alice, bob):
+        set_auto_pass(page)
+
+    table = Table(server, referee, game, {"p1": alice, "p2": bob})
+    say(alice, "Shall we quest, Bob?")
+    heard(bob, "Shall we quest, Bob?")
+    say(bob, "Yes: into Mirkwood.")
+    heard(alice, "Yes: into Mirkwood.")
+
+    # a few decisions, then Alice takes her last one back and Bob agrees
+    while not (table.clicks >= 6 and table.view().waiting_for != "p1"):
+        assert table.step()
+    until(alice, lambda d: d.find_element(By.ID, "take-back").is_enabled(), "no take-back")
+    alice.find_element(By.ID, "take-back").click()
+    until(alice, lambda d: "waiting for p2" in d.find_element(By.ID, "decision").text, "the ask is not shown")
+    agree = until(
+        bob, lambda d: d.find_elements(By.CSS_SELECTOR, '#asks button.agree[data-seat="p1"]'), "Bob is not asked"
+    )
+    agree[0].click()
+    branch = until(alice, lambda d: table.moved() != game and table.game_id, "no take-back happened")
+    for page in (alice, bob):
+        until(page, lambda d: fragment(d.current_url).get("game") == branch, "the page did not follow play")
+        until(
+            page, lambda d: "took back the decision" in d.find_element(By.ID, "moved").text, "no word of the take-back"
+        )
+    assert table.view().waiting_for == "p1"  # the decision taken back is asked again
+    say(bob, "No harm done.")
+    heard(alice, "No harm done.")
+
+    table.to_the_end()
+    for page in (alice, bob):
+        until(page, lambda d: "Game over" in d.find_element(By.ID, "table").text, "the end is not shown")
+        assert not page_errors(page)
+
+    # the kept game is listed in Alice's games as where play goes on now
+    lobby(alice, server, "Alice")
+    until(
+        alice,
+        lambda d: d.find_elements(By.CSS_SELECTOR, f'.my-game[data-game="{branch}"][data-viewer="p1"]'),
+        "no game",
+    )
+    assert "over: lost" in alice.find_element(By.CSS_SELECTOR, f'.my-game[data-game="{branch}"][data-viewer="p1"]').text
+
+    referee_desk(alice, links["referee"], branch, tmp_path)
+    seconds = time.monotonic() - started
+
+    keys = {fragment(links["p1"])["token"]: "p1", bob_token: "p2", fragment(links["spectator"])["token"]: "spectator"}
+    keys[referee] = "referee"
+    assert check_pages(server, LCG_SECRETS, keys, table.games, sent.since(mark)) > 200
+    for token in keys:
+        assert token.split(".", 1)[1] not in log.getvalue()
+    print(f"\nPassage through Mirkwood from the lobby to the referee's export: {seconds:.1f} s, {table.clicks} clicks")

@@ -60,7 +60,7 @@ from service.app import (
 from service.archive import export
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
-from service.lineage import fork_recorded
+from service.lineage import Branching, fork_recorded
 from service.records import CommandApplied, Record, SeatsAssigned, TokenRotated, command_id, seats_id
 from service.room import Rooms, SeatPlan, carried, plan_room
 from service.rpc.auth import Tokens, derived_token, game_of_token, issue, new_token, token_hash
@@ -174,6 +174,8 @@ class GameService:
         self.on_commit = on_commit
         self.followers: list[Callable[[Game], None]] = []
         """Called with each game a command changed, once saved (the epic event organizer)."""
+        self.branching: list[Branching] = []
+        """Asked before, and told after, a take-back moves a game's play (the epic organizer)."""
         self._locks = [threading.Lock() for _ in range(_STRIPES)]
         self._hot: OrderedDict[UUID, Game] = OrderedDict()
         self._done: OrderedDict[UUID, Game] = OrderedDict()

@@ -18,8 +18,10 @@ from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
 import msgspec
+from eventsourcing.persistence import IntegrityError
 
 from domain.game import Game
+from domain.kernel.decisions import RuleError
 from domain.lcg import epic as organizer
 from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
@@ -99,6 +101,7 @@ class EpicService:
         self.app: Westmarch = games.app
         self.organizer = Organizer(games.app, lambda game_id: cast(LcgState, games.state(game_id)))
         games.followers.append(self._after_command)
+        games.branching.append(self)
 
     # -- opening -------------------------------------------------------------------------
 
@@ -165,7 +168,8 @@ class EpicService:
         """Process the new events of ``groups`` (default: every group), then tell each
         group what it must learn; what a group is told may itself contribute or send an
         effect on (a relayed effect resolving there), so the groups told are followed again."""
-        todo = list(groups) or [g.game_id for g in self.load(epic_id).state.groups]
+        sheet = self.load(epic_id).state
+        todo = [g for g in groups if g not in sheet.moved] if groups else [g.game_id for g in sheet.groups]
         for _ in range(ROUNDS):
             for group in todo:
                 self.organizer.pull_and_process(leader_of(group))
@@ -198,6 +202,44 @@ class EpicService:
             # Other processes may keep counting meanwhile: the next follow counts what is left.
             with contextlib.suppress(ConcurrentUpdate):
                 self.follow(UUID(epic), [game.id])
+
+    # -- a take-back in a group ------------------------------------------------------------
+
+    def _epic_of(self, game_id: UUID) -> UUID | None:
+        options = getattr(self.games.state(game_id), "options", None)
+        epic = getattr(options, "epic", "")
+        return UUID(epic) if epic else None
+
+    def before_branch(self, game_id: UUID, at: int) -> None:
+        """A group may go on from version ``at`` in another game only if the organizer has
+        counted nothing it did after that (the other groups were told what was counted)."""
+        epic = self._epic_of(game_id)
+        if epic is None:
+            return
+        self.follow(epic, [game_id])  # what it did up to now is counted first, so nothing is missed
+        why = self.load(epic).state.unmovable(game_id, at)
+        if why:
+            raise RuleError(why)
+
+    def after_branch(self, game_id: UUID, branch: UUID, at: int) -> None:
+        """The organizer follows the group's new game from now on (GroupMoved), which is
+        told what it must learn."""
+        epic_id = self._epic_of(game_id)
+        if epic_id is None:
+            return
+        for _ in range(ROUNDS * 2):
+            epic = self.load(epic_id)
+            try:
+                epic.move(game_id, branch, at)
+            except ValueError as error:
+                raise RuleError(str(error)) from None
+            try:
+                self.organizer.save(Saved(epic, list(epic.collect_events())))
+            except IntegrityError:
+                continue  # another process counted something first: look again
+            break
+        with contextlib.suppress(ConcurrentUpdate):
+            self.follow(epic_id, [branch])
 
     # -- the organizer's view ------------------------------------------------------------------
 

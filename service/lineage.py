@@ -13,7 +13,7 @@ taken back stays in the source game, which is kept, listed and shown as it was p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID, uuid4
 
 from bots import is_action_window
@@ -24,6 +24,17 @@ from service.app import Westmarch
 from service.records import GameForked, Record, forked_id
 
 TAKE_BACK = "take-back"
+
+
+class Branching(Protocol):
+    """What must hear of a take-back that moves a game's play to a new game (the epic
+    organizer, which follows each group's game): asked first, told after."""
+
+    def before_branch(self, game_id: UUID, at: int) -> None:
+        """Raise (a RuleError naming why) if play cannot go on from version ``at`` elsewhere."""
+
+    def after_branch(self, game_id: UUID, branch: UUID, at: int) -> None:
+        """Play went on in ``branch``, the game's events up to ``at``."""
 
 
 class NothingToTakeBack(RuleError):

@@ -24,7 +24,7 @@ from uuid import UUID, uuid5
 
 import msgspec
 
-from domain.lcg.epic import ContributionCounted, EffectRelayed, EpicOpened, GroupFollowed, TotalReached
+from domain.lcg.epic import ContributionCounted, EffectRelayed, EpicOpened, GroupFollowed, GroupMoved, TotalReached
 
 SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
@@ -275,6 +275,7 @@ TOPICS: dict[type[Any], str] = {
     EffectRelayed: "westmarch.epic.relayed",
     TotalReached: "westmarch.epic.reached",
     GroupFollowed: "westmarch.epic.followed",  # written before tracking records; read only
+    GroupMoved: "westmarch.epic.moved",
     OrganizerKey: "westmarch.epic.organizer",
 }
 ROOM_TOPICS = [TOPICS[kind] for kind in (RoomOpened, SeatTaken, AutoPassSet, MessageSaid, TakeBackNoted, PlayMoved)]

@@ -102,6 +102,8 @@ def _branch(service: GameService, game_id: UUID, seat: str, at: int) -> TakeBack
     done = TakeBackDone(
         originator_id=take_back_done_id(game_id, seat, at), game_id=game_id, seat=seat, at=at, branch=branch_id
     )
+    for told in service.branching:
+        told.before_branch(game_id, at)
     room = carried(service.rooms.room(game_id), branch_id, keep_names=True)  # everyone keeps their seat
     also = [Record(same_tokens), Record(done), *([Record(room)] if room is not None else [])]
     try:
@@ -114,6 +116,8 @@ def _branch(service: GameService, game_id: UUID, seat: str, at: int) -> TakeBack
     service.tokens.remember(branch_id, Record(same_tokens))
     if room is not None:
         service.rooms.opened(room)
+    for told in service.branching:
+        told.after_branch(game_id, branch_id, at)
     service.rooms.append(
         game_id,
         lambda version: PlayMoved(

@@ -45,6 +45,7 @@ from service.rpc.server import ThreadedServer, configure_logging
 from tests.leak_support import Oracle, Secrets
 from tests.rpc_support import stub_for, threaded_server
 from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
+from tests.test_wotr_leaks import SECRETS as WOTR_SECRETS
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -105,6 +106,16 @@ def chromium(width: int = 1400, height: int = 1000) -> WebDriver:
 
 @pytest.fixture(scope="module")
 def alice() -> Iterator[WebDriver]:
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def desk() -> Iterator[WebDriver]:
+    """The referee's window."""
     driver = chromium()
     try:
         yield driver
@@ -175,7 +186,7 @@ def create(browser: WebDriver) -> dict[str, str]:
     links: dict[str, str] = {}
     for a in browser.find_elements(By.CSS_SELECTOR, "#created a.token-link"):
         key = a.get_attribute("data-viewer") or ""
-        prefix = (a.find_element(By.XPATH, "..").text.split(":", 1)[0]).strip()
+        prefix = (a.find_element(By.XPATH, "..").text.rsplit(":", 1)[0]).strip()
         links[prefix if prefix.startswith("group") else key] = a.get_attribute("href") or ""
     return links
 
@@ -271,17 +282,38 @@ class Table:
         raise AssertionError(f"game {self.game_id} did not end")
 
 
+SHOWN = """
+const box = document.getElementById("decision");
+const version = Number((document.getElementById("version").textContent.match(/\\d+/) || [0])[0]);
+return version >= arguments[0] && box.querySelector("strong") !== null
+  && box.querySelector("strong").textContent.startsWith("Your decision");
+"""
+"""Whether the page shows the table at ``arguments[0]`` or later, with its own decision (one
+call to the page rather than one per element looked at)."""
+
+
 def decide(browser: WebDriver, view: pb.View) -> None:
-    """Answer the pending decision in the page as a player in a hurry would."""
+    """Answer the pending decision in the page as a player in a hurry would. The page may draw
+    the table again meanwhile (the epic organizer tells a group something): the clicks are then
+    made again on the decision drawn anew, which a click on a vanished button never reached."""
     decision = view.decision
-    until(
-        browser,
-        lambda d: shown_version(d) >= view.version and "Your decision" in d.find_element(By.ID, "decision").text,
-        f"the page of {decision.seat} does not show its decision {decision.id} ({decision.prompt})",
-    )
-    box = browser.find_element(By.ID, "decision")
+    for _ in range(5):
+        until(
+            browser,
+            lambda d: d.execute_script(SHOWN, view.version),
+            f"the page of {decision.seat} does not show its decision {decision.id} ({decision.prompt})",
+        )
+        try:
+            answer(browser.find_element(By.ID, "decision"), decision)
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"the decision {decision.id} kept being drawn again")
+
+
+def answer(box: WebElement, decision: pb.Decision) -> None:
     if decision.kind == pb.KIND_ONE:
-        box.find_elements(By.CSS_SELECTOR, "button.option")[0].click()
+        box.find_element(By.CSS_SELECTOR, "button.option").click()
     elif decision.kind == pb.KIND_MANY:
         for checkbox in box.find_elements(By.CSS_SELECTOR, "label.option input[type=checkbox]")[: decision.min]:
             checkbox.click()
@@ -356,7 +388,14 @@ def verify_record(record: bytes, game: str) -> None:
     assert checked.header is not None and checked.header.game_id == game and checked.header.over
 
 
-def referee_desk(browser: WebDriver, link: str, game: str, downloads: Path) -> None:
+def referee_desk(
+    browser: WebDriver,
+    link: str,
+    game: str,
+    downloads: Path,
+    explained: str = "ThreatSet",
+    section: str = "(Core Set rulebook",
+) -> None:
     """The referee's window: the game's end, the table at an earlier version, an event's
     arithmetic and its rulebook section, the verdict, and the record exported."""
     browser.get("about:blank")
@@ -373,15 +412,15 @@ def referee_desk(browser: WebDriver, link: str, game: str, downloads: Path) -> N
     slider = browser.find_element(By.ID, "slider")
     browser.execute_script("arguments[0].value = 4; arguments[0].dispatchEvent(new Event('input'))", slider)
     until(browser, lambda d: "The table at version 4 of" in d.find_element(By.ID, "past").text, "no replay")
-    threat = browser.find_elements(By.CSS_SELECTOR, '#events li[data-type="ThreatSet"]')[0]
-    seq = int(threat.get_attribute("data-seq") or 0)
-    threat.click()
+    event = browser.find_elements(By.CSS_SELECTOR, f'#events li[data-type="{explained}"]')[0]
+    seq = int(event.get_attribute("data-seq") or 0)
+    event.click()
     until(
         browser,
         lambda d: d.find_elements(By.CSS_SELECTOR, f'#explain-tree li[data-seq="{seq}"] .working li'),
         "no working",
     )
-    assert "(Core Set rulebook" in browser.find_element(By.ID, "explain-tree").text
+    assert section in browser.find_element(By.ID, "explain-tree").text
     browser.find_element(By.ID, "verify").click()
     until(browser, lambda d: "hash chain intact" in d.find_element(By.ID, "verdict").text, "no verdict")
     assert "null" not in browser.find_element(By.ID, "verdict").text
@@ -399,7 +438,13 @@ def referee_desk(browser: WebDriver, link: str, game: str, downloads: Path) -> N
 
 
 def test_two_people_play_passage_through_mirkwood_with_a_bot(
-    server: ThreadedServer, alice: WebDriver, bob: WebDriver, sent: Sent, log: io.StringIO, tmp_path: Path
+    server: ThreadedServer,
+    alice: WebDriver,
+    bob: WebDriver,
+    desk: WebDriver,
+    sent: Sent,
+    log: io.StringIO,
+    tmp_path: Path,
 ) -> None:
     """Alice sets up three seats (hers with a RingsDB deck uploaded, one open to anyone with a
     ready-made deck, a greedy bot); Bob joins from the lobby; they play to the end with
@@ -483,7 +528,7 @@ def test_two_people_play_passage_through_mirkwood_with_a_bot(
     )
     assert "over: lost" in alice.find_element(By.CSS_SELECTOR, f'.my-game[data-game="{branch}"][data-viewer="p1"]').text
 
-    referee_desk(alice, links["referee"], branch, tmp_path)
+    referee_desk(desk, links["referee"], branch, tmp_path)
     seconds = time.monotonic() - started
 
     keys = {fragment(links["p1"])["token"]: "p1", bob_token: "p2", fragment(links["spectator"])["token"]: "spectator"}
@@ -492,3 +537,162 @@ def test_two_people_play_passage_through_mirkwood_with_a_bot(
     for token in keys:
         assert token.split(".", 1)[1] not in log.getvalue()
     print(f"\nPassage through Mirkwood from the lobby to the referee's export: {seconds:.1f} s, {table.clicks} clicks")
+
+
+def test_two_people_play_the_war_of_the_ring_against_the_shadow_bots(
+    server: ThreadedServer,
+    alice: WebDriver,
+    bob: WebDriver,
+    desk: WebDriver,
+    sent: Sent,
+    log: io.StringIO,
+    tmp_path: Path,
+) -> None:
+    """The Trilogy with both Shadow seats played by the rules: Alice and Bob (sent his seat's
+    link) hold the Free Peoples; Bob asks to take a decision back and the referee allows it."""
+    started = time.monotonic()
+    mark = sent.mark()
+    lobby(alice, server, "Alice")
+    choose(alice.find_element(By.ID, "new-game"), "wotr")
+    choose(alice.find_element(By.ID, "new-scenario"), "trilogy")
+    assert alice.find_element(By.ID, "new-shadow").is_selected()
+    assert "Shadow bot (the rules)" in seat_setup(alice, "witch-king").text
+    choose(alice.find_element(By.ID, "new-difficulty"), "standard")
+    links = create(alice)
+    assert set(links) == {"frodo", "aragorn", "spectator", "referee"}
+    game = fragment(links["frodo"])["token"].split(".", 1)[0]
+    referee = fragment(links["referee"])["token"]
+
+    open_link(bob, links["aragorn"])  # Alice sent Bob his seat's link
+    name = bob.find_element(By.ID, "seat-name")
+    name.clear()
+    name.send_keys("Bob")
+    bob.find_element(By.ID, "seat-name-save").click()
+    open_link(alice, links["frodo"])
+    until(alice, lambda d: "aragorn · Bob" in d.find_element(By.ID, "table").text, "Alice does not see Bob's name")
+    assert "witch-king · Shadow bot (the rules)" in alice.find_element(By.ID, "table").text
+    for page in (alice, bob):
+        set_auto_pass(page)
+    open_link(desk, links["referee"])
+
+    table = Table(server, referee, game, {"frodo": alice, "aragorn": bob})
+    say(alice, "The Ring goes south.")
+    heard(bob, "The Ring goes south.")
+    say(desk, "The referee watches the Shadow.", "watchers")
+    while not (table.clicks >= 8 and table.view().waiting_for != "aragorn"):
+        assert table.step()
+    bob.find_element(By.ID, "take-back").click()
+    allow = '#asks button.allow[data-seat="aragorn"]'
+    until(desk, lambda d: d.find_elements(By.CSS_SELECTOR, allow), "the referee is not asked")[0].click()
+    branch = until(desk, lambda d: table.moved() != game and table.game_id, "no take-back happened")
+    for page in (alice, bob, desk):
+        until(page, lambda d: fragment(d.current_url).get("game") == branch, "the page did not follow play")
+    assert table.view().waiting_for == "aragorn"
+    desk.get("about:blank")  # the referee comes back at the end
+    say(bob, "I hold Helm's Deep after all.")
+    heard(alice, "I hold Helm's Deep after all.")
+    assert "The referee watches" not in alice.find_element(By.ID, "talk-list").text  # not the watchers' channel
+
+    table.to_the_end()
+    for page in (alice, bob):
+        until(page, lambda d: "Game over" in d.find_element(By.ID, "table").text, "the end is not shown")
+        assert not page_errors(page)
+    referee_desk(desk, links["referee"], branch, tmp_path, "CombatEnded", "War of the Ring rules")
+    # the referee reads the seats' talk, the players do not read the watchers'
+    assert "I hold Helm's Deep after all." in desk.find_element(By.ID, "talk-list").text
+    seconds = time.monotonic() - started
+
+    keys = {fragment(links[s])["token"]: s for s in ("frodo", "aragorn", "spectator", "referee")}
+    assert check_pages(server, WOTR_SECRETS, keys, table.games, sent.since(mark)) > 200
+    for token in keys:
+        assert token.split(".", 1)[1] not in log.getvalue()
+    print(f"\nWar of the Ring against the Shadow bots: {seconds:.1f} s, {table.clicks} clicks")
+
+
+def test_an_epic_event_of_two_groups(
+    server: ThreadedServer,
+    alice: WebDriver,
+    bob: WebDriver,
+    desk: WebDriver,
+    sent: Sent,
+    log: io.StringIO,
+    tmp_path: Path,
+) -> None:
+    """The Hunt for the Dreadnaught as an Epic Multiplayer event: Alice and a bot in group 1,
+    Bob and a bot in group 2. They talk across the groups, Alice picks her ship from cards
+    shown with their text, takes a decision back (alone in her group, at once: the organizer
+    follows her group's new game), and both play to the end; the organizer's sheet shows both."""
+    started = time.monotonic()
+    mark = sent.mark()
+    lobby(alice, server, "Alice")
+    choose(alice.find_element(By.ID, "new-game"), "lcg")
+    choose(alice.find_element(By.ID, "new-scenario"), "hunt-for-the-dreadnaught")
+    alice.find_element(By.ID, "new-epic").click()
+    until(alice, lambda d: d.find_elements(By.CSS_SELECTOR, '#new-seats fieldset.group[data-group="2"]'), "no groups")
+    choose(alice.find_element(By.ID, "new-difficulty"), "easy")
+    for group in (1, 2):
+        choose(seat_setup(alice, "p2", group).find_element(By.CSS_SELECTOR, "select.who"), "bot:greedy")
+    links = create(alice)
+    assert {"group 1: p1", "group 2: p1", "group 1: referee", "group 2: referee"} <= set(links)
+    organizer = alice.find_element(By.CSS_SELECTOR, "#created a.organizer-link").get_attribute("href") or ""
+    first = fragment(links["group 1: p1"])["token"].split(".", 1)[0]
+    second = fragment(links["group 2: p1"])["token"].split(".", 1)[0]
+
+    open_link(bob, links["group 2: p1"])
+    name = bob.find_element(By.ID, "seat-name")
+    name.clear()
+    name.send_keys("Bob")
+    bob.find_element(By.ID, "seat-name-save").click()
+    open_link(alice, links["group 1: p1"])
+    for page in (alice, bob):
+        set_auto_pass(page)
+        assert "p2 · greedy bot" in page.find_element(By.ID, "table").text
+    say(alice, "Group 1 has sighted the Dreadnaught.", "epic")
+    heard(bob, "Group 1 has sighted the Dreadnaught.")
+    say(bob, "Group 2 is on its way.", "epic")
+    heard(alice, "Group 2 is on its way.")
+    say(alice, "(a note for my own table)", "table")
+
+    ones = Table(server, fragment(links["group 1: referee"])["token"], first, {"p1": alice})
+    twos = Table(server, fragment(links["group 2: referee"])["token"], second, {"p1": bob})
+    # the fleet: the ship-objectives offered with their text, though the table does not lay them out
+    while ones.view().decision.rule != "thftd.setup.fleet" or ones.view().waiting_for != "p1":
+        assert ones.step()
+    until(alice, lambda d: d.execute_script(SHOWN, ones.view().version), "no fleet")
+    offered = alice.find_elements(By.CSS_SELECTOR, '#decision [data-zone="Offered"] .card')
+    assert len(offered) == 6 and all(card.find_element(By.CSS_SELECTOR, ".text").text for card in offered)
+    assert ones.step()  # Alice takes the first ship
+    until(alice, lambda d: d.find_element(By.ID, "take-back").is_enabled(), "no take-back")
+    alice.find_element(By.ID, "take-back").click()  # alone in her group: at once
+    branch = until(alice, lambda d: ones.moved() != first and ones.game_id, "no take-back happened")
+    until(alice, lambda d: fragment(d.current_url).get("game") == branch, "the page did not follow play")
+    assert ones.view().decision.rule == "thftd.setup.fleet"  # the ship is chosen again
+
+    over = [False, False]
+    while not all(over):
+        for i, table in enumerate((ones, twos)):
+            if not over[i]:
+                over[i] = not table.step()
+    for page in (alice, bob):
+        until(page, lambda d: "Game over" in d.find_element(By.ID, "table").text, "the end is not shown")
+        assert "(a note for my own table)" not in bob.find_element(By.ID, "talk-list").text
+        assert not page_errors(page)
+
+    desk.get("about:blank")
+    desk.get(organizer)  # the organizer's sheet: both groups (the first in its new game), each ended
+    until(desk, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#sheet-body li[data-game]")) == 2, "no sheet")
+    groups = [li.get_attribute("data-game") for li in desk.find_elements(By.CSS_SELECTOR, "#sheet-body li[data-game]")]
+    assert groups == [branch, second]
+    until(desk, lambda d: d.find_element(By.ID, "sheet-body").text.count(", lost") == 2, "the ends are not shown")
+    referee_desk(desk, links["group 1: referee"], branch, tmp_path)
+    seconds = time.monotonic() - started
+
+    keys = {fragment(links[f"group 1: {v}"])["token"]: v for v in ("p1", "spectator", "referee")}
+    second_keys = {fragment(links[f"group 2: {v}"])["token"]: v for v in ("p1", "spectator", "referee")}
+    messages = sent.since(mark)
+    checked = check_pages(server, LCG_SECRETS, keys, ones.games, messages)
+    checked += check_pages(server, LCG_SECRETS, second_keys, twos.games, messages)
+    assert checked > 200
+    for token in [*keys, *second_keys]:
+        assert token.split(".", 1)[1] not in log.getvalue()
+    print(f"\nan epic event of two groups: {seconds:.1f} s, {ones.clicks + twos.clicks} clicks")

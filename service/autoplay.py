@@ -71,7 +71,8 @@ class Autoplay:
         self._bots: OrderedDict[tuple[UUID, str, int], Bot] = OrderedDict()
         self._closed = False
         self.answered = 0
-        """Decisions answered by this process (bots and auto-pass)."""
+        """Decisions answered by this process (bots and auto-pass); one another process
+        answered first is not counted."""
 
     def notify(self, game_id: UUID, version: int = 0) -> None:
         """The game changed (or may wait for a bot): look at it soon."""
@@ -141,13 +142,14 @@ class Autoplay:
             else:
                 return False
             try:
-                service.submit_as(game_id, decision.seat, 0, decision.id, choice, command)
+                result = service.submit_as(game_id, decision.seat, 0, decision.id, choice, command)
             except NotYourDecision:
                 continue
             except RuleError as error:  # another process answered first (a stale version): look again
                 log.debug("game %s: %s", game_id, error)
                 continue
-            self.answered += 1
+            if not result.replayed:  # else another process answered it first: its answer stands
+                self.answered += 1
         return True
 
     def _bot(self, game_id: UUID, seat: str, kind: str, seed: int, game: str, consent: frozenset[str]) -> Bot:

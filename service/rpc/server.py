@@ -1027,6 +1027,11 @@ class ThreadedServer:
         assert self._server is not None and self._server.servicer is not None
         return self._server.servicer
 
+    @property
+    def autoplay(self) -> Autoplay:
+        assert self._server is not None and self._server.autoplay is not None
+        return self._server.autoplay
+
     def stop(self, grace: float = 1.0) -> None:
         if self._loop is not None and self._server is not None and self._thread.is_alive():
             future = asyncio.run_coroutine_threadsafe(self._server.stop(grace), self._loop)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -35,18 +36,22 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from bots import is_action_window
+from domain.kernel.decisions import Decision, Kind
 from domain.record import verify_record as verify_record_lines
 from domain.rulesets import ruleset
-from service.app import store_env
+from service.app import Westmarch, store_env
+from service.commands import GameService
 from service.rpc.auth import game_of_token
 from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer, configure_logging
 from tests.leak_support import Oracle, Secrets
-from tests.rpc_support import stub_for, threaded_server
+from tests.rpc_support import ServeProcess, stub_for, threaded_server
 from tests.test_rpc_leaks import SECRETS as LCG_SECRETS
 from tests.test_wotr_leaks import SECRETS as WOTR_SECRETS
 
+NOTHING = Decision(0, "", Kind.ONE, "", "")
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT = 30.0
@@ -145,6 +150,19 @@ def until(browser: WebDriver, what: Callable[[WebDriver], Any], message: str, wa
     return WebDriverWait(browser, wait, poll_frequency=0.05).until(attempt, message)
 
 
+def press(browser: WebDriver, css: str, message: str) -> None:
+    """Click what ``css`` finds once it is there (found again if the page drew it anew first)."""
+
+    def attempt(driver: WebDriver) -> bool:
+        found = driver.find_elements(By.CSS_SELECTOR, css)
+        if not found:
+            return False
+        found[0].click()
+        return True
+
+    until(browser, attempt, message)
+
+
 def page_errors(browser: WebDriver) -> list[str]:
     """What the page logged as errors since last asked (script errors, failed requests)."""
     return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
@@ -209,9 +227,7 @@ def open_link(browser: WebDriver, link: str) -> None:
 
 
 def set_auto_pass(browser: WebDriver) -> None:
-    button = until(browser, lambda d: d.find_element(By.ID, "auto-pass"), "no auto-pass")
-    if button.get_attribute("aria-pressed") != "true":
-        button.click()
+    press(browser, '#auto-pass[aria-pressed="false"]', "no auto-pass")
     until(browser, lambda d: d.find_element(By.ID, "auto-pass").get_attribute("aria-pressed") == "true", "not on")
 
 
@@ -245,10 +261,13 @@ class Table:
 
     def __post_init__(self) -> None:
         self.games.append(self.game_id)
-        self.channel, self.stub = stub_for(self.server.address)
 
-    def view(self) -> pb.View:
-        return self.stub.GetView(pb.GetViewRequest(game_id=self.game_id, token=self.referee)).view
+    def view(self) -> Now:
+        """The game as the server holds it now (read in its process, as a referee would see it,
+        without the server making and sending a whole table at every look)."""
+        state = self.server.servicer.service.state(UUID(self.game_id))
+        pending = state.pending
+        return Now(state.version, state.over is not None, pending.seat if pending else "", pending)
 
     def moved(self) -> str:
         """The game play goes on in now (follows take-backs)."""
@@ -267,12 +286,12 @@ class Table:
             return False
         seat = view.waiting_for
         browser = self.pages.get(seat)
-        if browser is None or (".window" in view.decision.rule and any(o.id == "pass" for o in view.decision.options)):
+        if browser is None or (view.decision is not None and is_action_window(view.decision)):
             time.sleep(0.02)  # a bot's, or an action window the server passes for the seat
             return True
         decide(browser, view)
         self.clicks += 1
-        until(browser, lambda d: self.view().version > view.version or self.view().over, "the answer was not taken")
+        until(browser, lambda d: self.view().version > view.version, "the answer was not taken")
         return True
 
     def to_the_end(self, limit: int = 400) -> None:
@@ -280,6 +299,14 @@ class Table:
             if not self.step():
                 return
         raise AssertionError(f"game {self.game_id} did not end")
+
+
+@dataclass(frozen=True)
+class Now:
+    version: int
+    over: bool
+    waiting_for: str
+    decision: Decision | None
 
 
 SHOWN = """
@@ -292,11 +319,12 @@ return version >= arguments[0] && box.querySelector("strong") !== null
 call to the page rather than one per element looked at)."""
 
 
-def decide(browser: WebDriver, view: pb.View) -> None:
+def decide(browser: WebDriver, view: Now) -> None:
     """Answer the pending decision in the page as a player in a hurry would. The page may draw
     the table again meanwhile (the epic organizer tells a group something): the clicks are then
     made again on the decision drawn anew, which a click on a vanished button never reached."""
     decision = view.decision
+    assert decision is not None
     for _ in range(5):
         until(
             browser,
@@ -311,14 +339,14 @@ def decide(browser: WebDriver, view: pb.View) -> None:
     raise AssertionError(f"the decision {decision.id} kept being drawn again")
 
 
-def answer(box: WebElement, decision: pb.Decision) -> None:
-    if decision.kind == pb.KIND_ONE:
+def answer(box: WebElement, decision: Decision) -> None:
+    if decision.kind is Kind.ONE:
         box.find_element(By.CSS_SELECTOR, "button.option").click()
-    elif decision.kind == pb.KIND_MANY:
+    elif decision.kind is Kind.MANY:
         for checkbox in box.find_elements(By.CSS_SELECTOR, "label.option input[type=checkbox]")[: decision.min]:
             checkbox.click()
         box.find_element(By.CSS_SELECTOR, "button.confirm").click()
-    elif decision.kind == pb.KIND_ORDER:
+    elif decision.kind is Kind.ORDER:
         for button in box.find_elements(By.CSS_SELECTOR, "button.option"):
             button.click()
         box.find_element(By.CSS_SELECTOR, "button.confirm").click()
@@ -497,13 +525,9 @@ def test_two_people_play_passage_through_mirkwood_with_a_bot(
     # a few decisions, then Alice takes her last one back and Bob agrees
     while not (table.clicks >= 6 and table.view().waiting_for != "p1"):
         assert table.step()
-    until(alice, lambda d: d.find_element(By.ID, "take-back").is_enabled(), "no take-back")
-    alice.find_element(By.ID, "take-back").click()
+    press(alice, "#take-back", "no take-back")
     until(alice, lambda d: "waiting for p2" in d.find_element(By.ID, "decision").text, "the ask is not shown")
-    agree = until(
-        bob, lambda d: d.find_elements(By.CSS_SELECTOR, '#asks button.agree[data-seat="p1"]'), "Bob is not asked"
-    )
-    agree[0].click()
+    press(bob, '#asks button.agree[data-seat="p1"]', "Bob is not asked")
     branch = until(alice, lambda d: table.moved() != game and table.game_id, "no take-back happened")
     for page in (alice, bob):
         until(page, lambda d: fragment(d.current_url).get("game") == branch, "the page did not follow play")
@@ -581,9 +605,8 @@ def test_two_people_play_the_war_of_the_ring_against_the_shadow_bots(
     say(desk, "The referee watches the Shadow.", "watchers")
     while not (table.clicks >= 8 and table.view().waiting_for != "aragorn"):
         assert table.step()
-    bob.find_element(By.ID, "take-back").click()
-    allow = '#asks button.allow[data-seat="aragorn"]'
-    until(desk, lambda d: d.find_elements(By.CSS_SELECTOR, allow), "the referee is not asked")[0].click()
+    press(bob, "#take-back", "no take-back")
+    press(desk, '#asks button.allow[data-seat="aragorn"]', "the referee is not asked")
     branch = until(desk, lambda d: table.moved() != game and table.game_id, "no take-back happened")
     for page in (alice, bob, desk):
         until(page, lambda d: fragment(d.current_url).get("game") == branch, "the page did not follow play")
@@ -656,17 +679,16 @@ def test_an_epic_event_of_two_groups(
     ones = Table(server, fragment(links["group 1: referee"])["token"], first, {"p1": alice})
     twos = Table(server, fragment(links["group 2: referee"])["token"], second, {"p1": bob})
     # the fleet: the ship-objectives offered with their text, though the table does not lay them out
-    while ones.view().decision.rule != "thftd.setup.fleet" or ones.view().waiting_for != "p1":
+    while (ones.view().decision or NOTHING).rule != "thftd.setup.fleet" or ones.view().waiting_for != "p1":
         assert ones.step()
     until(alice, lambda d: d.execute_script(SHOWN, ones.view().version), "no fleet")
     offered = alice.find_elements(By.CSS_SELECTOR, '#decision [data-zone="Offered"] .card')
     assert len(offered) == 6 and all(card.find_element(By.CSS_SELECTOR, ".text").text for card in offered)
     assert ones.step()  # Alice takes the first ship
-    until(alice, lambda d: d.find_element(By.ID, "take-back").is_enabled(), "no take-back")
-    alice.find_element(By.ID, "take-back").click()  # alone in her group: at once
+    press(alice, "#take-back", "no take-back")  # alone in her group: at once
     branch = until(alice, lambda d: ones.moved() != first and ones.game_id, "no take-back happened")
     until(alice, lambda d: fragment(d.current_url).get("game") == branch, "the page did not follow play")
-    assert ones.view().decision.rule == "thftd.setup.fleet"  # the ship is chosen again
+    assert (ones.view().decision or NOTHING).rule == "thftd.setup.fleet"  # the ship is chosen again
 
     over = [False, False]
     while not all(over):
@@ -696,3 +718,146 @@ def test_an_epic_event_of_two_groups(
     for token in [*keys, *second_keys]:
         assert token.split(".", 1)[1] not in log.getvalue()
     print(f"\nan epic event of two groups: {seconds:.1f} s, {ones.clicks + twos.clicks} clicks")
+
+
+# -- refusals, restarts, phones and the fixes ---------------------------------------------------
+
+
+def stored_rows(server: ThreadedServer) -> int:
+    """Every row of the store: games, their records, rooms."""
+    with sqlite3.connect(server.app.env["SQLITE_DBNAME"]) as db:
+        (count,) = db.execute("SELECT COUNT(*) FROM stored_events").fetchone()
+    db.close()
+    return int(count)
+
+
+def refused(browser: WebDriver, words: str) -> str:
+    browser.find_element(By.ID, "new-create").click()
+    until(browser, lambda d: words in d.find_element(By.ID, "new-error").text, f"not refused: {words}")
+    text: str = browser.find_element(By.ID, "new-error").text
+    assert text.startswith("Nothing was created:")
+    return text
+
+
+def test_the_lobby_refuses_a_bad_deck_an_illegal_seat_and_an_unknown_scenario(
+    server: ThreadedServer, alice: WebDriver
+) -> None:
+    """Each refusal names its part, the page marks that part and says why, and nothing is
+    appended to the store."""
+    lobby(alice, server, "Alice")
+    choose(alice.find_element(By.ID, "new-game"), "lcg")
+    set_number(alice, "new-players", 3)
+    before = stored_rows(server)
+
+    # a deck with a card no one makes: its problem shows as it is typed, and the create is refused
+    mine = seat_setup(alice, "p1")
+    choose(mine.find_element(By.CSS_SELECTOR, "select.deck"), "own")
+    mine.find_element(By.CSS_SELECTOR, "textarea.deck-text").send_keys("Heroes: Aragorn\n3x Gaurd of the Citadel")
+    shown = "unknown card 'Gaurd of the Citadel'"
+    until(alice, lambda d: shown in seat_setup(d, "p1").find_element(By.CSS_SELECTOR, ".deck-check").text, "no check")
+    refused(alice, "player 1's deck is refused")
+    part = seat_setup(alice, "p1")
+    assert "refused-part" in (part.get_attribute("class") or "")
+    assert shown in part.find_element(By.CSS_SELECTOR, ".part-error").text
+    choose(part.find_element(By.CSS_SELECTOR, "select.deck"), "")
+
+    # a seat the game does not have (the form's seat renamed behind its back)
+    choose(seat_setup(alice, "p3").find_element(By.CSS_SELECTOR, "select.who"), "bot:greedy")
+    alice.execute_script("arguments[0].dataset.seat = 'p7'", seat_setup(alice, "p3"))
+    refused(alice, "the game has no seat 'p7'")
+    assert "refused-part" in (seat_setup(alice, "p7").get_attribute("class") or "")
+    alice.execute_script("arguments[0].dataset.seat = 'p3'", seat_setup(alice, "p7"))
+
+    # a scenario the server does not know (a stale page's list)
+    alice.execute_script(
+        "const s = document.getElementById('new-scenario');"
+        "s.append(new Option('The Dead Marshes', 'the-dead-marshes')); s.value = 'the-dead-marshes';"
+    )
+    refused(alice, "the-dead-marshes")
+    assert "refused-part" in (alice.find_element(By.ID, "new-scenario-row").get_attribute("class") or "")
+    assert stored_rows(server) == before
+    assert not alice.find_element(By.ID, "created").is_displayed()
+
+
+def test_a_page_reconnects_after_a_server_restart_and_its_bot_plays_on(tmp_path: Path, alice: WebDriver) -> None:
+    """A seat's page, live, loses its server: it says so, and when a server is back on the
+    same port it follows the game again, the bot seat (kept with the game) played by the new
+    server from where the game was left waiting for it."""
+    database = str(tmp_path / "games.db")
+
+    def serve(web_port: int) -> tuple[ServeProcess, int]:
+        served = ServeProcess(["--db", database, "--web-port", str(web_port)])
+        assert served.proc.stdout is not None
+        line = served.proc.stdout.readline()
+        return served, int(line.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+
+    served, port = serve(0)
+    with served:
+        channel, stub = stub_for(served.address)
+        with channel:
+            seating = [pb.SeatPlan(seat="p1", name="Ann"), pb.SeatPlan(seat="p2", bot="greedy")]
+            request = pb.CreateGameRequest(game="lcg", players=[pb.PlayerSetup()] * 2, seating=seating, seed=12)
+            access = stub.CreateGame(request).access
+        token = access.seats[0].token
+        open_link(alice, f"http://127.0.0.1:{port}/#token={token}")
+        until(alice, lambda d: d.find_element(By.ID, "live").text == "live", "not live")
+        assert served.terminate() == 0
+    until(alice, lambda d: d.find_element(By.ID, "live").text in ("reconnecting", "stream ended"), "still live")
+
+    # meanwhile p1 answers until the game waits for its bot, with no server to play it
+    app = Westmarch(store_env(db=database))
+    service = GameService(app)
+    game_id = UUID(access.game_id)
+    while (pending := service.state(game_id).pending) is not None and pending.seat == "p1":
+        service.submit_as(game_id, "p1", 0, pending.id, (pending.options[0].id,), f"away-{pending.id}")
+    waiting = service.state(game_id).version
+    app.close()
+
+    served, again = serve(port)
+    with served:
+        assert again == port
+        until(alice, lambda d: d.find_element(By.ID, "live").text == "live", "the page did not reconnect", 40)
+        until(alice, lambda d: shown_version(d) > waiting, "the bot did not play on after the restart", 40)
+        assert served.terminate() == 0
+
+
+def test_a_bad_token_after_a_good_one_shows_no_table(server: ThreadedServer, bob: WebDriver) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = stub.CreateGame(pb.CreateGameRequest(game="lcg", players=[pb.PlayerSetup()], seed=3)).access
+    open_link(bob, f"http://127.0.0.1:{server.web.port}/#token={access.seats[0].token}")
+    until(bob, lambda d: d.find_element(By.ID, "live").text == "live", "not live")
+    bob.execute_script("location.hash = 'token=' + arguments[0]", access.seats[0].token[:-4] + "AAAA")
+    until(bob, lambda d: "unauthenticated" in d.find_element(By.ID, "error").text, "no refusal")
+    assert bob.find_element(By.ID, "live").text != "live"
+    assert not bob.find_elements(By.CSS_SELECTOR, "#table .card, #decision button, #events li")
+    assert bob.find_element(By.ID, "version").text == ""
+
+
+def test_on_a_phone_the_decision_stays_in_view(server: ThreadedServer, desk: WebDriver) -> None:
+    """At 400 px wide the decision stays on the screen wherever the page is scrolled, and the
+    timeline, folded until asked for, is above the table rather than thousands of pixels under it."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        request = pb.CreateGameRequest(
+            game="lcg", scenario="hunt-for-the-dreadnaught", players=[pb.PlayerSetup()] * 2, seed=5
+        )
+        access = stub.CreateGame(request).access
+    desk.set_window_size(400, 800)
+    try:
+        open_link(desk, f"http://127.0.0.1:{server.web.port}/#token={access.seats[0].token}")
+        assert not desk.find_element(By.ID, "events").is_displayed()  # on a phone, the timeline when asked
+        desk.find_element(By.CSS_SELECTOR, "#replay > summary").click()
+        until(desk, lambda d: d.find_element(By.ID, "events").is_displayed(), "the timeline does not open")
+        for where in ("0", "document.body.scrollHeight / 2", "document.body.scrollHeight"):
+            desk.execute_script(f"window.scrollTo(0, {where})")
+            box = desk.execute_script(
+                "const r = document.getElementById('decision').getBoundingClientRect();"
+                "return [r.top, r.bottom, window.innerHeight, r.height];"
+            )
+            assert box[3] > 40 and box[0] >= 0 and box[1] <= box[2] + 1, (where, box)
+        assert "Your decision" in desk.find_element(By.ID, "decision").text
+        top = desk.execute_script("return document.getElementById('replay').getBoundingClientRect().top + scrollY")
+        assert top < 1500, top
+    finally:
+        desk.set_window_size(1400, 1000)

@@ -622,8 +622,18 @@ function setLive(view) {
   S.viewer = view.viewer;
   S.latest = Math.max(S.latest, num(view.latestVersion), num(view.version));
   if (S.at === null) S.shown = view;
-  render();
+  drawSoon();
   if (ended && S.verdict && S.verdict.ok) checkChain(); // the whole game, once it is over
+}
+
+// The table is drawn once per frame however many updates came in it (the server passing a
+// run of action windows sends one each), and not at all while the page is not on screen.
+let drawing = 0;
+function drawSoon() {
+  if (!drawing) drawing = requestAnimationFrame(() => {
+    drawing = 0;
+    render();
+  });
 }
 
 function addEvents(events) {

@@ -386,7 +386,7 @@ function refused(error) {
   const message = error.message || "";
   const group = (message.match(/^group (\d+)/) || [])[1] || "1";
   const player = (message.match(/player (\d+)/) || [])[1];
-  const seat = player ? `p${player}` : (message.match(/seat ([a-z0-9-]+)/) || [])[1];
+  const seat = player ? `p${player}` : (message.match(/\bseat '?([a-z0-9-]+)/) || [])[1];
   let part = null;
   if (seat) part = document.querySelector(`#new-seats .seat-setup[data-group="${group}"][data-seat="${seat}"]`);
   if (!part && /scenario/.test(message)) part = $("new-scenario-row");

@@ -34,6 +34,7 @@ from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import room_pb2_grpc as rpb_grpc
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
+from service.rpc.limits import Limits
 from service.rpc.server import ThreadedServer
 from tests.rpc_support import pg_env, postgres_schema, stub_for, threaded_server, tokens, wait_until
 
@@ -477,3 +478,27 @@ def test_a_take_back_in_an_epic_group_moves_the_group(server: ThreadedServer) ->
             placed = organizer.contributions(service.state(game_id), server.app.history(game_id))
             assert dict(group.contributed) == placed
         assert [g.result for g in sheet.groups] == ["lost", "lost"] or all(g.result for g in sheet.groups)
+
+
+def test_the_rooms_calls_are_under_the_servers_limits(tmp_path: Path) -> None:
+    """WatchRoom streams count as Watch streams (per token); the calls without a token
+    (CheckDeck, JoinGame, ListOpenGames) draw on the same budget as CreateGame."""
+    limits = Limits(streams_per_token=2, open_calls_per_second=0.01, open_calls_burst=4)
+    with threaded_server(store_env(db=str(tmp_path / "g.db")), limits=limits) as running:
+        channel, stub = stub_for(running.address)
+        with channel:
+            rooms = rpb_grpc.RoomServiceStub(channel)
+            access = stub.CreateGame(lcg(1, [pb.SeatPlan(seat="p1", name="Ann")])).access  # the first open call
+            token = access.seats[0].token
+            streams = [rooms.WatchRoom(rpb.WatchRoomRequest(token=token)) for _ in range(3)]
+            assert next(streams[0]).room.seats[0].name == "Ann" and next(streams[1]).room.viewer == "p1"
+            with pytest.raises(grpc.RpcError) as refused:
+                next(streams[2])
+            assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+            for stream in streams[:2]:
+                stream.cancel()
+            for _ in range(3):
+                rooms.CheckDeck(rpb.CheckDeckRequest(deck=["leadership"]))
+            with pytest.raises(grpc.RpcError) as refused:
+                rooms.CheckDeck(rpb.CheckDeckRequest(deck=["leadership"]))
+            assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import logging
+import random
 import sqlite3
 import threading
 import time
@@ -36,13 +37,14 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from bots import is_action_window
+from bots import is_action_window, random_choice
 from domain.kernel.decisions import Decision, Kind
 from domain.record import verify_record as verify_record_lines
 from domain.rulesets import ruleset
 from service.app import Westmarch, store_env
 from service.commands import GameService
 from service.rpc.auth import game_of_token
+from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer, configure_logging
@@ -861,3 +863,24 @@ def test_on_a_phone_the_decision_stays_in_view(server: ThreadedServer, desk: Web
         assert top < 1500, top
     finally:
         desk.set_window_size(1400, 1000)
+
+
+def test_a_seat_is_told_it_has_a_response(server: ThreadedServer, bob: WebDriver) -> None:
+    """When the decision pending is a card's Response the seat may use, the page says so above it."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = stub.CreateGame(pb.CreateGameRequest(game="lcg", players=[pb.PlayerSetup()], seed=40)).access
+        token = access.seats[0].token
+        rng = random.Random(40)
+        for n in range(400):  # on to a Response of one of p1's cards
+            decision = decision_from_pb(stub.GetView(pb.GetViewRequest(token=token)).view.decision)
+            if decision.rule.endswith(".response"):
+                break
+            choice = list(random_choice(decision, rng))
+            stub.SubmitDecision(
+                pb.SubmitDecisionRequest(token=token, decision_id=decision.id, choice=choice, command_id=f"r{n}")
+            )
+        assert decision.rule.endswith(".response")
+    open_link(bob, f"http://127.0.0.1:{server.web.port}/#token={token}")
+    banner = until(bob, lambda d: d.find_elements(By.CSS_SELECTOR, "#decision .response"), "no word of the response")[0]
+    assert banner.text == f"You have a response: {decision.prompt}"

@@ -18,24 +18,27 @@ does.
 
 The answers are made on threads of their own, a game at most ``STEPS`` decisions in a turn
 before the next game waiting gets its turn, so games played by bots alone neither hold the
-request threads nor keep other games' bots waiting.
+request threads nor keep other games' bots waiting. The search bot's seconds of pure-Python
+search run in a process of their own (as ``AnalyzeDecision``'s do), started on its first
+decision: run on a thread, they would hold the interpreter every game is served from.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import threading
 import zlib
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 from typing import Any
 from uuid import UUID
 
 import msgspec
 
-from bots import Bot, is_action_window, make_bot
-from domain.kernel.decisions import NotYourDecision, RuleError
+from bots import DEFAULT_SEARCH_SECONDS, Bot, is_action_window, make_bot
+from domain.kernel.decisions import Choice, Decision, NotYourDecision, RuleError
 from service.app import DamagedGame, UnknownGame
 from service.commands import GameService
 from service.records import ROOM_TOPIC
@@ -45,6 +48,8 @@ log = logging.getLogger("westmarch.autoplay")
 STEPS = 25
 """Decisions one game is given in a turn before the next game waiting gets its turn."""
 THREADS = 2
+SEARCH = "search"
+"""The bot that searches (``bots/search.py``): its choices are made in a process of their own."""
 _BOTS = 1024
 
 
@@ -70,6 +75,9 @@ class Autoplay:
         self._again: set[UUID] = set()
         self._bots: OrderedDict[tuple[UUID, str, int], Bot] = OrderedDict()
         self._closed = False
+        self._searches: ProcessPoolExecutor | None = None
+        self.search_seconds = DEFAULT_SEARCH_SECONDS
+        """CPU seconds the search bot spends on one decision."""
         self.answered = 0
         """Decisions answered by this process (bots and auto-pass); one another process
         answered first is not counted."""
@@ -94,6 +102,8 @@ class Autoplay:
         with self._lock:
             self._closed = True
         self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._searches is not None:
+            self._searches.shutdown(wait=True, cancel_futures=True)
 
     # -- turns -------------------------------------------------------------------------
 
@@ -134,8 +144,12 @@ class Autoplay:
                 if view.decision is None or view.decision.id != decision.id:
                     continue  # moved on meanwhile: look again
                 others = frozenset(seat for seat in bots if seat != decision.seat)
-                bot = self._bot(game_id, decision.seat, bots[decision.seat], room.bot_seed, view.game, others)
-                choice = bot.choose(view.decision, partial(_table, view.table, view.game))
+                if bots[decision.seat] == SEARCH:
+                    seed = room.bot_seed ^ zlib.crc32(decision.seat.encode()) ^ decision.id
+                    choice = self._search(game_id, view.game, view.decision, view.table, seed, others)
+                else:
+                    bot = self._bot(game_id, decision.seat, bots[decision.seat], room.bot_seed, view.game, others)
+                    choice = bot.choose(view.decision, partial(_table, view.table, view.game))
                 command = f"bot/{decision.id}"
             elif decision.seat in room.auto_pass and is_action_window(decision):
                 choice, command = ("pass",), f"auto-pass/{decision.id}"
@@ -155,21 +169,33 @@ class Autoplay:
     def _bot(self, game_id: UUID, seat: str, kind: str, seed: int, game: str, consent: frozenset[str]) -> Bot:
         """The seat's bot, kept between its decisions (a bot may remember what it saw). It
         may spend the cards of the other bot seats (their players consented by seating
-        bots), never a person's unless the rules leave no other answer; the search bot reads
-        the game held here, of which it looks only at what its seat may see."""
+        bots), never a person's unless the rules leave no other answer."""
         key = (game_id, seat, seed)
         with self._lock:
             found = self._bots.get(key)
             if found is not None:
                 self._bots.move_to_end(key)
                 return found
-        state = partial(self.service.state, game_id)
-        bot = make_bot(kind, seed ^ zlib.crc32(seat.encode()), game, consent=consent, state=state)
+        bot = make_bot(kind, seed ^ zlib.crc32(seat.encode()), game, consent=consent)
         with self._lock:
             self._bots[key] = bot
             while len(self._bots) > _BOTS:
                 self._bots.popitem(last=False)
         return bot
+
+    def _search(
+        self, game_id: UUID, game: str, decision: Decision, table: bytes, seed: int, consent: frozenset[str]
+    ) -> Choice:
+        """The search bot's answer, from a process of its own: the game's state goes there
+        encoded (the search reads only what its seat may see of it)."""
+        rules = self.service.app.rules_of(game_id)
+        state = rules.codec.encode(self.service.state(game_id))
+        with self._lock:
+            if self._searches is None:
+                self._searches = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            searches = self._searches
+        job = searches.submit(search_choice, game, state, decision, table, seed, consent, self.search_seconds)
+        return job.result()
 
     def _sweep(self) -> None:
         app = self.service.app
@@ -193,3 +219,16 @@ class Autoplay:
 
 class _Opened(msgspec.Struct):
     game_id: UUID
+
+
+def search_choice(
+    game: str, state: bytes, decision: Decision, table: bytes, seed: int, consent: frozenset[str], seconds: float
+) -> Choice:
+    """The search bot's answer to ``decision`` in the game whose state is ``state`` (its
+    ruleset's encoding), run in the search process."""
+    from bots.search import Budget
+    from domain.rulesets import ruleset
+
+    held = ruleset(game).codec.decode_state(state)
+    bot = make_bot(SEARCH, seed, game, consent=consent, state=lambda: held, budget=Budget(cpu_seconds=seconds))
+    return bot.choose(decision, partial(_table, table, game))

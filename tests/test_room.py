@@ -502,3 +502,23 @@ def test_the_rooms_calls_are_under_the_servers_limits(tmp_path: Path) -> None:
             with pytest.raises(grpc.RpcError) as refused:
                 rooms.CheckDeck(rpb.CheckDeckRequest(deck=["leadership"]))
             assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_a_search_bot_seat_searches_in_a_process_of_its_own(tmp_path: Path) -> None:
+    """The search bot (whatever make_bot offers may sit at the table) answers through the
+    command path like any bot, its search run outside the server's interpreter."""
+    with threaded_server(store_env(db=str(tmp_path / "g.db"))) as running:
+        running.autoplay.search_seconds = 0.02
+        channel, stub = stub_for(running.address)
+        with channel:
+            access = stub.CreateGame(lcg(1, [pb.SeatPlan(seat="p1", bot="search")], seed=17)).access
+        game_id = UUID(access.game_id)
+
+        def answered() -> list[DecisionAnswered]:
+            return [e for e in running.app.history(game_id) if isinstance(e, DecisionAnswered)]
+
+        wait_until(lambda: len(answered()) >= 4, 90)
+        for event in answered()[:4]:
+            record = running.app.record(command_id(game_id, "p1", f"bot/{event.decision}"))
+            assert isinstance(record, CommandApplied) and record.choice == event.choice
+        assert running.autoplay._searches is not None  # the search's own process

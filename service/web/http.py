@@ -1,10 +1,11 @@
 """The web page's HTTP/1.1 server, on the same event loop as the gRPC server.
 
 It serves two things on one port: the page itself (``static/``: HTML, JavaScript and CSS
-from this package, no build step, nothing from elsewhere) and the game service's methods
-over the Connect protocol (``connect.py``), dispatched to the very handlers registered
-with gRPC (``Servicer.methods``): tokens, projections, errors and call logs are the gRPC
-API's, so the page can see and do exactly what any client with its token could.
+from this package, no build step, nothing from elsewhere) and the methods of every
+``westmarch.v1`` service (GameService, RoomService, EpicService) over the Connect protocol
+(``connect.py``), dispatched to the very handlers registered with gRPC: tokens,
+projections, errors and call logs are the gRPC API's, so the page can see and do exactly
+what any client with its token could.
 
 HTTP parsing is h11's (a small pure-Python HTTP/1.1 state machine with no dependencies);
 connections are asyncio streams. A call's token travels in its POST body, never in a URL,

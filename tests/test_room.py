@@ -522,3 +522,16 @@ def test_a_search_bot_seat_searches_in_a_process_of_its_own(tmp_path: Path) -> N
             record = running.app.record(command_id(game_id, "p1", f"bot/{event.decision}"))
             assert isinstance(record, CommandApplied) and record.choice == event.choice
         assert running.autoplay._searches is not None  # the search's own process
+
+
+def test_malformed_room_requests_are_refused_as_invalid(server: ThreadedServer) -> None:
+    channel = grpc.insecure_channel(server.address)
+    with channel:
+        for method, call in (("Say", channel.unary_unary), ("WatchRoom", channel.unary_stream)):
+            send = call(f"/westmarch.v1.RoomService/{method}", request_serializer=bytes, response_deserializer=bytes)
+            with pytest.raises(grpc.RpcError) as refused:
+                answer = send(b"\xff\x00\x07")
+                if method == "WatchRoom":
+                    next(iter(answer))
+            assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT, method
+            assert "malformed" in (refused.value.details() or "")

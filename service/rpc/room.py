@@ -6,7 +6,6 @@ are limited as CreateGame is; WatchRoom streams count as Watch streams)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -23,11 +22,21 @@ from service.records import MessageSaid, epic_talk_id, room_id
 from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.limits import LimitExceeded
-from service.rpc.server import WATCH_FALLBACK_SECONDS, CallLog, Servicer, _log_call, _log_failure, _parser, status_of
+from service.rpc.server import (
+    CallLog,
+    Malformed,
+    Servicer,
+    _abort_malformed,
+    _log_call,
+    _log_failure,
+    _parser,
+    status_of,
+)
 
 ROOM_SERVICE_NAME = "westmarch.v1.RoomService"
-OPEN = frozenset({"ListOpenGames", "JoinGame", "CheckDeck"})
-"""Its calls without a token: limited per connection and address as CreateGame is."""
+ROOM_FALLBACK_SECONDS = 15.0
+"""A watched room is looked at again after this long even if nothing woke it: changes made
+through other server processes wake it through the store's notification poll first."""
 
 
 def seat_pb(s: SeatShown) -> rpb.RoomSeat:
@@ -161,12 +170,15 @@ class RoomServicer:
     # -- the stream ------------------------------------------------------------------------
 
     async def watch_room(
-        self, request: rpb.WatchRoomRequest, context: aio.ServicerContext[Any, Any]
+        self, request: rpb.WatchRoomRequest | Malformed, context: aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[rpb.WatchRoomResponse]:
         """The room, then again after each change: woken by this process's changes at once,
         by other processes' through the store's notification poll (or after a few seconds)."""
         started = time.perf_counter()
         entry = CallLog("WatchRoom")
+        if isinstance(request, Malformed):
+            await _abort_malformed(request, entry, started, context)
+            return
         calls, peer = self.calls, context.peer()
         try:
             opened = calls.gate.open_stream(request.token, peer)
@@ -203,7 +215,7 @@ class RoomServicer:
                     yield rpb.WatchRoomResponse(room=room_pb(shown))
                 waits = [asyncio.ensure_future(e.wait()) for e in woken]
                 try:
-                    await asyncio.wait(waits, timeout=WATCH_FALLBACK_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+                    await asyncio.wait(waits, timeout=ROOM_FALLBACK_SECONDS, return_when=asyncio.FIRST_COMPLETED)
                 finally:
                     for wait in waits:
                         wait.cancel()
@@ -247,6 +259,3 @@ class RoomServicer:
 
     def handlers(self) -> grpc.GenericRpcHandler:
         return grpc.method_handlers_generic_handler(ROOM_SERVICE_NAME, self.methods())
-
-
-__all__ = ["OPEN", "ROOM_SERVICE_NAME", "RoomServicer", "contextlib"]

@@ -48,6 +48,12 @@ def random_choice(decision: Decision, rng: random.Random) -> Choice:
     return (str(rng.randint(decision.min, decision.max)),)
 
 
+def is_action_window(decision: Decision) -> bool:
+    """A window in which a player may use an Action or pass: what auto-pass passes, at the
+    terminal and on the server alike."""
+    return ".window" in decision.rule and decision.option("pass") is not None
+
+
 def without_cards(decision: Decision, barred: set[int]) -> Decision:
     """``decision`` without the options that name a card in ``barred`` (a partner's cards
     the bot may not spend), unless that would leave no legal answer: when every answer uses

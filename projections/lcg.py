@@ -104,6 +104,9 @@ class TableView(msgspec.Struct, omit_defaults=True):
     corsair_discard: list[CardView] = msgspec.field(default_factory=list)
     treasures: int = 0
     """How many treasures lie face down under The Lonely Mountain (their identity is hidden)."""
+    offered: list[CardView] = msgspec.field(default_factory=list)
+    """Cards the viewer's own pending decision names that the table does not lay out for it
+    (the ship-objectives set aside while the fleet is prepared), so it can read what it picks."""
 
 
 def card_view(s: LcgState, uid: Uid) -> CardView:
@@ -209,7 +212,18 @@ def view(s: LcgState, viewer: str) -> TableView:
         corsair_deck_size=len(s.zone("corsair.deck")),
         corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")],
         treasures=len(s.zone("treasures")),
+        offered=_offered(s, viewer, decision) if decision is not None and decision.seat == viewer else [],
     )
+
+
+def _offered(s: LcgState, viewer: str, decision: Any) -> list[CardView]:
+    """The cards ``decision`` names (its options' and the one it is about) that ``viewer``
+    does not see on the table: a seat is shown what it is asked to choose."""
+    named = [o.card for o in decision.options if o.card is not None]
+    if decision.about is not None:
+        named.append(decision.about)
+    hidden = [uid for uid in dict.fromkeys(named) if uid in s.cards and not visible(s, viewer, uid)]
+    return [card_view(s, uid) for uid in hidden]
 
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------

@@ -27,6 +27,8 @@ class CatalogScenario(msgspec.Struct, frozen=True):
     """The seats a game of the scenario has (for the LCG, those of its largest table)."""
     difficulties: tuple[str, ...] = ()
     """The values ``options["difficulty"]`` takes for it, the default first (WotR: with bots)."""
+    shadow_seats: tuple[str, ...] = ()
+    """WotR: the Shadow team's seats (the rules' Shadow bots play them, Against the Shadow)."""
 
 
 class CatalogDeck(msgspec.Struct, frozen=True):
@@ -54,11 +56,16 @@ class CatalogGame(msgspec.Struct, frozen=True):
     options: tuple[CatalogOption, ...]
     decks: tuple[CatalogDeck, ...]
     contracts: tuple[CatalogContract, ...] = ()
+    bots: tuple[str, ...] = ()
+    """The bots a seat may be given (``bots.make_bot``'s kinds)."""
 
 
 @cache
 def catalog() -> tuple[CatalogGame, ...]:
-    return (_lcg(), _wotr())
+    from bots import BOTS
+
+    offered = tuple(BOTS)
+    return tuple(msgspec.structs.replace(game, bots=offered) for game in (_lcg(), _wotr()))
 
 
 def _lcg() -> CatalogGame:
@@ -106,13 +113,14 @@ def _lcg() -> CatalogGame:
 def _wotr() -> CatalogGame:
     from domain.wotr.options import CHOICES, DIFFICULTIES, scenario_keys
     from domain.wotr.scenarios import SCENARIOS
-    from domain.wotr.state import RuleOptions
+    from domain.wotr.state import SHADOW, RuleOptions
 
     scenarios = []
     for key in scenario_keys():
         found = SCENARIOS[key]
         seats = tuple(s.seat for s in found.seats)
-        scenarios.append(CatalogScenario(key, found.title, len(seats), len(seats), seats, DIFFICULTIES))
+        shadow = tuple(s.seat for s in found.seats if s.team == SHADOW)
+        scenarios.append(CatalogScenario(key, found.title, len(seats), len(seats), seats, DIFFICULTIES, shadow))
     defaults = RuleOptions()
     options = []
     for name, info in _fields(RuleOptions):

@@ -60,8 +60,9 @@ from service.app import (
 from service.archive import export
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied
 from service.games import GameRequest, created_event
-from service.lineage import fork_recorded
+from service.lineage import Branching, fork_recorded
 from service.records import CommandApplied, Record, SeatsAssigned, TokenRotated, command_id, seats_id
+from service.room import Rooms, SeatPlan, carried, plan_room
 from service.rpc.auth import Tokens, derived_token, game_of_token, issue, new_token, token_hash
 from service.store import stored_span
 
@@ -169,9 +170,12 @@ class GameService:
     def __init__(self, app: Westmarch, on_commit: Callable[[UUID, int], None] | None = None) -> None:
         self.app = app
         self.tokens = Tokens(app)
+        self.rooms = Rooms(app, self.people)
         self.on_commit = on_commit
         self.followers: list[Callable[[Game], None]] = []
         """Called with each game a command changed, once saved (the epic event organizer)."""
+        self.branching: list[Branching] = []
+        """Asked before, and told after, a take-back moves a game's play (the epic organizer)."""
         self._locks = [threading.Lock() for _ in range(_STRIPES)]
         self._hot: OrderedDict[UUID, Game] = OrderedDict()
         self._done: OrderedDict[UUID, Game] = OrderedDict()
@@ -212,7 +216,7 @@ class GameService:
             if existing is not None:
                 return existing
         created = created_event(request, secrets.randbelow(2**63) if seed is None else seed)
-        return self.start(request.game, created, game_id, request_id, fingerprint, request.unlisted)
+        return self.start(request.game, created, game_id, request_id, fingerprint, request.unlisted, request.seating)
 
     def start(
         self,
@@ -222,23 +226,30 @@ class GameService:
         request_id: str = "",
         fingerprint: str = "",
         unlisted: bool = False,
+        seating: Sequence[SeatPlan] = (),
+        epic: UUID | None = None,
     ) -> Access:
         """Start a game from its creation event (a group of an epic event is made so) and
-        issue its tokens."""
+        issue its tokens; with ``seating`` (or in an epic event), its room is saved with it
+        (``service/room.py``), and its bot seats get no token."""
         from domain.rulesets import ruleset
 
         rules = ruleset(kind)
         game_id = game_id or uuid4()
         game = Game.start(game_id, rules, created)
-        tokens, record = issue(game_id, rules.played_by_people(game.state), request_id, fingerprint, unlisted)
+        room = plan_room(rules, game.state, game_id, seating, epic) if seating or epic else None
+        people = [s for s in rules.played_by_people(game.state) if room is None or not room.seats[s].bot]
+        tokens, record = issue(game_id, people, request_id, fingerprint, unlisted)
         try:
-            self.app.commit(game, 0, record)
+            self.app.commit(game, 0, record, *([Record(room)] if room is not None else []))
         except ConcurrentUpdate:
             existing = self._created_before(game_id, request_id, fingerprint) if request_id else None
             if existing is None:
                 raise
             return existing  # the same request, retried while the first was being saved
         self.tokens.remember(game_id, record)
+        if room is not None:
+            self.rooms.opened(room)
         self._committed(game_id, game.version)
         return self._access(game_id, rules.name, tokens, game.version)
 
@@ -535,8 +546,9 @@ class GameService:
         seats = [v for v in self.tokens.hashes(game_id) if v not in (SPECTATOR, REFEREE)]
         new_id = uuid4()
         tokens, record = issue(new_id, seats, unlisted=not self.tokens.listed(game_id))
+        room = carried(self.rooms.room(game_id), new_id, keep_names=False)  # its bots play on
         try:
-            game = fork_recorded(self.app, game_id, at, new_id=new_id, also=[record])
+            game = fork_recorded(self.app, game_id, at, new_id=new_id, also=[record, *([Record(room)] if room else [])])
         except BadVersion as error:
             raise OutOfRange(str(error)) from None
         self.tokens.remember(new_id, record)
@@ -590,6 +602,10 @@ class GameService:
         return fresh
 
     # -- queries ---------------------------------------------------------------------
+
+    def people(self, game_id: UUID) -> list[str]:
+        """The seats of a game that people play (each has a token; a bot seat has none)."""
+        return [v for v in self.tokens.hashes(game_id) if v not in (SPECTATOR, REFEREE)]
 
     def viewer(self, game_id: UUID, token: str) -> str:
         """The viewer ``token`` stands for; :class:`DamagedRecord` naming the game if its

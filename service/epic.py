@@ -18,22 +18,43 @@ from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
 import msgspec
+from eventsourcing.persistence import IntegrityError
 
 from domain.game import Game
+from domain.kernel.decisions import RuleError
 from domain.lcg import epic as organizer
-from domain.lcg.lineups import lcg_options
+from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from service.app import ConcurrentUpdate, Westmarch
 from service.commands import Access, GameService
 from service.errors import BadRequest, PermissionDenied
+from service.games import GameRequest, PlayerSetup, created_event
 from service.organizer import Organizer, Saved, leader_of
 from service.records import OrganizerKey
+from service.room import SeatPlan, plan_room
 from service.rpc.auth import new_token, token_hash
 
 SCENARIO = "hunt-for-the-dreadnaught"
 ROUNDS = 4
 """Rounds of following and telling in one follow (a told group may have more to count)."""
+
+
+@dataclass(frozen=True)
+class GroupSetup:
+    """One group's players and who sits in each seat, as CreateGame takes a game's."""
+
+    players: Sequence[PlayerSetup] = ()
+    seating: Sequence[SeatPlan] = ()
+
+
+def _group_options(players: int, mode: str, setup: GroupSetup) -> Any:
+    """A group's options: its players' decks, heroes and contracts, or the default lineups."""
+    if not setup.players:
+        return lcg_options(SCENARIO, players, None, mode)
+    request = GameRequest("lcg", SCENARIO, {"difficulty": mode}, tuple(setup.players))
+    created = created_event(request, 0)
+    return created.options  # type: ignore[attr-defined]
 
 
 def organizer_key_id(epic_id: UUID) -> UUID:
@@ -80,15 +101,28 @@ class EpicService:
         self.app: Westmarch = games.app
         self.organizer = Organizer(games.app, lambda game_id: cast(LcgState, games.state(game_id)))
         games.followers.append(self._after_command)
+        games.branching.append(self)
 
     # -- opening -------------------------------------------------------------------------
 
     def create(
-        self, groups: Sequence[int], difficulty: str | Sequence[str] = "standard", seed: int | None = None
+        self,
+        groups: Sequence[int],
+        difficulty: str | Sequence[str] = "standard",
+        seed: int | None = None,
+        setups: Sequence[GroupSetup] = (),
+        unlisted: bool = False,
     ) -> EpicAccess:
         """Open an epic event: one game per group (``groups``: players in each), sharing the
         global values fixed from the total number of players. ``difficulty`` is every group's,
-        or one per group (rulebook: "each group may choose its own difficulty mode")."""
+        or one per group (rulebook: "each group may choose its own difficulty mode").
+        ``setups``: each group's players (decks, heroes, contracts) and seating, as a game's
+        are; every group is checked before any is saved, so a refused part creates nothing."""
+        if setups:
+            sizes = [len(s.players) or 1 for s in setups]
+            if groups and list(groups) != sizes:
+                raise BadRequest(f"the groups' sizes {list(groups)} and their setups' players {sizes} differ")
+            groups = sizes
         if not groups or any(not 1 <= n <= organizer.MAX_GROUP for n in groups):
             raise BadRequest(f"an epic event needs one or more groups of 1 to {organizer.MAX_GROUP} players")
         modes = [difficulty] * len(groups) if isinstance(difficulty, str) else list(difficulty)
@@ -98,13 +132,25 @@ class EpicService:
         total = sum(groups)
         numbered = {"epic": str(epic_id), "epic_players": total, "epic_groups": len(groups)}
         rng_seed = secrets.randbelow(2**63) if seed is None else seed
-        accesses = []
-        entries = []
+        made = []
         for i, (players, mode) in enumerate(zip(groups, modes, strict=True)):
-            options = lcg_options(SCENARIO, players, None, mode)
+            setup = setups[i] if setups else GroupSetup()
+            try:
+                options = _group_options(players, mode, setup)
+            except SetupError as error:
+                raise SetupError(f"group {i + 1}: {error}") from None
             options = msgspec.structs.replace(options, epic_group=i + 1, **numbered)
             created = LCG.created(options, (rng_seed + i) % 2**63)
-            access = self.games.start("lcg", created)
+            trial = Game.start(uuid4(), LCG, LCG.created(options, 0))  # its seats, to check the seating
+            try:
+                plan_room(LCG, trial.state, trial.id, setup.seating, epic_id)
+            except BadRequest as error:
+                raise BadRequest(f"group {i + 1}: {error}") from None
+            made.append((players, mode, created, setup))
+        accesses = []
+        entries = []
+        for players, mode, created, setup in made:
+            access = self.games.start("lcg", created, unlisted=unlisted, seating=setup.seating, epic=epic_id)
             accesses.append(access)
             entries.append(organizer.Group(access.game_id, players, mode))
         epic = organizer.Epic.open(epic_id, entries)
@@ -122,7 +168,8 @@ class EpicService:
         """Process the new events of ``groups`` (default: every group), then tell each
         group what it must learn; what a group is told may itself contribute or send an
         effect on (a relayed effect resolving there), so the groups told are followed again."""
-        todo = list(groups) or [g.game_id for g in self.load(epic_id).state.groups]
+        sheet = self.load(epic_id).state
+        todo = [g for g in groups if g not in sheet.moved] if groups else [g.game_id for g in sheet.groups]
         for _ in range(ROUNDS):
             for group in todo:
                 self.organizer.pull_and_process(leader_of(group))
@@ -155,6 +202,44 @@ class EpicService:
             # Other processes may keep counting meanwhile: the next follow counts what is left.
             with contextlib.suppress(ConcurrentUpdate):
                 self.follow(UUID(epic), [game.id])
+
+    # -- a take-back in a group ------------------------------------------------------------
+
+    def _epic_of(self, game_id: UUID) -> UUID | None:
+        options = getattr(self.games.state(game_id), "options", None)
+        epic = getattr(options, "epic", "")
+        return UUID(epic) if epic else None
+
+    def before_branch(self, game_id: UUID, at: int) -> None:
+        """A group may go on from version ``at`` in another game only if the organizer has
+        counted nothing it did after that (the other groups were told what was counted)."""
+        epic = self._epic_of(game_id)
+        if epic is None:
+            return
+        self.follow(epic, [game_id])  # what it did up to now is counted first, so nothing is missed
+        why = self.load(epic).state.unmovable(game_id, at)
+        if why:
+            raise RuleError(why)
+
+    def after_branch(self, game_id: UUID, branch: UUID, at: int) -> None:
+        """The organizer follows the group's new game from now on (GroupMoved), which is
+        told what it must learn."""
+        epic_id = self._epic_of(game_id)
+        if epic_id is None:
+            return
+        for _ in range(ROUNDS * 2):
+            epic = self.load(epic_id)
+            try:
+                epic.move(game_id, branch, at)
+            except ValueError as error:
+                raise RuleError(str(error)) from None
+            try:
+                self.organizer.save(Saved(epic, list(epic.collect_events())))
+            except IntegrityError:
+                continue  # another process counted something first: look again
+            break
+        with contextlib.suppress(ConcurrentUpdate):
+            self.follow(epic_id, [branch])
 
     # -- the organizer's view ------------------------------------------------------------------
 

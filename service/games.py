@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from domain.kernel.events import Event
 from domain.lcg.decks import Deck
 from domain.lcg.lineups import SetupError
+from service.room import SeatPlan
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class GameRequest:
     players: Sequence[PlayerSetup] = ()
     unlisted: bool = False
     """Kept out of the public listing (ListGames); see :class:`service.records.SeatsAssigned`."""
+    seating: Sequence[SeatPlan] = ()
+    """Who plays each seat: names, open seats, bots (``service/room.py``)."""
 
 
 def created_event(request: GameRequest, seed: int) -> Event:
@@ -68,7 +71,7 @@ def _wotr(request: GameRequest, seed: int) -> Event:
     return WOTR.created(wotr_options(request.scenario or "trilogy", rules, bots, difficulty, pool), seed)
 
 
-def _deck(player: PlayerSetup) -> Deck | None:
+def player_deck(player: PlayerSetup) -> Deck | None:
     """The deck a player brings: its text, or the key of a ready-made deck (GetCatalog)."""
     from domain.lcg.decks.formats import read_deck
     from domain.lcg.decks.ready_made import ready_made
@@ -89,7 +92,7 @@ def _lcg(request: GameRequest, seed: int) -> Event:
         raise SetupError(f"unknown option {unknown[0]!r}; lcg takes: difficulty")
     players = list(request.players) or [PlayerSetup()]
     heroes = [list(p.heroes) for p in players]
-    decks = [_deck(p) for p in players]
+    decks = [player_deck(p) for p in players]
     options = lcg_options(
         request.scenario or "passage-through-mirkwood",
         len(players),

@@ -22,16 +22,28 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID, uuid4
 
+from bots import is_action_window
 from domain.game import Game
 from domain.kernel.decisions import RuleError
-from domain.kernel.events import DecisionAnswered
+from domain.kernel.events import DecisionAnswered, DecisionRequested
 from service.app import Westmarch
 from service.records import GameForked, Record, forked_id
 
 TAKE_BACK = "take-back"
+
+
+class Branching(Protocol):
+    """What must hear of a take-back that moves a game's play to a new game (the epic
+    organizer, which follows each group's game): asked first, told after."""
+
+    def before_branch(self, game_id: UUID, at: int) -> None:
+        """Raise (a RuleError naming why) if play cannot go on from version ``at`` elsewhere."""
+
+    def after_branch(self, game_id: UUID, branch: UUID, at: int) -> None:
+        """Play went on in ``branch``, the game's events up to ``at``."""
 
 
 class NothingToTakeBack(RuleError):
@@ -39,11 +51,18 @@ class NothingToTakeBack(RuleError):
         super().__init__(f"{seat} has made no decision in this game yet")
 
 
-def last_decision(app: Westmarch, game_id: UUID, seat: str) -> int:
-    """The version at which the seat's last answered decision was asked."""
-    for event in reversed(app.history(game_id)):
+def last_decision(app: Westmarch, game_id: UUID, seat: str, passes: bool = True) -> int:
+    """The version at which the seat's last answered decision was asked; with ``passes``
+    false, its last one that was not a pass in an action window (a seat on auto-pass has
+    its windows passed again at once: taking one back would change nothing)."""
+    events = app.history(game_id)
+    for event in reversed(events):
         if isinstance(event, DecisionAnswered) and event.seat == seat:
-            return event.decision
+            asked = events[event.decision - 1]
+            if passes or event.choice != ("pass",) or not isinstance(asked, DecisionRequested):
+                return event.decision
+            if not is_action_window(asked.decision):
+                return event.decision
     raise NothingToTakeBack(seat)
 
 

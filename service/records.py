@@ -14,6 +14,8 @@
   saved in the same transaction as every commit's events, so a log whose last commit was
   deleted whole (every row of it: the rest still chains and ends at a question) is told
   from a log that was never longer.
+- The room around a game (:class:`RoomOpened` and its later versions, ``service/room.py``):
+  who sits in each seat, table talk, take-backs asked; beside the game, never in its log.
 
 Each record is a one-event aggregate (:class:`Record`), so the ``eventsourcing``
 application saves it with the game in one ``save`` call.
@@ -27,7 +29,7 @@ from uuid import UUID, uuid5
 
 import msgspec
 
-from domain.lcg.epic import ContributionCounted, EffectRelayed, EpicOpened, GroupFollowed, TotalReached
+from domain.lcg.epic import ContributionCounted, EffectRelayed, EpicOpened, GroupFollowed, GroupMoved, TotalReached
 
 SEATS_TOPIC = "westmarch.service.seats"
 COMMAND_TOPIC = "westmarch.service.command"
@@ -38,6 +40,8 @@ TAKE_BACK_DONE_TOPIC = "westmarch.service.take-back-done"
 TOKEN_ROTATED_TOPIC = "westmarch.service.token-rotated"
 LENGTH_TOPIC = "westmarch.service.length"
 DAMAGE_TOPIC = "westmarch.service.damage"
+ROOM_TOPIC = "westmarch.service.room"
+"""The first version of a game's room (:class:`RoomOpened`): rooms are listed by it."""
 
 
 class SeatsAssigned(msgspec.Struct, frozen=True, kw_only=True):
@@ -183,6 +187,104 @@ class TakeBackDone(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
+# -- the room around a game (service/room.py): one record kept in versions, beside the game --
+
+
+class SeatPlanned(msgspec.Struct, frozen=True, kw_only=True):
+    """Who plays one seat: a person (named, or free while ``name`` is empty) or a bot."""
+
+    name: str = ""
+    bot: str = ""
+    """A bot kind (``bots.make_bot``) the server plays the seat with; empty: a person."""
+    open: bool = False
+    """A person's seat anyone may take from the lobby (while the game is listed); a seat
+    that is not open is reached only by its link."""
+
+
+class RoomOpened(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's room: who sits in each seat, saved with the game's first events (so bot seats
+    are known to every server process, and after a restart). Id: ``uuid5(game id, "room")``;
+    everything said or set at the table later is a next version of the same record."""
+
+    originator_id: UUID
+    originator_version: int = 1
+    game_id: UUID
+    seats: dict[str, SeatPlanned]
+    auto_pass: tuple[str, ...] = ()
+    """Seats whose action windows the server passes."""
+    bot_seed: int = 0
+    """The seed the room's bots are made with (each seat's from it and the seat's name)."""
+    epic: UUID | None = None
+    """The epic event the game is a group of."""
+    timestamp: datetime | None = None
+
+
+class SeatTaken(msgspec.Struct, frozen=True, kw_only=True):
+    """A person took a seat under ``name``, or renamed themselves; ``joined``: through the
+    lobby (the seat's token was replaced in the same transaction)."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    seat: str
+    name: str
+    joined: bool = False
+    timestamp: datetime | None = None
+
+
+class AutoPassSet(msgspec.Struct, frozen=True, kw_only=True):
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    seat: str
+    on: bool
+    timestamp: datetime | None = None
+
+
+class MessageSaid(msgspec.Struct, frozen=True, kw_only=True):
+    """Table talk: ``text`` said by ``by`` (a seat, ``spectator`` or ``referee``) on ``channel``.
+    In a room (``table``, ``watchers``), or in an epic event's talk (``epic``: its id is
+    ``uuid5(epic id, "talk")``, and ``game_id`` is the group of the one who said it)."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    channel: str
+    by: str
+    name: str
+    text: str
+    at: int
+    """Milliseconds since 1970."""
+    timestamp: datetime | None = None
+
+
+class TakeBackNoted(msgspec.Struct, frozen=True, kw_only=True):
+    """``by`` asked (or agreed) that ``seat`` take back the decision asked at ``at`` (the
+    ask itself is :class:`TakeBackAsked`; this tells the room, so every page shows it)."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    seat: str
+    at: int
+    by: str
+    timestamp: datetime | None = None
+
+
+class PlayMoved(msgspec.Struct, frozen=True, kw_only=True):
+    """Play went on in ``branch`` (``seat``'s decision asked at ``at`` was taken back)."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    seat: str
+    at: int
+    branch: UUID
+    timestamp: datetime | None = None
+
+
+RoomRecord = RoomOpened | SeatTaken | AutoPassSet | MessageSaid | TakeBackNoted | PlayMoved
+
 ServiceRecord = (
     SeatsAssigned
     | TokenRotated
@@ -193,6 +295,7 @@ ServiceRecord = (
     | TakeBackDone
     | LogLength
     | DamageFound
+    | RoomRecord
 )
 
 TOPICS: dict[type[Any], str] = {
@@ -205,14 +308,23 @@ TOPICS: dict[type[Any], str] = {
     TakeBackDone: TAKE_BACK_DONE_TOPIC,
     LogLength: LENGTH_TOPIC,
     DamageFound: DAMAGE_TOPIC,
+    RoomOpened: ROOM_TOPIC,
+    SeatTaken: "westmarch.service.room.seat-taken",
+    AutoPassSet: "westmarch.service.room.auto-pass",
+    MessageSaid: "westmarch.service.room.said",
+    TakeBackNoted: "westmarch.service.room.take-back",
+    PlayMoved: "westmarch.service.room.moved",
     # Epic Multiplayer: the event organizer's aggregate and its token (service/epic.py)
     EpicOpened: "westmarch.epic.opened",
     ContributionCounted: "westmarch.epic.counted",
     EffectRelayed: "westmarch.epic.relayed",
     TotalReached: "westmarch.epic.reached",
     GroupFollowed: "westmarch.epic.followed",  # written before tracking records; read only
+    GroupMoved: "westmarch.epic.moved",
     OrganizerKey: "westmarch.epic.organizer",
 }
+ROOM_TOPICS = [TOPICS[kind] for kind in (RoomOpened, SeatTaken, AutoPassSet, MessageSaid, TakeBackNoted, PlayMoved)]
+"""What changes a room (or an epic event's talk): a server process polls for them to wake its pages."""
 DECODERS: dict[str, msgspec.json.Decoder[Any]] = {topic: msgspec.json.Decoder(kind) for kind, topic in TOPICS.items()}
 
 
@@ -246,6 +358,14 @@ def take_back_asked_id(game_id: UUID, seat: str, at: int, by: str) -> UUID:
 
 def take_back_done_id(game_id: UUID, seat: str, at: int) -> UUID:
     return uuid5(game_id, f"take-back/{seat}/{at}")
+
+
+def room_id(game_id: UUID) -> UUID:
+    return uuid5(game_id, "room")
+
+
+def epic_talk_id(epic_id: UUID) -> UUID:
+    return uuid5(epic_id, "talk")
 
 
 class Record:

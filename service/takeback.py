@@ -10,7 +10,9 @@ changed: it stays readable, verifiable and listed, with the answer that was take
 
 The new game keeps the source's tokens (the same hashes), so every seat, the spectator
 and the referee go on with the tokens they have, naming the new game's id; asking again
-tells that id to anyone who has not heard it.
+tells that id to anyone who has not heard it. The game's room tells it too
+(:class:`~service.records.PlayMoved`, after each ask a :class:`~service.records.TakeBackNoted`),
+and the new game's room keeps everyone in their seats, its bots playing on.
 """
 
 from __future__ import annotations
@@ -24,14 +26,18 @@ from service.commands import GameService
 from service.errors import BadRequest, PermissionDenied
 from service.lineage import TAKE_BACK, fork_recorded, last_decision
 from service.records import (
+    PlayMoved,
     Record,
     SeatsAssigned,
     TakeBackAsked,
     TakeBackDone,
+    TakeBackNoted,
+    room_id,
     seats_id,
     take_back_asked_id,
     take_back_done_id,
 )
+from service.room import carried
 from service.rpc.auth import REFEREE, SPECTATOR
 
 
@@ -59,7 +65,8 @@ def take_back(service: GameService, game_id: UUID, token: str, seat: str = "") -
     service.sound(game_id, thorough=True)  # a damaged game is refused (DamagedGame) before anything is saved
     if app.game(game_id).state.over is not None:
         raise PermissionDenied("the game is over: fork it to play another way")
-    at = last_decision(app, game_id, seat)
+    room = service.rooms.room(game_id)
+    at = last_decision(app, game_id, seat, passes=room is None or seat not in room.auto_pass)
     done = app.record(take_back_done_id(game_id, seat, at))
     if isinstance(done, TakeBackDone):
         return TakeBackResult(seat, at, done.branch)
@@ -74,6 +81,8 @@ def take_back(service: GameService, game_id: UUID, token: str, seat: str = "") -
                 if app.record(asked.originator_id) is None:
                     raise
                 # else the same viewer asked twice at once: once is enough
+            else:
+                _note(service, game_id, seat, at, viewer)
         waiting = [s for s in seats if app.record(take_back_asked_id(game_id, seat, at, s)) is None]
         if waiting:
             return TakeBackResult(seat, at, None, waiting)
@@ -93,13 +102,42 @@ def _branch(service: GameService, game_id: UUID, seat: str, at: int) -> TakeBack
     done = TakeBackDone(
         originator_id=take_back_done_id(game_id, seat, at), game_id=game_id, seat=seat, at=at, branch=branch_id
     )
+    for told in service.branching:
+        told.before_branch(game_id, at)
+    room = carried(service.rooms.room(game_id), branch_id, keep_names=True)  # everyone keeps their seat
+    also = [Record(same_tokens), Record(done), *([Record(room)] if room is not None else [])]
     try:
-        game = fork_recorded(app, game_id, at, TAKE_BACK, seat, branch_id, also=[Record(same_tokens), Record(done)])
+        game = fork_recorded(app, game_id, at, TAKE_BACK, seat, branch_id, also=also)
     except ConcurrentUpdate:
         found = app.record(done.originator_id)  # another ask made it happen first
         if isinstance(found, TakeBackDone):
             return TakeBackResult(seat, at, found.branch)
         raise RuleError("the take-back could not be saved; ask again") from None
     service.tokens.remember(branch_id, Record(same_tokens))
+    if room is not None:
+        service.rooms.opened(room)
+    for told in service.branching:
+        told.after_branch(game_id, branch_id, at)
+    service.rooms.append(
+        game_id,
+        lambda version: PlayMoved(
+            originator_id=room_id(game_id),
+            originator_version=version,
+            game_id=game_id,
+            seat=seat,
+            at=at,
+            branch=branch_id,
+        ),
+    )
     service._committed(branch_id, game.version)
     return TakeBackResult(seat, at, branch_id)
+
+
+def _note(service: GameService, game_id: UUID, seat: str, at: int, by: str) -> None:
+    """Tell the game's room that ``by`` asked (or agreed): every page shows who waits for whom."""
+    service.rooms.append(
+        game_id,
+        lambda version: TakeBackNoted(
+            originator_id=room_id(game_id), originator_version=version, game_id=game_id, seat=seat, at=at, by=by
+        ),
+    )

@@ -303,7 +303,9 @@ def test_no_players_and_a_bot_without_its_kind_are_refused(
     before = Path(db).read_bytes()
     for spec in ("p1", "p1=", "=greedy"):
         err = refused(capsys, "play", game, "--bot", spec, "--db", db)
-        assert err == f"westmarch: --bot {spec}: name the seat and its bot, e.g. --bot p2=greedy (random, greedy, search)\n"
+        assert err == (
+            f"westmarch: --bot {spec}: name the seat and its bot, e.g. --bot p2=greedy (random, greedy, search)\n"
+        )
     assert Path(db).read_bytes() == before
 
 

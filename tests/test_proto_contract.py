@@ -24,6 +24,7 @@ from tools.protogen import PROTO_DIR, proto_files
 SERVED = {
     "westmarch.v1.GameService",
     "westmarch.v1.EpicService",
+    "westmarch.v1.RoomService",
     "grpc.health.v1.Health",
     "grpc.reflection.v1alpha.ServerReflection",
 }
@@ -56,7 +57,7 @@ def compile_alone(out: Path) -> descriptor_pb2.FileDescriptorSet:
 def test_the_proto_folder_compiles_alone(tmp_path: Path) -> None:
     found = compile_alone(tmp_path)
     names = {f.name for f in found.file}
-    assert {"westmarch/v1/westmarch.proto", "westmarch/v1/epic.proto"} <= names
+    assert {"westmarch/v1/westmarch.proto", "westmarch/v1/epic.proto", "westmarch/v1/room.proto"} <= names
     for f in found.file:
         for dependency in f.dependency:
             assert dependency in names, f"{f.name} imports {dependency}, which -Iproto does not hold"
@@ -173,8 +174,9 @@ def test_reflection_lists_every_served_service(tmp_path: Path) -> None:
                 for raw in answer.file_descriptor_response.file_descriptor_proto:
                     proto = descriptor_pb2.FileDescriptorProto.FromString(raw)
                     files[proto.name] = proto
-            assert set(files) == {"westmarch/v1/westmarch.proto", "westmarch/v1/epic.proto"}
-            for name in ("westmarch/v1/westmarch.proto", "westmarch/v1/epic.proto"):
+            ours = ["westmarch/v1/westmarch.proto", "westmarch/v1/epic.proto", "westmarch/v1/room.proto"]
+            assert set(files) == set(ours)
+            for name in ours:
                 pool.Add(files[name])
             for name in wanted:
                 assert pool.FindServiceByName(name).methods, name

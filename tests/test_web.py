@@ -425,6 +425,8 @@ def test_a_broken_chain_is_shown_with_its_first_bad_event(server: ThreadedServer
     # the server streams no damaged log: the page says so, naming the game's damage, and stops
     until(browser, lambda d: d.find_element(By.ID, "live").text == "damaged", "not marked damaged")
     assert "is damaged at version 5" in browser.find_element(By.ID, "error").text
+    # and without a click: a banner over the page, its game's chain checked as it opened
+    until(browser, lambda d: "does not verify: FAILED at event 5" in d.find_element(By.ID, "chain").text, "no banner")
     page_errors(browser)  # the refused GetView, logged by the browser as a failed request
     browser.find_element(By.ID, "verify").click()
     until(browser, lambda d: d.find_element(By.ID, "verdict").text.startswith("FAILED"), "no verdict")

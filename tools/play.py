@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TextIO
 
+from bots import is_action_window
 from domain.kernel.decisions import Choice, Decision, IllegalChoice, Kind, Option, RuleError
 from projections.story import collapse
 
@@ -398,11 +399,6 @@ def changes(before: str, after: str) -> str:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
-
-
-def is_action_window(decision: Decision) -> bool:
-    """A window in which a player may use an Action or pass (what auto-pass skips)."""
-    return ".window" in decision.rule and decision.option("pass") is not None
 
 
 def play(

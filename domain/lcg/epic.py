@@ -126,7 +126,21 @@ class GroupFollowed(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime | None = None
 
 
-EpicEvent = EpicOpened | ContributionCounted | EffectRelayed | TotalReached | GroupFollowed
+class GroupMoved(msgspec.Struct, frozen=True, kw_only=True):
+    """A group's play went on in another game (``to``): a seat took back the decision asked
+    at version ``at``, and ``to`` is the group's log up to that question, asked again. The
+    organizer follows ``to`` from then on, as the same group; nothing it had counted of the
+    group came after ``at`` (or the take-back was refused), so ``to`` owes nothing back."""
+
+    originator_id: UUID
+    originator_version: int
+    group: UUID
+    to: UUID
+    at: int
+    timestamp: datetime | None = None
+
+
+EpicEvent = EpicOpened | ContributionCounted | EffectRelayed | TotalReached | GroupFollowed | GroupMoved
 
 
 class EpicState(msgspec.Struct, kw_only=True):
@@ -143,6 +157,8 @@ class EpicState(msgspec.Struct, kw_only=True):
     relayed: dict[UUID, list[EffectRelayed]] = msgspec.field(default_factory=dict)
     """The effects relayed to each group, in order."""
     reached: dict[str, int] = msgspec.field(default_factory=dict)
+    moved: dict[UUID, UUID] = msgspec.field(default_factory=dict)
+    """Games a group played before a take-back, and the game it played next."""
 
     def apply(self, e: EpicEvent) -> None:
         self.version = e.originator_version
@@ -158,6 +174,14 @@ class EpicState(msgspec.Struct, kw_only=True):
             self.counted_through[e.group] = e.source
         elif isinstance(e, GroupFollowed):
             self.counted_through[e.group] = max(self.counted_through[e.group], e.through)
+        elif isinstance(e, GroupMoved):
+            self.groups = tuple(
+                msgspec.structs.replace(g, game_id=e.to) if g.game_id == e.group else g for g in self.groups
+            )
+            self.contributed[e.to] = self.contributed.pop(e.group)
+            self.counted_through[e.to] = self.counted_through.pop(e.group)
+            self.relayed[e.to] = self.relayed.pop(e.group, [])
+            self.moved[e.group] = e.to
         else:
             self.reached[e.key] = e.total
 
@@ -165,8 +189,22 @@ class EpicState(msgspec.Struct, kw_only=True):
         return sum(c[key] for c in self.contributed.values())
 
     def number(self, group: UUID) -> int:
-        """A group's number in the event (1 for the first)."""
+        """A group's number in the event (1 for the first), by any game it has played."""
+        while group in self.moved:
+            group = self.moved[group]
         return next(i for i, g in enumerate(self.groups, start=1) if g.game_id == group)
+
+    def unmovable(self, group: UUID, at: int) -> str:
+        """Why group ``group`` cannot go on from its version ``at`` in another game ("" if it can)."""
+        if group not in self.counted_through:
+            return f"game {group} is not a group of this epic event now"
+        through = self.counted_through[group]
+        if through > at:
+            return (
+                f"the organizer has counted what the group did after version {at} (up to its event {through}) "
+                "and the other groups were told: a take-back in an epic event cannot undo that"
+            )
+        return ""
 
     def others(self, group: UUID, key: str) -> int:
         """What every group but ``group`` contributed to ``key``: what ``group`` is told."""
@@ -260,6 +298,14 @@ class Epic:
                 self._append(
                     TotalReached(originator_id=self.id, originator_version=self.version + 1, key=key, total=total)
                 )
+
+    def move(self, group: UUID, to: UUID, at: int) -> None:
+        """Group ``group`` goes on in game ``to`` from its version ``at`` (a take-back);
+        ValueError naming why not (:meth:`EpicState.unmovable`)."""
+        why = self.state.unmovable(group, at)
+        if why:
+            raise ValueError(why)
+        self._append(GroupMoved(originator_id=self.id, originator_version=self.version + 1, group=group, to=to, at=at))
 
     def _relay(self, group: UUID, e: ev.EffectSent) -> None:
         if not 1 <= e.group <= len(self.state.groups) or self.state.groups[e.group - 1].game_id == group:

@@ -13,8 +13,10 @@ from uuid import UUID
 import grpc
 from grpc import aio
 
-from service.epic import EpicService
+from service.epic import EpicService, GroupSetup
 from service.errors import BadRequest, Unauthenticated
+from service.games import PlayerSetup
+from service.room import SeatPlan
 from service.rpc import convert
 from service.rpc.auth import game_of_token
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
@@ -42,19 +44,27 @@ class EpicServicer:
 
     def create_epic(self, request: epb.CreateEpicRequest, entry: CallLog) -> epb.CreateEpicResponse:
         most = self.calls.gate.limits.groups_per_epic
-        if len(request.groups) > most:
+        setups = [
+            GroupSetup(
+                tuple(PlayerSetup(tuple(p.heroes), tuple(p.deck), p.deck_format, p.contract) for p in s.players),
+                tuple(SeatPlan(x.seat, x.name, x.bot, x.open) for x in s.seating),
+            )
+            for s in request.setups
+        ]
+        groups = list(request.groups) or [len(s.players) or 1 for s in setups]
+        if len(groups) > most or len(setups) > most:
             # The rules allow any number of groups (rulebook, Epic Multiplayer Mode); a
             # server bounds the games one call may open.
             raise BadRequest(
-                f"{len(request.groups)} groups were asked for; this server opens at most {most} groups "
+                f"{max(len(groups), len(setups))} groups were asked for; this server opens at most {most} groups "
                 f"in one epic event (serve --epic-groups)"
             )
-        modes = list(request.difficulties) or [request.difficulty or "standard"] * len(request.groups)
+        modes = list(request.difficulties) or [request.difficulty or "standard"] * len(groups)
         for mode in modes:
             if mode not in ("easy", "standard", "hard"):
                 raise BadRequest(f"unknown difficulty {mode!r}; choose from easy, standard, hard")
         seed = request.seed if request.HasField("seed") else None
-        access = self.epics.create(list(request.groups), modes, seed)
+        access = self.epics.create(groups, modes, seed, setups, request.unlisted)
         entry.game = str(access.epic_id)
         return epb.CreateEpicResponse(
             epic_id=str(access.epic_id),
@@ -165,6 +175,11 @@ class EpicServicer:
         )
 
     def handlers(self) -> grpc.GenericRpcHandler:
+        return grpc.method_handlers_generic_handler(EPIC_SERVICE_NAME, self.methods())
+
+    def methods(self) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+        """Each method's handler by name: registered with gRPC, and served to the web page too."""
+
         def unary(name: str, request: Any, response: Any, fn: Any) -> grpc.RpcMethodHandler[Any, Any]:
             return grpc.unary_unary_rpc_method_handler(
                 self.calls.unary(name, fn),
@@ -181,4 +196,4 @@ class EpicServicer:
                 response_serializer=epb.WatchEpicResponse.SerializeToString,
             ),
         }
-        return grpc.method_handlers_generic_handler(EPIC_SERVICE_NAME, methods)
+        return methods

@@ -45,14 +45,18 @@ from domain.rulesets import names
 from domain.verify import Status
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, DamagedRecord, StaleVersion, UnknownGame, Westmarch
 from service.archive import DamagedStore
+from service.autoplay import Autoplay
 from service.catalog import catalog
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied, Unauthenticated
 from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of, writable
 from service.games import GameRequest, PlayerSetup
+from service.lobby import Lobby
+from service.records import ROOM_TOPICS
+from service.room import SeatPlan
 from service.rpc import convert
 from service.rpc.analysis import Analyses
-from service.rpc.gen.westmarch.v1 import epic_pb2
+from service.rpc.gen.westmarch.v1 import epic_pb2, room_pb2
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.limits import Gate, LimitExceeded, Limits
 from service.rpc.live import LiveGames
@@ -68,7 +72,9 @@ command's time in a worker is spent waiting for its transaction, so more workers
 cores let more commands share one (group commit): on PostgreSQL with two processes and 50
 clients, 12 workers served 1.2x the commands of 4 (and as many as 16), SQLite about 1.05x;
 12, with the poller and the write probe, stays within the PostgreSQL pool's 15 connections."""
-OPEN_CALLS = frozenset({"CreateGame", "CreateEpic", "ListGames", "GetCatalog"})
+OPEN_CALLS = frozenset(
+    {"CreateGame", "CreateEpic", "ListGames", "GetCatalog", "ListOpenGames", "JoinGame", "CheckDeck"}
+)
 """Calls that need no token: limited per connection (see ``service/rpc/limits.py``)."""
 PROBE_SECONDS = 0.5
 """How often a read-only store is probed for writes again."""
@@ -337,6 +343,7 @@ class Servicer:
             options=dict(request.options),
             players=[PlayerSetup(tuple(p.heroes), tuple(p.deck), p.deck_format, p.contract) for p in request.players],
             unlisted=request.unlisted,
+            seating=tuple(SeatPlan(s.seat, s.name, s.bot, s.open) for s in request.seating),
         )
         access = self.service.create(
             game_request, request.seed if request.HasField("seed") else None, request.request_id
@@ -451,6 +458,7 @@ class Servicer:
                     options=[pb.CatalogOption(**msgspec.structs.asdict(o)) for o in g.options],
                     decks=[pb.CatalogDeck(**msgspec.structs.asdict(d)) for d in g.decks],
                     contracts=[pb.CatalogContract(**msgspec.structs.asdict(c)) for c in g.contracts],
+                    bots=g.bots,
                 )
                 for g in catalog()
             ]
@@ -639,12 +647,20 @@ def _log_failure(name: str, entry: CallLog, failure: tuple[grpc.StatusCode, str]
         entry.extra["cause"] = bounded(str(error) or type(error).__name__)
 
 
-def epic_handlers(service: GameService, servicer: Servicer) -> grpc.GenericRpcHandler:
+def epic_servicer(service: GameService, servicer: Servicer) -> Any:
     """Epic Multiplayer's calls (proto/westmarch/v1/epic.proto), served with the same logging."""
     from service.epic import EpicService
     from service.rpc.epic import EpicServicer
 
-    return EpicServicer(EpicService(service), servicer).handlers()
+    return EpicServicer(EpicService(service), servicer)
+
+
+def _both(first: Callable[[UUID, int], None], then: Callable[[UUID, int], None]) -> Callable[[UUID, int], None]:
+    def told(game_id: UUID, version: int) -> None:
+        first(game_id, version)
+        then(game_id, version)
+
+    return told
 
 
 async def _abort_malformed(
@@ -749,6 +765,7 @@ class Server:
         self._probing: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
         self.web: WebServer | None = None
+        self.autoplay: Autoplay | None = None
 
     async def start(self) -> int:
         options = self.options
@@ -766,6 +783,14 @@ class Server:
             service, self._executor, hub, on_fault=self._on_fault, limits=limits, private=options.private
         )
         self.servicer = servicer
+        from service.rpc.epic import EPIC_SERVICE_NAME
+        from service.rpc.room import ROOM_SERVICE_NAME, RoomServicer
+
+        self.autoplay = autoplay = Autoplay(service)
+        service.on_commit = _both(hub.wake_from_thread, autoplay.notify)
+        service.rooms.on_change.append(lambda record: hub.wake_from_thread(record, 0))
+        rooms = RoomServicer(Lobby(service, autoplay.notify), servicer, autoplay.notify)
+        epics = epic_servicer(service, servicer)
         server = aio.server(
             options=[
                 ("grpc.so_reuseport", 1 if options.reuse_port else 0),
@@ -773,11 +798,12 @@ class Server:
                 ("grpc.max_concurrent_streams", limits.calls_per_connection),
             ]
         )
-        server.add_generic_rpc_handlers((servicer.handlers(), epic_handlers(service, servicer)))
+        server.add_generic_rpc_handlers((servicer.handlers(), epics.handlers(), rooms.handlers()))
         self._health = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
-        # every service of the proto is served (GameService, EpicService), then health and reflection
-        served = [s.full_name for f in (pb.DESCRIPTOR, epic_pb2.DESCRIPTOR) for s in f.services_by_name.values()]
+        # every service of the proto is served (GameService, EpicService, RoomService), then health and reflection
+        files = (pb.DESCRIPTOR, epic_pb2.DESCRIPTOR, room_pb2.DESCRIPTOR)
+        served = [s.full_name for f in files for s in f.services_by_name.values()]
         served += [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME]
         reflection.enable_server_reflection(served, server)
         address = f"{options.host}:{options.port}"
@@ -799,8 +825,14 @@ class Server:
         if options.web_port is not None:
             tls = tls_context(options.tls_cert, options.tls_key)
             web = WebOptions(options.host, options.web_port, tls, reuse_port=options.reuse_port)
-            self.web = WebServer(servicer.methods(), web)
+            called = {SERVICE_NAME: servicer.methods(), EPIC_SERVICE_NAME: epics.methods()}
+            called[ROOM_SERVICE_NAME] = rooms.methods()
+            methods = {
+                f"{name}/{method}": handler for name, found in called.items() for method, handler in found.items()
+            }
+            self.web = WebServer(methods, web)
             await self.web.start()
+        autoplay.sweep()  # a game left waiting for a bot when a server stopped goes on
         log.info("serving", extra={"fields": {"port": self.port, "store": app.env.get("PERSISTENCE_MODULE", "")}})
         return self.port
 
@@ -833,7 +865,7 @@ class Server:
         """Wake watchers of games changed by other processes (the notification log)."""
         app, hub = self.app, self._hub
         assert app is not None and hub is not None
-        topics = [t.format(ruleset=n) for n in names() for t in (EVENT_TOPIC, CREATED_TOPIC)]
+        topics = [t.format(ruleset=n) for n in names() for t in (EVENT_TOPIC, CREATED_TOPIC)] + ROOM_TOPICS
         recorder: Any = app.recorder
         last: int | None = None
         loop = asyncio.get_running_loop()
@@ -886,6 +918,8 @@ class Server:
             self._probing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._probing
+        if self.autoplay is not None:
+            self.autoplay.close()
         if self._executor is not None:
             self._executor.shutdown(wait=True)
         if self.servicer is not None:
@@ -1001,6 +1035,11 @@ class ThreadedServer:
     def servicer(self) -> Servicer:
         assert self._server is not None and self._server.servicer is not None
         return self._server.servicer
+
+    @property
+    def autoplay(self) -> Autoplay:
+        assert self._server is not None and self._server.autoplay is not None
+        return self._server.autoplay
 
     def stop(self, grace: float = 1.0) -> None:
         if self._loop is not None and self._server is not None and self._thread.is_alive():

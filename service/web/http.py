@@ -1,10 +1,11 @@
 """The web page's HTTP/1.1 server, on the same event loop as the gRPC server.
 
 It serves two things on one port: the page itself (``static/``: HTML, JavaScript and CSS
-from this package, no build step, nothing from elsewhere) and the game service's methods
-over the Connect protocol (``connect.py``), dispatched to the very handlers registered
-with gRPC (``Servicer.methods``): tokens, projections, errors and call logs are the gRPC
-API's, so the page can see and do exactly what any client with its token could.
+from this package, no build step, nothing from elsewhere) and the methods of every
+``westmarch.v1`` service (GameService, RoomService, EpicService) over the Connect protocol
+(``connect.py``), dispatched to the very handlers registered with gRPC: tokens,
+projections, errors and call logs are the gRPC API's, so the page can see and do exactly
+what any client with its token could.
 
 HTTP parsing is h11's (a small pure-Python HTTP/1.1 state machine with no dependencies);
 connections are asyncio streams. A call's token travels in its POST body, never in a URL,
@@ -29,11 +30,14 @@ import grpc
 import h11
 from google.protobuf.message import Message
 
+from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
+from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.web import connect
 from service.web.connect import CallFailed, Codec
 
-SERVICE = "westmarch.v1.GameService"
+PACKAGE = "westmarch.v1"
+"""The page calls the services of this package (``/westmarch.v1.GameService/GetView``)."""
 MAX_BODY = 4 * 1024 * 1024
 """Bytes of a request body at most (gRPC's default message limit)."""
 READ_CHUNK = 65536
@@ -131,9 +135,14 @@ def static_files() -> dict[str, tuple[bytes, str]]:
 
 
 def request_types() -> dict[str, type[Message]]:
-    """Each method's request message class, from the service's descriptor."""
-    service = pb.DESCRIPTOR.services_by_name[SERVICE.rsplit(".", 1)[-1]]
-    return {m.name: getattr(pb, m.input_type.name) for m in service.methods}
+    """Each method's request message class by its path (``westmarch.v1.GameService/GetView``),
+    from the descriptors of every service the page may call."""
+    found: dict[str, type[Message]] = {}
+    for module in (pb, epb, rpb):
+        for service in module.DESCRIPTOR.services_by_name.values():
+            for m in service.methods:
+                found[f"{service.full_name}/{m.name}"] = getattr(module, m.input_type.name)
+    return found
 
 
 class WebContext:
@@ -345,12 +354,13 @@ class WebServer:
 
     async def _respond(self, exchange: Exchange, request: Request) -> None:
         path = request.path.split("?", 1)[0]
-        if path.startswith(f"/{SERVICE}/"):
-            name = path[len(SERVICE) + 2 :]
+        if path.startswith(f"/{PACKAGE}.") and path.count("/") == 2:
+            full = path[1:]
+            name = full.rsplit("/", 1)[1]
             if request.method != "POST":
                 await exchange.send_whole(405, "text/plain", b"calls are POST requests", [("allow", "POST")])
                 return
-            handler = self.methods.get(name)
+            handler = self.methods.get(full)
             if handler is None:
                 status, body = connect.error_body(grpc.StatusCode.UNIMPLEMENTED, f"no method {name!r}")
                 await exchange.send_whole(status, "application/json", body)
@@ -361,9 +371,9 @@ class WebServer:
                 wanted = connect.content_type(connect.JSON, streaming), connect.content_type(connect.PROTO, streaming)
                 await exchange.send_whole(415, "text/plain", f"send {wanted[0]} or {wanted[1]}".encode())
             elif streaming:
-                await self._stream(exchange, request, name, handler, codec)
+                await self._stream(exchange, request, full, handler, codec)
             else:
-                await self._unary(exchange, request, name, handler, codec)
+                await self._unary(exchange, request, full, handler, codec)
             return
         found = self.files.get(path)
         if request.method not in ("GET", "HEAD") or found is None:
@@ -374,16 +384,16 @@ class WebServer:
         await exchange.send_whole(200, kind, data if request.method == "GET" else b"", extra, len(data))
 
     def _parse(
-        self, exchange: Exchange, name: str, codec: Codec, data: bytes, handler: grpc.RpcMethodHandler[Any, Any]
+        self, exchange: Exchange, full: str, codec: Codec, data: bytes, handler: grpc.RpcMethodHandler[Any, Any]
     ) -> Any:
         """The request message. Malformed binary requests are the servicer's to refuse (and log)
         as over gRPC; a request that is not even JSON of its type is refused and logged here."""
         if codec is connect.PROTO and handler.request_deserializer is not None:
             return handler.request_deserializer(data)
         try:
-            return codec.decode(data, self.types[name])
+            return codec.decode(data, self.types[full])
         except CallFailed as failure:
-            fields = {"rpc": name, "outcome": failure.code.name, "peer": exchange.peer}
+            fields = {"rpc": _method(full), "outcome": failure.code.name, "peer": exchange.peer}
             log.info("call", extra={"fields": fields})
             raise
 
@@ -391,13 +401,14 @@ class WebServer:
         self,
         exchange: Exchange,
         request: Request,
-        name: str,
+        full: str,
         handler: grpc.RpcMethodHandler[Any, Any],
         codec: Codec,
     ) -> None:
         behavior: Any = handler.unary_unary
+        name = _method(full)
         try:
-            message = self._parse(exchange, name, codec, request.body, handler)
+            message = self._parse(exchange, full, codec, request.body, handler)
             response: Message = await behavior(message, WebContext(exchange.peer))
         except CallFailed as failure:
             status, body = connect.error_body(failure.code, failure.message)
@@ -411,10 +422,11 @@ class WebServer:
         self,
         exchange: Exchange,
         request: Request,
-        name: str,
+        full: str,
         handler: grpc.RpcMethodHandler[Any, Any],
         codec: Codec,
     ) -> None:
+        name = _method(full)
         conn, writer = exchange.conn, exchange.writer
         headers = [("content-type", connect.content_type(codec, True)), *SECURITY_HEADERS]
         writer.write(conn.send(h11.Response(status_code=200, headers=headers, reason=b"OK")))
@@ -422,7 +434,7 @@ class WebServer:
         updates: AsyncGenerator[Message, None] | None = None
         gone = asyncio.ensure_future(_closed_by_client(conn, exchange.reader))
         try:
-            message = self._parse(exchange, name, codec, connect.unwrap(request.body), handler)
+            message = self._parse(exchange, full, codec, connect.unwrap(request.body), handler)
             behavior: Any = handler.unary_stream
             updates = behavior(message, WebContext(exchange.peer))
             assert updates is not None
@@ -572,6 +584,11 @@ def split_host(value: str, default_port: int) -> tuple[str, int]:
     if not rest.startswith(":") or not rest[1:].isdigit():
         return name, -1
     return name, int(rest[1:])
+
+
+def _method(full: str) -> str:
+    """A method's name from its path (``westmarch.v1.GameService/GetView``: ``GetView``)."""
+    return full.rsplit("/", 1)[-1]
 
 
 def _reason(status: int) -> bytes:

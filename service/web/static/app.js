@@ -1,11 +1,12 @@
 // The Westmarch table in a browser: one viewer's table, live, with its timeline.
 //
-// It speaks the Connect protocol (JSON) to the same GameService any gRPC client uses, with
+// It speaks the Connect protocol (JSON) to the same services any gRPC client uses, with
 // the token kept in the address's fragment (#token=...), which the browser never sends to a
 // server. It is given only what that token may see; nothing here decides what is hidden.
+// The page's own words are in phrases.js (t("key")).
 "use strict";
 
-const SERVICE = "/westmarch.v1.GameService/";
+const PACKAGE = "/westmarch.v1.";
 const HEADERS = { "connect-protocol-version": "1" };
 
 // -- the Connect protocol ----------------------------------------------------------------
@@ -17,16 +18,16 @@ class RpcError extends Error {
   }
 }
 
-async function call(method, request) {
+async function call(method, request, service = "GameService") {
   let response;
   try {
-    response = await fetch(SERVICE + method, {
+    response = await fetch(`${PACKAGE}${service}/${method}`, {
       method: "POST",
       headers: { ...HEADERS, "content-type": "application/json" },
       body: JSON.stringify(request),
     });
   } catch (error) {
-    throw new RpcError("unavailable", "the server cannot be reached");
+    throw new RpcError("unavailable", t("rpc.unreachable"));
   }
   const text = await response.text();
   let data = {};
@@ -47,17 +48,23 @@ function concat(a, b) {
 }
 
 // A server-streaming call: yields each message; throws the stream's error, if any.
-async function* stream(method, request, signal) {
+async function* stream(method, request, signal, service = "GameService") {
   const payload = new TextEncoder().encode(JSON.stringify(request));
   const body = new Uint8Array(5 + payload.length);
   new DataView(body.buffer).setUint32(1, payload.length);
   body.set(payload, 5);
-  const response = await fetch(SERVICE + method, {
-    method: "POST",
-    headers: { ...HEADERS, "content-type": "application/connect+json" },
-    body,
-    signal,
-  });
+  let response;
+  try {
+    response = await fetch(`${PACKAGE}${service}/${method}`, {
+      method: "POST",
+      headers: { ...HEADERS, "content-type": "application/connect+json" },
+      body,
+      signal,
+    });
+  } catch (error) {
+    if (signal && signal.aborted) throw error;
+    throw new RpcError("unavailable", t("rpc.unreachable"));
+  }
   if (!response.ok) throw new RpcError("unknown", `HTTP ${response.status}`);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -75,18 +82,27 @@ async function* stream(method, request, signal) {
       }
       yield message;
     }
-    const { done, value } = await reader.read();
-    if (done) throw new RpcError("unavailable", "the stream was cut");
-    buffer = concat(buffer, value);
+    let step;
+    try {
+      step = await reader.read();
+    } catch (error) {
+      if (signal && signal.aborted) throw error;
+      throw new RpcError("unavailable", t("rpc.cut"));
+    }
+    if (step.done) throw new RpcError("unavailable", t("rpc.cut"));
+    buffer = concat(buffer, step.value);
   }
 }
 
 // bytes fields (the table, event bodies) are base64 in protobuf's JSON: here they are JSON text
 function jsonBytes(base64) {
   if (!base64) return null;
+  return JSON.parse(new TextDecoder().decode(rawBytes(base64)));
+}
+
+function rawBytes(base64) {
   const binary = atob(base64);
-  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  return JSON.parse(new TextDecoder().decode(bytes));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
 const num = (value) => Number(value || 0);
@@ -95,8 +111,10 @@ const num = (value) => Number(value || 0);
 
 const S = {
   token: "",
+  gameId: "", // the game the token plays now (after a take-back, not the one its prefix names)
   viewer: "",
   live: null, // the latest view (from Watch or a submitted decision)
+  liveTable: {}, // its table
   shown: null, // the view on the table: the live one, or one of the past
   at: null, // the version looked at, null when following the game live
   latest: 0,
@@ -105,7 +123,14 @@ const S = {
   watching: null,
   busy: false,
   cards: new Map(), // the shown table's cards by uid
+  room: null, // the game's room (names, bots, talk, take-backs): room.js
+  verdict: null,
 };
+
+// What a call about this table names: the token, and the game it plays now.
+function who(extra) {
+  return { token: S.token, ...(S.gameId ? { gameId: S.gameId } : {}), ...(extra || {}) };
+}
 
 // -- small DOM helpers ---------------------------------------------------------------------
 
@@ -117,7 +142,7 @@ function h(tag, attrs, ...children) {
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -125,6 +150,10 @@ function h(tag, attrs, ...children) {
 }
 
 const $ = (id) => document.getElementById(id);
+
+function errorText(error) {
+  return error instanceof RpcError ? `${error.code}: ${error.message}` : String(error && error.message ? error.message : error);
+}
 
 function showError(error) {
   const box = $("error");
@@ -134,28 +163,23 @@ function showError(error) {
     return;
   }
   box.hidden = false;
-  box.textContent = error instanceof RpcError ? `${error.code}: ${error.message}` : String(error);
+  box.textContent = errorText(error);
 }
 
 // -- cards ----------------------------------------------------------------------------------
 
-const LCG_STATS = [  // [field, short label, what it is]
-  ["cost", "cost", "cost"],
-  ["threat", "threat", "threat strength"],
-  ["engagement_cost", "engage", "engagement cost"],
-  ["willpower", "will", "willpower"],
-  ["attack", "atk", "attack strength"],
-  ["defense", "def", "defense strength"],
-  ["hit_points", "hp", "hit points"],
-  ["quest_points", "quest", "quest points"],
-];
-const WOTR_ICONS = [  // [field, short label, what it is]
-  ["path", "path icon", "path icons"],
-  ["bg_attack", "bg attack icon", "battleground attack icons"],
-  ["bg_defense", "bg defense icon", "battleground defense icons"],
-  ["lead_attack", "lead attack icon", "leadership attack icons"],
-  ["lead_defense", "lead defense icon", "leadership defense icons"],
-];
+const LCG_STATS = ["cost", "threat", "engagement_cost", "willpower", "attack", "defense", "hit_points", "quest_points"];
+const LCG_STAT_KEYS = {
+  cost: "cost",
+  threat: "threat",
+  engagement_cost: "engage",
+  willpower: "will",
+  attack: "atk",
+  defense: "def",
+  hit_points: "hp",
+  quest_points: "quest",
+};
+const WOTR_ICONS = { path: "path", bg_attack: "bg-attack", bg_defense: "bg-defense", lead_attack: "lead-attack", lead_defense: "lead-defense" };
 
 function stat(label, value, title) {
   return h("span", { class: "stat", title: title || label }, h("b", {}, String(value)), ` ${label}`);
@@ -163,16 +187,18 @@ function stat(label, value, title) {
 
 function lcgCard(c) {
   const classes = ["card", `type-${c.type}`, c.sphere ? `sphere-${c.sphere}` : "", c.exhausted ? "exhausted" : ""];
-  const stats = LCG_STATS.filter(([k]) => c[k] !== undefined && c[k] !== null).map(([k, label, title]) => stat(label, c[k], title));
+  const stats = LCG_STATS.filter((k) => c[k] !== undefined && c[k] !== null).map((k) =>
+    stat(t(`stat.${LCG_STAT_KEYS[k]}`), c[k], t(`stat.${LCG_STAT_KEYS[k]}.title`)),
+  );
   const tokens = [];
-  if (c.damage) tokens.push(h("span", { class: "token damage" }, `${c.damage} damage`));
+  if (c.damage) tokens.push(h("span", { class: "token damage" }, t("token.damage", { n: c.damage })));
   if (c.damage && c.hit_points !== undefined)
-    tokens.push(h("span", { class: "token left" }, `${Math.max(0, c.hit_points - c.damage)} hp left`));
-  if (c.resources) tokens.push(h("span", { class: "token resource" }, `${c.resources} resources`));
-  if (c.progress) tokens.push(h("span", { class: "token progress" }, `${c.progress} progress`));
-  if (c.exhausted) tokens.push(h("span", { class: "token state" }, "exhausted"));
-  if (c.committed) tokens.push(h("span", { class: "token state" }, "committed"));
-  if (c.face_down_shadows) tokens.push(h("span", { class: "token shadow" }, `${c.face_down_shadows} face-down shadow`));
+    tokens.push(h("span", { class: "token left" }, t("token.left", { n: Math.max(0, c.hit_points - c.damage) })));
+  if (c.resources) tokens.push(h("span", { class: "token resource" }, t("token.resources", { n: c.resources })));
+  if (c.progress) tokens.push(h("span", { class: "token progress" }, t("token.progress", { n: c.progress })));
+  if (c.exhausted) tokens.push(h("span", { class: "token state" }, t("token.exhausted")));
+  if (c.committed) tokens.push(h("span", { class: "token state" }, t("token.committed")));
+  if (c.face_down_shadows) tokens.push(h("span", { class: "token shadow" }, t("token.shadow", { n: c.face_down_shadows })));
   const words = [...(c.keywords || []), ...(c.traits || [])].map((w) => `${w}.`).join(" ");
   return h(
     "div",
@@ -182,14 +208,16 @@ function lcgCard(c) {
     words ? h("div", { class: "traits" }, words) : null,
     c.text ? h("div", { class: "text" }, c.text) : null,
     tokens.length ? h("div", { class: "tokens" }, tokens) : null,
-    (c.attachments || []).length ? h("div", { class: "attached" }, h("small", {}, "attached"), c.attachments.map(lcgCard)) : null,
-    (c.shadows || []).length ? h("div", { class: "attached shadows" }, h("small", {}, "shadow cards"), c.shadows.map(lcgCard)) : null,
+    (c.attachments || []).length ? h("div", { class: "attached" }, h("small", {}, t("card.attached")), c.attachments.map(lcgCard)) : null,
+    (c.shadows || []).length ? h("div", { class: "attached shadows" }, h("small", {}, t("card.shadows")), c.shadows.map(lcgCard)) : null,
   );
 }
 
 function wotrCard(c) {
-  const icons = WOTR_ICONS.filter(([k]) => c[k]).map(([k, label, title]) => stat(c[k] === 1 ? label : `${label}s`, c[k], title));
-  const paths = (c.paths || []).length ? h("div", { class: "paths" }, `playable on paths numbered ${c.paths.join(", ")}`) : null;
+  const icons = Object.entries(WOTR_ICONS)
+    .filter(([k]) => c[k])
+    .map(([k, key]) => stat(t(`icon.${key}`, { n: c[k] }), c[k], t(`icon.${key}.title`)));
+  const paths = (c.paths || []).length ? h("div", { class: "paths" }, t("card.paths", { paths: c.paths.join(", ") })) : null;
   return h(
     "div",
     { class: `card type-${c.type} faction-${c.faction}`, "data-uid": c.uid, "data-name": c.name },
@@ -198,61 +226,77 @@ function wotrCard(c) {
     paths,
     (c.keywords || []).length ? h("div", { class: "traits" }, c.keywords.join(". ") + ".") : null,
     c.text ? h("div", { class: "text" }, c.text) : null,
-    c.owner || c.reserved ? h("div", { class: "tokens" }, c.owner ? h("span", { class: "token" }, c.owner) : null, c.reserved ? h("span", { class: "token state" }, "reserved") : null) : null,
-    (c.items || []).length ? h("div", { class: "attached" }, h("small", {}, "items"), c.items.map(wotrCard)) : null,
+    c.owner || c.reserved ? h("div", { class: "tokens" }, c.owner ? h("span", { class: "token" }, c.owner) : null, c.reserved ? h("span", { class: "token state" }, t("token.reserved")) : null) : null,
+    (c.items || []).length ? h("div", { class: "attached" }, h("small", {}, t("card.items")), c.items.map(wotrCard)) : null,
   );
 }
 
-function zone(title, cards, render, extra) {
+// A zone of cards: ``key`` names it for the page's code (data-zone), ``title`` for people.
+function zone(key, title, cards, render, extra) {
   return h(
     "div",
-    { class: "zone", "data-zone": title },
+    { class: "zone", "data-zone": key },
     h("h3", {}, title, extra ? h("span", { class: "count" }, ` ${extra}`) : null),
-    h("div", { class: "cards" }, cards && cards.length ? cards.map(render) : h("span", { class: "empty" }, "none")),
+    h("div", { class: "cards" }, cards && cards.length ? cards.map(render) : h("span", { class: "empty" }, t("card.empty"))),
   );
 }
 
-function pile(title, count, seen) {
-  return h("div", { class: "pile", "data-zone": title }, h("b", {}, String(count || 0)), ` ${title}${seen === false ? " (face down)" : ""}`);
+function pile(key, title, count, seen) {
+  return h("div", { class: "pile", "data-zone": key }, h("b", {}, String(count || 0)), ` ${title}${seen === false ? t("pile.face-down") : ""}`);
+}
+
+function details(title, cards, render) {
+  return h("details", { class: "pile-cards" }, h("summary", {}, `${title} (${cards.length})`), h("div", { class: "cards" }, cards.map(render)));
+}
+
+// A seat's heading: the seat, its player's name (or its bot), "(you)".
+function seatTitle(seat) {
+  const plan = seatPlan(seat);
+  const parts = [seat];
+  if (plan && plan.name) parts.push(` · ${plan.name}`);
+  else if (plan && plan.bot) parts.push(` · ${plan.bot === "shadow" ? t("player.shadow-bot") : t("player.bot", { bot: plan.bot })}`);
+  else if (plan && plan.open) parts.push(` · ${t("player.open")}`);
+  if (seat === S.viewer) parts.push(t("player.you"));
+  return parts.join("");
 }
 
 // -- the tables of each game ------------------------------------------------------------------
 
-function lcgTable(t) {
+function lcgTable(tv) {
   const shared = h(
     "section",
     { class: "area shared" },
-    h("h2", {}, t.round ? `Round ${t.round} · ${t.phase} phase` : "Setup"),
+    h("h2", {}, tv.round ? t("lcg.round", { round: tv.round, phase: tv.phase }) : t("lcg.setup")),
     h(
       "div",
       { class: "row" },
-      zone("Quest", t.quest ? [t.quest] : [], lcgCard, t.quest_stage ? `stage ${t.quest_stage}` : ""),
-      zone("Active location", t.active_location ? [t.active_location] : [], lcgCard),
-      zone("Staging area", t.staging, lcgCard),
+      zone("Quest", t("zone.quest"), tv.quest ? [tv.quest] : [], lcgCard, tv.quest_stage ? t("zone.quest.stage", { stage: tv.quest_stage }) : ""),
+      zone("Active location", t("zone.active"), tv.active_location ? [tv.active_location] : [], lcgCard),
+      zone("Staging area", t("zone.staging"), tv.staging, lcgCard),
     ),
-    (t.revealed || []).length ? zone("Revealed", t.revealed, lcgCard) : null,
+    (tv.revealed || []).length ? zone("Revealed", t("zone.revealed"), tv.revealed, lcgCard) : null,
     h(
       "div",
       { class: "piles" },
-      pile("encounter deck", t.encounter_deck_size, false),
-      pile("encounter discard", (t.encounter_discard || []).length),
-      pile("victory display", (t.victory || []).length),
+      pile("encounter deck", t("pile.encounter"), tv.encounter_deck_size, false),
+      pile("encounter discard", t("pile.encounter-discard"), (tv.encounter_discard || []).length),
+      pile("victory display", t("pile.victory"), (tv.victory || []).length),
     ),
-    (t.encounter_discard || []).length ? details("Encounter discard pile", t.encounter_discard, lcgCard) : null,
-    (t.victory || []).length ? details("Victory display", t.victory, lcgCard) : null,
-    t.encounter_deck ? details("Encounter deck (in order)", t.encounter_deck, lcgCard) : null,
+    (tv.encounter_discard || []).length ? details(t("details.encounter-discard"), tv.encounter_discard, lcgCard) : null,
+    (tv.victory || []).length ? details(t("details.victory"), tv.victory, lcgCard) : null,
+    tv.encounter_deck ? details(t("details.encounter-deck"), tv.encounter_deck, lcgCard) : null,
   );
-  const players = t.players.map((p) =>
+  const players = tv.players.map((p) =>
     h(
       "section",
       { class: `area player${p.seat === S.viewer ? " mine" : ""}`, "data-seat": p.seat },
-      h("h2", {}, `${p.seat}${p.seat === S.viewer ? " (you)" : ""}`, h("span", { class: "threat" }, ` threat ${p.threat}`), p.first ? h("span", { class: "badge" }, "first player") : null, p.eliminated ? h("span", { class: "badge" }, "eliminated") : null),
-      h("div", { class: "row" }, zone("Heroes", p.heroes, lcgCard), zone("Allies", p.allies, lcgCard), zone("Engaged enemies", p.engaged, lcgCard)),
-      (p.contract || []).length ? zone("Contract", p.contract, lcgCard) : null,
-      p.hand ? zone("Hand", p.hand, lcgCard, `${p.hand.length} cards`) : null,
-      h("div", { class: "piles" }, p.hand ? null : pile("cards in hand", p.hand_size, false), pile("deck", p.deck_size, false), pile("discard", (p.discard || []).length)),
-      (p.discard || []).length ? details(`${p.seat}'s discard pile`, p.discard, lcgCard) : null,
-      p.deck ? details(`${p.seat}'s deck (in order)`, p.deck, lcgCard) : null,
+      h("h2", {}, seatTitle(p.seat), h("span", { class: "threat" }, t("player.threat", { threat: p.threat })), p.first ? h("span", { class: "badge" }, t("player.first")) : null, p.eliminated ? h("span", { class: "badge" }, t("player.eliminated")) : null),
+      h("div", { class: "row" }, zone("Heroes", t("zone.heroes"), p.heroes, lcgCard), zone("Allies", t("zone.allies"), p.allies, lcgCard), zone("Engaged enemies", t("zone.engaged"), p.engaged, lcgCard)),
+      (p.contract || []).length ? zone("Contract", t("zone.contract"), p.contract, lcgCard) : null,
+      p.hand ? zone("Hand", t("zone.hand"), p.hand, lcgCard, t("zone.hand.count", { n: p.hand.length })) : null,
+      h("div", { class: "piles" }, p.hand ? null : pile("cards in hand", t("pile.hand"), p.hand_size, false), pile("deck", t("pile.deck"), p.deck_size, false), pile("discard", t("pile.discard"), (p.discard || []).length)),
+      (p.discard || []).length ? details(t("details.discard", { seat: p.seat }), p.discard, lcgCard) : null,
+      p.deck ? details(t("details.deck", { seat: p.seat }), p.deck, lcgCard) : null,
     ),
   );
   return [shared, ...players];
@@ -262,23 +306,25 @@ function locationFrame(l) {
   return h(
     "div",
     { class: `location kind-${l.kind}`, "data-uid": l.uid, "data-name": l.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, l.name), h("span", { class: "kind" }, l.kind === "path" ? `path ${l.number}` : `${l.deck || ""} battleground`)),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, l.name), h("span", { class: "kind" }, l.kind === "path" ? t("location.path", { n: l.number }) : t("location.battleground", { deck: l.deck || "" }))),
     h(
       "div",
       { class: "stats" },
-      stat("VP", l.vp),
-      stat("defense", l.defense),
-      l.attack_tokens ? stat("attack tokens", l.attack_tokens) : null,
-      l.defense_tokens ? stat("defense tokens", l.defense_tokens) : null,
+      stat(t("location.vp"), l.vp),
+      stat(t("location.defense"), l.defense),
+      l.attack_tokens ? stat(t("location.attack-tokens"), l.attack_tokens) : null,
+      l.defense_tokens ? stat(t("location.defense-tokens"), l.defense_tokens) : null,
     ),
-    (l.defending || []).length ? h("div", { class: "traits" }, `defended by ${l.defending.join(", ")}`) : null,
-    (l.attacking || []).length ? h("div", { class: "traits" }, `attacked by ${l.attacking.join(", ")}`) : null,
+    (l.defending || []).length ? h("div", { class: "traits" }, t("location.defended", { cards: l.defending.join(", ") })) : null,
+    (l.attacking || []).length ? h("div", { class: "traits" }, t("location.attacked", { cards: l.attacking.join(", ") })) : null,
     l.text ? h("div", { class: "text" }, l.text) : null,
-    l.ignore_defense ? h("div", { class: "tokens" }, h("span", { class: "token state" }, "its defense is ignored")) : null,
+    l.ignore_defense ? h("div", { class: "tokens" }, h("span", { class: "token state" }, t("location.ignored"))) : null,
     (l.cards || []).length ? h("div", { class: "cards here" }, l.cards.map(wotrCard)) : null,
     combatNow(l),
   );
 }
+
+const teamName = (k) => (k === "free" ? t("team.free") : t("team.shadow"));
 
 // The combat on a location as it stands, card by card: the count the combat step itself
 // makes (domain/wotr/rules/combat.py, tally), sent in the view; nothing is counted here.
@@ -288,90 +334,86 @@ function combatNow(l) {
   const names = {};
   const walk = (cards) => cards.forEach((x) => { names[x.uid] = x.name; walk(x.items || []); });
   walk(l.cards || []);
-  const team = (k) => (k === "free" ? "Free Peoples" : "Shadow");
-  const named = (uid) => names[uid] || "a card";
+  const named = (uid) => names[uid] || t("combat.a-card");
   const share = (s) => {
-    if (s.what === "printed") return `printed defense ${s.value}`;
-    if (s.what === "printed-ignored") return "printed defense ignored";
-    if (s.what === "attack-tokens") return `${s.value} attack token${s.value === 1 ? "" : "s"}`;
-    if (s.what === "defense-tokens") return `${s.value} defense token${s.value === 1 ? "" : "s"}`;
-    if (s.what === "leadership") return `${named(s.card)}'s leadership ${s.value} (supported by ${named(s.by)})`;
-    if (s.what === "support") return `${named(s.card)} ${s.value} while supporting ${named(s.by)}`;
-    if (s.what === "text") return `${named(s.card)} ${s.value} (its text)`;
-    return `${named(s.card)} ${s.value}${s.by ? ` (wielded by ${named(s.by)})` : ""}`;
+    if (s.what === "printed") return t("combat.printed", { n: s.value });
+    if (s.what === "printed-ignored") return t("combat.printed-ignored");
+    if (s.what === "attack-tokens") return t("combat.attack-tokens", { n: s.value });
+    if (s.what === "defense-tokens") return t("combat.defense-tokens", { n: s.value });
+    if (s.what === "leadership") return t("combat.leadership", { card: named(s.card), n: s.value, by: named(s.by) });
+    if (s.what === "support") return t("combat.support", { card: named(s.card), n: s.value, by: named(s.by) });
+    if (s.what === "text") return t("combat.text", { card: named(s.card), n: s.value });
+    return s.by ? t("combat.wielded", { card: named(s.card), n: s.value, by: named(s.by) }) : t("combat.card", { card: named(s.card), n: s.value });
   };
-  const sum = (part) => (c.shares || []).filter((s) => s.part === part).map(share).join(" + ") || "none";
+  const sum = (part) => (c.shares || []).filter((s) => s.part === part).map(share).join(" + ") || t("combat.none");
   const defenders = c.attackers === "free" ? "shadow" : "free";
-  const outcome = c.winner ? `the ${team(c.winner)} would take it` : "nobody would take it";
+  const outcome = c.winner ? t("combat.takes", { team: teamName(c.winner) }) : t("combat.nobody");
   return h(
     "div",
     { class: "combat-now" },
-    h("div", {}, `If fought now: ${team(c.attackers)} attack ${c.attack} against ${team(defenders)} defense ${c.defense} + cards ${c.defenders}: ${outcome}${c.corruption ? ` and ${c.corruption} corruption` : ""}`),
-    h("div", { class: "traits" }, `attack ${c.attack} = ${sum("attack")}`),
-    h("div", { class: "traits" }, `defense ${c.defense} = ${sum("defense")}`),
-    h("div", { class: "traits" }, `defending cards ${c.defenders} = ${sum("defenders")}`),
+    h("div", {}, t("combat.now", { attackers: teamName(c.attackers), attack: c.attack, defenders: teamName(defenders), defense: c.defense, cards: c.defenders, outcome, corruption: c.corruption ? t("combat.corruption", { n: c.corruption }) : "" })),
+    h("div", { class: "traits" }, t("combat.attack-sum", { n: c.attack, parts: sum("attack") })),
+    h("div", { class: "traits" }, t("combat.defense-sum", { n: c.defense, parts: sum("defense") })),
+    h("div", { class: "traits" }, t("combat.defenders-sum", { n: c.defenders, parts: sum("defenders") })),
   );
 }
 
-function wotrTable(t) {
+function wotrTable(tv) {
   const teams = h(
     "div",
     { class: "row teams" },
-    t.teams.map((team) =>
+    tv.teams.map((team) =>
       h(
         "div",
         { class: `zone team-${team.team}`, "data-zone": `${team.team} team` },
-        h("h3", {}, `${team.team === "free" ? "Free Peoples" : "Shadow"}: ${team.score} VP`, team.corruption ? h("span", { class: "count" }, ` corruption ${team.corruption}`) : null, team.face_down_paths ? h("span", { class: "count" }, ` ${team.face_down_paths} face-down paths`) : null),
-        h("div", { class: "cards" }, (team.scored || []).length ? team.scored.map(locationFrame) : h("span", { class: "empty" }, "nothing scored")),
+        h("h3", {}, t("team.score", { team: teamName(team.team), score: team.score }), team.corruption ? h("span", { class: "count" }, t("team.corruption", { n: team.corruption })) : null, team.face_down_paths ? h("span", { class: "count" }, t("team.face-down-paths", { n: team.face_down_paths })) : null),
+        h("div", { class: "cards" }, (team.scored || []).length ? team.scored.map(locationFrame) : h("span", { class: "empty" }, t("team.nothing-scored"))),
       ),
     ),
   );
-  const combat = t.combat
-    ? h("div", { class: "combat" }, `Combat (${t.combat.kind}) on ${([t.path, ...(t.battlegrounds || [])].find((l) => l && l.uid === t.combat.location) || { name: "a location" }).name}: ${t.combat.attackers} attack ${t.combat.attack} against defense ${t.combat.defense}; ${t.combat.remaining} to go`)
+  const fought = tv.combat ? [tv.path, ...(tv.battlegrounds || [])].find((l) => l && l.uid === tv.combat.location) : null;
+  const combat = tv.combat
+    ? h("div", { class: "combat" }, t("wotr.combat", { kind: tv.combat.kind, location: fought ? fought.name : t("wotr.a-location"), attackers: tv.combat.attackers, attack: tv.combat.attack, defense: tv.combat.defense, remaining: tv.combat.remaining }))
     : null;
   const shared = h(
     "section",
     { class: "area shared" },
-    h("h2", {}, `${t.scenario || "War of the Ring"} · round ${t.round} · ${t.step} step`),
+    h("h2", {}, t("wotr.round", { scenario: tv.scenario || t("wotr.title"), round: tv.round, step: tv.step })),
     teams,
-    h("div", { class: "row" }, zone(`Path ${t.path_number || ""}`, t.path ? [t.path] : [], locationFrame), zone("Battlegrounds", t.battlegrounds, locationFrame)),
+    h("div", { class: "row" }, zone(`Path ${tv.path_number || ""}`, t("wotr.path", { n: tv.path_number || "" }), tv.path ? [tv.path] : [], locationFrame), zone("Battlegrounds", t("wotr.battlegrounds"), tv.battlegrounds, locationFrame)),
     combat,
     h(
       "div",
       { class: "piles" },
-      Object.entries(t.path_decks || {}).map(([n, count]) => pile(`path ${n} deck`, count, false)),
-      Object.entries(t.battleground_decks || {}).map(([side, count]) => pile(`${side} battleground deck`, count, false)),
+      Object.entries(tv.path_decks || {}).map(([n, count]) => pile(`path ${n} deck`, t("wotr.path-deck", { n }), count, false)),
+      Object.entries(tv.battleground_decks || {}).map(([side, count]) => pile(`${side} battleground deck`, t("wotr.battleground-deck", { side }), count, false)),
     ),
-    (t.effects || []).length ? h("div", { class: "effects" }, `lasting effects: ${t.effects.join(", ")}`) : null,
+    (tv.effects || []).length ? h("div", { class: "effects" }, t("wotr.effects", { effects: tv.effects.join(", ") })) : null,
   );
-  const players = t.players.map((p) =>
+  const players = tv.players.map((p) =>
     h(
       "section",
       { class: `area player team-${p.team}${p.seat === S.viewer ? " mine" : ""}`, "data-seat": p.seat },
-      h("h2", {}, `${p.seat}${p.seat === S.viewer ? " (you)" : ""}`, h("span", { class: "threat" }, ` ${p.team === "free" ? "Free Peoples" : "Shadow"}`), p.starting ? h("span", { class: "badge" }, "starting") : null, p.to_act ? h("span", { class: "badge" }, "to act") : null, p.ring ? h("span", { class: "badge" }, `ring ${p.ring}`) : null, h("span", { class: "badge" }, `carryover ${p.carryover ?? 2}`)),
-      zone("Reserve", p.reserve, wotrCard),
-      p.hand ? zone("Hand", p.hand, wotrCard, `${p.hand.length} cards`) : null,
-      p.top_of_deck ? zone("Top of deck", [p.top_of_deck], wotrCard) : null,
-      (p.aside || []).length ? zone("Set aside", p.aside, wotrCard) : null,
+      h("h2", {}, seatTitle(p.seat), h("span", { class: "threat" }, ` ${teamName(p.team)}`), p.starting ? h("span", { class: "badge" }, t("wotr.starting")) : null, p.to_act ? h("span", { class: "badge" }, t("wotr.to-act")) : null, p.ring ? h("span", { class: "badge" }, t("wotr.ring", { n: p.ring })) : null, h("span", { class: "badge" }, t("wotr.carryover", { n: p.carryover ?? 2 }))),
+      zone("Reserve", t("wotr.reserve"), p.reserve, wotrCard),
+      p.hand ? zone("Hand", t("zone.hand"), p.hand, wotrCard, t("zone.hand.count", { n: p.hand.length })) : null,
+      p.top_of_deck ? zone("Top of deck", t("wotr.top"), [p.top_of_deck], wotrCard) : null,
+      (p.aside || []).length ? zone("Set aside", t("wotr.aside"), p.aside, wotrCard) : null,
       h(
         "div",
         { class: "piles" },
-        p.hand ? null : pile("cards in hand", p.hand_size, false),
-        pile("deck", p.deck_size, false),
-        pile("cycle pile", p.cycle_size, !!p.cycle),
-        pile("eliminated pile", p.eliminated_size, !!p.eliminated),
-        p.aside ? null : p.aside_size ? pile("set aside", p.aside_size, false) : null,
+        p.hand ? null : pile("cards in hand", t("pile.hand"), p.hand_size, false),
+        pile("deck", t("pile.deck"), p.deck_size, false),
+        pile("cycle pile", t("wotr.cycle"), p.cycle_size, !!p.cycle),
+        pile("eliminated pile", t("wotr.eliminated"), p.eliminated_size, !!p.eliminated),
+        p.aside ? null : p.aside_size ? pile("set aside", t("wotr.set-aside"), p.aside_size, false) : null,
       ),
-      (p.cycle || []).length ? details(`${p.seat}'s cycle pile`, p.cycle, wotrCard) : null,
-      (p.eliminated || []).length ? details(`${p.seat}'s eliminated pile`, p.eliminated, wotrCard) : null,
-      p.deck ? details(`${p.seat}'s deck (in order)`, p.deck, wotrCard) : null,
+      (p.cycle || []).length ? details(t("wotr.cycle-of", { seat: p.seat }), p.cycle, wotrCard) : null,
+      (p.eliminated || []).length ? details(t("wotr.eliminated-of", { seat: p.seat }), p.eliminated, wotrCard) : null,
+      p.deck ? details(t("details.deck", { seat: p.seat }), p.deck, wotrCard) : null,
     ),
   );
   return [shared, ...players];
-}
-
-function details(title, cards, render) {
-  return h("details", { class: "pile-cards" }, h("summary", {}, `${title} (${cards.length})`), h("div", { class: "cards" }, cards.map(render)));
 }
 
 const TABLES = { lcg: lcgTable, wotr: wotrTable };
@@ -403,7 +445,7 @@ function renderTable() {
   box.append(...(render ? render(table) : [h("pre", {}, JSON.stringify(table, null, 1))]));
   if (view.over && view.outcome) {
     const o = view.outcome;
-    box.prepend(h("div", { class: "outcome" }, `Game over: ${o.result || ""}${o.winner ? ` (${o.winner})` : ""}${o.reason ? `: ${o.reason}` : ""}`));
+    box.prepend(h("div", { class: "outcome" }, t("game.over", { result: o.result || "", winner: o.winner ? ` (${o.winner})` : "", reason: o.reason ? `: ${o.reason}` : "" })));
   }
 }
 
@@ -414,6 +456,11 @@ function highlight(uid, on) {
   for (const el of document.querySelectorAll(`[data-uid="${Number(uid)}"]`)) el.classList.toggle("lit", on);
 }
 
+// A Response the seat may use now (its decision is a card's response, not an action window).
+function isResponse(d) {
+  return /\.response$/.test(d.rule || "");
+}
+
 function renderDecision() {
   const box = $("decision");
   box.replaceChildren();
@@ -422,21 +469,24 @@ function renderDecision() {
   if (view.over) return;
   const d = view.decision;
   if (!d || !d.seat) {
-    box.append(h("p", { class: "waiting" }, view.waitingFor ? `Waiting for ${view.waitingFor}.` : ""));
+    box.append(h("p", { class: "waiting" }, view.waitingFor ? t("decision.waiting", { seat: seatTitle(view.waitingFor) }) : ""), seatTools());
     return;
   }
   if (d.about !== undefined) highlight(d.about, true);
   const mine = d.seat === S.viewer;
   const kind = d.kind || "KIND_ONE";
-  const head = h("div", { class: "prompt" }, h("strong", {}, mine ? "Your decision: " : `${d.seat} decides: `), d.prompt || "", h("small", { class: "rule" }, ` ${d.rule || ""}`));
+  if (mine && isResponse(d)) box.append(h("div", { class: "response", role: "alert" }, t("decision.response", { prompt: d.prompt || "" })));
+  const head = h("div", { class: "prompt" }, h("strong", {}, mine ? t("decision.yours") : t("decision.theirs", { seat: d.seat })), d.prompt || "", h("small", { class: "rule" }, ` ${d.rule || ""}`));
   box.append(head);
-  const about = d.about !== undefined ? S.cards.get(num(d.about)) : undefined;
-  if (about) box.append(h("div", { class: "about" }, h("small", {}, "about"), frame(about)));
+  const offered = new Map((S.liveTable.offered || []).map((c) => [c.uid, c]));
+  const cardOf = (uid) => S.cards.get(num(uid)) || offered.get(num(uid));
+  const about = d.about !== undefined ? cardOf(d.about) : undefined;
+  if (about) box.append(h("div", { class: "about" }, h("small", {}, t("decision.about")), frame(about)));
   const options = d.options || [];
   const answer = (choice) => submit(d, choice);
   const optionAttrs = (o) => ({
     "data-option": o.id,
-    title: o.card !== undefined && S.cards.has(num(o.card)) ? cardTitle(S.cards.get(num(o.card))) : null,
+    title: o.card !== undefined && cardOf(o.card) ? cardTitle(cardOf(o.card)) : null,
     onmouseenter: () => highlight(o.card, true),
     onmouseleave: () => highlight(o.card, false),
   });
@@ -451,13 +501,14 @@ function renderDecision() {
   } else if (kind === "KIND_MANY") {
     const min = num(d.min);
     const max = num(d.max) || options.length;
+    const range = min === max ? String(min) : t("decision.choose-range", { min, max }).replace(/^\D+/, "");
     const boxes = options.map((o) => h("label", { class: "option", ...optionAttrs(o) }, h("input", { type: "checkbox", value: o.id }), ` ${o.label}`));
-    const note = h("small", {}, ` choose ${min === max ? min : `${min} to ${max}`}`);
+    const note = h("small", {}, ` ${min === max ? t("decision.choose", { n: min }) : t("decision.choose-range", { min, max })}`);
     const go = h("button", { type: "button", class: "confirm", onclick: () => {
       const chosen = boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value);
-      if (chosen.length < min || chosen.length > max) showError(`choose ${min === max ? min : `${min} to ${max}`} options (${chosen.length} chosen)`);
+      if (chosen.length < min || chosen.length > max) showError(t("decision.choose-error", { range, n: chosen.length }));
       else answer(chosen);
-    } }, "Confirm");
+    } }, t("decision.confirm"));
     box.append(h("div", { class: "options many" }, boxes), go, note);
   } else if (kind === "KIND_ORDER") {
     const order = [];
@@ -467,13 +518,16 @@ function renderDecision() {
       e.target.disabled = true;
       shown.append(h("li", {}, o.label));
     } }, o.label));
-    const go = h("button", { type: "button", class: "confirm", onclick: () => (order.length === options.length ? answer(order) : showError("put every option in order first")) }, "Confirm order");
-    const reset = h("button", { type: "button", onclick: () => { order.length = 0; shown.replaceChildren(); buttons.forEach((b) => (b.disabled = false)); } }, "Start again");
+    const go = h("button", { type: "button", class: "confirm", onclick: () => (order.length === options.length ? answer(order) : showError(t("decision.order-first"))) }, t("decision.order"));
+    const reset = h("button", { type: "button", onclick: () => { order.length = 0; shown.replaceChildren(); buttons.forEach((b) => (b.disabled = false)); } }, t("decision.again"));
     box.append(h("div", { class: "options" }, buttons), shown, go, reset);
   } else if (kind === "KIND_NUMBER") {
     const input = h("input", { type: "number", min: num(d.min), max: num(d.max), value: num(d.min), class: "number" });
-    box.append(h("div", { class: "options" }, input, h("button", { type: "button", class: "confirm", onclick: () => answer([String(input.value)]) }, `Confirm (${num(d.min)} to ${num(d.max)})`)));
+    box.append(h("div", { class: "options" }, input, h("button", { type: "button", class: "confirm", onclick: () => answer([String(input.value)]) }, t("decision.number", { min: num(d.min), max: num(d.max) }))));
   }
+  const named = options.map((o) => (o.card !== undefined ? offered.get(num(o.card)) : undefined)).filter(Boolean);
+  if (named.length) box.append(h("div", { class: "offered", "data-zone": "Offered" }, h("small", {}, t("zone.offered")), h("div", { class: "cards" }, named.map(frame))));
+  box.append(seatTools());
 }
 
 // -- the value of each answer (AnalyzeDecision), on request ---------------------------------
@@ -483,8 +537,8 @@ function valuesAsk(d) {
   if (!mine && S.viewer !== "referee") return null;
   const out = h("div", { class: "values" });
   const ask = (trueCards, label) => h("button", { type: "button", class: "value-ask", onclick: () => showValues(d, trueCards, out) }, label);
-  out.append(ask(false, mine ? "Value the answers" : `Value the answers (what ${d.seat} knows)`));
-  if (!mine) out.append(ask(true, "Value with the true cards"));
+  out.append(ask(false, mine ? t("values.ask") : t("values.ask-seat", { seat: d.seat })));
+  if (!mine) out.append(ask(true, t("values.ask-true")));
   return out;
 }
 
@@ -492,17 +546,17 @@ async function showValues(d, trueCards, out) {
   const buttons = [...out.querySelectorAll("button")];
   buttons.forEach((b) => (b.disabled = true));
   out.querySelectorAll(".value-list, .value-note").forEach((e) => e.remove());
-  const note = h("small", { class: "value-note" }, " searching…");
+  const note = h("small", { class: "value-note" }, t("values.searching"));
   out.append(note);
   try {
-    const got = await call("AnalyzeDecision", { token: S.token, version: d.id, trueCards });
+    const got = await call("AnalyzeDecision", who({ version: d.id, trueCards }));
     const now = S.live && S.live.decision;
     if (!now || num(now.id) !== num(d.id)) return; // answered meanwhile: the values are of the past
     const pct = (v) => `${Math.round(100 * num(v))}%`;
     const bar = (o) => {
       const filled = h("span", {});
       filled.style.width = pct(o.value); // a style property: the page's policy refuses style attributes
-      return h("span", { class: "value-bar", title: `${pct(o.value)} [${pct(o.low)} – ${pct(o.high)}], ${num(o.rollouts)} rollouts` }, filled);
+      return h("span", { class: "value-bar", title: t("values.bar", { value: pct(o.value), low: pct(o.low), high: pct(o.high), n: num(o.rollouts) }) }, filled);
     };
     for (const el of document.querySelectorAll("#decision .value-bar")) el.remove();
     for (const o of got.options || []) {
@@ -510,8 +564,8 @@ async function showValues(d, trueCards, out) {
       const option = document.querySelector(`#decision [data-option="${CSS.escape(o.choice[0])}"]`);
       if (option) option.append(bar(o));
     }
-    const whose = got.knowledge === "referee" ? "with the true hidden cards" : `from what ${got.knowledge} knows`;
-    note.textContent = ` chance ${d.seat}'s side wins after each answer, ${whose} (${num(got.rollouts)} rollouts, 95% interval):`;
+    const whose = got.knowledge === "referee" ? t("values.true") : t("values.knows", { seat: got.knowledge });
+    note.textContent = t("values.note", { seat: d.seat, whose, n: num(got.rollouts) });
     out.append(h("ol", { class: "value-list" }, (got.options || []).map((o) => h("li", { "data-choice": (o.choice || []).join(",") }, bar(o), h("strong", {}, pct(o.value)), h("small", {}, ` [${pct(o.low)} – ${pct(o.high)}] `), o.label))));
   } catch (error) {
     note.remove();
@@ -536,14 +590,15 @@ async function submit(decision, choice) {
   showError(null);
   for (const b of document.querySelectorAll("#decision button")) b.disabled = true;
   try {
-    const result = await call("SubmitDecision", {
-      token: S.token,
-      expectedVersion: S.live.version,
+    // The answer names its decision (its id), which the server checks: facts told to the game
+    // while the seat decides (what an epic event's other groups did) leave the question as it
+    // was, so the version is not checked as well.
+    const result = await call("SubmitDecision", who({
       decisionId: decision.id,
       choice,
       commandId: commandId(),
       includeView: true,
-    });
+    }));
     if (result.view && num(result.view.version) >= num(S.live.version)) setLive(result.view);
   } catch (error) {
     showError(error);
@@ -555,7 +610,7 @@ async function submit(decision, choice) {
 }
 
 async function reload() {
-  const got = await call("GetView", { token: S.token });
+  const got = await call("GetView", who());
   setLive(got.view);
 }
 
@@ -563,11 +618,24 @@ async function reload() {
 
 function setLive(view) {
   if (S.live && num(view.version) < num(S.live.version)) return;
+  const ended = view.over && !(S.live && S.live.over);
   S.live = view;
+  S.liveTable = jsonBytes(view.table) || {};
   S.viewer = view.viewer;
   S.latest = Math.max(S.latest, num(view.latestVersion), num(view.version));
   if (S.at === null) S.shown = view;
-  render();
+  drawSoon();
+  if (ended && S.verdict && S.verdict.ok) checkChain(); // the whole game, once it is over
+}
+
+// The table is drawn once per frame however many updates came in it (the server passing a
+// run of action windows sends one each), and not at all while the page is not on screen.
+let drawing = 0;
+function drawSoon() {
+  if (!drawing) drawing = requestAnimationFrame(() => {
+    drawing = 0;
+    render();
+  });
 }
 
 function addEvents(events) {
@@ -610,33 +678,46 @@ async function watch() {
   S.watching = controller;
   setLiveMark(true);
   try {
-    for await (const update of stream("Watch", { token: S.token, fromVersion: from }, controller.signal)) {
+    for await (const update of stream("Watch", who({ fromVersion: from }), controller.signal)) {
       addEvents(update.events);
       if (update.view) setLive(update.view);
     }
-    setLiveMark(false, S.live && S.live.over ? "" : "stream ended");
-    if (!(S.live && S.live.over)) setTimeout(watch, 1000);
+    setLiveMark(false, S.live && S.live.over ? "" : t("live.ended"));
+    if (!(S.live && S.live.over) && S.watching === controller) setTimeout(() => S.watching === controller && watch(), 1000);
   } catch (error) {
     if (controller.signal.aborted) return;
     if (error instanceof RpcError && error.code === "data_loss") {
       // the stored log no longer verifies: the server will not extend or stream it, so say so and stop
-      setLiveMark(false, "damaged");
+      setLiveMark(false, t("live.damaged"));
       showError(error);
       return;
     }
-    setLiveMark(false, "reconnecting");
+    setLiveMark(false, t("live.reconnecting"));
     if (error instanceof RpcError && ["unauthenticated", "permission_denied", "not_found", "invalid_argument"].includes(error.code)) {
       showError(error);
       return;
     }
-    setTimeout(watch, 2000);
+    setTimeout(() => S.watching === controller && reconnect(), 2000);
   }
+}
+
+// After the server was away (restarted): the view again, then the stream from where it stopped.
+async function reconnect() {
+  try {
+    await reload();
+    showError(null);
+  } catch (error) {
+    setTimeout(() => S.watching && reconnect(), 2000);
+    return;
+  }
+  watch();
+  if (typeof watchRoom === "function") watchRoom();
 }
 
 function setLiveMark(on, text) {
   const el = $("live");
   el.className = on ? "live-on" : "live-off";
-  el.textContent = on ? "live" : text ?? "not connected";
+  el.textContent = on ? t("live.on") : text ?? t("live.off");
   el.hidden = !on && text === "";
 }
 
@@ -652,7 +733,7 @@ async function showVersion(version) {
   $("slider").value = version;
   renderTimeline();
   try {
-    const got = await call("GetView", { token: S.token, version });
+    const got = await call("GetView", who({ version }));
     if (S.at !== version) return; // the slider moved on meanwhile
     S.shown = got.view;
     showError(null);
@@ -676,12 +757,12 @@ async function select(seq) {
 async function explainEvent(seq) {
   const box = $("explain-tree");
   $("explain").hidden = false;
-  box.replaceChildren(h("p", {}, `event ${seq}…`));
+  box.replaceChildren(h("p", {}, `${t("explain.event", { seq })}…`));
   try {
-    const got = await call("ExplainEvent", { token: S.token, seq });
+    const got = await call("ExplainEvent", who({ seq }));
     box.replaceChildren(because(got.because || {}));
   } catch (error) {
-    box.replaceChildren(h("p", { class: "error" }, `${error.code || ""}: ${error.message}`));
+    box.replaceChildren(h("p", { class: "error" }, errorText(error)));
   }
 }
 
@@ -693,13 +774,13 @@ function because(b) {
     h(
       "li",
       { "data-seq": seq },
-      h("a", { href: "#", onclick: (e) => { e.preventDefault(); select(seq); } }, `event ${seq}`),
+      h("a", { href: "#", onclick: (e) => { e.preventDefault(); select(seq); } }, t("explain.event", { seq })),
       `: ${b.text || ""}`,
       h(
         "div",
         { class: "why" },
         b.rule ? h("code", {}, b.rule) : null,
-        b.card ? h("span", { class: "by-card" }, ` by ${b.card}`) : null,
+        b.card ? h("span", { class: "by-card" }, t("explain.by-card", { card: b.card })) : null,
         b.section ? h("span", { class: "section" }, ` (${b.section})`) : null,
       ),
       (b.working || []).length ? h("ul", { class: "working" }, b.working.map((w) => h("li", {}, w))) : null,
@@ -708,16 +789,22 @@ function because(b) {
   );
 }
 
+function tokenLink(token, gameId) {
+  const params = new URLSearchParams({ token });
+  if (gameId) params.set("game", gameId);
+  return `#${params.toString()}`;
+}
+
 async function fork() {
   const at = S.at === null ? S.latest : S.at;
   const box = $("forked");
   try {
-    const got = await call("ForkGame", { token: S.token, at });
+    const got = await call("ForkGame", who({ at }));
     const access = got.access;
-    const link = (who, token) => h("li", {}, h("a", { href: `#token=${token}`, target: "_blank", rel: "noopener", "data-viewer": who }, who));
+    const link = (viewer, token) => h("li", {}, h("a", { href: tokenLink(token), target: "_blank", rel: "noopener", "data-viewer": viewer }, viewer));
     box.hidden = false;
     box.replaceChildren(
-      h("p", {}, `Forked at event ${at}: game ${access.gameId}. Open it as (the tokens are shown once):`),
+      h("p", {}, t("fork.done", { at, game: access.gameId })),
       h("ul", {}, (access.seats || []).map((s) => link(s.seat, s.token)), link("spectator", access.spectatorToken), link("referee", access.refereeToken)),
     );
     showError(null);
@@ -726,22 +813,78 @@ async function fork() {
   }
 }
 
+// The verdict on the game's record: in the Verify box when asked, and as a banner over the
+// page whenever the record does not verify (checked as the page opens and as the game ends).
+function verdictText(v) {
+  return v.text || (v.ok ? t("verify.ok", { n: num(v.events) }) : t("verify.failed", { reason: v.reason || "" }));
+}
+
+function showVerdict(v) {
+  const box = $("verdict");
+  const bad = num(v.firstBad);
+  box.hidden = false;
+  box.className = v.ok ? "ok" : "failed";
+  const children = [verdictText(v)];
+  if (bad) children.push(h("a", { href: "#", onclick: (e) => { e.preventDefault(); select(bad); } }, t("verify.show", { n: bad })));
+  box.replaceChildren(...children);
+}
+
+function showChainBanner(v) {
+  const banner = $("chain");
+  if (!v || v.ok) {
+    banner.hidden = true;
+    banner.replaceChildren();
+    return;
+  }
+  const bad = num(v.firstBad);
+  const children = [t("verify.banner", { text: verdictText(v) })];
+  if (bad) children.push(h("a", { href: "#", onclick: (e) => { e.preventDefault(); select(bad); } }, t("verify.show", { n: bad })));
+  banner.replaceChildren(...children);
+  banner.hidden = false;
+}
+
+async function checkChain() {
+  try {
+    const v = await call("VerifyGame", who());
+    S.verdict = v;
+    showChainBanner(v);
+    return v;
+  } catch (error) {
+    return null;
+  }
+}
+
 async function verifyGame() {
   const box = $("verdict");
   box.hidden = false;
   box.className = "";
-  box.textContent = "verifying…";
+  box.textContent = t("verify.running");
   try {
-    const v = await call("VerifyGame", { token: S.token });
-    const bad = num(v.firstBad);
-    box.className = v.ok ? "ok" : "failed";
-    box.replaceChildren(
-      v.text || (v.ok ? `ok: ${num(v.events)} events` : `FAILED: ${v.reason || ""}`),
-      bad ? h("a", { href: "#", onclick: (e) => { e.preventDefault(); select(bad); } }, ` (show event ${bad})`) : null,
-    );
+    const v = await call("VerifyGame", who());
+    S.verdict = v;
+    showVerdict(v);
+    showChainBanner(v);
   } catch (error) {
     box.className = "failed";
-    box.textContent = `${error.code || ""}: ${error.message}`;
+    box.textContent = errorText(error);
+  }
+}
+
+// The game's record, as `westmarch export` writes it, saved from the page (the referee's at
+// any time; everyone's once the game is over).
+async function exportRecord() {
+  const box = $("exported");
+  box.hidden = false;
+  box.replaceChildren(t("export.running"));
+  const parts = [];
+  try {
+    for await (const chunk of stream("ExportGame", who(), undefined)) parts.push(rawBytes(chunk.lines || ""));
+    const blob = new Blob(parts, { type: "application/x-ndjson" });
+    const lines = (await blob.text()).split("\n").filter(Boolean).length;
+    const id = S.gameId || (S.live && S.live.gameId) || "game";
+    box.replaceChildren(t("export.done", { lines }), h("a", { href: URL.createObjectURL(blob), download: `${id}.jsonl`, id: "record-link" }, t("export.save")));
+  } catch (error) {
+    box.replaceChildren(h("span", { class: "error" }, errorText(error)));
   }
 }
 
@@ -751,7 +894,9 @@ function renderTimeline() {
   if (S.at === null) slider.value = S.latest;
   $("slider-value").textContent = `${S.at === null ? S.latest : S.at} / ${S.latest}`;
   $("to-live").disabled = S.at === null;
-  $("fork").hidden = !(S.viewer === "referee" || (S.live && S.live.over));
+  const everyone = S.viewer === "referee" || (S.live && S.live.over);
+  $("fork").hidden = !everyone;
+  $("export").hidden = !everyone;
   for (const el of document.querySelectorAll("#events li.current")) el.classList.remove("current");
   const current = S.at === null ? S.latest : S.at;
   const item = [...document.querySelectorAll("#events li")].find((li) => num(li.dataset.from) <= current && current <= num(li.dataset.seq));
@@ -762,16 +907,17 @@ function renderTimeline() {
   }
   const past = $("past");
   past.hidden = S.at === null;
-  past.textContent = S.at === null ? "" : `The table at version ${S.at} of ${S.latest}, as ${S.viewer} saw it. Decisions are made on the table of now.`;
+  past.textContent = S.at === null ? "" : t("timeline.past", { at: S.at, latest: S.latest, viewer: S.viewer });
 }
 
 function renderHeader() {
   const view = S.live;
   if (!view) return;
   $("game").textContent = `${view.game} ${String(view.gameId || "").slice(0, 8)}`;
-  $("viewer").textContent = `as ${view.viewer}`;
-  $("version").textContent = `version ${view.version}`;
-  $("status").textContent = view.over ? "game over" : view.waitingFor ? `waiting for ${view.waitingFor}` : "";
+  const plan = seatPlan(view.viewer);
+  $("viewer").textContent = plan && plan.name ? t("bar.as-named", { viewer: view.viewer, name: plan.name }) : t("bar.as", { viewer: view.viewer });
+  $("version").textContent = t("bar.version", { version: view.version });
+  $("status").textContent = view.over ? t("bar.over") : view.waitingFor ? t("bar.waiting", { seat: view.waitingFor }) : "";
 }
 
 function render() {
@@ -783,38 +929,54 @@ function render() {
 
 // -- starting ------------------------------------------------------------------------------
 
-function tokenFromAddress() {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  return params.get("token") || "";
+function addressParams() {
+  return new URLSearchParams(location.hash.replace(/^#/, ""));
+}
+
+function clearTable() {
+  Object.assign(S, { live: null, shown: null, at: null, latest: 0, events: [], selected: null, watching: null, room: null, verdict: null });
+  for (const id of ["events", "table", "decision", "talk-list", "asks", "moved", "seats"]) $(id).replaceChildren();
+  for (const id of ["forked", "verdict", "explain", "chain", "exported", "error", "past"]) $(id).hidden = true;
+  for (const id of ["game", "viewer", "version", "status"]) $(id).textContent = "";
+  setLiveMark(false);
 }
 
 async function start() {
   if (S.watching) S.watching.abort();
-  Object.assign(S, { live: null, shown: null, at: null, latest: 0, events: [], selected: null, watching: null });
-  $("events").replaceChildren();
-  $("forked").hidden = true;
-  $("verdict").hidden = true;
-  $("explain").hidden = true;
-  S.token = tokenFromAddress();
-  $("open").hidden = !!S.token;
+  if (typeof stopRoom === "function") stopRoom();
+  clearTable();
+  const params = addressParams();
+  S.token = params.get("token") || "";
+  S.gameId = params.get("game") || "";
+  const organizer = params.get("organizer") || "";
+  $("lobby").hidden = !!(S.token || organizer);
   $("main").hidden = !S.token;
-  if (!S.token) return;
+  $("sheet").hidden = !organizer;
+  $("live").hidden = !S.token;
+  if (organizer) {
+    if (typeof openSheet === "function") openSheet(organizer);
+    return;
+  }
+  if (!S.token) {
+    if (typeof openLobby === "function") openLobby();
+    return;
+  }
   try {
     await reload();
   } catch (error) {
     showError(error);
-    if (error instanceof RpcError && error.code === "data_loss") setLiveMark(false, "damaged");
+    if (error instanceof RpcError && error.code === "data_loss") {
+      setLiveMark(false, t("live.damaged"));
+      checkChain();
+    }
     return;
   }
   watch();
+  checkChain();
+  if (typeof openRoom === "function") openRoom();
 }
 
 function wire() {
-  $("open-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    const token = $("open-token").value.trim();
-    if (token) location.hash = `token=${encodeURIComponent(token)}`;
-  });
   let pending = null;
   $("slider").addEventListener("input", (e) => {
     const version = Number(e.target.value);
@@ -825,9 +987,7 @@ function wire() {
   $("to-live").addEventListener("click", toLive);
   $("fork").addEventListener("click", fork);
   $("verify").addEventListener("click", verifyGame);
+  $("export").addEventListener("click", exportRecord);
   $("explain-close").addEventListener("click", () => ($("explain").hidden = true));
   window.addEventListener("hashchange", start);
 }
-
-wire();
-start();

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as westmarch_dot_v1_dot_westmarch__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17westmarch/v1/epic.proto\x12\x0cwestmarch.v1\x1a\x1cwestmarch/v1/westmarch.proto\"i\n\x11\x43reateEpicRequest\x12\x0e\n\x06groups\x18\x01 \x03(\r\x12\x12\n\ndifficulty\x18\x02 \x01(\t\x12\x14\n\x0c\x64ifficulties\x18\x04 \x03(\t\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x42\x07\n\x05_seed\"\xd5\x01\n\x12\x43reateEpicResponse\x12\x0f\n\x07\x65pic_id\x18\x01 \x01(\t\x12\x17\n\x0forganizer_token\x18\x02 \x01(\t\x12(\n\x06groups\x18\x03 \x03(\x0b\x32\x18.westmarch.v1.GameAccess\x12<\n\x06totals\x18\x04 \x03(\x0b\x32,.westmarch.v1.CreateEpicResponse.TotalsEntry\x1a-\n\x0bTotalsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\")\n\x0eGetEpicRequest\x12\x17\n\x0forganizer_token\x18\x01 \x01(\t\"\xc9\x02\n\tEpicGroup\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x12\n\ndifficulty\x18\x03 \x01(\t\x12=\n\x0b\x63ontributed\x18\x04 \x03(\x0b\x32(.westmarch.v1.EpicGroup.ContributedEntry\x12\x35\n\x07learned\x18\x05 \x03(\x0b\x32$.westmarch.v1.EpicGroup.LearnedEntry\x12\r\n\x05round\x18\x06 \x01(\x05\x12\r\n\x05stage\x18\x07 \x01(\x05\x12\x0e\n\x06result\x18\x08 \x01(\t\x1a\x32\n\x10\x43ontributedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a.\n\x0cLearnedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\xd5\x02\n\x0fGetEpicResponse\x12\x0f\n\x07\x65pic_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x39\n\x06totals\x18\x04 \x03(\x0b\x32).westmarch.v1.GetEpicResponse.TotalsEntry\x12;\n\x07\x63ounted\x18\x05 \x03(\x0b\x32*.westmarch.v1.GetEpicResponse.CountedEntry\x12\x0f\n\x07reached\x18\x06 \x03(\t\x12\'\n\x06groups\x18\x07 \x03(\x0b\x32\x17.westmarch.v1.EpicGroup\x1a-\n\x0bTotalsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a.\n\x0c\x43ountedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"+\n\x10WatchEpicRequest\x12\x17\n\x0forganizer_token\x18\x01 \x01(\t\"\xdb\x02\n\x11WatchEpicResponse\x12\x0f\n\x07\x65pic_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12;\n\x06totals\x18\x04 \x03(\x0b\x32+.westmarch.v1.WatchEpicResponse.TotalsEntry\x12=\n\x07\x63ounted\x18\x05 \x03(\x0b\x32,.westmarch.v1.WatchEpicResponse.CountedEntry\x12\x0f\n\x07reached\x18\x06 \x03(\t\x12\'\n\x06groups\x18\x07 \x03(\x0b\x32\x17.westmarch.v1.EpicGroup\x1a-\n\x0bTotalsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a.\n\x0c\x43ountedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x32\xf6\x01\n\x0b\x45picService\x12O\n\nCreateEpic\x12\x1f.westmarch.v1.CreateEpicRequest\x1a .westmarch.v1.CreateEpicResponse\x12\x46\n\x07GetEpic\x12\x1c.westmarch.v1.GetEpicRequest\x1a\x1d.westmarch.v1.GetEpicResponse\x12N\n\tWatchEpic\x12\x1e.westmarch.v1.WatchEpicRequest\x1a\x1f.westmarch.v1.WatchEpicResponse0\x01\x42.\n\x10org.westmarch.v1P\x01Z\x18westmarch/v1;westmarchv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17westmarch/v1/epic.proto\x12\x0cwestmarch.v1\x1a\x1cwestmarch/v1/westmarch.proto\"\xa9\x01\n\x11\x43reateEpicRequest\x12\x0e\n\x06groups\x18\x01 \x03(\r\x12\x12\n\ndifficulty\x18\x02 \x01(\t\x12\x14\n\x0c\x64ifficulties\x18\x04 \x03(\t\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12,\n\x06setups\x18\x05 \x03(\x0b\x32\x1c.westmarch.v1.EpicGroupSetup\x12\x10\n\x08unlisted\x18\x06 \x01(\x08\x42\x07\n\x05_seed\"e\n\x0e\x45picGroupSetup\x12*\n\x07players\x18\x01 \x03(\x0b\x32\x19.westmarch.v1.PlayerSetup\x12\'\n\x07seating\x18\x02 \x03(\x0b\x32\x16.westmarch.v1.SeatPlan\"\xd5\x01\n\x12\x43reateEpicResponse\x12\x0f\n\x07\x65pic_id\x18\x01 \x01(\t\x12\x17\n\x0forganizer_token\x18\x02 \x01(\t\x12(\n\x06groups\x18\x03 \x03(\x0b\x32\x18.westmarch.v1.GameAccess\x12<\n\x06totals\x18\x04 \x03(\x0b\x32,.westmarch.v1.CreateEpicResponse.TotalsEntry\x1a-\n\x0bTotalsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\")\n\x0eGetEpicRequest\x12\x17\n\x0forganizer_token\x18\x01 \x01(\t\"\xc9\x02\n\tEpicGroup\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x12\n\ndifficulty\x18\x03 \x01(\t\x12=\n\x0b\x63ontributed\x18\x04 \x03(\x0b\x32(.westmarch.v1.EpicGroup.ContributedEntry\x12\x35\n\x07learned\x18\x05 \x03(\x0b\x32$.westmarch.v1.EpicGroup.LearnedEntry\x12\r\n\x05round\x18\x06 \x01(\x05\x12\r\n\x05stage\x18\x07 \x01(\x05\x12\x0e\n\x06result\x18\x08 \x01(\t\x1a\x32\n\x10\x43ontributedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a.\n\x0cLearnedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\xd5\x02\n\x0fGetEpicResponse\x12\x0f\n\x07\x65pic_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x39\n\x06totals\x18\x04 \x03(\x0b\x32).westmarch.v1.GetEpicResponse.TotalsEntry\x12;\n\x07\x63ounted\x18\x05 \x03(\x0b\x32*.westmarch.v1.GetEpicResponse.CountedEntry\x12\x0f\n\x07reached\x18\x06 \x03(\t\x12\'\n\x06groups\x18\x07 \x03(\x0b\x32\x17.westmarch.v1.EpicGroup\x1a-\n\x0bTotalsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a.\n\x0c\x43ountedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"+\n\x10WatchEpicRequest\x12\x17\n\x0forganizer_token\x18\x01 \x01(\t\"\xdb\x02\n\x11WatchEpicResponse\x12\x0f\n\x07\x65pic_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12;\n\x06totals\x18\x04 \x03(\x0b\x32+.westmarch.v1.WatchEpicResponse.TotalsEntry\x12=\n\x07\x63ounted\x18\x05 \x03(\x0b\x32,.westmarch.v1.WatchEpicResponse.CountedEntry\x12\x0f\n\x07reached\x18\x06 \x03(\t\x12\'\n\x06groups\x18\x07 \x03(\x0b\x32\x17.westmarch.v1.EpicGroup\x1a-\n\x0bTotalsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a.\n\x0c\x43ountedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x32\xf6\x01\n\x0b\x45picService\x12O\n\nCreateEpic\x12\x1f.westmarch.v1.CreateEpicRequest\x1a .westmarch.v1.CreateEpicResponse\x12\x46\n\x07GetEpic\x12\x1c.westmarch.v1.GetEpicRequest\x1a\x1d.westmarch.v1.GetEpicResponse\x12N\n\tWatchEpic\x12\x1e.westmarch.v1.WatchEpicRequest\x1a\x1f.westmarch.v1.WatchEpicResponse0\x01\x42.\n\x10org.westmarch.v1P\x01Z\x18westmarch/v1;westmarchv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -47,34 +47,36 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WATCHEPICRESPONSE_TOTALSENTRY']._serialized_options = b'8\001'
   _globals['_WATCHEPICRESPONSE_COUNTEDENTRY']._loaded_options = None
   _globals['_WATCHEPICRESPONSE_COUNTEDENTRY']._serialized_options = b'8\001'
-  _globals['_CREATEEPICREQUEST']._serialized_start=71
-  _globals['_CREATEEPICREQUEST']._serialized_end=176
-  _globals['_CREATEEPICRESPONSE']._serialized_start=179
-  _globals['_CREATEEPICRESPONSE']._serialized_end=392
-  _globals['_CREATEEPICRESPONSE_TOTALSENTRY']._serialized_start=347
-  _globals['_CREATEEPICRESPONSE_TOTALSENTRY']._serialized_end=392
-  _globals['_GETEPICREQUEST']._serialized_start=394
-  _globals['_GETEPICREQUEST']._serialized_end=435
-  _globals['_EPICGROUP']._serialized_start=438
-  _globals['_EPICGROUP']._serialized_end=767
-  _globals['_EPICGROUP_CONTRIBUTEDENTRY']._serialized_start=669
-  _globals['_EPICGROUP_CONTRIBUTEDENTRY']._serialized_end=719
-  _globals['_EPICGROUP_LEARNEDENTRY']._serialized_start=721
-  _globals['_EPICGROUP_LEARNEDENTRY']._serialized_end=767
-  _globals['_GETEPICRESPONSE']._serialized_start=770
-  _globals['_GETEPICRESPONSE']._serialized_end=1111
-  _globals['_GETEPICRESPONSE_TOTALSENTRY']._serialized_start=347
-  _globals['_GETEPICRESPONSE_TOTALSENTRY']._serialized_end=392
-  _globals['_GETEPICRESPONSE_COUNTEDENTRY']._serialized_start=1065
-  _globals['_GETEPICRESPONSE_COUNTEDENTRY']._serialized_end=1111
-  _globals['_WATCHEPICREQUEST']._serialized_start=1113
-  _globals['_WATCHEPICREQUEST']._serialized_end=1156
-  _globals['_WATCHEPICRESPONSE']._serialized_start=1159
-  _globals['_WATCHEPICRESPONSE']._serialized_end=1506
-  _globals['_WATCHEPICRESPONSE_TOTALSENTRY']._serialized_start=347
-  _globals['_WATCHEPICRESPONSE_TOTALSENTRY']._serialized_end=392
-  _globals['_WATCHEPICRESPONSE_COUNTEDENTRY']._serialized_start=1065
-  _globals['_WATCHEPICRESPONSE_COUNTEDENTRY']._serialized_end=1111
-  _globals['_EPICSERVICE']._serialized_start=1509
-  _globals['_EPICSERVICE']._serialized_end=1755
+  _globals['_CREATEEPICREQUEST']._serialized_start=72
+  _globals['_CREATEEPICREQUEST']._serialized_end=241
+  _globals['_EPICGROUPSETUP']._serialized_start=243
+  _globals['_EPICGROUPSETUP']._serialized_end=344
+  _globals['_CREATEEPICRESPONSE']._serialized_start=347
+  _globals['_CREATEEPICRESPONSE']._serialized_end=560
+  _globals['_CREATEEPICRESPONSE_TOTALSENTRY']._serialized_start=515
+  _globals['_CREATEEPICRESPONSE_TOTALSENTRY']._serialized_end=560
+  _globals['_GETEPICREQUEST']._serialized_start=562
+  _globals['_GETEPICREQUEST']._serialized_end=603
+  _globals['_EPICGROUP']._serialized_start=606
+  _globals['_EPICGROUP']._serialized_end=935
+  _globals['_EPICGROUP_CONTRIBUTEDENTRY']._serialized_start=837
+  _globals['_EPICGROUP_CONTRIBUTEDENTRY']._serialized_end=887
+  _globals['_EPICGROUP_LEARNEDENTRY']._serialized_start=889
+  _globals['_EPICGROUP_LEARNEDENTRY']._serialized_end=935
+  _globals['_GETEPICRESPONSE']._serialized_start=938
+  _globals['_GETEPICRESPONSE']._serialized_end=1279
+  _globals['_GETEPICRESPONSE_TOTALSENTRY']._serialized_start=515
+  _globals['_GETEPICRESPONSE_TOTALSENTRY']._serialized_end=560
+  _globals['_GETEPICRESPONSE_COUNTEDENTRY']._serialized_start=1233
+  _globals['_GETEPICRESPONSE_COUNTEDENTRY']._serialized_end=1279
+  _globals['_WATCHEPICREQUEST']._serialized_start=1281
+  _globals['_WATCHEPICREQUEST']._serialized_end=1324
+  _globals['_WATCHEPICRESPONSE']._serialized_start=1327
+  _globals['_WATCHEPICRESPONSE']._serialized_end=1674
+  _globals['_WATCHEPICRESPONSE_TOTALSENTRY']._serialized_start=515
+  _globals['_WATCHEPICRESPONSE_TOTALSENTRY']._serialized_end=560
+  _globals['_WATCHEPICRESPONSE_COUNTEDENTRY']._serialized_start=1233
+  _globals['_WATCHEPICRESPONSE_COUNTEDENTRY']._serialized_end=1279
+  _globals['_EPICSERVICE']._serialized_start=1677
+  _globals['_EPICSERVICE']._serialized_end=1923
 # @@protoc_insertion_point(module_scope)

@@ -34,10 +34,14 @@ class CreateEpicRequest(_message.Message):
     DIFFICULTY_FIELD_NUMBER: _builtins.int
     DIFFICULTIES_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    SETUPS_FIELD_NUMBER: _builtins.int
+    UNLISTED_FIELD_NUMBER: _builtins.int
     difficulty: _builtins.str
     """"easy", "standard" (default) or "hard", for every group..."""
     seed: _builtins.int
     """The seed of the first group's game (the next groups': seed + 1, ...); random when absent."""
+    unlisted: _builtins.bool
+    """Keep every group's game out of the public listings (ListGames, RoomService.ListOpenGames)."""
     @_builtins.property
     def groups(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Players in each group (1 to 4 each), e.g. [4, 4, 4, 4]."""
@@ -46,6 +50,13 @@ class CreateEpicRequest(_message.Message):
     def difficulties(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """...or one per group, in the order of `groups` ("each group may choose its own difficulty mode")."""
 
+    @_builtins.property
+    def setups(self) -> _containers.RepeatedCompositeFieldContainer[Global___EpicGroupSetup]:
+        """Each group's players and seating, in the order of `groups` (each group's sizes agree
+        with `groups`; `groups` may be left empty when these are given). None: the default
+        lineups, every seat a person's.
+        """
+
     def __init__(
         self,
         *,
@@ -53,16 +64,46 @@ class CreateEpicRequest(_message.Message):
         difficulty: _builtins.str = ...,
         difficulties: _abc.Iterable[_builtins.str] | None = ...,
         seed: _builtins.int | None = ...,
+        setups: _abc.Iterable[Global___EpicGroupSetup] | None = ...,
+        unlisted: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "difficulties", b"difficulties", "difficulty", b"difficulty", "groups", b"groups", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "difficulties", b"difficulties", "difficulty", b"difficulty", "groups", b"groups", "seed", b"seed", "setups", b"setups", "unlisted", b"unlisted"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seed) -> _WhichOneofReturnType__seed | None: ...
 
 Global___CreateEpicRequest: _TypeAlias = CreateEpicRequest  # noqa: Y015
+
+@_typing.final
+class EpicGroupSetup(_message.Message):
+    """One group of an epic event as CreateGame takes a game: its players' decks, heroes and
+    contracts, and who sits in each seat.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    SEATING_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def players(self) -> _containers.RepeatedCompositeFieldContainer[_westmarch_pb2.PlayerSetup]: ...
+    @_builtins.property
+    def seating(self) -> _containers.RepeatedCompositeFieldContainer[_westmarch_pb2.SeatPlan]: ...
+    def __init__(
+        self,
+        *,
+        players: _abc.Iterable[_westmarch_pb2.PlayerSetup] | None = ...,
+        seating: _abc.Iterable[_westmarch_pb2.SeatPlan] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "seating", b"seating"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EpicGroupSetup: _TypeAlias = EpicGroupSetup  # noqa: Y015
 
 @_typing.final
 class CreateEpicResponse(_message.Message):

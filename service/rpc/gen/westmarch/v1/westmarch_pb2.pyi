@@ -214,6 +214,7 @@ class CreateGameRequest(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     UNLISTED_FIELD_NUMBER: _builtins.int
+    SEATING_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game kind: "lcg" or "wotr" (see the top of this file, or GetCatalog)."""
     scenario: _builtins.str
@@ -242,6 +243,13 @@ class CreateGameRequest(_message.Message):
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerSetup]:
         """One entry per player (the number of players); none means one player with defaults."""
 
+    @_builtins.property
+    def seating(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatPlan]:
+        """Who sits in each seat (RoomService, proto/westmarch/v1/room.proto): a player's name, a
+        seat open to anyone in the lobby, or a bot the server plays the seat with. A seat left
+        out is a person's, reached by its token. A bot seat gets no token.
+        """
+
     def __init__(
         self,
         *,
@@ -252,16 +260,58 @@ class CreateGameRequest(_message.Message):
         seed: _builtins.int | None = ...,
         request_id: _builtins.str = ...,
         unlisted: _builtins.bool = ...,
+        seating: _abc.Iterable[Global___SeatPlan] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "game", b"game", "options", b"options", "players", b"players", "request_id", b"request_id", "scenario", b"scenario", "seed", b"seed", "unlisted", b"unlisted"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "game", b"game", "options", b"options", "players", b"players", "request_id", b"request_id", "scenario", b"scenario", "seating", b"seating", "seed", b"seed", "unlisted", b"unlisted"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seed) -> _WhichOneofReturnType__seed | None: ...
 
 Global___CreateGameRequest: _TypeAlias = CreateGameRequest  # noqa: Y015
+
+@_typing.final
+class SeatPlan(_message.Message):
+    """One seat of a new game: who plays it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    OPEN_FIELD_NUMBER: _builtins.int
+    seat: _builtins.str
+    """The seat ("p1", "frodo", ...)."""
+    name: _builtins.str
+    """The name shown at the table for the person who plays it (at most 40 characters);
+    empty: whoever opens the seat's link names themselves (RoomService.SetSeat).
+    """
+    bot: _builtins.str
+    """A bot the server plays the seat with (CatalogGame.bots lists them, e.g. "greedy");
+    empty: a person plays it. The server answers a bot seat's decisions as commands,
+    through the same path as a person's, and goes on after a restart.
+    """
+    open: _builtins.bool
+    """Anyone may take the seat from the lobby (RoomService.JoinGame) while the game is
+    listed; then it is theirs (a new token: the seat's link no longer opens it).
+    """
+    def __init__(
+        self,
+        *,
+        seat: _builtins.str = ...,
+        name: _builtins.str = ...,
+        bot: _builtins.str = ...,
+        open: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name", "open", b"open", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatPlan: _TypeAlias = SeatPlan  # noqa: Y015
 
 @_typing.final
 class SeatToken(_message.Message):
@@ -1237,6 +1287,7 @@ class CatalogScenario(_message.Message):
     MAX_PLAYERS_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     DIFFICULTIES_FIELD_NUMBER: _builtins.int
+    SHADOW_SEATS_FIELD_NUMBER: _builtins.int
     key: _builtins.str
     title: _builtins.str
     min_players: _builtins.int
@@ -1251,6 +1302,12 @@ class CatalogScenario(_message.Message):
         first (for "wotr": in a game against Shadow bots).
         """
 
+    @_builtins.property
+    def shadow_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """For "wotr": the Shadow team's seats, which the rules' Shadow bots play in a game
+        against them (options["bots"] = "shadow").
+        """
+
     def __init__(
         self,
         *,
@@ -1260,10 +1317,11 @@ class CatalogScenario(_message.Message):
         max_players: _builtins.int = ...,
         seats: _abc.Iterable[_builtins.str] | None = ...,
         difficulties: _abc.Iterable[_builtins.str] | None = ...,
+        shadow_seats: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["difficulties", b"difficulties", "key", b"key", "max_players", b"max_players", "min_players", b"min_players", "seats", b"seats", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["difficulties", b"difficulties", "key", b"key", "max_players", b"max_players", "min_players", b"min_players", "seats", b"seats", "shadow_seats", b"shadow_seats", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1350,6 +1408,7 @@ class CatalogGame(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     DECKS_FIELD_NUMBER: _builtins.int
     CONTRACTS_FIELD_NUMBER: _builtins.int
+    BOTS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     title: _builtins.str
     default_scenario: _builtins.str
@@ -1363,6 +1422,10 @@ class CatalogGame(_message.Message):
     def contracts(self) -> _containers.RepeatedCompositeFieldContainer[Global___CatalogContract]:
         """The contracts a player may choose (PlayerSetup.contract)."""
 
+    @_builtins.property
+    def bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The bots a seat may be given (SeatPlan.bot), e.g. "greedy", "random"."""
+
     def __init__(
         self,
         *,
@@ -1373,10 +1436,11 @@ class CatalogGame(_message.Message):
         options: _abc.Iterable[Global___CatalogOption] | None = ...,
         decks: _abc.Iterable[Global___CatalogDeck] | None = ...,
         contracts: _abc.Iterable[Global___CatalogContract] | None = ...,
+        bots: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["contracts", b"contracts", "decks", b"decks", "default_scenario", b"default_scenario", "game", b"game", "options", b"options", "scenarios", b"scenarios", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "contracts", b"contracts", "decks", b"decks", "default_scenario", b"default_scenario", "game", b"game", "options", b"options", "scenarios", b"scenarios", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -196,8 +196,10 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def TakeBack(self, request, context):
-        """Take back a seat's last decision: a seat asks for its own (or consents to another
-        seat's, naming it); once every seat has asked, or at once when the referee asks, play
+        """Take back a seat's last decision (for a seat on auto-pass, its last one that was not a
+        pass in an action window: the server would pass that again at once): a seat asks for its
+        own (or consents to another seat's, naming it); once every seat has asked, or at once
+        when the referee asks, play
         goes on in a new game that is this one's events up to that decision's question, asked
         again. This game is kept as it was played. The new game takes the same tokens.
         """

@@ -120,8 +120,10 @@ class GameServiceStub:
     (PERMISSION_DENIED before).
     """
     TakeBack: _grpc.UnaryUnaryMultiCallable[_westmarch_pb2.TakeBackRequest, _westmarch_pb2.TakeBackResponse]
-    """Take back a seat's last decision: a seat asks for its own (or consents to another
-    seat's, naming it); once every seat has asked, or at once when the referee asks, play
+    """Take back a seat's last decision (for a seat on auto-pass, its last one that was not a
+    pass in an action window: the server would pass that again at once): a seat asks for its
+    own (or consents to another seat's, naming it); once every seat has asked, or at once
+    when the referee asks, play
     goes on in a new game that is this one's events up to that decision's question, asked
     again. This game is kept as it was played. The new game takes the same tokens.
     """
@@ -179,8 +181,10 @@ class GameServiceAsyncStub(GameServiceStub):
     (PERMISSION_DENIED before).
     """
     TakeBack: _aio.UnaryUnaryMultiCallable[_westmarch_pb2.TakeBackRequest, _westmarch_pb2.TakeBackResponse]  # type: ignore[assignment]
-    """Take back a seat's last decision: a seat asks for its own (or consents to another
-    seat's, naming it); once every seat has asked, or at once when the referee asks, play
+    """Take back a seat's last decision (for a seat on auto-pass, its last one that was not a
+    pass in an action window: the server would pass that again at once): a seat asks for its
+    own (or consents to another seat's, naming it); once every seat has asked, or at once
+    when the referee asks, play
     goes on in a new game that is this one's events up to that decision's question, asked
     again. This game is kept as it was played. The new game takes the same tokens.
     """
@@ -307,8 +311,10 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _westmarch_pb2.TakeBackRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_westmarch_pb2.TakeBackResponse, _abc.Awaitable[_westmarch_pb2.TakeBackResponse]]:
-        """Take back a seat's last decision: a seat asks for its own (or consents to another
-        seat's, naming it); once every seat has asked, or at once when the referee asks, play
+        """Take back a seat's last decision (for a seat on auto-pass, its last one that was not a
+        pass in an action window: the server would pass that again at once): a seat asks for its
+        own (or consents to another seat's, naming it); once every seat has asked, or at once
+        when the referee asks, play
         goes on in a new game that is this one's events up to that decision's question, asked
         again. This game is kept as it was played. The new game takes the same tokens.
         """

@@ -1,0 +1,234 @@
+"""The seats the server plays itself: a game's bot seats, and the action windows of seats
+on auto-pass.
+
+Who they are is in the game's room (``service/room.py``), saved with the game, so every
+server process knows them, and knows them again after a restart. After each command this
+process saves on a game (and when a page opens its room, and once at start for every room
+that has bots or auto-pass), the game is looked at: while its pending decision is a bot
+seat's, or an action window of a seat on auto-pass, it is answered.
+
+An answer is a command like a person's, through the same path
+(:meth:`~service.commands.GameService.submit_as`): checked against the pending decision,
+saved with optimistic concurrency and a :class:`~service.records.CommandApplied` record,
+watched, followed by the epic organizer. A bot decides from its seat's view of the table,
+the one a person's page is sent (never the whole state). The command id is the decision's
+(``bot/<decision id>``, ``auto-pass/<decision id>``): two processes answering the same
+decision at once save one answer, and the other finds it by its id, as any retried command
+does.
+
+The answers are made on threads of their own, a game at most ``STEPS`` decisions in a turn
+before the next game waiting gets its turn, so games played by bots alone neither hold the
+request threads nor keep other games' bots waiting. The search bot's seconds of pure-Python
+search run in a process of their own (as ``AnalyzeDecision``'s do), started on its first
+decision: run on a thread, they would hold the interpreter every game is served from.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import zlib
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from bots import DEFAULT_SEARCH_SECONDS, Bot, is_action_window, make_bot
+from domain.kernel.decisions import Choice, Decision, NotYourDecision, RuleError
+from service.app import DamagedGame, UnknownGame
+from service.commands import GameService
+from service.records import ROOM_TOPIC
+from service.store import EventMapper, select_firsts
+
+log = logging.getLogger("westmarch.autoplay")
+STEPS = 25
+"""Decisions one game is given in a turn before the next game waiting gets its turn."""
+THREADS = 2
+SEARCH = "search"
+"""The bot that searches (``bots/search.py``): its choices are made in a process of their own."""
+_BOTS = 1024
+
+
+def _table(table: bytes, game: str) -> Any:
+    """The seat's view of the table, as its page is sent it, read back into the game's view."""
+    if game == "lcg":
+        from projections.lcg import TableView
+
+        return msgspec.json.decode(table, type=TableView)
+    from projections.wotr import TableView as WotrTable
+
+    return msgspec.json.decode(table, type=WotrTable)
+
+
+class Autoplay:
+    """Plays the bot seats and auto-pass windows of one service's games."""
+
+    def __init__(self, service: GameService, threads: int = THREADS) -> None:
+        self.service = service
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="westmarch-autoplay")
+        self._lock = threading.Lock()
+        self._queued: set[UUID] = set()
+        self._again: set[UUID] = set()
+        self._bots: OrderedDict[tuple[UUID, str, int], Bot] = OrderedDict()
+        self._closed = False
+        self._searches: ProcessPoolExecutor | None = None
+        self.search_seconds = DEFAULT_SEARCH_SECONDS
+        """CPU seconds the search bot spends on one decision."""
+        self.answered = 0
+        """Decisions answered by this process (bots and auto-pass); one another process
+        answered first is not counted."""
+
+    def notify(self, game_id: UUID, version: int = 0) -> None:
+        """The game changed (or may wait for a bot): look at it soon."""
+        with self._lock:
+            if self._closed:
+                return
+            if game_id in self._queued:
+                self._again.add(game_id)
+                return
+            self._queued.add(game_id)
+        self._executor.submit(self._turn, game_id)
+
+    def sweep(self) -> None:
+        """Look at every game whose room has a bot or a seat on auto-pass (at start: a game
+        left waiting for a bot when a server stopped goes on)."""
+        self._executor.submit(self._sweep)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._searches is not None:
+            self._searches.shutdown(wait=True, cancel_futures=True)
+
+    # -- turns -------------------------------------------------------------------------
+
+    def _turn(self, game_id: UUID) -> None:
+        more = False
+        try:
+            more = self._play(game_id, STEPS)
+        except Exception:
+            log.exception("playing the bot seats of game %s failed", game_id)
+        with self._lock:
+            again = game_id in self._again
+            self._again.discard(game_id)
+            if (more or again) and not self._closed:
+                self._executor.submit(self._turn, game_id)  # behind the games waiting now
+            else:
+                self._queued.discard(game_id)
+
+    def _play(self, game_id: UUID, steps: int) -> bool:
+        """Answer up to ``steps`` decisions of the game that are the server's to answer;
+        whether there may be more."""
+        service = self.service
+        for _ in range(steps):
+            room = service.rooms.room(game_id)
+            if room is None or room.moved is not None:  # play went on elsewhere (a take-back)
+                return False
+            bots = room.bots
+            if not bots and not room.auto_pass:
+                return False
+            try:
+                seat = service.state(game_id).pending
+            except (UnknownGame, DamagedGame):
+                return False
+            if seat is None:
+                return False
+            decision = seat
+            if decision.seat in bots:
+                view = service.view_as(game_id, decision.seat)
+                if view.decision is None or view.decision.id != decision.id:
+                    continue  # moved on meanwhile: look again
+                others = frozenset(seat for seat in bots if seat != decision.seat)
+                if bots[decision.seat] == SEARCH:
+                    seed = room.bot_seed ^ zlib.crc32(decision.seat.encode()) ^ decision.id
+                    choice = self._search(game_id, view.game, view.decision, view.table, seed, others)
+                else:
+                    bot = self._bot(game_id, decision.seat, bots[decision.seat], room.bot_seed, view.game, others)
+                    choice = bot.choose(view.decision, partial(_table, view.table, view.game))
+                command = f"bot/{decision.id}"
+            elif decision.seat in room.auto_pass and is_action_window(decision):
+                choice, command = ("pass",), f"auto-pass/{decision.id}"
+            else:
+                return False
+            try:
+                result = service.submit_as(game_id, decision.seat, 0, decision.id, choice, command)
+            except NotYourDecision:
+                continue
+            except RuleError as error:  # another process answered first (a stale version): look again
+                log.debug("game %s: %s", game_id, error)
+                continue
+            if not result.replayed:  # else another process answered it first: its answer stands
+                self.answered += 1
+        return True
+
+    def _bot(self, game_id: UUID, seat: str, kind: str, seed: int, game: str, consent: frozenset[str]) -> Bot:
+        """The seat's bot, kept between its decisions (a bot may remember what it saw). It
+        may spend the cards of the other bot seats (their players consented by seating
+        bots), never a person's unless the rules leave no other answer."""
+        key = (game_id, seat, seed)
+        with self._lock:
+            found = self._bots.get(key)
+            if found is not None:
+                self._bots.move_to_end(key)
+                return found
+        bot = make_bot(kind, seed ^ zlib.crc32(seat.encode()), game, consent=consent)
+        with self._lock:
+            self._bots[key] = bot
+            while len(self._bots) > _BOTS:
+                self._bots.popitem(last=False)
+        return bot
+
+    def _search(
+        self, game_id: UUID, game: str, decision: Decision, table: bytes, seed: int, consent: frozenset[str]
+    ) -> Choice:
+        """The search bot's answer, from a process of its own: the game's state goes there
+        encoded (the search reads only what its seat may see of it)."""
+        rules = self.service.app.rules_of(game_id)
+        state = rules.codec.encode(self.service.state(game_id))
+        with self._lock:
+            if self._searches is None:
+                self._searches = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            searches = self._searches
+        job = searches.submit(search_choice, game, state, decision, table, seed, consent, self.search_seconds)
+        return job.result()
+
+    def _sweep(self) -> None:
+        app = self.service.app
+        mapper = app.mapper
+        assert isinstance(mapper, EventMapper)
+        after = 0
+        try:
+            while True:
+                page = select_firsts(app.recorder, after, 500, [ROOM_TOPIC])
+                for _, _, _, state in page:
+                    game_id = msgspec.json.decode(mapper.open_state(state), type=_Opened).game_id
+                    room = self.service.rooms.room(game_id)
+                    if room is not None and (room.bots or room.auto_pass) and room.moved is None:
+                        self.notify(game_id)
+                if len(page) < 500:
+                    return
+                after = page[-1][0]
+        except Exception:
+            log.exception("looking for games waiting for a bot failed")
+
+
+class _Opened(msgspec.Struct):
+    game_id: UUID
+
+
+def search_choice(
+    game: str, state: bytes, decision: Decision, table: bytes, seed: int, consent: frozenset[str], seconds: float
+) -> Choice:
+    """The search bot's answer to ``decision`` in the game whose state is ``state`` (its
+    ruleset's encoding), run in the search process."""
+    from bots.search import Budget
+    from domain.rulesets import ruleset
+
+    held = ruleset(game).codec.decode_state(state)
+    bot = make_bot(SEARCH, seed, game, consent=consent, state=lambda: held, budget=Budget(cpu_seconds=seconds))
+    return bot.choose(decision, partial(_table, table, game))

@@ -1,0 +1,9 @@
+// The page starts here, once every part of it is loaded (phrases, the table, the room, the lobby).
+"use strict";
+
+translatePage();
+if (window.matchMedia("(max-width: 600px)").matches) $("replay").open = false; // a phone: the timeline when asked
+wire();
+wireRoom();
+wireLobby();
+start();

@@ -237,9 +237,13 @@ def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
         hp = lcg.hit_points(s, event.card)
         after = s.cards[event.card].damage + event.amount
         verdict = "destroyed" if after >= hp else f"{hp - after} left"
+        against = f"{_parts(s, event.card, 'hit_points')} hit points"
+        others = lcg.other_groups(s, event.card)
+        if others:  # Epic Multiplayer: the global value whole, the other groups' damage counted in
+            whole = lcg.global_value(s, event.card, "hit_points")
+            against = f"{whole} hit points (a global value), with {others} by the other groups ({after + others})"
         lines.append(
-            f"{target}: {s.cards[event.card].damage} + {event.amount} = {after} damage against "
-            f"{_parts(s, event.card, 'hit_points')} hit points: {verdict}"
+            f"{target}: {s.cards[event.card].damage} + {event.amount} = {after} damage against {against}: {verdict}"
         )
     return lines
 
@@ -354,9 +358,13 @@ def _lcg(event: Event, s: State, after: State | None = None) -> list[str]:
             return [f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress"]
         points = lcg.quest_points(s, event.card)
         done = "explored" if kind == "location" else "enough to advance"
-        told = (
-            f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress of "
-            f"{_parts(s, event.card, 'quest_points')} quest points" + (f": {done}" if after_progress >= points else "")
+        others = lcg.other_groups(s, event.card)
+        of = f"{_parts(s, event.card, 'quest_points')} quest points"
+        if others:  # Epic Multiplayer: the global value whole, the other groups' progress counted in
+            whole = lcg.global_value(s, event.card, "quest_points")
+            of = f"{whole} quest points (a global value); with {others} by the other groups, {after_progress + others}"
+        told = f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress of {of}" + (
+            f": {done}" if after_progress >= points else ""
         )
         return [*_capped(s, event.card, caps.progress_room(s, event.card), "progress"), told]
     if isinstance(event, lcg_ev.EnemyEngaged):

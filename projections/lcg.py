@@ -53,6 +53,10 @@ class CardView(msgspec.Struct, omit_defaults=True):
     victory_points: int | None = None
     guarding: Uid | None = None
     """The objective this encounter card guards (Guarded)."""
+    other_groups: int = 0
+    """Epic Multiplayer: the progress (stage 1B) or damage (the Dreadnaught) the other groups
+    placed toward this card's global value, which ``quest_points`` or ``hit_points`` shows
+    whole: the value is met when this card's own tokens and these reach it."""
 
 
 class PlayerView(msgspec.Struct, omit_defaults=True):
@@ -133,14 +137,15 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
         v.cost = d.cost if d.type == "ally" else None
     elif d.type == "enemy":
         v.attack, v.defense = table.attack(s, uid), table.defense(s, uid)
-        v.hit_points, v.threat = table.hit_points(s, uid), table.threat_of(s, uid)
+        v.hit_points, v.threat = table.global_value(s, uid, "hit_points"), table.threat_of(s, uid)
         v.engagement_cost = table.engagement_cost(s, uid)
     elif d.type == "location":
         v.threat, v.quest_points = table.threat_of(s, uid), table.quest_points(s, uid)
     elif d.type == "quest":
-        v.quest_points = table.quest_points(s, uid)  # as the rules count them: a global value counted
+        v.quest_points = table.global_value(s, uid, "quest_points")  # a global value whole
     elif d.type in ("attachment", "event"):
         v.cost = d.cost
+    v.other_groups = table.other_groups(s, uid)
     v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]
     v.victory_points = d.victory_points or None
     if card.attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid):

@@ -86,3 +86,20 @@ def test_prisoner_set_aside_nazgul_and_guards_are_public() -> None:
     guards = {c.name: c.guarding for c in table.staging}
     assert guards["Dungeon Jailor"] == guarded.uid("Gandalf's Map")
     assert guards["Shadow Key"] is None
+
+
+def test_an_epic_groups_table_shows_the_global_values_whole_with_the_other_groups_share() -> None:
+    """A group of a six-player epic event: the terminal reads the Dreadnaught's 90 hit points
+    and stage 1B's 48 quest points as the organizer announced them, the other group's damage
+    and progress beside this group's own (rulebook, Global Values)."""
+    from tools.render_lcg import card_line
+
+    hunt = FIXTURES / "hunt-for-the-dreadnaught" / "cards"
+    run = Run(load(hunt / "dreadnaught-in-an-epic-event-shows-its-global-hit-points-and-the-other-groups-damage.toml"))
+    dreadnaught = view(run.game.state, "p1").staging[0]
+    assert card_line(dreadnaught).startswith("Dreadnaught (")
+    assert "HP 90" in card_line(dreadnaught) and "40 damage by the other groups" in card_line(dreadnaught)
+    name = "searching-the-high-seas-in-an-epic-event-counts-what-the-other-groups-placed-three-players.toml"
+    stage = view(Run(load(hunt / name)).game.state, "spectator").quest
+    assert stage is not None
+    assert "progress 17/48, 30 progress by the other groups" in card_line(stage)  # after its own 2

@@ -460,3 +460,24 @@ def test_progress_a_card_text_counts_is_shown_without_quest_points() -> None:
     path = Path(__file__).parent / "fixtures" / "lcg" / "scenario"
     run, log = _fixture_game(path / "lonely-mountain-smaug-the-golden-sixth-progress-goes-to-stage-4.toml")
     assert _working(run, log, lcg_ev.ProgressPlaced) == ["Smaug the Golden: 5 + 1 = 6 progress"]
+
+
+def test_progress_in_an_epic_group_is_counted_against_the_global_value_with_the_other_groups() -> None:
+    """A group of an epic event: explain says the stage's quest points as the organizer
+    announced them (48 among six players), the other group's 30 counted with this group's own
+    progress, as the view shows them (rulebook, Global Values)."""
+    cards = HUNT / "cards"
+    run, log = _fixture_game(
+        cards / "searching-the-high-seas-in-an-epic-event-counts-what-the-other-groups-placed-three-players.toml"
+    )
+    assert _working(run, log, lcg_ev.ProgressPlaced)[-1] == (
+        "Searching the High Seas: 15 + 2 = 17 progress of 48 quest points (a global value); "
+        "with 30 by the other groups, 47"
+    )
+    run, log = _fixture_game(
+        cards / "searching-the-high-seas-in-an-epic-event-counts-what-the-other-groups-placed-one-player.toml"
+    )
+    assert _working(run, log, lcg_ev.ProgressPlaced)[-1] == (
+        "Searching the High Seas: 4 + 2 = 6 progress of 16 quest points (a global value); "
+        "with 10 by the other groups, 16: enough to advance"
+    )

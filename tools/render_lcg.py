@@ -28,6 +28,9 @@ def _stats(c: CardView) -> str:
             parts.append(f"{label} {value}")
     if c.quest_points is not None:
         parts.append(f"progress {c.progress}/{c.quest_points}")
+    if c.other_groups:  # Epic Multiplayer: counted toward the global value with this card's own
+        placed = "damage" if c.hit_points is not None else "progress"
+        parts.append(f"{c.other_groups} {placed} by the other groups")
     return ", ".join(parts)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from domain.lcg.cards import CARDS, CardDef, Host, text_of
+from domain.lcg.epic import COUNTED
 from domain.lcg.state import IN_PLAY_ZONES, LcgState, Seat, Uid
 
 STATS = ("willpower", "attack", "defense", "hit_points", "threat", "engagement_cost")
@@ -212,6 +213,27 @@ def quest_points(s: LcgState, uid: Uid) -> int:
     (Searching the High Seas: 8 per player among all groups) or any text's change included.
     What the table shows a person is this same count."""
     return stat(s, uid, "quest_points")
+
+
+def other_groups(s: LcgState, uid: Uid) -> int:
+    """Epic Multiplayer: what the other groups placed toward the global value that is this
+    card's quest points or hit points (progress on stage 1B, damage on the Dreadnaught), as
+    this group last learned it from the organizer; 0 for any other card, and outside an
+    epic event. The card's own tokens and this together meet the global value."""
+    code = s.cards[uid].code
+    for key, counted in COUNTED.items():
+        if code == counted:
+            return s.shared.get(key, 0)
+    return 0
+
+
+def global_value(s: LcgState, uid: Uid, which: str) -> int:
+    """A stat as the players are told it: a global value whole, what the other groups placed
+    on their copies counted in it (the rules' own count, ``quest_points`` or ``hit_points``,
+    is what this group's own tokens must still reach). Rulebook, Global Values: "the event
+    organizer sets the global quest point value for quest stage 1B to 128 and announces this
+    value to the players"."""
+    return stat(s, uid, which) + other_groups(s, uid)
 
 
 def threat_of(s: LcgState, uid: Uid) -> int:

@@ -192,10 +192,13 @@ function lcgCard(c) {
   );
   const tokens = [];
   if (c.damage) tokens.push(h("span", { class: "token damage" }, t("token.damage", { n: c.damage })));
-  if (c.damage && c.hit_points !== undefined)
-    tokens.push(h("span", { class: "token left" }, t("token.left", { n: Math.max(0, c.hit_points - c.damage) })));
+  // Epic Multiplayer: the other groups' damage or progress counts toward the global value shown
+  const others = c.other_groups || 0;
+  if ((c.damage || others) && c.hit_points !== undefined)
+    tokens.push(h("span", { class: "token left" }, t("token.left", { n: Math.max(0, c.hit_points - c.damage - others) })));
   if (c.resources) tokens.push(h("span", { class: "token resource" }, t("token.resources", { n: c.resources })));
   if (c.progress) tokens.push(h("span", { class: "token progress" }, t("token.progress", { n: c.progress })));
+  if (others) tokens.push(h("span", { class: "token other-groups" }, t(c.hit_points !== undefined ? "token.other-groups.damage" : "token.other-groups.progress", { n: others })));
   if (c.exhausted) tokens.push(h("span", { class: "token state" }, t("token.exhausted")));
   if (c.committed) tokens.push(h("span", { class: "token state" }, t("token.committed")));
   if (c.face_down_shadows) tokens.push(h("span", { class: "token shadow" }, t("token.shadow", { n: c.face_down_shadows })));

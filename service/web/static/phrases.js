@@ -55,6 +55,8 @@ const PHRASES = {
   "token.left": "{n} hp left",
   "token.resources": "{n} resources",
   "token.progress": "{n} progress",
+  "token.other-groups.damage": "{n} damage by the other groups",
+  "token.other-groups.progress": "{n} progress by the other groups",
   "token.exhausted": "exhausted",
   "token.committed": "committed",
   "token.shadow": "{n} face-down shadow",

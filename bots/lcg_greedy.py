@@ -122,7 +122,8 @@ def _me(view: TableView, seat: str) -> PlayerView:
 
 
 def _left(card: CardView) -> int:
-    return (card.hit_points or 0) - card.damage
+    # in an epic group the hit points shown are a global value, the other groups' damage counted in it
+    return (card.hit_points or 0) - card.damage - card.other_groups
 
 
 def _value(card: CardView) -> int:

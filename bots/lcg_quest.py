@@ -46,7 +46,8 @@ class Round:
 
 
 def _left(card: CardView) -> int:
-    return (card.hit_points or 0) - card.damage
+    # in an epic group the hit points shown are a global value, the other groups' damage counted in it
+    return (card.hit_points or 0) - card.damage - card.other_groups
 
 
 def _wound(card: CardView, damage: int) -> float:

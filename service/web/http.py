@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import logging
+import os
+import socket
 import ssl
 from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
@@ -41,6 +44,10 @@ PACKAGE = "westmarch.v1"
 MAX_BODY = 4 * 1024 * 1024
 """Bytes of a request body at most (gRPC's default message limit)."""
 READ_CHUNK = 65536
+ACCEPT_BATCH = 100
+"""Connections accepted in one look at a listening socket (as the event loop's own accept)."""
+ACCEPT_PAUSE = 1.0
+"""Seconds before accepting again when the process is out of file descriptors."""
 
 log = logging.getLogger("westmarch.web")
 
@@ -211,17 +218,39 @@ class WebServer:
         """Connections waiting for their next request: closed at once on stop."""
         self._by_address: dict[str, int] = {}
         """Open connections by client address (``client_address``)."""
+        self._open = 0
+        """Connections admitted and not yet closed (counted as they are admitted, before
+        their task starts, so a burst of connections is counted connection by connection)."""
         self._closing = False
+        self._listening: list[socket.socket] = []
+        self._protocol: Callable[[], asyncio.Protocol] = self._no_protocol
+        """Each connection's protocol (set as the server starts)."""
+        self._handing: set[asyncio.Task[None]] = set()
+        """Connections accepted and being handed to their protocol (a TLS handshake)."""
 
     async def start(self) -> int:
-        self._server = await asyncio.start_server(
-            self._serve_connection,
+        loop = asyncio.get_running_loop()
+
+        def admitted() -> asyncio.StreamReaderProtocol:
+            reader = asyncio.StreamReader(limit=2**16, loop=loop)
+            return asyncio.StreamReaderProtocol(reader, self._serve_connection, loop=loop)
+
+        self._protocol = lambda: _Gate(self, admitted)
+        self._server = await loop.create_server(
+            self._protocol,
             self.options.host,
             self.options.port,
             ssl=self.options.tls,
             ssl_handshake_timeout=self.options.header_seconds if self.options.tls is not None else None,
             reuse_port=self.options.reuse_port or None,
+            start_serving=False,
         )
+        for listening in self._server.sockets:  # accepted by _accept, not by the event loop's own accept
+            sock = socket.socket(fileno=os.dup(listening.fileno()))
+            sock.setblocking(False)
+            sock.listen(ACCEPT_BATCH)  # the event loop's own backlog
+            self._listening.append(sock)
+            loop.add_reader(sock.fileno(), self._accept, sock)
         self.port = self._server.sockets[0].getsockname()[1]
         url = page_address(self.options.host, self.port, self.options.tls is not None)
         log.info("web page", extra={"fields": {"url": url}})
@@ -231,6 +260,13 @@ class WebServer:
         """Stop accepting; give open calls ``grace`` seconds (streams end as the hub closes)."""
         if self._server is None:
             return
+        loop = asyncio.get_running_loop()
+        for sock in self._listening:
+            loop.remove_reader(sock.fileno())
+            sock.close()
+        self._listening.clear()
+        for handing in list(self._handing):
+            handing.cancel()
         self._server.close()
         self._closing = True
         for task in self._idle:
@@ -247,18 +283,69 @@ class WebServer:
 
     # -- connections -------------------------------------------------------------------
 
+    def _accept(self, listening: socket.socket) -> None:
+        """Accept the connections waiting, a batch at a time. One whose address or the server
+        is over its limits is refused here, in this callback: the canned answer (under TLS,
+        none: the handshake never starts) and the socket closed, with no transport, task or
+        timer made for it. A client reopening each refused connection at once, hundreds a
+        second in bursts, so costs the event loop as little as a connection can, and the
+        other clients' connections queued behind its bursts are reached sooner. The others
+        are handed to the event loop as connections it accepted itself (``_Gate`` counts
+        them, and checks the limits again)."""
+        loop = asyncio.get_running_loop()
+        for _ in range(ACCEPT_BATCH):
+            try:
+                conn, peername = listening.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as error:  # out of descriptors, or the client gave up first: look again soon
+                if error.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    log.warning("accepting web connections failed: %s", error)
+                    loop.remove_reader(listening.fileno())
+                    loop.call_later(ACCEPT_PAUSE, self._resume, listening)
+                return
+            refusal = self._refusal(client_address(peername))
+            if refusal is not None:
+                with contextlib.suppress(OSError):
+                    conn.setblocking(False)
+                    if self.options.tls is None:
+                        conn.send(refusal)
+                    conn.shutdown(socket.SHUT_WR)
+                conn.close()
+                continue
+            conn.setblocking(False)
+            handing = loop.create_task(self._hand(conn))
+            self._handing.add(handing)
+            handing.add_done_callback(self._handing.discard)
+
+    @staticmethod
+    def _no_protocol() -> asyncio.Protocol:
+        raise RuntimeError("the web server has not started")
+
+    def _resume(self, listening: socket.socket) -> None:
+        if listening in self._listening:
+            asyncio.get_running_loop().add_reader(listening.fileno(), self._accept, listening)
+
+    async def _hand(self, conn: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        tls = self.options.tls
+        try:
+            await loop.connect_accepted_socket(
+                self._protocol,
+                sock=conn,
+                ssl=tls,
+                ssl_handshake_timeout=self.options.header_seconds if tls is not None else None,
+            )
+        except (OSError, ssl.SSLError, TimeoutError, ConnectionError):
+            conn.close()  # a failed handshake: nothing was counted for it
+
     async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
         peername = writer.get_extra_info("peername")
         peer = f"web:{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "web"
-        address = client_address(peername)
-        refusal = self._admit(address)
-        if refusal is not None:
-            await _refuse(writer, refusal)
-            return
+        address = client_address(peername)  # admitted and counted by its _Gate
         self._connections.add(task)
-        self._by_address[address] = self._by_address.get(address, 0) + 1
         conn = h11.Connection(h11.SERVER)
         exchange = Exchange(conn, reader, writer, peer)
         sockname = writer.get_extra_info("sockname")
@@ -302,23 +389,36 @@ class WebServer:
         finally:
             self._idle.discard(task)
             self._connections.discard(task)
-            left = self._by_address.get(address, 1) - 1
-            if left > 0:
-                self._by_address[address] = left
-            else:
-                self._by_address.pop(address, None)
+            self._release(address)
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
-    def _admit(self, address: str) -> bytes | None:
-        """None when a new connection from ``address`` may open, else the answer refusing it.
+    def _release(self, address: str) -> None:
+        """A connection admitted from ``address`` is closed."""
+        self._open -= 1
+        left = self._by_address.get(address, 1) - 1
+        if left > 0:
+            self._by_address[address] = left
+        else:
+            self._by_address.pop(address, None)
+
+    def admit(self, address: str) -> bytes | None:
+        """None when a new connection from ``address`` may open (it is then counted), else
+        the answer refusing it.
 
         Three limits, so that no one client shuts the others out: its address's own share
         (``max_per_address``), the whole (``max_connections``), and the reserve: the last
         ``reserved`` places are only for addresses that hold no connection yet."""
+        refusal = self._refusal(address)
+        if refusal is None:
+            self._open += 1
+            self._by_address[address] = self._by_address.get(address, 0) + 1
+        return refusal
+
+    def _refusal(self, address: str) -> bytes | None:
         options = self.options
-        total, mine = len(self._connections), self._by_address.get(address, 0)
+        total, mine = self._open, self._by_address.get(address, 0)
         if mine >= options.max_per_address:
             return BUSY_ADDRESS
         if total >= options.max_connections:
@@ -523,6 +623,46 @@ async def _read_request(
             return Request(head.method.decode("ascii"), head.target.decode("ascii", "replace"), headers, bytes(body))
         elif isinstance(event, h11.ConnectionClosed) or event is h11.PAUSED:
             return None
+
+
+class _Gate(asyncio.Protocol):
+    """A connection accepted (after its TLS handshake): admitted and counted, else refused
+    with the canned answer (the limits are checked again here: many connections accepted
+    together are counted one by one), and handed to the connection's stream protocol."""
+
+    def __init__(self, server: WebServer, admitted: Callable[[], asyncio.StreamReaderProtocol]) -> None:
+        self._server = server
+        self._admitted = admitted
+        self._inner: asyncio.StreamReaderProtocol | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        refusal = self._server.admit(client_address(transport.get_extra_info("peername")))
+        if refusal is not None:
+            assert isinstance(transport, asyncio.WriteTransport)
+            transport.write(refusal)
+            transport.close()
+            return
+        self._inner = self._admitted()
+        self._inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._inner is not None:
+            self._inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._inner is not None:
+            self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._inner.eof_received() if self._inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self._inner is not None:
+            self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self._inner is not None:
+            self._inner.resume_writing()
 
 
 async def _closed_by_client(conn: h11.Connection, reader: asyncio.StreamReader) -> None:

@@ -122,6 +122,40 @@ def test_addresses_holding_all_they_may_leave_a_new_address_served() -> None:
     run(options, body)
 
 
+def test_a_burst_of_connections_from_one_address_is_admitted_up_to_its_share_and_each_counted_once() -> None:
+    """Sixty connections opened at once from one address (refused ones reopened at once, as a
+    flood does): four are admitted, every other one is answered 503 as it is accepted, and once
+    all are closed nothing is left counted, so the address is served again."""
+    options = WebOptions(max_connections=12, max_per_address=4, reserved=3, header_seconds=60, idle_seconds=60)
+
+    async def body(web: WebServer, port: int) -> None:
+        opened = await asyncio.gather(*(connect(port, "127.0.0.1") for _ in range(60)))
+
+        async def answered(reader: asyncio.StreamReader) -> bytes | None:
+            """What a connection was answered before it sent anything; None if it is held open."""
+            try:
+                return await asyncio.wait_for(reader.read(), 3)
+            except TimeoutError:
+                return None
+
+        answers = await asyncio.gather(*(answered(r) for r, _ in opened))
+        refusals = [a for a in answers if a is not None]
+        assert len(refusals) == 56 and all(a.startswith(b"HTTP/1.1 503 ") for a in refusals)
+        kept = [stream for stream, a in zip(opened, answers, strict=True) if a is None]
+        for reader, writer in kept:  # the four admitted ones are served
+            writer.write(f"GET / HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nconnection: close\r\n\r\n".encode())
+            assert (await asyncio.wait_for(reader.read(), 10)).startswith(b"HTTP/1.1 200 ")
+        for _, writer in opened:
+            writer.close()
+        await asyncio.sleep(0.2)
+        assert web._open == 0 and not web._by_address  # nothing left counted
+        for _ in range(6):  # and again up to the address's share
+            status, _ = await get_page(port, "127.0.0.1")
+            assert status == b"HTTP/1.1 200 OK"
+
+    run(options, body)
+
+
 def test_a_head_trickled_a_byte_at_a_time_is_cut_off_at_its_deadline() -> None:
     options = WebOptions(header_seconds=0.6, idle_seconds=30)
 

@@ -61,6 +61,18 @@ def organizer_key_id(epic_id: UUID) -> UUID:
     return uuid5(epic_id, "organizer")
 
 
+def is_epic(app: Westmarch, epic_id: UUID) -> bool:
+    """Whether ``epic_id`` names an epic event (it has an organizer token)."""
+    return isinstance(app.record(organizer_key_id(epic_id)), OrganizerKey)
+
+
+def check_organizer(app: Westmarch, epic_id: UUID, token: str) -> None:
+    """``token`` is the organizer token of epic event ``epic_id``, or PermissionDenied."""
+    found = app.record(organizer_key_id(epic_id))
+    if not isinstance(found, OrganizerKey) or not secrets.compare_digest(found.hash, token_hash(token)):
+        raise PermissionDenied(f"not the organizer token of epic event {epic_id}")
+
+
 @dataclass(frozen=True)
 class EpicAccess:
     epic_id: UUID
@@ -244,9 +256,7 @@ class EpicService:
     # -- the organizer's view ------------------------------------------------------------------
 
     def check(self, epic_id: UUID, token: str) -> None:
-        found = self.app.record(organizer_key_id(epic_id))
-        if not isinstance(found, OrganizerKey) or not secrets.compare_digest(found.hash, token_hash(token)):
-            raise PermissionDenied(f"not the organizer token of epic event {epic_id}")
+        check_organizer(self.app, epic_id, token)
 
     def report(self, epic_id: UUID) -> EpicReport:
         epic = self.load(epic_id)

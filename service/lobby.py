@@ -21,7 +21,8 @@ import msgspec
 from domain.kernel.events import Outcome
 from service.catalog import catalog
 from service.commands import GameService, parse_game_id
-from service.errors import AlreadyExists, BadRequest, PermissionDenied
+from service.epic import check_organizer, is_epic
+from service.errors import AlreadyExists, BadRequest, PermissionDenied, Unauthenticated
 from service.games import PlayerSetup, player_deck
 from service.records import (
     ROOM_TOPIC,
@@ -47,9 +48,11 @@ from service.room import (
     clean_name,
     reads,
 )
-from service.rpc.auth import new_token, token_hash
+from service.rpc.auth import game_of_token, new_token, token_hash
 from service.store import EventMapper, select_firsts
 
+ORGANIZER = "organizer"
+"""The viewer an epic event's organizer token is in its room: the channel between the groups."""
 MAX_MY_GAMES = 100
 MAX_OPEN = 50
 _MOVES = 32
@@ -156,11 +159,60 @@ class Lobby:
 
     # -- the room ----------------------------------------------------------------------
 
+    def organizer_of(self, token: str) -> UUID | None:
+        """The epic event whose organizer token ``token`` is (checked); None for a token that
+        names no epic event. The organizer's room is the event's channel between the groups
+        (``epic``): it reads and says there what the groups' seats and referees do."""
+        epic_id = game_of_token(token)
+        if epic_id is None or not is_epic(self.app, epic_id):
+            return None
+        check_organizer(self.app, epic_id, token)
+        return epic_id
+
+    def viewer_of(self, game_id: UUID, token: str) -> tuple[UUID, str]:
+        """The game and the viewer ``token`` stands for in its room: a seat, the spectator or
+        the referee of ``game_id``, or the organizer of the epic event the token names."""
+        try:
+            return game_id, self.service.viewer(game_id, token)
+        except Unauthenticated:
+            epic_id = self.organizer_of(token)
+            if epic_id is None:
+                raise
+            return epic_id, ORGANIZER
+
     def room(self, game_id: UUID, token: str, heard: dict[str, int] | None = None) -> RoomShown:
-        viewer = self.service.viewer(game_id, token)
+        game_id, viewer = self.viewer_of(game_id, token)
         return self.room_as(game_id, viewer, heard or {})
 
+    def _organizer_room(self, epic_id: UUID, heard: dict[str, int]) -> RoomShown:
+        talk = self.rooms.epic_talk(epic_id)
+        fresh = [m for m in talk.messages if m.originator_version > heard.get(EPIC, 0)][-MAX_MESSAGES:]
+        latest = dict(heard)
+        for m in fresh:
+            latest[EPIC] = max(latest.get(EPIC, 0), m.originator_version)
+        return RoomShown(
+            game_id=epic_id,
+            game="lcg",
+            scenario="",
+            viewer=ORGANIZER,
+            seats=[],
+            messages=fresh,
+            asks=[],
+            moved_to=None,
+            came_from=None,
+            came_at=0,
+            came_why="",
+            came_seat="",
+            epic=epic_id,
+            reads=(EPIC,),
+            says=(EPIC,),
+            version=talk.version,
+            heard=latest,
+        )
+
     def room_as(self, game_id: UUID, viewer: str, heard: dict[str, int]) -> RoomShown:
+        if viewer == ORGANIZER:
+            return self._organizer_room(game_id, heard)
         service = self.service
         state = service.state(game_id)
         rules = service.app.rules_of(game_id)
@@ -249,7 +301,11 @@ class Lobby:
         return SeatShown(seat, now.name if now else "", "", bool(now and now.open), seat in after.auto_pass)
 
     def say(self, game_id: UUID, token: str, channel: str, text: str) -> MessageSaid:
-        viewer = self.service.viewer(game_id, token)
+        game_id, viewer = self.viewer_of(game_id, token)
+        if viewer == ORGANIZER:  # the organizer talks with every group of the event
+            if channel not in ("", EPIC):
+                raise PermissionDenied(f"the organizer cannot say anything on {channel[:24]}; it may on {EPIC}")
+            return self.rooms.said(game_id, EPIC, ORGANIZER, "organizer", text, game_id)
         room = self.rooms.room(game_id)
         epic = room.epic if room is not None and room.epic is not None else _epic_of(self.service.state(game_id))
         allowed = says(viewer, epic is not None)

@@ -364,6 +364,58 @@ def test_the_groups_of_an_epic_event_talk_to_one_another(server: ThreadedServer)
         assert not rooms.GetRoom(rpb.GetRoomRequest(token=first["spectator"])).room.messages
 
 
+def test_an_epic_events_organizer_talks_with_every_group(server: ThreadedServer) -> None:
+    """The organizer's token opens the event's channel between the groups: the organizer reads
+    what the groups' seats say there and says something every group's seats read (as a Watch
+    of the room shows at once); it holds no seat and no other channel, and a wrong organizer
+    token is refused."""
+    channel, _ = stub_for(server.address)
+    with channel:
+        rooms = rpb_grpc.RoomServiceStub(channel)
+        created = epb_grpc.EpicServiceStub(channel).CreateEpic(epb.CreateEpicRequest(groups=[1, 2], seed=6))
+        first, second = (tokens(g) for g in created.groups)
+        organizer = created.organizer_token
+        watching = rooms.WatchRoom(rpb.WatchRoomRequest(token=second["p2"]))
+        assert not next(iter(watching)).room.messages
+        rooms.Say(rpb.SayRequest(token=first["p1"], channel="epic", text="group 1 sighted it"))
+        said = rooms.Say(rpb.SayRequest(token=organizer, channel="epic", text="stage 1B: 20 of 24 progress")).message
+        assert (said.by, said.name, said.channel, said.game_id) == ("organizer", "organizer", "epic", created.epic_id)
+        updates = iter(watching)
+        heard: list[tuple[str, str]] = []
+        while len(heard) < 2:  # told in one update or in two
+            heard += [(m.by, m.text) for m in next(updates).room.messages]
+        assert heard == [("p1", "group 1 sighted it"), ("organizer", "stage 1B: 20 of 24 progress")]
+        watching.cancel()
+        for token in (first["p1"], second["p1"], second["referee"]):
+            room = rooms.GetRoom(rpb.GetRoomRequest(token=token)).room
+            assert ("organizer", "stage 1B: 20 of 24 progress") in [(m.by, m.text) for m in room.messages]
+        assert not rooms.GetRoom(rpb.GetRoomRequest(token=second["spectator"])).room.messages
+        room = rooms.GetRoom(rpb.GetRoomRequest(token=organizer)).room
+        assert [(m.by, m.text) for m in room.messages] == [
+            ("p1", "group 1 sighted it"),
+            ("organizer", "stage 1B: 20 of 24 progress"),
+        ]
+        assert (room.viewer, list(room.reads), list(room.says), room.epic_id) == (
+            "organizer",
+            ["epic"],
+            ["epic"],
+            created.epic_id,
+        )
+        assert not room.seats
+        with pytest.raises(grpc.RpcError) as refused:
+            rooms.Say(rpb.SayRequest(token=organizer, channel="table", text="hello table"))
+        assert refused.value.code() is grpc.StatusCode.PERMISSION_DENIED
+        assert "the organizer cannot say anything on table; it may on epic" in (refused.value.details() or "")
+        with pytest.raises(grpc.RpcError) as refused:
+            rooms.SetSeat(rpb.SetSeatRequest(token=organizer, name="Boss"))
+        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        forged = organizer[:-4] + ("AAAA" if not organizer.endswith("AAAA") else "BBBB")
+        with pytest.raises(grpc.RpcError) as refused:
+            rooms.Say(rpb.SayRequest(token=forged, channel="epic", text="an impostor"))
+        assert refused.value.code() is grpc.StatusCode.PERMISSION_DENIED
+        assert "an impostor" not in [m.text for m in rooms.GetRoom(rpb.GetRoomRequest(token=organizer)).room.messages]
+
+
 # -- take-backs, my games, decks ----------------------------------------------------------------
 
 

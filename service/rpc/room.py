@@ -17,7 +17,7 @@ from grpc import aio
 
 from service.commands import parse_game_id
 from service.errors import BadRequest, PermissionDenied
-from service.lobby import Lobby, MyGame, RoomShown, SeatShown
+from service.lobby import ORGANIZER, Lobby, MyGame, RoomShown, SeatShown
 from service.records import MessageSaid, epic_talk_id, room_id
 from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -136,6 +136,8 @@ class RoomServicer:
 
     def set_seat(self, request: rpb.SetSeatRequest, entry: CallLog) -> rpb.SetSeatResponse:
         game_id = self._game(request, entry)
+        if entry.seat == ORGANIZER:
+            raise BadRequest("the organizer of an epic event holds no seat: a seat's token names it")
         auto_pass = request.auto_pass if request.HasField("auto_pass") else None
         return rpb.SetSeatResponse(seat=seat_pb(self.lobby.set_seat(game_id, request.token, request.name, auto_pass)))
 
@@ -163,8 +165,8 @@ class RoomServicer:
 
     def _game(self, request: Any, entry: CallLog) -> UUID:
         game_id = parse_game_id(request.game_id, request.token)
+        game_id, entry.seat = self.lobby.viewer_of(game_id, request.token)  # an organizer's: the epic event
         entry.game = str(game_id)
-        entry.seat = self.lobby.service.viewer(game_id, request.token)
         return game_id
 
     # -- the stream ------------------------------------------------------------------------

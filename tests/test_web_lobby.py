@@ -646,7 +646,8 @@ def test_an_epic_event_of_two_groups(
     """The Hunt for the Dreadnaught as an Epic Multiplayer event: Alice and a bot in group 1,
     Bob and a bot in group 2. They talk across the groups, Alice picks her ship from cards
     shown with their text, takes a decision back (alone in her group, at once: the organizer
-    follows her group's new game), and both play to the end; the organizer's sheet shows both."""
+    follows her group's new game), and both play to the end; the organizer's sheet shows both,
+    and the organizer talks with both groups on the event's channel."""
     started = time.monotonic()
     mark = sent.mark()
     lobby(alice, server, "Alice")
@@ -708,6 +709,12 @@ def test_an_epic_event_of_two_groups(
     groups = [li.get_attribute("data-game") for li in desk.find_elements(By.CSS_SELECTOR, "#sheet-body li[data-game]")]
     assert groups == [branch, second]
     until(desk, lambda d: d.find_element(By.ID, "sheet-body").text.count(", lost") == 2, "the ends are not shown")
+    # the organizer reads the groups' talk beside the sheet, and speaks to both groups
+    heard(desk, "Group 2 is on its way.")
+    assert "(a note for my own table)" not in desk.find_element(By.ID, "talk-list").text
+    say(desk, "Well sailed, both groups.")
+    for page in (alice, bob):
+        heard(page, "Well sailed, both groups.")
     referee_desk(desk, links["group 1: referee"], branch, tmp_path)
     seconds = time.monotonic() - started
 

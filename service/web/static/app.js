@@ -958,6 +958,7 @@ async function start() {
   $("live").hidden = !S.token;
   if (organizer) {
     if (typeof openSheet === "function") openSheet(organizer);
+    if (typeof openOrganizerTalk === "function") openOrganizerTalk(organizer);
     return;
   }
   if (!S.token) {

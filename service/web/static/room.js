@@ -48,7 +48,33 @@ function seatPlan(seat) {
 
 function stopRoom() {
   if (R.watching) R.watching.abort();
-  Object.assign(R, { watching: null, heard: {}, asked: "" });
+  Object.assign(R, { watching: null, heard: {}, asked: "", organizer: "" });
+  if ($("talk").parentElement !== $("side")) $("side").insertBefore($("talk"), $("replay"));
+}
+
+// An epic event's organizer: its sheet carries the event's channel between the groups, where
+// it reads what the groups' players say and speaks to them all.
+async function openOrganizerTalk(token) {
+  stopRoom();
+  R.organizer = token;
+  $("sheet").append($("talk"));
+  $("talk-list").replaceChildren();
+  $("talk-empty").hidden = false;
+  const controller = new AbortController();
+  R.watching = controller;
+  try {
+    for await (const update of stream("WatchRoom", { token, heard: R.heard }, controller.signal, ROOM)) {
+      if (!update.room) continue;
+      S.room = update.room;
+      R.heard = { ...R.heard, ...(update.room.heard || {}) };
+      for (const m of update.room.messages || []) addMessage(m);
+      renderTalkForm();
+    }
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    if (error instanceof RpcError && ["unauthenticated", "permission_denied"].includes(error.code)) return;
+  }
+  if (R.watching === controller) setTimeout(() => R.watching === controller && openOrganizerTalk(token), 2000);
 }
 
 function openRoom() {
@@ -251,7 +277,8 @@ async function sayIt(event) {
   const text = input.value.trim();
   if (!text) return;
   try {
-    const got = await call("Say", who({ channel: $("talk-channel").value, text }), ROOM);
+    const asked = { channel: $("talk-channel").value, text };
+    const got = await call("Say", R.organizer ? { token: R.organizer, ...asked } : who(asked), ROOM);
     if (got.message) addMessage(got.message);
     input.value = "";
     showError(null);

@@ -43,6 +43,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from bots import random_choice
 from domain.kernel.decisions import Kind
+from domain.lcg.state import LcgState
 from service.app import store_env
 from service.commands import GameService
 from service.rpc import convert
@@ -449,6 +450,28 @@ def test_a_contract_is_shown_beside_its_players_heroes(server: ThreadedServer, b
     voyage = theirs.find_element(By.CSS_SELECTOR, '.card[data-name="A Perilous Voyage"]')
     assert "Your threat cannot be reduced by player card effects" in voyage.text
     assert not browser.find_elements(By.CSS_SELECTOR, '.player[data-seat="p1"] [data-zone="Contract"]')
+
+
+def test_an_epic_groups_dreadnaught_shows_its_global_hit_points_and_the_other_groups_damage(
+    server: ThreadedServer, browser: WebDriver
+) -> None:
+    """The card as a group of a six-player epic event is sent it (the projection's own view of
+    a fixture position) drawn by the page: its global 90 hit points, the other group's 40
+    damage beside this group's 4, and the 46 left among all groups (rulebook, Global Values)."""
+    import msgspec
+
+    from projections.lcg import view
+    from tools.fixtures import Run, load
+
+    hunt = Path(__file__).parent / "fixtures" / "lcg" / "hunt-for-the-dreadnaught" / "cards"
+    run = Run(load(hunt / "dreadnaught-in-an-epic-event-shows-its-global-hit-points-and-the-other-groups-damage.toml"))
+    state = run.game.state
+    assert isinstance(state, LcgState)
+    card = msgspec.to_builtins(view(state, "p1").staging[0])
+    browser.get(f"http://127.0.0.1:{server.web.port}/")
+    drawn = browser.execute_script("return lcgCard(arguments[0]).textContent", card)
+    assert "90 hp" in drawn and "4 damage" in drawn and "40 damage by the other groups" in drawn, drawn
+    assert "46 hp left" in drawn, drawn
 
 
 def test_the_timeline_tells_a_run_of_the_same_line_once(server: ThreadedServer, browser: WebDriver) -> None:

@@ -891,3 +891,34 @@ def test_a_seat_is_told_it_has_a_response(server: ThreadedServer, bob: WebDriver
     open_link(bob, f"http://127.0.0.1:{server.web.port}/#token={token}")
     banner = until(bob, lambda d: d.find_elements(By.CSS_SELECTOR, "#decision .response"), "no word of the response")[0]
     assert banner.text == f"You have a response: {decision.prompt}"
+
+
+def test_my_games_say_whose_turn_it_is(server: ThreadedServer, bob: WebDriver) -> None:
+    """A browser that opened two seats' links of one game lists both under "My games": the seat
+    the game waits for says "waiting for you" (and is marked as the player's turn), the other
+    whom it waits for."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        seating = [pb.SeatPlan(seat="p1", name="Ann"), pb.SeatPlan(seat="p2", name="Bo")]
+        request = pb.CreateGameRequest(game="lcg", players=[pb.PlayerSetup()] * 2, seating=seating, seed=21)
+        access = stub.CreateGame(request).access
+        keys = {s.seat: s.token for s in access.seats}
+        waiting = stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.decision.seat
+    other = "p2" if waiting == "p1" else "p1"
+    bob.get(f"http://127.0.0.1:{server.web.port}/")
+    bob.execute_script("localStorage.clear()")  # this browser's games: these two alone
+    for seat in (waiting, other):
+        open_link(bob, f"http://127.0.0.1:{server.web.port}/#token={keys[seat]}")
+    lobby(bob, server, "Bob")
+
+    def state_of(seat: str) -> str:
+        found = bob.find_elements(By.CSS_SELECTOR, f"{row(seat)} .state")
+        return found[0].text if found else ""
+
+    def row(seat: str) -> str:
+        return f'.my-game[data-game="{access.game_id}"][data-viewer="{seat}"]'
+
+    until(bob, lambda d: state_of(waiting) == "waiting for you", "the seat waited for is not told so")
+    assert state_of(other) == f"waiting for {waiting}"
+    assert "yours" in (bob.find_element(By.CSS_SELECTOR, row(waiting)).get_attribute("class") or "")
+    assert "yours" not in (bob.find_element(By.CSS_SELECTOR, row(other)).get_attribute("class") or "")

@@ -108,9 +108,7 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
 # -- candidates ---------------------------------------------------------------------------
 
 
-def _consented(
-    game: Searchable, state: Any, decision: Decision, consent: frozenset[str]
-) -> Callable[[str], bool]:
+def _consented(game: Searchable, state: Any, decision: Decision, consent: frozenset[str]) -> Callable[[str], bool]:
     cards = {o.id: o.card for o in decision.options}
 
     def allowed(option_id: str) -> bool:
@@ -268,8 +266,10 @@ def evaluate(
     if among is None:
         among = candidates(decision, blueprint, _consented(game, state, decision, allowed_seats))
     tallies = [_Tally(c, [], []) for c in among]
-    per_candidate = budget.rollouts if budget.rollouts is not None else (
-        None if budget.cpu_seconds is not None else DEFAULT_ROLLOUTS
+    per_candidate = (
+        budget.rollouts
+        if budget.rollouts is not None
+        else (None if budget.cpu_seconds is not None else DEFAULT_ROLLOUTS)
     )
     deadline = time.thread_time() + budget.cpu_seconds if budget.cpu_seconds is not None else math.inf
     rng = random.Random(seed)
@@ -343,6 +343,10 @@ class SearchBot:
         self.spent = 0.0
         """CPU seconds spent searching."""
         self.bank = 0.0
+        self.rollouts = 0
+        """Rollouts played by its searches."""
+        self.searching = 0.0
+        """CPU seconds spent in its searches (:func:`evaluate`)."""
         self._blueprints: dict[str, Bot] = {}
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -365,6 +369,7 @@ class SearchBot:
             return blueprint
         self.searched += 1
         budget = Budget(self.budget.rollouts, self.bank if average is not None else None)
+        searching = time.thread_time()
         values = evaluate(
             self.rules,
             state,
@@ -375,6 +380,8 @@ class SearchBot:
             blueprint=blueprint,
             among=options,
         )
+        self.searching += time.thread_time() - searching
+        self.rollouts += sum(v.rollouts for v in values)
         self._spend(started)
         return values[0].choice
 

@@ -528,6 +528,12 @@ def cmd_bench_decks(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def cmd_bench_bots(args: argparse.Namespace) -> int:
+    from tools.bench_bots import main as bench_main
+
+    return bench_main(args)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tools.progress import Progress
     from tools.simulate import Report, simulate
@@ -1056,6 +1062,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=50, help="games per scenario and deck (default: %(default)s)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="3 games per scenario and deck (for a smoke test)")
+
+    p = command(
+        "bench-bots",
+        "the greedy and the search bots' win rates in each scenario, and the search's CPU per decision; "
+        "writes its BENCHMARKS.md section",
+        cmd_bench_bots,
+        store=False,
+    )
+    from tools.bench_bots import add_arguments as bench_bots_arguments
+
+    bench_bots_arguments(p)
     return top
 
 

@@ -23,7 +23,7 @@ def test_the_rows_are_the_ones_the_goals_name() -> None:
     assert {(r.difficulty, r.bot) for r in every if r.game == "wotr"} == {
         (d, b) for d in ("standard", "challenging") for b in ("greedy", "search")
     }
-    assert [r.goal for r in every if r.bot == "search"][0] == "goal >= 60 %"
+    assert next(r.goal for r in every if r.bot == "search") == "goal >= 60 %"
 
 
 def test_bench_bots_plays_a_game_per_row_and_writes_its_section(

@@ -14,6 +14,7 @@ from bots import Bot, make_bot
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.rulesets import ruleset
+from tools.deck_summary import DeckTally, tally
 from tools.games import GameKind
 
 
@@ -25,6 +26,8 @@ class Report:
     events: list[int] = field(default_factory=list)
     decisions: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    decks: dict[str, DeckTally] = field(default_factory=dict)
+    """LCG: each seat's deck, how its games went and where they were lost."""
 
     def as_dict(self) -> dict[str, Any]:
         by_result: dict[str, dict[str, int]] = {}
@@ -38,6 +41,7 @@ class Report:
             "decisions_per_game": _stats(self.decisions),
             "seconds": round(self.seconds, 3),
             "events_per_second": round(sum(self.events) / self.seconds) if self.seconds else 0,
+            **({"decks": [deck.as_dict() for deck in self.decks.values()]} if self.decks else {}),
         }
 
     def text(self) -> str:
@@ -50,6 +54,7 @@ class Report:
             s = d[key]
             lines.append(f"{key.replace('_', ' ')}: mean {s['mean']}, min {s['min']}, max {s['max']}")
         lines.append(f"time: {d['seconds']} s, {d['events_per_second']:,} events/s")
+        lines.extend(deck.text() for deck in self.decks.values())
         return "\n".join(lines)
 
 
@@ -98,6 +103,8 @@ def simulate(
         report.rounds.append(kind.rounds(game.state))
         report.events.append(game.version)
         report.decisions.append(decisions)
+        if kind.name == "lcg":
+            tally(report.decks, game)
         if on_game is not None:
             on_game(game)
         report.seconds = time.perf_counter() - started

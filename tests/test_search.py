@@ -181,8 +181,13 @@ def test_candidates_of_each_kind_are_legal_and_start_with_the_blueprint() -> Non
     few = Decision(1, "p1", Kind.MANY, "?", "r", opts[:3], min=0, max=3)
     order = Decision(1, "p1", Kind.ORDER, "?", "r", opts[:4])
     number = Decision(1, "p1", Kind.NUMBER, "?", "r", (), min=0, max=9)
-    for decision, blueprint in ((one, ("3",)), (many, ("1", "2")), (few, ("1",)), (order, ("0", "1", "2", "3")),
-                                (number, ("4",))):
+    for decision, blueprint in (
+        (one, ("3",)),
+        (many, ("1", "2")),
+        (few, ("1",)),
+        (order, ("0", "1", "2", "3")),
+        (number, ("4",)),
+    ):
         found = candidates(decision, blueprint)
         assert found[0] == blueprint
         assert len(set(found)) == len(found) > 1
@@ -215,3 +220,34 @@ def test_the_search_bot_needs_the_games_state() -> None:
         make_bot("search", 1, "lcg")
     assert isinstance(OptionValue(("a",), 0.5, 0.4, 0.6, 10), OptionValue)
     assert random_choice
+
+
+def partnered(game: Game) -> Callable[[Decision], bool]:
+    """A decision offering cards of the deciding seat's partner (and cards of its own)."""
+    spec = searchable(game.rules.name)
+
+    def test(decision: Decision) -> bool:
+        owners = {spec.partner_of(game.state, o.card, decision.seat) for o in decision.options if o.card is not None}
+        return None in owners and len(owners) > 1
+
+    return test
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_no_bot_spends_a_partners_cards_without_consent(seed: int) -> None:
+    game = lcg_game(seed, players=2)
+    game = advance(game, 0, seed, partnered(game))
+    state, decision = game.state, game.state.pending
+    seat = decision.seat
+    spec = searchable("lcg")
+    partners = {o.id for o in decision.options if o.card is not None and spec.partner_of(state, o.card, seat)}
+    assert partners and len(partners) < len(decision.options)
+    view = partial(spec.view, state, seat)
+    budget = Budget(rollouts=2)
+    for kind in ("greedy", "search"):
+        choice = make_bot(kind, 4, "lcg", state=lambda: state, budget=budget).choose(decision, view)
+        assert not set(choice) & partners, kind
+    assert all(not set(v.choice) & partners for v in evaluate(LCG, state, seat, budget, 3))
+    # with the partner's consent its cards are candidates like the seat's own
+    consented = evaluate(LCG, state, seat, budget, 3, consent=frozenset(state.players) - {seat})
+    assert any(set(v.choice) & partners for v in consented)

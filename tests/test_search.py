@@ -10,6 +10,7 @@ bot finishes games with legal answers.
 
 from __future__ import annotations
 
+import math
 import random
 import uuid
 from collections.abc import Callable
@@ -20,7 +21,7 @@ import msgspec
 import pytest
 
 from bots import make_bot, random_choice
-from bots.search import Budget, OptionValue, SearchBot, candidates, evaluate, wilson
+from bots.search import Budget, OptionValue, SearchBot, candidates, evaluate, rollout, wilson
 from bots.worlds import copy_state, hidden_places, searchable, world
 from domain.game import Game
 from domain.kernel.decisions import Decision, Kind, Option, check_choice
@@ -251,3 +252,41 @@ def test_no_bot_spends_a_partners_cards_without_consent(seed: int) -> None:
     # with the partner's consent its cards are candidates like the seat's own
     consented = evaluate(LCG, state, seat, budget, 3, consent=frozenset(state.players) - {seat})
     assert any(set(v.choice) & partners for v in consented)
+
+
+@pytest.mark.parametrize("position", [POSITIONS[0], POSITIONS[5]])
+def test_a_rollout_cut_at_its_horizon_values_the_position(position: Callable[[], Game]) -> None:
+    game = position()
+    rules, state = game.rules, game.state
+    spec = searchable(rules.name)
+    assert spec.value is not None and spec.horizon is not None
+    decision = state.pending
+    assert decision is not None
+    seat = decision.seat
+    players = {s: spec.blueprint(5, frozenset(rules.seats(state))) for s in rules.seats(state)}
+    base = world(rules, spec, state, seat, random.Random(1))
+    start = spec.clock(base)
+    blueprint = players[seat].choose(decision, partial(spec.view, base, seat))
+    cut = copy_state(rules, base)
+    won, value = rollout(rules, spec, cut, seat, blueprint, players, horizon=1)
+    if cut.over is None:
+        assert spec.clock(cut) == start + 1 and cut.pending is not None
+        assert won == value == spec.value(cut, seat) and 0.0 < value < 1.0
+    whole = copy_state(rules, base)
+    rollout(rules, spec, whole, seat, blueprint, players)
+    assert whole.over is not None
+
+
+def test_the_search_bot_keeps_the_blueprints_answer_unless_confident() -> None:
+    """SPARTA's rule: with a confidence no search can reach, the search bot answers as its
+    blueprint (the greedy bot) would, decision after decision."""
+    game = lcg_game(12)
+    view = searchable("lcg").view
+    sure = SearchBot(LCG, lambda: game.state, Budget(rollouts=2), 3)
+    sure.DEVIATE_Z = math.inf
+    greedy = make_bot("greedy", 3, "lcg")
+    while (decision := game.state.pending) is not None:
+        choice = sure.choose(decision, partial(view, game.state, decision.seat))
+        assert choice == greedy.choose(decision, partial(view, game.state, decision.seat))
+        game.answer(decision.seat, decision.id, choice)
+    assert sure.searched > 0 and sure.deviated == 0

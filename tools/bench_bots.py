@@ -77,6 +77,7 @@ class Tally:
     cpu: float = 0.0
     """CPU seconds the row's bots spent answering."""
     searched: int = 0
+    deviated: int = 0
     rollouts: int = 0
     searching: float = 0.0
     """CPU seconds the search bots spent in their searches."""
@@ -153,6 +154,7 @@ def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
     for bot in bots.values():
         if isinstance(bot, SearchBot):
             tally.searched += bot.searched
+            tally.deviated += bot.deviated
             tally.rollouts += bot.rollouts
             tally.searching += bot.searching
     victory, reason = won(game, row)
@@ -173,7 +175,8 @@ def result(row: Row, tally: Tally) -> str:
     if row.bot == "search":
         speed = tally.rollouts / tally.searching if tally.searching else 0.0
         text += (
-            f"; searched {tally.searched} of {tally.decisions} decisions, "
+            f"; searched {tally.searched} of {tally.decisions} decisions (left the blueprint's answer in "
+            f"{tally.deviated}), "
             f"{tally.rollouts:,} rollouts, {speed:,.0f} rollouts per CPU-second"
         )
     if tally.losses:

@@ -185,12 +185,16 @@ def result(row: Row, tally: Tally) -> str:
 
 
 def measure(
-    chosen: list[Row], games: int, seed: int, budget: Budget, advance: Callable[[str], None] = lambda note: None
+    chosen: list[Row],
+    games: Callable[[Row], int],
+    seed: int,
+    budget: Budget,
+    advance: Callable[[str], None] = lambda note: None,
 ) -> list[tuple[Row, Tally]]:
     out = []
     for row in chosen:
         tally = Tally()
-        for i in range(games):
+        for i in range(games(row)):
             play(row, seed + i, i, budget, tally)
             advance(f"{row.scenario} {row.difficulty} {row.bot}")
         out.append((row, tally))
@@ -200,8 +204,9 @@ def measure(
 def main(args: argparse.Namespace) -> int:
     from tools.bench import write_section
 
-    if args.games < 1:
-        print("bench-bots: --games must be at least 1", file=sys.stderr)
+    greedy_games = args.games if args.greedy_games is None else args.greedy_games
+    if args.games < 1 or greedy_games < 1:
+        print("bench-bots: --games and --greedy-games must be at least 1", file=sys.stderr)
         return 2
     if args.budget <= 0:
         print("bench-bots: --budget must be a positive number of CPU seconds", file=sys.stderr)
@@ -214,12 +219,17 @@ def main(args: argparse.Namespace) -> int:
     chosen = rows(args.scenario, kinds)
     budget = Budget(cpu_seconds=float(args.budget))
     started = _cpu()
-    with Progress(len(chosen) * args.games, "bot benchmarks") as bar:
-        measured = measure(chosen, args.games, args.seed, budget, lambda note: bar.advance(note=note))
+
+    def games(row: Row) -> int:
+        return int(greedy_games if row.bot == "greedy" else args.games)
+
+    with Progress(sum(games(row) for row in chosen), "bot benchmarks") as bar:
+        measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note))
     table = [(f"{row.label}, {tally.games} games", result(row, tally), row.goal) for row, tally in measured]
     table.append(("CPU time of the whole run", f"{_cpu() - started:.0f} s", ""))
     command = (
         f"westmarch bench-bots --games {args.games} --budget {args.budget:g} --seed {args.seed}"
+        + (f" --greedy-games {greedy_games}" if greedy_games != args.games else "")
         + (f" --scenario {args.scenario}" if args.scenario != "all" else "")
         + (f" --bots {','.join(kinds)}" if kinds != BOT_KINDS else "")
     )
@@ -234,6 +244,11 @@ def main(args: argparse.Namespace) -> int:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--games", type=int, default=20, help="games per row (default: %(default)s)")
+    p.add_argument(
+        "--greedy-games",
+        type=int,
+        help="games per row of the greedy bot, which costs little (default: as many as --games)",
+    )
     p.add_argument(
         "--budget",
         type=float,

@@ -563,7 +563,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     app.store(game)
                 bar.advance()
 
-            simulate(game_kind, created, args.bot, args.seed, on_game=done, report=report)
+            simulate(game_kind, created, args.bot, args.seed, on_game=done, report=report, budget=_budget(args))
     except KeyboardInterrupt:
         # the games finished are kept (each is saved as it ends): say how they went
         kept = sum(1 for _ in app.created()) - before if app is not None else 0
@@ -589,6 +589,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if app is not None:
             print("games stored; list them with: westmarch games")
     return 0
+
+
+def _budget(args: argparse.Namespace) -> Any:
+    """The search bot's budget from ``--budget`` (None for the other bots)."""
+    if getattr(args, "bot", "") != "search":
+        return None
+    if args.budget <= 0:
+        raise CommandError("--budget must be a positive number of CPU seconds")
+    from bots.search import Budget
+
+    return Budget(cpu_seconds=args.budget)
 
 
 def _against_the_shadow(args: argparse.Namespace, report: Any) -> dict[str, Any]:
@@ -931,7 +942,19 @@ def parser() -> argparse.ArgumentParser:
         KINDS[name].add_arguments(g)
         g.add_argument("--games", type=int, default=100, help="how many games (default: %(default)s)")
         g.add_argument("--seed", type=int, default=1, help="seed of the first game (default: %(default)s)")
-        g.add_argument("--bot", choices=("random", "greedy"), default="greedy", help="(default: %(default)s)")
+        g.add_argument(
+            "--bot",
+            choices=("random", "greedy", "search"),
+            default="greedy",
+            help="the bot in every seat (default: %(default)s)",
+        )
+        g.add_argument(
+            "--budget",
+            type=float,
+            default=2.0,
+            metavar="SECONDS",
+            help="--bot search: CPU seconds it may spend per decision on average (default: %(default)s)",
+        )
         g.add_argument("--json", action="store_true", help="print the report as JSON")
         g.add_argument("--store", action="store_true", help="keep the games in the store")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -79,6 +80,10 @@ def play_out(game: Game, bots: dict[str, Bot], kind: GameKind, limit: int = 100_
     return answered
 
 
+def _state_of(game: Game) -> Callable[[], Any]:
+    return lambda: game.state
+
+
 def simulate(
     kind: GameKind,
     created: list[Event],
@@ -86,16 +91,29 @@ def simulate(
     seed: int,
     on_game: Any = None,
     report: Report | None = None,
+    budget: Any = None,
 ) -> Report:
     """Play each game to its end; ``report`` (a fresh one if None) counts each finished game
-    as it ends, so a caller stopped part way still holds the games finished."""
+    as it ends, so a caller stopped part way still holds the games finished. Every seat is
+    played by a bot of kind ``bot`` with the other seats' consent to use their cards;
+    ``budget``: the search bot's (:class:`bots.search.Budget`; default 2 s of CPU a decision)."""
     rules = ruleset(kind.name)
     report = Report() if report is None else report
     started = time.perf_counter()
     for i, first in enumerate(created):
         game = Game.start(uuid4(), rules, first)
         seats = rules.seats(game.state)
-        bots = {s: make_bot(bot, seed * 1000 + i * 10 + n, kind.name) for n, s in enumerate(seats)}
+        bots = {
+            s: make_bot(
+                bot,
+                seed * 1000 + i * 10 + n,
+                kind.name,
+                consent=frozenset(seats) - {s},
+                state=_state_of(game),
+                budget=budget,
+            )
+            for n, s in enumerate(seats)
+        }
         decisions = play_out(game, bots, kind)
         over = game.state.over
         report.games += 1

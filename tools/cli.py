@@ -324,13 +324,27 @@ def cmd_play(args: argparse.Namespace) -> int:
             who = ", ".join(f"{s} {k}" for s, k in bot_kinds.items()) or "no bots"
             print(f"resuming with the seating saved for this game: {who}; seats here: {', '.join(chosen) or 'all'}")
     seat_table(app, game_id, bot_kinds, chosen, auto_pass, seed)
+    now = {"game": game_id}
+
+    def current() -> Any:
+        return app.game(now["game"]).state
+
+    # a bot may use the cards of the seats its own kind plays, never a person's (bots.make_bot)
     table = Seating(
-        bots={seat: make_bot(k, seed, rules.name) for seat, k in bot_kinds.items()},
+        bots={
+            seat: make_bot(
+                k,
+                seed,
+                rules.name,
+                consent=frozenset(s for s, other in bot_kinds.items() if other == k and s != seat),
+                state=current,
+            )
+            for seat, k in bot_kinds.items()
+        },
         humans=set(chosen) if chosen else None,
         auto_pass=auto_pass,
         shared=len(chosen or [s for s in seats if s not in bot_kinds]) > 1,
     )
-    now = {"game": game_id}
 
     def remember(changed: Seating) -> None:
         seat_table(app, now["game"], bot_kinds, chosen, changed.auto_pass, seed)

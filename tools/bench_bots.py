@@ -190,14 +190,20 @@ def measure(
     seed: int,
     budget: Budget,
     advance: Callable[[str], None] = lambda note: None,
-) -> list[tuple[Row, Tally]]:
-    out = []
-    for row in chosen:
+    done: Callable[[dict[Row, Tally]], None] = lambda measured: None,
+) -> dict[Row, Tally]:
+    """Play every row's games, the cheap greedy rows first, then the search rows of the
+    goals hardest to measure (Mirkwood, War of the Ring); ``done`` is told the rows measured
+    so far after each row."""
+    out: dict[Row, Tally] = {}
+    first = ("passage-through-mirkwood", WOTR)
+    for row in sorted(chosen, key=lambda r: (r.bot != "greedy", r.scenario not in first)):
         tally = Tally()
         for i in range(games(row)):
             play(row, seed + i, i, budget, tally)
             advance(f"{row.scenario} {row.difficulty} {row.bot}")
-        out.append((row, tally))
+        out[row] = tally
+        done(out)
     return out
 
 
@@ -219,14 +225,6 @@ def main(args: argparse.Namespace) -> int:
     chosen = rows(args.scenario, kinds)
     budget = Budget(cpu_seconds=float(args.budget))
     started = _cpu()
-
-    def games(row: Row) -> int:
-        return int(greedy_games if row.bot == "greedy" else args.games)
-
-    with Progress(sum(games(row) for row in chosen), "bot benchmarks") as bar:
-        measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note))
-    table = [(f"{row.label}, {tally.games} games", result(row, tally), row.goal) for row, tally in measured]
-    table.append(("CPU time of the whole run", f"{_cpu() - started:.0f} s", ""))
     command = (
         f"westmarch bench-bots --games {args.games} --budget {args.budget:g} --seed {args.seed}"
         + (f" --greedy-games {greedy_games}" if greedy_games != args.games else "")
@@ -234,8 +232,33 @@ def main(args: argparse.Namespace) -> int:
         + (f" --bots {','.join(kinds)}" if kinds != BOT_KINDS else "")
     )
     title = "Bots: win rates, and the search bot's CPU per decision"
-    write_section(Path(args.output), "bots", title, command, table)
-    for a, b, c in table:
+
+    def games(row: Row) -> int:
+        return int(greedy_games if row.bot == "greedy" else args.games)
+
+    def table(measured: dict[Row, Tally]) -> list[tuple[str, str, str]]:
+        out = [
+            (f"{row.label}, {measured[row].games} games", result(row, measured[row]), row.goal)
+            for row in chosen
+            if row in measured
+        ]
+        left = len(chosen) - len(measured)
+        out.append(
+            (
+                "CPU time of the whole run" if not left else f"CPU time so far ({left} rows still to measure)",
+                f"{_cpu() - started:.0f} s",
+                "",
+            )
+        )
+        return out
+
+    def write(measured: dict[Row, Tally]) -> None:
+        # after every row, so a run stopped part way leaves the rows it measured
+        write_section(Path(args.output), "bots", title, command, table(measured))
+
+    with Progress(sum(games(row) for row in chosen), "bot benchmarks") as bar:
+        measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note), write)
+    for a, b, c in table(measured):
         print(f"{a}: {b}" + (f" ({c})" if c else ""))
     print(f"written to {args.output}")
     return 0

@@ -290,3 +290,24 @@ def test_the_search_bot_keeps_the_blueprints_answer_unless_confident() -> None:
         assert choice == greedy.choose(decision, partial(view, game.state, decision.seat))
         game.answer(decision.seat, decision.id, choice)
     assert sure.searched > 0 and sure.deviated == 0
+
+
+@pytest.mark.parametrize("seed", [2])
+def test_a_game_played_by_the_search_bot_is_reproducible_from_its_seed(seed: int) -> None:
+    """With a budget in rollouts, the same seeds give the same answers, hence the same game."""
+
+    def played() -> tuple[list[tuple[str, ...]], bytes]:
+        game = lcg_game(seed, "journey-along-the-anduin")
+        view = searchable("lcg").view
+        bot = SearchBot(LCG, lambda: game.state, Budget(rollouts=1), seed)
+        answers: list[tuple[str, ...]] = []
+        for _ in range(14):
+            decision = game.state.pending
+            if decision is None:
+                break
+            answers.append(bot.choose(decision, partial(view, game.state, decision.seat)))
+            game.answer(decision.seat, decision.id, answers[-1])
+        assert bot.searched > 0
+        return answers, encode(LCG, game.state)
+
+    assert played() == played()

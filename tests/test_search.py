@@ -15,6 +15,7 @@ import random
 import uuid
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -30,6 +31,7 @@ from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
+from tools.fixtures import Run, load
 
 FIXED_BY_THE_RULES = {"lcg": {"quest.deck", "set-aside"}, "wotr": set()}
 """Zones whose hidden cards a world keeps as they are: the rules say what they are (the
@@ -311,3 +313,26 @@ def test_a_game_played_by_the_search_bot_is_reproducible_from_its_seed(seed: int
         return answers, encode(LCG, game.state)
 
     assert played() == played()
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "analysis"
+
+
+@pytest.mark.parametrize(
+    ("name", "stat", "wins_from"),
+    [("lcg-lethal-attack-wins-now.toml", "attack", 5), ("lcg-quest-wins-now.toml", "willpower", 3)],
+    ids=["lethal-attack", "quest-wins-now"],
+)
+def test_the_search_bot_takes_the_answer_that_wins_now(name: str, stat: str, wins_from: int) -> None:
+    """Positions whose best answers are known (any other loses at 50 threat): the search bot,
+    whatever its blueprint would do, answers with one that wins."""
+    from domain.lcg.rules import table
+
+    run = Run(load(FIXTURES / name))
+    state = run.game.state
+    decision = state.pending
+    assert decision is not None
+    bot = SearchBot(LCG, lambda: state, Budget(rollouts=4), 1)
+    choice = bot.choose(decision, partial(searchable("lcg").view, state, decision.seat))
+    check_choice(decision, choice)
+    assert sum(getattr(table, stat)(state, int(uid)) for uid in choice) >= wins_from

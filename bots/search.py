@@ -22,6 +22,12 @@ away, the least and the most, every subset when there are few). An option naming
 another seat that has not consented (a partner's character to take damage, a partner's ally
 to attack) is no candidate unless no answer avoids it.
 
+The search bot (:class:`SearchBot`) searches only the decisions the game says matter, cuts
+its rollouts after a horizon of rounds and values the position reached
+(:attr:`bots.worlds.Searchable.value`), and leaves the blueprint's answer only for one that beat
+it in the same worlds by at least ``DEVIATE_Z`` standard errors (SPARTA's "deviate only when
+confident"). :func:`evaluate` alone (``westmarch analyze``) plays every rollout to the end.
+
 Nothing is appended to the game and ``state`` is not changed: every rollout plays in a copy.
 The same seed gives the same answer when the budget is a number of rollouts; a budget of CPU
 time stops wherever the time runs out.

@@ -25,8 +25,9 @@ to attack) is no candidate unless no answer avoids it.
 The search bot (:class:`SearchBot`) searches only the decisions the game says matter, cuts
 its rollouts after a horizon of rounds and values the position reached
 (:attr:`bots.worlds.Searchable.value`), and leaves the blueprint's answer only for one that beat
-it in the same worlds by at least ``DEVIATE_Z`` standard errors (SPARTA's "deviate only when
-confident"). :func:`evaluate` alone (``westmarch analyze``) plays every rollout to the end.
+it in the same worlds by at least ``DEVIATE_Z`` standard errors, more when it is the best of
+many (SPARTA's "deviate only when confident"). :func:`evaluate` alone (``westmarch analyze``)
+plays every rollout to the end.
 
 Nothing is appended to the game and ``state`` is not changed: every rollout plays in a copy.
 The same seed gives the same answer when the budget is a number of rollouts; a budget of CPU
@@ -371,7 +372,8 @@ class SearchBot:
     thinly. A decision choosing one option compares them all (up to ``MAX_CANDIDATES``)."""
     DEVIATE_Z = 1.0
     """It leaves the blueprint's answer only for one whose edge over it (in standard errors
-    of the paired difference) is at least this (SPARTA's rule: deviate when confident)."""
+    of the paired difference) is at least this, or sqrt(2 ln m) when it is the best of m
+    alternatives (SPARTA's rule: deviate when confident)."""
 
     def __init__(
         self,
@@ -443,10 +445,19 @@ class SearchBot:
         self.rollouts += sum(v.rollouts for v in values)
         self._spend(started)
         best = values[0]
-        if best.choice != tuple(blueprint) and best.edge < self.DEVIATE_Z:
+        if best.choice != tuple(blueprint) and not self._confident(best, len(values) - 1):
             return blueprint
         self.deviated += best.choice != tuple(blueprint)
         return best.choice
+
+    def _confident(self, best: OptionValue, alternatives: int) -> bool:
+        """Is ``best`` surely better than the blueprint's answer? Its edge must reach
+        ``DEVIATE_Z``, and more when it is the best of many alternatives (the largest of m
+        noisy edges is about sqrt(2 ln m) by chance alone), on at least ``FIRST_LOOK`` worlds."""
+        if best.rollouts < FIRST_LOOK:
+            return False
+        chance = math.sqrt(2 * math.log(alternatives)) if alternatives > 1 else 0.0
+        return best.edge >= max(self.DEVIATE_Z, chance)
 
     def _spend(self, started: float) -> None:
         used = time.thread_time() - started

@@ -325,14 +325,14 @@ FIXTURES = Path(__file__).parent / "fixtures" / "analysis"
 )
 def test_the_search_bot_takes_the_answer_that_wins_now(name: str, stat: str, wins_from: int) -> None:
     """Positions whose best answers are known (any other loses at 50 threat): the search bot,
-    whatever its blueprint would do, answers with one that wins."""
+    never searches its way from a winning answer to a losing one."""
     from domain.lcg.rules import table
 
     run = Run(load(FIXTURES / name))
     state = run.game.state
     decision = state.pending
     assert decision is not None
-    bot = SearchBot(LCG, lambda: state, Budget(rollouts=4), 1)
+    bot = SearchBot(LCG, lambda: state, Budget(rollouts=10), 1)
     choice = bot.choose(decision, partial(searchable("lcg").view, state, decision.seat))
     check_choice(decision, choice)
     assert sum(getattr(table, stat)(state, int(uid)) for uid in choice) >= wins_from

@@ -324,7 +324,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "analysis"
     ids=["lethal-attack", "quest-wins-now"],
 )
 def test_the_search_bot_takes_the_answer_that_wins_now(name: str, stat: str, wins_from: int) -> None:
-    """Positions whose best answers are known (any other loses at 50 threat): the search bot,
+    """Positions whose best answers are known (any other loses at 50 threat): the search bot
     never searches its way from a winning answer to a losing one."""
     from domain.lcg.rules import table
 

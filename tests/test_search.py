@@ -250,9 +250,9 @@ def test_no_bot_spends_a_partners_cards_without_consent(seed: int) -> None:
     for kind in ("greedy", "search"):
         choice = make_bot(kind, 4, "lcg", state=lambda: state, budget=budget).choose(decision, view)
         assert not set(choice) & partners, kind
-    assert all(not set(v.choice) & partners for v in evaluate(LCG, state, seat, budget, 3))
+    assert all(not set(v.choice) & partners for v in evaluate(LCG, state, seat, budget, 3, horizon=1))
     # with the partner's consent its cards are candidates like the seat's own
-    consented = evaluate(LCG, state, seat, budget, 3, consent=frozenset(state.players) - {seat})
+    consented = evaluate(LCG, state, seat, budget, 3, consent=frozenset(state.players) - {seat}, horizon=1)
     assert any(set(v.choice) & partners for v in consented)
 
 

@@ -35,3 +35,17 @@ def test_the_search_bot_plays_the_free_peoples_against_the_shadow_bots(capsys: p
 def test_a_budget_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "lcg", "--games", "1", "--bot", "search", "--budget", "0"]) != 0
     assert "--budget must be a positive number" in capsys.readouterr().err
+
+
+def test_play_seats_the_search_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`play --bot p1=search` plays the game to its end (the search bot reads the table's state)."""
+    import bots
+
+    monkeypatch.setattr(bots, "DEFAULT_SEARCH_SECONDS", 0.01)  # a short game, not 2 s a decision
+    db = str(tmp_path / "games.db")
+    assert main(["new", "lcg", "--scenario", "journey-along-the-anduin", "--seed", "4", "--db", db]) == 0
+    game = capsys.readouterr().out.split()[0]
+    assert main(["play", game[:8], "--bot", "p1=search", "--db", db]) == 0
+    assert "GAME OVER" in capsys.readouterr().out

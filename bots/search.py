@@ -22,6 +22,13 @@ away, the least and the most, every subset when there are few). An option naming
 another seat that has not consented (a partner's character to take damage, a partner's ally
 to attack) is no candidate unless no answer avoids it.
 
+The search bot (:class:`SearchBot`) searches only the decisions the game says matter, cuts
+its rollouts after a horizon of rounds and values the position reached
+(:attr:`bots.worlds.Searchable.value`), and leaves the blueprint's answer only for one that beat
+it in the same worlds by at least ``DEVIATE_Z`` standard errors, more when it is the best of
+many (SPARTA's "deviate only when confident"). :func:`evaluate` alone (``westmarch analyze``)
+plays every rollout to the end.
+
 Nothing is appended to the game and ``state`` is not changed: every rollout plays in a copy.
 The same seed gives the same answer when the budget is a number of rollouts; a budget of CPU
 time stops wherever the time runs out.
@@ -90,6 +97,9 @@ class OptionValue:
     """Mean normalised score, what the search bot maximises: a win counts 1, a loss how far
     the game got (``PROGRESS_WEIGHT``); equal to the win rate where every rollout is won or
     every rollout gets nowhere."""
+    edge: float = 0.0
+    """How sure the search is that this answer beats the blueprint's: the mean difference of
+    their scores on the worlds both played, in standard errors (0 for the blueprint's own)."""
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -108,9 +118,7 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
 # -- candidates ---------------------------------------------------------------------------
 
 
-def _consented(
-    game: Searchable, state: Any, decision: Decision, consent: frozenset[str]
-) -> Callable[[str], bool]:
+def _consented(game: Searchable, state: Any, decision: Decision, consent: frozenset[str]) -> Callable[[str], bool]:
     cards = {o.id: o.card for o in decision.options}
 
     def allowed(option_id: str) -> bool:
@@ -185,21 +193,31 @@ def rollout(
     seat: str,
     choice: Choice,
     players: dict[str, Bot],
+    horizon: int | None = None,
 ) -> tuple[float, float]:
     """Answer the pending decision with ``choice`` in ``state`` (a world, changed in place)
-    and let ``players`` play on to the end: (won, progress) for ``seat``."""
+    and let ``players`` play on to the end: (won, progress) for ``seat``. With a
+    ``horizon`` (and a game that can value a position), the rollout stops once the game's
+    round has moved on that far, and both figures are the position's value."""
     sink: list[Any] = []
     decision = state.pending
+    cut = game.value is not None and horizon is not None
+    stop = game.clock(state) + (horizon or 0)
     Runtime(rules, state, sink).answer(decision.seat, decision.id, choice)
     answered = 0
     view = game.view
     while state.pending is not None and answered < ROLLOUT_LIMIT:
+        if cut and game.clock(state) >= stop:
+            break
         decision = state.pending
         sink.clear()
         picked = players[decision.seat].choose(decision, partial(view, state, decision.seat))
         Runtime(rules, state, sink).answer(decision.seat, decision.id, picked)
         answered += 1
     if state.over is None:
+        if cut and game.value is not None:
+            estimate = game.value(state, seat)
+            return estimate, estimate
         return 0.0, game.progress(state, seat)
     return game.result(state, seat)
 
@@ -229,6 +247,25 @@ def _behind(best: _Tally, other: _Tally) -> bool:
     return mean > DROP_Z * math.sqrt(var / n)
 
 
+def _edge(tally: _Tally, blueprint: _Tally | None) -> float:
+    """``tally``'s paired advantage over the blueprint's answer, in standard errors."""
+    if blueprint is None or tally is blueprint:
+        return 0.0
+    n = min(len(tally.scores), len(blueprint.scores))
+    if n < 2:
+        return 0.0
+    diffs = [a - b for a, b in zip(tally.scores[:n], blueprint.scores[:n], strict=True)]
+    mean = _mean(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var == 0.0:
+        return math.copysign(SURE, mean) if mean else 0.0
+    return mean / math.sqrt(var / n)
+
+
+SURE = 10.0
+"""The edge of an answer that did better than the blueprint's in every world both played."""
+
+
 def _score(win: float, progress: float) -> float:
     return (win + PROGRESS_WEIGHT * progress) / (1 + PROGRESS_WEIGHT)
 
@@ -244,6 +281,7 @@ def evaluate(
     consent: frozenset[str] = frozenset(),
     blueprint: Choice | None = None,
     among: list[Choice] | None = None,
+    horizon: int | None = None,
 ) -> list[OptionValue]:
     """The value of each candidate answer to the pending decision (which ``seat`` must be
     deciding), estimated from what ``seat`` may see at ``state`` (hidden cards sampled), or
@@ -252,7 +290,9 @@ def evaluate(
 
     ``consent``: the other seats whose cards the seat may choose (and which the rollouts'
     blueprint may use for it); ``blueprint``: the cheap player's answer, if already known;
-    ``among``: the answers to compare, when not every candidate.
+    ``among``: the answers to compare, when not every candidate; ``horizon``: rounds each
+    rollout plays before it is cut and the position valued (None: to the end; a cut
+    rollout's "win" is the position's value, an estimate).
     """
     decision = state.pending
     if decision is None:
@@ -268,8 +308,10 @@ def evaluate(
     if among is None:
         among = candidates(decision, blueprint, _consented(game, state, decision, allowed_seats))
     tallies = [_Tally(c, [], []) for c in among]
-    per_candidate = budget.rollouts if budget.rollouts is not None else (
-        None if budget.cpu_seconds is not None else DEFAULT_ROLLOUTS
+    per_candidate = (
+        budget.rollouts
+        if budget.rollouts is not None
+        else (None if budget.cpu_seconds is not None else DEFAULT_ROLLOUTS)
     )
     deadline = time.thread_time() + budget.cpu_seconds if budget.cpu_seconds is not None else math.inf
     rng = random.Random(seed)
@@ -284,7 +326,7 @@ def evaluate(
         players_seed = rng.getrandbits(31)
         for tally in live:
             players = _players(game, seats, players_seed, allowed_seats)
-            won, progress = rollout(rules, game, copy_state(rules, base), seat, tally.choice, players)
+            won, progress = rollout(rules, game, copy_state(rules, base), seat, tally.choice, players, horizon)
             tally.wins.append(won)
             tally.scores.append(_score(won, progress))
         k += 1
@@ -298,10 +340,12 @@ def evaluate(
         if len(tallies) == 1:
             break
     out = []
+    planned = next((t for t in tallies if t.choice == tuple(blueprint)), None)
     for tally in tallies:
         n = len(tally.wins)
         low, high = wilson(sum(tally.wins), n)
-        out.append(OptionValue(tally.choice, _mean(tally.wins), low, high, n, _mean(tally.scores)))
+        edge = _edge(tally, planned)
+        out.append(OptionValue(tally.choice, _mean(tally.wins), low, high, n, _mean(tally.scores), edge))
     out.sort(key=lambda v: (-v.score, -v.rollouts))
     return out
 
@@ -322,6 +366,14 @@ class SearchBot:
     """
 
     SPEND_AT_MOST = 8.0
+    CANDIDATES = 8
+    """At most this many answers searched to a decision choosing several options, a number or
+    an order (the blueprint's and its nearest variants): more would share the rollouts too
+    thinly. A decision choosing one option compares them all (up to ``MAX_CANDIDATES``)."""
+    DEVIATE_Z = 1.0
+    """It leaves the blueprint's answer only for one whose edge over it (in standard errors
+    of the paired difference) is at least this, or sqrt(2 ln m) when it is the best of m
+    alternatives (SPARTA's rule: deviate when confident)."""
 
     def __init__(
         self,
@@ -330,6 +382,7 @@ class SearchBot:
         budget: Budget,
         seed: int,
         consent: frozenset[str] = frozenset(),
+        horizon: int | None = -1,
     ) -> None:
         self.rules = rules
         self.state = state
@@ -337,12 +390,20 @@ class SearchBot:
         self.seed = seed
         self.consent = consent
         self.game = searchable(rules.name)
+        self.horizon = self.game.horizon if horizon == -1 else horizon
+        """Rounds its rollouts play before the position is valued (the game's own by default)."""
         self.searched = 0
         """Decisions this bot searched (the others were answered by the blueprint)."""
         self.decisions = 0
         self.spent = 0.0
         """CPU seconds spent searching."""
         self.bank = 0.0
+        self.rollouts = 0
+        """Rollouts played by its searches."""
+        self.searching = 0.0
+        """CPU seconds spent in its searches (:func:`evaluate`)."""
+        self.deviated = 0
+        """Searched decisions answered otherwise than the blueprint would have."""
         self._blueprints: dict[str, Bot] = {}
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -358,13 +419,17 @@ class SearchBot:
             self._blueprints[seat] = self.game.blueprint(self.seed, allowed)
         blueprint = self._blueprints[seat].choose(decision, view)
         options = self.game.narrow(decision, blueprint) or candidates(
-            decision, blueprint, _consented(self.game, state, decision, allowed)
+            decision,
+            blueprint,
+            _consented(self.game, state, decision, allowed),
+            MAX_CANDIDATES if decision.kind is Kind.ONE else self.CANDIDATES,
         )
         if len(options) <= 1 or (average is not None and self.bank <= 0):
             self._spend(started)
             return blueprint
         self.searched += 1
         budget = Budget(self.budget.rollouts, self.bank if average is not None else None)
+        searching = time.thread_time()
         values = evaluate(
             self.rules,
             state,
@@ -374,9 +439,25 @@ class SearchBot:
             consent=self.consent,
             blueprint=blueprint,
             among=options,
+            horizon=self.horizon,
         )
+        self.searching += time.thread_time() - searching
+        self.rollouts += sum(v.rollouts for v in values)
         self._spend(started)
-        return values[0].choice
+        best = values[0]
+        if best.choice != tuple(blueprint) and not self._confident(best, len(values) - 1):
+            return blueprint
+        self.deviated += best.choice != tuple(blueprint)
+        return best.choice
+
+    def _confident(self, best: OptionValue, alternatives: int) -> bool:
+        """Is ``best`` surely better than the blueprint's answer? Its edge must reach
+        ``DEVIATE_Z``, and more when it is the best of many alternatives (the largest of m
+        noisy edges is about sqrt(2 ln m) by chance alone), on at least ``FIRST_LOOK`` worlds."""
+        if best.rollouts < FIRST_LOOK:
+            return False
+        chance = math.sqrt(2 * math.log(alternatives)) if alternatives > 1 else 0.0
+        return best.edge >= max(self.DEVIATE_Z, chance)
 
     def _spend(self, started: float) -> None:
         used = time.thread_time() - started

@@ -61,6 +61,17 @@ class Searchable:
     narrow: Callable[[Decision, Choice], list[Choice] | None] = lambda decision, blueprint: None
     """The answers a search bot compares for a decision, given the blueprint's (a single
     one: not worth a search), or None for every candidate (:func:`bots.search.candidates`)."""
+    clock: Callable[[Any], int] = lambda state: 0
+    """The game's round: a rollout cut at a horizon stops when it has moved on so far."""
+    value: Callable[[Any, str], float] | None = None
+    """For a game still going: the seat's side's chance of winning as the position reads
+    (progress, threat, hit points, cards), what a rollout cut at its horizon is worth."""
+    horizon: int | None = None
+    """Rounds a search bot's rollouts play before they are cut and valued (None: to the end)."""
+
+
+HORIZON_ROUNDS = 2
+"""A search bot's rollouts play out the round and the next before they are valued."""
 
 
 def _lcg() -> Searchable:
@@ -105,6 +116,40 @@ def _lcg() -> Searchable:
             return 1.0, 1.0
         return 0.0, progress(s, seat)
 
+    def value(s: LcgState, seat: str) -> float:
+        """A position read as a chance of winning: how far the quest has got counts most,
+        then the heroes' hit points left (a dead hero counts none), the threat's distance
+        from 50, the allies and cards at hand; enemies engaged and threat staged count
+        against. Weights chosen by hand, checked by the benchmark (``westmarch bench-bots``)."""
+        setups = s.options.players if s.options is not None else ()
+        seats = list(s.players)
+        total_hp = left_hp = 0
+        threat = allies = hand = engaged = 0.0
+        for n, who in enumerate(seats):
+            heroes = setups[n].heroes if n < len(setups) else ()
+            total_hp += sum(CARDS[code].hit_points or 0 for code in heroes)
+            for uid in s.zone(f"{who}.heroes"):
+                card = s.cards[uid]
+                left_hp += max(0, (CARDS[card.code].hit_points or 0) - card.damage)
+            threat += min(50, s.players[who].threat) / 50
+            allies += min(3, len(s.zone(f"{who}.allies"))) / 3
+            hand += min(5, len(s.zone(f"{who}.hand"))) / 5
+            engaged += min(8, sum(CARDS[s.cards[u].code].attack or 0 for u in s.zone(f"{who}.engaged"))) / 8
+        k = max(1, len(seats))
+        staged = min(10, sum(CARDS[s.cards[u].code].threat or 0 for u in s.zone("staging"))) / 10
+        health = left_hp / total_hp if total_hp else 0.0
+        est = (
+            0.08
+            + 0.5 * progress(s, seat)
+            + 0.17 * health
+            + 0.15 * (1 - threat / k)
+            + 0.05 * allies / k
+            + 0.03 * hand / k
+            - 0.04 * engaged / k
+            - 0.03 * staged
+        )
+        return max(0.01, min(0.95, est))
+
     def narrow(decision: Decision, blueprint: Choice) -> list[Choice] | None:
         ids = {o.id for o in decision.options}
         if "pass" in ids:
@@ -124,6 +169,9 @@ def _lcg() -> Searchable:
         progress,
         lambda seed, consent: GreedyBot(seed, consent),
         narrow,
+        lambda s: int(s.round),
+        value,
+        HORIZON_ROUNDS,
     )
 
 
@@ -161,7 +209,17 @@ def _wotr() -> Searchable:
         return (1.0, 1.0) if won else (0.0, progress(s, seat))
 
     return Searchable(
-        "wotr", view, visible, pool, partner_of, result, progress, lambda seed, consent: GreedyBot(seed, consent)
+        "wotr",
+        view,
+        visible,
+        pool,
+        partner_of,
+        result,
+        progress,
+        lambda seed, consent: GreedyBot(seed, consent),
+        clock=lambda s: int(s.round),
+        value=progress,
+        horizon=HORIZON_ROUNDS,
     )
 
 

@@ -120,7 +120,8 @@ class GreedyBot:
             barred = {
                 uid
                 for uid, card in visible_cards(table).items()
-                if card.owner not in (None, decision.seat) and card.owner not in self.consent
+                if card.owner not in (None, decision.seat)
+                and card.owner not in self.consent
                 and _team_of(table, card.owner) == _team_of(table, decision.seat)
             }
             decision = without_cards(decision, barred)

@@ -10,17 +10,19 @@ bot finishes games with legal answers.
 
 from __future__ import annotations
 
+import math
 import random
 import uuid
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 
 from bots import make_bot, random_choice
-from bots.search import Budget, OptionValue, SearchBot, candidates, evaluate, wilson
+from bots.search import Budget, OptionValue, SearchBot, candidates, evaluate, rollout, wilson
 from bots.worlds import copy_state, hidden_places, searchable, world
 from domain.game import Game
 from domain.kernel.decisions import Decision, Kind, Option, check_choice
@@ -29,6 +31,7 @@ from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
+from tools.fixtures import Run, load
 
 FIXED_BY_THE_RULES = {"lcg": {"quest.deck", "set-aside"}, "wotr": set()}
 """Zones whose hidden cards a world keeps as they are: the rules say what they are (the
@@ -137,7 +140,8 @@ def test_every_bot_chooses_the_same_whatever_is_hidden(position: Callable[[], Ga
     b_values = evaluate(rules, other, seat, budget, 5)
     assert a_values == b_values
     assert len(a_values) > 1
-    bots = [SearchBot(rules, lambda s=s: s, budget, 5) for s in (state, other)]  # type: ignore[misc]
+    # enough worlds that the search bot may leave its blueprint's answer (FIRST_LOOK)
+    bots = [SearchBot(rules, lambda s=s: s, Budget(rollouts=8), 5, horizon=1) for s in (state, other)]  # type: ignore[misc]
     assert bots[0].choose(decision, partial(view, state, seat)) == bots[1].choose(decision, partial(view, other, seat))
 
 
@@ -181,8 +185,13 @@ def test_candidates_of_each_kind_are_legal_and_start_with_the_blueprint() -> Non
     few = Decision(1, "p1", Kind.MANY, "?", "r", opts[:3], min=0, max=3)
     order = Decision(1, "p1", Kind.ORDER, "?", "r", opts[:4])
     number = Decision(1, "p1", Kind.NUMBER, "?", "r", (), min=0, max=9)
-    for decision, blueprint in ((one, ("3",)), (many, ("1", "2")), (few, ("1",)), (order, ("0", "1", "2", "3")),
-                                (number, ("4",))):
+    for decision, blueprint in (
+        (one, ("3",)),
+        (many, ("1", "2")),
+        (few, ("1",)),
+        (order, ("0", "1", "2", "3")),
+        (number, ("4",)),
+    ):
         found = candidates(decision, blueprint)
         assert found[0] == blueprint
         assert len(set(found)) == len(found) > 1
@@ -215,3 +224,116 @@ def test_the_search_bot_needs_the_games_state() -> None:
         make_bot("search", 1, "lcg")
     assert isinstance(OptionValue(("a",), 0.5, 0.4, 0.6, 10), OptionValue)
     assert random_choice
+
+
+def partnered(game: Game) -> Callable[[Decision], bool]:
+    """A decision offering cards of the deciding seat's partner (and cards of its own)."""
+    spec = searchable(game.rules.name)
+
+    def test(decision: Decision) -> bool:
+        owners = {spec.partner_of(game.state, o.card, decision.seat) for o in decision.options if o.card is not None}
+        return None in owners and len(owners) > 1
+
+    return test
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_no_bot_spends_a_partners_cards_without_consent(seed: int) -> None:
+    game = lcg_game(seed, players=2)
+    game = advance(game, 0, seed, partnered(game))
+    state, decision = game.state, game.state.pending
+    seat = decision.seat
+    spec = searchable("lcg")
+    partners = {o.id for o in decision.options if o.card is not None and spec.partner_of(state, o.card, seat)}
+    assert partners and len(partners) < len(decision.options)
+    view = partial(spec.view, state, seat)
+    budget = Budget(rollouts=2)
+    for kind in ("greedy", "search"):
+        choice = make_bot(kind, 4, "lcg", state=lambda: state, budget=budget).choose(decision, view)
+        assert not set(choice) & partners, kind
+    assert all(not set(v.choice) & partners for v in evaluate(LCG, state, seat, budget, 3, horizon=1))
+    # with the partner's consent its cards are candidates like the seat's own
+    consented = evaluate(LCG, state, seat, budget, 3, consent=frozenset(state.players) - {seat}, horizon=1)
+    assert any(set(v.choice) & partners for v in consented)
+
+
+@pytest.mark.parametrize("position", [POSITIONS[0], POSITIONS[5]])
+def test_a_rollout_cut_at_its_horizon_values_the_position(position: Callable[[], Game]) -> None:
+    game = position()
+    rules, state = game.rules, game.state
+    spec = searchable(rules.name)
+    assert spec.value is not None and spec.horizon is not None
+    decision = state.pending
+    assert decision is not None
+    seat = decision.seat
+    players = {s: spec.blueprint(5, frozenset(rules.seats(state))) for s in rules.seats(state)}
+    base = world(rules, spec, state, seat, random.Random(1))
+    start = spec.clock(base)
+    blueprint = players[seat].choose(decision, partial(spec.view, base, seat))
+    cut = copy_state(rules, base)
+    won, value = rollout(rules, spec, cut, seat, blueprint, players, horizon=1)
+    if cut.over is None:
+        assert spec.clock(cut) == start + 1 and cut.pending is not None
+        assert won == value == spec.value(cut, seat) and 0.0 < value < 1.0
+    whole = copy_state(rules, base)
+    rollout(rules, spec, whole, seat, blueprint, players)
+    assert whole.over is not None
+
+
+def test_the_search_bot_keeps_the_blueprints_answer_unless_confident() -> None:
+    """SPARTA's rule: with a confidence no search can reach, the search bot answers as its
+    blueprint (the greedy bot) would, decision after decision."""
+    game = lcg_game(12)
+    view = searchable("lcg").view
+    sure = SearchBot(LCG, lambda: game.state, Budget(rollouts=2), 3)
+    sure.DEVIATE_Z = math.inf
+    greedy = make_bot("greedy", 3, "lcg")
+    while (decision := game.state.pending) is not None:
+        choice = sure.choose(decision, partial(view, game.state, decision.seat))
+        assert choice == greedy.choose(decision, partial(view, game.state, decision.seat))
+        game.answer(decision.seat, decision.id, choice)
+    assert sure.searched > 0 and sure.deviated == 0
+
+
+@pytest.mark.parametrize("seed", [2])
+def test_a_game_played_by_the_search_bot_is_reproducible_from_its_seed(seed: int) -> None:
+    """With a budget in rollouts, the same seeds give the same answers, hence the same game."""
+
+    def played() -> tuple[list[tuple[str, ...]], bytes]:
+        game = lcg_game(seed, "journey-along-the-anduin")
+        view = searchable("lcg").view
+        bot = SearchBot(LCG, lambda: game.state, Budget(rollouts=1), seed)
+        answers: list[tuple[str, ...]] = []
+        for _ in range(14):
+            decision = game.state.pending
+            if decision is None:
+                break
+            answers.append(bot.choose(decision, partial(view, game.state, decision.seat)))
+            game.answer(decision.seat, decision.id, answers[-1])
+        assert bot.searched > 0
+        return answers, encode(LCG, game.state)
+
+    assert played() == played()
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "analysis"
+
+
+@pytest.mark.parametrize(
+    ("name", "stat", "wins_from"),
+    [("lcg-lethal-attack-wins-now.toml", "attack", 5), ("lcg-quest-wins-now.toml", "willpower", 3)],
+    ids=["lethal-attack", "quest-wins-now"],
+)
+def test_the_search_bot_takes_the_answer_that_wins_now(name: str, stat: str, wins_from: int) -> None:
+    """Positions whose best answers are known (any other loses at 50 threat): the search bot
+    never searches its way from a winning answer to a losing one."""
+    from domain.lcg.rules import table
+
+    run = Run(load(FIXTURES / name))
+    state = run.game.state
+    decision = state.pending
+    assert decision is not None
+    bot = SearchBot(LCG, lambda: state, Budget(rollouts=10), 1)
+    choice = bot.choose(decision, partial(searchable("lcg").view, state, decision.seat))
+    check_choice(decision, choice)
+    assert sum(getattr(table, stat)(state, int(uid)) for uid in choice) >= wins_from

@@ -324,13 +324,27 @@ def cmd_play(args: argparse.Namespace) -> int:
             who = ", ".join(f"{s} {k}" for s, k in bot_kinds.items()) or "no bots"
             print(f"resuming with the seating saved for this game: {who}; seats here: {', '.join(chosen) or 'all'}")
     seat_table(app, game_id, bot_kinds, chosen, auto_pass, seed)
+    now = {"game": game_id}
+
+    def current() -> Any:
+        return app.game(now["game"]).state
+
+    # a bot may use the cards of the seats its own kind plays, never a person's (bots.make_bot)
     table = Seating(
-        bots={seat: make_bot(k, seed, rules.name) for seat, k in bot_kinds.items()},
+        bots={
+            seat: make_bot(
+                k,
+                seed,
+                rules.name,
+                consent=frozenset(s for s, other in bot_kinds.items() if other == k and s != seat),
+                state=current,
+            )
+            for seat, k in bot_kinds.items()
+        },
         humans=set(chosen) if chosen else None,
         auto_pass=auto_pass,
         shared=len(chosen or [s for s in seats if s not in bot_kinds]) > 1,
     )
-    now = {"game": game_id}
 
     def remember(changed: Seating) -> None:
         seat_table(app, now["game"], bot_kinds, chosen, changed.auto_pass, seed)
@@ -528,6 +542,12 @@ def cmd_bench_decks(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def cmd_bench_bots(args: argparse.Namespace) -> int:
+    from tools.bench_bots import main as bench_main
+
+    return bench_main(args)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tools.progress import Progress
     from tools.simulate import Report, simulate
@@ -557,7 +577,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     app.store(game)
                 bar.advance()
 
-            simulate(game_kind, created, args.bot, args.seed, on_game=done, report=report)
+            simulate(game_kind, created, args.bot, args.seed, on_game=done, report=report, budget=_budget(args))
     except KeyboardInterrupt:
         # the games finished are kept (each is saved as it ends): say how they went
         kept = sum(1 for _ in app.created()) - before if app is not None else 0
@@ -583,6 +603,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if app is not None:
             print("games stored; list them with: westmarch games")
     return 0
+
+
+def _budget(args: argparse.Namespace) -> Any:
+    """The search bot's budget from ``--budget`` (None for the other bots)."""
+    if getattr(args, "bot", "") != "search":
+        return None
+    if args.budget <= 0:
+        raise CommandError("--budget must be a positive number of CPU seconds")
+    from bots.search import Budget
+
+    return Budget(cpu_seconds=args.budget)
 
 
 def _against_the_shadow(args: argparse.Namespace, report: Any) -> dict[str, Any]:
@@ -925,7 +956,19 @@ def parser() -> argparse.ArgumentParser:
         KINDS[name].add_arguments(g)
         g.add_argument("--games", type=int, default=100, help="how many games (default: %(default)s)")
         g.add_argument("--seed", type=int, default=1, help="seed of the first game (default: %(default)s)")
-        g.add_argument("--bot", choices=("random", "greedy"), default="greedy", help="(default: %(default)s)")
+        g.add_argument(
+            "--bot",
+            choices=("random", "greedy", "search"),
+            default="greedy",
+            help="the bot in every seat (default: %(default)s)",
+        )
+        g.add_argument(
+            "--budget",
+            type=float,
+            default=2.0,
+            metavar="SECONDS",
+            help="--bot search: CPU seconds it may spend per decision on average (default: %(default)s)",
+        )
         g.add_argument("--json", action="store_true", help="print the report as JSON")
         g.add_argument("--store", action="store_true", help="keep the games in the store")
 
@@ -1056,6 +1099,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=50, help="games per scenario and deck (default: %(default)s)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="3 games per scenario and deck (for a smoke test)")
+
+    p = command(
+        "bench-bots",
+        "the greedy and the search bots' win rates in each scenario, and the search's CPU per decision; "
+        "writes its BENCHMARKS.md section",
+        cmd_bench_bots,
+        store=False,
+    )
+    from tools.bench_bots import add_arguments as bench_bots_arguments
+
+    bench_bots_arguments(p)
     return top
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -14,6 +15,7 @@ from bots import Bot, make_bot
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.rulesets import ruleset
+from tools.deck_summary import DeckTally, tally
 from tools.games import GameKind
 
 
@@ -25,6 +27,8 @@ class Report:
     events: list[int] = field(default_factory=list)
     decisions: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    decks: dict[str, DeckTally] = field(default_factory=dict)
+    """LCG: each seat's deck, how its games went and where they were lost."""
 
     def as_dict(self) -> dict[str, Any]:
         by_result: dict[str, dict[str, int]] = {}
@@ -38,6 +42,7 @@ class Report:
             "decisions_per_game": _stats(self.decisions),
             "seconds": round(self.seconds, 3),
             "events_per_second": round(sum(self.events) / self.seconds) if self.seconds else 0,
+            **({"decks": [deck.as_dict() for deck in self.decks.values()]} if self.decks else {}),
         }
 
     def text(self) -> str:
@@ -50,6 +55,7 @@ class Report:
             s = d[key]
             lines.append(f"{key.replace('_', ' ')}: mean {s['mean']}, min {s['min']}, max {s['max']}")
         lines.append(f"time: {d['seconds']} s, {d['events_per_second']:,} events/s")
+        lines.extend(deck.text() for deck in self.decks.values())
         return "\n".join(lines)
 
 
@@ -74,6 +80,10 @@ def play_out(game: Game, bots: dict[str, Bot], kind: GameKind, limit: int = 100_
     return answered
 
 
+def _state_of(game: Game) -> Callable[[], Any]:
+    return lambda: game.state
+
+
 def simulate(
     kind: GameKind,
     created: list[Event],
@@ -81,16 +91,29 @@ def simulate(
     seed: int,
     on_game: Any = None,
     report: Report | None = None,
+    budget: Any = None,
 ) -> Report:
     """Play each game to its end; ``report`` (a fresh one if None) counts each finished game
-    as it ends, so a caller stopped part way still holds the games finished."""
+    as it ends, so a caller stopped part way still holds the games finished. Every seat is
+    played by a bot of kind ``bot`` with the other seats' consent to use their cards;
+    ``budget``: the search bot's (:class:`bots.search.Budget`; default 2 s of CPU a decision)."""
     rules = ruleset(kind.name)
     report = Report() if report is None else report
     started = time.perf_counter()
     for i, first in enumerate(created):
         game = Game.start(uuid4(), rules, first)
         seats = rules.seats(game.state)
-        bots = {s: make_bot(bot, seed * 1000 + i * 10 + n, kind.name) for n, s in enumerate(seats)}
+        bots = {
+            s: make_bot(
+                bot,
+                seed * 1000 + i * 10 + n,
+                kind.name,
+                consent=frozenset(seats) - {s},
+                state=_state_of(game),
+                budget=budget,
+            )
+            for n, s in enumerate(seats)
+        }
         decisions = play_out(game, bots, kind)
         over = game.state.over
         report.games += 1
@@ -98,6 +121,8 @@ def simulate(
         report.rounds.append(kind.rounds(game.state))
         report.events.append(game.version)
         report.decisions.append(decisions)
+        if kind.name == "lcg":
+            tally(report.decks, game)
         if on_game is not None:
             on_game(game)
         report.seconds = time.perf_counter() - started

@@ -49,7 +49,12 @@ def table(args: argparse.Namespace, kind: GameKind, scenarios: list[str]) -> lis
             one = copy.copy(args)
             one.scenario, one.difficulty = scenario, difficulty
             created = [kind.created(one, args.seed + i) for i in range(args.games)]
-            rows.append(win_rate(one, simulate(kind, created, args.bot, args.seed)))
+            budget = None
+            if args.bot == "search":
+                from bots.search import Budget
+
+                budget = Budget(cpu_seconds=args.budget)
+            rows.append(win_rate(one, simulate(kind, created, args.bot, args.seed, budget=budget)))
     return rows
 
 

@@ -1,0 +1,67 @@
+"""`westmarch bench-bots`: a row per scenario and bot, written to its own section of a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools.bench_bots import rows
+from tools.cli import main
+
+
+def test_the_rows_are_the_ones_the_goals_name() -> None:
+    every = rows("all", ("greedy", "search"))
+    scenarios = {r.scenario for r in every if r.game == "lcg"}
+    assert scenarios == {
+        "passage-through-mirkwood",
+        "journey-along-the-anduin",
+        "hunt-for-the-dreadnaught",
+        "the-lonely-mountain",
+        "escape-from-dol-guldur",
+    }
+    assert {(r.difficulty, r.bot) for r in every if r.game == "wotr"} == {
+        (d, b) for d in ("standard", "challenging") for b in ("greedy", "search")
+    }
+    assert next(r.goal for r in every if r.bot == "search") == "goal >= 60 %"
+
+
+def test_bench_bots_plays_a_game_per_row_and_writes_its_section(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "BENCHMARKS.md"
+    out.write_text("# Benchmarks\n\n<!-- section:engine -->\nkept\n<!-- /section:engine -->\n", encoding="utf-8")
+    argv = [
+        "bench-bots",
+        "--games",
+        "1",
+        "--greedy-games",
+        "2",
+        "--budget",
+        "0.02",
+        "--scenario",
+        "journey-along-the-anduin",
+    ]
+    assert main([*argv, "--output", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "kept" in text
+    section = text.split("<!-- section:bots -->", 1)[1].split("<!-- /section:bots -->", 1)[0]
+    assert (
+        "`westmarch bench-bots --games 1 --budget 0.02 --seed 1 --greedy-games 2 --scenario journey-along-the-anduin`"
+        in section
+    )
+    lines = [line for line in section.splitlines() if line.startswith("| LCG journey-along-the-anduin")]
+    assert len(lines) == 2
+    greedy, search = lines
+    assert "greedy bot, 2 games | won " in greedy and "of 2 (" in greedy and "ms CPU per decision" in greedy
+    assert "search bot, 1 games | won " in search and "rollouts per CPU-second" in search
+    assert search.endswith("| goal >= 10 % |")
+
+
+def test_bench_bots_refuses_what_it_cannot_measure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "B.md"
+    assert main(["bench-bots", "--games", "0", "--output", str(out)]) == 2
+    assert main(["bench-bots", "--bots", "clever", "--output", str(out)]) == 2
+    assert main(["bench-bots", "--greedy-games", "0", "--output", str(out)]) == 2
+    assert "--bots takes greedy and/or search" in capsys.readouterr().err
+    assert not out.exists()

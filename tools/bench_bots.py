@@ -1,0 +1,301 @@
+"""How well the bots play, and what the search bot costs: ``westmarch bench-bots``.
+
+Writes the ``bots`` section of BENCHMARKS.md (or ``--output``). Each row plays ``--games``
+games, seeds ``--seed`` onwards (the greedy and the search rows of a scenario play the same
+seeds), every seat of the side measured played by the row's bot (each seat consenting to the
+others using its cards, as ``simulate`` seats them):
+
+- the LCG rows: one player with the ready-made Aragorn, Gimli and Legolas deck, standard
+  difficulty, in each scenario (Passage through Mirkwood, Journey Along the Anduin, The Hunt
+  for the Dreadnaught, The Lonely Mountain, Escape from Dol Guldur);
+- the War of the Ring rows: the Free Peoples against the Shadow bots, at standard and at
+  challenging difficulty, game ``i`` in scenario ``i`` modulo the four scenarios.
+
+Each row gives the win rate with its 95 % Wilson interval, the mean CPU time the bot took per
+decision (``time.process_time`` and the CPU of any child process, around each of its
+answers), how the games were lost, and for the search bot the rollouts it played per CPU-second
+of searching and the share of its decisions it searched (the others are the blueprint's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+from bots import Bot, make_bot
+from bots.search import Budget, SearchBot, wilson
+from domain.game import Game
+from domain.kernel.events import Event
+from domain.rulesets import ruleset
+from tools.games import kind
+from tools.progress import Progress
+
+DECK = "aragorn-gimli-legolas"
+LCG_SCENARIOS = (
+    ("passage-through-mirkwood", "goal >= 60 %"),
+    ("journey-along-the-anduin", "goal >= 10 %"),
+    ("hunt-for-the-dreadnaught", "goal >= 10 %"),
+    ("the-lonely-mountain", "goal >= 10 %"),
+    ("escape-from-dol-guldur", "measured"),
+)
+WOTR_DIFFICULTIES = (("standard", "goal >= 40 %"), ("challenging", "goal >= 25 %"))
+BOT_KINDS = ("greedy", "search")
+WOTR = "wotr"
+"""``--scenario wotr``: only the War of the Ring rows."""
+
+
+@dataclass(frozen=True)
+class Row:
+    game: str
+    scenario: str
+    """An LCG scenario key, or ``wotr`` (every War of the Ring scenario in turn)."""
+    difficulty: str
+    bot: str
+    goal: str
+
+    @property
+    def label(self) -> str:
+        if self.game == "lcg":
+            return f"LCG {self.scenario}, solo, ready-made Aragorn/Gimli/Legolas deck, {self.bot} bot"
+        return f"War of the Ring, Free Peoples ({self.bot} bot) against the Shadow bots, {self.difficulty}"
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: int = 0
+    decisions: int = 0
+    cpu: float = 0.0
+    """CPU seconds the row's bots spent answering."""
+    searched: int = 0
+    deviated: int = 0
+    rollouts: int = 0
+    searching: float = 0.0
+    """CPU seconds the search bots spent in their searches."""
+    losses: Counter[str] = field(default_factory=Counter)
+
+
+def rows(scenario: str, kinds: tuple[str, ...]) -> list[Row]:
+    out: list[Row] = []
+    for key, goal in LCG_SCENARIOS:
+        if scenario in ("all", key):
+            out.extend(Row("lcg", key, "standard", bot, goal if bot == "search" else "") for bot in kinds)
+    if scenario in ("all", WOTR):
+        for difficulty, goal in WOTR_DIFFICULTIES:
+            out.extend(Row("wotr", WOTR, difficulty, bot, goal if bot == "search" else "") for bot in kinds)
+    return out
+
+
+def created(row: Row, seed: int, index: int) -> Event:
+    """The first event of game ``index`` of ``row``."""
+    if row.game == "lcg":
+        from domain.lcg.decks.ready_made import playable_part, ready_made
+        from domain.lcg.lineups import lcg_options
+        from domain.lcg.ruleset import LCG
+
+        deck = playable_part(ready_made()[DECK])
+        return LCG.created(lcg_options(row.scenario, 1, None, row.difficulty, [deck]), seed)
+    from domain.wotr.options import scenario_keys, wotr_options
+    from domain.wotr.ruleset import WOTR as RULES
+
+    keys = scenario_keys()
+    return RULES.created(wotr_options(keys[index % len(keys)], None, ["shadow"], row.difficulty, None), seed)
+
+
+def _cpu() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def won(game: Game, row: Row) -> tuple[bool, str]:
+    """Did the side measured win, and how did the game end."""
+    over: Any = game.state.over
+    if over is None:
+        return False, "unfinished"
+    if row.game == "lcg":
+        return over.result == "won", str(over.reason)
+    return over.winner == "free", str(over.reason)
+
+
+def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
+    rules = ruleset(row.game)
+    game = Game.start(uuid4(), rules, created(row, seed, index))
+    seats = rules.seats(game.state)
+    view = kind(row.game).view
+    bots: dict[str, Bot] = {
+        s: make_bot(
+            row.bot,
+            seed * 1000 + n,
+            row.game,
+            consent=frozenset(seats) - {s},
+            state=lambda: game.state,
+            budget=budget,
+        )
+        for n, s in enumerate(seats)
+    }
+    state = game.state
+    while state.pending is not None:
+        decision = state.pending
+        started = _cpu()
+        choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
+        tally.cpu += _cpu() - started
+        tally.decisions += 1
+        game.answer(decision.seat, decision.id, choice)
+        state = game.state
+    for bot in bots.values():
+        if isinstance(bot, SearchBot):
+            tally.searched += bot.searched
+            tally.deviated += bot.deviated
+            tally.rollouts += bot.rollouts
+            tally.searching += bot.searching
+    victory, reason = won(game, row)
+    tally.games += 1
+    tally.wins += victory
+    if not victory:
+        tally.losses[reason] += 1
+
+
+def result(row: Row, tally: Tally) -> str:
+    low, high = wilson(tally.wins, tally.games)
+    rate = tally.wins / tally.games if tally.games else 0.0
+    per = tally.cpu / tally.decisions if tally.decisions else 0.0
+    text = (
+        f"won {tally.wins} of {tally.games} ({rate:.0%}, 95 % interval {low:.0%} to {high:.0%}); "
+        f"{per * 1000:.1f} ms CPU per decision ({tally.decisions / max(1, tally.games):.0f} decisions a game)"
+    )
+    if row.bot == "search":
+        speed = tally.rollouts / tally.searching if tally.searching else 0.0
+        text += (
+            f"; searched {tally.searched} of {tally.decisions} decisions (left the blueprint's answer in "
+            f"{tally.deviated}), "
+            f"{tally.rollouts:,} rollouts, {speed:,.0f} rollouts per CPU-second"
+        )
+    if tally.losses:
+        text += "; lost: " + ", ".join(f"{reason} {n}" for reason, n in tally.losses.most_common())
+    return text
+
+
+def measure(
+    chosen: list[Row],
+    games: Callable[[Row], int],
+    seed: int,
+    budget: Budget,
+    advance: Callable[[str], None] = lambda note: None,
+    done: Callable[[dict[Row, Tally]], None] = lambda measured: None,
+) -> dict[Row, Tally]:
+    """Play every row's games, the cheap greedy rows first, then the search rows of the
+    goals hardest to measure (Mirkwood, War of the Ring); ``done`` is told the rows measured
+    so far after each row."""
+    out: dict[Row, Tally] = {}
+    first = ("passage-through-mirkwood", WOTR)
+    for row in sorted(chosen, key=lambda r: (r.bot != "greedy", r.scenario not in first)):
+        tally = Tally()
+        for i in range(games(row)):
+            play(row, seed + i, i, budget, tally)
+            advance(f"{row.scenario} {row.difficulty} {row.bot}")
+        out[row] = tally
+        done(out)
+    return out
+
+
+def main(args: argparse.Namespace) -> int:
+    from tools.bench import write_section
+
+    greedy_games = args.games if args.greedy_games is None else args.greedy_games
+    if args.games < 1 or greedy_games < 1:
+        print("bench-bots: --games and --greedy-games must be at least 1", file=sys.stderr)
+        return 2
+    if args.budget <= 0:
+        print("bench-bots: --budget must be a positive number of CPU seconds", file=sys.stderr)
+        return 2
+    kinds = tuple(k.strip() for k in str(args.bots).split(",") if k.strip())
+    unknown = [k for k in kinds if k not in BOT_KINDS]
+    if unknown or not kinds:
+        print(f"bench-bots: --bots takes {' and/or '.join(BOT_KINDS)}, not {args.bots!r}", file=sys.stderr)
+        return 2
+    chosen = rows(args.scenario, kinds)
+    budget = Budget(cpu_seconds=float(args.budget))
+    started = _cpu()
+    command = (
+        f"westmarch bench-bots --games {args.games} --budget {args.budget:g} --seed {args.seed}"
+        + (f" --greedy-games {greedy_games}" if greedy_games != args.games else "")
+        + (f" --scenario {args.scenario}" if args.scenario != "all" else "")
+        + (f" --bots {','.join(kinds)}" if kinds != BOT_KINDS else "")
+    )
+    title = "Bots: win rates, and the search bot's CPU per decision"
+
+    def games(row: Row) -> int:
+        return int(greedy_games if row.bot == "greedy" else args.games)
+
+    def table(measured: dict[Row, Tally]) -> list[tuple[str, str, str]]:
+        out = [
+            (f"{row.label}, {measured[row].games} games", result(row, measured[row]), row.goal)
+            for row in chosen
+            if row in measured
+        ]
+        left = len(chosen) - len(measured)
+        out.append(
+            (
+                "CPU time of the whole run" if not left else f"CPU time so far ({left} rows still to measure)",
+                f"{_cpu() - started:.0f} s",
+                "",
+            )
+        )
+        return out
+
+    def write(measured: dict[Row, Tally]) -> None:
+        # after every row, so a run stopped part way leaves the rows it measured
+        write_section(Path(args.output), "bots", title, command, table(measured))
+
+    with Progress(sum(games(row) for row in chosen), "bot benchmarks") as bar:
+        measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note), write)
+    for a, b, c in table(measured):
+        print(f"{a}: {b}" + (f" ({c})" if c else ""))
+    print(f"written to {args.output}")
+    return 0
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument("--games", type=int, default=20, help="games per row (default: %(default)s)")
+    p.add_argument(
+        "--greedy-games",
+        type=int,
+        help="games per row of the greedy bot, which costs little (default: as many as --games)",
+    )
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=2.0,
+        help="CPU seconds the search bot may spend per decision on average (default: %(default)s)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of each row's first game (default: %(default)s)")
+    scenarios = [key for key, _ in LCG_SCENARIOS]
+    p.add_argument(
+        "--scenario",
+        default="all",
+        choices=["all", *scenarios, WOTR],
+        metavar="SCENARIO",
+        help=f"only this scenario's rows: {', '.join(scenarios)}, or {WOTR} (War of the Ring against the "
+        "Shadow bots) (default: %(default)s)",
+    )
+    p.add_argument("--bots", default=",".join(BOT_KINDS), help="bots measured (default: %(default)s)")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bench-bots", description="the bots' win rates and the search bot's cost")
+    add_arguments(p)
+    return p
+
+
+if __name__ == "__main__":
+    sys.exit(main(parser().parse_args()))

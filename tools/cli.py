@@ -25,6 +25,7 @@ from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import check_chain, verify
+from projections.i18n import LANGUAGES, _, from_environment, speaking
 from service.app import (
     DEFAULT_DB,
     BadVersion,
@@ -193,7 +194,7 @@ def _damaged_records(app: Westmarch, games: Sequence[UUID]) -> tuple[dict[UUID, 
     orphans, after = 0, 0
     while True:
         page = select_firsts(app.recorder, after, 500, [SEATS_TOPIC, COMMAND_TOPIC])
-        for _, record_id, topic, state in page:
+        for _position, record_id, topic, state in page:
             try:
                 DECODERS[topic].decode(mapper.open_state(state))
                 continue
@@ -824,8 +825,34 @@ def cmd_bench(args: argparse.Namespace) -> int:
 # -- the parser --------------------------------------------------------------------------
 
 
+def _language_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_("language of what is shown: %(languages)s (default: WESTMARCH_LANG, else LANG, else en)")
+        % {"languages": ", ".join(LANGUAGES)},
+    )
+
+
+def _lang_flag(argv: Sequence[str]) -> str | None:
+    """The last ``--lang`` of a command line, read before it is parsed so that ``--help``
+    and the parser's own errors are said in that language."""
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+    return found
+
+
 def parser() -> argparse.ArgumentParser:
+    speech = _Parser(add_help=False)
+    _language_argument(speech)
     common = _Parser(add_help=False)
+    _language_argument(common)
     common.add_argument("--db", metavar="PATH", help="SQLite file to use (default: westmarch.db, or SQLITE_DBNAME)")
     common.add_argument("--postgres", metavar="DSN", help="use PostgreSQL, e.g. postgresql://user@127.0.0.1:5432/db")
 
@@ -833,10 +860,11 @@ def parser() -> argparse.ArgumentParser:
         prog="westmarch",
         description="Event-sourced Lord of the Rings card games: play, simulate, audit and replay.",
     )
+    _language_argument(top)
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str, fn: Any, store: bool = True) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help, description=help, parents=[common] if store else [])
+        p = sub.add_parser(name, help=help, description=help, parents=[common] if store else [speech])
         p.set_defaults(fn=fn)
         return p
 
@@ -991,7 +1019,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("fixture", "run fixture files (set up a position, script decisions, check)", cmd_fixture, store=False)
     fix_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails")
+    g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails", parents=[speech])
     g.add_argument("files", nargs="+", help="fixture files (TOML) or folders of them")
     g.add_argument("-v", "--verbose", action="store_true", help="print the events, as the table read then")
     g = fix_sub.add_parser(
@@ -1010,6 +1038,7 @@ def parser() -> argparse.ArgumentParser:
     deck_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     g = deck_sub.add_parser(
         "show",
+        parents=[speech],
         help="print a deck and whether it is legal (exit 1 naming each problem if not)",
         description="Print a deck (a RingsDB deck export, an OCTGN .o8d deck, a list of cards, or a ready-made "
         "deck's name) and whether it is legal: 1 to 3 heroes, each unique, at most 3 copies of a title, "
@@ -1106,6 +1135,18 @@ def _one_line(error: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command line, in the language ``--lang``, ``WESTMARCH_LANG`` or ``LANG`` names."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    try:
+        lang = from_environment(_lang_flag(given))
+    except ValueError as error:
+        print(f"westmarch: {error}", file=sys.stderr)
+        return 2
+    with speaking(lang):
+        return _main(given)
+
+
+def _main(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)  # a usage error exits 2, said in one line (_Parser)
     fresh = _new_sqlite_file(args)
     code = 2

@@ -149,6 +149,24 @@ def pgettext(context: str, message: str) -> str:
     return translations(_SPEAKING.get()).pgettext(context, message)
 
 
+def say(message: str, /, **values: object) -> str:
+    """``message`` in the language being spoken, its named blanks filled:
+    ``say("%(card)s is revealed", card=name)``."""
+    text = translations(_SPEAKING.get()).gettext(message)
+    return text % values if values else text
+
+
+def nsay(singular: str, plural: str, n: int, /, **values: object) -> str:
+    """The form of a counted message for ``n``, its blanks filled (``%(n)d`` is ``n``):
+    ``nsay("%(n)d card", "%(n)d cards", 3)``."""
+    return translations(_SPEAKING.get()).ngettext(singular, plural, n) % {"n": n, **values}
+
+
+def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - the gettext convention's name
+    """Marks a counted message for the catalog, to be said with :func:`nsay` elsewhere."""
+    return singular, plural
+
+
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention's name
     """Marks a message for the catalog where it is written, to be translated where it is
     shown (``_(table[key])``): a constant's text, a label kept in a table."""

@@ -34,6 +34,9 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
     "N_": None,
+    "say": None,
+    "nsay": (1, 2),
+    "N_plural": (1, 2),
 }
 METHODS = [("**.py", "python")]
 _HEADER = "Westmarch: what the table, the story and the commands say"

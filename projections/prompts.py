@@ -2,11 +2,12 @@
 
 The engine records a decision in English, in the event log, which stays the same in every
 language: the words are translated when they are shown. A prompt or a label that is always
-the same words (``Pass``, ``Forest Gate: draw 2 cards?``) is a message of the catalog as it
-stands; one the engine fills in (``Play Gandalf (cost 5)``) is read by the patterns of
-:data:`PATTERNS`, an English pattern with named blanks and the message that says it, whose
-blanks are filled with the pieces read (each piece itself translated if it is a message: a
-phase, a zone...). Words no pattern reads stay as recorded.
+the same words (``Pass``, ``Quest: commit characters (exhaust them)``) is a message of the
+catalog as it stands (:data:`FIXED`); one the engine fills in (``Play Gandalf (cost 5)``) is
+read by a pattern (:data:`PATTERNS`): the message itself, whose named blanks read any words
+(``%(card)s``, a card's name; ``%(n)s``, a number; ``%(text)s``, words read again by the
+same rules; ``%(seat)s`` and ``%(name)s``, kept as they are). The first pattern that reads the
+whole text says it. Words nothing reads stay as recorded, in English.
 """
 
 from __future__ import annotations
@@ -14,41 +15,197 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from projections.i18n import DEFAULT, _, card_name, language, translations
+from domain.lcg.cards import CARDS as LCG_CARDS
+from domain.wotr.cards import CARDS as WOTR_CARDS
+from domain.wotr.cards import LOCATIONS
+from projections.i18n import DEFAULT, N_, card_name, language, translations
 
-PATTERNS: tuple[tuple[str, str], ...] = ()
-"""(English pattern, message): ``{card}`` in a pattern is a blank that reads anything, and
-the message names the same blanks (``%(card)s``)."""
+FIXED = (
+    # the LCG's questions (domain/lcg/rules)
+    N_("Keep your setup hand, or take a mulligan?"),
+    N_("Keep this hand"),
+    N_("Engage an enemy from the staging area?"),
+    N_("Travel to a location in the staging area?"),
+    N_("Do not travel"),
+    N_("Quest: commit characters (exhaust them)"),
+    N_("Planning: play an ally or an attachment, or finish planning"),
+    N_("Play no (more) card"),
+    N_("Resource phase: use an Action, or pass"),
+    N_("Planning phase: use an Action, or pass"),
+    N_("Quest phase: use an Action, or pass"),
+    N_("Travel phase: use an Action, or pass"),
+    N_("Encounter phase: use an Action, or pass"),
+    N_("Combat phase: use an Action, or pass"),
+    N_("Refresh phase: use an Action, or pass"),
+    N_("Undefended attack: choose the hero who takes the damage"),
+    N_("Leave it undefended"),
+    N_("Leave it exhausted"),
+    N_("Pay"),
+    N_("None"),
+    # War of the Ring's questions (domain/wotr/rules)
+    N_("Combat step: choose where to fight next"),
+    N_("Cycle a card from your hand"),
+    N_("cycle a card from your hand"),
+    N_("Death! Ride: eliminate Rohan cards from your reserve"),
+    N_("Forsake a card"),
+    N_("Palantír: cycle one of them"),
+    N_("Palantír: eliminate one of them"),
+    N_("Ring token: eliminate a card from your hand"),
+    N_("You may play one of the cards you drew"),
+    N_("Eliminate a Rohan character in play"),
+    N_("The top card of your draw deck"),
+    N_("Use your Ring token"),
+    # the tails of "Card: ..." (read after a card's name)
+    N_("add a defense token where?"),
+    N_("attach it to one of your heroes"),
+    N_("choose a character to exhaust"),
+    N_("choose characters to exhaust"),
+    N_("choose a different path with the same number"),
+    N_("choose a player"),
+    N_("choose an enemy to engage"),
+    N_("choose one"),
+    N_("choose the new path"),
+    N_("move the Nazgûl onto the path?"),
+    N_("put him into play from your hand?"),
+    N_("reactivate which battleground?"),
+    N_("ready one of your characters?"),
+    N_("remove one of your questing characters from the quest"),
+    N_("activate a different path with the same number"),
+    N_("activate a path with the next higher number"),
+    N_("each Free Peoples player cycles a card"),
+    N_("each Free Peoples player forsakes a card"),
+    N_("take a Nazgûl from your cycle pile"),
+    N_("reactivate a Southron battleground"),
+)
+"""Prompts and labels always in the same words."""
+
+PATTERNS = (
+    N_("Attack %(card)s (defense %(n)s, %(n2)s hit points left)? Choose attackers"),
+    N_("Eliminate %(n)s of the cards you drew"),
+    N_("Pay for %(card)s: %(text)s"),
+    N_("Pay for %(card)s"),
+    N_("Pay %(n)s resources from %(card)s's pool to ready it?"),
+    N_("Round %(n)s, action step: take an action or pass"),
+    N_("Use the response of %(card)s?"),
+    N_("Winnow: eliminate %(n)s cards from your hand, then draw %(n2)s"),
+    N_("Winnow: eliminate %(n)s cards from your hand"),
+    N_("Mulligan: shuffle it back and draw %(n)s new cards"),
+    N_("%(card)s (shadow): %(text)s"),
+    N_("%(card)s attacks (attack %(n)s): declare a defender"),
+    N_("%(card)s committed: spend %(n)s of his resources to ready him?"),
+    N_("Cycle %(card)s"),
+    N_("Hand: %(card)s"),
+    N_("Reserve: %(card)s"),
+    N_("Fight on %(card)s"),
+    N_("Move %(card)s onto %(card2)s"),
+    N_("Play %(card)s (cost %(n)s)"),
+    N_("Play %(card)s (event)"),
+    N_("Play %(card)s on %(card2)s"),
+    N_("Play %(card)s onto %(card2)s"),
+    N_("Play %(card)s to your reserve"),
+    N_("Take %(card)s from your draw deck"),
+    N_("%(card)s pays %(n)s"),
+    N_("%(text)s (%(seat)s)"),
+    N_("%(card)s: %(text)s"),
+    # the tails of "Card: ..."
+    N_("choose a hero to take %(n)s damage"),
+    N_("choose a questing character to take %(n)s damage"),
+    N_("choose a questing hero to gain %(n)s resource"),
+    N_("draw %(n)s cards?"),
+    N_("forsake a card to add %(n)s attack token to the path?"),
+    N_("forsake a card to draw %(n)s?"),
+    N_("place %(n)s progress on a location"),
+    N_("take %(card)s from your draw deck or cycle pile?"),
+    N_("take %(card)s or %(card2)s from your draw deck"),
+    N_("+%(n)s attack until the end of the phase, then shuffle him into your deck"),
+    N_("cycle it: %(text)s"),
+    N_("eliminate it: %(text)s"),
+    N_("eliminate him: %(text)s"),
+    N_("exhaust: a player's characters get +%(n)s willpower"),
+    N_("forsake a card to search for %(card)s or %(card2)s"),
+    N_("look at the top %(n)s cards: eliminate %(n2)s, cycle %(n3)s, take %(n4)s"),
+    N_("cycle %(name)s to draw %(n)s cards"),
+    N_("cycle %(name)s to take %(card)s from your cycle pile"),
+    N_("cycle %(name)s to add %(n)s defense token to the active path"),
+    N_("cycle %(name)s to search for %(card)s or %(card2)s"),
+    N_("eliminate %(name)s to draw %(n)s cards"),
+    N_("eliminate %(name)s: take %(card)s or eliminate a Rohan character"),
+    N_("add %(n)s attack token to an active battleground"),
+    N_("add %(n)s attack token to the active path"),
+    N_("add %(n)s defense token to an active battleground"),
+    N_("each Shadow player draws %(n)s"),
+    N_("add %(n)s corruption"),
+    N_("activate %(card)s"),
+    N_("take %(n)s Hobbit characters from your cycle pile"),
+)
+"""Prompts and labels the engine fills in, as messages whose blanks the recorded text fills."""
+
+_BLANK = re.compile(r"%\((\w+)\)s")
+_PAYS = re.compile(r"^.+? pays \d+(?:, .+? pays \d+)+$")
+
+
+@cache
+def _names() -> frozenset[str]:
+    out = {c.name for c in LCG_CARDS.values()} | {c.name for c in WOTR_CARDS.values()}
+    out |= {c.name_a for c in LCG_CARDS.values() if getattr(c, "name_a", None)}
+    out |= {loc.name for loc in LOCATIONS.values()}
+    return frozenset(n for n in out if n)
+
+
+def _regex(blank: str) -> str:
+    if re.fullmatch(r"n\d*", blank):
+        return rf"(?P<{blank}>\d+)"
+    if blank == "seat":
+        return rf"(?P<{blank}>[a-z][a-z0-9-]*)"
+    return rf"(?P<{blank}>.+?)"
 
 
 @cache
 def _compiled() -> tuple[tuple[re.Pattern[str], str], ...]:
     out = []
-    for pattern, message in PATTERNS:
-        regex = re.escape(pattern)
-        regex = re.sub(r"\\\{(\w+)\\\}", lambda m: f"(?P<{m.group(1)}>.+?)", regex)
+    for message in PATTERNS:
+        parts = _BLANK.split(message)  # text, blank, text, blank, ...
+        regex = "".join(re.escape(part) if i % 2 == 0 else _regex(part) for i, part in enumerate(parts))
         out.append((re.compile(f"^{regex}$", re.DOTALL), message))
     return tuple(out)
 
 
 def translate(text: str) -> str:
-    """``text`` (a prompt or a label the engine recorded) in the language spoken."""
+    """``text`` (a prompt or a label the engine recorded, in English) in the language spoken."""
     if language() == DEFAULT or not text:
         return text
+    return _read(text, 3)
+
+
+def _read(text: str, depth: int) -> str:
     catalog = translations(language())
     whole = catalog.gettext(text)
     if whole != text:
         return whole
+    if depth <= 0:
+        return text
+    if _PAYS.match(text):  # "Gimli pays 1, Legolas pays 1": each payment said alike
+        return ", ".join(_read(part, depth - 1) for part in re.findall(r"(?:^|, )(.+? pays \d+)", text))
     for regex, message in _compiled():
         match = regex.match(text)
-        if match is not None:
-            pieces = {key: _piece(value) for key, value in match.groupdict().items()}
-            return _(message) % pieces
-    return text
+        if match is None:
+            continue
+        pieces = match.groupdict()
+        if not all(_fits(key, value) for key, value in pieces.items()):
+            continue
+        said = {key: _piece(key, value, depth) for key, value in pieces.items()}
+        return catalog.gettext(message) % said
+    return card_name(text) if text in _names() else text
 
 
-def _piece(text: str) -> str:
-    translated = translations(language()).gettext(text)
-    if translated != text:
-        return translated
-    return card_name(text)
+def _fits(blank: str, value: str) -> bool:
+    """A card blank reads only a card's name (so ``Planning: ...`` is not ``Card: ...``)."""
+    return not blank.startswith("card") or value in _names()
+
+
+def _piece(blank: str, value: str, depth: int) -> str:
+    if blank.startswith("card"):
+        return card_name(value)
+    if blank.startswith("text"):
+        return _read(value, depth - 1)
+    return value

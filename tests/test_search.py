@@ -181,8 +181,13 @@ def test_candidates_of_each_kind_are_legal_and_start_with_the_blueprint() -> Non
     few = Decision(1, "p1", Kind.MANY, "?", "r", opts[:3], min=0, max=3)
     order = Decision(1, "p1", Kind.ORDER, "?", "r", opts[:4])
     number = Decision(1, "p1", Kind.NUMBER, "?", "r", (), min=0, max=9)
-    for decision, blueprint in ((one, ("3",)), (many, ("1", "2")), (few, ("1",)), (order, ("0", "1", "2", "3")),
-                                (number, ("4",))):
+    for decision, blueprint in (
+        (one, ("3",)),
+        (many, ("1", "2")),
+        (few, ("1",)),
+        (order, ("0", "1", "2", "3")),
+        (number, ("4",)),
+    ):
         found = candidates(decision, blueprint)
         assert found[0] == blueprint
         assert len(set(found)) == len(found) > 1

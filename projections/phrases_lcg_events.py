@@ -129,14 +129,22 @@ KEYWORDS = {
     "boarding": N_("boarding"),
     "massive": N_("massive"),
     "pillage": N_("pillage"),
+    "restricted": N_("restricted"),
+    "immune to player card effects": N_("immune to player card effects"),
+    "victory": N_("victory"),
+    "guarded": N_("guarded"),
 }
 """The keywords a card may gain, as the story says them (seed 002: Oleada, Maldito, Indestructible)."""
 
 
 def keyword_word(code: str) -> str:
-    base, _sep, number = code.partition(" ")
-    word = KEYWORDS.get(base.lower())
-    return (_(word) + (f" {number}" if number else "")) if word is not None else code
+    """A keyword in the language spoken (``Doomed 2`` -> ``Maldito 2``); one not listed as it is."""
+    whole = KEYWORDS.get(code.lower().rstrip("."))
+    if whole is not None:
+        return _(whole)
+    base, _sep, number = code.rstrip(".").rpartition(" ")
+    word = KEYWORDS.get(base.lower()) if number.isdigit() else None
+    return f"{_(word)} {number}" if word is not None else code
 
 
 _FORTUNE = "fortune"  # domain/lcg/cards/corsairs.py, FORTUNE

@@ -25,7 +25,7 @@ from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import check_chain, verify
-from projections.i18n import LANGUAGES, _, from_environment, speaking
+from projections.i18n import LANGUAGES, N_, _, from_environment, language, say, speaking
 from service.app import (
     DEFAULT_DB,
     BadVersion,
@@ -304,7 +304,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats = rules.seats(app.game(game_id).state)
     bot_kinds: dict[str, str] = {}
     for spec in args.bot or []:
-        seat, _, bot = spec.partition("=")
+        seat, _eq, bot = spec.partition("=")
         if seat not in seats:
             raise CommandError(f"--bot {spec}: this game's seats are {', '.join(seats)}")
         if (bot or "greedy") not in BOTS:
@@ -410,7 +410,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         return 130
     if outcome is not None:
-        print(f"game {now['game']}: {outcome.result} ({outcome.reason})")
+        print(say("game %(game)s: %(result)s (%(reason)s)", game=now["game"], **_outcome_words(outcome)))
     return 0
 
 
@@ -430,7 +430,7 @@ def _play_remote(args: argparse.Namespace) -> int:
     except grpc.RpcError as error:
         raise CommandError(f"{error.code().name}: {error.details()}") from None
     if outcome is not None:
-        print(f"game over: {outcome.result} ({outcome.reason})")
+        print(say("game over: %(result)s (%(reason)s)", **_outcome_words(outcome)))
     return 0
 
 
@@ -1126,6 +1126,26 @@ def _drop_if_empty(path: str) -> None:
     for leftover in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
         if os.path.isfile(leftover):
             os.remove(leftover)
+
+
+RESULTS = {"won": N_("won"), "lost": N_("lost"), "free": N_("the Free Peoples win"), "shadow": N_("the Shadow wins")}
+REASONS = {
+    "heroes": N_("all heroes destroyed"),
+    "threat": N_("threat 50"),
+    "final-score": N_("final score"),
+    "sudden-death": N_("sudden death"),
+}
+
+
+def _outcome_words(outcome: Any) -> dict[str, str]:
+    """How a game ended, as the end of ``play`` says it (``lost (heroes)`` in English)."""
+    result, reason = str(outcome.result), str(outcome.reason)
+    if language() == "en":
+        return {"result": result, "reason": reason}
+    return {
+        "result": _(RESULTS[result]) if result in RESULTS else result,
+        "reason": _(REASONS[reason]) if reason in REASONS else reason,
+    }
 
 
 def _one_line(error: BaseException) -> str:

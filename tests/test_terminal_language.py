@@ -1,0 +1,120 @@
+"""The terminal table in Spanish (and Japanese), through a real pseudo-terminal.
+
+``westmarch --lang es play`` shows the table, the story since the seat's last decision, the
+question and its options, the help and its complaints about a wrong key in Spanish; the
+language may come from ``WESTMARCH_LANG`` or ``LANG`` instead. Card names and card texts
+are the cards' own (printed in English; the Spanish names where the catalog of names has
+them): everything else on the screen is in the language asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from domain.lcg.cards import CARDS
+from projections.i18n import card_names
+from service.app import Westmarch, store_env
+from tests.terminal_support import OPTION, Terminal
+from tests.test_i18n_story import WORD, _english_words, _short_names
+from tools.cli import main
+
+SPANISH_ASK = re.compile(r"^(\S+): (.*) \(([^()]*(?:\([^()]*\))?[^()]*)\)$", re.MULTILINE)
+
+
+def _new_game(db: str) -> str:
+    assert main(["new", "lcg", "--seed", "3", "--db", db]) == 0
+    (game,) = Westmarch(store_env(db=db)).games()
+    return str(game.id)
+
+
+def _answer(screen: str) -> str:
+    """A quick player's answer to the last question on a Spanish screen."""
+    asked = list(SPANISH_ASK.finditer(screen))
+    assert asked, f"no question on the screen:\n{screen[-1500:]}"
+    shape = asked[-1].group(3)
+    found = OPTION.findall(screen[asked[-1].end() :])
+    if "pulsa Intro para ninguna" in shape:
+        return ""
+    if shape.startswith("ordena todas"):
+        return ",".join(n for n, _ in found)
+    number = re.match(r"un número de (\d+) a", shape)
+    if number:
+        return number.group(1)
+    many = re.match(r"elige (\d+), separadas", shape)
+    if many:
+        return ",".join(n for n, _ in found[: int(many.group(1))])
+    return str(found[-1][0])
+
+
+def _english_left(screen: str) -> list[str]:
+    """Words of English messages on the screen, once the cards' own words are taken out."""
+    texts = sorted(
+        {t for c in CARDS.values() for t in (c.text, c.name, getattr(c, "name_a", "") or "") if t}
+        | set(card_names("es").values()),
+        key=len,
+        reverse=True,
+    )
+    for text in texts:
+        screen = screen.replace(text, " ")
+    english = _english_words()
+    seats = {"referee", "spectator"}  # names of seats, as p1 is
+    return sorted({w for w in WORD.findall(screen) if w.lower() in english and w not in _short_names() | seats})
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "games.db")
+
+
+def test_the_terminal_table_in_spanish(db: str) -> None:
+    game = _new_game(db)
+    term = Terminal(["--lang", "es", "play", game, "--db", db, "--auto-pass"])
+    screens = []
+    try:
+        first = term.read()
+        screens.append(first)
+        assert "Zona de preparación (amenaza" in first and "Mazo de Encuentros" in first, first[-2000:]
+        assert re.search(r"Ronda \d+ - fase de preparación - versión \d+ - visto como p1", first)
+        assert "Staging area" not in first and "Encounter deck" not in first
+        helped = term.type("h")
+        assert "Responde con los números de las opciones" in helped
+        wrong = term.type("zz")
+        assert "no es una opción" in wrong and "h para ayuda" in wrong, wrong
+        screens.append(term.type(_answer(first)))
+        for _ in range(40):
+            if term.ended:
+                break
+            screens.append(term.type(_answer(term.seen[-20000:])))
+        told = "\n".join(screens)
+        assert "Desde tu última decisión:" in told
+        assert "elige" in told
+    finally:
+        term.close()
+    left = _english_left(told)
+    assert not left, f"English words on the Spanish screens: {left}"
+
+
+def test_the_language_comes_from_the_environment(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _new_game(db)
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    monkeypatch.delenv("WESTMARCH_LANG", raising=False)
+    term = Terminal(["play", game, "--db", db, "--auto-pass"])
+    try:
+        first = term.read()
+        assert "ステージングエリア（脅威" in first and "ラウンド0 - セットアップフェイズ" in first, first[-1500:]
+    finally:
+        term.close()
+    monkeypatch.setenv("WESTMARCH_LANG", "es")
+    term = Terminal(["play", game, "--db", db, "--auto-pass"])
+    try:
+        assert "Zona de preparación" in term.read()  # WESTMARCH_LANG before LANG
+    finally:
+        term.close()
+    term = Terminal(["--lang", "en", "play", game, "--db", db, "--auto-pass"])
+    try:
+        assert "Staging area" in term.read()  # --lang before both
+    finally:
+        term.close()

@@ -78,3 +78,15 @@ def test_a_language_not_spoken_is_refused_and_says_which_are(server: ThreadedSer
         with pytest.raises(grpc.RpcError) as refused:
             next(iter(stream))
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_an_empty_language_keeps_the_one_being_spoken() -> None:
+    """The web page's handler serves a call in the page's language (its Accept-Language):
+    a request that names no language is told in it; one that names a language, in that."""
+    from projections.i18n import speaking
+    from service.rpc.server import _language
+
+    assert _language("") == "en"
+    with speaking("es"):
+        assert _language("") == "es"
+        assert _language("ja-JP") == "ja"

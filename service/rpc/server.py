@@ -43,7 +43,7 @@ from domain.kernel.events import Event
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from domain.verify import Status
-from projections.i18n import LANGUAGES, choose, speaking
+from projections.i18n import LANGUAGES, choose, language, speaking
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, DamagedRecord, StaleVersion, UnknownGame, Westmarch
 from service.archive import DamagedStore
 from service.autoplay import Autoplay
@@ -1061,9 +1061,11 @@ class ThreadedServer:
 
 
 def _language(tag: str) -> str:
-    """The language a request asks for its texts in ("" is English); BadRequest for one not spoken."""
+    """The language a request asks for its texts in; "" keeps the one being spoken (English
+    over plain gRPC; the page's language when the web page's handler serves the call).
+    BadRequest for a language not spoken."""
     if not tag:
-        return "en"
+        return language()
     chosen = choose(tag)
     if chosen is None:
         raise BadRequest(f"language {tag!r} is not spoken here: choose from {', '.join(LANGUAGES)} (or '' for en)")

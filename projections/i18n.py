@@ -167,6 +167,11 @@ def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - the
     return singular, plural
 
 
+def NP_(context: str, message: str) -> str:  # noqa: N802 - the gettext convention's name
+    """Marks a message in a context for the catalog, to be said with :func:`pgettext`."""
+    return message
+
+
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention's name
     """Marks a message for the catalog where it is written, to be translated where it is
     shown (``_(table[key])``): a constant's text, a label kept in a table."""

@@ -118,3 +118,48 @@ def test_the_language_comes_from_the_environment(db: str, monkeypatch: pytest.Mo
         assert "Staging area" in term.read()  # --lang before both
     finally:
         term.close()
+
+
+JAPANESE_ASK = re.compile(r"^(\S+): (.*) \(([^()]*)\)$", re.MULTILINE)
+
+
+def _latin_left(screen: str) -> list[str]:
+    """Latin words left on a Japanese screen once the cards' and seats' own words are out."""
+    from domain.wotr.cards import CARDS as WOTR_CARDS
+    from domain.wotr.cards import LOCATIONS
+    from domain.wotr.scenarios import scenario
+
+    texts = {t for c in WOTR_CARDS.values() for t in (c.text, c.name) if t} | {loc.name for loc in LOCATIONS.values()}
+    texts |= {loc.text for loc in LOCATIONS.values() if getattr(loc, "text", "")}
+    texts.add(scenario("trilogy").title)
+    for text in sorted(texts, key=len, reverse=True):
+        screen = screen.replace(text, " ")
+    seats = {"frodo", "aragorn", "witch-king", "saruman", "referee", "spectator", "VP"}
+    return sorted({w for w in WORD.findall(screen) if w not in seats and w not in _short_names()})
+
+
+def test_the_war_of_the_ring_table_in_japanese(db: str) -> None:
+    assert main(["new", "wotr", "--scenario", "trilogy", "--seed", "5", "--db", db]) == 0
+    (game,) = Westmarch(store_env(db=db)).games()
+    term = Terminal(["--lang", "ja", "play", str(game.id), "--db", db])
+    screens = []
+    try:
+        screens.append(term.read())
+        assert "ラウンド" in screens[0] and "得点:" in screens[0], screens[0][-1500:]
+        for _ in range(12):
+            if term.ended:
+                break
+            asked = list(JAPANESE_ASK.finditer(term.seen[-20000:]))
+            found = OPTION.findall(term.seen[-20000:][asked[-1].end() :]) if asked else []
+            shape = asked[-1].group(3) if asked else ""
+            if "カンマ区切り" in shape:  # choose so many: the first ones
+                count = re.search(r"(\d+)", shape)
+                answer = ",".join(n for n, _ in found[: int(count.group(1)) if count else 1])
+            else:
+                answer = str(found[-1][0]) if found else "1"
+            screens.append(term.type(answer))
+    finally:
+        term.close()
+    told = "\n".join(screens)
+    left = _latin_left(told)
+    assert not left, f"Latin words on the Japanese screens: {left}"

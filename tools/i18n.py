@@ -37,6 +37,7 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "say": None,
     "nsay": (1, 2),
     "N_plural": (1, 2),
+    "NP_": ((1, "c"), 2),
 }
 METHODS = [("**.py", "python")]
 _HEADER = "Westmarch: what the table, the story and the commands say"

@@ -15,7 +15,7 @@ import re
 import sqlite3
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -52,9 +52,42 @@ CREATES_STORE = frozenset({"new", "simulate", "import", "serve"})
 """Commands that may start a new SQLite file; every other command reads an existing store."""
 
 
+_A = TypeVar("_A", bound=argparse.Action)
+
+
 class _Parser(argparse.ArgumentParser):
     """A usage error in one line, naming the command's ``--help`` (and, for a mistyped
-    choice, the nearest one)."""
+    choice, the nearest one). Its help is said in the language spoken: each argument's
+    ``help``, the command's ``description`` and argparse's own headings are catalog messages
+    (tools/i18n.py extracts the ``help=`` and ``description=`` strings of the tools)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if isinstance(kwargs.get("description"), str):
+            kwargs["description"] = _(kwargs["description"])
+        kwargs.setdefault("formatter_class", _Formatter)
+        parents = kwargs.pop("parents", [])
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for parent in parents:  # as argparse adds them, once the headings are in the language spoken
+            self._add_container_actions(parent)
+            self._defaults.update(parent._defaults)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        kind: Any = self.formatter_class
+        if not (isinstance(kind, type) and issubclass(kind, _Formatter)):  # tools/games.py sets a raw one
+            kind = type(f"_Said{getattr(kind, '__name__', 'Formatter')}", (_Formatter, kind), {})
+        formatter: argparse.HelpFormatter = kind(prog=self.prog)
+        return formatter
+
+    def _add_action(self, action: _A) -> _A:
+        if isinstance(action.help, str) and action.help != argparse.SUPPRESS:
+            action.help = _(action.help)
+        return super()._add_action(action)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("action", _SubParsers)
+        return super().add_subparsers(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
@@ -66,6 +99,24 @@ class _Parser(argparse.ArgumentParser):
         command = self.prog.removeprefix("westmarch").strip()
         where = f"{command}: " if command else ""
         self.exit(2, f"westmarch: {where}{message} (see: {self.prog} --help)\n")
+
+
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+class _SubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """A command's one-line help in the command list, in the language spoken."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        if isinstance(kwargs.get("help"), str):
+            kwargs["help"] = _(kwargs["help"])
+        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
+        return parser
+
+
+N_("show this help message and exit")  # argparse's own -h help, said through _Parser._add_action
 
 
 def _app(args: argparse.Namespace) -> Westmarch:
@@ -861,7 +912,7 @@ def parser() -> argparse.ArgumentParser:
         description="Event-sourced Lord of the Rings card games: play, simulate, audit and replay.",
     )
     _language_argument(top)
-    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub: _SubParsers = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str, fn: Any, store: bool = True) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help, description=help, parents=[common] if store else [speech])

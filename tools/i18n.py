@@ -13,6 +13,7 @@ by maintainers and tests, never at run time, where :mod:`gettext` reads the ``.m
 from __future__ import annotations
 
 import argparse
+import ast
 import io
 import sys
 from collections.abc import Iterable, Sequence
@@ -62,7 +63,32 @@ def template() -> Catalog:
                 context=context,
                 flags=("python-format",) if _formatted(message) else (),
             )
+    for path in sorted(ROOT.glob(HELP_FILES)):
+        name = str(path.relative_to(ROOT))
+        for lineno, message in help_strings(path):
+            catalog.add(message, None, [(name, lineno)], flags=("python-format",) if "%(" in message else ())
     return catalog
+
+
+HELP_FILES = "tools/*.py"
+"""Where the command line's ``help=`` and ``description=`` strings are written."""
+
+
+def help_strings(path: Path) -> list[tuple[int, str]]:
+    """The ``help=`` and ``description=`` strings of a command-line module (argparse's
+    arguments) and the help of each ``command(name, help, ...)``, each with its line:
+    messages that are not calls of ``_``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        value: ast.expr | None = None
+        if isinstance(node, ast.keyword) and node.arg in ("help", "description"):
+            value = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "command":
+            value = node.args[1] if len(node.args) > 1 else None  # command(name, help, fn): tools/cli.py
+        if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value:
+            found.append((value.lineno, value.value))
+    return found
 
 
 def _formatted(message: str | tuple[str, ...]) -> bool:

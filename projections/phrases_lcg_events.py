@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.lcg.rules import caps, table
-from projections.i18n import N_, _, nsay, say
+from projections.i18n import DEFAULT, N_, _, language, nsay, say
 from projections.story import KERNEL, Phrase, Said, join, possessive, scope_end, scope_this
 
 _CANCELLED = {
@@ -139,6 +139,8 @@ KEYWORDS = {
 
 def keyword_word(code: str) -> str:
     """A keyword in the language spoken (``Doomed 2`` -> ``Maldito 2``); one not listed as it is."""
+    if language() == DEFAULT:
+        return code
     whole = KEYWORDS.get(code.lower().rstrip("."))
     if whole is not None:
         return _(whole)

@@ -23,6 +23,11 @@ def template() -> catalogs.Catalog:
 def test_the_template_finds_marked_messages(template: catalogs.Catalog) -> None:
     ids = {m.id for m in template if m.id}
     assert "unknown language %(lang)s: choose from %(languages)s" in ids
+    # a message marked inside another call's arguments is found too: say("...", sum=_sum(..., _("no icons")))
+    assert "no icons" in ids and "an encounter card" in ids
+    # counted messages and messages in a context
+    assert ("%(n)d card", "%(n)d cards") in ids
+    assert any(m.id == "action" and m.context == "step" for m in template)
 
 
 @pytest.mark.parametrize("lang", SPOKEN)

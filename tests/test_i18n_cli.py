@@ -47,7 +47,8 @@ def _typed() -> frozenset[str]:
             words |= {w.lower() for choice in choices for w in WORD.findall(str(choice))}
             if isinstance(choices, dict):
                 stack += list(choices.values())
-    for text in [s.title for s in SCENARIOS.values()] + list(_names()):
+    titles = [s.title for s in SCENARIOS.values()] + ["The Hunt for the Dreadnaught", "Against the Shadow"]
+    for text in titles + list(_names()):
         words |= {w.lower() for w in WORD.findall(text)}
     return frozenset(words)
 

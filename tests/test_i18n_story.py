@@ -41,7 +41,11 @@ def _english_words() -> frozenset[str]:
         for text in ids:
             english |= {w.lower() for w in WORD.findall(re.sub(r"%\(\w+\)[sd]", " ", text))}
     spanish: set[str] = set()
-    names = sorted(_names(), key=len, reverse=True)
+    from domain.lcg.scenarios import SCENARIOS, load
+
+    load()
+    titles = {sc.title for sc in SCENARIOS.values()} | {"The Hunt for the Dreadnaught", "Against the Shadow"}
+    names = sorted(set(_names()) | titles, key=len, reverse=True)
     for message in catalogs.read("es"):
         if not message.id:
             continue
@@ -137,3 +141,33 @@ def test_the_checks_see_english_where_there_is_some() -> None:
     names = _names_of(rules, events, "es")
     assert any(w.lower() in english for line in told for w in WORD.findall(_without_names(line, names)))
     assert {"the", "draws", "chooses"} <= english
+
+
+@pytest.mark.parametrize("game", ["lcg", "wotr"])
+def test_explain_and_its_arithmetic_in_japanese_and_spanish(game: str) -> None:
+    """``explain`` of every tenth event of a whole game: the sentences, the choices and the
+    numbers' working in the language asked for (the rule reference in brackets, a rulebook's
+    section by its English title, is a citation and stays as cited)."""
+    from projections.explain import explain, lines
+
+    rules, events = GAMES[game]()
+    worked = 0
+    for lang in ("ja", "es"):
+        names = _names_of(rules, events, lang)
+        english = _english_words()
+        left = []
+        for seq in range(10, len(events) + 1, 10):
+            with speaking(lang):
+                told = lines(explain(rules, events, seq, depth=3))
+            worked += sum(line.lstrip().startswith("=") for line in told)
+            for line in told:
+                rest = _without_names(re.sub(r"\s+\[[^\]]*\]$", "", line), names)
+                words = [w.strip("'’") for w in WORD.findall(rest)]
+                if lang == "ja":
+                    bad = [w for w in words if w not in ("X", "LCG") and w not in _short_names()]
+                else:
+                    bad = [w for w in words if w.lower() in english and w not in _short_names()]
+                if bad:
+                    left.append((line, bad))
+        assert not left, f"{lang}: {len(left)} lines keep English: {left[:6]}"
+    assert worked > 5  # the arithmetic was there to be told

@@ -21,7 +21,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -40,7 +39,6 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "N_plural": (1, 2),
     "NP_": ((1, "c"), 2),
 }
-METHODS = [("**.py", "python")]
 _HEADER = "Westmarch: what the table, the story and the commands say"
 _EPOCH = datetime(2026, 12, 3, tzinfo=UTC)
 """A fixed date in the headers: the catalogs change only when their messages do."""
@@ -52,22 +50,56 @@ def template() -> Catalog:
         project="westmarch", header_comment=f"# {_HEADER}.", creation_date=_EPOCH, revision_date=_EPOCH, fuzzy=False
     )
     for package in PACKAGES:
-        for filename, lineno, message, comments, context in extract_from_dir(
-            ROOT / package, METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
-        ):
-            catalog.add(
-                message,
-                None,
-                [(f"{package}/{filename}", lineno)],
-                auto_comments=comments,
-                context=context,
-                flags=("python-format",) if _formatted(message) else (),
-            )
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = str(path.relative_to(ROOT))
+            if name.startswith("service/rpc/gen/"):
+                continue
+            for lineno, message, context in marked(path):
+                catalog.add(
+                    message,
+                    None,
+                    [(name, lineno)],
+                    context=context,
+                    flags=("python-format",) if _formatted(message) else (),
+                )
     for path in sorted(ROOT.glob(HELP_FILES)):
         name = str(path.relative_to(ROOT))
         for lineno, message in help_strings(path):
             catalog.add(message, None, [(name, lineno)], flags=("python-format",) if "%(" in message else ())
     return catalog
+
+
+def marked(path: Path) -> list[tuple[int, str | tuple[str, str], str | None]]:
+    """The messages marked in a module: each call of a :data:`KEYWORDS` function (by name,
+    or as an attribute: ``i18n._``) whose message arguments are string literals, nested
+    calls included (``say("%(a)s", a=_("b"))`` marks both), with its line and context."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[int, str | tuple[str, str], str | None]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name not in KEYWORDS:
+            continue
+        spec = KEYWORDS[name] or (1,)
+        texts: list[str] = []
+        context: str | None = None
+        for position in spec:
+            index, is_context = (position[0], True) if isinstance(position, tuple) else (position, False)
+            arg = node.args[index - 1] if len(node.args) >= index else None
+            if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                texts = []
+                break
+            if is_context:
+                context = arg.value
+            else:
+                texts.append(arg.value)
+        if not texts or not texts[0]:
+            continue
+        message: str | tuple[str, str] = texts[0] if len(texts) == 1 else (texts[0], texts[1])
+        found.append((node.lineno, message, context))
+    return sorted(found, key=lambda item: item[0])
 
 
 HELP_FILES = "tools/*.py"

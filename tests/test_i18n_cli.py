@@ -109,3 +109,26 @@ def test_log_and_a_refusal_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "¿Te quedas con tu mano inicial o haces mulligan?" in told
     assert main(["--lang", "fr", "log", str(game.id), "--db", db]) == 2
     assert "unknown language 'fr': choose from en, es, ja" in capsys.readouterr().err
+
+
+def test_verify_and_the_log_in_japanese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from domain.verify import Status, Verdict
+    from projections.i18n import speaking
+    from projections.verdicts import told
+
+    db = str(tmp_path / "g.db")
+    assert main(["new", "lcg", "--seed", "4", "--db", db]) == 0
+    (game,) = Westmarch(store_env(db=db)).games()
+    capsys.readouterr()
+    assert main(["--lang", "ja", "verify", str(game.id), "--db", db]) == 0
+    said = capsys.readouterr().out
+    assert "正常: イベント" in said and "ハッシュチェーンは無傷" in said, said
+    assert main(["--lang", "ja", "log", str(game.id), "--db", db]) == 0
+    told_log = capsys.readouterr().out
+    assert "理由: lcg.setup" in told_log and "because" not in told_log
+    broken = Verdict(Status.CHAIN_BROKEN, 9, 4, "the hash does not match the event's content and the chain")
+    assert str(broken).startswith("FAILED at event 4: the hash chain is broken")
+    with speaking("en"):
+        assert told(broken) == str(broken)  # English is the engine's own words
+    with speaking("es"):
+        assert told(broken).startswith("FALLO en el evento 4: la cadena de hashes está rota: el hash no coincide")

@@ -26,6 +26,7 @@ from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import check_chain, verify
 from projections.i18n import LANGUAGES, N_, _, from_environment, language, say, speaking
+from projections.verdicts import told as verdict_told
 from service.app import (
     DEFAULT_DB,
     BadVersion,
@@ -318,7 +319,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                 f"{info.id}  {info.ruleset:5} version {info.version:6}  {rules}  seed {seed}  {status}  "
                 f"scenario {scenario}"
             )
-            print(f"    players: {who_plays(info.created)}")
+            print("    " + say("players: %(who)s", who=who_plays(info.created)))
         if info.id in origins:
             print(f"    {origin(origins[info.id])}")
         for forked in origins.values():
@@ -675,9 +676,12 @@ def cmd_log(args: argparse.Namespace) -> int:
     # a run of lines saying the same of different cards, for the same cause, is told once
     for items, line in runs(told, lambda one, next_one: one[1] == next_one[1]):
         (first, because), last = items[0], items[-1][0]
-        print(f"{first:6}  {line}" + (f"  (events {first} to {last})" if last != first else ""))
+        print(
+            f"{first:6}  {line}"
+            + ("  " + say("(events %(first)s to %(last)s)", first=first, last=last) if last != first else "")
+        )
         if not args.brief:
-            print(f"        because: {because}")
+            print("        " + say("because: %(cause)s", cause=because))
     return 0
 
 
@@ -754,10 +758,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         events = app.history(game_id)
     except DamagedGame as error:
-        print(f"{game_id}: FAILED at event {error.version}: {error.reason}")
+        print(f"{game_id}: " + say("FAILED at event %(seq)s: %(reason)s", seq=error.version, reason=error.reason))
         return 1
     verdict = verify(app.rules_of(game_id), events)
-    print(f"{game_id}: {verdict}")
+    print(f"{game_id}: {verdict_told(verdict)}")
     return verdict.exit_code
 
 
@@ -1241,7 +1245,7 @@ def _main(argv: Sequence[str]) -> int:
         print(f"westmarch: {_unreadable_store(getattr(args, 'db', None), error)}", file=sys.stderr)
         return 2
     except PersistenceError as error:
-        print(f"westmarch: the store cannot be used: {error}", file=sys.stderr)
+        print("westmarch: " + say("the store cannot be used: %(error)s", error=error), file=sys.stderr)
         return 2
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         print(

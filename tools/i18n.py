@@ -6,8 +6,11 @@ merges the template into each language's ``.po`` (new messages empty, changed on
 ``compile`` writes each ``.mo`` from its ``.po``; ``check`` says which messages a language
 lacks or has fuzzy, and fails if any. With no command: extract, update, compile.
 
-Babel does the work (extract / merge / compile are its catalog functions); it is needed only
-by maintainers and tests, never at run time, where :mod:`gettext` reads the ``.mo``.
+Babel keeps the catalogs (its merge, its ``.po`` and ``.mo`` writers, each language's plural
+rule); the messages are found by walking each module's syntax tree (:func:`marked`), since
+Babel's own Python extractor loses a message marked inside another marked call's arguments
+(``say("%(sum)s", sum=_("no icons"))``). Babel is needed only by maintainers and tests, never
+at run time, where :mod:`gettext` reads the ``.mo``.
 """
 
 from __future__ import annotations

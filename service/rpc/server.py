@@ -44,6 +44,7 @@ from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from domain.verify import Status
 from projections.i18n import LANGUAGES, choose, language, speaking
+from projections.verdicts import told
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, DamagedRecord, StaleVersion, UnknownGame, Westmarch
 from service.archive import DamagedStore
 from service.autoplay import Autoplay
@@ -448,7 +449,7 @@ class Servicer:
             field=verdict.field,
             recorded_rules_version=verdict.recorded_rules or 0,
             current_rules_version=verdict.current_rules or 0,
-            text=str(verdict),
+            text=told(verdict),
         )
 
     def get_catalog(self, request: pb.GetCatalogRequest, entry: CallLog) -> pb.GetCatalogResponse:

@@ -76,6 +76,15 @@ FIXED = (
     N_("each Free Peoples player forsakes a card"),
     N_("take a Nazgûl from your cycle pile"),
     N_("reactivate a Southron battleground"),
+    # what the engine and the service answer to a refused request (projections.prompts.error_text)
+    N_("the game is over"),
+    N_("no decision is pending"),
+    N_("give exactly one number"),
+    N_("an option is given twice"),
+    N_("choose exactly one option"),
+    N_("order every option"),
+    N_("a token is required (the seat, spectator or referee token of the game)"),
+    N_("version cannot be negative (0 means the current version)"),
 )
 """Prompts and labels always in the same words."""
 
@@ -137,6 +146,19 @@ PATTERNS = (
     N_("add %(n)s corruption"),
     N_("activate %(card)s"),
     N_("take %(n)s Hobbit characters from your cycle pile"),
+    # refusals
+    N_("decision %(n)s is not pending; the pending decision is %(n2)s"),
+    N_("decision %(n)s (%(name)s) is for seat %(name2)s, not %(name3)s"),
+    N_("decision %(n)s was already answered; the pending decision is %(n2)s: reload and retry"),
+    N_("illegal choice %(name)s for decision %(n)s (%(name2)s, %(name3)s): %(text)s"),
+    N_("unknown option %(name)s"),
+    N_("%(name)s is not a number"),
+    N_("give a whole number from %(n)s to %(n2)s"),
+    N_("choose from %(n)s to %(n2)s options"),
+    N_("version %(n)s is out of range: the game has versions 1 to %(n2)s"),
+    N_("event %(n)s is out of range: the game has events 1 to %(n2)s"),
+    N_("no game %(name)s"),
+    N_("the token is not valid for game %(name)s"),
 )
 """Prompts and labels the engine fills in, as messages whose blanks the recorded text fills."""
 
@@ -168,6 +190,12 @@ def _compiled() -> tuple[tuple[re.Pattern[str], str], ...]:
         regex = "".join(re.escape(part) if i % 2 == 0 else _regex(part) for i, part in enumerate(parts))
         out.append((re.compile(f"^{regex}$", re.DOTALL), message))
     return tuple(out)
+
+
+def error_text(text: str) -> str:
+    """A refusal's message (an exception's text, in the engine's English) in the language
+    spoken: the same reading as a prompt's."""
+    return translate(text)
 
 
 def translate(text: str) -> str:

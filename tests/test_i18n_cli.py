@@ -132,3 +132,31 @@ def test_verify_and_the_log_in_japanese(tmp_path: Path, capsys: pytest.CaptureFi
         assert told(broken) == str(broken)  # English is the engine's own words
     with speaking("es"):
         assert told(broken).startswith("FALLO en el evento 4: la cadena de hashes está rota: el hash no coincide")
+
+
+def test_a_refusal_is_said_in_the_language_spoken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from domain.kernel.decisions import Decision, IllegalChoice, Kind, Option
+    from projections.i18n import speaking
+    from projections.prompts import error_text
+    from service.rpc.server import status_of
+
+    db = str(tmp_path / "g.db")
+    assert main(["new", "lcg", "--seed", "4", "--db", db]) == 0
+    (game,) = Westmarch(store_env(db=db)).games()
+    capsys.readouterr()
+    assert main(["--lang", "ja", "explain", str(game.id), "99", "--db", db]) == 2
+    assert "westmarch: イベント99は範囲外: このゲームのイベントは1〜7" in capsys.readouterr().err
+    asked = Decision(
+        7,
+        "p1",
+        Kind.ONE,
+        "Keep your setup hand, or take a mulligan?",
+        "lcg.setup.mulligan",
+        (Option("keep", "Keep this hand"),),
+    )
+    wrong = IllegalChoice(asked, ("zz",), "unknown option 'zz'")
+    with speaking("es"):
+        _code, message = status_of(wrong)
+        assert message == "elección ilegal ['zz'] para la decisión 7 (lcg.setup.mulligan, one): opción desconocida 'zz'"
+        assert error_text("a message no catalog knows") == "a message no catalog knows"
+    assert status_of(wrong)[1] == str(wrong)  # English: the engine's own words

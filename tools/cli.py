@@ -26,6 +26,7 @@ from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import check_chain, verify
 from projections.i18n import LANGUAGES, N_, _, from_environment, language, say, speaking
+from projections.prompts import error_text
 from projections.verdicts import told as verdict_told
 from service.app import (
     DEFAULT_DB,
@@ -1239,7 +1240,7 @@ def _main(argv: Sequence[str]) -> int:
         DamagedGame,
         DamagedRecord,
     ) as error:
-        print(f"westmarch: {_one_line(error)}", file=sys.stderr)
+        print(f"westmarch: {error_text(_one_line(error))}", file=sys.stderr)
         return 2
     except sqlite3.Error as error:
         print(f"westmarch: {_unreadable_store(getattr(args, 'db', None), error)}", file=sys.stderr)

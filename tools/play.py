@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from bots import is_action_window
 from domain.kernel.decisions import Choice, Decision, IllegalChoice, Kind, Option, RuleError
 from projections.i18n import N_, _, card_name, say
-from projections.prompts import translate
+from projections.prompts import error_text, translate
 from projections.story import collapse
 
 HELP = N_("""Answer with the option numbers:
@@ -330,7 +330,7 @@ def ask_human(
         except ValueError as error:
             out.write(f"  {error}\n")
         except RuleError as error:
-            out.write("  " + say("refused: %(why)s", why=refusal(decision, error)) + "\n")
+            out.write("  " + say("refused: %(why)s", why=error_text(refusal(decision, error))) + "\n")
 
 
 def values(decision: Decision, options: list[Option], hint: Hint | None, asked: str) -> str:

@@ -44,6 +44,7 @@ from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from domain.verify import Status
 from projections.i18n import LANGUAGES, choose, language, speaking
+from projections.prompts import error_text
 from projections.verdicts import told
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, DamagedRecord, StaleVersion, UnknownGame, Westmarch
 from service.archive import DamagedStore
@@ -106,7 +107,7 @@ def bounded(message: str) -> str:
 def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     """The status code and message for an error raised while serving a call."""
     code, message = _status_of(error)
-    return code, bounded(message)
+    return code, bounded(error_text(message))
 
 
 def _status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:

@@ -871,6 +871,15 @@ def cmd_deck_show(args: argparse.Namespace) -> int:
     return 0 if legal else 1
 
 
+def cmd_i18n(args: argparse.Namespace) -> int:
+    """The catalogs' maintenance (tools/i18n.py); it needs Babel, which the dev extra installs."""
+    try:
+        from tools.i18n import main as i18n_main
+    except ImportError as error:
+        raise CommandError(f"westmarch i18n needs Babel (pip install -e .[dev]): {error}") from None
+    return i18n_main([args.action, *(f"--lang={lang}" for lang in args.only or ())])
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from tools.bench import main as bench_main
 
@@ -1101,6 +1110,23 @@ def parser() -> argparse.ArgumentParser:
         "every card one the engine plays. Exit 1 if it is not, with one line per problem.",
     )
     g.add_argument("deck", type=deck_source, metavar="FILE", help="deck file, or a ready-made deck (westmarch decks)")
+
+    p = command(
+        "i18n",
+        "maintain the translation catalogs: extract the messages, update each language's .po, compile the .mo, check",
+        cmd_i18n,
+        store=False,
+    )
+    p.add_argument(
+        "action",
+        nargs="?",
+        choices=("extract", "update", "compile", "check", "all"),
+        default="all",
+        help="what to do (default: %(default)s: extract, update and compile)",
+    )
+    p.add_argument(
+        "--only", action="append", choices=LANGUAGES[1:], metavar="LANG", help="only this language (repeatable)"
+    )
 
     p = command("bench", "measure the engine and write BENCHMARKS.md", cmd_bench, store=False)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")

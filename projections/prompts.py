@@ -85,6 +85,59 @@ FIXED = (
     N_("order every option"),
     N_("a token is required (the seat, spectator or referee token of the game)"),
     N_("version cannot be negative (0 means the current version)"),
+    # more questions and labels
+    N_("Claim the objective: attach it to one of your heroes"),
+    N_("Engagement check: which enemy engages you?"),
+    N_("Forced effects due at once: the first player chooses which resolves next"),
+    N_("Travel: you must travel to this location"),
+    N_("Leadership"),
+    N_("Lore"),
+    N_("Spirit"),
+    N_("Tactics"),
+    N_("shuffle an objective back into the encounter deck"),
+    N_("move the Nazgûl onto a battleground?"),
+    N_("name a sphere"),
+    N_("cycle a card to add attack to the path?"),
+    N_("exhaust a hero to travel"),
+    N_("return an exhausted ally to your hand"),
+    N_("activate or reactivate a battleground and ride there"),
+    N_("choose a battleground to activate or reactivate"),
+    N_("choose the next path"),
+    N_("add an attack token where?"),
+    N_("discard a card from your hand"),
+    N_("eliminate one of your Isengard armies"),
+    N_("activate or reactivate a Dúnedain battleground and move there"),
+    N_("each Shadow player cycles a card"),
+    N_("eliminate a Rohan character"),
+    N_("choose an Isengard battleground"),
+    # why a Shadow bot did what it did (domain/wotr/bot), read piece by piece
+    N_("no other player is above the carryover limit (2a: no)"),
+    N_("the path is at the scenario's maximum (2b: no)"),
+    N_("the Shadow is not winning every combat (2c: no)"),
+    N_("no useful move"),
+    N_("no useful move and no card in hand"),
+    N_("nothing to do but pass"),
+    N_("a random card from its hand"),
+    N_("a random card from its hand cannot be played usefully anywhere"),
+    N_("a random card from its hand was already played this round"),
+    N_("it is cycled"),
+    N_("it is cycled instead"),
+    N_("it was already played this round"),
+    N_("an event whose text is useful is played"),
+    N_("an item goes to the right-most wielder where it can be played"),
+    N_("nowhere on a path or battleground is worth it, so to reserve"),
+    N_("the current path is the highest the scenario allows"),
+    N_("the right-most eligible and useful card in reserve moves"),
+    N_("the first Nazgûl character drawn"),
+    N_("the first drawn card it can play"),
+    N_("a bot uses a card's text when it is even partially useful"),
+    N_("a different random path of the same number"),
+    N_("a random one of the face-down cards it may choose"),
+    N_("all things otherwise equal, the right-most location is fought first"),
+    N_("another player is above the carryover limit, the path is below the maximum, the Shadow wins every combat"),
+    N_("it can usefully use the action of a card in reserve (path, then battleground, then reserve)"),
+    N_("it can usefully use the action of a card on a path (path, then battleground, then reserve)"),
+    N_("of the cards or locations that qualify, the right-most"),
 )
 """Prompts and labels always in the same words."""
 
@@ -159,6 +212,40 @@ PATTERNS = (
     N_("event %(n)s is out of range: the game has events 1 to %(n2)s"),
     N_("no game %(name)s"),
     N_("the token is not valid for game %(name)s"),
+    # more filled in
+    N_("Choose for %(name)s (Shadow bot), a possible and useful choice: %(text)s"),
+    N_("%(card)s: %(n)s attack icon(s) to cancel; choose a card to lose"),
+    N_("%(card)s (%(seat)s): cancels %(n)s"),
+    N_("Draw %(n)s cards"),
+    N_("Take %(card)s from the draw deck into hand"),
+    N_("raise your threat by %(n)s to claim it"),
+    N_("activate another path numbered %(n)s?"),
+    N_("take %(card)s from your cycle pile?"),
+    N_("take %(card)s from your draw deck?"),
+    N_("cycle a card to search for %(card)s?"),
+    N_("eliminate %(name)s: remove %(n)s corruption per Hobbit on the path"),
+    N_("cycle %(name)s: %(text)s"),
+    N_("cycle it with its Nazgûl: add %(n)s corruption"),
+    N_("activate a path with the next higher number, adding %(n)s corruption"),
+    N_("take %(name)s or %(name2)s from your cycle pile?"),
+    N_("%(card)s moves from reserve to a path %(name)s even if the Shadow is winning"),
+    N_("the Shadow could conceivably win on this path but is losing now (%(text)s)"),
+    N_("the Shadow could conceivably win on this battleground but is losing now (%(text)s)"),
+    N_("%(text)s, the right-most such battleground"),
+    N_("now Shadow attack %(n)s against %(n2)s defense and %(n3)s defending icons"),
+    N_("now Shadow defense %(n)s and %(n2)s defending icons against attack %(n3)s"),
+    N_("with every Shadow card in reserve that could move there: %(text)s"),
+    N_("with every Shadow card in reserve that could move there and the card played: %(text)s"),
+    N_("Shadow attack %(n)s against %(n2)s defense and %(n3)s defending icons"),
+    N_("Shadow defense %(n)s and %(n2)s defending icons against attack %(n3)s"),
+    N_("the %(n)s bot cards and %(n2)s locations its rulebook prints are played as printed"),
+    N_(
+        "the other bot cards are not public, so the base game's Shadow faction cards are played in their place "
+        "(and the base paths and battlegrounds for the %(n)s replacement locations not printed)"
+    ),
+    # a sentence of sentences: each read on its own (a bot's reasons)
+    N_("%(text)s; %(text2)s"),
+    N_("%(text)s: %(text2)s"),
 )
 """Prompts and labels the engine fills in, as messages whose blanks the recorded text fills."""
 
@@ -179,6 +266,8 @@ def _regex(blank: str) -> str:
         return rf"(?P<{blank}>\d+)"
     if blank == "seat":
         return rf"(?P<{blank}>[a-z][a-z0-9-]*)"
+    if blank.startswith("text"):  # words whose brackets close: a sentence is not cut inside them
+        return rf"(?P<{blank}>(?:[^()]|\([^()]*\))+?)"
     return rf"(?P<{blank}>.+?)"
 
 
@@ -202,7 +291,7 @@ def translate(text: str) -> str:
     """``text`` (a prompt or a label the engine recorded, in English) in the language spoken."""
     if language() == DEFAULT or not text:
         return text
-    return _read(text, 3)
+    return _read(text, 8)
 
 
 def _read(text: str, depth: int) -> str:
@@ -227,8 +316,13 @@ def _read(text: str, depth: int) -> str:
 
 
 def _fits(blank: str, value: str) -> bool:
-    """A card blank reads only a card's name (so ``Planning: ...`` is not ``Card: ...``)."""
-    return not blank.startswith("card") or value in _names()
+    """A card blank reads only a card's name (so ``Planning: ...`` is not ``Card: ...``); a
+    text blank reads only words whose brackets close (a sentence is not cut inside them)."""
+    if blank.startswith("card"):
+        return value in _names()
+    if blank.startswith("text"):
+        return value.count("(") == value.count(")")
+    return True
 
 
 def _piece(blank: str, value: str, depth: int) -> str:

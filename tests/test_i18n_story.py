@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import re
+import uuid
 from functools import cache
 from typing import Any
 
 import msgspec
 import pytest
 
+from domain.kernel.events import Event
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import scenario as lcg_scenario
 from domain.wotr.ruleset import WOTR
@@ -78,7 +80,9 @@ def _names_of(rules: Any, events: Any, lang: str) -> list[str]:
     for lookup in (lcg_scenario, wotr_scenario):
         with contextlib.suppress(KeyError):
             titles.append(lookup(str(options.get("scenario", ""))).title)
+    titles.append("Against the Shadow")  # the bots' rulebook, by its title
     names = set(_names()) | set(card_names(lang).values()) | set(titles) | set(seats)
+    names |= {name.split(", ")[0] for name in names}  # "Death! Ride", as a text calls "Death! Ride, Ride to Ruin"
     return sorted((n for n in names if n), key=len, reverse=True)
 
 
@@ -87,7 +91,19 @@ def _told(rules: Any, events: Any, lang: str) -> list[str]:
         return [line for _event, line in story(rules, events)]
 
 
+@cache
+def _bots_game() -> tuple[Event, ...]:
+    """Against the Shadow: the Shadow seats played by the rules' bots, who say why they act."""
+    from domain.game import Game
+    from domain.wotr.options import wotr_options
+    from tests.test_story import play
+
+    created = WOTR.created(wotr_options("trilogy", bots=("witch-king", "saruman")), 4)
+    return tuple(play(Game.start(uuid.uuid4(), WOTR, created), 4))
+
+
 GAMES = {
+    "wotr-bots": lambda: (WOTR, _bots_game()),
     "lcg": lambda: (LCG, lcg_game(3, 2)),
     "lcg-solo": lambda: (LCG, lcg_game(5, 1)),
     "wotr": lambda: (WOTR, wotr_game(3, "trilogy")),

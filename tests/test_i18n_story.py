@@ -187,3 +187,23 @@ def test_explain_and_its_arithmetic_in_japanese_and_spanish(game: str) -> None:
                     left.append((line, bad))
         assert not left, f"{lang}: {len(left)} lines keep English: {left[:6]}"
     assert worked > 5  # the arithmetic was there to be told
+
+
+@pytest.mark.parametrize("game", ["lcg", "wotr"])
+def test_a_seats_feed_in_spanish_has_no_english_word_but_names(game: str) -> None:
+    """What one seat is told (the cards hidden from it counted, never named), in Spanish."""
+    from projections.feed import Feed
+
+    rules, events = GAMES[game]()
+    names = _names_of(rules, events, "es")
+    english = _english_words()
+    seat = "p2" if game == "lcg" else "witch-king"
+    with speaking("es"):
+        told = [p.text for p in Feed(rules, seat, rules.new_state()).project_many(list(events))]
+    left = []
+    for line in told:
+        words = [w for w in WORD.findall(_without_names(line, names)) if w.lower() in english]
+        if [w for w in words if w not in _short_names()]:
+            left.append((line, words))
+    assert any("una carta" in line or "cartas" in line for line in told)
+    assert not left, f"{len(left)} lines keep English: {left[:8]}"

@@ -33,6 +33,11 @@ def test_view_history_watch_and_explain_in_japanese(server: ThreadedServer) -> N
         english = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["referee"])).events
         japanese = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["referee"], language="ja")).events
         spanish = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["referee"], language="es-ES")).events
+        # a seat's own history (the other seat's hand hidden from it) is told in Japanese too
+        seat_told = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["p2"], language="ja")).events
+        assert all(JAPANESE.search(e.text) for e in seat_told), [
+            e.text for e in seat_told if not JAPANESE.search(e.text)
+        ]
         # the same events, told three ways
         assert [e.body for e in english] == [e.body for e in japanese] == [e.body for e in spanish]
         assert [e.type for e in english] == [e.type for e in japanese]

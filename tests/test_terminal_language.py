@@ -163,3 +163,23 @@ def test_the_war_of_the_ring_table_in_japanese(db: str) -> None:
     told = "\n".join(screens)
     left = _latin_left(told)
     assert not left, f"Latin words on the Japanese screens: {left}"
+
+
+def test_a_cards_whole_text_in_spanish_and_japanese() -> None:
+    """``? NAME``: the card's face in the language spoken; its printed text stays the card's own."""
+    from projections.i18n import speaking
+    from tools.render_lcg import card_text, printed
+
+    axe = printed("Veteran Axe")[0]
+    with speaking("en"):
+        assert card_text(axe).splitlines()[:3] == [
+            "Veteran Axehand - tactics ally",
+            "  cost 2, WP 0, ATK 2, DEF 1, HP 2",
+            "  Traits: Dwarf. Warrior.",
+        ]
+    with speaking("es"):
+        told = card_text(axe)
+        assert told.startswith("Veteran Axehand - aliado de táctica\n  coste 2, FV 0, ATQ 2, DEF 1, PI 2")
+        assert "Texto: (sin texto)" in told
+    with speaking("ja"):
+        assert card_text(axe).startswith("Veteran Axehand - 戦術の味方")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from domain.kernel.decisions import Decision, Option
 from domain.lcg.cards import CARDS
-from projections.i18n import N_, _, card_name, nsay, say
+from projections.i18n import N_, _, card_name, language, nsay, say
 from projections.lcg import CardView, PlayerView, TableView
 from projections.phrases_lcg import outcome_text
 from projections.phrases_lcg_events import keyword_word
@@ -172,31 +172,63 @@ def cards(t: TableView) -> list[CardView]:
     return every_card(roots, lambda c: (*c.attachments, *c.shadows))
 
 
+SPHERES = {
+    "baggins": N_("baggins"),
+    "leadership": N_("leadership"),
+    "lore": N_("lore"),
+    "neutral": N_("neutral"),
+    "spirit": N_("spirit"),
+    "tactics": N_("tactics"),
+}
+TYPES = {
+    "ally": N_("ally"),
+    "attachment": N_("attachment"),
+    "contract": N_("contract"),
+    "enemy": N_("enemy"),
+    "event": N_("event"),
+    "hero": N_("hero"),
+    "location": N_("location"),
+    "objective": N_("objective"),
+    "quest": N_("quest"),
+    "setup": N_("setup"),
+    "ship-objective": N_("ship-objective"),
+    "treachery": N_("treachery"),
+    "treasure": N_("treasure"),
+}
+"""A card's sphere and type as its text names them (``tactics ally``)."""
+
+
 def card_text(c: CardView) -> str:
     """A card as its face reads: name, type, stats, traits, keywords, text, and its state."""
-    kind = f"{c.sphere} {c.type}" if c.sphere else c.type
-    lines = [f"{c.name} - {kind}"]
+    kind_of = _(TYPES[c.type]) if c.type in TYPES else c.type
+    sphere = _(SPHERES[c.sphere]) if c.sphere in SPHERES else c.sphere
+    kind = say("%(sphere)s %(type)s", sphere=sphere, type=kind_of) if c.sphere else kind_of
+    lines = [f"{card_name(c.name)} - {kind}"]
     stats = _stats(c)
     if stats:
         lines.append(f"  {stats}")
     if c.traits:
-        lines.append(f"  Traits: {'. '.join(c.traits)}.")
+        lines.append("  " + say("Traits: %(traits)s.", traits=". ".join(c.traits)))
     if c.keywords:
-        lines.append(f"  Keywords: {', '.join(c.keywords)}")
-    lines.append(f"  Text: {c.text or '(no text)'}")
+        lines.append("  " + say("Keywords: %(keywords)s", keywords=", ".join(keyword_word(k) for k in c.keywords)))
+    lines.append("  " + say("Text: %(text)s", text=c.text or _("(no text)")))
     state = []
     if c.uid and c.hit_points is not None and c.type != "quest":
-        state.append(f"{c.hit_points - c.damage} of {c.hit_points} hit points left")
+        state.append(say("%(left)s of %(all)s hit points left", left=c.hit_points - c.damage, all=c.hit_points))
     if c.resources:
-        state.append(f"{c.resources} resource(s)")
+        state.append(
+            nsay("%(n)d resource", "%(n)d resources", c.resources)
+            if language() != "en"
+            else f"{c.resources} resource(s)"
+        )
     if c.exhausted:
-        state.append("exhausted")
+        state.append(_("exhausted"))
     if c.committed:
-        state.append("committed to the quest")
+        state.append(_("committed to the quest"))
     if c.attachments:
-        state.append("attached: " + ", ".join(a.name for a in c.attachments))
+        state.append(say("attached: %(cards)s", cards=", ".join(card_name(a.name) for a in c.attachments)))
     if state:
-        lines.append(f"  Now: {'; '.join(state)}")
+        lines.append("  " + say("Now: %(state)s", state="; ".join(state)))
     return "\n".join(lines)
 
 

@@ -71,9 +71,14 @@ def allowed_paths(c: CardView) -> str:
     )
 
 
+def _kind(c: CardView) -> str:
+    """``elf army``: the card's faction and type."""
+    return say("%(faction)s %(type)s", faction=_word(FACTIONS, c.faction), type=_word(TYPES, c.type))
+
+
 def card_line(c: CardView) -> str:
     icons = "; ".join(part for part in (_icons(c), allowed_paths(c)) if part)
-    line = f"{card_name(c.name)} [{_word(FACTIONS, c.faction)} {_word(TYPES, c.type)}{'; ' + icons if icons else ''}]"
+    line = f"{card_name(c.name)} [{_kind(c)}{'; ' + icons if icons else ''}]"
     if c.owner:
         line += f" ({c.owner})"
     if c.reserved:
@@ -217,20 +222,20 @@ def cards(t: TableView) -> list[CardView]:
 
 
 def card_text(c: CardView) -> str:
-    lines = [f"{c.name} - {c.faction} {c.type}" + (f" ({c.owner})" if c.owner else "")]
+    lines = [f"{card_name(c.name)} - {_kind(c)}" + (f" ({c.owner})" if c.owner else "")]
     icons = _icons(c)
     if icons:
-        lines.append(f"  Icons: {icons}")
+        lines.append("  " + say("Icons: %(icons)s", icons=icons))
     paths = allowed_paths(c)
     if paths:
-        lines.append(f"  Paths: {paths}")
+        lines.append("  " + say("Paths: %(paths)s", paths=paths))
     if c.keywords:
-        lines.append(f"  Keywords: {', '.join(c.keywords)}")
-    lines.append(f"  Text: {c.text or '(no text)'}")
+        lines.append("  " + say("Keywords: %(keywords)s", keywords=", ".join(c.keywords)))
+    lines.append("  " + say("Text: %(text)s", text=c.text or _("(no text)")))
     if c.items:
-        lines.append(f"  Now: wielding {', '.join(i.name for i in c.items)}")
+        lines.append("  " + say("Now: wielding %(items)s", items=", ".join(card_name(i.name) for i in c.items)))
     if c.reserved:
-        lines.append("  Now: played to reserve this round")
+        lines.append("  " + say("Now: %(state)s", state=_("played to reserve this round")))
     return "\n".join(lines)
 
 

@@ -423,7 +423,11 @@ def first_player_passed(said: Said) -> str:
     return say("%(player)s becomes the first player", player=said.get("player"))
 
 
-_ELIMINATED = {"threat": N_("their threat reached 50"), "heroes": N_("all their heroes are destroyed")}
+_ELIMINATED = {
+    "threat": N_("their threat reached 50"),
+    "heroes": N_("all their heroes are destroyed"),
+    "no-ship": N_("no ship"),
+}
 
 
 def player_eliminated(said: Said) -> str:
@@ -443,12 +447,19 @@ def card_looked_at(said: Said) -> str:
 _LOST = {
     "threat": N_("the last player in the game was eliminated by threat"),
     "heroes": N_("the last player in the game lost all their heroes"),
+    "no-ship": N_("no ship"),  # the English is the reason's own words, as before it had messages
+    "bilbo-left-play": N_("bilbo left play"),
+    "captain-of-the-haven": N_("captain of the haven"),
 }
 
 
 _WON = {
     "beorns-path": N_("stage 3B, Beorn's Path, is defeated"),
     "ungoliants-spawn-defeated": N_("Ungoliant's Spawn is defeated"),
+    "ambush-on-the-shore": N_("ambush on the shore"),
+    "dreadnaught-destroyed": N_("dreadnaught destroyed"),
+    "inside-information": N_("inside information"),
+    "out-of-the-dungeons": N_("out of the dungeons"),
 }
 
 

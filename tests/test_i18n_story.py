@@ -106,6 +106,8 @@ GAMES = {
     "wotr-bots": lambda: (WOTR, _bots_game()),
     "lcg": lambda: (LCG, lcg_game(3, 2)),
     "lcg-solo": lambda: (LCG, lcg_game(5, 1)),
+    "lcg-hunt": lambda: (LCG, lcg_game(2, 2, "hunt-for-the-dreadnaught")),
+    "lcg-mountain": lambda: (LCG, lcg_game(2, 2, "the-lonely-mountain")),
     "wotr": lambda: (WOTR, wotr_game(3, "trilogy")),
     "wotr-duel": lambda: (WOTR, wotr_game(2, "two-player-duel")),
 }

@@ -6,7 +6,8 @@ the same words (``Pass``, ``Quest: commit characters (exhaust them)``) is a mess
 catalog as it stands (:data:`FIXED`); one the engine fills in (``Play Gandalf (cost 5)``) is
 read by a pattern (:data:`PATTERNS`): the message itself, whose named blanks read any words
 (``%(card)s``, a card's name; ``%(n)s``, a number; ``%(text)s``, words read again by the
-same rules; ``%(seat)s`` and ``%(name)s``, kept as they are). The first pattern that reads the
+same rules; ``%(seat)s`` and ``%(name)s``, one word kept as it is; any other blank, any
+words kept as they are). The first pattern that reads the
 whole text says it. Words nothing reads stay as recorded, in English.
 """
 
@@ -224,7 +225,7 @@ PATTERNS = (
     N_("decision %(n)s is not pending; the pending decision is %(n2)s"),
     N_("decision %(n)s (%(name)s) is for seat %(name2)s, not %(name3)s"),
     N_("decision %(n)s was already answered; the pending decision is %(n2)s: reload and retry"),
-    N_("illegal choice %(name)s for decision %(n)s (%(name2)s, %(name3)s): %(text)s"),
+    N_("illegal choice %(choice)s for decision %(n)s (%(name2)s, %(name3)s): %(text)s"),
     N_("unknown option %(name)s"),
     N_("%(name)s is not a number"),
     N_("give a whole number from %(n)s to %(n2)s"),
@@ -288,6 +289,8 @@ def _regex(blank: str) -> str:
         return rf"(?P<{blank}>\d+)"
     if blank == "seat":
         return rf"(?P<{blank}>[a-z][a-z0-9-]*)"
+    if blank.startswith("name"):  # a short name or a key: one word
+        return rf"(?P<{blank}>[^\s]+?)"
     if blank.startswith("text"):  # words whose brackets close: a sentence is not cut inside them
         return rf"(?P<{blank}>(?:[^()]|\([^()]*\))+?)"
     return rf"(?P<{blank}>.+?)"

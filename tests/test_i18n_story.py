@@ -110,6 +110,8 @@ GAMES = {
     "lcg-mountain": lambda: (LCG, lcg_game(2, 2, "the-lonely-mountain")),
     "wotr": lambda: (WOTR, wotr_game(3, "trilogy")),
     "wotr-duel": lambda: (WOTR, wotr_game(2, "two-player-duel")),
+    "wotr-fellowship": lambda: (WOTR, wotr_game(3, "fellowship")),
+    "wotr-three": lambda: (WOTR, wotr_game(4, "three-player-duel")),
 }
 
 

@@ -123,6 +123,11 @@ def test_verify_and_the_log_in_japanese(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["--lang", "ja", "verify", str(game.id), "--db", db]) == 0
     said = capsys.readouterr().out
     assert "正常: イベント" in said and "ハッシュチェーンは無傷" in said, said
+    assert main(["--lang", "ja", "games", "--db", db]) == 0
+    listed = capsys.readouterr().out
+    assert "バージョン" in listed and "進行中" in listed and "プレイヤー: p1 Aragorn, Gimli, Legolas" in listed, listed
+    assert main(["games", "--db", db]) == 0
+    assert f"{game.id}  lcg   version      7  rules v" in capsys.readouterr().out
     assert main(["--lang", "ja", "log", str(game.id), "--db", db]) == 0
     told_log = capsys.readouterr().out
     assert "理由: lcg.setup" in told_log and "because" not in told_log

@@ -306,19 +306,35 @@ def cmd_games(args: argparse.Namespace) -> int:
             continue
         shown += 1
         if damage:
-            where = f"scenario {scenario or '?'}"
-            print(f"{info.id}  {info.ruleset:5} version {info.version:6}  DAMAGED  {damage}  {where}")
+            print(
+                say(
+                    "%(game)s  %(ruleset)s version %(version)s  DAMAGED  %(damage)s  scenario %(scenario)s",
+                    game=info.id,
+                    ruleset=f"{info.ruleset:5}",
+                    version=f"{info.version:6}",
+                    damage=damage,
+                    scenario=scenario or "?",
+                )
+            )
         elif info.created is not None:
             seed = getattr(info.created, "seed", "?")
-            rules = f"rules v{recorded_rules_version(info.created)}"
-            status = "playing"
+            status = _("playing")
             if info.over:
                 last = app.history(info.id, gt=info.version - 1)[-1]
                 outcome = getattr(last, "outcome", None)
-                status = f"over: {outcome.result} ({outcome.reason})" if outcome is not None else "over"
+                status = say("over: %(result)s (%(reason)s)", **_outcome_words(outcome)) if outcome else _("over")
             print(
-                f"{info.id}  {info.ruleset:5} version {info.version:6}  {rules}  seed {seed}  {status}  "
-                f"scenario {scenario}"
+                say(
+                    "%(game)s  %(ruleset)s version %(version)s  rules v%(rules)s  seed %(seed)s  %(status)s  "
+                    "scenario %(scenario)s",
+                    game=info.id,
+                    ruleset=f"{info.ruleset:5}",
+                    version=f"{info.version:6}",
+                    rules=recorded_rules_version(info.created),
+                    seed=seed,
+                    status=status,
+                    scenario=scenario,
+                )
             )
             print("    " + say("players: %(who)s", who=who_plays(info.created)))
         if info.id in origins:
@@ -331,9 +347,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     if orphans:
         print(f"westmarch: WARNING: {orphans} stored record(s) beside games cannot be decoded", file=sys.stderr)
     if not infos:
-        print("no games yet; start one with: westmarch new lcg")
+        print(_("no games yet; start one with: westmarch new lcg"))
     elif not shown:
-        print("no game in this store is as asked")
+        print(_("no game in this store is as asked"))
     return 0
 
 

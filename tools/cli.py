@@ -439,9 +439,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         game = take_back(app, source, seat)
         now["game"] = game.id
         seen.clear()
-        return (
-            f"{seat}'s last decision is taken back: this table now plays game {game.id}, from version "
-            f"{game.version}; game {source} stays as it was (westmarch games lists both)"
+        return say(
+            "%(seat)s's last decision is taken back: this table now plays game %(game)s, from version %(version)s;"
+            " game %(source)s stays as it was (westmarch games lists both)",
+            seat=seat,
+            game=game.id,
+            version=game.version,
+            source=source,
         )
 
     def caused_by(decision: Decision) -> int | None:

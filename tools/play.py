@@ -337,32 +337,42 @@ def values(decision: Decision, options: list[Option], hint: Hint | None, asked: 
     """The ``v`` key: each answer searched, best first, as it is typed at this prompt (the
     options' numbers on screen), with its chance of winning and a bar."""
     if hint is None:
-        return "  no values at this table"
+        return "  " + _("no values at this table")
     try:
         seconds = float(asked) if asked else HINT_SECONDS
     except ValueError:
-        return f"  v {asked}: type v, or v and the seconds of search (v 10)"
+        return "  " + say("v %(asked)s: type v, or v and the seconds of search (v 10)", asked=asked)
     if not 0 < seconds <= HINT_MOST:
-        return f"  v {asked}: give from 1 to {HINT_MOST:g} seconds of search"
+        return "  " + say("v %(asked)s: give from 1 to %(most)s seconds of search", asked=asked, most=f"{HINT_MOST:g}")
     sys.stdout.flush()
     try:
         found = hint(decision, seconds)
     except ValueError as error:
-        return f"  no values: {error}"
+        return "  " + say("no values: %(error)s", error=error_text(str(error)))
     number = {o.id: str(n) for n, o in enumerate(options, start=1)}
     typed = [
         ",".join(number.get(c, c) for c in v.choice) if decision.kind is not Kind.NUMBER else v.choice[0]
         for v in found.options
     ]
     width = max(len(t) for t in typed) if typed else 1
-    label = max(len(v.label) for v in found.options) if found.options else 1
+    labels = [translate(v.label) for v in found.options]
+    label = max(len(said) for said in labels) if labels else 1
     lines = [
-        f"  chance of winning after each answer, from what {found.knowledge} knows (the cards hidden from "
-        f"{found.knowledge} sampled); {found.rollouts} rollouts, 95% interval:"
+        "  "
+        + say(
+            "chance of winning after each answer, from what %(seat)s knows (the cards hidden from %(seat)s sampled);"
+            " %(rollouts)s rollouts, 95%% interval:",
+            seat=found.knowledge,
+            rollouts=found.rollouts,
+        )
     ]
-    for t, v in zip(typed, found.options, strict=True):
+    for t, v, said in zip(typed, found.options, labels, strict=True):
         bar = "#" * round(20 * v.value) + "." * (20 - round(20 * v.value))
-        lines.append(f"    type {t:<{width}}  {v.label:<{label}}  {v.value:4.0%} [{v.low:4.0%} - {v.high:4.0%}]  {bar}")
+        lines.append(
+            "    "
+            + say("type %(typed)s", typed=f"{t:<{width}}")
+            + f"  {said:<{label}}  {v.value:4.0%} [{v.low:4.0%} - {v.high:4.0%}]  {bar}"
+        )
     return "\n".join(lines)
 
 
@@ -524,4 +534,4 @@ def play(
             try:
                 out.write(take_back(asked.seat or seat) + "\n")
             except RuleError as error:
-                out.write(f"  cannot take back: {error}\n")
+                out.write("  " + say("cannot take back: %(error)s", error=error_text(str(error))) + "\n")

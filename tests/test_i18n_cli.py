@@ -165,3 +165,14 @@ def test_a_refusal_is_said_in_the_language_spoken(tmp_path: Path, capsys: pytest
         assert message == "elección ilegal ['zz'] para la decisión 7 (lcg.setup.mulligan, one): opción desconocida 'zz'"
         assert error_text("a message no catalog knows") == "a message no catalog knows"
     assert status_of(wrong)[1] == str(wrong)  # English: the engine's own words
+
+
+def test_the_decks_in_spanish(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "es", "decks"]) == 0
+    listed = capsys.readouterr().out
+    assert "30 cartas" in listed and "por defecto para p1" in listed and "juega uno con:" in listed
+    assert main(["--lang", "es", "deck", "show", "leadership"]) == 0
+    shown = capsys.readouterr().out
+    assert "Héroes (3): Aragorn, Théodred, Glóin" in shown and "legal: 3 héroes, 30 cartas" in shown
+    assert main(["decks"]) == 0
+    assert "30 cards" in capsys.readouterr().out

@@ -266,6 +266,18 @@ PATTERNS = (
         "the other bot cards are not public, so the base game's Shadow faction cards are played in their place "
         "(and the base paths and battlegrounds for the %(n)s replacement locations not printed)"
     ),
+    # a deck's problems (domain/lcg/decks)
+    N_("the deck has no hero; a deck has %(n)s to %(n2)s heroes"),
+    N_("the deck has %(n)s heroes; a deck has %(n2)s to %(n3)s heroes"),
+    N_("%(card)s is a %(kind)s card, not a hero"),
+    N_("%(card)s is an %(kind)s card, not a hero"),
+    N_("%(card)s is among the heroes twice; a hero is unique"),
+    N_("%(card)s is a hero; list it among the heroes, once"),
+    N_("%(card)s is a %(kind)s card, not a player card"),
+    N_("%(card)s is an %(kind)s card, not a player card"),
+    N_("%(n)s copies of %(card)s; a deck holds at most %(n2)s of a title"),
+    N_("%(card)s (Core Set #%(n)s) is not playable yet: its text is not implemented"),
+    N_("%(card)s is not playable yet: its text is not implemented"),
     # a sentence of sentences: each read on its own (a bot's reasons)
     N_("%(text)s; %(text2)s"),
     N_("%(text)s: %(text2)s"),
@@ -353,6 +365,6 @@ def _fits(blank: str, value: str) -> bool:
 def _piece(blank: str, value: str, depth: int) -> str:
     if blank.startswith("card"):
         return card_name(value)
-    if blank.startswith("text"):
+    if blank.startswith(("text", "kind")):  # a kind is a word of the catalog (enemy, treachery...)
         return _read(value, depth - 1)
     return value

@@ -167,7 +167,14 @@ def test_a_refusal_is_said_in_the_language_spoken(tmp_path: Path, capsys: pytest
     assert status_of(wrong)[1] == str(wrong)  # English: the engine's own words
 
 
-def test_the_decks_in_spanish(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_decks_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Aragorn\nAragorn\nForest Spider\n", encoding="utf-8")
+    assert main(["--lang", "es", "deck", "show", str(bad)]) == 1
+    refused = capsys.readouterr().out
+    assert "NO LEGAL (2 problemas)" in refused
+    assert "Aragorn aparece dos veces entre los héroes; un héroe es único" in refused
+    assert "Forest Spider es una carta de enemigo, no una carta de jugador" in refused
     assert main(["--lang", "es", "decks"]) == 0
     listed = capsys.readouterr().out
     assert "30 cartas" in listed and "por defecto para p1" in listed and "juega uno con:" in listed

@@ -28,6 +28,8 @@ from domain.wotr.rules import table as wotr
 from domain.wotr.ruleset import WOTR
 from domain.wotr.state import WotrState
 from projections import phrases_lcg
+from projections.i18n import N_, _, card_name, say
+from projections.phrases_lcg_events import keyword_word
 from projections.phrases_wotr import combat_working, takes
 from projections.story import join, possessive
 
@@ -127,7 +129,15 @@ def rulebook(rule: str) -> str:
 
 def _lcg_name(s: LcgState, uid: int) -> str:
     """A card as a sentence names it (the quest card by the side it shows)."""
-    return phrases_lcg.name(s, uid) or LCG.card_name(s, uid)
+    return card_name(phrases_lcg.name(s, uid) or LCG.card_name(s, uid))
+
+
+PARTS = {"printed": N_("printed"), "base": N_("base")}
+"""The parts of a stat that are not cards, as the working names them."""
+
+
+def _part(where: str) -> str:
+    return _(PARTS[where]) if where in PARTS else card_name(where)
 
 
 def _terms(parts: list[tuple[str, int]], value: int) -> str:
@@ -135,9 +145,9 @@ def _terms(parts: list[tuple[str, int]], value: int) -> str:
     if len(parts) <= 1:
         return str(value)
     head, *rest = parts
-    said = " ".join(f"{'+' if n >= 0 else '-'} {where} {abs(n)}" for where, n in rest)
-    below = " (never below 0)" if sum(n for _, n in parts) < 0 else ""
-    return f"{value} ({head[0]} {head[1]} {said}){below}"
+    said = " ".join(f"{'+' if n >= 0 else '-'} {_part(where)} {abs(n)}" for where, n in rest)
+    below = " " + _("(never below 0)") if sum(n for _where, n in parts) < 0 else ""
+    return f"{value} ({_part(head[0])} {head[1]} {said}){below}"
 
 
 def _parts(s: LcgState, uid: int, which: str) -> str:
@@ -157,10 +167,15 @@ def _shadow(event: Event, s: LcgState) -> list[str]:
     if not event.cause.rule.endswith(".shadow") or card is None or card not in s.cards or fight is None:
         return []
     left = lcg_combat.defenders_left(s)
-    how = f"defended by {join([_lcg_name(s, d) for d in left])}" if left else "undefended"
+    how = say("defended by %(cards)s", cards=join([_lcg_name(s, d) for d in left])) if left else _("undefended")
     return [
-        f"the shadow effect of {_lcg_name(s, card)}, dealt to {_lcg_name(s, fight.enemy)}, "
-        f"on its attack against {fight.player} ({how})"
+        say(
+            "the shadow effect of %(card)s, dealt to %(enemy)s, on its attack against %(player)s (%(how)s)",
+            card=_lcg_name(s, card),
+            enemy=_lcg_name(s, fight.enemy),
+            player=fight.player,
+            how=how,
+        )
     ]
 
 
@@ -170,9 +185,16 @@ def _ship_attack(s: LcgState, enemy: int, target: int, undefended: bool) -> list
     if not ships.is_ship_enemy(s, enemy):
         return []
     if undefended and ships.is_ship_objective(s, target):
-        return [f"{_lcg_name(s, enemy)} is a ship-enemy: its undefended attack is assigned to a ship-objective"]
+        return [
+            say(
+                "%(enemy)s is a ship-enemy: its undefended attack is assigned to a ship-objective",
+                enemy=_lcg_name(s, enemy),
+            )
+        ]
     if not undefended:
-        return [f"{_lcg_name(s, enemy)} is a ship-enemy: only a ship-objective may defend against it"]
+        return [
+            say("%(enemy)s is a ship-enemy: only a ship-objective may defend against it", enemy=_lcg_name(s, enemy))
+        ]
     return []
 
 
@@ -182,8 +204,15 @@ def _capped(s: LcgState, uid: int, room: tuple[int, int] | None, what: str) -> l
         return []
     cap, received = room
     return [
-        f"{_lcg_name(s, uid)} may receive at most {cap} {what} each round; "
-        f"{received} already this round, so at most {max(0, cap - received)} more"
+        say(
+            "%(card)s may receive at most %(cap)s %(what)s each round; %(received)s already this round, "
+            "so at most %(more)s more",
+            card=_lcg_name(s, uid),
+            cap=cap,
+            what=_(what),
+            received=received,
+            more=max(0, cap - received),
+        )
     ]
 
 
@@ -199,30 +228,67 @@ def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
         defenders = " + ".join(f"{_lcg_name(s, d)} {_parts(s, d, 'defense')}" for d in lcg_combat.defenders_left(s))
         lines += _ship_attack(s, fight.enemy, event.card, undefended=False)
         lines += [
-            f"attack {attack} = {_lcg_name(s, fight.enemy)} {_parts(s, fight.enemy, 'attack')}",
-            f"defense {defense} = {defenders}",
-            f"{attack} - {defense} = {event.amount} damage to {target}",
+            say(
+                "attack %(attack)s = %(enemy)s %(parts)s",
+                attack=attack,
+                enemy=_lcg_name(s, fight.enemy),
+                parts=_parts(s, fight.enemy, "attack"),
+            ),
+            say("defense %(defense)s = %(defenders)s", defense=defense, defenders=defenders),
+            say(
+                "%(attack)s - %(defense)s = %(amount)s damage to %(target)s",
+                attack=attack,
+                defense=defense,
+                amount=event.amount,
+                target=target,
+            ),
         ]
     elif rule.startswith("lcg.combat.undefended-damage") and fight is not None:
         lines += _ship_attack(s, fight.enemy, event.card, undefended=True)
+        enemy = _lcg_name(s, fight.enemy)
         lines.append(
-            f"undefended: all of {possessive(_lcg_name(s, fight.enemy))} attack {_parts(s, fight.enemy, 'attack')} "
-            f"= {event.amount} damage to {target}"
+            say(
+                "undefended: all of %(enemy_s)s attack %(parts)s = %(amount)s damage to %(target)s",
+                enemy_s=possessive(enemy),
+                enemy=enemy,
+                parts=_parts(s, fight.enemy, "attack"),
+                amount=event.amount,
+                target=target,
+            )
         )
     elif rule.startswith("lcg.combat.attack-damage") and fight is not None:
         total = sum(lcg.attack(s, u) for u in fight.attackers)
         attackers = " + ".join(f"{_lcg_name(s, u)} {_parts(s, u, 'attack')}" for u in fight.attackers)
         defense = lcg.defense(s, event.card)
-        line = f"attack {total} = {attackers or 'no attacker'}; defense {target} {_parts(s, event.card, 'defense')}"
+        line = say(
+            "attack %(total)s = %(attackers)s; defense %(target)s %(parts)s",
+            total=total,
+            attackers=attackers or _("no attacker"),
+            target=target,
+            parts=_parts(s, event.card, "defense"),
+        )
         lines.append(line)
         room = caps.damage_room(s, event.card)
-        lines += _capped(s, event.card, room, "damage")
+        lines += _capped(s, event.card, room, N_("damage"))
+        values = {"total": total, "defense": defense, "amount": event.amount, "target": target}
         if event.amount == total - defense:
-            lines.append(f"{total} - {defense} = {event.amount} damage to {target}")
+            lines.append(say("%(total)s - %(defense)s = %(amount)s damage to %(target)s", **values))
         elif room is not None and event.amount == caps.damage_allowed(s, event.card, total - defense):
-            lines.append(f"{total} - {defense} = {total - defense}; {event.amount} dealt, the most it may take now")
+            lines.append(
+                say(
+                    "%(total)s - %(defense)s = %(left)s; %(amount)s dealt, the most it may take now",
+                    left=total - defense,
+                    **values,
+                )
+            )
         else:
-            lines.append(f"{total} - {defense} = {total - defense}; {event.amount} dealt, as the cards' texts allow")
+            lines.append(
+                say(
+                    "%(total)s - %(defense)s = %(left)s; %(amount)s dealt, as the cards' texts allow",
+                    left=total - defense,
+                    **values,
+                )
+            )
     elif rule.startswith("lcg.keyword.archery"):
         said = " + ".join(
             f"{_lcg_name(s, u)} {_keyword(s, u, 'Archery')}"
@@ -230,26 +296,53 @@ def _damage(event: lcg_ev.DamageDealt, s: LcgState) -> list[str]:
             if ship_keywords.value(s, u, "Archery")
         )
         lines.append(
-            f"archery {ship_keywords.archery_total(s)} = {said}: dealt 1 at a time, this 1 to {target} "
-            "(Archery X: the players deal X damage to characters in play)"
+            say(
+                "archery %(total)s = %(said)s: dealt 1 at a time, this 1 to %(target)s "
+                "(Archery X: the players deal X damage to characters in play)",
+                total=ship_keywords.archery_total(s),
+                said=said,
+                target=target,
+            )
         )
     if lcg.defn(s, event.card).hit_points is not None:
         hp = lcg.hit_points(s, event.card)
         after = s.cards[event.card].damage + event.amount
-        verdict = "destroyed" if after >= hp else f"{hp - after} left"
-        against = f"{_parts(s, event.card, 'hit_points')} hit points"
+        verdict = _("destroyed") if after >= hp else say("%(left)s left", left=hp - after)
         others = lcg.other_groups(s, event.card)
         if others:  # Epic Multiplayer: the global value whole, the other groups' damage counted in
-            whole = lcg.global_value(s, event.card, "hit_points")
-            against = f"{whole} hit points (a global value), with {others} by the other groups ({after + others})"
-        lines.append(
-            f"{target}: {s.cards[event.card].damage} + {event.amount} = {after} damage against {against}: {verdict}"
-        )
+            told = say(
+                "%(target)s: %(had)s + %(amount)s = %(after)s damage against %(whole)s hit points (a global value),"
+                " with %(others)s by the other groups (%(total)s): %(verdict)s",
+                target=target,
+                had=s.cards[event.card].damage,
+                amount=event.amount,
+                after=after,
+                whole=lcg.global_value(s, event.card, "hit_points"),
+                others=others,
+                total=after + others,
+                verdict=verdict,
+            )
+        else:
+            told = say(
+                "%(target)s: %(had)s + %(amount)s = %(after)s damage against %(parts)s hit points: %(verdict)s",
+                target=target,
+                had=s.cards[event.card].damage,
+                amount=event.amount,
+                after=after,
+                parts=_parts(s, event.card, "hit_points"),
+                verdict=verdict,
+            )
+        lines.append(told)
     return lines
 
 
-_STATS = {"willpower": "willpower", "attack": "attack", "defense": "defense", "hit_points": "hit points"}
-_STATS |= {"threat": "threat", "engagement_cost": "engagement cost"}
+_STATS = {
+    "willpower": N_("willpower"),
+    "attack": N_("attack"),
+    "defense": N_("defense"),
+    "hit_points": N_("hit points"),
+}
+_STATS |= {"threat": N_("threat"), "engagement_cost": N_("engagement cost")}
 
 
 def _modified(event: ModifierAdded, s: LcgState, after: LcgState | None) -> list[str]:
@@ -261,12 +354,30 @@ def _modified(event: ModifierAdded, s: LcgState, after: LcgState | None) -> list
     card = _lcg_name(s, m.target)
     if m.stat in _STATS:
         now = _parts(after, m.target, m.stat)
-        return [f"{possessive(card)} {_STATS[m.stat]}: {lcg.stat(s, m.target, m.stat)} before, {now} now"]
+        return [
+            say(
+                "%(card_s)s %(stat)s: %(before)s before, %(now)s now",
+                card_s=possessive(card),
+                card=card,
+                stat=_(_STATS[m.stat]),
+                before=lcg.stat(s, m.target, m.stat),
+                now=now,
+            )
+        ]
     keyword = ship_keywords.gained_keyword(m.stat)
     if keyword is not None:
         before, now = ship_keywords.value(s, m.target, keyword), _keyword(after, m.target, keyword)
         if before or ship_keywords.value(after, m.target, keyword):
-            return [f"{possessive(card)} {keyword}: {before} before, {now} now"]
+            return [
+                say(
+                    "%(card_s)s %(stat)s: %(before)s before, %(now)s now",
+                    card_s=possessive(card),
+                    card=card,
+                    stat=keyword_word(keyword),
+                    before=before,
+                    now=now,
+                )
+            ]
     return []
 
 
@@ -277,23 +388,55 @@ def _engaged(event: lcg_ev.EnemyEngaged, s: LcgState) -> list[str]:
     if rule.startswith("lcg.encounter.engagement-check"):
         cost = lcg.engagement_cost(s, event.enemy)
         return [
-            f"{event.player}'s threat {threat} against {possessive(enemy)} engagement cost {cost}: "
-            f"{threat} >= {cost}, so it engages {event.player}"
+            say(
+                "%(player)s's threat %(threat)s against %(enemy_s)s engagement cost %(cost)s: "
+                "%(threat)s >= %(cost)s, so it engages %(player)s",
+                player=event.player,
+                threat=threat,
+                enemy_s=possessive(enemy),
+                enemy=enemy,
+                cost=cost,
+            )
         ]
     if rule.startswith("lcg.encounter.optional-engagement"):
         cost = lcg.engagement_cost(s, event.enemy)
-        chose = f"{possessive(enemy)} engagement cost {cost} (an engagement the player chose)"
-        return [f"{event.player}'s threat {threat}, {chose}"]
+        return [
+            say(
+                "%(player)s's threat %(threat)s, %(enemy_s)s engagement cost %(cost)s (an engagement the player chose)",
+                player=event.player,
+                threat=threat,
+                enemy_s=possessive(enemy),
+                enemy=enemy,
+                cost=cost,
+            )
+        ]
     ship = event.cause.card
     if rule.startswith("lcg.keyword.boarding") and ship is not None and ship in s.cards:
         x = ship_keywords.value(s, ship, "Boarding")
         return [
-            f"Boarding {_keyword(s, ship, 'Boarding')} of {_lcg_name(s, ship)}, which engaged {event.player} from "
-            f"the staging area: the top {x} card(s) of the Corsair deck engage {event.player}, this one among them"
+            say(
+                "Boarding %(value)s of %(ship)s, which engaged %(player)s from the staging area: the top %(x)s "
+                "card(s) of the Corsair deck engage %(player)s, this one among them",
+                value=_keyword(s, ship, "Boarding"),
+                ship=_lcg_name(s, ship),
+                player=event.player,
+                x=x,
+            )
         ]
-    origin = phrases_lcg.zone(event.origin) if event.origin else "where it was"
-    by = f"the text of {_lcg_name(s, ship)}" if ship is not None and ship in s.cards else "a card's text"
-    return [f"{enemy} engages {event.player} from {origin}, by {by}: no engagement check compares threat and cost"]
+    origin = phrases_lcg.zone(event.origin) if event.origin else _("where it was")
+    if ship is not None and ship in s.cards:
+        by = say("the text of %(card)s", card=_lcg_name(s, ship))
+    else:
+        by = _("a card's text")
+    return [
+        say(
+            "%(enemy)s engages %(player)s from %(origin)s, by %(by)s: no engagement check compares threat and cost",
+            enemy=enemy,
+            player=event.player,
+            origin=origin,
+            by=by,
+        )
+    ]
 
 
 def _massive(event: Event, s: LcgState) -> list[str]:
@@ -301,8 +444,16 @@ def _massive(event: Event, s: LcgState) -> list[str]:
     player, attacking each in turn, with a shadow card dealt as each of its attacks begins."""
     enemy = _lcg_name(s, event.enemy) if isinstance(event, lcg_ev.ShadowCardDealt | lcg_ev.AttackDeclared) else ""
     if isinstance(event, lcg_ev.ShadowCardDealt) and event.cause.rule.startswith("lcg.keyword.massive"):
-        against = f", its attack against {s.attack.player}" if s.attack is not None else ""
-        return [f"{enemy} is Massive: it is dealt 1 shadow card as each of its attacks begins{against}"]
+        if s.attack is not None:
+            return [
+                say(
+                    "%(enemy)s is Massive: it is dealt 1 shadow card as each of its attacks begins, "
+                    "its attack against %(player)s",
+                    enemy=enemy,
+                    player=s.attack.player,
+                )
+            ]
+        return [say("%(enemy)s is Massive: it is dealt 1 shadow card as each of its attacks begins", enemy=enemy)]
     massive = (
         isinstance(event, lcg_ev.AttackDeclared)
         and event.cause.rule.startswith("lcg.combat.enemy-attack")
@@ -311,8 +462,12 @@ def _massive(event: Event, s: LcgState) -> list[str]:
     )
     if massive and isinstance(event, lcg_ev.AttackDeclared):
         return [
-            f"{enemy} is Massive: from the staging area it is engaged with each player "
-            f"and attacks each in turn, here {event.player}"
+            say(
+                "%(enemy)s is Massive: from the staging area it is engaged with each player "
+                "and attacks each in turn, here %(player)s",
+                enemy=enemy,
+                player=event.player,
+            )
         ]
     return []
 
@@ -325,11 +480,26 @@ def _threat(event: lcg_ev.ThreatRaised, s: LcgState) -> list[str]:
     rule = event.cause.rule
     if rule.startswith("lcg.keyword.doomed") and card is not None and card in s.cards:
         lines.append(
-            f"Doomed {event.amount} of {_lcg_name(s, card)}: each player raises their threat by {event.amount}"
+            say(
+                "Doomed %(amount)s of %(card)s: each player raises their threat by %(amount)s",
+                amount=event.amount,
+                card=_lcg_name(s, card),
+            )
         )
     elif rule.startswith(("lcg.quest.threat", "lcg.quest.failed")):
-        lines.append(f"the quest failed by {event.amount}: each player raises their threat by {event.amount}")
-    lines.append(f"{event.player}'s threat {threat} + {event.amount}{why} = {threat + event.amount}")
+        lines.append(
+            say("the quest failed by %(amount)s: each player raises their threat by %(amount)s", amount=event.amount)
+        )
+    lines.append(
+        say(
+            "%(player)s's threat %(threat)s + %(amount)s%(why)s = %(now)s",
+            player=event.player,
+            threat=threat,
+            amount=event.amount,
+            why=why,
+            now=threat + event.amount,
+        )
+    )
     return lines
 
 
@@ -341,11 +511,25 @@ def _lcg(event: Event, s: State, after: State | None = None) -> list[str]:
         uid = event.card if isinstance(event, lcg_ev.CharacterDestroyed) else event.enemy
         damage, hp = s.cards[uid].damage, lcg.hit_points(s, uid)
         if damage >= hp:
-            return [f"{_lcg_name(s, uid)}: {damage} damage >= {_parts(s, uid, 'hit_points')} hit points"]
+            return [
+                say(
+                    "%(card)s: %(damage)s damage >= %(parts)s hit points",
+                    card=_lcg_name(s, uid),
+                    damage=damage,
+                    parts=_parts(s, uid, "hit_points"),
+                )
+            ]
         return []
     if isinstance(event, lcg_ev.ThreatSet):
         costs = " + ".join(f"{_lcg_name(s, h)} {c}" for h, c in lcg_setup.threat_costs(s, event.player))
-        return [f"{event.player}'s starting threat {event.threat} = {costs} (the heroes' threat costs)"]
+        return [
+            say(
+                "%(player)s's starting threat %(threat)s = %(costs)s (the heroes' threat costs)",
+                player=event.player,
+                threat=event.threat,
+                costs=costs,
+            )
+        ]
     if isinstance(event, lcg_ev.ThreatRaised):
         return _threat(event, s)
     if isinstance(event, ModifierAdded):
@@ -354,19 +538,29 @@ def _lcg(event: Event, s: State, after: State | None = None) -> list[str]:
         have = s.cards[event.card].progress
         after_progress = have + event.amount
         kind = lcg.defn(s, event.card).type
+        values = {"card": _lcg_name(s, event.card), "have": have, "amount": event.amount, "after": after_progress}
         if kind not in ("location", "quest"):  # progress a card's text counts (Smaug the Golden)
-            return [f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress"]
+            return [say("%(card)s: %(have)s + %(amount)s = %(after)s progress", **values)]
         points = lcg.quest_points(s, event.card)
-        done = "explored" if kind == "location" else "enough to advance"
         others = lcg.other_groups(s, event.card)
-        of = f"{_parts(s, event.card, 'quest_points')} quest points"
         if others:  # Epic Multiplayer: the global value whole, the other groups' progress counted in
-            whole = lcg.global_value(s, event.card, "quest_points")
-            of = f"{whole} quest points (a global value); with {others} by the other groups, {after_progress + others}"
-        told = f"{_lcg_name(s, event.card)}: {have} + {event.amount} = {after_progress} progress of {of}" + (
-            f": {done}" if after_progress >= points else ""
-        )
-        return [*_capped(s, event.card, caps.progress_room(s, event.card), "progress"), told]
+            told = say(
+                "%(card)s: %(have)s + %(amount)s = %(after)s progress of %(whole)s quest points (a global value);"
+                " with %(others)s by the other groups, %(total)s",
+                whole=lcg.global_value(s, event.card, "quest_points"),
+                others=others,
+                total=after_progress + others,
+                **values,
+            )
+        else:
+            told = say(
+                "%(card)s: %(have)s + %(amount)s = %(after)s progress of %(parts)s quest points",
+                parts=_parts(s, event.card, "quest_points"),
+                **values,
+            )
+        if after_progress >= points:
+            told += ": " + (_("explored") if kind == "location" else _("enough to advance"))
+        return [*_capped(s, event.card, caps.progress_room(s, event.card), N_("progress")), told]
     if isinstance(event, lcg_ev.EnemyEngaged):
         return _engaged(event, s)
     if isinstance(event, lcg_ev.ShadowCardDealt | lcg_ev.AttackDeclared):
@@ -376,27 +570,37 @@ def _lcg(event: Event, s: State, after: State | None = None) -> list[str]:
         threats = [
             (uid, lcg.threat_of(s, uid)) for uid in s.zone("staging") if lcg.defn(s, uid).type in ("enemy", "location")
         ]
-        will = " + ".join(f"{_lcg_name(s, u)} {w}" for u, w in shares) or "nobody committed"
-        staged = " + ".join(f"{_lcg_name(s, u)} {t}" for u, t in threats) or "no card"
+        will = " + ".join(f"{_lcg_name(s, u)} {w}" for u, w in shares) or _("nobody committed")
+        staged = " + ".join(f"{_lcg_name(s, u)} {t}" for u, t in threats) or _("no card")
         lines = [
-            f"willpower {event.willpower} = {will}",
-            f"threat {event.threat} = {staged}",
+            say("willpower %(willpower)s = %(will)s", willpower=event.willpower, will=will),
+            say("threat %(threat)s = %(staged)s", threat=event.threat, staged=staged),
         ]
+        values = {"willpower": event.willpower, "threat": event.threat}
         if event.willpower > event.threat:
-            lines.append(f"{event.willpower} > {event.threat}: {event.willpower - event.threat} progress")
+            lines.append(
+                say(
+                    "%(willpower)s > %(threat)s: %(progress)s progress",
+                    progress=event.willpower - event.threat,
+                    **values,
+                )
+            )
         elif event.willpower < event.threat:
             lines.append(
-                f"{event.willpower} < {event.threat}: the quest fails, each player raises their threat by "
-                f"{event.threat - event.willpower}"
+                say(
+                    "%(willpower)s < %(threat)s: the quest fails, each player raises their threat by %(by)s",
+                    by=event.threat - event.willpower,
+                    **values,
+                )
             )
         else:
-            lines.append(f"{event.willpower} = {event.threat}: no progress and no threat")
+            lines.append(say("%(willpower)s = %(threat)s: no progress and no threat", **values))
         return lines
     return []
 
 
 def _wotr_name(s: WotrState, uid: int) -> str:
-    return WOTR.card_name(s, uid)
+    return card_name(WOTR.card_name(s, uid))
 
 
 def _wotr(event: Event, s: State, after: State | None = None) -> list[str]:
@@ -411,25 +615,50 @@ def _wotr(event: Event, s: State, after: State | None = None) -> list[str]:
             f"{_wotr_name(s, u)} {combat.loss_value(s, s.combat, u)}" for u in event.cards if u in s.cards
         )
         left = s.combat.remaining - event.icons
+        tail = say("%(left)s still to cancel", left=left) if left > 0 else _("every attack icon is canceled")
         return [
-            f"{s.combat.remaining} attack icon(s) to cancel; lost: {lost or 'nothing'} = {event.icons}; "
-            + (f"{left} still to cancel" if left > 0 else "every attack icon is canceled")
+            say(
+                "%(remaining)s attack icon(s) to cancel; lost: %(lost)s = %(icons)s; %(tail)s",
+                remaining=s.combat.remaining,
+                lost=lost or _("nothing"),
+                icons=event.icons,
+                tail=tail,
+            )
         ]
     if isinstance(event, wotr_ev.CombatEnded) and s.combat is not None:
         fought = s.combat
-        taken = f"{takes(event.winner) if event.winner else 'nobody takes'} {_wotr_name(s, event.location)}"
-        taken += f", {event.corruption} corruption for the Shadow" if event.corruption else ""
+        where = _wotr_name(s, event.location)
+        if event.winner:
+            taken = say("%(takes)s %(location)s", takes=takes(event.winner), location=where)
+        else:
+            taken = say("nobody takes %(location)s", location=where)
+        if event.corruption:
+            taken += say(", %(amount)s corruption for the Shadow", amount=event.corruption)
         if fought.kind == "path" and wotr.scenario_of(s).duel:
             total = fought.defense + fought.defenders
             return [
-                f"a Duel's path goes to the Free Peoples only if their defense and cards exceed the attack: "
-                f"{fought.defense} + {fought.defenders} = {total} against attack {fought.attack}: {taken}"
+                say(
+                    "a Duel's path goes to the Free Peoples only if their defense and cards exceed the attack: "
+                    "%(defense)s + %(cards)s = %(total)s against attack %(attack)s: %(taken)s",
+                    defense=fought.defense,
+                    cards=fought.defenders,
+                    total=total,
+                    attack=fought.attack,
+                    taken=taken,
+                )
             ]
         left = max(0, fought.remaining)
         by_losses = max(0, fought.attack - fought.defense - fought.remaining)
         return [
-            f"attack {fought.attack}, defense {fought.defense}, {by_losses} canceled by losses, "
-            f"{left} attack icon(s) not canceled: {taken}"
+            say(
+                "attack %(attack)s, defense %(defense)s, %(losses)s canceled by losses, "
+                "%(left)s attack icon(s) not canceled: %(taken)s",
+                attack=fought.attack,
+                defense=fought.defense,
+                losses=by_losses,
+                left=left,
+                taken=taken,
+            )
         ]
     return []
 

@@ -10,6 +10,8 @@ from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import fold
 from projections.arithmetic import comparison, rulebook, working
+from projections.i18n import _, pgettext, say
+from projections.prompts import translate
 from projections.story import Namer, describe
 
 
@@ -31,7 +33,9 @@ class Because:
 def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int = 12) -> Because:
     """The cause tree of event ``seq`` (1-based), following ``by`` and ``answer`` links."""
     if not 1 <= seq <= len(events):
-        raise IndexError(f"event {seq} is out of range: the game has events 1 to {len(events)}")
+        raise IndexError(
+            say("event %(seq)s is out of range: the game has events 1 to %(last)s", seq=seq, last=len(events))
+        )
     seen: set[int] = set()
 
     def node(n: int, left: int) -> Because:
@@ -43,8 +47,13 @@ def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int =
         if isinstance(event, DecisionAnswered):
             asked = events[event.decision - 1]
             if isinstance(asked, DecisionRequested):
-                chosen = [o.label for o in asked.decision.options if o.id in event.choice]
-                text = f"{event.seat} chose {', '.join(chosen) or 'nothing'} ({asked.decision.prompt})"
+                chosen = [translate(o.label) for o in asked.decision.options if o.id in event.choice]
+                text = say(
+                    "%(seat)s chose %(chosen)s (%(prompt)s)",
+                    seat=event.seat,
+                    chosen=pgettext("list", ", ").join(chosen) or _("nothing"),
+                    prompt=translate(asked.decision.prompt),
+                )
         here = Because(n, text, cause.rule, name.name(cause.card) if cause.card is not None else None)
         here.working = working(rules, event, fold(rules, events[: n - 1]), state)
         here.section = rulebook(cause.rule)
@@ -59,9 +68,10 @@ def explain(rules: Ruleset[Any], events: Sequence[Event], seq: int, depth: int =
 
 
 def lines(tree: Because, indent: int = 0) -> list[str]:
-    card = f", text of {tree.card}" if tree.card else ""
+    card = say(", text of %(card)s", card=tree.card) if tree.card else ""
     section = f"; {tree.section}" if tree.section else ""
-    out = [f"{'  ' * indent}{'<- ' if indent else ''}event {tree.seq}: {tree.text}   [{tree.rule}{card}{section}]"]
+    head = say("event %(seq)s: %(text)s", seq=tree.seq, text=tree.text)
+    out = [f"{'  ' * indent}{'<- ' if indent else ''}{head}   [{tree.rule}{card}{section}]"]
     out += [f"{'  ' * indent}     = {line}" for line in tree.working]
     for child in tree.led_by:
         out += lines(child, indent + 1)

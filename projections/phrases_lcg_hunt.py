@@ -2,33 +2,48 @@
 
 from __future__ import annotations
 
+from projections.i18n import N_, _, nsay, say
 from projections.story import Phrase, Said
 
-_SIDES = {"B": "side B", "A": "side A"}
+_SIDES = {"B": N_("its side B"), "A": N_("its side A")}
+_SHARED = {"progress": N_("progress on Searching the High Seas"), "damage": N_("damage on the Dreadnaught")}
 
 
 def card_flipped(said: Said) -> str:
-    return f"{said.card('card')} flips to its {_SIDES.get(str(said.get('face')), str(said.get('face')))}"
+    face = str(said.get("face"))
+    return say("%(card)s flips to %(side)s", card=said.card("card"), side=_(_SIDES[face]) if face in _SIDES else face)
 
 
 def resources_lost(said: Said) -> str:
-    return f"{said.card('card')} loses {said.get('amount')} resource(s)"
+    amount = int(said.get("amount", 0) or 0)
+    return nsay("%(card)s loses %(n)d resource", "%(card)s loses %(n)d resources", amount, card=said.card("card"))
 
 
 def shared_value_learned(said: Said) -> str:
-    what = {"progress": "progress on Searching the High Seas", "damage": "damage on the Dreadnaught"}
     key = str(said.get("key"))
-    return f"the event organizer reports {said.get('others')} {what.get(key, key)} from the other groups"
+    return say(
+        "the event organizer reports %(amount)s %(what)s from the other groups",
+        amount=said.get("others"),
+        what=_(_SHARED[key]) if key in _SHARED else key,
+    )
 
 
 def effect_sent(said: Said) -> str:
-    return f"the effect {said.get('effect')} ({said.get('amount')}) is sent to group {said.get('group')}"
+    return say(
+        "the effect %(effect)s (%(amount)s) is sent to group %(group)s",
+        effect=said.get("effect"),
+        amount=said.get("amount"),
+        group=said.get("group"),
+    )
 
 
 def effect_arrived(said: Said) -> str:
-    return (
-        f"the event organizer relays the effect {said.get('effect')} ({said.get('amount')}) from group "
-        f"{said.get('source_group')} (its event {said.get('source_event')})"
+    return say(
+        "the event organizer relays the effect %(effect)s (%(amount)s) from group %(group)s (its event %(seq)s)",
+        effect=said.get("effect"),
+        amount=said.get("amount"),
+        group=said.get("source_group"),
+        seq=said.get("source_event"),
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from projections.i18n import N_, _, nsay, say
 from projections.story import Said, a_or_n, plural, possessive, words
 
 
@@ -21,61 +22,112 @@ def zone_words(
 ) -> str:
     """A zone key in words: a shared zone by its name (``staging``), a seat's zone as that
     seat's (``p1.hand`` -> ``p1's hand``); ``other`` may name a ``head.rest`` key first
-    (None: not one of its own). A key nobody knows reads as itself."""
+    (None: not one of its own). A key nobody knows reads as itself. The names in ``shared``
+    and ``seat_zones`` are English messages (marked with ``N_``), said in the language spoken."""
     if key in shared:
-        return shared[key]
-    head, _, rest = key.partition(".")
+        return _(shared[key])
+    head, _dot, rest = key.partition(".")
     if other is not None:
         named = other(head, rest)
         if named is not None:
             return named
     if rest in seat_zones:
-        return f"{head}'s {seat_zones[rest]}"
+        return say("%(seat)s's %(zone)s", seat=head, zone=_(seat_zones[rest]))
     return key
 
 
 def round_began(said: Said) -> str:
-    return f"round {said.get('round')} begins"
+    return say("round %(round)s begins", round=said.get("round"))
 
 
 def round_ended(said: Said) -> str:
-    return f"round {said.get('round')} ends"
+    return say("round %(round)s ends", round=said.get("round"))
 
 
 def laid_out(said: Said, where: str) -> str:
     """A position set as given: how many cards, and where in the game (``where``)."""
     n = len(said.get("cards") or ()) + int(said.get("cards_hidden", 0) or 0)
-    return f"the table is laid out as given: {plural(n, 'card')}, {where}"
+    return say("the table is laid out as given: %(cards)s, %(where)s", cards=plural(n, "card"), where=where)
 
 
 def deck_shuffled(said: Said) -> str:
     order = said.get("order")
     n = len(order) if order is not None else int(said.get("count", 0) or 0)
-    return f"{said.zone(str(said.get('zone')))} is shuffled ({plural(n, 'card')})"
+    return say("%(zone)s is shuffled (%(cards)s)", zone=said.zone(str(said.get("zone"))), cards=plural(n, "card"))
 
 
 def cards_drawn(said: Said) -> str:
     cards = said.cards("cards")
     player = said.get("player")
-    aside = " and sets them aside to look at" if said.get("aside") else ""
+    aside = bool(said.get("aside"))
     if cards.hidden:
-        return f"{player} draws {a_or_n(cards.count, 'card')}{aside}"
+        if aside:
+            return say(
+                "%(player)s draws %(cards)s and sets them aside to look at",
+                player=player,
+                cards=a_or_n(cards.count, "card"),
+            )
+        return say("%(player)s draws %(cards)s", player=player, cards=a_or_n(cards.count, "card"))
     if cards.count == 1:
-        return f"{player} draws {cards.text()}{aside}"
-    return f"{player} draws {plural(cards.count, 'card')}{aside}: {cards.text()}"
+        if aside:
+            return say("%(player)s draws %(card)s and sets it aside to look at", player=player, card=cards.text())
+        return say("%(player)s draws %(card)s", player=player, card=cards.text())
+    if aside:
+        return say(
+            "%(player)s draws %(count)s and sets them aside to look at: %(cards)s",
+            player=player,
+            count=plural(cards.count, "card"),
+            cards=cards.text(),
+        )
+    return say(
+        "%(player)s draws %(count)s: %(cards)s", player=player, count=plural(cards.count, "card"), cards=cards.text()
+    )
 
 
 def to_piles(said: Said, verb: str) -> str:
     """Cards gone to their piles: the pile named when the reader sees every card and they
-    all went to one (``Forest Spider#28 goes to the encounter discard pile``), else ``verb``."""
+    all went to one (``Forest Spider#28 goes to the encounter discard pile``), else said
+    as ``verb`` (``discarded``, ``cycled``, ``eliminated``)."""
     cards = said.cards("cards")
     piles = {said.state.cards[u].zone for u in cards.uids if u in said.state.cards}
     if not cards.hidden and len(piles) == 1:
-        return f"{cards.text()} {cards.be('goes', 'go')} to {said.zone(piles.pop())}"
-    return f"{cards.text()} {cards.be()} {verb}"
+        return nsay(
+            "%(cards)s goes to %(zone)s",
+            "%(cards)s go to %(zone)s",
+            cards.count,
+            cards=cards.text(),
+            zone=said.zone(piles.pop()),
+        )
+    if verb == "cycled":
+        return nsay("%(cards)s is cycled", "%(cards)s are cycled", cards.count, cards=cards.text())
+    if verb == "eliminated":
+        return nsay("%(cards)s is eliminated", "%(cards)s are eliminated", cards.count, cards=cards.text())
+    return nsay("%(cards)s is discarded", "%(cards)s are discarded", cards.count, cards=cards.text())
 
 
 def ability_used(said: Said, default: str | None = None) -> str:
     """A seat used a card's ability (``default``: the ability an event without one names)."""
-    ability = words(str(said.get("ability", default)))
-    return f"{said.get('player')} uses {possessive(said.card('card'))} {ability}"
+    code = str(said.get("ability", default))
+    card = said.card("card")
+    return say(
+        "%(player)s uses %(card_s)s %(ability)s",
+        player=said.get("player"),
+        ability=ability_word(code),
+        card_s=possessive(card),
+        card=card,
+    )
+
+
+ABILITIES = {
+    "action": N_("action"),
+    "response": N_("response"),
+    "ability": N_("ability"),
+    "forced": N_("forced effect"),
+    "travel": N_("travel effect"),
+    "when-revealed": N_("when revealed effect"),
+    "shadow": N_("shadow effect"),
+}
+
+
+def ability_word(code: str) -> str:
+    return _(ABILITIES[code]) if code in ABILITIES else words(code)

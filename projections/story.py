@@ -43,6 +43,7 @@ from domain.kernel.events import KERNEL_EVENTS, DecisionRequested, Event
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
+from projections.i18n import N_, N_plural, _, card_name, language, nsay, pgettext, say
 
 ENVELOPE = ("seq", "cause", "flow", "draws", "hash", "type")
 """Body keys that are not what the event says happened."""
@@ -75,10 +76,10 @@ class Namer:
         tools (a cause, an explanation); a sentence names a card by :meth:`name`."""
         if uid is None:
             return "-"
-        return f"{self.rules.card_name(self.state, uid)}#{uid}"
+        return f"{card_name(self.rules.card_name(self.state, uid))}#{uid}"
 
     def cards(self, uids: Iterable[int]) -> str:
-        return ", ".join(self.card(u) for u in uids) or "nothing"
+        return pgettext("list", ", ").join(self.card(u) for u in uids) or _("nothing")
 
     def name(self, uid: int) -> str:
         """The card as a sentence names it: its name as the game's phrasebook says it (the
@@ -87,40 +88,81 @@ class Namer:
         if self.book is not None:
             named = self.book.name(self.state, uid)
             if named is not None:
-                return named
+                return card_name(named)
         if self.uids:
             return self.card(uid)
         if uid not in getattr(self.state, "cards", ()):
-            return "a card"
-        return self.rules.card_name(self.state, uid)
+            return _("a card")
+        return card_name(self.rules.card_name(self.state, uid))
 
 
 # -- words ----------------------------------------------------------------------------------
 
 
 def join(items: Sequence[str], last: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+    """``a``, ``a and b``, ``a, b and c`` (``last``: ``and`` or ``or``), in the language spoken."""
     if not items:
         return ""
     if len(items) == 1:
         return items[0]
-    comma = "; " if any(", " in item for item in items) else ", "  # "Narya, Ring of Fire#30"
-    return f"{comma.join(items[:-1])} {last} {items[-1]}"
+    comma = pgettext("list", ", ")
+    if any(comma in item for item in items):  # "Narya, Ring of Fire#30"
+        comma = pgettext("list of lists", "; ")
+    head = comma.join(items[:-1])
+    if last == "or":
+        return say("%(items)s or %(last)s", items=head, last=items[-1])
+    return say("%(items)s and %(last)s", items=head, last=items[-1])
+
+
+COUNTED: dict[str, tuple[str, str]] = {
+    "card": N_plural("%(n)d card", "%(n)d cards"),
+    "option": N_plural("%(n)d option", "%(n)d options"),
+    "resource": N_plural("%(n)d resource", "%(n)d resources"),
+    "progress token": N_plural("%(n)d progress token", "%(n)d progress tokens"),
+    "face-down card": N_plural("%(n)d face-down card", "%(n)d face-down cards"),
+    "hidden card": N_plural("%(n)d hidden card", "%(n)d hidden cards"),
+    "attack icon": N_plural("%(n)d attack icon", "%(n)d attack icons"),
+    "attack token": N_plural("%(n)d attack token", "%(n)d attack tokens"),
+    "defense token": N_plural("%(n)d defense token", "%(n)d defense tokens"),
+    "damage token": N_plural("%(n)d damage token", "%(n)d damage tokens"),
+    "ring token": N_plural("%(n)d Ring token", "%(n)d Ring tokens"),
+    "corruption token": N_plural("%(n)d corruption token", "%(n)d corruption tokens"),
+    "point": N_plural("%(n)d point", "%(n)d points"),
+}
+"""The things a story counts, each as a counted message (``%(n)d card`` / ``%(n)d cards``)."""
+
+ONE: dict[str, str] = {
+    "card": N_("a card"),
+    "face-down card": N_("a face-down card"),
+    "hidden card": N_("a hidden card"),
+    "option": N_("an option"),
+}
+"""The same things, one of them read ``a card``."""
 
 
 def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """``1 card``, ``2 cards``."""
+    """``1 card``, ``2 cards``: the counted message of ``noun`` (:data:`COUNTED`); a noun not
+    there is counted in English."""
+    forms = COUNTED.get(noun)
+    if forms is not None:
+        return nsay(forms[0], forms[1], n)
     return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def a_or_n(n: int, noun: str, nouns: str | None = None) -> str:
     """``a card``, ``2 cards`` (``an`` before a vowel)."""
+    if n == 1 and noun in ONE:
+        return _(ONE[noun])
+    if n != 1 and noun in COUNTED:
+        return plural(n, noun, nouns)
     if n == 1:
         return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
     return plural(n, noun, nouns)
 
 
 def possessive(name: str) -> str:
+    """``Aragorn's``, ``Gandalf's``, ``Legolas'``: English only, as the blank ``%(card_s)s`` of
+    a message; a translation says ``%(card)s`` its own way instead."""
     return f"{name}'" if name.endswith("s") and "#" not in name else f"{name}'s"
 
 
@@ -144,7 +186,7 @@ class Cards:
     def text(self, noun: str = "card", nouns: str | None = None) -> str:
         """``Aragorn, Gimli and Legolas``; ``2 cards``; ``Gandalf#12 and a face-down card``."""
         rest = [a_or_n(self.hidden, noun, nouns)] if self.hidden else []
-        return join([*self.names, *rest]) or "no cards"
+        return join([*self.names, *rest]) or _("no cards")
 
     def be(self, one: str = "is", many: str = "are") -> str:
         """The verb that agrees with the cards: ``is`` or ``are``."""
@@ -198,10 +240,11 @@ class Said:
         return value if self.sees(value) else None
 
     def named(self, uid: Any, hidden: str = "a card") -> str:
-        return self.namer.name(uid) if self.sees(uid) else hidden
+        """The card's name, or ``hidden`` (an English message, said in the language spoken)."""
+        return self.namer.name(uid) if self.sees(uid) else _(hidden) if hidden else hidden
 
     def card(self, key: str, hidden: str = "a card") -> str:
-        """The name of the card in field ``key``, or ``hidden``."""
+        """The name of the card in field ``key``, or ``hidden`` (said in the language spoken)."""
         return self.named(self.body.get(key), hidden)
 
     def cards(self, key: str, uid_of: Callable[[Any], Any] = lambda item: item) -> Cards:
@@ -381,59 +424,142 @@ def _first(item: Any) -> Any:
 # -- the kernel's events --------------------------------------------------------------------
 
 
+SCOPES: dict[str, tuple[str, str, str]] = {
+    "round": (N_("the round"), N_("the end of the round"), N_("this round")),
+    "phase": (N_("the phase"), N_("the end of the phase"), N_("this phase")),
+    "attack": (N_("the attack"), N_("the end of the attack"), N_("this attack")),
+    "game": (N_("the game"), N_("the end of the game"), N_("this game")),
+    "turn": (N_("the turn"), N_("the end of the turn"), N_("this turn")),
+    "action": (N_("the action"), N_("the end of the action"), N_("this action")),
+    "battle": (N_("the battle"), N_("the end of the battle"), N_("this battle")),
+    "combat": (N_("the combat"), N_("the end of the combat"), N_("this combat")),
+    "step": (N_("the step"), N_("the end of the step"), N_("this step")),
+}
+"""The scopes an effect lasts until the end of, as the story names them: the scope, its end,
+and this one (whole phrases: a language's article agrees with the scope's noun)."""
+
+
+STATS = {
+    "willpower": N_("willpower"),
+    "attack": N_("attack"),
+    "defense": N_("defense"),
+    "threat": N_("threat"),
+    "hit-points": N_("hit points"),
+    "hit_points": N_("hit points"),
+    "hp": N_("hit points"),
+    "cost": N_("cost"),
+    "discount": N_("cost reduction"),
+    "quest-points": N_("quest points"),
+    "engagement": N_("engagement cost"),
+    "shadow": N_("shadow"),
+    "power": N_("power"),
+    "value": N_("value"),
+}
+"""The stats a modifier changes, as the story names them."""
+
+
+def prompt_text(prompt: str) -> str:
+    """A decision's prompt, as the engine recorded it in English, in the language spoken
+    (:mod:`projections.prompts`)."""
+    from projections.prompts import translate
+
+    return translate(prompt)
+
+
+def label_text(label: str) -> str:
+    """An option's label, as the engine recorded it in English, in the language spoken."""
+    from projections.prompts import translate
+
+    return translate(label)
+
+
+def _scope(scope: Any, which: int, english: str) -> str:
+    key = str(scope)
+    return _(SCOPES[key][which]) if key in SCOPES else english % words(key)
+
+
+def scope_the(scope: Any) -> str:
+    """``the round``, in the language spoken."""
+    return _scope(scope, 0, "the %s")
+
+
+def scope_end(scope: Any) -> str:
+    """``the end of the round``, in the language spoken."""
+    return _scope(scope, 1, "the end of the %s")
+
+
+def scope_this(scope: Any) -> str:
+    """``this round``, in the language spoken."""
+    return _scope(scope, 2, "this %s")
+
+
+def stat_word(stat: Any) -> str:
+    """A stat (``willpower``) in the language spoken; one not listed reads as its code."""
+    key = str(stat)
+    return _(STATS[key]) if key in STATS else words(key)
+
+
 def _requested(said: Said) -> str:
     d = said.get("decision") or {}
-    seat = d.get("seat", "someone")
+    seat = d.get("seat", _("someone"))
     if "prompt" not in d:  # another seat's decision: who, and what the rule asks
         book = said.namer.book
         rule = str(d.get("rule", ""))
-        return f"{seat} must decide {book.asks(rule) if book is not None else 'a question of the rules'}"
+        what = book.asks(rule) if book is not None else _("a question of the rules")
+        return say("%(seat)s must decide %(what)s", seat=seat, what=what)
     n = len(d.get("options") or ())
     kind = d.get("kind")
     if kind == Kind.NUMBER:
-        how = f"a number from {d.get('min', 1)} to {d.get('max', 1)}"
+        how = say("a number from %(low)s to %(high)s", low=d.get("min", 1), high=d.get("max", 1))
     elif kind == Kind.MANY:
         low, high = d.get("min", 1), d.get("max", 1)
-        some = high if low == high else f"up to {high}" if low == 0 else f"{low} to {high}"
-        how = f"choose {some} of {n}"
+        if low == high:
+            how = nsay("choose %(some)s of %(n)d", "choose %(some)s of %(n)d", n, some=high)
+        elif low == 0:
+            how = nsay("choose up to %(high)s of %(n)d", "choose up to %(high)s of %(n)d", n, high=high)
+        else:
+            how = nsay(
+                "choose %(low)s to %(high)s of %(n)d", "choose %(low)s to %(high)s of %(n)d", n, low=low, high=high
+            )
     elif kind == Kind.ORDER:
-        how = f"put {plural(n, 'option')} in order"
+        how = nsay("put %(n)d option in order", "put %(n)d options in order", n)
     else:
         how = plural(n, "option")
-    return f"{seat} must decide: {d.get('prompt')} [{how}]"
+    return say(
+        "%(seat)s must decide: %(prompt)s [%(how)s]", seat=seat, prompt=prompt_text(str(d.get("prompt"))), how=how
+    )
 
 
 def _answered(said: Said) -> str:
-    seat = said.get("seat", "someone")
+    seat = said.get("seat", _("someone"))
     choice: list[str] = list(said.get("choice") or ())
     hidden = int(said.get("choice_hidden", 0) or 0)
     asked = said.namer.asked
     if asked is not None and asked.id == said.get("decision") and asked.seat == seat:
         if asked.kind is Kind.NUMBER:
-            return f"{seat} chooses {join(choice) or 'nothing'}"
+            return say("%(seat)s chooses %(choice)s", seat=seat, choice=join(choice) or _("nothing"))
         if not choice:
-            return f"{seat} chooses nothing"
+            return say("%(seat)s chooses nothing", seat=seat)
         labels = [_label(said, asked, c) for c in choice]
         if asked.kind is Kind.ORDER:
-            return f"{seat} puts them in order: {', '.join(labels)}"
-        return f"{seat} chooses: {join(labels)}"
+            return say("%(seat)s puts them in order: %(labels)s", seat=seat, labels=pgettext("list", ", ").join(labels))
+        return say("%(seat)s chooses: %(labels)s", seat=seat, labels=join(labels))
     if said.namer.number_asked is not None and said.namer.number_asked == said.get("decision"):
-        return f"{seat} chooses {join(choice) or 'nothing'}"
+        return say("%(seat)s chooses %(choice)s", seat=seat, choice=join(choice) or _("nothing"))
     shown = [_unasked(said, c) for c in choice] + ([a_or_n(hidden, "hidden card")] if hidden else [])
-    return f"{seat} chooses {join(shown) or 'nothing'}"
+    return say("%(seat)s chooses %(choice)s", seat=seat, choice=join(shown) or _("nothing"))
 
 
-_VERBS = {"play": "play", "move": "move", "use": "use"}
 _WORDS = {
-    "pass": "Pass",
-    "yes": "Yes",
-    "no": "No",
-    "done": "Done",
-    "skip": "not to",
-    "ring": "to use their Ring token",
-    "winnow": "to winnow",
-    "cycle": "to cycle a card from their hand",
-    "deck": "the top card of their draw deck",
+    "pass": N_("Pass"),
+    "yes": N_("Yes"),
+    "no": N_("No"),
+    "done": N_("Done"),
+    "skip": N_("not to"),
+    "ring": N_("to use their Ring token"),
+    "winnow": N_("to winnow"),
+    "cycle": N_("to cycle a card from their hand"),
+    "deck": N_("the top card of their draw deck"),
 }
 """Option ids that are words already, as a sentence says them."""
 
@@ -445,39 +571,46 @@ def _unasked(said: Said, choice: str) -> str:
 
     def card(text: str) -> str:
         uid = int(text)
-        return said.namer.name(uid) if said.sees(uid) else "a card"
+        return said.namer.name(uid) if said.sees(uid) else _("a card")
 
     book = said.namer.book
     told = book.option(said, choice) if book is not None else None
     if told is not None:
         return told
     if choice in _WORDS:
-        return _WORDS[choice]
+        return _(_WORDS[choice])
     if choice.isdigit():
         return card(choice)
     if ">" in choice:
-        a, _, e = choice.partition(">")
+        a, _sep, e = choice.partition(">")
         if a.isdigit() and e.isdigit():
-            return f"{card(a)} attacks {card(e)}"
+            return say("%(attacker)s attacks %(enemy)s", attacker=card(a), enemy=card(e))
     parts = choice.split(".")
-    verb = _VERBS.get(parts[0], "")
+    verb = parts[0] if parts[0] in ("play", "move", "use") else ""
     if verb:
         parts = parts[1:]
     if not parts or not parts[0].isdigit():
         return choice.replace(".", " ").replace("-", " ")
     if not verb:
         verb = "play" if len(parts) > 1 and not parts[1].isdigit() else "use"
-    words = [verb, card(parts[0])]
+    where = ""
     for rest in parts[1:]:
-        if rest[:1] in ("L", "C") and rest[1:].isdigit():
-            words.append(f"{'onto' if rest[0] == 'L' else 'on'} {card(rest[1:])}")
+        if rest[:1] == "L" and rest[1:].isdigit():
+            where = say("onto %(card)s", card=card(rest[1:]))
+        elif rest[:1] == "C" and rest[1:].isdigit():
+            where = say("on %(card)s", card=card(rest[1:]))
         elif rest.isdigit() and verb == "move":  # move.<card>.<location>
-            words.append(f"onto {card(rest)}")
+            where = say("onto %(card)s", card=card(rest))
         elif rest == "reserve":
-            words.append("to the reserve")
+            where = _("to the reserve")
         elif rest == "event":
-            words.append("as an event")
-    return " ".join(words)
+            where = _("as an event")
+    name = card(parts[0])
+    if verb == "play":
+        return say("play %(card)s %(where)s", card=name, where=where) if where else say("play %(card)s", card=name)
+    if verb == "move":
+        return say("move %(card)s %(where)s", card=name, where=where) if where else say("move %(card)s", card=name)
+    return say("use %(card)s %(where)s", card=name, where=where) if where else say("use %(card)s", card=name)
 
 
 def _label(said: Said, decision: Decision, choice: str) -> str:
@@ -486,11 +619,11 @@ def _label(said: Said, decision: Decision, choice: str) -> str:
     option = decision.option(choice)
     if option is None:
         return _unasked(said, choice)
-    label, card = option.label, option.card
+    label, card = label_text(option.label), option.card
     if not said.namer.uids:
         return label
     if card is not None and said.sees(card) and f"#{card}" not in label:
-        printed = said.namer.rules.card_name(said.state, card)
+        printed = card_name(said.namer.rules.card_name(said.state, card))
         named = said.namer.name(card)
         if printed and printed in label and named != printed:
             return label.replace(printed, named, 1)
@@ -501,50 +634,78 @@ def _modifier(said: Said) -> str:
     m = said.get("modifier") or {}
     amount = int(m.get("amount", 0))
     source = m.get("source")
-    by = f" from {said.named(source)}" if source != m.get("target") and said.sees(source) else ""
-    stat = words(str(m.get("stat")))
-    return f"{said.named(m.get('target'))} gets {amount:+d} {stat}{by} until the end of the {m.get('until')}"
+    target = said.named(m.get("target"))
+    values = {
+        "card": target,
+        "amount": f"{amount:+d}",
+        "stat": stat_word(m.get("stat")),
+        "end": scope_end(m.get("until")),
+    }
+    if source != m.get("target") and said.sees(source):
+        return say(
+            "%(card)s gets %(amount)s %(stat)s from %(source)s until %(end)s",
+            source=said.named(source),
+            **values,
+        )
+    return say("%(card)s gets %(amount)s %(stat)s until %(end)s", **values)
 
 
 def _delayed(said: Said) -> str:
     d = said.get("delayed") or {}
-    return f"{words(str(d.get('node', '')))} will follow at the end of the {d.get('at')}"
+    return say(
+        "%(effect)s will follow at %(end)s",
+        effect=words(str(d.get("node", ""))),
+        end=scope_end(d.get("at")),
+    )
 
 
 def _limit(said: Said) -> str:
-    until = said.get("until", "round")
+    until = scope_this(said.get("until", "round"))
     key = said.get("key")
     if key is None:
-        return f"a limited ability is used for this {until}"
+        return say("a limited ability is used for %(until)s", until=until)
     parts = re.split(r"[:.]", str(key))  # a card's uid and a seat, as whole parts (``12:p1``)
     uids = [p for p in parts if p.isdigit()]
     if not uids:
-        return f"a limit of the rules is used for this {until}"
-    card = said.named(int(uids[0]), "a card")
+        return say("a limit of the rules is used for %(until)s", until=until)
+    card = said.named(int(uids[0]), N_("a card"))
     seats = [p for p in parts if p in getattr(said.state, "players", {})]
-    who = f" by {seats[0]}" if seats else ""
-    return f"{possessive(card)} limit is used{who} for this {until}"
+    if seats:
+        return say(
+            "%(card_s)s limit is used by %(seat)s for %(until)s",
+            card_s=possessive(card),
+            card=card,
+            seat=seats[0],
+            until=until,
+        )
+    return say("%(card_s)s limit is used for %(until)s", card_s=possessive(card), card=card, until=until)
 
 
-def _scope(said: Said) -> str:
-    scope = said.get("scope")
-    return f"the {scope} is over: effects lasting until its end lapse"
+def _scope_ended(said: Said) -> str:
+    return say("%(scope)s is over: effects lasting until its end lapse", scope=scope_the(said.get("scope")))
 
 
 def _ended(said: Said) -> str:
     o = said.get("outcome") or {}
-    return f"GAME OVER: {o.get('result')} ({words(str(o.get('reason', '')))})"
+    return say(
+        "GAME OVER: %(result)s (%(reason)s)", result=words(str(o.get("result"))), reason=words(str(o.get("reason", "")))
+    )
 
 
 def _reseeded(said: Said) -> str:
-    return "a decision is taken back: the chance still to come is drawn afresh"
+    return _("a decision is taken back: the chance still to come is drawn afresh")
 
 
 def _redrawn(said: Said) -> str:
     cards = said.get("cards")
     n = len(cards) if cards is not None else int(said.get("count", 0) or 0)
-    piles = join([said.zone(str(z)) for z in said.get("piles") or ()]) or "the face-down piles"
-    return f"the {plural(n, 'face-down card')} no one has seen in {piles} are drawn afresh"
+    piles = join([said.zone(str(z)) for z in said.get("piles") or ()]) or _("the face-down piles")
+    return nsay(
+        "the %(n)d face-down card no one has seen in %(piles)s is drawn afresh",
+        "the %(n)d face-down cards no one has seen in %(piles)s are drawn afresh",
+        n,
+        piles=piles,
+    )
 
 
 KERNEL: dict[str, Phrase] = {
@@ -553,7 +714,7 @@ KERNEL: dict[str, Phrase] = {
     "ModifierAdded": _modifier,
     "DelayedEffectScheduled": _delayed,
     "LimitUsed": _limit,
-    "ScopeEnded": _scope,
+    "ScopeEnded": _scope_ended,
     "GameEnded": _ended,
     "Reseeded": _reseeded,
     "CardsRedrawn": _redrawn,
@@ -574,6 +735,8 @@ def collapse(lines: Sequence[str], names: int = 3) -> list[str]:
     Legolas are removed from the quest``; more than ``names`` cards are counted: ``13 cards
     are put at the bottom of the Corsair deck``. A line may begin with its event's number
     (``#12 ``), which the first line of a run keeps."""
+    if language() != "en":  # the verbs below are English ones: other languages tell each line
+        return list(lines)
     out: list[str] = []
     run: list[tuple[str, str]] = []  # (name, number) of each line of the current run
     said: tuple[str, int] | None = None  # what the run says, and which verb
@@ -647,7 +810,7 @@ def _a_name(text: str) -> bool:
 
 def story(rules: Ruleset[Any], events: Iterable[Event]) -> Iterator[tuple[Event, str]]:
     """Each event with its line, folding as it goes so names resolve."""
-    for event, line, _ in story_with_causes(rules, events):
+    for event, line, _cause in story_with_causes(rules, events):
         yield event, line
 
 
@@ -666,9 +829,9 @@ def cause_text(event: Event, name: Namer) -> str:
     c = event.cause
     parts = [c.rule]
     if c.card is not None:
-        parts.append(f"the text of {name.name(c.card)}")
+        parts.append(say("the text of %(card)s", card=name.name(c.card)))
     if c.by is not None:
-        parts.append(f"after event {c.by}")
+        parts.append(say("after event %(seq)s", seq=c.by))
     if c.answer is not None:
-        parts.append(f"answering event {c.answer}")
+        parts.append(say("answering event %(seq)s", seq=c.answer))
     return "; ".join(parts)

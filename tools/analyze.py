@@ -14,6 +14,7 @@ from bots.analysis import REFEREE, Analysis, Swings, analyze, knowledge_of, swin
 from bots.search import Budget
 from domain.kernel.events import DecisionRequested
 from domain.kernel.ruleset import Ruleset
+from projections.i18n import say
 from service.app import Westmarch
 from tools.progress import Progress
 
@@ -40,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--budget",
         type=float,
         metavar="SECONDS",
-        help=f"CPU seconds of search per decision (default: {DEFAULT_SECONDS:g})",
+        help=say("CPU seconds of search per decision (default: %(seconds)s)", seconds=f"{DEFAULT_SECONDS:g}"),
     )
     p.add_argument(
         "--rollouts",
@@ -59,8 +60,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--total",
         type=float,
         metavar="SECONDS",
-        help=f"with --swings: CPU seconds for the whole game (default: {DEFAULT_TOTAL:g}); "
-        "the decisions it does not reach are named",
+        help=say(
+            "with --swings: CPU seconds for the whole game (default: %(seconds)s); the decisions it does not reach"
+            " are named",
+            seconds=f"{DEFAULT_TOTAL:g}",
+        ),
     )
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
 

@@ -15,7 +15,7 @@ import re
 import sqlite3
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -25,6 +25,9 @@ from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import check_chain, verify
+from projections.i18n import LANGUAGES, N_, _, from_environment, language, say, speaking
+from projections.prompts import error_text
+from projections.verdicts import told as verdict_told
 from service.app import (
     DEFAULT_DB,
     BadVersion,
@@ -51,9 +54,42 @@ CREATES_STORE = frozenset({"new", "simulate", "import", "serve"})
 """Commands that may start a new SQLite file; every other command reads an existing store."""
 
 
+_A = TypeVar("_A", bound=argparse.Action)
+
+
 class _Parser(argparse.ArgumentParser):
     """A usage error in one line, naming the command's ``--help`` (and, for a mistyped
-    choice, the nearest one)."""
+    choice, the nearest one). Its help is said in the language spoken: each argument's
+    ``help``, the command's ``description`` and argparse's own headings are catalog messages
+    (tools/i18n.py extracts the ``help=`` and ``description=`` strings of the tools)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if isinstance(kwargs.get("description"), str):
+            kwargs["description"] = _(kwargs["description"])
+        kwargs.setdefault("formatter_class", _Formatter)
+        parents = kwargs.pop("parents", [])
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for parent in parents:  # as argparse adds them, once the headings are in the language spoken
+            self._add_container_actions(parent)
+            self._defaults.update(parent._defaults)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        kind: Any = self.formatter_class
+        if not (isinstance(kind, type) and issubclass(kind, _Formatter)):  # tools/games.py sets a raw one
+            kind = type(f"_Said{getattr(kind, '__name__', 'Formatter')}", (_Formatter, kind), {})
+        formatter: argparse.HelpFormatter = kind(prog=self.prog)
+        return formatter
+
+    def _add_action(self, action: _A) -> _A:
+        if isinstance(action.help, str) and action.help != argparse.SUPPRESS:
+            action.help = _(action.help)
+        return super()._add_action(action)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("action", _SubParsers)
+        return super().add_subparsers(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
@@ -65,6 +101,24 @@ class _Parser(argparse.ArgumentParser):
         command = self.prog.removeprefix("westmarch").strip()
         where = f"{command}: " if command else ""
         self.exit(2, f"westmarch: {where}{message} (see: {self.prog} --help)\n")
+
+
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+class _SubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """A command's one-line help in the command list, in the language spoken."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        if isinstance(kwargs.get("help"), str):
+            kwargs["help"] = _(kwargs["help"])
+        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
+        return parser
+
+
+N_("show this help message and exit")  # argparse's own -h help, said through _Parser._add_action
 
 
 def _app(args: argparse.Namespace) -> Westmarch:
@@ -193,7 +247,7 @@ def _damaged_records(app: Westmarch, games: Sequence[UUID]) -> tuple[dict[UUID, 
     orphans, after = 0, 0
     while True:
         page = select_firsts(app.recorder, after, 500, [SEATS_TOPIC, COMMAND_TOPIC])
-        for _, record_id, topic, state in page:
+        for _position, record_id, topic, state in page:
             try:
                 DECODERS[topic].decode(mapper.open_state(state))
                 continue
@@ -252,21 +306,37 @@ def cmd_games(args: argparse.Namespace) -> int:
             continue
         shown += 1
         if damage:
-            where = f"scenario {scenario or '?'}"
-            print(f"{info.id}  {info.ruleset:5} version {info.version:6}  DAMAGED  {damage}  {where}")
+            print(
+                say(
+                    "%(game)s  %(ruleset)s version %(version)s  DAMAGED  %(damage)s  scenario %(scenario)s",
+                    game=info.id,
+                    ruleset=f"{info.ruleset:5}",
+                    version=f"{info.version:6}",
+                    damage=damage,
+                    scenario=scenario or "?",
+                )
+            )
         elif info.created is not None:
             seed = getattr(info.created, "seed", "?")
-            rules = f"rules v{recorded_rules_version(info.created)}"
-            status = "playing"
+            status = _("playing")
             if info.over:
                 last = app.history(info.id, gt=info.version - 1)[-1]
                 outcome = getattr(last, "outcome", None)
-                status = f"over: {outcome.result} ({outcome.reason})" if outcome is not None else "over"
+                status = say("over: %(result)s (%(reason)s)", **_outcome_words(outcome)) if outcome else _("over")
             print(
-                f"{info.id}  {info.ruleset:5} version {info.version:6}  {rules}  seed {seed}  {status}  "
-                f"scenario {scenario}"
+                say(
+                    "%(game)s  %(ruleset)s version %(version)s  rules v%(rules)s  seed %(seed)s  %(status)s  "
+                    "scenario %(scenario)s",
+                    game=info.id,
+                    ruleset=f"{info.ruleset:5}",
+                    version=f"{info.version:6}",
+                    rules=recorded_rules_version(info.created),
+                    seed=seed,
+                    status=status,
+                    scenario=scenario,
+                )
             )
-            print(f"    players: {who_plays(info.created)}")
+            print("    " + say("players: %(who)s", who=who_plays(info.created)))
         if info.id in origins:
             print(f"    {origin(origins[info.id])}")
         for forked in origins.values():
@@ -277,9 +347,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     if orphans:
         print(f"westmarch: WARNING: {orphans} stored record(s) beside games cannot be decoded", file=sys.stderr)
     if not infos:
-        print("no games yet; start one with: westmarch new lcg")
+        print(_("no games yet; start one with: westmarch new lcg"))
     elif not shown:
-        print("no game in this store is as asked")
+        print(_("no game in this store is as asked"))
     return 0
 
 
@@ -303,7 +373,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats = rules.seats(app.game(game_id).state)
     bot_kinds: dict[str, str] = {}
     for spec in args.bot or []:
-        seat, _, bot = spec.partition("=")
+        seat, _eq, bot = spec.partition("=")
         if seat not in seats:
             raise CommandError(f"--bot {spec}: this game's seats are {', '.join(seats)}")
         if (bot or "greedy") not in BOTS:
@@ -383,9 +453,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         game = take_back(app, source, seat)
         now["game"] = game.id
         seen.clear()
-        return (
-            f"{seat}'s last decision is taken back: this table now plays game {game.id}, from version "
-            f"{game.version}; game {source} stays as it was (westmarch games lists both)"
+        return say(
+            "%(seat)s's last decision is taken back: this table now plays game %(game)s, from version %(version)s;"
+            " game %(source)s stays as it was (westmarch games lists both)",
+            seat=seat,
+            game=game.id,
+            version=game.version,
+            source=source,
         )
 
     def caused_by(decision: Decision) -> int | None:
@@ -423,7 +497,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         return 130
     if outcome is not None:
-        print(f"game {now['game']}: {outcome.result} ({outcome.reason})")
+        print(say("game %(game)s: %(result)s (%(reason)s)", game=now["game"], **_outcome_words(outcome)))
     return 0
 
 
@@ -443,7 +517,7 @@ def _play_remote(args: argparse.Namespace) -> int:
     except grpc.RpcError as error:
         raise CommandError(f"{error.code().name}: {error.details()}") from None
     if outcome is not None:
-        print(f"game over: {outcome.result} ({outcome.reason})")
+        print(say("game over: %(result)s (%(reason)s)", **_outcome_words(outcome)))
     return 0
 
 
@@ -654,9 +728,12 @@ def cmd_log(args: argparse.Namespace) -> int:
     # a run of lines saying the same of different cards, for the same cause, is told once
     for items, line in runs(told, lambda one, next_one: one[1] == next_one[1]):
         (first, because), last = items[0], items[-1][0]
-        print(f"{first:6}  {line}" + (f"  (events {first} to {last})" if last != first else ""))
+        print(
+            f"{first:6}  {line}"
+            + ("  " + say("(events %(first)s to %(last)s)", first=first, last=last) if last != first else "")
+        )
         if not args.brief:
-            print(f"        because: {because}")
+            print("        " + say("because: %(cause)s", cause=because))
     return 0
 
 
@@ -733,10 +810,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         events = app.history(game_id)
     except DamagedGame as error:
-        print(f"{game_id}: FAILED at event {error.version}: {error.reason}")
+        print(f"{game_id}: " + say("FAILED at event %(seq)s: %(reason)s", seq=error.version, reason=error.reason))
         return 1
     verdict = verify(app.rules_of(game_id), events)
-    print(f"{game_id}: {verdict}")
+    print(f"{game_id}: {verdict_told(verdict)}")
     return verdict.exit_code
 
 
@@ -845,6 +922,15 @@ def cmd_deck_show(args: argparse.Namespace) -> int:
     return 0 if legal else 1
 
 
+def cmd_i18n(args: argparse.Namespace) -> int:
+    """The catalogs' maintenance (tools/i18n.py); it needs Babel, which the dev extra installs."""
+    try:
+        from tools.i18n import main as i18n_main
+    except ImportError as error:
+        raise CommandError(f"westmarch i18n needs Babel (pip install -e .[dev]): {error}") from None
+    return i18n_main([args.action, *(f"--lang={lang}" for lang in args.only or ())])
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from tools.bench import main as bench_main
 
@@ -855,8 +941,34 @@ def cmd_bench(args: argparse.Namespace) -> int:
 # -- the parser --------------------------------------------------------------------------
 
 
+def _language_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_("language of what is shown: %(languages)s (default: WESTMARCH_LANG, else LANG, else en)")
+        % {"languages": ", ".join(LANGUAGES)},
+    )
+
+
+def _lang_flag(argv: Sequence[str]) -> str | None:
+    """The last ``--lang`` of a command line, read before it is parsed so that ``--help``
+    and the parser's own errors are said in that language."""
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+    return found
+
+
 def parser() -> argparse.ArgumentParser:
+    speech = _Parser(add_help=False)
+    _language_argument(speech)
     common = _Parser(add_help=False)
+    _language_argument(common)
     common.add_argument("--db", metavar="PATH", help="SQLite file to use (default: westmarch.db, or SQLITE_DBNAME)")
     common.add_argument("--postgres", metavar="DSN", help="use PostgreSQL, e.g. postgresql://user@127.0.0.1:5432/db")
 
@@ -864,10 +976,11 @@ def parser() -> argparse.ArgumentParser:
         prog="westmarch",
         description="Event-sourced Lord of the Rings card games: play, simulate, audit and replay.",
     )
-    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _language_argument(top)
+    sub: _SubParsers = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str, fn: Any, store: bool = True) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help, description=help, parents=[common] if store else [])
+        p = sub.add_parser(name, help=help, description=help, parents=[common] if store else [speech])
         p.set_defaults(fn=fn)
         return p
 
@@ -1034,7 +1147,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("fixture", "run fixture files (set up a position, script decisions, check)", cmd_fixture, store=False)
     fix_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails")
+    g = fix_sub.add_parser("run", help="run fixture files; exits 1 if an expectation fails", parents=[speech])
     g.add_argument("files", nargs="+", help="fixture files (TOML) or folders of them")
     g.add_argument("-v", "--verbose", action="store_true", help="print the events, as the table read then")
     g = fix_sub.add_parser(
@@ -1053,12 +1166,30 @@ def parser() -> argparse.ArgumentParser:
     deck_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     g = deck_sub.add_parser(
         "show",
+        parents=[speech],
         help="print a deck and whether it is legal (exit 1 naming each problem if not)",
         description="Print a deck (a RingsDB deck export, an OCTGN .o8d deck, a list of cards, or a ready-made "
         "deck's name) and whether it is legal: 1 to 3 heroes, each unique, at most 3 copies of a title, "
         "every card one the engine plays. Exit 1 if it is not, with one line per problem.",
     )
     g.add_argument("deck", type=deck_source, metavar="FILE", help="deck file, or a ready-made deck (westmarch decks)")
+
+    p = command(
+        "i18n",
+        "maintain the translation catalogs: extract the messages, update each language's .po, compile the .mo, check",
+        cmd_i18n,
+        store=False,
+    )
+    p.add_argument(
+        "action",
+        nargs="?",
+        choices=("extract", "update", "compile", "check", "all"),
+        default="all",
+        help="what to do (default: %(default)s: extract, update and compile)",
+    )
+    p.add_argument(
+        "--only", action="append", choices=LANGUAGES[1:], metavar="LANG", help="only this language (repeatable)"
+    )
 
     p = command("bench", "measure the engine and write BENCHMARKS.md", cmd_bench, store=False)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
@@ -1153,6 +1284,26 @@ def _drop_if_empty(path: str) -> None:
             os.remove(leftover)
 
 
+RESULTS = {"won": N_("won"), "lost": N_("lost"), "free": N_("the Free Peoples win"), "shadow": N_("the Shadow wins")}
+REASONS = {
+    "heroes": N_("all heroes destroyed"),
+    "threat": N_("threat 50"),
+    "final-score": N_("final score"),
+    "sudden-death": N_("sudden death"),
+}
+
+
+def _outcome_words(outcome: Any) -> dict[str, str]:
+    """How a game ended, as the end of ``play`` says it (``lost (heroes)`` in English)."""
+    result, reason = str(outcome.result), str(outcome.reason)
+    if language() == "en":
+        return {"result": result, "reason": reason}
+    return {
+        "result": _(RESULTS[result]) if result in RESULTS else result,
+        "reason": _(REASONS[reason]) if reason in REASONS else reason,
+    }
+
+
 def _one_line(error: BaseException) -> str:
     """A refusal naming one problem below its first line (a deck's) is said in one line."""
     head, *rest = str(error).split("\n")
@@ -1160,6 +1311,18 @@ def _one_line(error: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command line, in the language ``--lang``, ``WESTMARCH_LANG`` or ``LANG`` names."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    try:
+        lang = from_environment(_lang_flag(given))
+    except ValueError as error:
+        print(f"westmarch: {error}", file=sys.stderr)
+        return 2
+    with speaking(lang):
+        return _main(given)
+
+
+def _main(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)  # a usage error exits 2, said in one line (_Parser)
     fresh = _new_sqlite_file(args)
     code = 2
@@ -1177,13 +1340,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         DamagedGame,
         DamagedRecord,
     ) as error:
-        print(f"westmarch: {_one_line(error)}", file=sys.stderr)
+        print(f"westmarch: {error_text(_one_line(error))}", file=sys.stderr)
         return 2
     except sqlite3.Error as error:
         print(f"westmarch: {_unreadable_store(getattr(args, 'db', None), error)}", file=sys.stderr)
         return 2
     except PersistenceError as error:
-        print(f"westmarch: the store cannot be used: {error}", file=sys.stderr)
+        print("westmarch: " + say("the store cannot be used: %(error)s", error=error), file=sys.stderr)
         return 2
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         print(

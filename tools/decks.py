@@ -10,8 +10,10 @@ from domain.lcg.decks import Deck, card_type, in_core_set, problems, title
 from domain.lcg.decks.formats import read_deck
 from domain.lcg.decks.ready_made import playable_part, ready_made, waiting
 from domain.lcg.lineups import DEFAULT_HEROES
+from projections.i18n import N_, _, card_name, nsay, say
+from projections.prompts import error_text
 
-_SECTIONS = (("ally", "Allies"), ("attachment", "Attachments"), ("event", "Events"))
+_SECTIONS = (("ally", N_("Allies")), ("attachment", N_("Attachments")), ("event", N_("Events")))
 
 
 @dataclass(frozen=True)
@@ -52,39 +54,62 @@ def show(source: DeckArgument) -> tuple[str, bool]:
     engine does not play yet are listed apart (they are left out of the game deck).
     """
     deck = source.deck
-    lines = [deck.name, "", f"Heroes ({len(deck.heroes)}): " + ", ".join(title(h) for h in deck.heroes)]
+    heroes = ", ".join(card_name(title(h)) for h in deck.heroes)
+    lines = [deck.name, "", say("Heroes (%(n)s): %(heroes)s", n=len(deck.heroes), heroes=heroes)]
     for kind, heading in _SECTIONS:
         cards = [(c, n) for c, n in deck.cards if card_type(c) == kind]
         if cards:
-            lines += ["", f"{heading} ({sum(n for _, n in cards)})"]
-            lines += [f"{n}x {title(c)}" for c, n in cards]
-    others = [(c, n) for c, n in deck.cards if card_type(c) not in {k for k, _ in _SECTIONS}]
+            lines += ["", f"{_(heading)} ({sum(n for _c, n in cards)})"]
+            lines += [f"{n}x {card_name(title(c))}" for c, n in cards]
+    others = [(c, n) for c, n in deck.cards if card_type(c) not in {k for k, _h in _SECTIONS}]
     if others:
-        lines += ["", "Other cards"] + [f"{n}x {title(c)} ({card_type(c)})" for c, n in others]
+        lines += ["", _("Other cards")] + [f"{n}x {card_name(title(c))} ({card_type(c)})" for c, n in others]
     found = problems(deck, in_core_set) if source.shipped else problems(deck)
     later = waiting(deck) if source.shipped else []
     lines.append("")
     if found:
-        lines.append(f"NOT LEGAL ({len(found)} problem{'s' if len(found) > 1 else ''}), {deck.size} cards:")
-        lines += [f"  {p}" for p in found]
+        lines.append(
+            nsay(
+                "NOT LEGAL (%(n)d problem), %(size)s cards:",
+                "NOT LEGAL (%(n)d problems), %(size)s cards:",
+                len(found),
+                size=deck.size,
+            )
+        )
+        lines += [f"  {error_text(str(p))}" for p in found]
     else:
-        lines.append(f"legal: {len(deck.heroes)} heroes, {deck.size} cards")
+        lines.append(say("legal: %(heroes)s heroes, %(size)s cards", heroes=len(deck.heroes), size=deck.size))
     if later:
-        lines.append(f"not played yet (their text is to come), left out of the game deck: {', '.join(later)}")
+        lines.append(
+            say(
+                "not played yet (their text is to come), left out of the game deck: %(cards)s",
+                cards=", ".join(card_name(c) for c in later),
+            )
+        )
     return "\n".join(lines), not found
+
+
+DEFAULT_FOR = (N_("default for p1"), N_("default for p2"), N_("default for p3"), N_("default for p4"))
 
 
 def listing() -> str:
     """The ready-made decks: key, heroes, size, which seat plays it by default, what waits."""
-    defaults = {frozenset(lineup): f"default for p{i + 1}" for i, lineup in enumerate(DEFAULT_HEROES)}
+    defaults = {frozenset(lineup): DEFAULT_FOR[i] for i, lineup in enumerate(DEFAULT_HEROES[: len(DEFAULT_FOR)])}
     rows = []
     for key, deck in ready_made().items():
-        heroes = ", ".join(title(h) for h in deck.heroes)
-        seat = defaults.get(frozenset(deck.heroes), "")
-        rows.append(f"{key:24} {deck.size:3} cards  {heroes:32} {seat}")
+        heroes = ", ".join(card_name(title(h)) for h in deck.heroes)
+        seat = _(defaults[frozenset(deck.heroes)]) if frozenset(deck.heroes) in defaults else ""
+        size = nsay("%(n)3d card", "%(n)3d cards", deck.size)
+        rows.append(f"{key:24} {size}  {heroes:32} {seat}")
         later = waiting(deck)
         if later:
-            rows.append(f"{'':24} not played yet (their text is to come), left out: {', '.join(later)}")
+            left_out = say(
+                "not played yet (their text is to come), left out: %(cards)s",
+                cards=", ".join(card_name(c) for c in later),
+            )
+            rows.append(f"{'':24} {left_out}")
     rows.append("")
-    rows.append("play one with: westmarch new lcg --deck KEY (once per player); see one with: westmarch deck show KEY")
+    rows.append(
+        _("play one with: westmarch new lcg --deck KEY (once per player); see one with: westmarch deck show KEY")
+    )
     return "\n".join(rows)

@@ -11,6 +11,7 @@ from typing import Any
 from domain.kernel.events import Event
 from domain.kernel.state import State
 from domain.rulesets import ruleset
+from projections.i18n import N_, _
 from tools.decks import deck_argument
 
 
@@ -25,29 +26,31 @@ class GameKind:
     rounds: Callable[[State], int]
 
 
-LCG_EXAMPLES = """\
+LCG_EXAMPLES = N_("""\
 the three Core scenarios with your own decks (a RingsDB deck export, .json; also .o8d or a list):
   westmarch new lcg --scenario journey-along-the-anduin --deck mine.json --deck friend.json
   westmarch play GAME                 every seat played here (or: --seat p1 --bot p2=greedy)
   westmarch simulate lcg --scenario escape-from-dol-guldur --deck mine.json --deck friend.json
 over gRPC (westmarch serve): CreateGame with game "lcg", scenario "escape-from-dol-guldur" and one
-PlayerSetup per player whose deck is the export's text and deck_format "ringsdb" (README: Decks)."""
+PlayerSetup per player whose deck is the export's text and deck_format "ringsdb" (README: Decks).""")
 
 
 def _lcg_arguments(parser: argparse.ArgumentParser) -> None:
     from domain.lcg.scenarios import SCENARIOS, load
 
     load()
-    parser.epilog = LCG_EXAMPLES
+    parser.epilog = _(LCG_EXAMPLES)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
         "--scenario",
         default="passage-through-mirkwood",
         choices=sorted(SCENARIOS),
         metavar="SCENARIO",
-        help="the scenario: "
-        + "; ".join(f"{key} ({SCENARIOS[key].title})" for key in sorted(SCENARIOS))
-        + " (default: %(default)s)",
+        help=_("the scenario: %(scenarios)s (default: %(default)s)")
+        % {
+            "scenarios": "; ".join(f"{key} ({SCENARIOS[key].title})" for key in sorted(SCENARIOS)),
+            "default": "%(default)s",
+        },
     )
     parser.add_argument(
         "--players", type=int, help="1 to 4 players (default: one per --deck or --heroes given, else 1)"

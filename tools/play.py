@@ -19,9 +19,11 @@ from typing import Any, TextIO
 
 from bots import is_action_window
 from domain.kernel.decisions import Choice, Decision, IllegalChoice, Kind, Option, RuleError
+from projections.i18n import N_, _, card_name, say
+from projections.prompts import error_text, translate
 from projections.story import collapse
 
-HELP = """Answer with the option numbers:
+HELP = N_("""Answer with the option numbers:
   one option:        3
   several options:   1,4,5   (an empty line chooses none, where none is allowed)
   an order:          2,1,3   (every option, first to last)
@@ -39,7 +41,7 @@ Other keys:
   u SEAT             take back SEAT's last decision (on a server: consent to SEAT's
                      asking; it happens once every seat agrees, or the referee does it)
   q                  quit (everything answered so far is saved)
-  h                  this help"""
+  h                  this help""")
 
 CLOSING_OPTIONS = ("pass", "done", "skip", "no", "undefended")
 """Option ids that end a choice; they stay last when options are put in a stable order."""
@@ -115,14 +117,16 @@ def parse_answer(decision: Decision, text: str, options: list[Option] | None = N
     """Turn what the player typed into option ids; ValueError says what is wrong."""
     options = options if options is not None else list(decision.options)
     text = text.strip()
-    span = f"type a number from 1 to {len(options)}"
+    span = say("type a number from 1 to %(n)s", n=len(options))
     if decision.kind is Kind.NUMBER:
         try:
             value = int(text)
         except ValueError:
-            raise ValueError(f"type a number from {decision.min} to {decision.max}") from None
+            raise ValueError(
+                say("type a number from %(low)s to %(high)s", low=decision.min, high=decision.max)
+            ) from None
         if not decision.min <= value <= decision.max:
-            raise ValueError(f"type a number from {decision.min} to {decision.max}")
+            raise ValueError(say("type a number from %(low)s to %(high)s", low=decision.min, high=decision.max))
         return (str(value),)
     if not text:
         if decision.kind is Kind.MANY and decision.min == 0:
@@ -133,30 +137,42 @@ def parse_answer(decision: Decision, text: str, options: list[Option] | None = N
         if not part:
             continue
         if not part.isdigit():
-            raise ValueError(f"{part!r} is not an option: {span} (h for help)")
+            raise ValueError(say("%(part)s is not an option: %(span)s (h for help)", part=repr(part), span=span))
         n = int(part)
         if not 1 <= n <= len(options):
-            raise ValueError(f"there is no option {n}: {span}")
+            raise ValueError(say("there is no option %(n)s: %(span)s", n=n, span=span))
         picks.append(options[n - 1].id)
     if len(set(picks)) != len(picks):
-        raise ValueError("an option is given twice")
+        raise ValueError(_("an option is given twice"))
     if decision.kind is Kind.ONE and len(picks) != 1:
-        raise ValueError(f"choose one option: {span}")
+        raise ValueError(say("choose one option: %(span)s", span=span))
     if decision.kind is Kind.MANY and not decision.min <= len(picks) <= decision.max:
-        wanted = str(decision.min) if decision.min == decision.max else f"{decision.min} to {decision.max}"
-        raise ValueError(f"choose {wanted} options, separated by commas (you gave {len(picks)})")
+        wanted = (
+            str(decision.min)
+            if decision.min == decision.max
+            else say("%(low)s to %(high)s", low=decision.min, high=decision.max)
+        )
+        raise ValueError(
+            say("choose %(wanted)s options, separated by commas (you gave %(given)s)", wanted=wanted, given=len(picks))
+        )
     if decision.kind is Kind.ORDER and len(picks) != len(options):
-        raise ValueError(f"put all {len(options)} options in order, separated by commas (you gave {len(picks)})")
+        raise ValueError(
+            say(
+                "put all %(n)s options in order, separated by commas (you gave %(given)s)",
+                n=len(options),
+                given=len(picks),
+            )
+        )
     return tuple(picks)
 
 
 def _how_many(decision: Decision) -> str:
     low, high = decision.min, decision.max
     if low == high:
-        return f"choose {low}, separated by commas" if low > 1 else "choose 1"
+        return say("choose %(n)s, separated by commas", n=low) if low > 1 else _("choose 1")
     if low == 0:
-        return f"choose up to {high}, separated by commas, or press Enter for none"
-    return f"choose {low} to {high}, separated by commas"
+        return say("choose up to %(n)s, separated by commas, or press Enter for none", n=high)
+    return say("choose %(low)s to %(high)s, separated by commas", low=low, high=high)
 
 
 def show_decision(
@@ -170,12 +186,12 @@ def show_decision(
     """The prompt, what it turns on, and the numbered options. ``cause`` is the card whose
     text asks the question, if any: its text is shown unless the prompt already shows it."""
     shape = {
-        Kind.ONE: "choose one",
+        Kind.ONE: _("choose one"),
         Kind.MANY: _how_many(decision),
-        Kind.ORDER: "put every option in order",
-        Kind.NUMBER: f"a number from {decision.min} to {decision.max}",
+        Kind.ORDER: _("put every option in order"),
+        Kind.NUMBER: say("a number from %(low)s to %(high)s", low=decision.min, high=decision.max),
     }[decision.kind]
-    out.write(f"\n{decision.seat}: {decision.prompt} ({shape})\n")
+    out.write(f"\n{decision.seat}: {translate(decision.prompt)} ({shape})\n")
     if table is not None and shown is not None:
         for line in shown.notes(table, decision):
             out.write(line + "\n")
@@ -183,14 +199,18 @@ def show_decision(
         told = {decision.about}
         if decision.about is None:
             for card in named_in(decision, cards):
-                out.write(f"  {card.name}: {card.text}\n")
+                out.write(f"  {card_name(card.name)}: {card.text}\n")
                 told.add(card.uid)
         caused = next((c for c in cards if c.uid == cause), None) if cause not in told else None
         if caused is not None and caused.text:
-            out.write(f"  (asked by the text of {caused.name}: {caused.text})\n")
+            out.write(
+                "  "
+                + say("(asked by the text of %(card)s: %(text)s)", card=card_name(caused.name), text=caused.text)
+                + "\n"
+            )
     for i, option in enumerate(options if options is not None else decision.options, start=1):
         note = shown.option_note(table, decision, option) if table is not None and shown is not None else ""
-        out.write(f"  {i:2}. {option.label}{f'  ({note})' if note else ''}\n")
+        out.write(f"  {i:2}. {translate(option.label)}{f'  ({note})' if note else ''}\n")
 
 
 def named_in(decision: Decision, cards: list[Any]) -> list[Any]:
@@ -281,7 +301,7 @@ def ask_human(
         if word in ("q", "quit", "exit"):
             raise Quit
         if word in ("h", "help", "?"):
-            out.write(HELP + "\n")
+            out.write(_(HELP) + "\n")
             continue
         if word in ("t", "table"):
             out.write((whole or table_text) + "\n")
@@ -293,7 +313,10 @@ def ask_human(
             seating.auto_pass = not seating.auto_pass
             if seating.on_change is not None:
                 seating.on_change(seating)
-            out.write(f"  auto-pass is {'on: action windows are passed for you' if seating.auto_pass else 'off'}\n")
+            if seating.auto_pass:
+                out.write("  " + _("auto-pass is on: action windows are passed for you") + "\n")
+            else:
+                out.write("  " + _("auto-pass is off") + "\n")
             continue
         if word == "v" or word.startswith("v "):
             out.write(values(decision, options, hint, word[1:].strip()) + "\n")
@@ -307,39 +330,49 @@ def ask_human(
         except ValueError as error:
             out.write(f"  {error}\n")
         except RuleError as error:
-            out.write(f"  refused: {refusal(decision, error)}\n")
+            out.write("  " + say("refused: %(why)s", why=error_text(refusal(decision, error))) + "\n")
 
 
 def values(decision: Decision, options: list[Option], hint: Hint | None, asked: str) -> str:
     """The ``v`` key: each answer searched, best first, as it is typed at this prompt (the
     options' numbers on screen), with its chance of winning and a bar."""
     if hint is None:
-        return "  no values at this table"
+        return "  " + _("no values at this table")
     try:
         seconds = float(asked) if asked else HINT_SECONDS
     except ValueError:
-        return f"  v {asked}: type v, or v and the seconds of search (v 10)"
+        return "  " + say("v %(asked)s: type v, or v and the seconds of search (v 10)", asked=asked)
     if not 0 < seconds <= HINT_MOST:
-        return f"  v {asked}: give from 1 to {HINT_MOST:g} seconds of search"
+        return "  " + say("v %(asked)s: give from 1 to %(most)s seconds of search", asked=asked, most=f"{HINT_MOST:g}")
     sys.stdout.flush()
     try:
         found = hint(decision, seconds)
     except ValueError as error:
-        return f"  no values: {error}"
+        return "  " + say("no values: %(error)s", error=error_text(str(error)))
     number = {o.id: str(n) for n, o in enumerate(options, start=1)}
     typed = [
         ",".join(number.get(c, c) for c in v.choice) if decision.kind is not Kind.NUMBER else v.choice[0]
         for v in found.options
     ]
     width = max(len(t) for t in typed) if typed else 1
-    label = max(len(v.label) for v in found.options) if found.options else 1
+    labels = [translate(v.label) for v in found.options]
+    label = max(len(said) for said in labels) if labels else 1
     lines = [
-        f"  chance of winning after each answer, from what {found.knowledge} knows (the cards hidden from "
-        f"{found.knowledge} sampled); {found.rollouts} rollouts, 95% interval:"
+        "  "
+        + say(
+            "chance of winning after each answer, from what %(seat)s knows (the cards hidden from %(seat)s sampled);"
+            " %(rollouts)s rollouts, 95%% interval:",
+            seat=found.knowledge,
+            rollouts=found.rollouts,
+        )
     ]
-    for t, v in zip(typed, found.options, strict=True):
+    for t, v, said in zip(typed, found.options, labels, strict=True):
         bar = "#" * round(20 * v.value) + "." * (20 - round(20 * v.value))
-        lines.append(f"    type {t:<{width}}  {v.label:<{label}}  {v.value:4.0%} [{v.low:4.0%} - {v.high:4.0%}]  {bar}")
+        lines.append(
+            "    "
+            + say("type %(typed)s", typed=f"{t:<{width}}")
+            + f"  {said:<{label}}  {v.value:4.0%} [{v.low:4.0%} - {v.high:4.0%}]  {bar}"
+        )
     return "\n".join(lines)
 
 
@@ -386,14 +419,14 @@ def changes(before: str, after: str) -> str:
             if i > 0 and old[i].strip() and not difflib.get_close_matches(old[i], now, n=1, cutoff=0.6):
                 at = title_now(i)
                 with_titles(at)
-                gone.setdefault(at, []).append(f"{' ' * _indent(old[i])}gone: {old[i].strip()}")
+                gone.setdefault(at, []).append(" " * _indent(old[i]) + say("gone: %(line)s", line=old[i].strip()))
     out = []
     for j, line in enumerate(new):
         if j in show:
             out.append(line)
         out += gone.get(j, [])
     if len(out) == 1:
-        out.append("    (nothing else changed)")
+        out.append("    " + _("(nothing else changed)"))
     return "\n".join(out)
 
 
@@ -434,7 +467,7 @@ def play(
             if current.over and recent is not None:
                 lines = collapse(recent("referee"))
                 if lines:
-                    out.write("\nLast events:\n" + "\n".join(f"  {line}" for line in lines[-12:]) + "\n")
+                    out.write("\n" + _("Last events:") + "\n" + "\n".join(f"  {line}" for line in lines[-12:]) + "\n")
             table = view("referee" if current.over else "spectator")
             out.write("\n" + shown.render(table) + "\n")
             if current.over:
@@ -445,11 +478,18 @@ def play(
             submit(decision, seating.bots[seat].choose(decision, partial(view, seat)))
             continue
         if seating.humans is not None and seat not in seating.humans:
-            out.write(f"\nwaiting for {seat}, who is not played here\n")
+            out.write("\n" + say("waiting for %(seat)s, who is not played here", seat=seat) + "\n")
             return None
         if seating.auto_pass and is_action_window(decision):
             submit(decision, ("pass",))
-            out.write(f"{seat} passes: {decision.prompt} (auto-pass; type a to turn it off)\n")
+            out.write(
+                say(
+                    "%(seat)s passes: %(prompt)s (auto-pass; type a to turn it off)",
+                    seat=seat,
+                    prompt=translate(decision.prompt),
+                )
+                + "\n"
+            )
             continue
         table = view(seat)
         whole = shown.render(table)
@@ -458,21 +498,33 @@ def play(
         if before is None:
             text = whole
         else:
-            text = "The table, what changed since your last decision (t: the whole table):\n" + changes(before, whole)
+            text = (
+                _("The table, what changed since your last decision (t: the whole table):")
+                + "\n"
+                + changes(before, whole)
+            )
         if recent is not None:
             lines = collapse(recent(seat))
             if lines:
-                text = "Since your last decision:\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + text
+                text = _("Since your last decision:") + "\n" + "\n".join(f"  {line}" for line in lines) + "\n\n" + text
         if last_human is not None and last_human != seat:
-            text = f"*** {seat} decides now: the table below shows {seat}'s hand, not {last_human}'s ***\n" + text
+            text = (
+                say(
+                    "*** %(seat)s decides now: the table below shows %(seat)s's hand, not %(other)s's ***",
+                    seat=seat,
+                    other=last_human,
+                )
+                + "\n"
+                + text
+            )
         elif last_human is None and seating.shared:
-            text = f"*** {seat} decides: the table below shows {seat}'s hand ***\n" + text
+            text = say("*** %(seat)s decides: the table below shows %(seat)s's hand ***", seat=seat) + "\n" + text
         last_human = seat
         try:
             cause = caused_by(decision) if caused_by is not None else None
             ask_human(decision, text, partial(submit, decision), read, out, table, shown, seating, cause, whole, hint)
         except Quit:
-            out.write("\nsaved; run play again to resume\n")
+            out.write("\n" + _("saved; run play again to resume") + "\n")
             return None
         except TakeBack as asked:
             if take_back is None:
@@ -482,4 +534,4 @@ def play(
             try:
                 out.write(take_back(asked.seat or seat) + "\n")
             except RuleError as error:
-                out.write(f"  cannot take back: {error}\n")
+                out.write("  " + say("cannot take back: %(error)s", error=error_text(str(error))) + "\n")

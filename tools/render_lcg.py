@@ -6,9 +6,23 @@ from collections.abc import Mapping
 
 from domain.kernel.decisions import Decision, Option
 from domain.lcg.cards import CARDS
+from projections.i18n import N_, _, card_name, language, nsay, say
 from projections.lcg import CardView, PlayerView, TableView
 from projections.phrases_lcg import outcome_text
+from projections.phrases_lcg_events import keyword_word
 from tools.render_shared import about, every_card, group, seats_and_end
+
+PHASES = {
+    "setup": N_("setup"),
+    "resource": N_("resource"),
+    "planning": N_("planning"),
+    "quest": N_("quest"),
+    "travel": N_("travel"),
+    "encounter": N_("encounter"),
+    "combat": N_("combat"),
+    "refresh": N_("refresh"),
+}
+"""The phases as the table's first line names them (``Round 2 - combat phase``)."""
 
 VICTORY = {code: d.victory_points for code, d in CARDS.items() if d.victory_points}
 
@@ -16,21 +30,23 @@ VICTORY = {code: d.victory_points for code, d in CARDS.items() if d.victory_poin
 def _stats(c: CardView) -> str:
     parts = []
     for label, value in (
-        ("cost", c.cost),
-        ("eng", c.engagement_cost),
-        ("thr", c.threat),
-        ("WP", c.willpower),
-        ("ATK", c.attack),
-        ("DEF", c.defense),
-        ("HP", c.hit_points),
+        (N_("cost"), c.cost),
+        (N_("eng"), c.engagement_cost),
+        (N_("thr"), c.threat),
+        (N_("WP"), c.willpower),
+        (N_("ATK"), c.attack),
+        (N_("DEF"), c.defense),
+        (N_("HP"), c.hit_points),
     ):
         if value is not None:
-            parts.append(f"{label} {value}")
+            parts.append(f"{_(label)} {value}")
     if c.quest_points is not None:
-        parts.append(f"progress {c.progress}/{c.quest_points}")
+        parts.append(say("progress %(progress)s/%(points)s", progress=c.progress, points=c.quest_points))
     if c.other_groups:  # Epic Multiplayer: counted toward the global value with this card's own
-        placed = "damage" if c.hit_points is not None else "progress"
-        parts.append(f"{c.other_groups} {placed} by the other groups")
+        if c.hit_points is not None:
+            parts.append(say("%(count)s damage by the other groups", count=c.other_groups))
+        else:
+            parts.append(say("%(count)s progress by the other groups", count=c.other_groups))
     return ", ".join(parts)
 
 
@@ -39,28 +55,32 @@ def card_line(c: CardView, names: Mapping[int, str] | None = None) -> str:
     an enemy guards)."""
     marks = []
     if c.damage:
-        marks.append(f"{c.damage} damage")
+        marks.append(say("%(n)s damage", n=c.damage))
     if c.resources:
-        marks.append(f"{c.resources} resource{'s' if c.resources != 1 else ''}")
+        marks.append(nsay("%(n)d resource", "%(n)d resources", c.resources))
     if c.exhausted:
-        marks.append("exhausted")
+        marks.append(_("exhausted"))
     if c.committed:
-        marks.append("questing")
+        marks.append(_("questing"))
     if c.keywords:
-        marks.append(" ".join(c.keywords))
+        marks.append(" ".join(keyword_word(k) for k in c.keywords))
     stats = _stats(c)
-    line = c.name + (f" ({stats})" if stats else "")
+    line = card_name(c.name) + (f" ({stats})" if stats else "")
     if marks:
         line += " - " + ", ".join(marks)
     for a in c.attachments:
-        line += f" [attached: {a.name}{', exhausted' if a.exhausted else ''}]"
+        if a.exhausted:
+            line += " " + say("[attached: %(card)s, exhausted]", card=card_name(a.name))
+        else:
+            line += " " + say("[attached: %(card)s]", card=card_name(a.name))
     if c.guarding is not None:
-        line += f" [guarding {(names or {}).get(c.guarding, 'an objective')}]"
+        guarded = (names or {}).get(c.guarding)
+        line += " " + say("[guarding %(card)s]", card=card_name(guarded) if guarded else _("an objective"))
     if c.face_down_shadows:
         n = c.face_down_shadows
-        line += f" [{n} face-down shadow card{'s' if n != 1 else ''}]"
+        line += " " + nsay("[%(n)d face-down shadow card]", "[%(n)d face-down shadow cards]", n)
     for s in c.shadows:
-        line += f" [shadow: {s.name}]"
+        line += " " + say("[shadow: %(card)s]", card=card_name(s.name))
     return line
 
 
@@ -71,42 +91,68 @@ def _group(
 
 
 def _player(p: PlayerView, names: Mapping[int, str] | None = None) -> list[str]:
-    head = f"{p.seat}  threat {p.threat}  hand {p.hand_size}  deck {p.deck_size}"
+    head = say(
+        "%(seat)s  threat %(threat)s  hand %(hand)s  deck %(deck)s",
+        seat=p.seat,
+        threat=p.threat,
+        hand=p.hand_size,
+        deck=p.deck_size,
+    )
     if p.first:
-        head += "  (first player)"
+        head += "  " + _("(first player)")
     if p.eliminated:
-        head += "  ELIMINATED"
+        head += "  " + _("ELIMINATED")
     lines = [head]
-    lines += _group("Heroes", p.heroes)
-    lines += _group("Allies", p.allies)
-    lines += _group("Engaged", p.engaged, names=names)
-    lines += _group("Prisoner (face down, cannot be used)", p.prisoner)
-    lines += _group("On top of the deck", p.deck_conditions)
+    lines += _group(_("Heroes"), p.heroes)
+    lines += _group(_("Allies"), p.allies)
+    lines += _group(_("Engaged"), p.engaged, names=names)
+    lines += _group(_("Prisoner (face down, cannot be used)"), p.prisoner)
+    lines += _group(_("On top of the deck"), p.deck_conditions)
     if p.hand is not None:
-        lines += _group("Hand", p.hand)
+        lines += _group(_("Hand"), p.hand)
     if p.discard:
-        lines.append(f"  Discard: {', '.join(c.name for c in p.discard)}")
+        lines.append("  " + say("Discard: %(cards)s", cards=", ".join(card_name(c.name) for c in p.discard)))
     return lines
 
 
 def render(t: TableView) -> str:
     names = {c.uid: c.name for c in cards(t)}
-    lines = [f"Round {t.round} - {t.phase or 'setup'} phase - version {t.version} - viewing as {t.viewer}"]
+    lines = [
+        say(
+            "Round %(round)s - %(phase)s phase - version %(version)s - viewing as %(viewer)s",
+            round=t.round,
+            phase=_(PHASES.get(t.phase or "setup", t.phase or "setup")),
+            version=t.version,
+            viewer=t.viewer,
+        )
+    ]
     if t.quest is not None:
-        lines.append(f"Quest stage {t.quest_stage}: {t.quest.name} ({_stats(t.quest)})")
+        lines.append(
+            say(
+                "Quest stage %(stage)s: %(card)s (%(stats)s)",
+                stage=t.quest_stage,
+                card=card_name(t.quest.name),
+                stats=_stats(t.quest),
+            )
+        )
     if t.active_location is not None:
-        lines.append(f"Active location: {card_line(t.active_location)}")
+        lines.append(say("Active location: %(card)s", card=card_line(t.active_location)))
     threat = sum(c.threat or 0 for c in t.staging)
-    lines.append(f"Staging area (threat {threat}):")
-    lines += ["    " + card_line(c, names) for c in t.staging] or ["    (empty)"]
+    lines.append(say("Staging area (threat %(threat)s):", threat=threat))
+    lines += ["    " + card_line(c, names) for c in t.staging] or ["    " + _("(empty)")]
     points = sum(c.victory_points or 0 for c in t.victory)
-    shown = ", ".join(c.name for c in t.victory) or "none"
+    shown = ", ".join(card_name(c.name) for c in t.victory) or _("none")
     lines.append(
-        f"Encounter deck {t.encounter_deck_size} cards - discard {len(t.encounter_discard)}"
-        f" - victory display: {shown}" + (f" ({points} victory points)" if points else "")
+        say(
+            "Encounter deck %(deck)s cards - discard %(discard)s - victory display: %(shown)s",
+            deck=t.encounter_deck_size,
+            discard=len(t.encounter_discard),
+            shown=shown,
+        )
+        + (" " + nsay("(%(n)d victory point)", "(%(n)d victory points)", points) if points else "")
     )
     if t.set_aside:
-        lines.append(f"Set aside, out of play: {', '.join(card_line(c) for c in t.set_aside)}")
+        lines.append(say("Set aside, out of play: %(cards)s", cards=", ".join(card_line(c) for c in t.set_aside)))
     end = outcome(t) or None
     lines += seats_and_end(t.players, lambda p: _player(p, names), end)
     return "\n".join(lines)
@@ -131,36 +177,70 @@ def cards(t: TableView) -> list[CardView]:
     return every_card(roots, lambda c: (*c.attachments, *c.shadows))
 
 
+SPHERES = {
+    "baggins": N_("baggins"),
+    "leadership": N_("leadership"),
+    "lore": N_("lore"),
+    "neutral": N_("neutral"),
+    "spirit": N_("spirit"),
+    "tactics": N_("tactics"),
+}
+TYPES = {
+    "ally": N_("ally"),
+    "attachment": N_("attachment"),
+    "contract": N_("contract"),
+    "enemy": N_("enemy"),
+    "event": N_("event"),
+    "hero": N_("hero"),
+    "location": N_("location"),
+    "objective": N_("objective"),
+    "quest": N_("quest"),
+    "setup": N_("setup"),
+    "ship-objective": N_("ship-objective"),
+    "treachery": N_("treachery"),
+    "treasure": N_("treasure"),
+}
+"""A card's sphere and type as its text names them (``tactics ally``)."""
+
+
 def card_text(c: CardView) -> str:
     """A card as its face reads: name, type, stats, traits, keywords, text, and its state."""
-    kind = f"{c.sphere} {c.type}" if c.sphere else c.type
-    lines = [f"{c.name} - {kind}"]
+    kind_of = _(TYPES[c.type]) if c.type in TYPES else c.type
+    sphere = _(SPHERES[c.sphere]) if c.sphere in SPHERES else c.sphere
+    kind = say("%(sphere)s %(type)s", sphere=sphere, type=kind_of) if c.sphere else kind_of
+    lines = [f"{card_name(c.name)} - {kind}"]
     stats = _stats(c)
     if stats:
         lines.append(f"  {stats}")
     if c.traits:
-        lines.append(f"  Traits: {'. '.join(c.traits)}.")
+        lines.append("  " + say("Traits: %(traits)s.", traits=". ".join(c.traits)))
     if c.keywords:
-        lines.append(f"  Keywords: {', '.join(c.keywords)}")
-    lines.append(f"  Text: {c.text or '(no text)'}")
+        lines.append("  " + say("Keywords: %(keywords)s", keywords=", ".join(keyword_word(k) for k in c.keywords)))
+    lines.append("  " + say("Text: %(text)s", text=c.text or _("(no text)")))
     state = []
     if c.uid and c.hit_points is not None and c.type != "quest":
-        state.append(f"{c.hit_points - c.damage} of {c.hit_points} hit points left")
+        state.append(say("%(left)s of %(all)s hit points left", left=c.hit_points - c.damage, all=c.hit_points))
     if c.resources:
-        state.append(f"{c.resources} resource(s)")
+        state.append(
+            nsay("%(n)d resource", "%(n)d resources", c.resources)
+            if language() != "en"
+            else f"{c.resources} resource(s)"
+        )
     if c.exhausted:
-        state.append("exhausted")
+        state.append(_("exhausted"))
     if c.committed:
-        state.append("committed to the quest")
+        state.append(_("committed to the quest"))
     if c.attachments:
-        state.append("attached: " + ", ".join(a.name for a in c.attachments))
+        state.append(say("attached: %(cards)s", cards=", ".join(card_name(a.name) for a in c.attachments)))
     if state:
-        lines.append(f"  Now: {'; '.join(state)}")
+        lines.append("  " + say("Now: %(state)s", state="; ".join(state)))
     return "\n".join(lines)
 
 
 def _hit_points(c: CardView) -> str:
-    return f"{c.hit_points - c.damage}/{c.hit_points} HP left" if c.hit_points is not None else ""
+    if c.hit_points is None:
+        return ""
+    return say("%(left)s/%(all)s HP left", left=c.hit_points - c.damage, all=c.hit_points)
 
 
 def option_note(t: TableView, decision: Decision, option: Option) -> str:
@@ -174,16 +254,16 @@ def option_note(t: TableView, decision: Decision, option: Option) -> str:
         return ""
     rule = decision.rule
     if rule.startswith("lcg.quest.commit"):
-        return f"WP {card.willpower}" if card.willpower is not None else ""
+        return f"{_('WP')} {card.willpower}" if card.willpower is not None else ""
     parts = []
     if card.type == "enemy" and rule.startswith("lcg.encounter"):
-        parts.append(f"engagement cost {card.engagement_cost}, ATK {card.attack}")
+        parts.append(say("engagement cost %(cost)s, ATK %(attack)s", cost=card.engagement_cost, attack=card.attack))
     elif not (rule.startswith(("lcg.combat", "lcg.damage")) or "damage" in decision.prompt.lower()):
         return ""
     elif card.type in ("hero", "ally", "ship-objective"):
-        parts.append(f"DEF {card.defense}" if "defend" in rule else f"ATK {card.attack}")
+        parts.append(f"{_('DEF')} {card.defense}" if "defend" in rule else f"{_('ATK')} {card.attack}")
     elif card.type == "enemy":
-        parts.append(f"DEF {card.defense}")
+        parts.append(f"{_('DEF')} {card.defense}")
     hp = _hit_points(card)
     if hp:
         parts.append(hp)
@@ -196,16 +276,31 @@ def notes(t: TableView, decision: Decision) -> list[str]:
     shown = {c.uid: c for c in cards(t)}
     subject, out = about(shown, decision)
     if subject is not None and subject.type == "enemy":
-        out.append(f"    (ATK {subject.attack}, DEF {subject.defense}, {_hit_points(subject)})")
+        out.append(
+            "    "
+            + say(
+                "(ATK %(attack)s, DEF %(defense)s, %(hp)s)",
+                attack=subject.attack,
+                defense=subject.defense,
+                hp=_hit_points(subject),
+            )
+        )
     if decision.rule.startswith("lcg.quest.commit"):
         committed = sum(c.willpower or 0 for p in t.players for c in (*p.heroes, *p.allies) if c.committed)
         threat = sum(c.threat or 0 for c in t.staging)
-        out.append(f"  Willpower committed so far: {committed}; threat in the staging area: {threat}")
+        out.append(
+            "  "
+            + say(
+                "Willpower committed so far: %(committed)s; threat in the staging area: %(threat)s",
+                committed=committed,
+                threat=threat,
+            )
+        )
     if decision.rule.startswith("lcg.travel") and subject is None:
         for option in decision.options:
             card = shown.get(option.card) if option.card is not None else None
             if card is not None and card.text:
-                out.append(f"  {card.name}: {card.text}")
+                out.append(f"  {card_name(card.name)}: {card.text}")
     return out
 
 
@@ -223,9 +318,14 @@ def score(t: TableView) -> str:
     dead = sum(CARDS[c.code].threat_cost for p in t.players for c in p.discard if c.type == "hero")
     damage = sum(c.damage for p in t.players for c in p.heroes)
     victory = sum(VICTORY.get(c.code, 0) for c in t.victory)
-    return (
-        f"Score: {threat + dead + damage - victory} (threat {threat} + dead heroes {dead}"
-        f" + damage on heroes {damage} - victory points {victory}; lower is better)"
+    return say(
+        "Score: %(score)s (threat %(threat)s + dead heroes %(dead)s + damage on heroes %(damage)s"
+        " - victory points %(victory)s; lower is better)",
+        score=threat + dead + damage - victory,
+        threat=threat,
+        dead=dead,
+        damage=damage,
+        victory=victory,
     )
 
 

@@ -27,6 +27,7 @@ from grpc import aio
 from bots import make_bot
 from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.events import Outcome
+from projections.i18n import say
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
@@ -180,13 +181,21 @@ class RemoteSeat:
             raise RuleError(f"{error.code().name}: {error.details()}") from None
         if not response.game_id:
             waiting = ", ".join(response.waiting_for)
-            return (
-                f"  asked to take back {response.seat}'s decision of version {response.at}; waiting for {waiting}"
-                f" to agree (they type: u {response.seat}), or for the referee"
+            return "  " + say(
+                "asked to take back %(seat)s's decision of version %(at)s; waiting for %(waiting)s to agree"
+                " (they type: u %(seat)s), or for the referee",
+                seat=response.seat,
+                at=response.at,
+                waiting=waiting,
             )
         source, self.game_id, self.answered = self.game_id, response.game_id, 0
         self.view = self.stub.GetView(pb.GetViewRequest(game_id=self.game_id, token=self.token)).view
-        return f"{response.seat}'s last decision is taken back: play goes on in game {self.game_id}; {source} is kept"
+        return say(
+            "%(seat)s's last decision is taken back: play goes on in game %(game)s; %(source)s is kept",
+            seat=response.seat,
+            game=self.game_id,
+            source=source,
+        )
 
     def values(self, decision: Decision, seconds: float) -> Any:
         """The values of this seat's answers to ``decision`` (AnalyzeDecision, this seat's knowledge)."""

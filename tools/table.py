@@ -15,6 +15,7 @@ from uuid import UUID
 
 from domain.game import Game
 from domain.lcg.cards import CARDS as LCG_CARDS
+from projections.i18n import say
 from service.app import Westmarch
 from service.lineage import TAKE_BACK, fork_recorded, last_decision, lineage
 from service.records import GameForked, Record, TableSeated, table_id
@@ -86,21 +87,27 @@ def who_plays(created: object) -> str:
 def origin(forked: GameForked) -> str:
     """Where a game came from, in words."""
     if forked.why == TAKE_BACK:
-        return (
-            f"{forked.seat} took back a decision of {forked.source}: this game is its first {forked.at} events, "
-            "then what no one had seen drawn afresh"
+        return say(
+            "%(seat)s took back a decision of %(source)s: this game is its first %(at)s events, "
+            "then what no one had seen drawn afresh",
+            seat=forked.seat,
+            source=forked.source,
+            at=forked.at,
         )
-    return f"forked from {forked.source} at event {forked.at}"
+    return say("forked from %(source)s at event %(at)s", source=forked.source, at=forked.at)
 
 
 def branch(forked: GameForked) -> str:
     """What became of a game a branch was taken from, in words."""
     if forked.why == TAKE_BACK:
-        return (
-            f"{forked.seat} took back the decision asked at version {forked.at}; play went on in "
-            f"{forked.game_id} (this game is kept as it was played)"
+        return say(
+            "%(seat)s took back the decision asked at version %(at)s; play went on in %(game)s"
+            " (this game is kept as it was played)",
+            seat=forked.seat,
+            at=forked.at,
+            game=forked.game_id,
         )
-    return f"forked at event {forked.at} into {forked.game_id}"
+    return say("forked at event %(at)s into %(game)s", at=forked.at, game=forked.game_id)
 
 
 __all__ = ["fork_recorded", "lineage", "origin", "seat_table", "seating", "take_back", "who_plays"]

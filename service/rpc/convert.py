@@ -8,6 +8,7 @@ from domain.kernel.decisions import Decision, Kind, Option
 from projections.arithmetic import rulebook
 from projections.explain import Because
 from projections.feed import Projected
+from projections.prompts import translate
 from service.commands import Access, SubmitResult, ViewResult
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 
@@ -23,13 +24,15 @@ _encode = msgspec.json.Encoder().encode
 
 
 def decision_pb(d: Decision) -> pb.Decision:
+    """The decision as the wire sends it, its prompt and labels in the language spoken (the
+    option ids, which an answer names, are the same in every language)."""
     out = pb.Decision(
         id=d.id,
         seat=d.seat,
         kind=KIND_TO_PB[d.kind],
-        prompt=d.prompt,
+        prompt=translate(d.prompt),
         rule=d.rule,
-        options=[pb.Option(id=o.id, label=o.label, card=o.card) for o in d.options],
+        options=[pb.Option(id=o.id, label=translate(o.label), card=o.card) for o in d.options],
         min=d.min,
         max=d.max,
     )

@@ -43,6 +43,9 @@ from domain.kernel.events import Event
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from domain.verify import Status
+from projections.i18n import LANGUAGES, choose, language, speaking
+from projections.prompts import error_text
+from projections.verdicts import told
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, DamagedRecord, StaleVersion, UnknownGame, Westmarch
 from service.archive import DamagedStore
 from service.autoplay import Autoplay
@@ -104,7 +107,7 @@ def bounded(message: str) -> str:
 def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
     """The status code and message for an error raised while serving a call."""
     code, message = _status_of(error)
-    return code, bounded(message)
+    return code, bounded(error_text(message))
 
 
 def _status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
@@ -372,10 +375,11 @@ class Servicer:
         )
 
     def get_view(self, request: pb.GetViewRequest, entry: CallLog) -> pb.GetViewResponse:
-        game_id, viewer = self._viewer(request, entry)
-        view = self.service.view_as(game_id, viewer, request.version)
-        entry.seat, entry.version = view.viewer, view.version
-        return pb.GetViewResponse(view=convert.view_pb(view))
+        with speaking(_language(request.language)):
+            game_id, viewer = self._viewer(request, entry)
+            view = self.service.view_as(game_id, viewer, request.version)
+            entry.seat, entry.version = view.viewer, view.version
+            return pb.GetViewResponse(view=convert.view_pb(view))
 
     def submit_decision(self, request: pb.SubmitDecisionRequest, entry: CallLog) -> pb.SubmitDecisionResponse:
         game_id, seat = self._viewer(request, entry)
@@ -394,16 +398,18 @@ class Servicer:
         return convert.submit_pb(result)
 
     def get_history(self, request: pb.GetHistoryRequest, entry: CallLog) -> pb.GetHistoryResponse:
-        game_id = self._game(request, entry)
-        events, latest = self.service.history(game_id, request.token, request.after_version, request.to_version)
-        entry.version = latest
-        return pb.GetHistoryResponse(events=[convert.event_pb(p) for p in events], latest_version=latest)
+        with speaking(_language(request.language)):
+            game_id = self._game(request, entry)
+            events, latest = self.service.history(game_id, request.token, request.after_version, request.to_version)
+            entry.version = latest
+            return pb.GetHistoryResponse(events=[convert.event_pb(p) for p in events], latest_version=latest)
 
     def explain_event(self, request: pb.ExplainEventRequest, entry: CallLog) -> pb.ExplainEventResponse:
-        game_id = self._game(request, entry)
-        tree = self.service.explain(game_id, request.token, request.seq)
-        entry.version = request.seq
-        return pb.ExplainEventResponse(because=convert.because_pb(tree))
+        with speaking(_language(request.language)):
+            game_id = self._game(request, entry)
+            tree = self.service.explain(game_id, request.token, request.seq)
+            entry.version = request.seq
+            return pb.ExplainEventResponse(because=convert.because_pb(tree))
 
     def fork_game(self, request: pb.ForkGameRequest, entry: CallLog) -> pb.ForkGameResponse:
         game_id = self._game(request, entry)
@@ -444,7 +450,7 @@ class Servicer:
             field=verdict.field,
             recorded_rules_version=verdict.recorded_rules or 0,
             current_rules_version=verdict.current_rules or 0,
-            text=str(verdict),
+            text=told(verdict),
         )
 
     def get_catalog(self, request: pb.GetCatalogRequest, entry: CallLog) -> pb.GetCatalogResponse:
@@ -503,6 +509,7 @@ class Servicer:
         self, request: pb.WatchRequest, entry: CallLog, started: float, context: aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[pb.WatchResponse]:
         def open_cursor() -> tuple[UUID, Cursor]:
+            _language(request.language)  # a language not spoken is refused before the stream starts
             game_id = self._game(request, entry)
             found = self.service.watch(game_id, request.token, request.from_version, not request.omit_tables)
             return game_id, found
@@ -528,7 +535,7 @@ class Servicer:
                 try:
                     events = await live.since(game, me, cursor.last)
                     async with self.gate.turn(context.peer()):
-                        update = await self._run(self._advance, cursor, events, request.token)
+                        update = await self._run(self._advance, cursor, events, request.token, request.language)
                 except Exception as error:
                     failure = status_of(error)
                     _log_failure("Watch", entry, failure, error)
@@ -582,12 +589,13 @@ class Servicer:
             entry.version = max(lines - 1, 0)
             _log_call(entry, outcome, started)
 
-    def _advance(self, cursor: Cursor, events: list[Event], token: str) -> pb.WatchResponse | None:
+    def _advance(self, cursor: Cursor, events: list[Event], token: str, language: str = "") -> pb.WatchResponse | None:
         self.service.viewer(cursor.game_id, token)  # a token rotated meanwhile ends the stream
-        projected, view = self.service.advance(cursor, events)
-        if view is None:
-            return None
-        return pb.WatchResponse(events=[convert.event_pb(p) for p in projected], view=convert.view_pb(view))
+        with speaking(_language(language)):  # on the pool's thread: the language is set here
+            projected, view = self.service.advance(cursor, events)
+            if view is None:
+                return None
+            return pb.WatchResponse(events=[convert.event_pb(p) for p in projected], view=convert.view_pb(view))
 
     # -- registration ----------------------------------------------------------------
 
@@ -1052,3 +1060,15 @@ class ThreadedServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _language(tag: str) -> str:
+    """The language a request asks for its texts in; "" keeps the one being spoken (English
+    over plain gRPC; the page's language when the web page's handler serves the call).
+    BadRequest for a language not spoken."""
+    if not tag:
+        return language()
+    chosen = choose(tag)
+    if chosen is None:
+        raise BadRequest(f"language {tag!r} is not spoken here: choose from {', '.join(LANGUAGES)} (or '' for en)")
+    return chosen

@@ -637,20 +637,28 @@ class GetViewRequest(_message.Message):
     GAME_ID_FIELD_NUMBER: _builtins.int
     TOKEN_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     token: _builtins.str
     version: _builtins.int
     """0 for the current version; otherwise a version from 1 to the latest."""
+    language: _builtins.str
+    """The language of the texts (events' text, the decision's prompt and option labels): "en",
+    "es" or "ja" (a tag such as "es-ES" or "ja_JP.UTF-8" reads as its language); "" is
+    English. Another language is INVALID_ARGUMENT. The events themselves are the same in
+    every language.
+    """
     def __init__(
         self,
         *,
         game_id: _builtins.str = ...,
         token: _builtins.str = ...,
         version: _builtins.int = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "token", b"token", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "language", b"language", "token", b"token", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -869,6 +877,7 @@ class WatchRequest(_message.Message):
     TOKEN_FIELD_NUMBER: _builtins.int
     FROM_VERSION_FIELD_NUMBER: _builtins.int
     OMIT_TABLES_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     token: _builtins.str
     from_version: _builtins.int
@@ -877,6 +886,12 @@ class WatchRequest(_message.Message):
     """Leave the table out of the views (decision, version and outcome are still sent); for
     clients that follow the events, or fetch the table only when they must decide.
     """
+    language: _builtins.str
+    """The language of the texts (events' text, the decision's prompt and option labels): "en",
+    "es" or "ja" (a tag such as "es-ES" or "ja_JP.UTF-8" reads as its language); "" is
+    English. Another language is INVALID_ARGUMENT. The events themselves are the same in
+    every language.
+    """
     def __init__(
         self,
         *,
@@ -884,10 +899,11 @@ class WatchRequest(_message.Message):
         token: _builtins.str = ...,
         from_version: _builtins.int = ...,
         omit_tables: _builtins.bool = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "game_id", b"game_id", "omit_tables", b"omit_tables", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "game_id", b"game_id", "language", b"language", "omit_tables", b"omit_tables", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -930,12 +946,19 @@ class GetHistoryRequest(_message.Message):
     TOKEN_FIELD_NUMBER: _builtins.int
     AFTER_VERSION_FIELD_NUMBER: _builtins.int
     TO_VERSION_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     token: _builtins.str
     after_version: _builtins.int
     """Events after this version (0: from the first)."""
     to_version: _builtins.int
     """Up to this version (0: the latest)."""
+    language: _builtins.str
+    """The language of the texts (events' text, the decision's prompt and option labels): "en",
+    "es" or "ja" (a tag such as "es-ES" or "ja_JP.UTF-8" reads as its language); "" is
+    English. Another language is INVALID_ARGUMENT. The events themselves are the same in
+    every language.
+    """
     def __init__(
         self,
         *,
@@ -943,10 +966,11 @@ class GetHistoryRequest(_message.Message):
         token: _builtins.str = ...,
         after_version: _builtins.int = ...,
         to_version: _builtins.int = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_version", b"after_version", "game_id", b"game_id", "to_version", b"to_version", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_version", b"after_version", "game_id", b"game_id", "language", b"language", "to_version", b"to_version", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1027,19 +1051,27 @@ class ExplainEventRequest(_message.Message):
     GAME_ID_FIELD_NUMBER: _builtins.int
     TOKEN_FIELD_NUMBER: _builtins.int
     SEQ_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     token: _builtins.str
     seq: _builtins.int
+    language: _builtins.str
+    """The language of the texts (events' text, the decision's prompt and option labels): "en",
+    "es" or "ja" (a tag such as "es-ES" or "ja_JP.UTF-8" reads as its language); "" is
+    English. Another language is INVALID_ARGUMENT. The events themselves are the same in
+    every language.
+    """
     def __init__(
         self,
         *,
         game_id: _builtins.str = ...,
         token: _builtins.str = ...,
         seq: _builtins.int = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "seq", b"seq", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "language", b"language", "seq", b"seq", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

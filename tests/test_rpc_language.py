@@ -1,0 +1,97 @@
+"""gRPC's texts in the language a request asks for (a real server on a loopback port)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from service.app import store_env
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.server import ThreadedServer
+from tests.rpc_support import create, stub_for, threaded_server, tokens
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+"""Kana or kanji."""
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadedServer]:
+    with threaded_server(store_env(db=str(tmp_path / "games.db"))) as running:
+        yield running
+
+
+def test_view_history_watch_and_explain_in_japanese(server: ThreadedServer) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=2, seed=11)
+        keys = tokens(access)
+        game = access.game_id
+        english = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["referee"])).events
+        japanese = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["referee"], language="ja")).events
+        spanish = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["referee"], language="es-ES")).events
+        # a seat's own history (the other seat's hand hidden from it) is told in Japanese too
+        seat_told = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["p2"], language="ja")).events
+        assert all(JAPANESE.search(e.text) for e in seat_told), [
+            e.text for e in seat_told if not JAPANESE.search(e.text)
+        ]
+        # the same events, told three ways
+        assert [e.body for e in english] == [e.body for e in japanese] == [e.body for e in spanish]
+        assert [e.type for e in english] == [e.type for e in japanese]
+        assert all(JAPANESE.search(e.text) for e in japanese), [e.text for e in japanese if not JAPANESE.search(e.text)]
+        assert not any(JAPANESE.search(e.text) for e in english)
+        assert any(e.text.startswith("se baraja") for e in spanish), [e.text for e in spanish][:10]
+        assert english[0].text.startswith("a game of Passage through Mirkwood begins")
+        # the seat that decides reads its question in Japanese; the option ids do not change
+        seat = stub.GetView(pb.GetViewRequest(game_id=game, token=keys["referee"])).view.waiting_for
+        plain = stub.GetView(pb.GetViewRequest(game_id=game, token=keys[seat])).view.decision
+        asked = stub.GetView(pb.GetViewRequest(game_id=game, token=keys[seat], language="ja")).view.decision
+        assert [o.id for o in asked.options] == [o.id for o in plain.options]
+        assert JAPANESE.search(asked.prompt) and not JAPANESE.search(plain.prompt), (asked.prompt, plain.prompt)
+        assert asked.prompt != plain.prompt
+        # a watcher's first batch, in Japanese
+        stream = stub.Watch(pb.WatchRequest(game_id=game, token=keys["referee"], language="ja"))
+        first = next(iter(stream))
+        stream.cancel()
+        assert [e.text for e in first.events] == [e.text for e in japanese]
+        assert JAPANESE.search(first.view.decision.prompt)
+        # why an event happened, in Japanese
+        why = stub.ExplainEvent(pb.ExplainEventRequest(game_id=game, token=keys["referee"], seq=3, language="ja"))
+        assert JAPANESE.search(why.because.text)
+        # the English after the Japanese is English still (the language is one call's)
+        again = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["referee"])).events
+        assert [e.text for e in again] == [e.text for e in english]
+
+
+def test_a_language_not_spoken_is_refused_and_says_which_are(server: ThreadedServer) -> None:
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=2)
+        keys = tokens(access)
+        for call in (
+            lambda: stub.GetHistory(pb.GetHistoryRequest(game_id=access.game_id, token=keys["p1"], language="fr")),
+            lambda: stub.GetView(pb.GetViewRequest(game_id=access.game_id, token=keys["p1"], language="klingon")),
+        ):
+            with pytest.raises(grpc.RpcError) as refused:
+                call()
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert "choose from en, es, ja" in str(refused.value.details())
+        stream = stub.Watch(pb.WatchRequest(game_id=access.game_id, token=keys["p1"], language="fr"))
+        with pytest.raises(grpc.RpcError) as refused:
+            next(iter(stream))
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_an_empty_language_keeps_the_one_being_spoken() -> None:
+    """The web page's handler serves a call in the page's language (its Accept-Language):
+    a request that names no language is told in it; one that names a language, in that."""
+    from projections.i18n import speaking
+    from service.rpc.server import _language
+
+    assert _language("") == "en"
+    with speaking("es"):
+        assert _language("") == "es"
+        assert _language("ja-JP") == "ja"

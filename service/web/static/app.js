@@ -23,7 +23,7 @@ async function call(method, request, service = "GameService") {
   try {
     response = await fetch(`${PACKAGE}${service}/${method}`, {
       method: "POST",
-      headers: { ...HEADERS, "content-type": "application/json" },
+      headers: { ...HEADERS, "accept-language": LANG, "content-type": "application/json" },
       body: JSON.stringify(request),
     });
   } catch (error) {
@@ -57,7 +57,7 @@ async function* stream(method, request, signal, service = "GameService") {
   try {
     response = await fetch(`${PACKAGE}${service}/${method}`, {
       method: "POST",
-      headers: { ...HEADERS, "content-type": "application/connect+json" },
+      headers: { ...HEADERS, "accept-language": LANG, "content-type": "application/connect+json" },
       body,
       signal,
     });
@@ -203,7 +203,7 @@ function lcgCard(c) {
   return h(
     "div",
     { class: classes.join(" "), "data-uid": c.uid, "data-name": c.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, c.name), h("span", { class: "kind" }, [c.sphere, c.type].filter(Boolean).join(" "))),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, c.name), h("span", { class: "kind" }, [c.sphere && tValue("sphere", c.sphere), c.type && tValue("type", c.type)].filter(Boolean).join(" "))),
     stats.length ? h("div", { class: "stats" }, stats) : null,
     words ? h("div", { class: "traits" }, words) : null,
     c.text ? h("div", { class: "text" }, c.text) : null,
@@ -221,7 +221,7 @@ function wotrCard(c) {
   return h(
     "div",
     { class: `card type-${c.type} faction-${c.faction}`, "data-uid": c.uid, "data-name": c.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, c.name), h("span", { class: "kind" }, `${c.faction} ${c.type}`)),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, c.name), h("span", { class: "kind" }, `${tValue("faction", c.faction)} ${tValue("type", c.type)}`)),
     icons.length ? h("div", { class: "stats" }, icons) : null,
     paths,
     (c.keywords || []).length ? h("div", { class: "traits" }, c.keywords.join(". ") + ".") : null,
@@ -254,7 +254,7 @@ function seatTitle(seat) {
   const plan = seatPlan(seat);
   const parts = [seat];
   if (plan && plan.name) parts.push(` · ${plan.name}`);
-  else if (plan && plan.bot) parts.push(` · ${plan.bot === "shadow" ? t("player.shadow-bot") : t("player.bot", { bot: plan.bot })}`);
+  else if (plan && plan.bot) parts.push(` · ${plan.bot === "shadow" ? t("player.shadow-bot") : t("player.bot", { bot: tValue("bot", plan.bot) })}`);
   else if (plan && plan.open) parts.push(` · ${t("player.open")}`);
   if (seat === S.viewer) parts.push(t("player.you"));
   return parts.join("");
@@ -266,7 +266,7 @@ function lcgTable(tv) {
   const shared = h(
     "section",
     { class: "area shared" },
-    h("h2", {}, tv.round ? t("lcg.round", { round: tv.round, phase: tv.phase }) : t("lcg.setup")),
+    h("h2", {}, tv.round ? t("lcg.round", { round: tv.round, phase: tValue("phase", tv.phase) }) : t("lcg.setup")),
     h(
       "div",
       { class: "row" },
@@ -378,7 +378,7 @@ function wotrTable(tv) {
   const shared = h(
     "section",
     { class: "area shared" },
-    h("h2", {}, t("wotr.round", { scenario: tv.scenario || t("wotr.title"), round: tv.round, step: tv.step })),
+    h("h2", {}, t("wotr.round", { scenario: tv.scenario || t("wotr.title"), round: tv.round, step: tValue("step", tv.step) })),
     teams,
     h("div", { class: "row" }, zone(`Path ${tv.path_number || ""}`, t("wotr.path", { n: tv.path_number || "" }), tv.path ? [tv.path] : [], locationFrame), zone("Battlegrounds", t("wotr.battlegrounds"), tv.battlegrounds, locationFrame)),
     combat,
@@ -913,7 +913,7 @@ function renderTimeline() {
 function renderHeader() {
   const view = S.live;
   if (!view) return;
-  $("game").textContent = `${view.game} ${String(view.gameId || "").slice(0, 8)}`;
+  $("game").textContent = `${tValue("game", view.game)} ${String(view.gameId || "").slice(0, 8)}`;
   const plan = seatPlan(view.viewer);
   $("viewer").textContent = plan && plan.name ? t("bar.as-named", { viewer: view.viewer, name: plan.name }) : t("bar.as", { viewer: view.viewer });
   $("version").textContent = t("bar.version", { version: view.version });

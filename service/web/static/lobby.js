@@ -113,14 +113,14 @@ async function showOpenGames() {
           "li",
           { class: "open-game", "data-game": g.gameId },
           h("b", {}, g.title || g.scenario),
-          g.difficulty ? ` (${g.difficulty})` : "",
+          g.difficulty ? ` (${tValue("difficulty", g.difficulty)})` : "",
           ": ",
           (g.seats || []).map((s, i) => [
             i ? " · " : "",
             s.open
               ? h("button", { type: "button", class: "join", "data-seat": s.seat, onclick: () => join(g, s.seat) }, t("lobby.join", { seat: s.seat }))
               : s.bot
-                ? t("lobby.seat-bot", { seat: s.seat, bot: s.bot })
+                ? t("lobby.seat-bot", { seat: s.seat, bot: tValue("bot", s.bot) })
                 : t("lobby.seat-named", { seat: s.seat, name: s.name || "…" }),
           ]),
         ),
@@ -181,7 +181,7 @@ function renderForm() {
   const difficulty = $("new-difficulty");
   const chosen = difficulty.value;
   const modes = lcg || shadow ? scenario.difficulties || [] : [];
-  difficulty.replaceChildren(...modes.map((m) => h("option", { value: m }, m)));
+  difficulty.replaceChildren(...modes.map((m) => h("option", { value: m }, tValue("difficulty", m))));
   if (modes.includes(chosen)) difficulty.value = chosen;
   $("new-difficulty-row").hidden = !modes.length;
   const groups = epic ? Math.max(1, Math.min(16, num($("new-groups").value) || 2)) : 1;
@@ -223,7 +223,7 @@ function seatBlock(game, key, seat, shadow, first) {
     h("option", { value: "me" }, t("lobby.who.me")),
     h("option", { value: "link" }, t("lobby.who.link")),
     h("option", { value: "open" }, t("lobby.who.open")),
-    (game.bots || []).map((b) => h("option", { value: `bot:${b}` }, t("lobby.who.bot", { bot: b }))),
+    (game.bots || []).map((b) => h("option", { value: `bot:${b}` }, t("lobby.who.bot", { bot: tValue("bot", b) }))),
   );
   who.value = setup.who;
   const name = h("input", { class: "person-name", placeholder: t("lobby.person-name"), maxlength: 40, value: setup.name });
@@ -456,7 +456,7 @@ async function openSheet(token) {
     for await (const sheet of stream("WatchEpic", { organizerToken: token }, controller.signal, "EpicService")) {
       const totals = Object.entries(sheet.totals || {}).map(([k, total]) => h("li", { "data-total": k }, t("epic.totals", { key: k, counted: num((sheet.counted || {})[k]), total: num(total) })));
       const groups = (sheet.groups || []).map((g, i) =>
-        h("li", { "data-game": g.gameId }, t("epic.group", { n: i + 1, players: g.players, difficulty: g.difficulty, round: num(g.round), stage: num(g.stage), result: g.result ? t("epic.result", { result: g.result }) : "" })),
+        h("li", { "data-game": g.gameId }, t("epic.group", { n: i + 1, players: g.players, difficulty: tValue("difficulty", g.difficulty), round: num(g.round), stage: num(g.stage), result: g.result ? t("epic.result", { result: g.result }) : "" })),
       );
       box.replaceChildren(h("h1", {}, t("epic.title", { id: String(sheet.epicId || "").slice(0, 8) })), h("ul", {}, totals), h("ol", {}, groups));
     }

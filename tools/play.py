@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from bots import is_action_window
 from domain.kernel.decisions import Choice, Decision, IllegalChoice, Kind, Option, RuleError
+from projections.card_names import is_named, name_starts
 from projections.story import collapse
 
 HELP = """Answer with the option numbers:
@@ -230,16 +231,14 @@ def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> s
             return shown.card_text(card)
         if option.card is not None:  # a card the table does not lay out (a ship-objective set aside): as printed
             name = re.sub(r" \([^)]*\)$", "", option.label)
-            printed = [c for c in shown.printed(name) if c.name == name]
+            printed = [c for c in shown.printed(name) if is_named(c.name, name)]
             if printed:
                 return f"{name}, as printed:\n{shown.card_text(printed[0])}"
         return f"option {n} is not about a card you can see"
-    wanted = query.casefold()
-    matches = [c for c in found if c.name.casefold() == wanted] or [
-        c for c in found if c.name.casefold().startswith(wanted)
-    ]
+    # a card by any of its names: its English name in every language, its published name too
+    matches = [c for c in found if is_named(c.name, query)] or [c for c in found if name_starts(c.name, query)]
     if not matches:
-        exact = [c for c in shown.printed(query) if c.name.casefold() == wanted] or shown.printed(query)
+        exact = [c for c in shown.printed(query) if is_named(c.name, query)] or shown.printed(query)
         kinds = {c.name for c in exact}
         if len(kinds) == 1:
             return f"no {exact[0].name} is in sight; as printed:\n{shown.card_text(exact[0])}"

@@ -254,6 +254,7 @@ def test_accept_language_chooses_japanese_and_the_lobby_has_no_english_left(
         until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#new-seats *"), "no seats")
         left = english_left(shown_words(browser), names)
         assert left == [], f"English left on the {game} lobby in Japanese: {left}"
+    assert "三部作" in [o.text for o in Select(browser.find_element(By.ID, "new-scenario")).options]
     difficulty = Select(browser.find_element(By.ID, "new-difficulty"))
     assert {o.text for o in difficulty.options} <= {"標準", "チャレンジ", "イージー", "ハード"}
 
@@ -291,36 +292,59 @@ def test_the_pages_plural_rules_are_the_catalogs(server: ThreadedServer, browser
         assert page == [rule(n) for n in range(30)], lang
 
 
-def test_a_table_in_japanese_has_no_english_of_the_pages_own(server: ThreadedServer, browser: WebDriver) -> None:
+SERVERS_WORDS = (
+    "#events",  # the story of each event: the server's
+    "#decision .prompt",  # the prompt and its rule: the server's, after the page's "Your decision"
+    "#decision .options",  # the options' labels: the server's
+    ".card .text",  # the cards' texts: the server's
+    ".location .text",
+    ".card .traits",  # the cards' printed traits and keywords
+)
+"""The parts of a table the page does not word itself."""
+
+
+def table_in_japanese(browser: WebDriver, server: ThreadedServer, access: pb.GameAccess, seat: str) -> str:
+    """The English words of the page's own left on ``seat``'s table, shown in Japanese."""
+    fresh(browser, server, f"#token={next(s.token for s in access.seats if s.seat == seat)}")
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#events li"), "no table")
+    until(browser, lambda d: d.find_element(By.ID, "version").text.startswith("バージョン"), "no version")
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#decision .prompt strong"), "no decision")
+    names: set[str] = set(
+        browser.execute_script("return [...document.querySelectorAll('[data-name]')].map((e) => e.dataset.name)")
+    )
+    names.update(s.seat for s in access.seats)
+    names.update(catalog_names(server))
+    return " ".join(english_left(shown_words(browser, SERVERS_WORDS), names))
+
+
+def test_an_lcg_table_in_japanese_has_no_english_of_the_pages_own(server: ThreadedServer, browser: WebDriver) -> None:
     """A seat's LCG table: the page's own words (bar, zones, piles, stats, buttons, the
     timeline's) are Japanese; what the server words (the story of each event, the decision's
-    prompt and options) and the cards' names are left out here."""
+    prompt and options, the cards' texts) and the cards' names are left out here."""
     channel, stub = stub_for(server.address)
     try:
         access = create(stub, players=1, seed=7)
     finally:
         channel.close()
-    fresh(browser, server, f"#token={access.seats[0].token}")
-    until(
-        browser,
-        lambda d: d.find_elements(By.CSS_SELECTOR, "#events li") and d.find_elements(By.ID, "table"),
-        "no table",
-    )
-    until(browser, lambda d: d.find_element(By.ID, "version").text.startswith("バージョン"), "no version")
-    names: set[str] = set(
-        browser.execute_script("return [...document.querySelectorAll('[data-name]')].map((e) => e.dataset.name)")
-    )
-    names.update(s.seat for s in access.seats)
-    skip = (
-        "#events",  # the story of each event: the server's
-        "#decision .prompt",  # the prompt and its rule: the server's, after the page's "Your decision"
-        "#decision .options",  # the options' labels: the server's
-        ".card .text",  # the cards' texts: the server's
-        ".card .traits",  # the cards' printed traits and keywords
-    )
-    left = english_left(shown_words(browser, skip), names)
-    assert left == [], f"English of the page's own left on a table in Japanese: {left}"
+    left = table_in_japanese(browser, server, access, "p1")
+    assert left == "", f"English of the page's own left on an LCG table in Japanese: {left}"
     assert browser.find_element(By.CSS_SELECTOR, "#decision .prompt strong").text == "あなたの決定："
     zones = browser.find_element(By.ID, "table").text
-    assert "ステージングエリア" in zones and "ヒーロー" in zones
+    assert "ステージングエリア" in zones and "ヒーロー" in zones and "意志" in zones
     assert browser.find_element(By.ID, "to-live").text == "現在に戻る"
+    assert browser.find_element(By.ID, "game").text.startswith("指輪物語カードゲーム")
+
+
+def test_a_war_of_the_ring_table_in_japanese_has_no_english_of_the_pages_own(
+    server: ThreadedServer, browser: WebDriver
+) -> None:
+    channel, stub = stub_for(server.address)
+    try:
+        access = stub.CreateGame(pb.CreateGameRequest(game="wotr", scenario="trilogy", seed=33)).access
+        seat = stub.GetView(pb.GetViewRequest(token=access.referee_token)).view.waiting_for
+    finally:
+        channel.close()
+    left = table_in_japanese(browser, server, access, seat)
+    assert left == "", f"English of the page's own left on a War of the Ring table in Japanese: {left}"
+    teams = browser.find_element(By.CSS_SELECTOR, ".teams").text
+    assert "自由軍" in teams and "暗黒軍" in teams and "勝利点" in teams

@@ -306,7 +306,7 @@ function locationFrame(l) {
   return h(
     "div",
     { class: `location kind-${l.kind}`, "data-uid": l.uid, "data-name": l.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, l.name), h("span", { class: "kind" }, l.kind === "path" ? t("location.path", { n: l.number }) : t("location.battleground", { deck: l.deck || "" }))),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, l.name), h("span", { class: "kind" }, l.kind === "path" ? t("location.path", { n: l.number }) : t("location.battleground", { deck: l.deck ? teamName(l.deck) : "" }))),
     h(
       "div",
       { class: "stats" },
@@ -373,12 +373,12 @@ function wotrTable(tv) {
   );
   const fought = tv.combat ? [tv.path, ...(tv.battlegrounds || [])].find((l) => l && l.uid === tv.combat.location) : null;
   const combat = tv.combat
-    ? h("div", { class: "combat" }, t("wotr.combat", { kind: tv.combat.kind, location: fought ? fought.name : t("wotr.a-location"), attackers: tv.combat.attackers, attack: tv.combat.attack, defense: tv.combat.defense, remaining: tv.combat.remaining }))
+    ? h("div", { class: "combat" }, t("wotr.combat", { kind: tValue("combat-kind", tv.combat.kind), location: fought ? fought.name : t("wotr.a-location"), attackers: teamName(tv.combat.attackers), attack: tv.combat.attack, defense: tv.combat.defense, remaining: tv.combat.remaining }))
     : null;
   const shared = h(
     "section",
     { class: "area shared" },
-    h("h2", {}, t("wotr.round", { scenario: tv.scenario || t("wotr.title"), round: tv.round, step: tValue("step", tv.step) })),
+    h("h2", {}, t("wotr.round", { scenario: tv.scenario ? tValue("scenario", tv.scenario) : t("wotr.title"), round: tv.round, step: tValue("step", tv.step) })),
     teams,
     h("div", { class: "row" }, zone(`Path ${tv.path_number || ""}`, t("wotr.path", { n: tv.path_number || "" }), tv.path ? [tv.path] : [], locationFrame), zone("Battlegrounds", t("wotr.battlegrounds"), tv.battlegrounds, locationFrame)),
     combat,
@@ -386,7 +386,7 @@ function wotrTable(tv) {
       "div",
       { class: "piles" },
       Object.entries(tv.path_decks || {}).map(([n, count]) => pile(`path ${n} deck`, t("wotr.path-deck", { n }), count, false)),
-      Object.entries(tv.battleground_decks || {}).map(([side, count]) => pile(`${side} battleground deck`, t("wotr.battleground-deck", { side }), count, false)),
+      Object.entries(tv.battleground_decks || {}).map(([side, count]) => pile(`${side} battleground deck`, t("wotr.battleground-deck", { side: teamName(side) }), count, false)),
     ),
     (tv.effects || []).length ? h("div", { class: "effects" }, t("wotr.effects", { effects: tv.effects.join(", ") })) : null,
   );
@@ -394,7 +394,7 @@ function wotrTable(tv) {
     h(
       "section",
       { class: `area player team-${p.team}${p.seat === S.viewer ? " mine" : ""}`, "data-seat": p.seat },
-      h("h2", {}, seatTitle(p.seat), h("span", { class: "threat" }, ` ${teamName(p.team)}`), p.starting ? h("span", { class: "badge" }, t("wotr.starting")) : null, p.to_act ? h("span", { class: "badge" }, t("wotr.to-act")) : null, p.ring ? h("span", { class: "badge" }, t("wotr.ring", { n: p.ring })) : null, h("span", { class: "badge" }, t("wotr.carryover", { n: p.carryover ?? 2 }))),
+      h("h2", {}, seatTitle(p.seat), h("span", { class: "threat" }, ` ${teamName(p.team)}`), p.starting ? h("span", { class: "badge" }, t("wotr.starting")) : null, p.to_act ? h("span", { class: "badge" }, t("wotr.to-act")) : null, p.ring ? h("span", { class: "badge" }, t("wotr.ring", { n: tValue("ring", p.ring) })) : null, h("span", { class: "badge" }, t("wotr.carryover", { n: p.carryover ?? 2 }))),
       zone("Reserve", t("wotr.reserve"), p.reserve, wotrCard),
       p.hand ? zone("Hand", t("zone.hand"), p.hand, wotrCard, t("zone.hand.count", { n: p.hand.length })) : null,
       p.top_of_deck ? zone("Top of deck", t("wotr.top"), [p.top_of_deck], wotrCard) : null,

@@ -168,7 +168,7 @@ function renderForm() {
   $("new-game").value = game.game;
   const scenarioSelect = $("new-scenario");
   const wanted = scenarioSelect.value || game.defaultScenario;
-  scenarioSelect.replaceChildren(...(game.scenarios || []).map((s) => h("option", { value: s.key }, s.title)));
+  scenarioSelect.replaceChildren(...(game.scenarios || []).map((s) => h("option", { value: s.key }, tValue("scenario", s.key, s.title))));
   scenarioSelect.value = (game.scenarios || []).some((s) => s.key === wanted) ? wanted : game.defaultScenario;
   const scenario = scenarioOf(game.game, scenarioSelect.value);
   const lcg = game.game === "lcg";

@@ -380,6 +380,15 @@ const VALUE_PHRASES = {
   "faction.rohan": N_("Rohan"),
   "faction.southron": N_("Southron"),
   "faction.wizard": N_("Wizard"),
+  "ring.ready": N_("ready"),
+  "ring.spent": N_("spent"),
+  "ring.used": N_("used"),
+  "combat-kind.path": N_("path"),
+  "combat-kind.battleground": N_("battleground"),
+  "scenario.trilogy": N_("Trilogy"),
+  "scenario.fellowship": N_("The Fellowship of the Ring"),
+  "scenario.two-player-duel": N_("Two-Player Duel"),
+  "scenario.three-player-duel": N_("Three-Player Duel"),
 };
 Object.assign(PHRASES, VALUE_PHRASES);
 
@@ -475,10 +484,11 @@ function t(key, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (params && params[name] !== undefined ? String(params[name]) : whole));
 }
 
-// A value the server sends as a key (a phase, a step, a difficulty, a bot's kind), in words.
-function tValue(kind, value) {
+// A value the server sends as a key (a phase, a step, a difficulty, a bot's kind), in words;
+// shown as otherwise (the value itself) when the table has no words for it.
+function tValue(kind, value, otherwise = value) {
   const key = `${kind}.${value}`;
-  return PHRASES[key] === undefined ? value : t(key);
+  return PHRASES[key] === undefined ? otherwise : t(key);
 }
 
 // The page's own words written in index.html, from the table (data-phrase: the text,

@@ -445,7 +445,7 @@ function renderTable() {
   box.append(...(render ? render(table) : [h("pre", {}, JSON.stringify(table, null, 1))]));
   if (view.over && view.outcome) {
     const o = view.outcome;
-    box.prepend(h("div", { class: "outcome" }, t("game.over", { result: o.result || "", winner: o.winner ? ` (${o.winner})` : "", reason: o.reason ? `: ${o.reason}` : "" })));
+    box.prepend(h("div", { class: "outcome" }, t("game.over", { result: o.result ? tValue("result", o.result) : "", winner: o.winner ? ` (${tValue("winner", o.winner)})` : "", reason: o.reason ? `: ${tValue("reason", o.reason)}` : "" })));
   }
 }
 

@@ -71,7 +71,7 @@ async function showMyGames() {
     if (now.gameId && now.gameId !== g.gameId) keepGame({ ...g, gameId: now.gameId });
     let state;
     if (now.error) state = t("lobby.state.error", { error: now.error });
-    else if (now.over) state = t("lobby.state.over", { result: (now.outcome && now.outcome.result) || "" });
+    else if (now.over) state = t("lobby.state.over", { result: now.outcome && now.outcome.result ? tValue("result", now.outcome.result) : "" });
     else if (now.waitingFor && now.waitingFor === now.viewer) state = t("lobby.state.you");
     else state = t("lobby.state.others", { seat: now.waitingFor || "" });
     const label = `${titleOf(now.game, now.scenario)} · ${now.viewer || g.viewer || ""}${now.name ? ` (${now.name})` : ""}`;
@@ -456,7 +456,7 @@ async function openSheet(token) {
     for await (const sheet of stream("WatchEpic", { organizerToken: token }, controller.signal, "EpicService")) {
       const totals = Object.entries(sheet.totals || {}).map(([k, total]) => h("li", { "data-total": k }, t("epic.totals", { key: k, counted: num((sheet.counted || {})[k]), total: num(total) })));
       const groups = (sheet.groups || []).map((g, i) =>
-        h("li", { "data-game": g.gameId }, t("epic.group", { n: i + 1, players: g.players, difficulty: tValue("difficulty", g.difficulty), round: num(g.round), stage: num(g.stage), result: g.result ? t("epic.result", { result: g.result }) : "" })),
+        h("li", { "data-game": g.gameId }, t("epic.group", { n: i + 1, players: g.players, difficulty: tValue("difficulty", g.difficulty), round: num(g.round), stage: num(g.stage), result: g.result ? t("epic.result", { result: tValue("result", g.result) }) : "" })),
       );
       box.replaceChildren(h("h1", {}, t("epic.title", { id: String(sheet.epicId || "").slice(0, 8) })), h("ul", {}, totals), h("ol", {}, groups));
     }

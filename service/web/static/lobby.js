@@ -454,7 +454,7 @@ async function openSheet(token) {
   const box = $("sheet-body");
   try {
     for await (const sheet of stream("WatchEpic", { organizerToken: token }, controller.signal, "EpicService")) {
-      const totals = Object.entries(sheet.totals || {}).map(([k, total]) => h("li", { "data-total": k }, t("epic.totals", { key: k, counted: num((sheet.counted || {})[k]), total: num(total) })));
+      const totals = Object.entries(sheet.totals || {}).map(([k, total]) => h("li", { "data-total": k }, t("epic.totals", { key: tValue("total", k), counted: num((sheet.counted || {})[k]), total: num(total) })));
       const groups = (sheet.groups || []).map((g, i) =>
         h("li", { "data-game": g.gameId }, t("epic.group", { n: i + 1, players: g.players, difficulty: tValue("difficulty", g.difficulty), round: num(g.round), stage: num(g.stage), result: g.result ? t("epic.result", { result: tValue("result", g.result) }) : "" })),
       );

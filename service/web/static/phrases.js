@@ -410,6 +410,8 @@ const VALUE_PHRASES = {
   "reason.inside-information": N_("Inside Information"),
   "reason.ambush-on-the-shore": N_("Ambush on the Shore completed"),
   "reason.bilbo-left-play": N_("Bilbo left play"),
+  "total.progress": N_("progress"),
+  "total.damage": N_("damage"),
 };
 Object.assign(PHRASES, VALUE_PHRASES);
 

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 
 from domain.kernel.decisions import Decision, Option
 from domain.lcg.cards import CARDS
-from projections.card_names import name_starts
 from projections.lcg import CardView, PlayerView, TableView
 from projections.phrases_lcg import outcome_text
 from tools.render_shared import about, every_card, group, seats_and_end
@@ -228,11 +227,11 @@ def score(t: TableView) -> str:
 
 
 def printed(query: str) -> list[CardView]:
-    """Cards of the card pool one of whose names (English, or a published edition's) starts
-    with ``query``, as printed (not in play)."""
+    """Cards of the card pool whose name starts with ``query``, as printed (not in play)."""
+    wanted = query.casefold()
     found = []
     for code, d in CARDS.items():
-        if d.type == "quest" or not name_starts(d.name, query):
+        if d.type == "quest" or not d.name.casefold().startswith(wanted):
             continue
         card = CardView(uid=0, code=code, name=d.name, type=d.type, sphere=d.sphere, text=d.text)
         card.keywords, card.traits = d.keywords, d.traits

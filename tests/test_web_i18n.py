@@ -26,6 +26,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
+from projections import card_names
 from service.app import store_env
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
@@ -145,8 +146,12 @@ def test_the_server_serves_the_page_in_the_browsers_language_and_each_catalog(se
     assert served["plural_forms"] == PLURALS["ja"]
     assert served["messages"]["Open games"] == "参加できるゲーム"
     assert served["messages"]["{n} card"] == ["{n} 枚"]
-    spanish = json.loads(fetch(server, "/locale/es.json")[2])["messages"]
+    spanish_answer = json.loads(fetch(server, "/locale/es.json")[2])
+    spanish = spanish_answer["messages"]
     assert spanish["{n} card"] == ["{n} carta", "{n} cartas"]
+    assert spanish_answer["card_names"]["Guard of the Citadel"] == "Guardia de La Ciudadela"
+    assert "Aragorn" not in spanish_answer["card_names"]  # named alike: nothing to send
+    assert served["card_names"] == {}  # Japanese keeps the English names
     assert json.loads(fetch(server, "/locale/en.json")[2])["messages"] == {}
     assert fetch(server, "/locale/fr.json")[0] == 404
 
@@ -348,3 +353,31 @@ def test_a_war_of_the_ring_table_in_japanese_has_no_english_of_the_pages_own(
     assert left == "", f"English of the page's own left on a War of the Ring table in Japanese: {left}"
     teams = browser.find_element(By.CSS_SELECTOR, ".teams").text
     assert "自由軍" in teams and "暗黒軍" in teams and "勝利点" in teams
+
+
+def test_a_table_in_spanish_names_the_cards_as_the_spanish_edition(server: ThreadedServer, browser: WebDriver) -> None:
+    """The Core Set's cards the Spanish edition's names are known for are shown by them (each
+    keeps its English name as its data-name); the others by their English names."""
+    channel, stub = stub_for(server.address)
+    try:
+        access = create(stub, players=1, seed=5)
+    finally:
+        channel.close()
+    fresh(browser, server)
+    lobby_ready(browser)
+    Select(browser.find_element(By.ID, "language")).select_by_value("es")
+    until(browser, lambda d: d.execute_script("return document.documentElement.lang") == "es", "not Spanish")
+    lobby_ready(browser)
+    browser.get("about:blank")
+    browser.get(f"http://127.0.0.1:{server.web.port}/#token={access.seats[0].token}")
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#table .card .name"), "no table")
+    spanish = dict(card_names.names("es"))
+    shown = {
+        (e.get_attribute("data-name"), e.find_element(By.CSS_SELECTOR, ".name").text)
+        for e in browser.find_elements(By.CSS_SELECTOR, "#table .card[data-name]")
+    }
+    renamed = {english: name for english, name in shown if english != name}
+    assert renamed, f"no card of the Spanish edition's names on this table: {sorted(shown)}"
+    assert all(spanish[english] == name for english, name in renamed.items())
+    assert all(spanish.get(english, english) == name for english, name in shown)
+    browser.execute_script("localStorage.clear()")

@@ -16,6 +16,8 @@ import json
 import struct
 from pathlib import Path
 
+from projections import card_names
+
 LANGUAGES = ("en", "es", "ja")
 """The languages the page speaks, by ISO 639-1 code (the Python side's, projections/i18n)."""
 SOURCE = "en"
@@ -69,9 +71,17 @@ def catalog(lang: str) -> tuple[Messages, dict[str, str]]:
 
 
 def catalog_json(lang: str) -> bytes:
-    """What ``/locale/<lang>.json`` answers: ``{"language", "plural_forms", "messages"}``."""
+    """What ``/locale/<lang>.json`` answers: ``{"language", "plural_forms", "messages",
+    "card_names"}``, the last the cards a published edition names otherwise than English
+    (English name -> name in ``lang``: ``projections/locale/<lang>/card_names.toml``)."""
     messages, header = catalog(lang)
-    answer = {"language": lang, "plural_forms": header.get("Plural-Forms", ""), "messages": messages}
+    names = {english: name for english, name in card_names.names(lang).items() if name != english}
+    answer = {
+        "language": lang,
+        "plural_forms": header.get("Plural-Forms", ""),
+        "messages": messages,
+        "card_names": names,
+    }
     return json.dumps(answer, ensure_ascii=False, sort_keys=True).encode("utf-8")
 
 

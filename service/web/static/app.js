@@ -203,7 +203,7 @@ function lcgCard(c) {
   return h(
     "div",
     { class: classes.join(" "), "data-uid": c.uid, "data-name": c.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, c.name), h("span", { class: "kind" }, [c.sphere && tValue("sphere", c.sphere), c.type && tValue("type", c.type)].filter(Boolean).join(" "))),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, cardName(c.name)), h("span", { class: "kind" }, [c.sphere && tValue("sphere", c.sphere), c.type && tValue("type", c.type)].filter(Boolean).join(" "))),
     stats.length ? h("div", { class: "stats" }, stats) : null,
     words ? h("div", { class: "traits" }, words) : null,
     c.text ? h("div", { class: "text" }, c.text) : null,
@@ -221,7 +221,7 @@ function wotrCard(c) {
   return h(
     "div",
     { class: `card type-${c.type} faction-${c.faction}`, "data-uid": c.uid, "data-name": c.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, c.name), h("span", { class: "kind" }, `${tValue("faction", c.faction)} ${tValue("type", c.type)}`)),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, cardName(c.name)), h("span", { class: "kind" }, `${tValue("faction", c.faction)} ${tValue("type", c.type)}`)),
     icons.length ? h("div", { class: "stats" }, icons) : null,
     paths,
     (c.keywords || []).length ? h("div", { class: "traits" }, c.keywords.join(". ") + ".") : null,
@@ -576,7 +576,7 @@ async function showValues(d, trueCards, out) {
 }
 
 function cardTitle(card) {
-  return [card.name, card.text].filter(Boolean).join(": ");
+  return [cardName(card.name), card.text].filter(Boolean).join(": ");
 }
 
 function commandId() {

@@ -426,6 +426,7 @@ const PLURAL_FORM = { en: (n) => (n === 1 ? 0 : 1), es: (n) => (n === 1 ? 0 : 1)
 
 let LANG = "en";
 let CATALOG = {}; // English text -> its translation (a counted text: its forms)
+let CARD_NAMES = {}; // a card's English name -> its published name in the page's language
 
 // Marks a text for the catalog; it is translated where it is shown (t).
 function N_(text) {
@@ -456,13 +457,24 @@ async function useLanguage(lang) {
   LANG = LANGUAGES[lang] ? lang : "en";
   document.documentElement.lang = LANG;
   CATALOG = {};
+  CARD_NAMES = {};
   if (LANG === "en") return;
   try {
     const answer = await fetch(`/locale/${LANG}.json`);
-    if (answer.ok) CATALOG = (await answer.json()).messages || {};
+    if (answer.ok) {
+      const got = await answer.json();
+      CATALOG = got.messages || {};
+      CARD_NAMES = got.card_names || {};
+    }
   } catch (error) {
     CATALOG = {};
   }
+}
+
+// A card's name as the page shows it: a published edition's in the page's language where
+// one is known, else the English name (which stays the card's data-name everywhere).
+function cardName(english) {
+  return CARD_NAMES[english] || english;
 }
 
 // Keep lang for this browser and show the page again in it (the token stays in the address).

@@ -81,6 +81,11 @@ def test_the_check_finds_a_missing_a_fuzzy_and_a_broken_translation(template: An
     assert "no translation of '{n} card'" in found
 
 
+def test_the_maintainers_check_passes_on_the_committed_catalogs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert i18n_web.main(["check"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize("lang", TARGETS)
 def test_each_mo_is_its_po_compiled_and_reads_as_gettext_reads_it(lang: str) -> None:
     mo = i18n_web.po_path(lang).with_suffix(".mo")

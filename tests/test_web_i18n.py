@@ -269,6 +269,33 @@ def test_accept_language_chooses_japanese_and_the_lobby_has_no_english_left(
     assert {o.text for o in difficulty.options} <= {"標準", "チャレンジ", "イージー", "ハード"}
 
 
+def test_a_game_created_from_the_lobby_in_japanese(server: ThreadedServer, browser: WebDriver) -> None:
+    """The lobby after a game is made in it: the links shown once, the browser's games and the
+    open games (with the seat left to anyone) have no English left but names."""
+    fresh(browser, server)
+    lobby_ready(browser)
+    name = browser.find_element(By.ID, "lobby-name")
+    name.clear()
+    name.send_keys("Alice")
+    Select(browser.find_element(By.ID, "new-game")).select_by_value("lcg")
+    browser.execute_script(
+        "const f = document.getElementById('new-players'); f.value = '2'; f.dispatchEvent(new Event('change'))"
+    )
+    seat = browser.find_element(By.CSS_SELECTOR, '#new-seats .seat-setup[data-seat="p2"] select.who')
+    Select(seat).select_by_value("open")
+    browser.find_element(By.ID, "new-create").click()
+    until(browser, lambda d: d.find_element(By.ID, "created").is_displayed(), "nothing was created")
+    browser.find_element(By.ID, "open-refresh").click()
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#open-games-list .open-game"), "no open game")
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#my-games-list li"), "no game of mine")
+    created = browser.find_element(By.ID, "created").text
+    assert "作成しました" in created and "観戦者" in created and "審判" in created
+    names = catalog_names(server) | {"Alice"}
+    left = english_left(shown_words(browser), names)
+    assert left == [], f"English left on the lobby in Japanese after a game was created: {left}"
+    assert "として参加" in browser.find_element(By.ID, "open-games-list").text  # "Join as p2"
+
+
 def test_the_picker_switches_the_language_and_the_browser_keeps_it(server: ThreadedServer, browser: WebDriver) -> None:
     fresh(browser, server)
     lobby_ready(browser)

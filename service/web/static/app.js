@@ -907,7 +907,7 @@ function renderTimeline() {
   }
   const past = $("past");
   past.hidden = S.at === null;
-  past.textContent = S.at === null ? "" : t("timeline.past", { at: S.at, latest: S.latest, viewer: S.viewer });
+  past.textContent = S.at === null ? "" : t("timeline.past", { at: S.at, latest: S.latest, viewer: viewerName(S.viewer) });
 }
 
 function renderHeader() {
@@ -915,7 +915,7 @@ function renderHeader() {
   if (!view) return;
   $("game").textContent = `${tValue("game", view.game)} ${String(view.gameId || "").slice(0, 8)}`;
   const plan = seatPlan(view.viewer);
-  $("viewer").textContent = plan && plan.name ? t("bar.as-named", { viewer: view.viewer, name: plan.name }) : t("bar.as", { viewer: view.viewer });
+  $("viewer").textContent = plan && plan.name ? t("bar.as-named", { viewer: viewerName(view.viewer), name: plan.name }) : t("bar.as", { viewer: viewerName(view.viewer) });
   $("version").textContent = t("bar.version", { version: view.version });
   $("status").textContent = view.over ? t("bar.over") : view.waitingFor ? t("bar.waiting", { seat: view.waitingFor }) : "";
 }

@@ -23,7 +23,7 @@ function scenarioOf(game, key) {
 
 function titleOf(game, key) {
   const found = scenarioOf(game, key);
-  return found ? found.title : key || game;
+  return found ? tValue("scenario", found.key, found.title) : key || game;
 }
 
 async function openLobby() {
@@ -74,7 +74,7 @@ async function showMyGames() {
     else if (now.over) state = t("lobby.state.over", { result: now.outcome && now.outcome.result ? tValue("result", now.outcome.result) : "" });
     else if (now.waitingFor && now.waitingFor === now.viewer) state = t("lobby.state.you");
     else state = t("lobby.state.others", { seat: now.waitingFor || "" });
-    const label = `${titleOf(now.game, now.scenario)} · ${now.viewer || g.viewer || ""}${now.name ? ` (${now.name})` : ""}`;
+    const label = `${titleOf(now.game, now.scenario)} · ${viewerName(now.viewer || g.viewer || "")}${now.name ? ` (${now.name})` : ""}`;
     const mine = now.waitingFor && now.waitingFor === now.viewer && !now.over;
     return h(
       "li",

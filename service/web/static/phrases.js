@@ -526,6 +526,13 @@ function tValue(kind, value, otherwise = value) {
   return PHRASES[key] === undefined ? otherwise : t(key);
 }
 
+// Who a viewer is, in words: a seat by its name, the spectator and the referee by theirs.
+function viewerName(viewer) {
+  if (viewer === "spectator") return t("lobby.link.spectator");
+  if (viewer === "referee") return t("lobby.link.referee");
+  return viewer;
+}
+
 // The page's own words written in index.html, from the table (data-phrase: the text,
 // data-phrase-placeholder, data-phrase-title and data-phrase-label: those attributes,
 // the last aria-label).

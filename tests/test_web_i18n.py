@@ -307,6 +307,11 @@ def test_the_picker_switches_the_language_and_the_browser_keeps_it(server: Threa
     # counted texts take the Spanish plural forms
     one, two = browser.execute_script("return [t('zone.hand.count', {n: 1}), t('combat.attack-tokens', {n: 2})]")
     assert (one, two) == ("1 carta", "2 fichas de ataque")
+    # keywords in the Spanish edition's words (seed 002), their numbers kept; others as printed
+    words = browser.execute_script(
+        "return ['Doomed 1', 'Surge', 'Archery 1 per player', 'Sentinel.', 'Nazgul'].map(keywordWords)"
+    )
+    assert words == ["Maldito 1", "Oleada", "Arquería 1 por jugador", "Centinela", "Nazgul"]
     # kept: the browser still asks for Japanese, the page stays in Spanish
     browser.refresh()
     lobby_ready(browser)
@@ -335,7 +340,7 @@ SERVERS_WORDS = (
     "#decision .options",  # the options' labels: the server's
     ".card .text",  # the cards' texts: the server's
     ".location .text",
-    ".card .traits",  # the cards' printed traits and keywords
+    ".card .trait-names",  # the cards' printed traits (War of the Ring's: its keywords, Nazgul, Ent)
 )
 """The parts of a table the page does not word itself."""
 
@@ -368,6 +373,8 @@ def test_an_lcg_table_in_japanese_has_no_english_of_the_pages_own(server: Thread
     assert browser.find_element(By.CSS_SELECTOR, "#decision .prompt strong").text == "あなたの決定："
     zones = browser.find_element(By.ID, "table").text
     assert "ステージングエリア" in zones and "ヒーロー" in zones and "意志" in zones
+    aragorn = browser.find_element(By.CSS_SELECTOR, '#table .card[data-name="Aragorn"] .traits').text
+    assert aragorn == "歩哨. Dúnedain. Noble. Ranger."  # the keyword in Japanese, the printed traits as they are
     assert browser.find_element(By.ID, "to-live").text == "現在に戻る"
     assert browser.find_element(By.ID, "game").text.startswith("指輪物語カードゲーム")
 

@@ -199,7 +199,9 @@ function lcgCard(c) {
   if (c.exhausted) tokens.push(h("span", { class: "token state" }, t("token.exhausted")));
   if (c.committed) tokens.push(h("span", { class: "token state" }, t("token.committed")));
   if (c.face_down_shadows) tokens.push(h("span", { class: "token shadow" }, t("token.shadow", { n: c.face_down_shadows })));
-  const words = [...(c.keywords || []), ...(c.traits || [])].map((w) => `${w}.`).join(" ");
+  const keywords = (c.keywords || []).map((w) => `${keywordWords(w)}.`).join(" ");
+  const traits = (c.traits || []).map((w) => `${w}.`).join(" ");
+  const words = keywords || traits ? [h("span", { class: "keywords" }, keywords), keywords && traits ? " " : "", h("span", { class: "trait-names" }, traits)] : null;
   return h(
     "div",
     { class: classes.join(" "), "data-uid": c.uid, "data-name": c.name },
@@ -224,7 +226,7 @@ function wotrCard(c) {
     h("div", { class: "card-head" }, h("span", { class: "name" }, cardName(c.name)), h("span", { class: "kind" }, `${tValue("faction", c.faction)} ${tValue("type", c.type)}`)),
     icons.length ? h("div", { class: "stats" }, icons) : null,
     paths,
-    (c.keywords || []).length ? h("div", { class: "traits" }, c.keywords.join(". ") + ".") : null,
+    (c.keywords || []).length ? h("div", { class: "traits" }, h("span", { class: "trait-names" }, c.keywords.join(". ") + ".")) : null,
     c.text ? h("div", { class: "text" }, c.text) : null,
     c.owner || c.reserved ? h("div", { class: "tokens" }, c.owner ? h("span", { class: "token" }, c.owner) : null, c.reserved ? h("span", { class: "token state" }, t("token.reserved")) : null) : null,
     (c.items || []).length ? h("div", { class: "attached" }, h("small", {}, t("card.items")), c.items.map(wotrCard)) : null,

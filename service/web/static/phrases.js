@@ -519,6 +519,34 @@ function t(key, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (params && params[name] !== undefined ? String(params[name]) : whole));
 }
 
+// The LCG's keywords as printed (the Spanish edition's words, seed 002: Oleada, Maldito):
+// a card's keyword in the page's language, its number kept ("Doomed 1", "Archery 1 per player").
+const KEYWORDS = {
+  surge: N_("Surge"),
+  doomed: N_("Doomed"),
+  indestructible: N_("Indestructible"),
+  sentinel: N_("Sentinel"),
+  ranged: N_("Ranged"),
+  archery: N_("Archery"),
+  boarding: N_("Boarding"),
+  massive: N_("Massive"),
+  pillage: N_("Pillage"),
+  restricted: N_("Restricted"),
+  guarded: N_("Guarded"),
+  "immune to player card effects": N_("Immune to player card effects"),
+};
+PHRASES["keyword.per-player"] = N_("{keyword} {n} per player");
+PHRASES["keyword.numbered"] = N_("{keyword} {n}");
+
+function keywordWords(keyword) {
+  const found = /^(.*?)(?: (\d+|X)( per player)?)?\.?$/i.exec(keyword);
+  const english = found ? KEYWORDS[found[1].toLowerCase()] : undefined;
+  if (english === undefined) return keyword;
+  const word = typeof CATALOG[english] === "string" && CATALOG[english] ? CATALOG[english] : english;
+  if (!found[2]) return word;
+  return t(found[3] ? "keyword.per-player" : "keyword.numbered", { keyword: word, n: found[2] });
+}
+
 // A value the server sends as a key (a phase, a step, a difficulty, a bot's kind), in words;
 // shown as otherwise (the value itself) when the table has no words for it.
 function tValue(kind, value, otherwise = value) {

@@ -31,6 +31,18 @@ def names(lang: str) -> Mapping[str, str]:
 
 
 @cache
+def traits(lang: str) -> Mapping[str, str]:
+    """A printed trait's English word -> its word in ``lang``'s edition
+    (``locale/<lang>/card_traits.toml``; empty: none)."""
+    path = LOCALE_DIR / lang / "card_traits.toml"
+    if not path.exists():
+        return {}
+    with path.open("rb") as handle:
+        table = tomllib.load(handle).get("traits", {})
+    return {str(english): str(word) for english, word in table.items()}
+
+
+@cache
 def _groups() -> Mapping[str, frozenset[str]]:
     """Each name, casefolded -> every name of its card, casefolded (English first found)."""
     groups: dict[str, set[str]] = {}

@@ -31,6 +31,17 @@ HALL_OF_BEORN = {
 """The Core Set's titles in Hall of Beorn's SpanishTranslation.cs (the file's header cites it)."""
 
 
+def core_set_traits() -> set[str]:
+    """Every trait printed on the project's Core Set cards."""
+    found: set[str] = set()
+    for path in sorted(CARDS.glob("core_set*.toml")):
+        with path.open("rb") as handle:
+            for value in tomllib.load(handle).values():
+                for card in value if isinstance(value, list) else []:
+                    found.update(card.get("traits", []))
+    return found
+
+
 def core_set_names() -> set[str]:
     """Every name of the project's Core Set cards (a quest's first side's too)."""
     found: set[str] = set()
@@ -52,6 +63,14 @@ def test_the_spanish_names_cover_the_whole_core_set() -> None:
     header = (card_names.LOCALE_DIR / "es" / "card_names.toml").read_text().split("[names]")[0]
     assert "Hall of Beorn" in header and "SpanishTranslation.cs" in header
     assert "keeps its English name" in header and "War of the Ring" in header
+
+
+def test_the_spanish_traits_cover_the_core_set() -> None:
+    spanish = card_names.traits("es")
+    assert set(spanish) == core_set_traits()
+    assert spanish["Warrior"] == "Guerrero" and spanish["Ranger"] == "Montaraz" and spanish["Gondor"] == "Góndor"
+    assert spanish["Noble"] == "Noble"  # no public source: the English word
+    assert card_names.traits("ja") == {}
 
 
 def test_japanese_keeps_the_english_names() -> None:

@@ -156,7 +156,8 @@ def test_the_server_serves_the_page_in_the_browsers_language_and_each_catalog(se
     assert spanish["{n} card"] == ["{n} carta", "{n} cartas"]
     assert spanish_answer["card_names"]["Guard of the Citadel"] == "Guardia de La Ciudadela"
     assert "Aragorn" not in spanish_answer["card_names"]  # named alike: nothing to send
-    assert served["card_names"] == {}  # Japanese keeps the English names
+    assert served["card_names"] == {} and served["traits"] == {}  # Japanese keeps the English names
+    assert spanish_answer["traits"]["Warrior"] == "Guerrero" and "Noble" not in spanish_answer["traits"]
     assert json.loads(fetch(server, "/locale/en.json")[2])["messages"] == {}
     assert fetch(server, "/locale/fr.json")[0] == 404
 
@@ -419,4 +420,6 @@ def test_a_table_in_spanish_names_the_cards_as_the_spanish_edition(server: Threa
     assert renamed, f"no card of the Spanish edition's names on this table: {sorted(shown)}"
     assert all(spanish[english] == name for english, name in renamed.items())
     assert all(spanish.get(english, english) == name for english, name in shown)
+    aragorn = browser.find_element(By.CSS_SELECTOR, '#table .card[data-name="Aragorn"] .traits').text
+    assert aragorn == "Centinela. Dúnedain. Noble. Montaraz."  # keyword and traits as the Spanish edition
     browser.execute_script("localStorage.clear()")

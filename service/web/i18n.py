@@ -72,15 +72,18 @@ def catalog(lang: str) -> tuple[Messages, dict[str, str]]:
 
 def catalog_json(lang: str) -> bytes:
     """What ``/locale/<lang>.json`` answers: ``{"language", "plural_forms", "messages",
-    "card_names"}``, the last the cards a published edition names otherwise than English
-    (English name -> name in ``lang``: ``projections/locale/<lang>/card_names.toml``)."""
+    "card_names", "traits"}``: the cards a published edition names otherwise than English
+    (English name -> name in ``lang``: ``projections/locale/<lang>/card_names.toml``), and the
+    printed traits it words otherwise (``card_traits.toml``)."""
     messages, header = catalog(lang)
     names = {english: name for english, name in card_names.names(lang).items() if name != english}
+    traits = {english: word for english, word in card_names.traits(lang).items() if word != english}
     answer = {
         "language": lang,
         "plural_forms": header.get("Plural-Forms", ""),
         "messages": messages,
         "card_names": names,
+        "traits": traits,
     }
     return json.dumps(answer, ensure_ascii=False, sort_keys=True).encode("utf-8")
 

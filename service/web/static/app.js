@@ -200,7 +200,7 @@ function lcgCard(c) {
   if (c.committed) tokens.push(h("span", { class: "token state" }, t("token.committed")));
   if (c.face_down_shadows) tokens.push(h("span", { class: "token shadow" }, t("token.shadow", { n: c.face_down_shadows })));
   const keywords = (c.keywords || []).map((w) => `${keywordWords(w)}.`).join(" ");
-  const traits = (c.traits || []).map((w) => `${w}.`).join(" ");
+  const traits = (c.traits || []).map((w) => `${traitName(w)}.`).join(" ");
   const words = keywords || traits ? [h("span", { class: "keywords" }, keywords), keywords && traits ? " " : "", h("span", { class: "trait-names" }, traits)] : null;
   return h(
     "div",

@@ -427,6 +427,7 @@ const PLURAL_FORM = { en: (n) => (n === 1 ? 0 : 1), es: (n) => (n === 1 ? 0 : 1)
 let LANG = "en";
 let CATALOG = {}; // English text -> its translation (a counted text: its forms)
 let CARD_NAMES = {}; // a card's English name -> its published name in the page's language
+let TRAITS = {}; // a printed trait -> the published edition's word for it
 
 // Marks a text for the catalog; it is translated where it is shown (t).
 function N_(text) {
@@ -458,6 +459,7 @@ async function useLanguage(lang) {
   document.documentElement.lang = LANG;
   CATALOG = {};
   CARD_NAMES = {};
+  TRAITS = {};
   if (LANG === "en") return;
   try {
     const answer = await fetch(`/locale/${LANG}.json`);
@@ -465,10 +467,16 @@ async function useLanguage(lang) {
       const got = await answer.json();
       CATALOG = got.messages || {};
       CARD_NAMES = got.card_names || {};
+      TRAITS = got.traits || {};
     }
   } catch (error) {
     CATALOG = {};
   }
+}
+
+// A printed trait as the page shows it: the published edition's word where known.
+function traitName(english) {
+  return TRAITS[english] || english;
 }
 
 // A card's name as the page shows it: a published edition's in the page's language where

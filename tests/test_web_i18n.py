@@ -247,6 +247,15 @@ def catalog_names(server: ThreadedServer) -> set[str]:
     return names
 
 
+ARAGORNS_TRAITS = "return document.querySelector('#table .card[data-name=\"Aragorn\"] .traits').innerText"
+
+
+def read(browser: WebDriver, script: str) -> Any:
+    """What ``script`` reads from the page, in one go (the table may be drawn anew at any
+    moment as the live stream brings it)."""
+    return browser.execute_script(script)
+
+
 def lobby_ready(browser: WebDriver) -> None:
     until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#new-game option"), "no lobby")
 
@@ -289,12 +298,12 @@ def test_a_game_created_from_the_lobby_in_japanese(server: ThreadedServer, brows
     browser.find_element(By.ID, "open-refresh").click()
     until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#open-games-list .open-game"), "no open game")
     until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#my-games-list li"), "no game of mine")
-    created = browser.find_element(By.ID, "created").text
+    created = read(browser, "return document.getElementById('created').innerText")
     assert "作成しました" in created and "観戦者" in created and "審判" in created
     names = catalog_names(server) | {"Alice"}
     left = english_left(shown_words(browser), names)
     assert left == [], f"English left on the lobby in Japanese after a game was created: {left}"
-    assert "として参加" in browser.find_element(By.ID, "open-games-list").text  # "Join as p2"
+    assert "として参加" in read(browser, "return document.getElementById('open-games-list').innerText")  # Join as
 
 
 def test_the_picker_switches_the_language_and_the_browser_keeps_it(server: ThreadedServer, browser: WebDriver) -> None:
@@ -371,10 +380,10 @@ def test_an_lcg_table_in_japanese_has_no_english_of_the_pages_own(server: Thread
         channel.close()
     left = table_in_japanese(browser, server, access, "p1")
     assert left == "", f"English of the page's own left on an LCG table in Japanese: {left}"
-    assert browser.find_element(By.CSS_SELECTOR, "#decision .prompt strong").text == "あなたの決定："
-    zones = browser.find_element(By.ID, "table").text
+    assert read(browser, "return document.querySelector('#decision .prompt strong').innerText") == "あなたの決定："
+    zones = read(browser, "return document.getElementById('table').innerText")
     assert "ステージングエリア" in zones and "ヒーロー" in zones and "意志" in zones
-    aragorn = browser.find_element(By.CSS_SELECTOR, '#table .card[data-name="Aragorn"] .traits').text
+    aragorn = read(browser, ARAGORNS_TRAITS)
     assert aragorn == "歩哨. Dúnedain. Noble. Ranger."  # the keyword in Japanese, the printed traits as they are
     assert browser.find_element(By.ID, "to-live").text == "現在に戻る"
     assert browser.find_element(By.ID, "game").text.startswith("指輪物語カードゲーム")
@@ -391,7 +400,7 @@ def test_a_war_of_the_ring_table_in_japanese_has_no_english_of_the_pages_own(
         channel.close()
     left = table_in_japanese(browser, server, access, seat)
     assert left == "", f"English of the page's own left on a War of the Ring table in Japanese: {left}"
-    teams = browser.find_element(By.CSS_SELECTOR, ".teams").text
+    teams = read(browser, "return document.querySelector('.teams').innerText")
     assert "自由軍" in teams and "暗黒軍" in teams and "勝利点" in teams
 
 
@@ -413,13 +422,17 @@ def test_a_table_in_spanish_names_the_cards_as_the_spanish_edition(server: Threa
     until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#table .card .name"), "no table")
     spanish = dict(card_names.names("es"))
     shown = {
-        (e.get_attribute("data-name"), e.find_element(By.CSS_SELECTOR, ".name").text)
-        for e in browser.find_elements(By.CSS_SELECTOR, "#table .card[data-name]")
+        (english, name)
+        for english, name in read(
+            browser,
+            "return [...document.querySelectorAll('#table .card[data-name]')]"
+            ".map((e) => [e.dataset.name, e.querySelector('.name').innerText])",
+        )
     }
     renamed = {english: name for english, name in shown if english != name}
     assert renamed, f"no card of the Spanish edition's names on this table: {sorted(shown)}"
     assert all(spanish[english] == name for english, name in renamed.items())
     assert all(spanish.get(english, english) == name for english, name in shown)
-    aragorn = browser.find_element(By.CSS_SELECTOR, '#table .card[data-name="Aragorn"] .traits').text
+    aragorn = read(browser, ARAGORNS_TRAITS)
     assert aragorn == "Centinela. Dúnedain. Noble. Montaraz."  # keyword and traits as the Spanish edition
     browser.execute_script("localStorage.clear()")

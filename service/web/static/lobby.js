@@ -112,7 +112,7 @@ async function showOpenGames() {
         h(
           "li",
           { class: "open-game", "data-game": g.gameId },
-          h("b", {}, g.title || g.scenario),
+          h("b", {}, tValue("scenario", g.scenario, g.title || g.scenario)),
           g.difficulty ? ` (${tValue("difficulty", g.difficulty)})` : "",
           ": ",
           (g.seats || []).map((s, i) => [

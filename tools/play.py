@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TextIO
 
+import projections.card_names
 from bots import is_action_window
 from domain.kernel.decisions import Choice, Decision, IllegalChoice, Kind, Option, RuleError
 from projections.i18n import N_, _, card_name, say
@@ -236,6 +237,12 @@ def refusal(decision: Decision, error: RuleError) -> str:
     return str(error)
 
 
+def printed_named(shown: Screen, query: str) -> list[Any]:
+    """The game's cards as printed one of whose names (English, or a published edition's)
+    starts with ``query``."""
+    return [c for c in shown.printed("") if projections.card_names.name_starts(c.name, query)]
+
+
 def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> str:
     """The text of the card a player asked about: ``3`` (option 3's card) or a name."""
     query = query.strip()
@@ -250,16 +257,16 @@ def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> s
             return shown.card_text(card)
         if option.card is not None:  # a card the table does not lay out (a ship-objective set aside): as printed
             name = re.sub(r" \([^)]*\)$", "", option.label)
-            printed = [c for c in shown.printed(name) if c.name == name]
+            printed = [c for c in printed_named(shown, name) if projections.card_names.is_named(c.name, name)]
             if printed:
                 return f"{name}, as printed:\n{shown.card_text(printed[0])}"
         return f"option {n} is not about a card you can see"
-    wanted = query.casefold()
-    matches = [c for c in found if c.name.casefold() == wanted] or [
-        c for c in found if c.name.casefold().startswith(wanted)
-    ]
+    # a card by any of its names: its English name in every language, its published name too
+    named, begun = projections.card_names.is_named, projections.card_names.name_starts
+    matches = [c for c in found if named(c.name, query)] or [c for c in found if begun(c.name, query)]
     if not matches:
-        exact = [c for c in shown.printed(query) if c.name.casefold() == wanted] or shown.printed(query)
+        pool = printed_named(shown, query)
+        exact = [c for c in pool if named(c.name, query)] or pool
         kinds = {c.name for c in exact}
         if len(kinds) == 1:
             return f"no {exact[0].name} is in sight; as printed:\n{shown.card_text(exact[0])}"

@@ -36,7 +36,7 @@ from google.protobuf.message import Message
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
 from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
-from service.web import connect
+from service.web import connect, i18n
 from service.web.connect import CallFailed, Codec
 
 PACKAGE = "westmarch.v1"
@@ -138,7 +138,14 @@ def static_files() -> dict[str, tuple[bytes, str]]:
         if item.is_file() and suffix in STATIC_TYPES:
             files["/" + item.name] = (item.read_bytes(), STATIC_TYPES[suffix])
     files["/"] = files["/index.html"]
+    for lang in i18n.LANGUAGES:
+        files[f"/locale/{lang}.json"] = (i18n.catalog_json(lang), "application/json; charset=utf-8")
     return files
+
+
+PAGES = ("/", "/index.html")
+"""The page itself: served in the language the browser prefers (``<html lang>``), which the
+page speaks unless one was picked in it."""
 
 
 def request_types() -> dict[str, type[Message]]:
@@ -481,6 +488,9 @@ class WebServer:
             return
         data, kind = found
         extra = [("content-security-policy", PAGE_POLICY)] if kind.startswith("text/html") else []
+        if path in PAGES:
+            data = i18n.page_in(data, i18n.preferred(request.headers.get("accept-language")))
+            extra.append(("vary", "accept-language"))
         await exchange.send_whole(200, kind, data if request.method == "GET" else b"", extra, len(data))
 
     def _parse(

@@ -23,7 +23,7 @@ async function call(method, request, service = "GameService") {
   try {
     response = await fetch(`${PACKAGE}${service}/${method}`, {
       method: "POST",
-      headers: { ...HEADERS, "content-type": "application/json" },
+      headers: { ...HEADERS, "accept-language": LANG, "content-type": "application/json" },
       body: JSON.stringify(request),
     });
   } catch (error) {
@@ -57,7 +57,7 @@ async function* stream(method, request, signal, service = "GameService") {
   try {
     response = await fetch(`${PACKAGE}${service}/${method}`, {
       method: "POST",
-      headers: { ...HEADERS, "content-type": "application/connect+json" },
+      headers: { ...HEADERS, "accept-language": LANG, "content-type": "application/connect+json" },
       body,
       signal,
     });
@@ -202,11 +202,13 @@ function lcgCard(c) {
   if (c.exhausted) tokens.push(h("span", { class: "token state" }, t("token.exhausted")));
   if (c.committed) tokens.push(h("span", { class: "token state" }, t("token.committed")));
   if (c.face_down_shadows) tokens.push(h("span", { class: "token shadow" }, t("token.shadow", { n: c.face_down_shadows })));
-  const words = [...(c.keywords || []), ...(c.traits || [])].map((w) => `${w}.`).join(" ");
+  const keywords = (c.keywords || []).map((w) => `${keywordWords(w)}.`).join(" ");
+  const traits = (c.traits || []).map((w) => `${traitName(w)}.`).join(" ");
+  const words = keywords || traits ? [h("span", { class: "keywords" }, keywords), keywords && traits ? " " : "", h("span", { class: "trait-names" }, traits)] : null;
   return h(
     "div",
     { class: classes.join(" "), "data-uid": c.uid, "data-name": c.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, c.name), h("span", { class: "kind" }, [c.sphere, c.type].filter(Boolean).join(" "))),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, cardName(c.name)), h("span", { class: "kind" }, [c.sphere && tValue("sphere", c.sphere), c.type && tValue("type", c.type)].filter(Boolean).join(" "))),
     stats.length ? h("div", { class: "stats" }, stats) : null,
     words ? h("div", { class: "traits" }, words) : null,
     c.text ? h("div", { class: "text" }, c.text) : null,
@@ -224,10 +226,10 @@ function wotrCard(c) {
   return h(
     "div",
     { class: `card type-${c.type} faction-${c.faction}`, "data-uid": c.uid, "data-name": c.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, c.name), h("span", { class: "kind" }, `${c.faction} ${c.type}`)),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, cardName(c.name)), h("span", { class: "kind" }, `${tValue("faction", c.faction)} ${tValue("type", c.type)}`)),
     icons.length ? h("div", { class: "stats" }, icons) : null,
     paths,
-    (c.keywords || []).length ? h("div", { class: "traits" }, c.keywords.join(". ") + ".") : null,
+    (c.keywords || []).length ? h("div", { class: "traits" }, h("span", { class: "trait-names" }, c.keywords.join(". ") + ".")) : null,
     c.text ? h("div", { class: "text" }, c.text) : null,
     c.owner || c.reserved ? h("div", { class: "tokens" }, c.owner ? h("span", { class: "token" }, c.owner) : null, c.reserved ? h("span", { class: "token state" }, t("token.reserved")) : null) : null,
     (c.items || []).length ? h("div", { class: "attached" }, h("small", {}, t("card.items")), c.items.map(wotrCard)) : null,
@@ -257,7 +259,7 @@ function seatTitle(seat) {
   const plan = seatPlan(seat);
   const parts = [seat];
   if (plan && plan.name) parts.push(` · ${plan.name}`);
-  else if (plan && plan.bot) parts.push(` · ${plan.bot === "shadow" ? t("player.shadow-bot") : t("player.bot", { bot: plan.bot })}`);
+  else if (plan && plan.bot) parts.push(` · ${plan.bot === "shadow" ? t("player.shadow-bot") : t("player.bot", { bot: tValue("bot", plan.bot) })}`);
   else if (plan && plan.open) parts.push(` · ${t("player.open")}`);
   if (seat === S.viewer) parts.push(t("player.you"));
   return parts.join("");
@@ -269,7 +271,7 @@ function lcgTable(tv) {
   const shared = h(
     "section",
     { class: "area shared" },
-    h("h2", {}, tv.round ? t("lcg.round", { round: tv.round, phase: tv.phase }) : t("lcg.setup")),
+    h("h2", {}, tv.round ? t("lcg.round", { round: tv.round, phase: tValue("phase", tv.phase) }) : t("lcg.setup")),
     h(
       "div",
       { class: "row" },
@@ -309,7 +311,7 @@ function locationFrame(l) {
   return h(
     "div",
     { class: `location kind-${l.kind}`, "data-uid": l.uid, "data-name": l.name },
-    h("div", { class: "card-head" }, h("span", { class: "name" }, l.name), h("span", { class: "kind" }, l.kind === "path" ? t("location.path", { n: l.number }) : t("location.battleground", { deck: l.deck || "" }))),
+    h("div", { class: "card-head" }, h("span", { class: "name" }, l.name), h("span", { class: "kind" }, l.kind === "path" ? t("location.path", { n: l.number }) : t("location.battleground", { deck: l.deck ? teamName(l.deck) : "" }))),
     h(
       "div",
       { class: "stats" },
@@ -376,12 +378,12 @@ function wotrTable(tv) {
   );
   const fought = tv.combat ? [tv.path, ...(tv.battlegrounds || [])].find((l) => l && l.uid === tv.combat.location) : null;
   const combat = tv.combat
-    ? h("div", { class: "combat" }, t("wotr.combat", { kind: tv.combat.kind, location: fought ? fought.name : t("wotr.a-location"), attackers: tv.combat.attackers, attack: tv.combat.attack, defense: tv.combat.defense, remaining: tv.combat.remaining }))
+    ? h("div", { class: "combat" }, t("wotr.combat", { kind: tValue("combat-kind", tv.combat.kind), location: fought ? fought.name : t("wotr.a-location"), attackers: teamName(tv.combat.attackers), attack: tv.combat.attack, defense: tv.combat.defense, remaining: tv.combat.remaining }))
     : null;
   const shared = h(
     "section",
     { class: "area shared" },
-    h("h2", {}, t("wotr.round", { scenario: tv.scenario || t("wotr.title"), round: tv.round, step: tv.step })),
+    h("h2", {}, t("wotr.round", { scenario: tv.scenario ? tValue("scenario", tv.scenario) : t("wotr.title"), round: tv.round, step: tValue("step", tv.step) })),
     teams,
     h("div", { class: "row" }, zone(`Path ${tv.path_number || ""}`, t("wotr.path", { n: tv.path_number || "" }), tv.path ? [tv.path] : [], locationFrame), zone("Battlegrounds", t("wotr.battlegrounds"), tv.battlegrounds, locationFrame)),
     combat,
@@ -389,7 +391,7 @@ function wotrTable(tv) {
       "div",
       { class: "piles" },
       Object.entries(tv.path_decks || {}).map(([n, count]) => pile(`path ${n} deck`, t("wotr.path-deck", { n }), count, false)),
-      Object.entries(tv.battleground_decks || {}).map(([side, count]) => pile(`${side} battleground deck`, t("wotr.battleground-deck", { side }), count, false)),
+      Object.entries(tv.battleground_decks || {}).map(([side, count]) => pile(`${side} battleground deck`, t("wotr.battleground-deck", { side: teamName(side) }), count, false)),
     ),
     (tv.effects || []).length ? h("div", { class: "effects" }, t("wotr.effects", { effects: tv.effects.join(", ") })) : null,
   );
@@ -397,7 +399,7 @@ function wotrTable(tv) {
     h(
       "section",
       { class: `area player team-${p.team}${p.seat === S.viewer ? " mine" : ""}`, "data-seat": p.seat },
-      h("h2", {}, seatTitle(p.seat), h("span", { class: "threat" }, ` ${teamName(p.team)}`), p.starting ? h("span", { class: "badge" }, t("wotr.starting")) : null, p.to_act ? h("span", { class: "badge" }, t("wotr.to-act")) : null, p.ring ? h("span", { class: "badge" }, t("wotr.ring", { n: p.ring })) : null, h("span", { class: "badge" }, t("wotr.carryover", { n: p.carryover ?? 2 }))),
+      h("h2", {}, seatTitle(p.seat), h("span", { class: "threat" }, ` ${teamName(p.team)}`), p.starting ? h("span", { class: "badge" }, t("wotr.starting")) : null, p.to_act ? h("span", { class: "badge" }, t("wotr.to-act")) : null, p.ring ? h("span", { class: "badge" }, t("wotr.ring", { n: tValue("ring", p.ring) })) : null, h("span", { class: "badge" }, t("wotr.carryover", { n: p.carryover ?? 2 }))),
       zone("Reserve", t("wotr.reserve"), p.reserve, wotrCard),
       p.hand ? zone("Hand", t("zone.hand"), p.hand, wotrCard, t("zone.hand.count", { n: p.hand.length })) : null,
       p.top_of_deck ? zone("Top of deck", t("wotr.top"), [p.top_of_deck], wotrCard) : null,
@@ -448,7 +450,7 @@ function renderTable() {
   box.append(...(render ? render(table) : [h("pre", {}, JSON.stringify(table, null, 1))]));
   if (view.over && view.outcome) {
     const o = view.outcome;
-    box.prepend(h("div", { class: "outcome" }, t("game.over", { result: o.result || "", winner: o.winner ? ` (${o.winner})` : "", reason: o.reason ? `: ${o.reason}` : "" })));
+    box.prepend(h("div", { class: "outcome" }, t("game.over", { result: o.result ? tValue("result", o.result) : "", winner: o.winner ? ` (${tValue("winner", o.winner)})` : "", reason: o.reason ? `: ${tValue("reason", o.reason)}` : "" })));
   }
 }
 
@@ -579,7 +581,7 @@ async function showValues(d, trueCards, out) {
 }
 
 function cardTitle(card) {
-  return [card.name, card.text].filter(Boolean).join(": ");
+  return [cardName(card.name), card.text].filter(Boolean).join(": ");
 }
 
 function commandId() {
@@ -910,15 +912,15 @@ function renderTimeline() {
   }
   const past = $("past");
   past.hidden = S.at === null;
-  past.textContent = S.at === null ? "" : t("timeline.past", { at: S.at, latest: S.latest, viewer: S.viewer });
+  past.textContent = S.at === null ? "" : t("timeline.past", { at: S.at, latest: S.latest, viewer: viewerName(S.viewer) });
 }
 
 function renderHeader() {
   const view = S.live;
   if (!view) return;
-  $("game").textContent = `${view.game} ${String(view.gameId || "").slice(0, 8)}`;
+  $("game").textContent = `${tValue("game", view.game)} ${String(view.gameId || "").slice(0, 8)}`;
   const plan = seatPlan(view.viewer);
-  $("viewer").textContent = plan && plan.name ? t("bar.as-named", { viewer: view.viewer, name: plan.name }) : t("bar.as", { viewer: view.viewer });
+  $("viewer").textContent = plan && plan.name ? t("bar.as-named", { viewer: viewerName(view.viewer), name: plan.name }) : t("bar.as", { viewer: viewerName(view.viewer) });
   $("version").textContent = t("bar.version", { version: view.version });
   $("status").textContent = view.over ? t("bar.over") : view.waitingFor ? t("bar.waiting", { seat: view.waitingFor }) : "";
 }

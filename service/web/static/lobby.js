@@ -23,7 +23,7 @@ function scenarioOf(game, key) {
 
 function titleOf(game, key) {
   const found = scenarioOf(game, key);
-  return found ? found.title : key || game;
+  return found ? tValue("scenario", found.key, found.title) : key || game;
 }
 
 async function openLobby() {
@@ -71,10 +71,10 @@ async function showMyGames() {
     if (now.gameId && now.gameId !== g.gameId) keepGame({ ...g, gameId: now.gameId });
     let state;
     if (now.error) state = t("lobby.state.error", { error: now.error });
-    else if (now.over) state = t("lobby.state.over", { result: (now.outcome && now.outcome.result) || "" });
+    else if (now.over) state = t("lobby.state.over", { result: now.outcome && now.outcome.result ? tValue("result", now.outcome.result) : "" });
     else if (now.waitingFor && now.waitingFor === now.viewer) state = t("lobby.state.you");
     else state = t("lobby.state.others", { seat: now.waitingFor || "" });
-    const label = `${titleOf(now.game, now.scenario)} · ${now.viewer || g.viewer || ""}${now.name ? ` (${now.name})` : ""}`;
+    const label = `${titleOf(now.game, now.scenario)} · ${viewerName(now.viewer || g.viewer || "")}${now.name ? ` (${now.name})` : ""}`;
     const mine = now.waitingFor && now.waitingFor === now.viewer && !now.over;
     return h(
       "li",
@@ -112,15 +112,15 @@ async function showOpenGames() {
         h(
           "li",
           { class: "open-game", "data-game": g.gameId },
-          h("b", {}, g.title || g.scenario),
-          g.difficulty ? ` (${g.difficulty})` : "",
+          h("b", {}, tValue("scenario", g.scenario, g.title || g.scenario)),
+          g.difficulty ? ` (${tValue("difficulty", g.difficulty)})` : "",
           ": ",
           (g.seats || []).map((s, i) => [
             i ? " · " : "",
             s.open
               ? h("button", { type: "button", class: "join", "data-seat": s.seat, onclick: () => join(g, s.seat) }, t("lobby.join", { seat: s.seat }))
               : s.bot
-                ? t("lobby.seat-bot", { seat: s.seat, bot: s.bot })
+                ? t("lobby.seat-bot", { seat: s.seat, bot: tValue("bot", s.bot) })
                 : t("lobby.seat-named", { seat: s.seat, name: s.name || "…" }),
           ]),
         ),
@@ -168,7 +168,7 @@ function renderForm() {
   $("new-game").value = game.game;
   const scenarioSelect = $("new-scenario");
   const wanted = scenarioSelect.value || game.defaultScenario;
-  scenarioSelect.replaceChildren(...(game.scenarios || []).map((s) => h("option", { value: s.key }, s.title)));
+  scenarioSelect.replaceChildren(...(game.scenarios || []).map((s) => h("option", { value: s.key }, tValue("scenario", s.key, s.title))));
   scenarioSelect.value = (game.scenarios || []).some((s) => s.key === wanted) ? wanted : game.defaultScenario;
   const scenario = scenarioOf(game.game, scenarioSelect.value);
   const lcg = game.game === "lcg";
@@ -181,7 +181,7 @@ function renderForm() {
   const difficulty = $("new-difficulty");
   const chosen = difficulty.value;
   const modes = lcg || shadow ? scenario.difficulties || [] : [];
-  difficulty.replaceChildren(...modes.map((m) => h("option", { value: m }, m)));
+  difficulty.replaceChildren(...modes.map((m) => h("option", { value: m }, tValue("difficulty", m))));
   if (modes.includes(chosen)) difficulty.value = chosen;
   $("new-difficulty-row").hidden = !modes.length;
   const groups = epic ? Math.max(1, Math.min(16, num($("new-groups").value) || 2)) : 1;
@@ -223,7 +223,7 @@ function seatBlock(game, key, seat, shadow, first) {
     h("option", { value: "me" }, t("lobby.who.me")),
     h("option", { value: "link" }, t("lobby.who.link")),
     h("option", { value: "open" }, t("lobby.who.open")),
-    (game.bots || []).map((b) => h("option", { value: `bot:${b}` }, t("lobby.who.bot", { bot: b }))),
+    (game.bots || []).map((b) => h("option", { value: `bot:${b}` }, t("lobby.who.bot", { bot: tValue("bot", b) }))),
   );
   who.value = setup.who;
   const name = h("input", { class: "person-name", placeholder: t("lobby.person-name"), maxlength: 40, value: setup.name });
@@ -454,9 +454,9 @@ async function openSheet(token) {
   const box = $("sheet-body");
   try {
     for await (const sheet of stream("WatchEpic", { organizerToken: token }, controller.signal, "EpicService")) {
-      const totals = Object.entries(sheet.totals || {}).map(([k, total]) => h("li", { "data-total": k }, t("epic.totals", { key: k, counted: num((sheet.counted || {})[k]), total: num(total) })));
+      const totals = Object.entries(sheet.totals || {}).map(([k, total]) => h("li", { "data-total": k }, t("epic.totals", { key: tValue("total", k), counted: num((sheet.counted || {})[k]), total: num(total) })));
       const groups = (sheet.groups || []).map((g, i) =>
-        h("li", { "data-game": g.gameId }, t("epic.group", { n: i + 1, players: g.players, difficulty: g.difficulty, round: num(g.round), stage: num(g.stage), result: g.result ? t("epic.result", { result: g.result }) : "" })),
+        h("li", { "data-game": g.gameId }, t("epic.group", { n: i + 1, players: g.players, difficulty: tValue("difficulty", g.difficulty), round: num(g.round), stage: num(g.stage), result: g.result ? t("epic.result", { result: tValue("result", g.result) }) : "" })),
       );
       box.replaceChildren(h("h1", {}, t("epic.title", { id: String(sheet.epicId || "").slice(0, 8) })), h("ul", {}, totals), h("ol", {}, groups));
     }

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import re
@@ -251,7 +252,8 @@ class Servicer:
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the thread pool: store and rules work never blocks the event
         loop, so one client's heavy calls cannot stall another's."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+        context = contextvars.copy_context()  # the language being spoken (a web call's) goes along
+        return await asyncio.get_running_loop().run_in_executor(self.executor, context.run, fn, *args)
 
     async def _run_retrying(self, name: str, fn: Callable[..., Any], request: Any, entry: CallLog) -> Any:
         """``fn(request, entry)``; a lost store connection is retried once on a fresh one.

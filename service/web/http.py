@@ -33,6 +33,7 @@ import grpc
 import h11
 from google.protobuf.message import Message
 
+from projections.i18n import speaking
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
 from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -477,10 +478,14 @@ class WebServer:
             if codec is None:
                 wanted = connect.content_type(connect.JSON, streaming), connect.content_type(connect.PROTO, streaming)
                 await exchange.send_whole(415, "text/plain", f"send {wanted[0]} or {wanted[1]}".encode())
-            elif streaming:
-                await self._stream(exchange, request, full, handler, codec)
-            else:
-                await self._unary(exchange, request, full, handler, codec)
+                return
+            # the call is served in the page's language (the page sends it as Accept-Language):
+            # the story, prompts, options and errors the servicer words come out in it
+            with speaking(i18n.preferred(request.headers.get("accept-language"))):
+                if streaming:
+                    await self._stream(exchange, request, full, handler, codec)
+                else:
+                    await self._unary(exchange, request, full, handler, codec)
             return
         found = self.files.get(path)
         if request.method not in ("GET", "HEAD") or found is None:

@@ -46,7 +46,15 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 R = TypeVar("R")
 
-_UNSET: Any = object()
+
+class _FromFrame:
+    """The default of :meth:`Runtime.emit`'s ``card`` and ``by``: the running frame's own.
+
+    A class of its own rather than ``object()`` typed as ``int | None``: the compiled
+    core checks each argument's declared type, and None is a value a caller may pass."""
+
+
+_FROM_FRAME = _FromFrame()
 
 
 def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
@@ -236,7 +244,9 @@ class Runtime:
         env = self.env
         return Cause(self.rule, env.get("_card"), env.get("_by"), env.get("_ans"))
 
-    def emit(self, event: Event, *, card: int | None = _UNSET, by: int | None = _UNSET) -> Event:
+    def emit(
+        self, event: Event, *, card: int | _FromFrame | None = _FROM_FRAME, by: int | _FromFrame | None = _FROM_FRAME
+    ) -> Event:
         if self._emitted:
             raise FlowError(f"{self.rule}: a rule step emits at most one event")
         self._emitted = True
@@ -245,8 +255,8 @@ class Runtime:
         seq = state.version + 1
         cause = Cause(
             self.rule,
-            env.get("_card") if card is _UNSET else card,
-            env.get("_by") if by is _UNSET else by,
+            env.get("_card") if isinstance(card, _FromFrame) else card,
+            env.get("_by") if isinstance(by, _FromFrame) else by,
             env.get("_ans"),
         )
         if type(cause.card) not in (int, type(None)):

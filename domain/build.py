@@ -42,8 +42,6 @@ COMPILED: tuple[str, ...] = (
     "domain.kernel.steps",
     "domain.kernel.rng",
     "domain.kernel.choices",
-    "domain.kernel.ruleset",
-    "domain.kernel.position",
     "domain.kernel.scenarios",
     "domain.lcg.rules.any_group",
     "domain.lcg.rules.attachments",
@@ -79,15 +77,15 @@ COMPILED: tuple[str, ...] = (
     "domain.wotr.rules.triggers",
     "domain.wotr.rules.victory",
     "domain.lcg.effects",
-    "domain.lcg.ruleset",
     "domain.wotr.effects",
-    "domain.wotr.ruleset",
 )
 """The modules the profile names (BENCHMARKS.md, compiled core), as dotted names.
 
 Modules defining ``msgspec.Struct`` classes (events, states, decisions) stay interpreted:
 msgspec's own C already serves those classes, and a Struct class built by mypyc refuses a
-Struct as a field's default."""
+Struct as a field's default. So do the rulesets' classes (``domain/*/ruleset.py``): a
+compiled class cannot be subclassed by interpreted code, and tests and fixtures subclass
+them; they only dispatch to the compiled rules."""
 
 _mode = "pure"
 _reason = "not yet decided"

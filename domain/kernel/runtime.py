@@ -68,6 +68,32 @@ def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
     state.head = event.hash
 
 
+def flow_since(low: int, height: int, after: list[Frame]) -> Flow | None:
+    """The flow (:class:`~domain.kernel.events.Flow`) from a cursor of ``height`` frames,
+    untouched below ``low``, to ``after``; None if the cursor did not move."""
+    if low == height == len(after):
+        return None
+    push: list[Frame] = []
+    extends: list[int] = []
+    for j in range(low, len(after)):
+        frame = after[j]
+        below = after[j - 1].env if j else None
+        env = frame.env
+        if below and (env is below or _extends(env, below)):
+            added = {} if env is below else {k: v for k, v in env.items() if k not in below or below[k] != v}
+            frame = Frame(frame.node, frame.i, added, frame.items)
+            extends.append(j - low)
+        push.append(frame)
+    return Flow(low, tuple(push), tuple(extends))
+
+
+def _extends(env: Env, below: Env) -> bool:
+    """Whether ``env`` starts with the keys of ``below``, in the same order."""
+    if len(env) < len(below):
+        return False
+    return all(a == b for a, b in zip(env, below, strict=False))
+
+
 class BrokenLog(Exception):
     """The events given to the fold do not follow each other: a version is missing,
     repeated or out of place (a damaged store). Nothing can be folded past it."""
@@ -275,7 +301,7 @@ class Runtime:
             watcher.after(event)
         self.rules.after(self, event)
         stack = state.stack
-        flow = Flow.since(self._low, self._height, stack)
+        flow = flow_since(self._low, self._height, stack)
         if flow is not None:
             force_setattr(event, "flow", flow)
         digest = hashlib.sha256(state.head.encode() + self._encode(event)).hexdigest()

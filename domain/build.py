@@ -78,6 +78,9 @@ COMPILED: tuple[str, ...] = (
     "domain.wotr.rules.victory",
     "domain.lcg.effects",
     "domain.wotr.effects",
+    # the views: each seat's feed of a command's events, told as the table's story
+    "projections.feed",
+    "projections.story",
 )
 """The modules the profile names (BENCHMARKS.md, compiled core), as dotted names.
 

@@ -134,8 +134,9 @@ def test_the_compiled_core_is_the_one_imported() -> None:
 
 
 def _copy_of_the_build(tmp_path: Path) -> Path:
-    """The domain package with its extension modules, and the compiled core's shared library."""
-    shutil.copytree(ROOT / "domain", tmp_path / "domain", ignore=shutil.ignore_patterns("__pycache__"))
+    """The compiled packages with their extension modules, and the compiled core's shared library."""
+    for package in ("domain", "projections"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
     for library in ROOT.glob("westmarch_core__mypyc.*"):
         shutil.copy2(library, tmp_path / library.name)
     return tmp_path

@@ -123,6 +123,14 @@ TITLES = {
     "floor": "the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf)",
 }
 
+GOALS = {
+    "lcg": "goal >= 3x (150 k events/s at the machine reference of about 110 ms)",
+    "wotr": "",
+    "rollout": "goal >= 3x",
+    "fold": "goal >= 1 M events/s at the machine reference of about 110 ms",
+    "floor": "goal <= 0.30 ms at the machine reference of about 120 ms (2.2x)",
+}
+
 
 def child(name: str, size: int) -> None:
     """Run one measure in this process and print it as JSON (the parent reads it)."""

@@ -51,7 +51,16 @@ def _pure(why: str) -> list[Any]:
     return []
 
 
+def _metadata_only() -> bool:
+    """Whether setuptools is asked for the package's metadata alone (pip's first step):
+    then nothing is compiled, which would be done again for the build itself."""
+    commands = set(sys.argv[1:])
+    return bool(commands & {"egg_info", "dist_info"}) and not commands & {"build_ext", "editable_wheel", "bdist_wheel"}
+
+
 def _extensions() -> list[Any]:
+    if _metadata_only():
+        return []
     _clean()
     if os.environ.get(build.PURE_ENV, "") not in ("", "0"):
         return _pure(f"{build.PURE_ENV} is set")

@@ -610,6 +610,12 @@ def cmd_bench_wotr(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def cmd_bench_compiled(args: argparse.Namespace) -> int:
+    from tools.bench_compiled import main as bench_main
+
+    return bench_main(args)
+
+
 def cmd_bench_decks(args: argparse.Namespace) -> int:
     from tools.bench_decks import main as bench_main
 
@@ -1219,6 +1225,16 @@ def parser() -> argparse.ArgumentParser:
     p = command("bench-wotr", "measure War of the Ring simulation, write its BENCHMARKS.md section", cmd_bench_wotr)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
+
+    p = command(
+        "bench-compiled",
+        "the compiled core beside pure Python, measure by measure; writes its BENCHMARKS.md section",
+        cmd_bench_compiled,
+        store=False,
+    )
+    from tools.bench_compiled import add_arguments as bench_compiled_arguments
+
+    bench_compiled_arguments(p)
 
     p = command(
         "bench-decks",

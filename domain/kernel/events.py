@@ -36,7 +36,8 @@ class Flow(msgspec.Struct, frozen=True, array_like=True, gc=False):
     Frames inherit bindings from the frame below them, so a pushed frame listed in
     ``extends`` stores only what it adds to (or changes in) the bindings of the frame
     below it; the fold puts the rest back. This keeps the log small without changing
-    the cursor it describes.
+    the cursor it describes. The runtime writes it (``domain.kernel.runtime.flow_since``,
+    in the compiled core).
     """
 
     keep: int
@@ -54,31 +55,6 @@ class Flow(msgspec.Struct, frozen=True, array_like=True, gc=False):
             if j in extends:
                 frame = Frame(frame.node, frame.i, {**stack[-1].env, **frame.env}, frame.items)
             stack.append(frame)
-
-    @classmethod
-    def since(cls, low: int, height: int, after: list[Frame]) -> Flow | None:
-        """The flow from a cursor of ``height`` frames, untouched below ``low``, to ``after``."""
-        if low == height == len(after):
-            return None
-        push: list[Frame] = []
-        extends: list[int] = []
-        for j in range(low, len(after)):
-            frame = after[j]
-            below = after[j - 1].env if j else None
-            env = frame.env
-            if below and (env is below or _extends(env, below)):
-                added = {} if env is below else {k: v for k, v in env.items() if k not in below or below[k] != v}
-                frame = Frame(frame.node, frame.i, added, frame.items)
-                extends.append(j - low)
-            push.append(frame)
-        return cls(low, tuple(push), tuple(extends))
-
-
-def _extends(env: Env, below: Env) -> bool:
-    """Whether ``env`` starts with the keys of ``below``, in the same order."""
-    if len(env) < len(below):
-        return False
-    return all(a == b for a, b in zip(env, below, strict=False))
 
 
 class Cause(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):

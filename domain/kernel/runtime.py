@@ -46,7 +46,15 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 R = TypeVar("R")
 
-_UNSET: Any = object()
+
+class _FromFrame:
+    """The default of :meth:`Runtime.emit`'s ``card`` and ``by``: the running frame's own.
+
+    A class of its own rather than ``object()`` typed as ``int | None``: the compiled
+    core checks each argument's declared type, and None is a value a caller may pass."""
+
+
+_FROM_FRAME = _FromFrame()
 
 
 def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
@@ -58,6 +66,32 @@ def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
     state.version = event.seq
     state.rng += event.draws
     state.head = event.hash
+
+
+def flow_since(low: int, height: int, after: list[Frame]) -> Flow | None:
+    """The flow (:class:`~domain.kernel.events.Flow`) from a cursor of ``height`` frames,
+    untouched below ``low``, to ``after``; None if the cursor did not move."""
+    if low == height == len(after):
+        return None
+    push: list[Frame] = []
+    extends: list[int] = []
+    for j in range(low, len(after)):
+        frame = after[j]
+        below = after[j - 1].env if j else None
+        env = frame.env
+        if below and (env is below or _extends(env, below)):
+            added = {} if env is below else {k: v for k, v in env.items() if k not in below or below[k] != v}
+            frame = Frame(frame.node, frame.i, added, frame.items)
+            extends.append(j - low)
+        push.append(frame)
+    return Flow(low, tuple(push), tuple(extends))
+
+
+def _extends(env: Env, below: Env) -> bool:
+    """Whether ``env`` starts with the keys of ``below``, in the same order."""
+    if len(env) < len(below):
+        return False
+    return all(a == b for a, b in zip(env, below, strict=False))
 
 
 class BrokenLog(Exception):
@@ -236,7 +270,9 @@ class Runtime:
         env = self.env
         return Cause(self.rule, env.get("_card"), env.get("_by"), env.get("_ans"))
 
-    def emit(self, event: Event, *, card: int | None = _UNSET, by: int | None = _UNSET) -> Event:
+    def emit(
+        self, event: Event, *, card: int | _FromFrame | None = _FROM_FRAME, by: int | _FromFrame | None = _FROM_FRAME
+    ) -> Event:
         if self._emitted:
             raise FlowError(f"{self.rule}: a rule step emits at most one event")
         self._emitted = True
@@ -245,8 +281,8 @@ class Runtime:
         seq = state.version + 1
         cause = Cause(
             self.rule,
-            env.get("_card") if card is _UNSET else card,
-            env.get("_by") if by is _UNSET else by,
+            env.get("_card") if isinstance(card, _FromFrame) else card,
+            env.get("_by") if isinstance(by, _FromFrame) else by,
             env.get("_ans"),
         )
         if type(cause.card) not in (int, type(None)):
@@ -265,7 +301,7 @@ class Runtime:
             watcher.after(event)
         self.rules.after(self, event)
         stack = state.stack
-        flow = Flow.since(self._low, self._height, stack)
+        flow = flow_since(self._low, self._height, stack)
         if flow is not None:
             force_setattr(event, "flow", flow)
         digest = hashlib.sha256(state.head.encode() + self._encode(event)).hexdigest()

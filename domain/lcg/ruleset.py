@@ -32,7 +32,7 @@ class LcgRules(Ruleset[LcgState]):
     rules_version = 9
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
-    position_event = lcg_events.PositionSet
+    position_event: type[Event] | None = lcg_events.PositionSet
     told: ClassVar[dict[type[Event], str]] = {
         lcg_events.SharedValueLearned: "lcg.epic.organizer-report",
         lcg_events.EffectArrived: "lcg.epic.relayed-effect",

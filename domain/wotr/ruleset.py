@@ -31,7 +31,7 @@ class WotrRules(Ruleset[WotrState]):
     rules_version = 1
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
-    position_event = wotr_events.PositionSet
+    position_event: type[Event] | None = wotr_events.PositionSet
 
     def after(self, rt: Any, event: Event) -> None:
         triggers.after(rt, event)

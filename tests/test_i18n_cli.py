@@ -174,7 +174,7 @@ def test_the_decks_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     refused = capsys.readouterr().out
     assert "NO LEGAL (2 problemas)" in refused
     assert "Aragorn aparece dos veces entre los héroes; un héroe es único" in refused
-    assert "Forest Spider es una carta de enemigo, no una carta de jugador" in refused
+    assert "Araña del Bosque es una carta de enemigo, no una carta de jugador" in refused  # the Spanish edition's name
     assert main(["--lang", "es", "decks"]) == 0
     listed = capsys.readouterr().out
     assert "30 cartas" in listed and "por defecto para p1" in listed and "juega uno con:" in listed

@@ -179,7 +179,7 @@ def test_a_cards_whole_text_in_spanish_and_japanese() -> None:
         ]
     with speaking("es"):
         told = card_text(axe)
-        assert told.startswith("Veteran Axehand - aliado de táctica\n  coste 2, FV 0, ATQ 2, DEF 1, PI 2")
+        assert told.startswith("Soldado con Hacha Veterano - aliado de táctica\n  coste 2, FV 0, ATQ 2, DEF 1, PI 2")
         assert "Texto: (sin texto)" in told
     with speaking("ja"):
         assert card_text(axe).startswith("Veteran Axehand - 戦術の味方")

@@ -285,8 +285,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="all",
         choices=["all", *scenarios, WOTR],
         metavar="SCENARIO",
-        help=f"only this scenario's rows: {', '.join(scenarios)}, or {WOTR} (War of the Ring against the "
-        "Shadow bots) (default: %(default)s)",
+        help="only this scenario's rows, one of %(choices)s (wotr: War of the Ring against the Shadow bots; "
+        "default: %(default)s)",
     )
     p.add_argument("--bots", default=",".join(BOT_KINDS), help="bots measured (default: %(default)s)")
 

@@ -17,6 +17,7 @@ import struct
 from pathlib import Path
 
 from projections import card_names
+from projections.i18n import from_accept_language
 
 LANGUAGES = ("en", "es", "ja")
 """The languages the page speaks, by ISO 639-1 code (the Python side's, projections/i18n)."""
@@ -90,26 +91,9 @@ def catalog_json(lang: str) -> bytes:
 
 def preferred(accept_language: str | None) -> str:
     """The spoken language a browser prefers most (``Accept-Language: ja,en;q=0.8``): the
-    highest ``q`` first, ties in the order given; English when it names none spoken."""
-    best: tuple[float, int, str] | None = None
-    for index, part in enumerate((accept_language or "").split(",")):
-        tag, _sep, params = part.strip().partition(";")
-        primary = tag.strip().replace("_", "-").split("-")[0].lower()
-        if primary not in LANGUAGES:
-            continue
-        quality = 1.0
-        for param in params.split(";"):
-            key, _eq, value = param.strip().partition("=")
-            if key.strip() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        if quality <= 0:
-            continue
-        if best is None or (-quality, index) < (-best[0], best[1]):
-            best = (quality, index, primary)
-    return best[2] if best is not None else SOURCE
+    highest ``q`` first, ties in the order given; English when it names none spoken. The same
+    reading as the Python texts' (projections.i18n), so the page and the server's words agree."""
+    return from_accept_language(accept_language)
 
 
 def page_in(html: bytes, lang: str) -> bytes:

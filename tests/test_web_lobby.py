@@ -166,8 +166,14 @@ def press(browser: WebDriver, css: str, message: str) -> None:
 
 
 def page_errors(browser: WebDriver) -> list[str]:
-    """What the page logged as errors since last asked (script errors, failed requests)."""
-    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    """What the page logged as errors since last asked (script errors, failed requests). A decision
+    refused as stale (409: another seat or a bot moved the game first) is the service's optimistic
+    concurrency at work, which the page answers by reading the table anew: not an error of the page."""
+    return [
+        e["message"]
+        for e in browser.get_log("browser")
+        if e["level"] == "SEVERE" and not ("/SubmitDecision" in e["message"] and "status of 409" in e["message"])
+    ]
 
 
 def lobby(browser: WebDriver, server: ThreadedServer, name: str) -> None:

@@ -724,8 +724,35 @@ KERNEL: dict[str, Phrase] = {
 
 # -- a run of lines --------------------------------------------------------------------------
 
-_SAME = ((" is ", " are "), (" goes ", " go "), (" moves to ", " move to "))
-"""The verbs a line says of one card, and the same verb of several."""
+_SAME: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": ((" is ", " are "), (" goes ", " go "), (" moves to ", " move to ")),
+    "es": (
+        (" se añade ", " se añaden "),
+        (" vuelve ", " vuelven "),
+        (" entra ", " entran "),
+        (" se pone ", " se ponen "),
+        (" pasa ", " pasan "),
+        (" se retira ", " se retiran "),
+        (" queda explorado y va ", " quedan explorados y van "),
+        (" queda explorado", " quedan explorados"),
+        (" es destruido", " son destruidos"),
+        (" es derrotado y va ", " son derrotados y van "),
+        (" es derrotado", " son derrotados"),
+        (" se vincula ", " se vinculan "),
+        (" se desvincula y vuelve ", " se desvinculan y vuelven "),
+        (" es hecho prisionero y se pone ", " son hechos prisioneros y se ponen "),
+        (" es rescatado y se pone ", " son rescatados y se ponen "),
+        (" recibe ", " reciben "),
+    ),
+    "ja": (("が", "が"),),
+}
+"""The verbs a line says of one card, and the same verb of several, in each language: the
+words of the catalog's translations of the English lines that a run collapses (``%(card)s is
+put at the bottom of %(zone)s``: ``se pone`` / ``se ponen``; Japanese does not inflect, the
+subject's ``が`` is all there is to find)."""
+_ENDS: dict[str, tuple[str, ...]] = {"ja": ("れる", "戻る", "出る", "移る")}
+"""The endings a line of the language must have to be one a run may join (Japanese: what the
+English verbs above translate to, so that ``p1がカードを1枚引く`` twice is not joined)."""
 _NUMBERED = re.compile(r"^(#\d+ |\s*\d+\s+)?(.*)$", re.DOTALL)
 T = TypeVar("T")
 
@@ -734,9 +761,11 @@ def collapse(lines: Sequence[str], names: int = 3) -> list[str]:
     """Lines in a row that say the same of different cards told once: ``Aragorn, Gimli and
     Legolas are removed from the quest``; more than ``names`` cards are counted: ``13 cards
     are put at the bottom of the Corsair deck``. A line may begin with its event's number
-    (``#12 ``), which the first line of a run keeps."""
-    if language() != "en":  # the verbs below are English ones: other languages tell each line
-        return list(lines)
+    (``#12 ``), which the first line of a run keeps. The lines are in the language spoken,
+    and so are the verbs looked for (:data:`_SAME`)."""
+    lang = language()
+    verbs = _SAME.get(lang, ())
+    ends = _ENDS.get(lang, ())
     out: list[str] = []
     run: list[tuple[str, str]] = []  # (name, number) of each line of the current run
     said: tuple[str, int] | None = None  # what the run says, and which verb
@@ -747,16 +776,16 @@ def collapse(lines: Sequence[str], names: int = 3) -> list[str]:
         rest, verb = said
         number = run[0][1]
         if len(run) == 1:
-            out.append(f"{number}{run[0][0]}{_SAME[verb][0]}{rest}")
+            out.append(f"{number}{run[0][0]}{verbs[verb][0]}{rest}")
             return
-        many = join([name for name, _ in run]) if len(run) <= names else f"{len(run)} cards"
-        out.append(f"{number}{many}{_SAME[verb][1]}{rest}")
+        many = join([name for name, _ in run]) if len(run) <= names else nsay("%(n)d card", "%(n)d cards", len(run))
+        out.append(f"{number}{many}{verbs[verb][1]}{rest}")
 
     for line in lines:
         match = _NUMBERED.match(line)
         number, text = (match.group(1) or "", match.group(2)) if match else ("", line)
-        found = next(((i, *text.split(one, 1)) for i, (one, _) in enumerate(_SAME) if one in text), None)
-        if found is not None and _a_name(found[1]):
+        found = _said_of_one(text, verbs, ends)
+        if found is not None:
             verb, name, rest = found
             if said == (rest, verb):
                 run.append((name, number))
@@ -769,6 +798,20 @@ def collapse(lines: Sequence[str], names: int = 3) -> list[str]:
         out.append(line)
     flush()
     return out
+
+
+def _said_of_one(text: str, verbs: Sequence[tuple[str, str]], ends: Sequence[str]) -> tuple[int, str, str] | None:
+    """The verb (its index in ``verbs``), the card's name and the rest of a line that says
+    something of one card, or None: the verb met first in the line, the longest of those met
+    there (``queda explorado y va`` before ``queda explorado``)."""
+    at = [(text.find(one), -len(one), i) for i, (one, _) in enumerate(verbs) if one in text]
+    if not at:
+        return None
+    _at, _length, verb = min(at)
+    name, rest = text.split(verbs[verb][0], 1)
+    if not _a_name(name) or (ends and not rest.endswith(tuple(ends))):
+        return None
+    return verb, name, rest
 
 
 def continued(run: Sequence[str], line: str) -> str | None:
@@ -801,8 +844,13 @@ def runs(lines: Iterable[tuple[T, str]], together: Callable[[T, T], bool]) -> It
 
 
 def _a_name(text: str) -> bool:
-    """Whether ``text`` may be one card's name (``a card``, ``Forest Spider``), not a clause."""
-    return text == "a card" or (text[:1].isupper() and ":" not in text and ";" not in text and len(text) <= 40)
+    """Whether ``text`` may be one card's name (``a card``, ``Forest Spider``), not a clause
+    (a name in a script without capitals, Japanese, is one without a clause's punctuation)."""
+    if text == _("a card"):
+        return True
+    if any(mark in text for mark in (":", ";", "、", "。", "：")) or not text or len(text) > 40:
+        return False
+    return text[:1].isupper() or (language() == "ja" and not text[:1].isascii())
 
 
 # -- a whole game ---------------------------------------------------------------------------

@@ -13,12 +13,14 @@ import contextlib
 import re
 import uuid
 from functools import cache
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 import pytest
 
 from domain.kernel.events import Event
+from domain.kernel.ruleset import Ruleset
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import scenario as lcg_scenario
 from domain.wotr.ruleset import WOTR
@@ -51,7 +53,7 @@ def _english_words() -> frozenset[str]:
     for message in catalogs.read("es"):
         if not message.id:
             continue
-        strings = (message.string,) if isinstance(message.string, str) else message.string
+        strings = (message.string,) if isinstance(message.string, str) else message.string or ()
         for text in strings:
             text = _without_names(re.sub(r"%\(\w+\)[sd]", " ", text or ""), names)
             spanish |= {w.lower() for w in WORD.findall(text)}
@@ -102,7 +104,7 @@ def _bots_game() -> tuple[Event, ...]:
     return tuple(play(Game.start(uuid.uuid4(), WOTR, created), 4))
 
 
-GAMES = {
+GAMES: dict[str, Callable[[], tuple[Ruleset[Any], tuple[Event, ...]]]] = {
     "wotr-bots": lambda: (WOTR, _bots_game()),
     "lcg": lambda: (LCG, lcg_game(3, 2)),
     "lcg-solo": lambda: (LCG, lcg_game(5, 1)),
@@ -211,3 +213,43 @@ def test_a_seats_feed_in_spanish_has_no_english_word_but_names(game: str) -> Non
             left.append((line, words))
     assert any("una carta" in line or "cartas" in line for line in told)
     assert not left, f"{len(left)} lines keep English: {left[:8]}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "run"),
+    [
+        ("en", r"^13 cards are put at the bottom of the Corsair deck$"),
+        ("es", r"^13 cartas se ponen debajo de .+$"),
+        ("ja", r"^カード13枚が.+の一番下に置かれる$"),
+    ],
+)
+def test_a_run_of_the_same_line_is_told_once_in_every_language(lang: str, run: str) -> None:
+    """The Dreadnaught's Corsair deck is built card by card, thirteen events: every feed tells
+    the run as one line (``Event.run_text``) in the language spoken, as it does in English."""
+    from projections.feed import Feed
+    from projections.story import collapse
+
+    rules, events = GAMES["lcg-hunt"]()
+    with speaking(lang):
+        projected = Feed(rules, "p1", rules.new_state()).project_many(list(events))
+        runs = [p.run_text for p in projected if p.run_text]
+        assert any(re.match(run, told) for told in runs), runs[:10]
+        lines = [p.text for p in projected]
+        assert len(collapse(lines)) <= len(lines) - 12  # the terminal's timeline too
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_lines_of_different_deeds_or_of_seats_are_not_joined(lang: str) -> None:
+    from projections.i18n import say
+    from projections.story import collapse
+
+    with speaking(lang):
+        destroyed = [say("%(card)s is destroyed", card=name) for name in ("Aragorn", "Gimli")]
+        explored = say("%(card)s is explored and goes to the victory display", card="Gimli")
+        drawn = [say("%(seat)s must decide %(what)s", seat=seat, what="x") for seat in ("p1", "p2")]
+        told = collapse([*destroyed, explored, *drawn])
+        assert told[1:] == [explored, *drawn], told
+        assert told[0] == say("%(items)s and %(last)s", items="Aragorn", last="Gimli") + {
+            "es": " son destruidos",
+            "ja": "が破壊される",
+        }[lang]

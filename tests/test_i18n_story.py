@@ -12,8 +12,8 @@ from __future__ import annotations
 import contextlib
 import re
 import uuid
-from functools import cache
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -249,7 +249,11 @@ def test_lines_of_different_deeds_or_of_seats_are_not_joined(lang: str) -> None:
         drawn = [say("%(seat)s must decide %(what)s", seat=seat, what="x") for seat in ("p1", "p2")]
         told = collapse([*destroyed, explored, *drawn])
         assert told[1:] == [explored, *drawn], told
-        assert told[0] == say("%(items)s and %(last)s", items="Aragorn", last="Gimli") + {
-            "es": " son destruidos",
-            "ja": "が破壊される",
-        }[lang]
+        assert (
+            told[0]
+            == say("%(items)s and %(last)s", items="Aragorn", last="Gimli")
+            + {
+                "es": " son destruidos",
+                "ja": "が破壊される",
+            }[lang]
+        )

@@ -20,6 +20,7 @@ import ast
 import io
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -131,28 +132,46 @@ def _formatted(message: str | tuple[str, ...]) -> bool:
     return any("%(" in text for text in texts)
 
 
-def po_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+@dataclass(frozen=True)
+class Catalogs:
+    """Where the catalogs of one gettext domain are kept, and how a language's is read: the
+    Python side's (:data:`PYTHON`) and the web page's (``tools/i18n_web.py``) alike."""
+
+    domain: str
+    locale_dir: Path
+    project: str
+    header: str
+    """The header comment of a new catalog, before ``: <lang>.``"""
+
+    def po_path(self, lang: str) -> Path:
+        """``<locale_dir>/<lang>/LC_MESSAGES/<domain>.po``."""
+        return self.locale_dir / lang / "LC_MESSAGES" / f"{self.domain}.po"
+
+    def read(self, lang: str) -> Catalog:
+        """The catalog of ``lang`` as its ``.po`` says, or a new empty one if there is none yet."""
+        path = self.po_path(lang)
+        if not path.exists():
+            return Catalog(
+                locale=lang,
+                domain=self.domain,
+                project=self.project,
+                header_comment=f"{self.header}: {lang}.",
+                copyright_holder="the Westmarch authors",
+                msgid_bugs_address="",
+                last_translator="the Westmarch authors",
+                language_team=lang,
+                creation_date=_EPOCH,
+                revision_date=_EPOCH,
+                fuzzy=False,
+            )
+        with path.open("rb") as handle:
+            return read_po(handle, locale=lang, domain=self.domain)
 
 
-def read(lang: str) -> Catalog:
-    path = po_path(lang)
-    if not path.exists():
-        return Catalog(
-            locale=lang,
-            domain=DOMAIN,
-            project="westmarch",
-            header_comment=f"# {_HEADER}: {lang}.",
-            copyright_holder="the Westmarch authors",
-            msgid_bugs_address="",
-            last_translator="the Westmarch authors",
-            language_team=lang,
-            creation_date=_EPOCH,
-            revision_date=_EPOCH,
-            fuzzy=False,
-        )
-    with path.open("rb") as handle:
-        return read_po(handle, locale=lang, domain=DOMAIN)
+PYTHON = Catalogs(DOMAIN, LOCALE_DIR, "westmarch", f"# {_HEADER}")
+"""The catalogs of the Python packages' messages."""
+po_path = PYTHON.po_path
+read = PYTHON.read
 
 
 def _po_bytes(catalog: Catalog) -> bytes:

@@ -27,6 +27,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from service.web.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE
+from tools.i18n import Catalogs
 
 STATIC = Path(__file__).resolve().parent.parent / "service" / "web" / "static"
 KEYWORDS: dict[str, tuple[int, ...] | None] = {"N_": None, "NP_": (1, 2)}
@@ -59,24 +60,10 @@ def pot_path() -> Path:
     return LOCALE_DIR / f"{DOMAIN}.pot"
 
 
-def po_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-def read(lang: str) -> Catalog:
-    path = po_path(lang)
-    if not path.exists():
-        return Catalog(
-            locale=lang,
-            domain=DOMAIN,
-            project="westmarch-web",
-            header_comment=f"{HEADER}: {lang}.",
-            creation_date=EPOCH,
-            revision_date=EPOCH,
-            fuzzy=False,
-        )
-    with path.open("rb") as handle:
-        return read_po(handle, locale=lang, domain=DOMAIN)
+WEB = Catalogs(DOMAIN, LOCALE_DIR, "westmarch-web", HEADER)
+"""The page's catalogs, kept and read as the Python side's are."""
+po_path = WEB.po_path
+read = WEB.read
 
 
 def _write(path: Path, catalog: Catalog) -> None:

@@ -95,3 +95,56 @@ def test_an_empty_language_keeps_the_one_being_spoken() -> None:
     with speaking("es"):
         assert _language("") == "es"
         assert _language("ja-JP") == "ja"
+
+
+def test_a_decision_is_submitted_and_refused_in_the_language_asked_for(server: ThreadedServer) -> None:
+    """SubmitDecision's ``language``: the events it returns, the next question and the view
+    are told in it, and so is a refusal's message; the command is the same in every language."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=11)  # the seat that answers decides next
+        keys = tokens(access)
+        game = access.game_id
+        seat = stub.GetView(pb.GetViewRequest(game_id=game, token=keys["referee"])).view.waiting_for
+        decision = stub.GetView(pb.GetViewRequest(game_id=game, token=keys[seat])).view.decision
+        request = pb.SubmitDecisionRequest(
+            game_id=game,
+            token=keys[seat],
+            decision_id=decision.id,
+            choice=[decision.options[0].id],
+            command_id="first",
+            include_view=True,
+            language="ja",
+        )
+        done = stub.SubmitDecision(request)
+        assert done.events and all(JAPANESE.search(e.text) for e in done.events), [e.text for e in done.events]
+        assert JAPANESE.search(done.decision.prompt), done.decision.prompt
+        assert JAPANESE.search(done.view.decision.prompt), done.view.decision.prompt
+        # the same command again, asked in Spanish: the first result, told in Spanish
+        request.language = "es"
+        again = stub.SubmitDecision(request)
+        assert again.replayed and [e.body for e in again.events] == [e.body for e in done.events]
+        assert not any(JAPANESE.search(e.text) for e in again.events)
+        assert any(e.text.startswith("p") and " elige " in e.text for e in again.events), [e.text for e in again.events]
+        # the English history holds the same events: the language was the call's only
+        english = stub.GetHistory(pb.GetHistoryRequest(game_id=game, token=keys["referee"])).events
+        assert not any(JAPANESE.search(e.text) for e in english)
+        # a stale answer is refused in the language asked for, and in English when none is
+        stale = pb.SubmitDecisionRequest(
+            game_id=game, token=keys[seat], decision_id=decision.id, choice=[decision.options[0].id], command_id="2"
+        )
+        refusals = {}
+        for lang in ("", "es", "ja"):
+            stale.language = lang
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.SubmitDecision(stale)
+            assert refused.value.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED)
+            refusals[lang] = str(refused.value.details())
+        assert f"decision {decision.id}" in refusals[""], refusals
+        assert f"decisión {decision.id}" in refusals["es"], refusals
+        assert JAPANESE.search(refusals["ja"]) and not JAPANESE.search(refusals[""]), refusals
+        stale.language = "fr"
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.SubmitDecision(stale)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "choose from en, es, ja" in str(refused.value.details())

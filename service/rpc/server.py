@@ -299,7 +299,8 @@ class Servicer:
                     _log_failure(name, entry, failure, error)
                     await self._refusal_turn(context)
                 except Exception as error:
-                    failure = status_of(error)
+                    with speaking(_asked(request)):  # a refusal is said in the language asked for
+                        failure = status_of(error)
                     _log_failure(name, entry, failure, error)
             _log_call(entry, failure[0].name if failure else "OK", started)
             if failure is not None:
@@ -384,20 +385,21 @@ class Servicer:
             return pb.GetViewResponse(view=convert.view_pb(view))
 
     def submit_decision(self, request: pb.SubmitDecisionRequest, entry: CallLog) -> pb.SubmitDecisionResponse:
-        game_id, seat = self._viewer(request, entry)
-        result = self.service.submit_as(
-            game_id,
-            seat,
-            request.expected_version,
-            request.decision_id,
-            list(request.choice),
-            request.command_id,
-            request.include_view,
-        )
-        entry.seat, entry.version = result.seat, result.version
-        if result.replayed:
-            entry.extra["replayed"] = True
-        return convert.submit_pb(result)
+        with speaking(_language(request.language)):  # the events' text and the next question's
+            game_id, seat = self._viewer(request, entry)
+            result = self.service.submit_as(
+                game_id,
+                seat,
+                request.expected_version,
+                request.decision_id,
+                list(request.choice),
+                request.command_id,
+                request.include_view,
+            )
+            entry.seat, entry.version = result.seat, result.version
+            if result.replayed:
+                entry.extra["replayed"] = True
+            return convert.submit_pb(result)
 
     def get_history(self, request: pb.GetHistoryRequest, entry: CallLog) -> pb.GetHistoryResponse:
         with speaking(_language(request.language)):
@@ -520,7 +522,8 @@ class Servicer:
             async with self.gate.turn(context.peer()):
                 game_id, cursor = await self._run(open_cursor)
         except Exception as error:
-            code, message = status_of(error)
+            with speaking(_asked(request)):
+                code, message = status_of(error)
             _log_failure("Watch", entry, (code, message), error)
             _log_call(entry, code.name, started)
             await context.abort(code, message)
@@ -1062,6 +1065,12 @@ class ThreadedServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _asked(request: object) -> str:
+    """The language a request asks for (its ``language`` field, where it has one), for its
+    refusal's message; the one being spoken when it asks for none, or for one not spoken."""
+    return choose(str(getattr(request, "language", "") or "")) or language()
 
 
 def _language(tag: str) -> str:

@@ -787,6 +787,7 @@ class SubmitDecisionRequest(_message.Message):
     CHOICE_FIELD_NUMBER: _builtins.int
     COMMAND_ID_FIELD_NUMBER: _builtins.int
     INCLUDE_VIEW_FIELD_NUMBER: _builtins.int
+    LANGUAGE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     token: _builtins.str
     expected_version: _builtins.int
@@ -798,6 +799,12 @@ class SubmitDecisionRequest(_message.Message):
     """
     include_view: _builtins.bool
     """Also return the seat's view of the table after the command."""
+    language: _builtins.str
+    """The language of the texts returned (the events' text, the next decision's prompt and
+    option labels, the view's) and of a refusal's message: "en", "es" or "ja" (a tag such as
+    "es-ES" or "ja_JP.UTF-8" reads as its language); "" is English. Another language is
+    INVALID_ARGUMENT. The command and the events it records are the same in every language.
+    """
     @_builtins.property
     def choice(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Option ids (or, for KIND_NUMBER, the number as a string)."""
@@ -812,10 +819,11 @@ class SubmitDecisionRequest(_message.Message):
         choice: _abc.Iterable[_builtins.str] | None = ...,
         command_id: _builtins.str = ...,
         include_view: _builtins.bool = ...,
+        language: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "command_id", b"command_id", "decision_id", b"decision_id", "expected_version", b"expected_version", "game_id", b"game_id", "include_view", b"include_view", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "command_id", b"command_id", "decision_id", b"decision_id", "expected_version", b"expected_version", "game_id", b"game_id", "include_view", b"include_view", "language", b"language", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -8,7 +8,8 @@ read by a pattern (:data:`PATTERNS`): the message itself, whose named blanks rea
 (``%(card)s``, a card's name; ``%(n)s``, a number; ``%(text)s``, words read again by the
 same rules; ``%(seat)s`` and ``%(name)s``, one word kept as it is; any other blank, any
 words kept as they are). The first pattern that reads the
-whole text says it. Words nothing reads stay as recorded, in English.
+whole text says it, those made of blanks and punctuation only (``%(card)s: %(text)s``) tried
+last. Words nothing reads stay as recorded, in English.
 """
 
 from __future__ import annotations
@@ -160,6 +161,77 @@ FIXED = (
     N_("it can usefully use the action of a card in reserve (path, then battleground, then reserve)"),
     N_("it can usefully use the action of a card on a path (path, then battleground, then reserve)"),
     N_("of the cards or locations that qualify, the right-most"),
+    # questions and labels no seeded game meets (tests/test_i18n_prompts.py reads the rules for all)
+    N_("Gandalf enters play: choose 1"),
+    N_("Gandalf enters play: use his response?"),
+    N_("Reduce your threat by 5"),
+    N_("Deal 4 damage to 1 enemy in play"),
+    N_("the attached hero gets +1 until the end of the phase"),
+    N_("+1 Defense"),
+    N_("+1 Willpower"),
+    N_("add 1 resource to the attached hero's pool?"),
+    N_("exhaust it to look at the shadow card just dealt?"),
+    N_("exhaust a character to attack an enemy now"),
+    N_("whose deck?"),
+    N_("put the rest back on top, top card first"),
+    N_("Each player lowers their threat by 2"),
+    N_("the players may pay 5 resources"),
+    N_("search the top 5 cards of your deck for 1 card?"),
+    N_("choose"),
+    N_("Pay 5 resources together to repair and upgrade a ship"),
+    N_("Do not pay"),
+    N_("The attacking enemy attacks you again"),
+    N_("discard allies (3 willpower) to take it as a ship?"),
+    N_("rescue the prisoner (it comes back with 1 damage, and the Nazgûl comes)?"),
+    N_("exhaust her to cancel this treachery?"),
+    N_("Leave it on top"),
+    N_("Move it to the bottom"),
+    N_("your next ally of the attached hero's sphere costs X less"),
+    N_("1 damage to another enemy engaged with you?"),
+    N_("add up to 2 cards of the encounter discard pile to the victory display"),
+    N_("The Dreadnaught attacks you: raise your threat by 4 to cancel the attack?"),
+    N_("which player takes control of it?"),
+    N_("players tie for the highest threat; who takes it?"),
+    N_("Search"),
+    N_("Do not search"),
+    N_("Advance to stage 3 (Inside Information)?"),
+    N_("Advance to stage 3"),
+    N_("Stay at stage 2"),
+    N_("make a burgle attempt to find Smaug's bare patch?"),
+    N_("Make a burgle attempt"),
+    N_("The first player draws 2 cards"),
+    N_("Remove 1 progress from Smaug"),
+    N_("Neither"),
+    N_("who is attacked?"),
+    N_("name a card type"),
+    N_("Discard nothing: the attempt fails"),
+    N_("Attack an enemy in the staging area?"),
+    N_("No more defenders"),
+    N_("choose X (its cost)"),
+    N_("Effects due at the end of the phase: the first player chooses which resolves next"),
+    N_("Effects due at the end of the round: the first player chooses which resolves next"),
+    N_("Effects due at the end of the attack: the first player chooses which resolves next"),
+    N_("Responses to the same moment: choose which resolves next"),
+    N_("Use none of them"),
+    N_("Response"),
+    N_("Forced effect"),
+    N_("Follow the bot flowchart"),
+    N_("All"),
+    N_("free"),
+    N_("sphere"),
+    N_("type"),
+    N_("cost"),
+    N_("sphere and type"),
+    N_("hero"),
+    N_("ally"),
+    N_("attachment"),
+    N_("event"),
+    N_("leadership"),
+    N_("lore"),
+    N_("spirit"),
+    N_("tactics"),
+    N_("neutral"),
+    N_("no sphere"),
 )
 """Prompts and labels always in the same words."""
 
@@ -278,6 +350,40 @@ PATTERNS = (
     N_("%(n)s copies of %(card)s; a deck holds at most %(n2)s of a title"),
     N_("%(card)s (Core Set #%(n)s) is not playable yet: its text is not implemented"),
     N_("%(card)s is not playable yet: its text is not implemented"),
+    # questions no seeded game meets (tests/test_i18n_prompts.py reads the rules for all)
+    N_("%(card)s was explored: %(text)s"),
+    N_("%(card)s destroyed: %(text)s"),
+    N_("Play %(card)s"),
+    N_("Play %(card)s: %(text)s"),
+    N_("%(seat)s's deck"),
+    N_("Use %(card)s: %(text)s"),
+    N_("Raise your threat by %(n)s"),
+    N_("X = %(n)s: raise your threat by %(n2)s"),
+    N_("%(seat)s lowers their threat by %(n)s"),
+    N_("the top encounter card is %(card)s"),
+    N_("Attach %(card)s to"),
+    N_("add %(card)s to your hand or play it for %(n)s less?"),
+    N_("Add %(card)s to your hand"),
+    N_("Play %(card)s, its cost reduced by %(n)s (to %(n2)s)"),
+    N_("%(seat)s (threat %(n)s)"),
+    N_("pay %(n)s Baggins resources, or advance to stage 4A?"),
+    N_("Spend %(n)s of Bilbo Baggins's resources"),
+    N_("this group (group %(n)s)"),
+    N_("group %(n)s"),
+    N_("Burgle: %(text)s is turned up; discard %(text2)s?"),
+    N_("%(card)s (%(text)s, %(text2)s, cost %(n)s)"),
+    N_("%(n)s card matching its %(text)s"),
+    N_("%(n)s cards matching its %(text)s"),
+    N_("Discard %(text)s: the attempt succeeds"),
+    N_("%(card)s attacks (attack %(n)s): declare another defender?"),
+    N_("%(card)s attacks %(card2)s in the staging area"),
+    N_("%(card)s attacks %(card2)s"),
+    N_("%(seat)s: a Response from hand"),
+    N_("%(card)s: cancels %(n)s"),
+    N_("%(card)s with %(text)s: cancels %(n)s"),
+    N_("an effect (%(name)s)"),
+    N_("%(card)s (%(name)s)"),
+    N_("%(seat)s: %(text)s"),
     # a sentence of sentences: each read on its own (a bot's reasons)
     N_("%(text)s; %(text2)s"),
     N_("%(text)s: %(text2)s"),
@@ -308,10 +414,17 @@ def _regex(blank: str) -> str:
     return rf"(?P<{blank}>.+?)"
 
 
+def _generic(message: str) -> bool:
+    """Whether a pattern says nothing but its blanks (``%(card)s: %(text)s``): it is tried
+    after every pattern with words, so ``Osgiliath: 2 attack icon(s) to cancel`` is read by
+    its own message, not cut at its colon."""
+    return not re.sub(r"[\W_]", "", _BLANK.sub("", message))
+
+
 @cache
 def _compiled() -> tuple[tuple[re.Pattern[str], str], ...]:
     out = []
-    for message in PATTERNS:
+    for message in sorted(PATTERNS, key=_generic):
         parts = _BLANK.split(message)  # text, blank, text, blank, ...
         regex = "".join(re.escape(part) if i % 2 == 0 else _regex(part) for i, part in enumerate(parts))
         out.append((re.compile(f"^{regex}$", re.DOTALL), message))

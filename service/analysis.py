@@ -21,6 +21,7 @@ from domain.kernel.decisions import Choice, RuleError
 from domain.kernel.events import DecisionAnswered
 from domain.rulesets import ruleset
 from projections.feed import SPECTATOR
+from projections.i18n import gettext, say
 from service.commands import GameService
 from service.errors import BadRequest, OutOfRange, PermissionDenied
 
@@ -55,13 +56,25 @@ def budget_of(seconds: float, rollouts: int, cap_seconds: float, cap_rollouts: i
     """The search budget a request asks for, within the server's caps; BadRequest beyond them.
     Rollouts are bounded by the time cap too, so no request searches longer than it."""
     if math.isnan(seconds) or seconds < 0:
-        raise BadRequest("budget_seconds cannot be negative (0: the default of 2 s)")
+        raise BadRequest(gettext("budget_seconds cannot be negative (0: the default of 2 s)"))
     if seconds > cap_seconds:
-        raise BadRequest(f"budget_seconds {seconds:g} is above this server's cap of {cap_seconds:g} s")
+        raise BadRequest(
+            say(
+                "budget_seconds %(seconds)s is above this server's cap of %(cap_seconds)s s",
+                seconds=format(seconds, "g"),
+                cap_seconds=format(cap_seconds, "g"),
+            )
+        )
     if rollouts < 0:
-        raise BadRequest("rollouts cannot be negative (0: search by seconds)")
+        raise BadRequest(gettext("rollouts cannot be negative (0: search by seconds)"))
     if rollouts > cap_rollouts:
-        raise BadRequest(f"rollouts {rollouts} is above this server's cap of {cap_rollouts}")
+        raise BadRequest(
+            say(
+                "rollouts %(rollouts)s is above this server's cap of %(cap_rollouts)s",
+                rollouts=rollouts,
+                cap_rollouts=cap_rollouts,
+            )
+        )
     if rollouts:
         return Budget(rollouts=rollouts, cpu_seconds=seconds or cap_seconds)
     return Budget(cpu_seconds=seconds or min(DEFAULT_SECONDS, cap_seconds))
@@ -72,33 +85,47 @@ def prepare(
 ) -> Job:
     """The job ``viewer`` (a token already checked) asks for, or the error that refuses it."""
     if version < 0:
-        raise BadRequest("version cannot be negative (0 means the decision pending now)")
+        raise BadRequest(gettext("version cannot be negative (0 means the decision pending now)"))
     latest = service.sound(game_id)
     version = version or latest
     if version > latest:
-        raise OutOfRange(f"version {version} is out of range: the game has versions 1 to {latest}")
+        raise OutOfRange(
+            say(
+                "version %(version)s is out of range: the game has versions 1 to %(latest)s",
+                version=version,
+                latest=latest,
+            )
+        )
     app = service.app
     over = service.state(game_id).over is not None
     state = app.state_at(game_id, version)
     decision = state.pending
     if decision is None:
-        raise NoDecisionAt(f"no decision is pending at version {version}")
+        raise NoDecisionAt(say("no decision is pending at version %(version)s", version=version))
     if viewer == REFEREE or over:
         knowledge = REFEREE if true_cards else decision.seat
     elif viewer == SPECTATOR:
         raise PermissionDenied(
-            "the spectator has no decision to analyse; a seat analyses its own, the referee any "
-            "(and everyone once the game is over)"
+            gettext(
+                "the spectator has no decision to analyse; a seat analyses its own, the referee any (and everyone "
+                "once the game is over)"
+            )
         )
     elif decision.seat != viewer:
         raise PermissionDenied(
-            f"the decision at version {version} is {decision.seat}'s: a seat may analyse its own decisions only "
-            "(the referee any, and everyone once the game is over)"
+            say(
+                "the decision at version %(version)s is %(seat)s's: a seat may analyse its own decisions only (the "
+                "referee any, and everyone once the game is over)",
+                version=version,
+                seat=decision.seat,
+            )
         )
     elif true_cards:
         raise PermissionDenied(
-            "a seat's analysis uses what that seat knows: the true hidden cards are the referee's "
-            "(and everyone's once the game is over)"
+            gettext(
+                "a seat's analysis uses what that seat knows: the true hidden cards are the referee's (and everyone's "
+                "once the game is over)"
+            )
         )
     else:
         knowledge = viewer

@@ -27,6 +27,8 @@ from domain.engine import engine
 from domain.record import Checked, Rulesets, check_record, header_line
 from domain.rulesets import ruleset
 from domain.verify import Verdict
+from projections.i18n import say
+from projections.verdicts import told
 from service.app import ConcurrentUpdate, ForgedRecord, Westmarch
 
 PAGE = 2000
@@ -68,13 +70,17 @@ def export(app: Westmarch, game_id: UUID, page: int = PAGE) -> Iterator[bytes]:
         _, first = rules.codec.decode_stored(app.stored(game_id, lte=1)[0])
         _, last = rules.codec.decode_stored(app.stored(game_id, gt=latest - 1, lte=latest)[0])
     except msgspec.DecodeError:
-        raise DamagedStore(f"game {game_id}: a stored event cannot be read; see: westmarch verify {game_id}") from None
+        raise DamagedStore(
+            say("game %(game)s: a stored event cannot be read; see: westmarch verify %(game)s", game=game_id)
+        ) from None
     yield header_line(game_id, rules, first, last, engine())
     for gt in range(0, latest, page):
         states = app.stored(game_id, gt, min(gt + page, latest))
         for offset, state in enumerate(states, start=gt + 1):
             if b"\n" in state:
-                raise DamagedStore(f"game {game_id}: stored event {offset} spans lines (see: westmarch verify)")
+                raise DamagedStore(
+                    say("game %(game)s: stored event %(n)s spans lines (see: westmarch verify)", game=game_id, n=offset)
+                )
         yield b"\n".join(states) + b"\n"
 
 
@@ -82,7 +88,7 @@ def import_record(app: Westmarch, lines: Iterable[bytes], rulesets: Rulesets = r
     """Check a record and save it as a game (see the module's docstring); :class:`ImportRefused` otherwise."""
     checked = check_record(lines, rulesets)
     if not checked.verdict.ok or checked.header is None or checked.rules is None:
-        raise ImportRefused(f"not imported: {checked.verdict}", checked.verdict)
+        raise ImportRefused(say("not imported: %(verdict)s", verdict=told(checked.verdict)), checked.verdict)
     rules, events = checked.rules, checked.events
     game_id = UUID(checked.header.game_id)
     start = _stored_part(app, game_id, checked)
@@ -92,9 +98,11 @@ def import_record(app: Westmarch, lines: Iterable[bytes], rulesets: Rulesets = r
     try:
         app.adopt(game_id, rules, events[start:], stamps)
     except ConcurrentUpdate:
-        raise ImportRefused(f"not imported: game {game_id} was changed while importing; try again") from None
+        raise ImportRefused(
+            say("not imported: game %(game)s was changed while importing; try again", game=game_id)
+        ) from None
     except ForgedRecord as error:  # what it adds to a stored game does not re-execute
-        raise ImportRefused(f"not imported: {error.verdict}", error.verdict) from None
+        raise ImportRefused(say("not imported: %(verdict)s", verdict=told(error.verdict)), error.verdict) from None
     return Imported(game_id, rules.name, len(events), len(events) - start)
 
 
@@ -111,7 +119,11 @@ def _stored_part(app: Westmarch, game_id: UUID, checked: Checked) -> int:
     ours = app.history(game_id, gt=common - 1, lte=common) if app.rules_of(game_id) is checked.rules else []
     if not ours or ours[0].hash != events[common - 1].hash:
         raise ImportRefused(
-            f"not imported: this store already has a game {game_id} whose history differs from the record's "
-            f"(at event {common}); nothing was written"
+            say(
+                "not imported: this store already has a game %(game)s whose history differs from the record's "
+                "(at event %(at)s); nothing was written",
+                game=game_id,
+                at=common,
+            )
         )
     return have

@@ -46,6 +46,7 @@ from domain.kernel.state import State
 from domain.verify import Status, Verdict, verify
 from projections.explain import Because, explain
 from projections.feed import REFEREE, SPECTATOR, Feed, Projected, projection
+from projections.i18n import gettext, say
 from projections.story import Namer
 from service.app import (
     BadVersion,
@@ -151,12 +152,12 @@ def parse_game_id(text: str, token: str = "") -> UUID:
     if not text:
         found = game_of_token(token)
         if found is None:
-            raise BadRequest("game_id is required (or a token that names its game)")
+            raise BadRequest(gettext("game_id is required (or a token that names its game)"))
         return found
     try:
         return UUID(text)
     except (ValueError, TypeError):
-        raise BadRequest(f"game id {text[:64]!r} is not a UUID") from None
+        raise BadRequest(say("game id %(text)s is not a UUID", text=repr(text[:64]))) from None
 
 
 def _visible_decision(state: State, viewer: str) -> Decision | None:
@@ -204,12 +205,18 @@ class GameService:
         """Start a game. With a ``request_id``, a retry of the same request returns the
         same game and tokens instead of a second game (see the proto's ``request_id``)."""
         if seed is not None and not 0 <= seed < 2**63:
-            raise BadRequest(f"seed {seed} is out of range (0 to 2^63 - 1)")
+            raise BadRequest(say("seed %(seed)s is out of range (0 to 2^63 - 1)", seed=seed))
         fingerprint = ""
         game_id = uuid4()
         if request_id:
             if not MIN_REQUEST_ID <= len(request_id) <= MAX_REQUEST_ID or not request_id.isprintable():
-                raise BadRequest(f"request_id must be {MIN_REQUEST_ID} to {MAX_REQUEST_ID} printable characters")
+                raise BadRequest(
+                    say(
+                        "request_id must be %(min_request_id)s to %(max_request_id)s printable characters",
+                        min_request_id=MIN_REQUEST_ID,
+                        max_request_id=MAX_REQUEST_ID,
+                    )
+                )
             fingerprint = _fingerprint(request, seed)
             game_id = uuid5(_CREATE_REQUESTS, request_id)
             existing = self._created_before(game_id, request_id, fingerprint)
@@ -259,7 +266,7 @@ class GameService:
         if not isinstance(found, SeatsAssigned):
             return None
         if not hmac.compare_digest(found.request, fingerprint):
-            raise AlreadyExists("request_id was already used to create a game from a different request")
+            raise AlreadyExists(gettext("request_id was already used to create a game from a different request"))
         tokens = {viewer: derived_token(game_id, viewer, request_id) for viewer in found.hashes}
         now = self.tokens.hashes(game_id)
         tokens = {v: t if token_hash(t) == now.get(v) else "" for v, t in tokens.items()}  # a rotated one: not given
@@ -305,13 +312,21 @@ class GameService:
         is looked at again: a game moved on is reloaded and the command answered on it, once.
         """
         if seat in (SPECTATOR, REFEREE):
-            raise PermissionDenied(f"the {seat} token cannot answer decisions; use a seat's token")
+            raise PermissionDenied(say("the %(seat)s token cannot answer decisions; use a seat's token", seat=seat))
         if not 0 < len(command) <= MAX_COMMAND_ID:
-            raise BadRequest(f"command_id must be 1 to {MAX_COMMAND_ID} characters")
+            raise BadRequest(
+                say("command_id must be 1 to %(max_command_id)s characters", max_command_id=MAX_COMMAND_ID)
+            )
         if expected_version < 0 or decision_id < 0:
-            raise BadRequest("expected_version and decision_id cannot be negative")
+            raise BadRequest(gettext("expected_version and decision_id cannot be negative"))
         if len(choice) > MAX_CHOICES or any(len(c) > MAX_CHOICE for c in choice):
-            raise BadRequest(f"malformed choice: at most {MAX_CHOICES} option ids of at most {MAX_CHOICE} characters")
+            raise BadRequest(
+                say(
+                    "malformed choice: at most %(max_choices)s option ids of at most %(max_choice)s characters",
+                    max_choices=MAX_CHOICES,
+                    max_choice=MAX_CHOICE,
+                )
+            )
         chosen = tuple(choice)
         record_id = command_id(game_id, seat, command)
         with self._lock(game_id):
@@ -540,9 +555,11 @@ class GameService:
         viewer = self.viewer(game_id, token)
         latest = self.sound(game_id, thorough=True)
         if viewer != REFEREE and not self._over(game_id, latest):
-            raise PermissionDenied("only the referee may fork a game in progress (anyone may once it is over)")
+            raise PermissionDenied(gettext("only the referee may fork a game in progress (anyone may once it is over)"))
         if not 1 <= at <= latest:
-            raise OutOfRange(f"cannot fork at event {at}: the game has events 1 to {latest}")
+            raise OutOfRange(
+                say("cannot fork at event %(at)s: the game has events 1 to %(latest)s", at=at, latest=latest)
+            )
         seats = [v for v in self.tokens.hashes(game_id) if v not in (SPECTATOR, REFEREE)]
         new_id = uuid4()
         tokens, record = issue(new_id, seats, unlisted=not self.tokens.listed(game_id))
@@ -563,14 +580,18 @@ class GameService:
         """
         rules = self.app.rules_of(game_id)
         if self.app.record(seats_id(game_id), game_id, SEATS_RECORD) is not None:
-            raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued")
+            raise PermissionDenied(
+                say("game %(game_id)s already has tokens; they are shown only when issued", game_id=game_id)
+            )
         state = self.app.state_at(game_id)
         tokens, record = issue(game_id, rules.played_by_people(state))
         try:
             with self.app.writing:
                 self.app.save(record)
         except IntegrityError:
-            raise PermissionDenied(f"game {game_id} already has tokens; they are shown only when issued") from None
+            raise PermissionDenied(
+                say("game %(game_id)s already has tokens; they are shown only when issued", game_id=game_id)
+            ) from None
         self.tokens.remember(game_id, record)
         return self._access(game_id, rules.name, tokens, state.version)
 
@@ -580,11 +601,18 @@ class GameService:
         gRPC ``token`` must be the referee's; ``None`` is the operator at the command line
         (who can read the store anyway)."""
         if token is not None and self.viewer(game_id, token) != REFEREE:
-            raise PermissionDenied("only the referee may rotate a token")
+            raise PermissionDenied(gettext("only the referee may rotate a token"))
         version, hashes = self.tokens.current(game_id)
         if viewer not in hashes:
             known = ", ".join(hashes)
-            raise BadRequest(f"game {game_id} has no viewer {viewer!r} to rotate; its viewers: {known}")
+            raise BadRequest(
+                say(
+                    "game %(game_id)s has no viewer %(viewer)s to rotate; its viewers: %(known)s",
+                    game_id=game_id,
+                    viewer=repr(viewer),
+                    known=known,
+                )
+            )
         fresh = new_token(game_id)
         rotated = TokenRotated(
             originator_id=seats_id(game_id),
@@ -597,7 +625,9 @@ class GameService:
             with self.app.writing:
                 self.app.save(Record(rotated))
         except IntegrityError:
-            raise AlreadyExists(f"another token of game {game_id} was rotated at the same moment; try again") from None
+            raise AlreadyExists(
+                say("another token of game %(game_id)s was rotated at the same moment; try again", game_id=game_id)
+            ) from None
         self.tokens.forget(game_id)
         return fresh
 
@@ -636,7 +666,7 @@ class GameService:
     def view_as(self, game_id: UUID, viewer: str, version: int = 0) -> ViewResult:
         """:meth:`view` for the viewer a token was already checked to stand for."""
         if version < 0:
-            raise BadRequest("version cannot be negative (0 means the current version)")
+            raise BadRequest(gettext("version cannot be negative (0 means the current version)"))
         with self._lock(game_id):  # the kept game is changed in place by submissions
             game = self._hot_game(game_id, thorough=self.thorough_views)
             self._keep(game_id, game)
@@ -644,7 +674,13 @@ class GameService:
             if not version:
                 return self._view_of(game_id, game.rules, viewer, game.state, latest, over)
         if version > latest:
-            raise OutOfRange(f"version {version} is out of range: the game has versions 1 to {latest}")
+            raise OutOfRange(
+                say(
+                    "version %(version)s is out of range: the game has versions 1 to %(latest)s",
+                    version=version,
+                    latest=latest,
+                )
+            )
         return self._view_of(game_id, game.rules, viewer, self.app.state_at(game_id, version), latest, over)
 
     def _view_of(
@@ -676,10 +712,17 @@ class GameService:
         viewer = self.viewer(game_id, token)
         latest = self.sound(game_id, thorough=True)
         if after < 0 or to < 0:
-            raise BadRequest("after_version and to_version cannot be negative")
+            raise BadRequest(gettext("after_version and to_version cannot be negative"))
         to = to or latest
         if to > latest or after > to:
-            raise OutOfRange(f"events {after + 1} to {to} are out of range: the game has events 1 to {latest}")
+            raise OutOfRange(
+                say(
+                    "events %(n)s to %(to)s are out of range: the game has events 1 to %(latest)s",
+                    n=after + 1,
+                    to=to,
+                    latest=latest,
+                )
+            )
         to = min(to, after + MAX_HISTORY)
         rules = self.app.rules_of(game_id)
         state = self.app.state_at(game_id, after) if after else rules.new_state()
@@ -690,7 +733,9 @@ class GameService:
         viewer = self.viewer(game_id, token)
         latest = self.sound(game_id, thorough=True)
         if not 1 <= seq <= latest:
-            raise OutOfRange(f"event {seq} is out of range: the game has events 1 to {latest}")
+            raise OutOfRange(
+                say("event %(seq)s is out of range: the game has events 1 to %(latest)s", seq=seq, latest=latest)
+            )
         rules = self.app.rules_of(game_id)
         events = self.app.history(game_id, lte=seq)
         if viewer == REFEREE or self._over(game_id, latest):
@@ -718,14 +763,17 @@ class GameService:
         latest = self.sound(game_id, thorough=True)  # DamagedGame (DATA_LOSS) for a damaged log
         if viewer != REFEREE and not self._over(game_id, latest):
             raise PermissionDenied(
-                f"the {viewer} cannot export a game in progress: its record holds every hidden card and the "
-                "seed (a redacted record could not be verified); the referee can, and everyone can once it is over"
+                say(
+                    "the %(viewer)s cannot export a game in progress: its record holds every hidden card and the seed "
+                    "(a redacted record could not be verified); the referee can, and everyone can once it is over",
+                    viewer=viewer,
+                )
             )
         return export(self.app, game_id)
 
     def games(self, offset: int = 0, limit: int = 100) -> list[GameInfo]:
         if offset < 0 or limit < 0:
-            raise BadRequest("offset and limit cannot be negative")
+            raise BadRequest(gettext("offset and limit cannot be negative"))
         listed = ((g, t, s) for g, t, s in self.app.created() if self._listed(g))
         window = islice(listed, offset, offset + (limit or 100))  # only these are summed up
         found = [self.app.summary(game_id, topic, state) for game_id, topic, state in window]
@@ -747,7 +795,13 @@ class GameService:
         viewer = self.viewer(game_id, token)
         latest = self.sound(game_id, thorough=True)
         if not 0 <= from_version <= latest:
-            raise OutOfRange(f"version {from_version} is out of range: the game has versions 0 to {latest}")
+            raise OutOfRange(
+                say(
+                    "version %(from_version)s is out of range: the game has versions 0 to %(latest)s",
+                    from_version=from_version,
+                    latest=latest,
+                )
+            )
         rules = self.app.rules_of(game_id)
         state = self.app.state_at(game_id, from_version) if from_version else rules.new_state()
         feed = Feed(rules, viewer, state, reveal_all=self._over(game_id, latest))

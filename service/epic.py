@@ -26,6 +26,7 @@ from domain.lcg import epic as organizer
 from domain.lcg.lineups import SetupError, lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
+from projections.i18n import say
 from service.app import ConcurrentUpdate, Westmarch
 from service.commands import Access, GameService
 from service.errors import BadRequest, PermissionDenied
@@ -70,7 +71,7 @@ def check_organizer(app: Westmarch, epic_id: UUID, token: str) -> None:
     """``token`` is the organizer token of epic event ``epic_id``, or PermissionDenied."""
     found = app.record(organizer_key_id(epic_id))
     if not isinstance(found, OrganizerKey) or not secrets.compare_digest(found.hash, token_hash(token)):
-        raise PermissionDenied(f"not the organizer token of epic event {epic_id}")
+        raise PermissionDenied(say("not the organizer token of epic event %(epic_id)s", epic_id=epic_id))
 
 
 @dataclass(frozen=True)
@@ -133,13 +134,24 @@ class EpicService:
         if setups:
             sizes = [len(s.players) or 1 for s in setups]
             if groups and list(groups) != sizes:
-                raise BadRequest(f"the groups' sizes {list(groups)} and their setups' players {sizes} differ")
+                raise BadRequest(
+                    say(
+                        "the groups' sizes %(groups)s and their setups' players %(sizes)s differ",
+                        groups=list(groups),
+                        sizes=sizes,
+                    )
+                )
             groups = sizes
         if not groups or any(not 1 <= n <= organizer.MAX_GROUP for n in groups):
-            raise BadRequest(f"an epic event needs one or more groups of 1 to {organizer.MAX_GROUP} players")
+            raise BadRequest(
+                say(
+                    "an epic event needs one or more groups of 1 to %(most)s players",
+                    most=organizer.MAX_GROUP,
+                )
+            )
         modes = [difficulty] * len(groups) if isinstance(difficulty, str) else list(difficulty)
         if len(modes) != len(groups):
-            raise BadRequest(f"{len(modes)} difficulties were given for {len(groups)} groups")
+            raise BadRequest(say("%(n)s difficulties were given for %(n2)s groups", n=len(modes), n2=len(groups)))
         epic_id = uuid4()
         total = sum(groups)
         numbered = {"epic": str(epic_id), "epic_players": total, "epic_groups": len(groups)}
@@ -150,14 +162,14 @@ class EpicService:
             try:
                 options = _group_options(players, mode, setup)
             except SetupError as error:
-                raise SetupError(f"group {i + 1}: {error}") from None
+                raise SetupError(say("group %(n)s: %(error)s", n=i + 1, error=error)) from None
             options = msgspec.structs.replace(options, epic_group=i + 1, **numbered)
             created = LCG.created(options, (rng_seed + i) % 2**63)
             trial = Game.start(uuid4(), LCG, LCG.created(options, 0))  # its seats, to check the seating
             try:
                 plan_room(LCG, trial.state, trial.id, setup.seating, epic_id)
             except BadRequest as error:
-                raise BadRequest(f"group {i + 1}: {error}") from None
+                raise BadRequest(say("group %(n)s: %(error)s", n=i + 1, error=error)) from None
             made.append((players, mode, created, setup))
         accesses = []
         entries = []

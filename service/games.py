@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from domain.kernel.events import Event
 from domain.lcg.decks import Deck
 from domain.lcg.lineups import SetupError
+from projections.i18n import gettext, say
 from service.room import SeatPlan
 
 
@@ -43,7 +44,7 @@ def created_event(request: GameRequest, seed: int) -> Event:
         return _lcg(request, seed)
     if request.game == "wotr":
         return _wotr(request, seed)
-    raise SetupError(f"unknown game {request.game!r}; known: lcg, wotr")
+    raise SetupError(say("unknown game %(game)s; known: lcg, wotr", game=repr(request.game)))
 
 
 def _wotr(request: GameRequest, seed: int) -> Event:
@@ -57,7 +58,7 @@ def _wotr(request: GameRequest, seed: int) -> Event:
     from domain.wotr.ruleset import WOTR
 
     if request.players:
-        raise SetupError("wotr scenarios fix their seats and decks; do not send players")
+        raise SetupError(gettext("wotr scenarios fix their seats and decks; do not send players"))
     rules: dict[str, object] = dict(request.options)
     bots = [seat for seat in str(rules.pop("bots", "")).split(",") if seat.strip()]
     difficulty = str(rules.pop("difficulty", ""))
@@ -66,7 +67,7 @@ def _wotr(request: GameRequest, seed: int) -> Event:
     if "when_played_in_reserve" in rules:
         flag = str(rules["when_played_in_reserve"]).casefold()
         if flag not in ("true", "false"):
-            raise SetupError("option when_played_in_reserve must be true or false")
+            raise SetupError(gettext("option when_played_in_reserve must be true or false"))
         rules["when_played_in_reserve"] = flag == "true"
     return WOTR.created(wotr_options(request.scenario or "trilogy", rules, bots, difficulty, pool), seed)
 
@@ -89,7 +90,7 @@ def _lcg(request: GameRequest, seed: int) -> Event:
 
     unknown = sorted(set(request.options) - {"difficulty"})
     if unknown:
-        raise SetupError(f"unknown option {unknown[0]!r}; lcg takes: difficulty")
+        raise SetupError(say("unknown option %(unknown)s; lcg takes: difficulty", unknown=repr(unknown[0])))
     players = list(request.players) or [PlayerSetup()]
     heroes = [list(p.heroes) for p in players]
     decks = [player_deck(p) for p in players]

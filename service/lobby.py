@@ -19,6 +19,7 @@ from uuid import UUID
 import msgspec
 
 from domain.kernel.events import Outcome
+from projections.i18n import gettext, say
 from service.catalog import catalog
 from service.commands import GameService, parse_game_id
 from service.epic import check_organizer, is_epic
@@ -275,7 +276,7 @@ class Lobby:
     def set_seat(self, game_id: UUID, token: str, name: str, auto_pass: bool | None) -> SeatShown:
         seat = self.service.viewer(game_id, token)
         if seat in (SPECTATOR, REFEREE):
-            raise PermissionDenied(f"the {seat} has no seat to name or pass for")
+            raise PermissionDenied(say("the %(seat)s has no seat to name or pass for", seat=seat))
         shown = clean_name(name) if name else ""
         room = self.rooms.room(game_id)
         plan = room.seats.get(seat) if room is not None else None
@@ -304,17 +305,34 @@ class Lobby:
         game_id, viewer = self.viewer_of(game_id, token)
         if viewer == ORGANIZER:  # the organizer talks with every group of the event
             if channel not in ("", EPIC):
-                raise PermissionDenied(f"the organizer cannot say anything on {channel[:24]}; it may on {EPIC}")
+                raise PermissionDenied(
+                    say(
+                        "the organizer cannot say anything on %(channel)s; it may on %(epic)s",
+                        channel=channel[:24],
+                        epic=EPIC,
+                    )
+                )
             return self.rooms.said(game_id, EPIC, ORGANIZER, "organizer", text, game_id)
         room = self.rooms.room(game_id)
         epic = room.epic if room is not None and room.epic is not None else _epic_of(self.service.state(game_id))
         allowed = says(viewer, epic is not None)
         channel = channel or allowed[0]
         if channel not in CHANNELS:
-            raise BadRequest(f"unknown channel {channel[:24]!r}; the channels are {', '.join(CHANNELS)}")
+            raise BadRequest(
+                say(
+                    "unknown channel %(channel)s; the channels are %(channels)s",
+                    channel=repr(channel[:24]),
+                    channels=", ".join(CHANNELS),
+                )
+            )
         if channel not in allowed:
             raise PermissionDenied(
-                f"the {_who(viewer)} cannot say anything on {channel}; it may on {', '.join(allowed)}"
+                say(
+                    "the %(who)s cannot say anything on %(channel)s; it may on %(allowed)s",
+                    who=_who(viewer),
+                    channel=channel,
+                    allowed=", ".join(allowed),
+                )
             )
         plan = room.seats.get(viewer) if room is not None else None
         name = plan.name if plan is not None and plan.name else viewer
@@ -327,9 +345,9 @@ class Lobby:
         shown = clean_name(name)
         service = self.service
         if not service.tokens.listed(game_id):
-            raise PermissionDenied("this game is not listed: its seats are taken by their links only")
+            raise PermissionDenied(gettext("this game is not listed: its seats are taken by their links only"))
         if service.state(game_id).over is not None:
-            raise PermissionDenied("the game is over: it has no seat to take")
+            raise PermissionDenied(gettext("the game is over: it has no seat to take"))
         fresh = new_token(game_id)
 
         def taken(version: int) -> SeatTaken:
@@ -369,7 +387,7 @@ class Lobby:
         """Listed games in progress with a seat open to anyone, newest first."""
         limit = min(limit or MAX_OPEN, MAX_OPEN)
         if limit < 0:
-            raise BadRequest("limit cannot be negative")
+            raise BadRequest(gettext("limit cannot be negative"))
         self._scan()
         with self._lock:
             candidates = list(reversed(self._open))
@@ -434,7 +452,7 @@ class Lobby:
     def my_games(self, refs: Sequence[tuple[str, str]]) -> list[MyGame]:
         """Where the game of each (game id, token) stands now, each on its own."""
         if len(refs) > MAX_MY_GAMES:
-            raise BadRequest(f"at most {MAX_MY_GAMES} games in one call")
+            raise BadRequest(say("at most %(max_my_games)s games in one call", max_my_games=MAX_MY_GAMES))
         return [self._my_game(game, token) for game, token in refs]
 
     def _my_game(self, game: str, token: str) -> MyGame:
@@ -481,7 +499,7 @@ class Lobby:
 
         read = player_deck(PlayerSetup(deck=tuple(deck), deck_format=deck_format))
         if read is None:
-            raise BadRequest("no deck was sent")
+            raise BadRequest(gettext("no deck was sent"))
         ready = len(deck) == 1 and not deck_format and deck[0].strip() in ready_made()
         return DeckRead(
             "ready-made" if ready else deck_format or detect("\n".join(deck)),

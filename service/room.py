@@ -38,6 +38,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.state import State
+from projections.i18n import gettext, say
 from service.app import Westmarch
 from service.errors import BadRequest, PermissionDenied
 from service.records import (
@@ -120,7 +121,9 @@ def clean_name(name: str) -> str:
     """A player's name as shown: one line, its spaces collapsed; BadRequest if empty or long."""
     shown = " ".join("".join(c for c in name if unicodedata.category(c)[0] != "C").split())
     if not shown or len(shown) > MAX_NAME:
-        raise BadRequest(f"a name is 1 to {MAX_NAME} characters (not counting spaces at either end)")
+        raise BadRequest(
+            say("a name is 1 to %(max_name)s characters (not counting spaces at either end)", max_name=MAX_NAME)
+        )
     return shown
 
 
@@ -128,7 +131,7 @@ def clean_text(text: str) -> str:
     """A message as kept: control characters but line breaks removed; BadRequest if empty or long."""
     kept = "".join(c for c in text if c == "\n" or unicodedata.category(c)[0] != "C").strip()
     if not kept or len(kept) > MAX_TEXT:
-        raise BadRequest(f"a message is 1 to {MAX_TEXT} characters")
+        raise BadRequest(say("a message is 1 to %(max_text)s characters", max_text=MAX_TEXT))
     return kept
 
 
@@ -154,18 +157,39 @@ def plan_room(
     given: set[str] = set()
     for plan in seating:
         if plan.seat not in every:
-            raise BadRequest(f"seating: the game has no seat {plan.seat[:24]!r}; its seats are {', '.join(every)}")
+            raise BadRequest(
+                say(
+                    "seating: the game has no seat %(seat)s; its seats are %(every)s",
+                    seat=repr(plan.seat[:24]),
+                    every=", ".join(every),
+                )
+            )
         if plan.seat in given:
-            raise BadRequest(f"seating: seat {plan.seat} is given twice")
+            raise BadRequest(say("seating: seat %(seat)s is given twice", seat=plan.seat))
         given.add(plan.seat)
         if plan.seat not in people:
-            raise BadRequest(f"seating: the rules play seat {plan.seat} (a Shadow bot): it takes no person or bot")
+            raise BadRequest(
+                say("seating: the rules play seat %(seat)s (a Shadow bot): it takes no person or bot", seat=plan.seat)
+            )
         if plan.bot and plan.bot not in BOTS:
-            raise BadRequest(f"seating: unknown bot {plan.bot[:24]!r} for {plan.seat}; offered: {', '.join(BOTS)}")
+            raise BadRequest(
+                say(
+                    "seating: unknown bot %(bot)s for %(seat)s; offered: %(bots)s",
+                    bot=repr(plan.bot[:24]),
+                    seat=plan.seat,
+                    bots=", ".join(BOTS),
+                )
+            )
         if plan.bot and (plan.name or plan.open):
-            raise BadRequest(f"seating: seat {plan.seat} is a bot's; it takes no name and is not open")
+            raise BadRequest(say("seating: seat %(seat)s is a bot's; it takes no name and is not open", seat=plan.seat))
         if plan.name and plan.open:
-            raise BadRequest(f"seating: seat {plan.seat} is {plan.name[:24]!r}'s; it cannot be open to anyone too")
+            raise BadRequest(
+                say(
+                    "seating: seat %(seat)s is %(name)s's; it cannot be open to anyone too",
+                    seat=plan.seat,
+                    name=repr(plan.name[:24]),
+                )
+            )
         name = clean_name(plan.name) if plan.name else ""
         planned[plan.seat] = SeatPlanned(name=name, bot=plan.bot, open=plan.open)
     return RoomOpened(
@@ -265,7 +289,9 @@ class Rooms:
                 continue
             self._told(record)
             return event
-        raise PermissionDenied("the room is too busy just now (others said something at the same moment); try again")
+        raise PermissionDenied(
+            gettext("the room is too busy just now (others said something at the same moment); try again")
+        )
 
     def _told(self, record: UUID) -> None:
         for listener in self.on_change:
@@ -297,7 +323,7 @@ class Rooms:
 
         if channel == EPIC:
             if epic is None:
-                raise BadRequest("this game is not a group of an epic event: it has no epic channel")
+                raise BadRequest(gettext("this game is not a group of an epic event: it has no epic channel"))
             return self.say_epic(epic, message(epic_talk_id(epic)))
         said = self.append(game_id, message(room_id(game_id)))
         assert isinstance(said, MessageSaid)

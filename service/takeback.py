@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from uuid import UUID, uuid4
 
 from domain.kernel.decisions import RuleError
+from projections.i18n import gettext, say
 from service.app import ConcurrentUpdate
 from service.commands import GameService
 from service.errors import BadRequest, PermissionDenied
@@ -57,14 +58,16 @@ def take_back(service: GameService, game_id: UUID, token: str, seat: str = "") -
     app = service.app
     viewer = service.tokens.viewer(game_id, token)
     if viewer == SPECTATOR:
-        raise PermissionDenied("the spectator cannot take back decisions")
+        raise PermissionDenied(gettext("the spectator cannot take back decisions"))
     seat = seat or viewer
     seats = [v for v in service.tokens.hashes(game_id) if v not in (SPECTATOR, REFEREE)]
     if seat not in seats:
-        raise BadRequest(f"no seat {seat!r} in this game; its seats are {', '.join(seats)}")
+        raise BadRequest(
+            say("no seat %(seat)s in this game; its seats are %(seats)s", seat=repr(seat), seats=", ".join(seats))
+        )
     service.sound(game_id, thorough=True)  # a damaged game is refused (DamagedGame) before anything is saved
     if app.game(game_id).state.over is not None:
-        raise PermissionDenied("the game is over: fork it to play another way")
+        raise PermissionDenied(gettext("the game is over: fork it to play another way"))
     room = service.rooms.room(game_id)
     at = last_decision(app, game_id, seat, passes=room is None or seat not in room.auto_pass)
     done = app.record(take_back_done_id(game_id, seat, at))
@@ -112,7 +115,7 @@ def _branch(service: GameService, game_id: UUID, seat: str, at: int) -> TakeBack
         found = app.record(done.originator_id)  # another ask made it happen first
         if isinstance(found, TakeBackDone):
             return TakeBackResult(seat, at, found.branch)
-        raise RuleError("the take-back could not be saved; ask again") from None
+        raise RuleError(gettext("the take-back could not be saved; ask again")) from None
     service.tokens.remember(branch_id, Record(same_tokens))
     if room is not None:
         service.rooms.opened(room)

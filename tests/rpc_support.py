@@ -84,7 +84,7 @@ class ServeProcess:
     """``westmarch serve`` in a subprocess, on a free loopback port."""
 
     def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
-        full_env = dict(os.environ)
+        full_env = {**os.environ, "WESTMARCH_LANG": "en"}  # the first line is read here: in English
         full_env.update(env or {})
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tools.cli", "serve", "--port", "0", "--log-level", "warning", *args],

@@ -14,7 +14,9 @@ from bots.analysis import REFEREE, Analysis, Swings, analyze, knowledge_of, swin
 from bots.search import Budget
 from domain.kernel.events import DecisionRequested
 from domain.kernel.ruleset import Ruleset
-from projections.i18n import say
+from projections.i18n import N_, _, nsay, say
+from projections.prompts import translate
+from projections.story import join
 from service.app import Westmarch
 from tools.progress import Progress
 
@@ -75,9 +77,9 @@ class ArgumentError(ValueError):
 
 def budget_of(args: argparse.Namespace) -> Budget:
     if args.rollouts is not None and args.rollouts < 1:
-        raise ArgumentError("--rollouts must be at least 1")
+        raise ArgumentError(_("--rollouts must be at least 1"))
     if args.budget is not None and not args.budget > 0:
-        raise ArgumentError("--budget must be a number of seconds above 0")
+        raise ArgumentError(_("--budget must be a number of seconds above 0"))
     if args.rollouts is not None:
         return Budget(rollouts=args.rollouts, cpu_seconds=args.budget)
     return Budget(cpu_seconds=args.budget if args.budget is not None else DEFAULT_SECONDS)
@@ -86,19 +88,21 @@ def budget_of(args: argparse.Namespace) -> Budget:
 def run(app: Westmarch, game_id: UUID, args: argparse.Namespace) -> int:
     if args.swings == (args.at is not None):
         raise ArgumentError(
-            "name the decision with --at N (the version at which it is pending), or ask for --swings; not both"
+            _("name the decision with --at N (the version at which it is pending), or ask for --swings; not both")
         )
     if args.referee and args.seat not in (None, REFEREE):
-        raise ArgumentError(f"--as {args.seat} and --referee: the referee's knowledge is the true table; give one")
+        raise ArgumentError(
+            say("--as %(seat)s and --referee: the referee's knowledge is the true table; give one", seat=args.seat)
+        )
     if args.top < 1:
-        raise ArgumentError("--top must be at least 1")
+        raise ArgumentError(_("--top must be at least 1"))
     if args.total is not None and not args.total > 0:
-        raise ArgumentError("--total must be a number of seconds above 0")
+        raise ArgumentError(_("--total must be a number of seconds above 0"))
     budget = budget_of(args)
     rules = app.rules_of(game_id)
     if args.swings:
         if args.seat is not None and args.seat != REFEREE:
-            raise ArgumentError("--swings values each decision from its own seat's knowledge (or --referee's)")
+            raise ArgumentError(_("--swings values each decision from its own seat's knowledge (or --referee's)"))
         return _swings(app, game_id, rules, budget, args)
     return _one(app, game_id, rules, budget, args)
 
@@ -111,7 +115,7 @@ def _one(app: Westmarch, game_id: UUID, rules: Ruleset[Any], budget: Budget, arg
     knowledge = knowledge_of(rules, state, REFEREE if args.referee else (args.seat or state.pending.seat))
     answer = app.history(game_id, gt=at, lte=at + 1)
     taken = tuple(answer[0].choice) if answer and hasattr(answer[0], "choice") else None
-    label = f"valuing {len(state.pending.options)} options of version {at}"
+    label = say("valuing %(n)s options of version %(at)s", n=len(state.pending.options), at=at)
     with _Ticking(budget, label, enabled=None if not args.json else False):
         found = analyze(rules, state, knowledge=knowledge, budget=budget, seed=args.seed, taken=taken)
     if args.json:
@@ -130,47 +134,74 @@ def _no_decision(app: Westmarch, game_id: UUID, rules: Ruleset[Any], at: int) ->
     asked = [e.seq for e in events if isinstance(e, DecisionRequested)]
     before = [v for v in asked if v < at][-1:]
     after = [v for v in asked if v > at][:1]
-    near = (
-        " and ".join([*(f"{v} (before)" for v in before), *(f"{v} (after)" for v in after)])
-        or "none: the game asked no decision"
+    near = join([*(say("%(v)s (before)", v=v) for v in before), *(say("%(v)s (after)", v=v) for v in after)]) or _(
+        "none: the game asked no decision"
     )
-    over = " (the game is over)" if at == len(events) and not after else ""
-    return f"no decision is pending at version {at}{over}; event {at}: {line}; the nearest decisions: versions {near}"
+    over = _(" (the game is over)") if at == len(events) and not after else ""
+    return say(
+        "no decision is pending at version %(at)s%(over)s; event %(at)s: %(line)s; "
+        "the nearest decisions: versions %(near)s",
+        at=at,
+        over=over,
+        line=line,
+        near=near,
+    )
 
 
 def _side_name(state: Any) -> str:
     pending = state.pending
     side = getattr(getattr(state, "players", {}).get(pending.seat), "team", None)
-    return {"free": "the Free Peoples", "shadow": "the Shadow", None: "the players"}.get(side, f"the {side} side")
+    sides = {"free": N_("the Free Peoples"), "shadow": N_("the Shadow"), None: N_("the players")}
+    return _(sides[side]) if side in sides else say("the %(side)s side", side=side)
 
 
 def text(found: Analysis, game_id: UUID, rules: Ruleset[Any], side: str) -> str:
     d = found.decision
     whose = (
-        "with the true hidden cards (the referee's knowledge)"
+        _("valued with the true hidden cards (the referee's knowledge)")
         if found.knowledge == REFEREE
-        else f"from what {found.knowledge} knew then (the cards hidden from {found.knowledge} sampled)"
+        else say("valued from what %(seat)s knew then (the cards hidden from %(seat)s sampled)", seat=found.knowledge)
     )
     lines = [
-        f"game {game_id}, version {found.version}: {d.seat} decides: {d.prompt} ({d.rule})",
-        f"valued {whose}",
-        f"chance of winning for {side}, 95% interval; {found.rollouts} rollouts, {found.cpu_seconds:.1f} s of CPU, "
-        f"seed {found.seed}",
+        say(
+            "game %(game)s, version %(version)s: %(seat)s decides: %(prompt)s (%(rule)s)",
+            game=game_id,
+            version=found.version,
+            seat=d.seat,
+            prompt=translate(d.prompt),
+            rule=d.rule,
+        ),
+        whose,
+        say(
+            "chance of winning for %(side)s, 95%% interval; %(rollouts)s rollouts, %(cpu)s s of CPU, seed %(seed)s",
+            side=side,
+            rollouts=found.rollouts,
+            cpu=f"{found.cpu_seconds:.1f}",
+            seed=found.seed,
+        ),
     ]
-    width = max(len(o.label) for o in found.options)
-    for n, option in enumerate(found.options, start=1):
-        mark = "  <- the answer given" if found.taken is not None and found.of(found.taken) is option else ""
+    labels = [translate(o.label) for o in found.options]
+    width = max(len(label) for label in labels)
+    for n, (option, label) in enumerate(zip(found.options, labels, strict=True), start=1):
+        mark = "  " + _("<- the answer given") if found.taken is not None and found.of(found.taken) is option else ""
         lines.append(
-            f"  {n:2}. {option.label:<{width}}  {option.value:5.0%}  [{option.low:4.0%} - {option.high:4.0%}]  "
-            f"{_bar(option.value)}  {option.rollouts} rollouts{mark}"
+            f"  {n:2}. {label:<{width}}  {option.value:5.0%}  [{option.low:4.0%} - {option.high:4.0%}]  "
+            f"{_bar(option.value)}  " + nsay("%(n)d rollout", "%(n)d rollouts", option.rollouts) + mark
         )
     if found.taken is not None and found.of(found.taken) is None:
-        lines.append(f"  the answer given ({_label(found, found.taken)}) is not among the answers searched")
-    lines.append(
-        f"the same figures again: westmarch analyze {str(game_id)[:8]} --at {found.version}"
+        lines.append(
+            "  "
+            + say(
+                "the answer given (%(answer)s) is not among the answers searched",
+                answer=translate(_label(found, found.taken)),
+            )
+        )
+    command = (
+        f"westmarch analyze {str(game_id)[:8]} --at {found.version}"
         f"{' --referee' if found.knowledge == REFEREE else f' --as {found.knowledge}'} --seed {found.seed} "
         f"--rollouts {found.most}"
     )
+    lines.append(say("the same figures again: %(command)s", command=command))
     return "\n".join(lines)
 
 
@@ -219,7 +250,7 @@ def _swings(app: Westmarch, game_id: UUID, rules: Ruleset[Any], budget: Budget, 
     def progress(done: int, work: int, note: str) -> None:
         nonlocal bar
         if bar is None:
-            bar = Progress(work, "looking for the decisive moments", enabled=enabled)
+            bar = Progress(work, _("looking for the decisive moments"), enabled=enabled)
         bar.total = work
         bar.advance(done - bar.done, note)
 
@@ -245,34 +276,70 @@ def _swings(app: Westmarch, game_id: UUID, rules: Ruleset[Any], budget: Budget, 
 
 
 def swings_text(report: Swings, game_id: UUID, referee: bool) -> str:
-    whose = "with the true hidden cards" if referee else "each from its deciding seat's knowledge then"
+    whose = _("with the true hidden cards") if referee else _("each from its deciding seat's knowledge then")
     lines = [
-        f"game {game_id}: the decisions whose answer lowered the chance of winning most ({whose}); "
-        f"{report.cpu_seconds:.1f} s of CPU",
+        say(
+            "game %(game)s: the decisions whose answer lowered the chance of winning most (%(whose)s); "
+            "%(cpu)s s of CPU",
+            game=game_id,
+            whose=whose,
+            cpu=f"{report.cpu_seconds:.1f}",
+        ),
     ]
     if not report.swings:
-        lines.append("  no answer given was found worse than another (within what was searched)")
+        lines.append("  " + _("no answer given was found worse than another (within what was searched)"))
     for n, swing in enumerate(report.swings, start=1):
         found = swing.analysis
         d = found.decision
-        lines.append(f"  {n}. version {found.version}: {d.seat}: {d.prompt}")
         lines.append(
-            f"       given: {swing.taken.label}  {swing.taken.value:.0%} [{swing.taken.low:.0%} - "
-            f"{swing.taken.high:.0%}]"
+            f"  {n}. "
+            + say(
+                "version %(version)s: %(seat)s: %(prompt)s",
+                version=found.version,
+                seat=d.seat,
+                prompt=translate(d.prompt),
+            )
+        )
+        taken, best = swing.taken, swing.best
+        lines.append(
+            "       "
+            + say(
+                "given: %(label)s  %(value)s [%(low)s - %(high)s]",
+                label=translate(taken.label),
+                value=f"{taken.value:.0%}",
+                low=f"{taken.low:.0%}",
+                high=f"{taken.high:.0%}",
+            )
         )
         lines.append(
-            f"       best:  {swing.best.label}  {swing.best.value:.0%} [{swing.best.low:.0%} - "
-            f"{swing.best.high:.0%}]   (-{swing.loss:.0%})"
+            "       "
+            + say(
+                "best:  %(label)s  %(value)s [%(low)s - %(high)s]   (-%(loss)s)",
+                label=translate(best.label),
+                value=f"{best.value:.0%}",
+                low=f"{best.low:.0%}",
+                high=f"{best.high:.0%}",
+                loss=f"{swing.loss:.0%}",
+            )
         )
     lines.append(
-        f"{report.asked} decisions asked: {report.screened} screened, {report.refined} valued again"
-        + "".join(f"; skipped {n}: {reason}" for reason, n in report.skipped.most_common())
+        say(
+            "%(asked)s decisions asked: %(screened)s screened, %(refined)s valued again",
+            asked=report.asked,
+            screened=report.screened,
+            refined=report.refined,
+        )
+        + "".join(say("; skipped %(n)s: %(reason)s", n=n, reason=reason) for reason, n in report.skipped.most_common())
     )
     if report.unreached:
         shown = ", ".join(str(v) for v in report.unreached[:12]) + (" ..." if len(report.unreached) > 12 else "")
         lines.append(
-            f"not reached within the total budget: {len(report.unreached)} decisions (versions {shown}); "
-            "a larger --total reaches them"
+            say(
+                "not reached within the total budget: %(n)s decisions (versions %(shown)s); "
+                "a larger --total reaches them",
+                n=len(report.unreached),
+                shown=shown,
+            )
         )
     return "\n".join(lines)
 

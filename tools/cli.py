@@ -25,7 +25,7 @@ from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import check_chain, verify
-from projections.i18n import LANGUAGES, N_, _, from_environment, language, say, speaking
+from projections.i18n import LANGUAGES, N_, _, from_environment, language, nsay, say, speaking
 from projections.prompts import error_text
 from projections.verdicts import told as verdict_told
 from service.app import (
@@ -97,10 +97,12 @@ class _Parser(argparse.ArgumentParser):
             choices = [c.strip(" '") for c in wrong.group(2).split(",")]
             near = difflib.get_close_matches(wrong.group(1), choices, n=1)
             if near:
-                message = f"{message[: wrong.start(2) - len(' (choose from ')]}; did you mean {near[0]}?"
+                head = message[: wrong.start(2) - len(" (choose from ")]
+                message = say("%(message)s; did you mean %(choice)s?", message=head, choice=near[0])
         command = self.prog.removeprefix("westmarch").strip()
         where = f"{command}: " if command else ""
-        self.exit(2, f"westmarch: {where}{message} (see: {self.prog} --help)\n")
+        said = say("%(message)s (see: %(help)s)", message=message, help=f"{self.prog} --help")
+        self.exit(2, f"westmarch: {where}{said}\n")
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -126,10 +128,10 @@ def _app(args: argparse.Namespace) -> Westmarch:
     path = _sqlite_path(env)
     if path is not None:
         if os.path.isdir(path):
-            raise CommandError(f"the store {path!r} is a folder, not a SQLite file")
+            raise CommandError(say("the store %(path)s is a folder, not a SQLite file", path=repr(path)))
         if args.command not in CREATES_STORE and not os.path.exists(path):
             start = "westmarch new lcg" + (f" --db {path}" if args.db else "")
-            raise CommandError(f"no store at {path!r} (start a game with: {start})")
+            raise CommandError(say("no store at %(path)s (start a game with: %(start)s)", path=repr(path), start=start))
     if path is None and "POSTGRES_CONNECT_TIMEOUT" not in os.environ:
         env.setdefault("POSTGRES_CONNECT_TIMEOUT", "5")  # a person at a prompt: say so soon
     try:
@@ -148,15 +150,27 @@ def _sqlite_path(env: dict[str, str]) -> str | None:
 
 
 def _unreadable_store(path: str | None, error: BaseException) -> str:
-    where = f"the store {path!r}" if path else "the store"
-    return f"{where} cannot be read ({error}); is it a Westmarch SQLite file, whole and readable?"
+    if path:
+        return say(
+            "the store %(path)s cannot be read (%(error)s); is it a Westmarch SQLite file, whole and readable?",
+            path=repr(path),
+            error=error,
+        )
+    return say("the store cannot be read (%(error)s); is it a Westmarch SQLite file, whole and readable?", error=error)
 
 
 def _check_viewer(rules: Any, state: Any, viewer: str, flag: str) -> None:
     """A seat, ``spectator`` or ``referee``: anything else is refused naming the seats."""
     seats = rules.seats(state)
     if viewer not in (*seats, "spectator", "referee"):
-        raise CommandError(f"{flag} {viewer}: this game's seats are {', '.join(seats)} (or spectator, referee)")
+        raise CommandError(
+            say(
+                "%(flag)s %(viewer)s: this game's seats are %(seats)s (or spectator, referee)",
+                flag=flag,
+                viewer=viewer,
+                seats=", ".join(seats),
+            )
+        )
 
 
 def _game_id(app: Westmarch, text: str) -> UUID:
@@ -169,8 +183,8 @@ def _game_id(app: Westmarch, text: str) -> UUID:
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise CommandError(f"no game id starts with {text!r} (see: westmarch games)")
-    raise CommandError(f"{text!r} matches {len(matches)} games; give more of the id")
+        raise CommandError(say("no game id starts with %(text)s (see: westmarch games)", text=repr(text)))
+    raise CommandError(say("%(text)s matches %(n)s games; give more of the id", text=repr(text), n=len(matches)))
 
 
 def _epic_id(app: Westmarch, text: str) -> UUID:
@@ -184,15 +198,18 @@ def _epic_id(app: Westmarch, text: str) -> UUID:
     if len(matches) == 1:
         return UUID(matches[0])
     if not matches:
-        raise CommandError(f"no epic event id starts with {text!r}")
-    raise CommandError(f"{text!r} matches {len(matches)} epic events; give more of the id")
+        raise CommandError(say("no epic event id starts with %(text)s", text=repr(text)))
+    raise CommandError(say("%(text)s matches %(n)s epic events; give more of the id", text=repr(text), n=len(matches)))
 
 
 def _warn_if_broken(game_id: UUID, rules: Any, events: Sequence[Any]) -> None:
     """Say (on standard error) when the hash chain of what is about to be shown is broken."""
     chain = check_chain(rules, events)
     if not chain.ok:
-        print(f"westmarch: WARNING: game {game_id} does not verify: {chain}", file=sys.stderr)
+        print(
+            "westmarch: " + say("WARNING: game %(game)s does not verify: %(chain)s", game=game_id, chain=chain),
+            file=sys.stderr,
+        )
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -205,7 +222,7 @@ def _epic_sizes(args: argparse.Namespace) -> list[int] | None:
     from tools.epic import parse_epic
 
     if args.scenario != "hunt-for-the-dreadnaught":
-        raise CommandError("--epic is for --scenario hunt-for-the-dreadnaught")
+        raise CommandError(_("--epic is for --scenario hunt-for-the-dreadnaught"))
     try:
         return parse_epic(text)
     except ValueError as error:
@@ -274,7 +291,7 @@ def _damage(app: Westmarch, info: GameInfo, records: dict[UUID, str]) -> str:
     try:
         app.history(info.id)
     except DamagedGame as error:
-        return f"event {error.version}: {error.reason}"
+        return say("event %(seq)s: %(reason)s", seq=error.version, reason=error.reason)
     return records.get(info.id, "")
 
 
@@ -283,7 +300,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     from tools.table import branch, origin, who_plays
 
     if args.limit is not None and args.limit < 1:
-        raise CommandError("--limit must be at least 1")
+        raise CommandError(_("--limit must be at least 1"))
     app = _app(args)
     infos = list(app.games())[::-1]  # newest first
     records, orphans = _damaged_records(app, [info.id for info in infos])
@@ -293,7 +310,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             if (forked := lineage(app, info.id)) is not None:
                 origins[info.id] = forked
         except (DamagedRecord, *_UNDECODABLE):
-            records.setdefault(info.id, "its fork record cannot be decoded")
+            records.setdefault(info.id, _("its fork record cannot be decoded"))
     shown = 0
     for info in infos:
         scenario = str(getattr(getattr(info.created, "options", None), "scenario", "") or "")
@@ -345,7 +362,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         if args.limit is not None and shown >= args.limit:
             break
     if orphans:
-        print(f"westmarch: WARNING: {orphans} stored record(s) beside games cannot be decoded", file=sys.stderr)
+        print(
+            "westmarch: " + say("WARNING: %(n)s stored record(s) beside games cannot be decoded", n=orphans),
+            file=sys.stderr,
+        )
     if not infos:
         print(_("no games yet; start one with: westmarch new lcg"))
     elif not shown:
@@ -366,7 +386,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         playing = [g for g in app.games() if not g.over]
         if not playing:
-            raise CommandError("no unfinished game in this store; start one with: westmarch new lcg")
+            raise CommandError(_("no unfinished game in this store; start one with: westmarch new lcg"))
         game_id = playing[-1].id
     rules = app.rules_of(game_id)
     game_kind = kind(rules.name)
@@ -375,13 +395,24 @@ def cmd_play(args: argparse.Namespace) -> int:
     for spec in args.bot or []:
         seat, _eq, bot = spec.partition("=")
         if seat not in seats:
-            raise CommandError(f"--bot {spec}: this game's seats are {', '.join(seats)}")
+            raise CommandError(
+                say("--bot %(spec)s: this game's seats are %(seats)s", spec=spec, seats=", ".join(seats))
+            )
         if (bot or "greedy") not in BOTS:
-            raise CommandError(f"--bot {spec}: unknown bot {bot!r}; choose from {', '.join(BOTS)}")
+            raise CommandError(
+                say(
+                    "--bot %(spec)s: unknown bot %(bot)s; choose from %(bots)s",
+                    spec=spec,
+                    bot=repr(bot),
+                    bots=", ".join(BOTS),
+                )
+            )
         bot_kinds[seat] = bot or "greedy"
     for seat in args.seat or []:
         if seat not in seats:
-            raise CommandError(f"--seat {seat}: this game's seats are {', '.join(seats)}")
+            raise CommandError(
+                say("--seat %(seat)s: this game's seats are %(seats)s", seat=seat, seats=", ".join(seats))
+            )
     saved = seating(app, game_id)
     chosen, auto_pass, seed = tuple(args.seat or ()), bool(args.auto_pass), args.seed
     if saved is not None:
@@ -391,8 +422,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         chosen = chosen or saved.seats
         auto_pass = auto_pass or saved.auto_pass
         if not (args.bot and args.seat):
-            who = ", ".join(f"{s} {k}" for s, k in bot_kinds.items()) or "no bots"
-            print(f"resuming with the seating saved for this game: {who}; seats here: {', '.join(chosen) or 'all'}")
+            who = ", ".join(f"{s} {k}" for s, k in bot_kinds.items()) or _("no bots")
+            print(
+                say(
+                    "resuming with the seating saved for this game: %(who)s; seats here: %(seats)s",
+                    who=who,
+                    seats=", ".join(chosen) or _("all"),
+                )
+            )
     seat_table(app, game_id, bot_kinds, chosen, auto_pass, seed)
     now = {"game": game_id}
 
@@ -491,8 +528,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         # every answer is saved as it is given: nothing is lost but the question on screen
         store = f" --db {args.db}" if args.db else " --postgres DSN" if args.postgres else ""
         print(
-            f"\nwestmarch: interrupted; game {now['game']} is saved at version {app.version(now['game'])}; "
-            f"resume with: westmarch play {now['game']}{store}",
+            "\nwestmarch: "
+            + say(
+                "interrupted; game %(game)s is saved at version %(version)s; resume with: %(command)s",
+                game=now["game"],
+                version=app.version(now["game"]),
+                command=f"westmarch play {now['game']}{store}",
+            ),
             file=sys.stderr,
         )
         return 130
@@ -507,9 +549,9 @@ def _play_remote(args: argparse.Namespace) -> int:
     from tools.rpc_client import play_remote
 
     if not (args.server and args.token):
-        raise CommandError("playing on a server needs both --server HOST:PORT and --token TOKEN")
+        raise CommandError(_("playing on a server needs both --server HOST:PORT and --token TOKEN"))
     if args.bot or args.seat:
-        raise CommandError("--bot and --seat are for local games; on a server the token names the seat")
+        raise CommandError(_("--bot and --seat are for local games; on a server the token names the seat"))
     try:
         outcome = play_remote(
             args.server, args.token, args.game or "", tls_ca=args.tls_ca, tls=args.tls, auto_pass=args.auto_pass
@@ -530,20 +572,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)
 
     if args.processes < 1:
-        raise CommandError("--processes must be at least 1")
+        raise CommandError(_("--processes must be at least 1"))
     if args.epic_groups < 1:
-        raise CommandError("--epic-groups must be at least 1")
+        raise CommandError(_("--epic-groups must be at least 1"))
     if args.processes > 1:
         from tools.processes import serve_processes
 
         return serve_processes(args)
 
     def ready(port: int) -> None:
-        print(f"westmarch: serving on {args.host}:{port}", flush=True)
+        print("westmarch: " + say("serving on %(address)s", address=f"{args.host}:{port}"), flush=True)
 
     def web_ready(port: int) -> None:
         page = page_address(args.host, port, bool(args.tls_cert))
-        print(f"westmarch: the web page is at {page}#token=TOKEN", flush=True)
+        print("westmarch: " + say("the web page is at %(page)s", page=f"{page}#token=TOKEN"), flush=True)
 
     options = ServerOptions(
         env=store_env(db=args.db, postgres=args.postgres),
@@ -566,7 +608,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
     from tools.rpc_client import run_bots
 
     if args.games < 1 or args.concurrency < 1:
-        raise CommandError("--games and --concurrency must be at least 1")
+        raise CommandError(_("--games and --concurrency must be at least 1"))
     report = run_bots(
         args.server,
         args.games,
@@ -579,8 +621,17 @@ def cmd_bots(args: argparse.Namespace) -> int:
         game=args.game,
         scenario=args.scenario,
     )
-    seats = f"{args.players} player(s)" if args.game == "lcg" else f"{args.scenario or 'trilogy'}"
-    print(f"{args.games} games of {args.game} ({seats}), bot {args.bot}, over gRPC at {', '.join(args.server)}")
+    seats = nsay("%(n)d player", "%(n)d players", args.players) if args.game == "lcg" else args.scenario or "trilogy"
+    print(
+        say(
+            "%(games)s games of %(game)s (%(seats)s), bot %(bot)s, over gRPC at %(servers)s",
+            games=args.games,
+            game=args.game,
+            seats=seats,
+            bot=args.bot,
+            servers=", ".join(args.server),
+        )
+    )
     print(report.text())
     return 1 if report.errors else 0
 
@@ -634,7 +685,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     game_kind = kind(args.game)
     if args.games < 1:
-        raise CommandError("--games must be at least 1")
+        raise CommandError(_("--games must be at least 1"))
     sizes = _epic_sizes(args)
     if sizes is not None:
         from tools.epic import simulate_epics
@@ -650,7 +701,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     app = _app(args) if args.store else None
     report, before = Report(), sum(1 for _ in app.created()) if app is not None else 0
     try:
-        with Progress(args.games, f"simulating {args.games} games", enabled=None if not args.json else False) as bar:
+        with Progress(
+            args.games, say("simulating %(n)s games", n=args.games), enabled=None if not args.json else False
+        ) as bar:
 
             def done(game: Any) -> None:
                 if app is not None:
@@ -661,8 +714,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         # the games finished are kept (each is saved as it ends): say how they went
         kept = sum(1 for _ in app.created()) - before if app is not None else 0
-        stored = f"; the {kept} stored are kept (westmarch games)" if app is not None else ""
-        print(f"westmarch: interrupted after {report.games} of {args.games} games{stored}", file=sys.stderr)
+        stored = say("; the %(n)s stored are kept (westmarch games)", n=kept) if app is not None else ""
+        print(
+            "westmarch: "
+            + say(
+                "interrupted after %(done)s of %(games)s games%(stored)s",
+                done=report.games,
+                games=args.games,
+                stored=stored,
+            ),
+            file=sys.stderr,
+        )
         print(json.dumps(report.as_dict(), indent=2) if args.json else report.text())
         return 130
     against = _against_the_shadow(args, report)
@@ -672,16 +734,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             summary["against_the_shadow"] = against
         print(json.dumps(summary, indent=2))
     else:
-        print(f"{game_kind.title}: {args.games} games, bot {args.bot}, seeds {args.seed}..{args.seed + args.games - 1}")
+        print(
+            say(
+                "%(title)s: %(games)s games, bot %(bot)s, seeds %(first)s..%(last)s",
+                title=_(game_kind.title),
+                games=args.games,
+                bot=args.bot,
+                first=args.seed,
+                last=args.seed + args.games - 1,
+            )
+        )
         print(report.text())
         if against:
             print(
-                f"Against the Shadow, {against['scenario']}, difficulty {against['difficulty']}, bots "
-                f"{','.join(against['bots'])}: the Free Peoples ({args.bot} bot) won {against['free_wins']} of "
-                f"{report.games} games, win rate {against['free_win_rate']:.1%}"
+                say(
+                    "Against the Shadow, %(scenario)s, difficulty %(difficulty)s, bots %(bots)s: the Free Peoples "
+                    "(%(bot)s bot) won %(wins)s of %(games)s games, win rate %(rate)s",
+                    scenario=against["scenario"],
+                    difficulty=against["difficulty"],
+                    bots=",".join(against["bots"]),
+                    bot=args.bot,
+                    wins=against["free_wins"],
+                    games=report.games,
+                    rate=f"{against['free_win_rate']:.1%}",
+                )
             )
         if app is not None:
-            print("games stored; list them with: westmarch games")
+            print(_("games stored; list them with: westmarch games"))
     return 0
 
 
@@ -690,7 +769,7 @@ def _budget(args: argparse.Namespace) -> Any:
     if getattr(args, "bot", "") != "search":
         return None
     if args.budget <= 0:
-        raise CommandError("--budget must be a positive number of CPU seconds")
+        raise CommandError(_("--budget must be a positive number of CPU seconds"))
     from bots.search import Budget
 
     return Budget(cpu_seconds=args.budget)
@@ -800,7 +879,15 @@ def cmd_fork(args: argparse.Namespace) -> int:
     game_id = _game_id(app, args.game)
     game = fork_recorded(app, game_id, args.at)
     print(game.id)
-    print(f"forked from {game_id} at event {args.at}; now at version {game.version}", file=sys.stderr)
+    print(
+        say(
+            "forked from %(game)s at event %(at)s; now at version %(version)s",
+            game=game_id,
+            at=args.at,
+            version=game.version,
+        ),
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -810,7 +897,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if is_record_path(args.game):
         return verify_file(args.game)
     if not re.fullmatch(r"[0-9a-fA-F-]+", args.game):  # not an id or a prefix of one: a file
-        raise CommandError(f"no record file {args.game!r}: it is missing (nor is it a game id)")
+        raise CommandError(say("no record file %(file)s: it is missing (nor is it a game id)", file=repr(args.game)))
     app = _app(args)
     game_id = _game_id(app, args.game)
     try:
@@ -828,10 +915,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     if args.server or args.token:
         if not (args.server and args.token):
-            raise CommandError("exporting from a server needs both --server HOST:PORT and --token TOKEN")
+            raise CommandError(_("exporting from a server needs both --server HOST:PORT and --token TOKEN"))
         return export_remote(args.server, args.token, args.game or "", args.output, args.tls_ca)
     if not args.game:
-        raise CommandError("name the game to export (see: westmarch games)")
+        raise CommandError(_("name the game to export (see: westmarch games)"))
     app = _app(args)
     return export_game(app, _game_id(app, args.game), args.output)
 
@@ -853,17 +940,23 @@ def cmd_tokens(args: argparse.Namespace) -> int:
             token = GameService(app).rotate_token(game_id, args.rotate)
         except (BadRequest, AlreadyExists, Unauthenticated) as error:
             raise CommandError(str(error)) from None
-        print(f"new token of {args.rotate} in game {game_id} (shown once; the old one is refused from now on):")
+        print(
+            say(
+                "new token of %(viewer)s in game %(game)s (shown once; the old one is refused from now on):",
+                viewer=args.rotate,
+                game=game_id,
+            )
+        )
         print(f"  {args.rotate:10} {token}")
         return 0
     try:
         access = GameService(app).issue_tokens(game_id)
     except PermissionDenied as error:
         raise CommandError(str(error)) from None
-    print(f"tokens for game {game_id} (shown once; the server keeps only their hashes):")
+    print(say("tokens for game %(game)s (shown once; the server keeps only their hashes):", game=game_id))
     for seat, token in access.seats.items():
         print(f"  {seat:10} {token}")
-    print(f"  {'spectator':10} {access.spectator}")
+    print(f"  {'spectator':10} {access.spectator}")  # the viewers' names, as --rotate takes them
     print(f"  {'referee':10} {access.referee}")
     return 0
 
@@ -888,7 +981,7 @@ def cmd_fixture(args: argparse.Namespace) -> int:
         return _capture(args)
     missing = [f for f in args.files if not os.path.exists(f)]
     if missing:
-        raise CommandError(f"no fixture file {missing[0]!r}")
+        raise CommandError(say("no fixture file %(file)s", file=repr(missing[0])))
     return run_files(args.files, verbose=args.verbose)
 
 
@@ -909,7 +1002,10 @@ def _capture(args: argparse.Namespace) -> int:
     else:
         with open(args.output, "w", encoding="utf-8") as out:
             out.write(text)
-        print(f"wrote {args.output}: the table of game {game_id} at version {at}", file=sys.stderr)
+        print(
+            say("wrote %(file)s: the table of game %(game)s at version %(at)s", file=args.output, game=game_id, at=at),
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -933,7 +1029,7 @@ def cmd_i18n(args: argparse.Namespace) -> int:
     try:
         from tools.i18n import main as i18n_main
     except ImportError as error:
-        raise CommandError(f"westmarch i18n needs Babel (pip install -e .[dev]): {error}") from None
+        raise CommandError(say("westmarch i18n needs Babel (pip install -e .[dev]): %(error)s", error=error)) from None
     return i18n_main([args.action, *(f"--lang={lang}" for lang in args.only or ())])
 
 
@@ -1264,14 +1360,20 @@ def _check_arguments(args: argparse.Namespace) -> None:
     """What argparse cannot refuse by type alone: a count below one, a bot without its kind."""
     players = getattr(args, "players", None)
     if players is not None and players < 1:
-        raise CommandError(f"--players {players}: a game has 1 to 4 players")
+        raise CommandError(say("--players %(n)s: a game has 1 to 4 players", n=players))
     if args.command == "play":
         from bots import BOTS
 
         for spec in args.bot or []:
             seat, equals, bot = spec.partition("=")
             if not (seat and equals and bot):
-                raise CommandError(f"--bot {spec}: name the seat and its bot, e.g. --bot p2=greedy ({', '.join(BOTS)})")
+                raise CommandError(
+                    say(
+                        "--bot %(spec)s: name the seat and its bot, e.g. --bot p2=greedy (%(bots)s)",
+                        spec=spec,
+                        bots=", ".join(BOTS),
+                    )
+                )
 
 
 def _new_sqlite_file(args: argparse.Namespace) -> str | None:
@@ -1309,14 +1411,21 @@ REASONS = {
 }
 
 
+def outcome_word(key: str, which: str) -> str:
+    """A result (``which`` ``"result"``) or a reason (``"reason"``) of a game's end as a
+    report says it: the key itself in English (``lost``, ``heroes``), its words in another
+    language (a key with no words, a scenario's own, stays as it is)."""
+    words = RESULTS if which == "result" else REASONS
+    if language() == "en" or key not in words:
+        return key
+    return _(words[key])
+
+
 def _outcome_words(outcome: Any) -> dict[str, str]:
     """How a game ended, as the end of ``play`` says it (``lost (heroes)`` in English)."""
-    result, reason = str(outcome.result), str(outcome.reason)
-    if language() == "en":
-        return {"result": result, "reason": reason}
     return {
-        "result": _(RESULTS[result]) if result in RESULTS else result,
-        "reason": _(REASONS[reason]) if reason in REASONS else reason,
+        "result": outcome_word(str(outcome.result), "result"),
+        "reason": outcome_word(str(outcome.reason), "reason"),
     }
 
 
@@ -1366,8 +1475,12 @@ def _main(argv: Sequence[str]) -> int:
         return 2
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         print(
-            f"westmarch: a stored event cannot be read ({error}); the store is damaged "
-            "(westmarch verify GAME names the first unreadable event)",
+            "westmarch: "
+            + say(
+                "a stored event cannot be read (%(error)s); the store is damaged "
+                "(westmarch verify GAME names the first unreadable event)",
+                error=error,
+            ),
             file=sys.stderr,
         )
         return 2

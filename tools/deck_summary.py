@@ -18,8 +18,9 @@ from domain.game import Game
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.state import LcgState
+from projections.i18n import N_, _, card_name, nsay, say
 
-PLAYER_LOSSES = {"threat": "threat reached 50", "heroes": "every hero dead"}
+PLAYER_LOSSES = {"threat": N_("threat reached 50"), "heroes": N_("every hero dead")}
 """How a player is eliminated (and, when every player is, how the game is lost)."""
 
 
@@ -44,7 +45,9 @@ class DeckTally:
 
     @property
     def name(self) -> str:
-        return f"{self.seat}: {', '.join(self.heroes)} ({self.cards} cards)"
+        """The seat, its heroes (by their names in the language spoken) and its deck's size."""
+        cards = nsay("%(n)d card", "%(n)d cards", self.cards)
+        return f"{self.seat}: {', '.join(card_name(h) for h in self.heroes)} ({cards})"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -67,19 +70,31 @@ class DeckTally:
         }
 
     def text(self) -> str:
+        """The deck's summary in the language spoken."""
         lost = sum(self.lost.values())
-        lines = [f"deck {self.name}: won {self.won} of {self.games}"]
+        lines = [say("deck %(name)s: won %(won)s of %(games)s", name=self.name, won=self.won, games=self.games)]
         if lost:
             why = ", ".join(f"{_how(reason)} {n}" for reason, n in self.lost.most_common())
-            lines.append(f"  lost {lost}: {why}")
+            lines.append("  " + say("lost %(n)s: %(why)s", n=lost, why=why))
         if self.eliminated:
-            why = ", ".join(f"{PLAYER_LOSSES.get(r, r)} {n}" for r, n in self.eliminated.most_common())
-            lines.append(f"  this player eliminated: {why}")
+            why = ", ".join(
+                f"{_(PLAYER_LOSSES[r]) if r in PLAYER_LOSSES else r} {n}" for r, n in self.eliminated.most_common()
+            )
+            lines.append("  " + say("this player eliminated: %(why)s", why=why))
         d = self.as_dict()["per_game"]
         lines.append(
-            f"  per game: {d['heroes_lost']} heroes lost, threat {d['final_threat']} at the end, "
-            f"{d['stages_defeated']} quest stages defeated in {d['rounds']} rounds; played "
-            f"{d['allies_played']} allies, {d['attachments_played']} attachments, {d['events_played']} events"
+            "  "
+            + say(
+                "per game: %(heroes)s heroes lost, threat %(threat)s at the end, %(stages)s quest stages defeated in "
+                "%(rounds)s rounds; played %(allies)s allies, %(attachments)s attachments, %(events)s events",
+                heroes=d["heroes_lost"],
+                threat=d["final_threat"],
+                stages=d["stages_defeated"],
+                rounds=d["rounds"],
+                allies=d["allies_played"],
+                attachments=d["attachments_played"],
+                events=d["events_played"],
+            )
         )
         return "\n".join(lines)
 
@@ -90,8 +105,10 @@ def _mean(values: list[int]) -> float:
 
 def _how(reason: str) -> str:
     if reason in PLAYER_LOSSES:
-        return PLAYER_LOSSES[reason]
-    return reason.replace("quest: ", "the quest (") + ")" if reason.startswith("quest: ") else reason
+        return _(PLAYER_LOSSES[reason])
+    if reason.startswith("quest: "):
+        return say("the quest (%(how)s)", how=reason.removeprefix("quest: "))
+    return reason
 
 
 def tally(decks: dict[str, DeckTally], game: Game) -> None:

@@ -18,7 +18,9 @@ from bots import make_bot
 from domain.lcg import epic as organizer
 from domain.lcg.state import LcgState
 from domain.verify import verify
+from projections.i18n import N_, _, language, say
 from projections.lcg import view as lcg_view
+from projections.verdicts import REASONS
 from service.app import Westmarch, store_env
 from service.commands import GameService
 from service.epic import EpicAccess, EpicReport, EpicService
@@ -34,23 +36,28 @@ def parse_epic(text: str) -> list[int]:
         else:
             sizes = [int(n) for n in text.split(",")]
     except ValueError:
-        raise ValueError(f"--epic {text!r}: give GROUPSxPLAYERS (4x4) or group sizes (4,3,3)") from None
+        raise ValueError(
+            say("--epic %(text)s: give GROUPSxPLAYERS (4x4) or group sizes (4,3,3)", text=repr(text))
+        ) from None
     if not sizes or any(not 1 <= n <= 4 for n in sizes):
-        raise ValueError(f"--epic {text!r}: one or more groups of 1 to 4 players")
+        raise ValueError(say("--epic %(text)s: one or more groups of 1 to 4 players", text=repr(text)))
     return sizes
 
 
 def access_text(access: EpicAccess) -> str:
     lines = [
-        f"epic event {access.epic_id}",
-        f"global values: stage 1B {access.totals['progress']} progress, "
-        f"Dreadnaught {access.totals['damage']} hit points",
-        f"organizer token: {access.organizer}",
+        say("epic event %(epic)s", epic=access.epic_id),
+        say(
+            "global values: stage 1B %(progress)s progress, Dreadnaught %(damage)s hit points",
+            progress=access.totals["progress"],
+            damage=access.totals["damage"],
+        ),
+        say("organizer token: %(token)s", token=access.organizer),
     ]
     for i, group in enumerate(access.groups, start=1):
-        lines.append(f"group {i}: game {group.game_id}")
+        lines.append(say("group %(n)s: game %(game)s", n=i, game=group.game_id))
         lines += [f"  {seat}: {token}" for seat, token in group.seats.items()]
-        lines.append(f"  spectator: {group.spectator}")
+        lines.append(f"  spectator: {group.spectator}")  # the viewer's name, as a token names it
     return "\n".join(lines)
 
 
@@ -63,15 +70,59 @@ def report_dict(report: EpicReport) -> dict[str, Any]:
 
 
 def report_text(report: EpicReport) -> str:
-    lines = [f"epic event {report.epic_id} ({report.players} players, organizer version {report.version})"]
+    lines = [
+        say(
+            "epic event %(epic)s (%(players)s players, organizer version %(version)s)",
+            epic=report.epic_id,
+            players=report.players,
+            version=report.version,
+        )
+    ]
     for key, total in report.totals.items():
-        reached = " (reached)" if key in report.reached else ""
-        lines.append(f"  {key}: {report.counted[key]} of {total}{reached}")
+        reached = _(" (reached)") if key in report.reached else ""
+        lines.append(
+            "  "
+            + say(
+                "%(key)s: %(n)s of %(total)s%(reached)s",
+                key=_value(key),
+                n=report.counted[key],
+                total=total,
+                reached=reached,
+            )
+        )
     for i, g in enumerate(report.groups, start=1):
-        shares = ", ".join(f"{k} {v}" for k, v in g.contributed.items())
-        state = g.result or f"round {g.round}, stage {g.stage}"
-        lines.append(f"  group {i} ({g.players} players, {g.difficulty}): {shares}; {state}")
+        shares = ", ".join(f"{_value(k)} {v}" for k, v in g.contributed.items())
+        state = (
+            _outcome(g.result) if g.result else say("round %(round)s, stage %(stage)s", round=g.round, stage=g.stage)
+        )
+        lines.append(
+            "  "
+            + say(
+                "group %(n)s (%(players)s players, %(difficulty)s): %(shares)s; %(state)s",
+                n=i,
+                players=g.players,
+                difficulty=g.difficulty,
+                shares=shares,
+                state=state,
+            )
+        )
     return "\n".join(lines)
+
+
+VALUES = {"progress": N_("progress"), "damage": N_("damage")}
+"""The epic event's global values by their keys (the organizer's totals)."""
+
+
+def _value(key: str) -> str:
+    """A global value's name as the sheet says it: its key in English, its words in another language."""
+    return _(VALUES[key]) if key in VALUES and language() != "en" else key
+
+
+def _outcome(result: str) -> str:
+    """A group's result (``won``, ``lost``) in the language spoken."""
+    from tools.cli import outcome_word
+
+    return outcome_word(result, "result")
 
 
 def new_epic(app: Westmarch, sizes: list[int], difficulty: str, seed: int) -> EpicAccess:
@@ -112,12 +163,26 @@ def audit_epic(app: Westmarch, report: EpicReport) -> list[str]:
         events = app.history(g.game_id)
         verdict = verify(app.rules_of(g.game_id), events)
         if not verdict.ok:
-            problems.append(f"group {i} ({g.game_id}) does not verify: {verdict.reason}")
+            problems.append(
+                say(
+                    "group %(n)s (%(game)s) does not verify: %(reason)s",
+                    n=i,
+                    game=g.game_id,
+                    reason=_(verdict.reason) if verdict.reason in REASONS else verdict.reason,
+                )
+            )
         own = organizer.contributions(cast(LcgState, app.state_at(g.game_id)), events)
         if own != g.contributed:
-            problems.append(f"group {i}: the organizer counted {g.contributed}, its log placed {own}")
+            problems.append(
+                say(
+                    "group %(n)s: the organizer counted %(counted)s, its log placed %(own)s",
+                    n=i,
+                    counted=g.contributed,
+                    own=own,
+                )
+            )
     if report.counted != {k: sum(g.contributed[k] for g in report.groups) for k in report.totals}:
-        problems.append(f"the totals {report.counted} are not the sum of the groups' counts")
+        problems.append(say("the totals %(counted)s are not the sum of the groups' counts", counted=report.counted))
     return problems
 
 
@@ -139,7 +204,7 @@ def simulate_epics(
         app = Westmarch(env)
         service = EpicService(GameService(app))
         audited = []
-        with Progress(events, "epic events") as progress:
+        with Progress(events, _("epic events")) as progress:
             for i in range(events):
                 report = play_epic(service, sizes, difficulty, seed + i, bot, 40_000)
                 audited.append((report, audit_epic(app, report)))
@@ -152,5 +217,7 @@ def simulate_epics(
     lines = []
     for r, problems in audited:
         lines.append(report_text(r))
-        lines += [f"  audit: {p}" for p in problems] or ["  audit: every group verifies; its count equals its log"]
-    return "\n".join([*lines, f"time: {seconds:.1f} s"]), sound
+        lines += ["  " + say("audit: %(problem)s", problem=p) for p in problems] or [
+            "  " + _("audit: every group verifies; its count equals its log")
+        ]
+    return "\n".join([*lines, say("time: %(seconds)s s", seconds=f"{seconds:.1f}")]), sound

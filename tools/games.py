@@ -205,7 +205,7 @@ def _wotr_render(table: Any) -> str:
 KINDS: dict[str, GameKind] = {
     "lcg": GameKind(
         "lcg",
-        "The Lord of the Rings: The Card Game",
+        N_("The Lord of the Rings: The Card Game"),  # said with _() where it is shown
         _lcg_arguments,
         _lcg_created,
         _lcg_view,
@@ -214,7 +214,7 @@ KINDS: dict[str, GameKind] = {
     ),
     "wotr": GameKind(
         "wotr",
-        "War of the Ring: The Card Game",
+        N_("War of the Ring: The Card Game"),
         _wotr_arguments,
         _wotr_created,
         _wotr_view,

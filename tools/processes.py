@@ -11,6 +11,7 @@ restarts a child that dies, and passes SIGTERM and SIGINT on for a graceful stop
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import socket
 import subprocess
@@ -19,6 +20,7 @@ import threading
 import time
 from typing import Any
 
+from projections.i18n import say
 from service.web.http import page_address
 
 RESTART_PAUSE = 1.0
@@ -57,13 +59,16 @@ class Supervisor:
 
     def start(self, n: int) -> str:
         """Start child ``n``; returns the line it printed when it began to serve."""
-        child = subprocess.Popen(self.command, stdout=subprocess.PIPE, text=True)
+        # the child's first line is read here, not by a person: it is said in English
+        child = subprocess.Popen(
+            self.command, stdout=subprocess.PIPE, text=True, env={**os.environ, "WESTMARCH_LANG": "en"}
+        )
         self.children[n] = child
         assert child.stdout is not None
         line = child.stdout.readline()
         if "serving on" not in line:
             child.wait(10)
-            raise RuntimeError(f"a server process did not start (exit {child.returncode})")
+            raise RuntimeError(say("a server process did not start (exit %(code)s)", code=child.returncode))
         return line
 
     def watch(self) -> int:
@@ -71,8 +76,10 @@ class Supervisor:
         while not self.stopping.wait(0.5):
             for n, child in enumerate(self.children):
                 if child is not None and child.poll() is not None and not self.stopping.is_set():
-                    died = f"server process {child.pid} exited ({child.returncode})"
-                    print(f"westmarch: {died}; restarting", file=sys.stderr)
+                    died = say(
+                        "server process %(pid)s exited (%(code)s); restarting", pid=child.pid, code=child.returncode
+                    )
+                    print(f"westmarch: {died}", file=sys.stderr)
                     time.sleep(RESTART_PAUSE)
                     try:
                         self.start(n)
@@ -112,9 +119,13 @@ def serve_processes(args: argparse.Namespace) -> int:
         print(f"westmarch: {error}", file=sys.stderr)
         return 1
     pids = ", ".join(str(c.pid) for c in supervisor.children if c is not None)
-    print(f"westmarch: {args.processes} server processes: {pids}", file=sys.stderr, flush=True)
-    print(f"westmarch: serving on {args.host}:{port}", flush=True)
+    print(
+        "westmarch: " + say("%(n)s server processes: %(pids)s", n=args.processes, pids=pids),
+        file=sys.stderr,
+        flush=True,
+    )
+    print("westmarch: " + say("serving on %(address)s", address=f"{args.host}:{port}"), flush=True)
     if web_port is not None:
         page = page_address(args.host, web_port, bool(args.tls_cert))
-        print(f"westmarch: the web page is at {page}#token=TOKEN", flush=True)
+        print("westmarch: " + say("the web page is at %(page)s", page=f"{page}#token=TOKEN"), flush=True)
     return supervisor.watch()

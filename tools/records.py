@@ -12,6 +12,8 @@ from uuid import UUID
 
 from domain.record import verify_record
 from domain.rulesets import ruleset
+from projections.i18n import _, say
+from projections.verdicts import told
 from service.app import Westmarch
 from service.archive import DamagedStore, ImportRefused, export, import_record
 
@@ -30,7 +32,7 @@ def opened(path: str) -> Iterator[BinaryIO]:
         with open(path, "rb") as f:
             yield f
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        raise RecordError(say("cannot read %(file)s: %(error)s", file=path, error=error.strerror)) from None
 
 
 def is_record_path(target: str) -> bool:
@@ -40,7 +42,7 @@ def is_record_path(target: str) -> bool:
 
 def export_game(app: Westmarch, game_id: UUID, output: str | None) -> int:
     try:
-        return write_record(export(app, game_id), output, f"game {game_id}")
+        return write_record(export(app, game_id), output, say("game %(game)s", game=game_id))
     except DamagedStore as error:
         raise RecordError(str(error)) from None
 
@@ -57,7 +59,7 @@ def export_remote(server: str, token: str, game: str, output: str | None, tls_ca
         stub = pb_grpc.GameServiceStub(ch)
         chunks = (c.lines for c in stub.ExportGame(pb.ExportGameRequest(game_id=game, token=token)))
         try:
-            return write_record(chunks, output, f"the game at {server}")
+            return write_record(chunks, output, say("the game at %(server)s", server=server))
         except grpc.RpcError as error:
             raise RecordError(f"{error.code().name}: {error.details()}") from None
 
@@ -79,10 +81,18 @@ def write_record(chunks: Iterable[bytes], output: str | None, what: str) -> int:
                     lines += chunk.count(b"\n")
             part.replace(output)
         except OSError as error:
-            raise RecordError(f"cannot write {output}: {error.strerror}") from None
+            raise RecordError(say("cannot write %(file)s: %(error)s", file=output, error=error.strerror)) from None
         finally:
             part.unlink(missing_ok=True)
-    print(f"exported {what}: {lines - 1} events to {output or 'standard output'}", file=sys.stderr)
+    print(
+        say(
+            "exported %(what)s: %(n)s events to %(output)s",
+            what=what,
+            n=lines - 1,
+            output=output or _("standard output"),
+        ),
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -90,8 +100,8 @@ def verify_file(path: str) -> int:
     with opened(path) as f:
         checked = verify_record(f, ruleset)
     header = checked.header
-    name = f"{path} (game {header.game_id})" if header is not None else path
-    print(f"{name}: {checked.verdict}")
+    name = say("%(file)s (game %(game)s)", file=path, game=header.game_id) if header is not None else path
+    print(f"{name}: {told(checked.verdict)}")
     return checked.verdict.exit_code
 
 
@@ -103,11 +113,31 @@ def import_file(app: Westmarch, path: str) -> int:
             print(f"{path}: {error}", file=sys.stderr)
             return error.verdict.exit_code if error.verdict is not None else 2
     if done.added == 0:
-        print(f"{done.game_id}: already in this store with all {done.events} events; nothing imported")
+        print(
+            say(
+                "%(game)s: already in this store with all %(n)s events; nothing imported",
+                game=done.game_id,
+                n=done.events,
+            )
+        )
     elif done.added < done.events:
-        print(f"{done.game_id}: the stored game went on: {done.added} events added, now {done.events}")
+        print(
+            say(
+                "%(game)s: the stored game went on: %(added)s events added, now %(n)s",
+                game=done.game_id,
+                added=done.added,
+                n=done.events,
+            )
+        )
     else:
-        print(f"{done.game_id}: imported, {done.events} events of {done.ruleset}, each re-executed from the seed")
+        print(
+            say(
+                "%(game)s: imported, %(n)s events of %(ruleset)s, each re-executed from the seed",
+                game=done.game_id,
+                n=done.events,
+                ruleset=done.ruleset,
+            )
+        )
     return 0
 
 

@@ -15,6 +15,7 @@ from bots import Bot, make_bot
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.rulesets import ruleset
+from projections.i18n import N_, _, say
 from tools.deck_summary import DeckTally, tally
 from tools.games import GameKind
 
@@ -46,17 +47,46 @@ class Report:
         }
 
     def text(self) -> str:
+        """The report as ``simulate`` prints it, in the language spoken (``as_dict`` is the
+        same in every language: it is read by programs)."""
+        from tools.cli import outcome_word
+
         d = self.as_dict()
-        lines = [f"games: {self.games}"]
+        lines = [say("games: %(n)s", n=self.games)]
         for result, info in d["results"].items():
-            reasons = ", ".join(f"{k} {v}" for k, v in info["by_reason"].items())
-            lines.append(f"{result:>5}: {info['total']:5}  ({reasons})")
-        for key in ("rounds", "events_per_game", "decisions_per_game"):
+            reasons = ", ".join(f"{outcome_word(k, 'reason')} {v}" for k, v in info["by_reason"].items())
+            lines.append(
+                say(
+                    "%(result)s: %(total)s  (%(reasons)s)",
+                    result=f"{outcome_word(result, 'result'):>5}",
+                    total=f"{info['total']:5}",
+                    reasons=reasons,
+                )
+            )
+        for key, label in STATS.items():
             s = d[key]
-            lines.append(f"{key.replace('_', ' ')}: mean {s['mean']}, min {s['min']}, max {s['max']}")
-        lines.append(f"time: {d['seconds']} s, {d['events_per_second']:,} events/s")
+            lines.append(
+                say(
+                    "%(what)s: mean %(mean)s, min %(min)s, max %(max)s",
+                    what=_(label),
+                    mean=s["mean"],
+                    min=s["min"],
+                    max=s["max"],
+                )
+            )
+        lines.append(
+            say("time: %(seconds)s s, %(rate)s events/s", seconds=d["seconds"], rate=f"{d['events_per_second']:,}")
+        )
         lines.extend(deck.text() for deck in self.decks.values())
         return "\n".join(lines)
+
+
+STATS = {
+    "rounds": N_("rounds"),
+    "events_per_game": N_("events per game"),
+    "decisions_per_game": N_("decisions per game"),
+}
+"""The counts a report gives the mean, least and most of, by their key in ``as_dict``."""
 
 
 def _stats(values: list[int]) -> dict[str, float]:

@@ -13,6 +13,7 @@ from uuid import UUID
 import grpc
 from grpc import aio
 
+from projections.i18n import gettext, say
 from service.epic import EpicService, GroupSetup
 from service.errors import BadRequest, Unauthenticated
 from service.games import PlayerSetup
@@ -56,13 +57,17 @@ class EpicServicer:
             # The rules allow any number of groups (rulebook, Epic Multiplayer Mode); a
             # server bounds the games one call may open.
             raise BadRequest(
-                f"{max(len(groups), len(setups))} groups were asked for; this server opens at most {most} groups "
-                f"in one epic event (serve --epic-groups)"
+                say(
+                    "%(max)s groups were asked for; this server opens at most %(most)s groups in one epic event "
+                    "(serve --epic-groups)",
+                    max=max(len(groups), len(setups)),
+                    most=most,
+                )
             )
         modes = list(request.difficulties) or [request.difficulty or "standard"] * len(groups)
         for mode in modes:
             if mode not in ("easy", "standard", "hard"):
-                raise BadRequest(f"unknown difficulty {mode!r}; choose from easy, standard, hard")
+                raise BadRequest(say("unknown difficulty %(mode)s; choose from easy, standard, hard", mode=repr(mode)))
         seed = request.seed if request.HasField("seed") else None
         access = self.epics.create(groups, modes, seed, setups, request.unlisted)
         entry.game = str(access.epic_id)
@@ -76,7 +81,7 @@ class EpicServicer:
     def get_epic(self, request: epb.GetEpicRequest | epb.WatchEpicRequest, entry: CallLog) -> epb.GetEpicResponse:
         epic_id = game_of_token(request.organizer_token)
         if epic_id is None:
-            raise Unauthenticated("an organizer token is needed")
+            raise Unauthenticated(gettext("an organizer token is needed"))
         entry.game = str(epic_id)
         self.epics.check(epic_id, request.organizer_token)
         self.epics.follow(epic_id)

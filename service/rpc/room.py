@@ -15,6 +15,7 @@ import grpc
 from google.protobuf.message import Message
 from grpc import aio
 
+from projections.i18n import gettext
 from service.commands import parse_game_id
 from service.errors import BadRequest, PermissionDenied
 from service.lobby import ORGANIZER, Lobby, MyGame, RoomShown, SeatShown
@@ -103,7 +104,9 @@ class RoomServicer:
     def list_open_games(self, request: rpb.ListOpenGamesRequest, entry: CallLog) -> rpb.ListOpenGamesResponse:
         if self.calls.private:
             raise PermissionDenied(
-                "this server does not list its games (serve --private): a game is reached with one of its tokens"
+                gettext(
+                    "this server does not list its games (serve --private): a game is reached with one of its tokens"
+                )
             )
         games = self.lobby.open_games(request.limit)
         return rpb.ListOpenGamesResponse(
@@ -124,7 +127,7 @@ class RoomServicer:
 
     def join_game(self, request: rpb.JoinGameRequest, entry: CallLog) -> rpb.JoinGameResponse:
         if not request.game_id:
-            raise BadRequest("game_id is required: the game whose open seat to take")
+            raise BadRequest(gettext("game_id is required: the game whose open seat to take"))
         game_id = parse_game_id(request.game_id)
         entry.game, entry.seat = str(game_id), request.seat[:24]
         token = self.lobby.join(game_id, request.seat, request.name)
@@ -137,7 +140,7 @@ class RoomServicer:
     def set_seat(self, request: rpb.SetSeatRequest, entry: CallLog) -> rpb.SetSeatResponse:
         game_id = self._game(request, entry)
         if entry.seat == ORGANIZER:
-            raise BadRequest("the organizer of an epic event holds no seat: a seat's token names it")
+            raise BadRequest(gettext("the organizer of an epic event holds no seat: a seat's token names it"))
         auto_pass = request.auto_pass if request.HasField("auto_pass") else None
         return rpb.SetSeatResponse(seat=seat_pb(self.lobby.set_seat(game_id, request.token, request.name, auto_pass)))
 

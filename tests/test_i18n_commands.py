@@ -1,0 +1,156 @@
+"""The commands' own output in Spanish and Japanese: ``simulate``, ``games``, ``tokens``,
+``export``, ``import``, ``new --epic`` and ``epic``, ``simulate --epic``, ``analyze``, ``serve``'s
+first lines and the rarer refusals. Each is run in both languages and must leave no English
+word (names, ids, tokens, options and the words a person types aside), and in English it says
+what it always said.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from service.app import Westmarch, store_env
+from tests.test_i18n_cli import _english
+from tests.test_i18n_story import WORD, _english_words
+from tools.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+TYPED = re.compile(r"\S*[\d/]\S*|[\w-]+\.[\w.-]+|westmarch \w+(?: [\w.-]+)*|\b(?:greedy|lcg|wotr|spectator|referee)\b")
+"""What an output quotes that is no word of a language: ids, tokens, numbers with their unit
+glued on, files, rules' keys, a command to type again, the bots' and games' and viewers' names."""
+
+
+def _left(lang: str, text: str) -> list[str]:
+    """The English words left in ``text`` said in ``lang``."""
+    plain = TYPED.sub(" ", text)
+    if lang == "es":
+        return _english(plain)
+    return [w for w in WORD.findall(plain) if w.lower() in _english_words() and w.lower() not in _allowed()]
+
+
+def _allowed() -> frozenset[str]:
+    from tests.test_i18n_cli import _typed
+
+    return _typed()
+
+
+def _run(capsys: pytest.CaptureFixture[str], lang: str, *argv: str, code: int = 0) -> str:
+    assert main(["--lang", lang, *argv]) == code
+    out = capsys.readouterr()
+    return out.out + out.err
+
+
+@pytest.fixture
+def stored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    db = str(tmp_path / "g.db")
+    assert main(["new", "lcg", "--seed", "4", "--db", db]) == 0
+    capsys.readouterr()
+    (game,) = Westmarch(store_env(db=db)).games()
+    return db, str(game.id)
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_simulate_says_its_report_in_the_language_spoken(capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    said = _run(capsys, lang, "simulate", "lcg", "--games", "2", "--seed", "3")
+    english = _run(capsys, "en", "simulate", "lcg", "--games", "2", "--seed", "3")
+    assert "games: 2" in english and "events per game: mean" in english and "per game:" in english
+    assert not _left(lang, said), (_left(lang, said), said)
+    assert {"es": "partidas: 2", "ja": "ゲーム: 2"}[lang] in said, said
+    # the numbers are the same in every language: only the words change
+    assert (
+        re.findall(r"\d+(?:\.\d+)?", said.split("\n", 1)[1].split("tiempo")[0].split("時間")[0])[:6]
+        == re.findall(r"\d+(?:\.\d+)?", english.split("\n", 1)[1])[:6]
+    )
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_games_tokens_export_and_import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], stored: tuple[str, str], lang: str
+) -> None:
+    db, game = stored
+    record = str(tmp_path / "r.wmr")
+    said = [
+        _run(capsys, lang, "games", "--db", db),
+        _run(capsys, lang, "tokens", game[:8], "--db", db),
+        _run(capsys, lang, "tokens", game[:8], "--db", db, code=2),  # issued once only
+        _run(capsys, lang, "tokens", game[:8], "--rotate", "p1", "--db", db),
+        _run(capsys, lang, "export", game[:8], "--db", db, "--output", record),
+        _run(capsys, lang, "import", record, "--db", db),
+        _run(capsys, lang, "verify", record),
+        _run(capsys, lang, "games", "--db", db, "--limit", "0", code=2),
+        _run(capsys, lang, "games", "--db", str(tmp_path / "none.db"), code=2),
+        _run(capsys, lang, "log", "ffff", "--db", db, code=2),
+        _run(capsys, lang, "export", "--db", db, code=2),
+        _run(capsys, lang, "play", game[:8], "--bot", "p9=greedy", "--db", db, code=2),
+    ]
+    for text in said:
+        assert not _left(lang, text), (_left(lang, text), text)
+        assert lang != "ja" or JAPANESE.search(text), text
+    english = [
+        _run(capsys, "en", "tokens", game[:8], "--rotate", "p2", "--db", db, code=2),
+        _run(capsys, "en", "import", record, "--db", db),
+        _run(capsys, "en", "log", "ffff", "--db", db, code=2),
+    ]
+    assert "p2" in english[0] and JAPANESE.search(english[0]) is None
+    assert f"{game}: already in this store with all 7 events; nothing imported" in english[1]
+    assert "westmarch: no game id starts with 'ffff' (see: westmarch games)" in english[2]
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_an_epic_event_opened_shown_and_simulated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    db = str(tmp_path / "e.db")
+    opened = _run(capsys, lang, "new", "lcg", "--scenario", "hunt-for-the-dreadnaught", "--epic", "2x1", "--db", db)
+    epic = re.search(r"[0-9a-f]{8}-[0-9a-f-]{27}", opened)
+    assert epic is not None, opened
+    sheet = _run(capsys, lang, "epic", epic.group(0)[:8], "--db", db)
+    played = _run(
+        capsys, lang, "simulate", "lcg", "--scenario", "hunt-for-the-dreadnaught", "--epic", "2x1", "--games", "1"
+    )
+    refused = _run(capsys, lang, "new", "lcg", "--scenario", "hunt-for-the-dreadnaught", "--epic", "9x9", code=2)
+    for text in (opened, sheet, played, refused):
+        assert not _left(lang, text), (_left(lang, text), text)
+        assert lang != "ja" or JAPANESE.search(text), text
+    english = _run(capsys, "en", "epic", epic.group(0)[:8], "--db", db)
+    assert english.startswith(f"epic event {epic.group(0)} (2 players, organizer version")
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_analyze_says_its_figures_in_the_language_spoken(
+    capsys: pytest.CaptureFixture[str], stored: tuple[str, str], lang: str
+) -> None:
+    db, game = stored
+    said = _run(capsys, lang, "analyze", game[:8], "--at", "7", "--rollouts", "2", "--seed", "1", "--db", db)
+    refused = _run(capsys, lang, "analyze", game[:8], "--at", "3", "--rollouts", "2", "--db", db, code=2)
+    for text in (said, refused):
+        assert not _left(lang, text), (_left(lang, text), text)
+        assert lang != "ja" or JAPANESE.search(text), text
+    english = _run(capsys, "en", "analyze", game[:8], "--at", "7", "--rollouts", "2", "--seed", "1", "--db", db)
+    assert "chance of winning for the players, 95% interval; " in english, english
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_serve_says_where_it_serves_in_the_language_spoken(tmp_path: Path, lang: str) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WESTMARCH_LANG": lang, "WESTMARCH_PURE": "1"}
+    command = [sys.executable, "-m", "tools.cli", "serve", "--port", "0", "--web-port", "0"]
+    command += ["--db", str(tmp_path / "s.db"), "--log-level", "warning"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        lines = [server.stdout.readline(), server.stdout.readline()]
+    finally:
+        server.terminate()
+        server.wait(20)
+    said = "".join(lines)
+    assert re.match(r"westmarch: \S.* 127\.0\.0\.1:\d+", lines[0]) or "127.0.0.1:" in lines[0], lines
+    assert {"es": "sirviendo en 127.0.0.1:", "ja": "で待ち受け中"}[lang] in said, said
+    assert {"es": "la página web está en http://", "ja": "ウェブページ: http://"}[lang] in said, said
+    assert not _left(lang, said), said

@@ -22,9 +22,11 @@ from tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-TYPED = re.compile(r"\S*[\d/]\S*|[\w-]+\.[\w.-]+|westmarch \w+(?: [\w.-]+)*|\b(?:greedy|lcg|wotr|spectator|referee)\b")
+TYPED = re.compile(
+    r"\S*[\d/]\S*|\b\w+(?:-\w+)+\b|[\w-]+\.[\w.-]+|westmarch \w+(?: [\w.-]+)*|\b(?:greedy|lcg|wotr|spectator|referee)\b"
+)
 """What an output quotes that is no word of a language: ids, tokens, numbers with their unit
-glued on, files, rules' keys, a command to type again, the bots' and games' and viewers' names."""
+glued on, files, rules' and scenarios' keys, a command to type again, the bots' and games' and viewers' names."""
 
 
 def _left(lang: str, text: str) -> list[str]:
@@ -154,3 +156,25 @@ def test_serve_says_where_it_serves_in_the_language_spoken(tmp_path: Path, lang:
     assert {"es": "sirviendo en 127.0.0.1:", "ja": "で待ち受け中"}[lang] in said, said
     assert {"es": "la página web está en http://", "ja": "ウェブページ: http://"}[lang] in said, said
     assert not _left(lang, said), said
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+@pytest.mark.parametrize("bench", ["bench-records", "bench-wotr"])
+def test_a_benchmark_speaks_on_the_console_and_writes_english(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, bench: str
+) -> None:
+    """The figures a benchmark prints are said in the language spoken; its section of
+    BENCHMARKS.md, a project document, is written in English all the same."""
+    document = tmp_path / "BENCHMARKS.md"
+    said = _run(capsys, lang, bench, "--quick", "--output", str(document))
+    assert not _left(lang, said), (_left(lang, said), said)
+    assert lang != "ja" or JAPANESE.search(said), said
+    written = document.read_text(encoding="utf-8")
+    assert "events/s" in written and "| measure | result | goal |" in written
+    assert not JAPANESE.search(written) and "eventos" not in written and "partidas" not in written
+    rows = [
+        line.split(" | ")[0].lstrip("| ")
+        for line in written.splitlines()
+        if line.startswith("| ") and "---" not in line
+    ]
+    assert len([line for line in said.splitlines() if ": " in line]) >= len(rows) - 1 > 1

@@ -40,6 +40,7 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.lcg import view
 from service.app import Westmarch, store_env
+from tools.phrase import phrase, told, written
 from tools.progress import Progress
 
 
@@ -129,18 +130,31 @@ def bench_fold(games: int, repeats: int, folder: Path) -> list[tuple[str, str, s
     t_ours, t_base = min(p[0] for p in pairs), min(p[1] for p in pairs)
     ratio = statistics.median(b / o for o, b in pairs)
     ours_rate, base_rate = total / t_ours, total / t_base
-    rows = [
+    rows: list[tuple[str, str, str]] = [
         (
-            f"fold from SQLite, Westmarch (msgspec mapper, one-column select, batch decode) - {games} games, "
-            f"{total:,} events",
-            f"{ours_rate:,.0f} events/s",
-            "goal >= 250,000 events/s",
+            phrase(
+                "fold from SQLite, Westmarch (msgspec mapper, one-column select, batch decode) - %(games)s games, "
+                "%(total)s events",
+                games=games,
+                total=format(total, ","),
+            ),
+            phrase("%(ours_rate)s events/s", ours_rate=format(ours_rate, ",.0f")),
+            phrase("goal >= 250,000 events/s"),
         ),
-        ("fold from SQLite, library default mapper and projector, same events", f"{base_rate:,.0f} events/s", ""),
         (
-            f"ratio (median over {repeats} alternating pairs of runs)",
-            f"{ratio:.1f}x (pairs from {min(b / o for o, b in pairs):.1f}x to {max(b / o for o, b in pairs):.1f}x)",
-            "goal >= 20x",
+            phrase("fold from SQLite, library default mapper and projector, same events"),
+            phrase("%(base_rate)s events/s", base_rate=format(base_rate, ",.0f")),
+            "",
+        ),
+        (
+            phrase("ratio (median over %(repeats)s alternating pairs of runs)", repeats=repeats),
+            phrase(
+                "%(ratio)sx (pairs from %(n)sx to %(n2)sx)",
+                ratio=format(ratio, ".1f"),
+                n=format(min(b / o for o, b in pairs), ".1f"),
+                n2=format(max(b / o for o, b in pairs), ".1f"),
+            ),
+            phrase("goal >= 20x"),
         ),
     ]
     ours.close()
@@ -212,12 +226,21 @@ def bench_snapshots(min_events: int, attempts: int, samples: int, folder: Path) 
     app.close()
     return [
         (
-            f"state at a random version of a {game.version:,}-event game (4 players, set from a position), "
-            f"snapshot every {every} events "
-            f"({samples} versions)",
-            f"mean {statistics.fmean(times):.2f} ms, p50 {times[len(times) // 2]:.2f} ms, "
-            f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms, max {times[-1]:.2f} ms",
-            "goal <= 5 ms",
+            phrase(
+                "state at a random version of a %(version)s-event game (4 players, set from a position), snapshot "
+                "every %(every)s events (%(samples)s versions)",
+                version=format(game.version, ","),
+                every=every,
+                samples=samples,
+            ),
+            phrase(
+                "mean %(times)s ms, p50 %(times2)s ms, p99 %(times3)s ms, max %(times4)s ms",
+                times=format(statistics.fmean(times), ".2f"),
+                times2=format(times[len(times) // 2], ".2f"),
+                times3=format(times[int(len(times) * 0.99) - 1], ".2f"),
+                times4=format(times[-1], ".2f"),
+            ),
+            phrase("goal <= 5 ms"),
         )
     ]
 
@@ -234,8 +257,8 @@ def bench_reference(repeats: int) -> list[tuple[str, str, str]]:
 
     return [
         (
-            "machine reference: a pure-Python loop of 5,000,000 additions (to compare runs, not a goal)",
-            f"{best_of(repeats, loop) * 1000:,.0f} ms",
+            phrase("machine reference: a pure-Python loop of 5,000,000 additions (to compare runs, not a goal)"),
+            phrase("%(n)s ms", n=format(best_of(repeats, loop) * 1000, ",.0f")),
             "",
         )
     ]
@@ -251,9 +274,13 @@ def bench_simulation(games: int, repeats: int) -> list[tuple[str, str, str]]:
     rate = totals[-1] / seconds
     return [
         (
-            f"random-bot simulation in memory, one core - {games} two-player games, {totals[-1]:,} events",
-            f"{rate:,.0f} events/s, {games / seconds:.1f} games/s",
-            "goal >= 30,000 events/s",
+            phrase(
+                "random-bot simulation in memory, one core - %(games)s two-player games, %(totals)s events",
+                games=games,
+                totals=format(totals[-1], ","),
+            ),
+            phrase("%(rate)s events/s, %(n)s games/s", rate=format(rate, ",.0f"), n=format(games / seconds, ".1f")),
+            phrase("goal >= 30,000 events/s"),
         )
     ]
 
@@ -309,6 +336,6 @@ def main(args: argparse.Namespace) -> int:
     command = "westmarch bench" + (" --quick" if quick else "")
     write_section(Path(args.output), "engine", "Engine (LCG, Passage through Mirkwood)", command, rows)
     for a, b, c in rows:
-        print(f"{a}: {b} {('(' + c + ')') if c else ''}")
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)} {('(' + told(c) + ')') if c else ''}")
+    print(written(args.output))
     return 0

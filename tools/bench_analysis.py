@@ -25,6 +25,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
 from tools.bench_load import Fairness, dual_stack, fairness, fairness_row, flood_address, run_flood
 from tools.bench_service import serve, submit_loops
+from tools.phrase import told, written
 from tools.rpc_client import aio_channel
 
 GAMES = 16
@@ -80,12 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.stop()
     row = fairness_row(found, MEASURE)
-    print(f"{row[0]}: {row[1]} ({row[2]})", file=sys.stderr)
+    print(f"{told(row[0])}: {told(row[1])} ({told(row[2])})", file=sys.stderr)
     if args.print_only:
         return 0
     command = "python -m tools.bench_analysis" + (f" --seconds {args.seconds:g}" if args.seconds != 30.0 else "")
     write_section(Path(args.output), "analysis-flood", "Analysis under a flood", command, [row])
-    print(f"written to {args.output}")
+    print(written(args.output))
     return 0
 
 

@@ -37,6 +37,7 @@ from domain.game import Game
 from domain.kernel.events import Event
 from domain.rulesets import ruleset
 from tools.games import kind
+from tools.phrase import phrase, told, written
 from tools.progress import Progress
 
 DECK = "aragorn-gimli-legolas"
@@ -65,8 +66,16 @@ class Row:
     @property
     def label(self) -> str:
         if self.game == "lcg":
-            return f"LCG {self.scenario}, solo, ready-made Aragorn/Gimli/Legolas deck, {self.bot} bot"
-        return f"War of the Ring, Free Peoples ({self.bot} bot) against the Shadow bots, {self.difficulty}"
+            return phrase(
+                "LCG %(scenario)s, solo, ready-made Aragorn/Gimli/Legolas deck, %(bot)s bot",
+                scenario=self.scenario,
+                bot=self.bot,
+            )
+        return phrase(
+            "War of the Ring, Free Peoples (%(bot)s bot) against the Shadow bots, %(difficulty)s",
+            bot=self.bot,
+            difficulty=self.difficulty,
+        )
 
 
 @dataclass
@@ -246,7 +255,7 @@ def main(args: argparse.Namespace) -> int:
         out.append(
             (
                 "CPU time of the whole run" if not left else f"CPU time so far ({left} rows still to measure)",
-                f"{_cpu() - started:.0f} s",
+                phrase("%(n)s s", n=format(_cpu() - started, ".0f")),
                 "",
             )
         )
@@ -259,8 +268,8 @@ def main(args: argparse.Namespace) -> int:
     with Progress(sum(games(row) for row in chosen), "bot benchmarks") as bar:
         measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note), write)
     for a, b, c in table(measured):
-        print(f"{a}: {b}" + (f" ({c})" if c else ""))
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)}" + (f" ({told(c)})" if c else ""))
+    print(written(args.output))
     return 0
 
 

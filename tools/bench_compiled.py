@@ -23,6 +23,7 @@ from pathlib import Path
 from uuid import uuid4
 
 from domain import build
+from tools.phrase import phrase, told, written
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -182,15 +183,23 @@ def main(args: argparse.Namespace) -> int:
         fmt = "{:,.0f}" if compiled >= 100 else "{:,.2f}"
         rows.append(
             (
-                f"{TITLES[name]} ({what}; best of {repeats} turns each)",
-                f"compiled {fmt.format(compiled)} {unit}, pure Python {fmt.format(pure_python)} {unit}: {ratio:.2f}x",
+                phrase(
+                    "%(name)s (%(what)s; best of %(repeats)s turns each)", name=TITLES[name], what=what, repeats=repeats
+                ),
+                phrase(
+                    "compiled %(n)s %(unit)s, pure Python %(n2)s %(unit)s: %(ratio)sx",
+                    n=fmt.format(compiled),
+                    unit=unit,
+                    n2=fmt.format(pure_python),
+                    ratio=format(ratio, ".2f"),
+                ),
                 "",
             )
         )
-        print(f"{name}: {rows[-1][1]}", flush=True)
+        print(f"{name}: {told(rows[-1][1])}", flush=True)
     command = "westmarch bench-compiled" + (" --quick" if quick else f" --repeats {repeats}")
     write_section(Path(args.output), "compiled", "Compiled core (mypyc) beside pure Python", command, rows)
-    print(f"written to {args.output}")
+    print(written(args.output))
     return 0
 
 

@@ -35,6 +35,7 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from tools.bench import write_section
 from tools.games import kind
+from tools.phrase import phrase, told, written
 from tools.progress import Progress
 from tools.simulate import play_out
 
@@ -102,11 +103,24 @@ def row(scenario: str, deck: Deck, games: int, first_seed: int) -> tuple[str, st
         return f"{statistics.fmean(values):.2f}"
 
     return (
-        f"{scenario}, {deck.name} ({deck.size} cards), {games} games",
-        f"won {wins} ({wins / games:.0%}); per game: {mean([o.rounds for o in played])} rounds, "
-        f"{mean([o.stages for o in played])} stages defeated, {mean([o.enemies for o in played])} enemies "
-        f"defeated, {mean([o.events for o in played])} events and {mean([o.attachments for o in played])} "
-        "attachments played",
+        phrase(
+            "%(scenario)s, %(name)s (%(size)s cards), %(games)s games",
+            scenario=scenario,
+            name=deck.name,
+            size=deck.size,
+            games=games,
+        ),
+        phrase(
+            "won %(wins)s (%(n)s); per game: %(n2)s rounds, %(n3)s stages defeated, %(n4)s enemies defeated, %(n5)s "
+            "events and %(n6)s attachments played",
+            wins=wins,
+            n=format(wins / games, ".0%"),
+            n2=mean([o.rounds for o in played]),
+            n3=mean([o.stages for o in played]),
+            n4=mean([o.enemies for o in played]),
+            n5=mean([o.events for o in played]),
+            n6=mean([o.attachments for o in played]),
+        ),
         "",
     )
 
@@ -124,13 +138,19 @@ def main(args: argparse.Namespace) -> int:
                     rows.append(row(scenario, deck, games, int(args.seed)))
                     bar.advance(note=f"{scenario}: {deck.name}")
     cpu = time.process_time() - started
-    rows.append((f"CPU time of the whole run ({len(rows) * games} games)", f"{cpu:.1f} s", ""))
+    rows.append(
+        (
+            phrase("CPU time of the whole run (%(n)s games)", n=len(rows) * games),
+            phrase("%(cpu)s s", cpu=format(cpu, ".1f")),
+            "",
+        )
+    )
     command = "westmarch bench-decks" + (" --quick" if args.quick else f" --games {games} --seed {args.seed}")
     title = "LCG: the greedy bot with good and bad decks (one player, standard difficulty)"
     write_section(Path(args.output), "lcg-decks", title, command, rows)
     for a, b, _ in rows:
-        print(f"{a}: {b}")
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)}")
+    print(written(args.output))
     return 0
 
 

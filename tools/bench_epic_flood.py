@@ -37,6 +37,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
 from tools.bench_load import Fairness, dual_stack, fairness, fairness_row, flood_address, run_flood
 from tools.bench_service import serve, submit_loops
+from tools.phrase import told, written
 from tools.rpc_client import aio_channel
 
 Counts = dict[str, int]
@@ -174,17 +175,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"[{n}/{len(kinds)}] {kind} ...", file=sys.stderr, flush=True)
                 found = fairness(server, args.seconds, flood_process=_Flood(kind), addresses=addresses)
                 rows.append(row(kind, found))
-                print(f"  {rows[-1][1]}", file=sys.stderr, flush=True)
+                print(f"  {told(rows[-1][1])}", file=sys.stderr, flush=True)
         finally:
             server.stop()
     if args.print_only:
         for a, b, c in rows:
-            print(f"{a}: {b} ({c})")
+            print(f"{told(a)}: {told(b)} ({told(c)})")
         return 0
     command = "python -m tools.bench_epic_flood" + (f" --seconds {args.seconds:g}" if args.seconds != 24.0 else "")
     title = "Floods of Epic Multiplayer and of calls without a token"
     write_section(Path(args.output), "epic-flood", title, command, rows)
-    print(f"written to {args.output}")
+    print(written(args.output))
     return 0
 
 

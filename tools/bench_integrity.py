@@ -35,6 +35,7 @@ from tools.bench import bench_reference, write_section
 from tools.bench_load import in_process_cpu
 from tools.bench_service import POSTGRES_DSN
 from tools.pgschema import scratch_schema
+from tools.phrase import phrase, told
 
 
 @contextmanager
@@ -144,9 +145,17 @@ def main(argv: list[str] | None = None) -> int:
             )
             rows.append(
                 (
-                    f"{name}: the per-command floor (the service alone, one thread) with the log's length saved "
-                    "in each commit, against the same without it",
-                    f"{figure} ({n_on:,} and {n_off:,} commands)",
+                    phrase(
+                        "%(name)s: the per-command floor (the service alone, one thread) with the log's length saved "
+                        "in each commit, against the same without it",
+                        name=name,
+                    ),
+                    phrase(
+                        "%(figure)s (%(n_on)s and %(n_off)s commands)",
+                        figure=figure,
+                        n_on=format(n_on, ","),
+                        n_off=format(n_off, ","),
+                    ),
                     "",
                 )
             )
@@ -154,22 +163,36 @@ def main(argv: list[str] | None = None) -> int:
                 cpu_t, wall_t, cpu_p, wall_p, length = views(env("views"), events, calls, rounds)
                 rows.append(
                     (
-                        f"{name}: GetView of a game of {length:,} events held in memory, its stored log checked "
-                        "as a command checks it, against the former look at two integers",
-                        f"{cpu_t:.3f} ms against {cpu_p:.3f} ms of CPU per call: {cpu_t / cpu_p:.2f}x; "
-                        f"wall {wall_t:.3f} ms against {wall_p:.3f} ms: {wall_t / wall_p:.2f}x",
+                        phrase(
+                            "%(name)s: GetView of a game of %(length)s events held in memory, its stored log checked "
+                            "as a command checks it, against the former look at two integers",
+                            name=name,
+                            length=format(length, ","),
+                        ),
+                        phrase(
+                            "%(cpu_t)s ms against %(cpu_p)s ms of CPU per call: %(n)sx; wall %(wall_t)s ms against "
+                            "%(wall_p)s ms: %(n2)sx",
+                            cpu_t=format(cpu_t, ".3f"),
+                            cpu_p=format(cpu_p, ".3f"),
+                            n=format(cpu_t / cpu_p, ".2f"),
+                            wall_t=format(wall_t, ".3f"),
+                            wall_p=format(wall_p, ".3f"),
+                            n2=format(wall_t / wall_p, ".2f"),
+                        ),
                         "",
                     )
                 )
-                print(rows[-1][1], flush=True)
+                print(told(rows[-1][1]), flush=True)
     load = os.getloadavg()[0]
-    rows.append(("load average of the machine at the end of the run (other work shares its cores)", f"{load:.1f}", ""))
+    rows.append(
+        (phrase("load average of the machine at the end of the run (other work shares its cores)"), f"{load:.1f}", "")
+    )
     command = "python -m tools.bench_integrity" + (" --quick" if args.quick else "")
     write_section(
         Path(args.output), "integrity", "What checking every byte of a game costs (ratios in one run)", command, rows
     )
     for row in rows:
-        print(" | ".join(row))
+        print(" | ".join(told(cell) for cell in row))
     return 0
 
 

@@ -54,6 +54,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import bench_reference, write_section
 from tools.bench_service import POSTGRES_DSN, Proc, _pct, serve, submit_loops
 from tools.pgschema import scratch_schema
+from tools.phrase import phrase, told, written
 from tools.rpc_client import aio_channel, run_bots_async
 
 # -- CPU of a process tree ---------------------------------------------------------------
@@ -474,39 +475,69 @@ def load(args: argparse.Namespace) -> None:
             theirs, theirs_n = cpu_per_call(echo, 50, seconds, echo=True)
             rows.append(
                 (
-                    "server CPU per SubmitDecision (SQLite, 50 clients) against the echo server's per call",
-                    f"{ours:.2f} ms against {theirs:.2f} ms: {ours / theirs:.1f}x "
-                    f"({ours_n:,} commands, {theirs_n:,} echo calls)",
-                    "goal <= 2.5x",
+                    phrase("server CPU per SubmitDecision (SQLite, 50 clients) against the echo server's per call"),
+                    phrase(
+                        "%(ours)s ms against %(theirs)s ms: %(n)sx (%(ours_n)s commands, %(theirs_n)s echo calls)",
+                        ours=format(ours, ".2f"),
+                        theirs=format(theirs, ".2f"),
+                        n=format(ours / theirs, ".1f"),
+                        ours_n=format(ours_n, ","),
+                        theirs_n=format(theirs_n, ","),
+                    ),
+                    phrase("goal <= 2.5x"),
                 )
             )
             paced, paced_n = cpu_per_call(echo, 50, seconds, echo=True, rate=ours_n / seconds)
             rows.append(
                 (
-                    "the same, with the echo server answering as many calls a second as ours did (its "
-                    "calls then come fewer at a time, so each costs it more)",
-                    f"{ours:.2f} ms against {paced:.2f} ms: {ours / paced:.1f}x "
-                    f"({paced_n / seconds:,.0f} echo calls a second against our {ours_n / seconds:,.0f})",
+                    phrase(
+                        "the same, with the echo server answering as many calls a second as ours did (its calls then "
+                        "come fewer at a time, so each costs it more)"
+                    ),
+                    phrase(
+                        "%(ours)s ms against %(paced)s ms: %(n)sx (%(n2)s echo calls a second against our %(n3)s)",
+                        ours=format(ours, ".2f"),
+                        paced=format(paced, ".2f"),
+                        n=format(ours / paced, ".1f"),
+                        n2=format(paced_n / seconds, ",.0f"),
+                        n3=format(ours_n / seconds, ",.0f"),
+                    ),
                     "",
                 )
             )
             wrapped, wrapped_n = cpu_per_call(through, 50, seconds, echo=True, rate=ours_n / seconds)
             rows.append(
                 (
-                    "the echo server's canned answers going the service's own way (its call wrapper, limits and "
-                    "the hand-off to a worker thread and back), as many calls a second as ours",
-                    f"{wrapped:.2f} ms per call, against {paced:.2f} ms for the plain echo server "
-                    f"({wrapped_n / seconds:,.0f} calls a second)",
+                    phrase(
+                        "the echo server's canned answers going the service's own way (its call wrapper, limits and "
+                        "the hand-off to a worker thread and back), as many calls a second as ours"
+                    ),
+                    phrase(
+                        "%(wrapped)s ms per call, against %(paced)s ms for the plain echo server (%(n)s calls a "
+                        "second)",
+                        wrapped=format(wrapped, ".2f"),
+                        paced=format(paced, ".2f"),
+                        n=format(wrapped_n / seconds, ",.0f"),
+                    ),
                     "",
                 )
             )
             floor, floor_n = in_process_cpu(seconds / 2)
             rows.append(
                 (
-                    "the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf "
-                    "response; one thread, no gRPC), against the echo server's per call",
-                    f"{floor:.2f} ms against {theirs:.2f} ms: {floor / theirs:.1f}x ({floor_n:,} commands); "
-                    f"ours less the floor and the echo going our way leaves {ours - floor - wrapped:.2f} ms",
+                    phrase(
+                        "the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf "
+                        "response; one thread, no gRPC), against the echo server's per call"
+                    ),
+                    phrase(
+                        "%(floor)s ms against %(theirs)s ms: %(n)sx (%(floor_n)s commands); ours less the floor and "
+                        "the echo going our way leaves %(n2)s ms",
+                        floor=format(floor, ".2f"),
+                        theirs=format(theirs, ".2f"),
+                        n=format(floor / theirs, ".1f"),
+                        floor_n=format(floor_n, ","),
+                        n2=format(ours - floor - wrapped, ".2f"),
+                    ),
                     "",
                 )
             )
@@ -515,9 +546,9 @@ def load(args: argparse.Namespace) -> None:
             p50, p99 = _pct(fair.alone, 0.5), _pct(fair.alone, 0.99)
             rows.append(
                 (
-                    "one client alone: SubmitDecision round trip (SQLite)",
-                    f"p50 {p50:.2f} ms, p99 {p99:.2f} ms",
-                    "goal p99 <= 10 ms",
+                    phrase("one client alone: SubmitDecision round trip (SQLite)"),
+                    phrase("p50 %(p50)s ms, p99 %(p99)s ms", p50=format(p50, ".2f"), p99=format(p99, ".2f")),
+                    phrase("goal p99 <= 10 ms"),
                 )
             )
         finally:
@@ -527,10 +558,18 @@ def load(args: argparse.Namespace) -> None:
     ours, theirs, events = listing(40 if quick else 200)
     rows.append(
         (
-            f"ListGames, one page of 100 games with their summaries, on a store of {40 if quick else 200} "
-            f"played games ({events:,} events), against the same page made from the library's "
-            "notification log read by topic",
-            f"{ours:.1f} ms against {theirs:.1f} ms of CPU: {ours / theirs:.2f}x",
+            phrase(
+                "ListGames, one page of 100 games with their summaries, on a store of %(quick)s played games "
+                "(%(events)s events), against the same page made from the library's notification log read by topic",
+                quick=40 if quick else 200,
+                events=format(events, ","),
+            ),
+            phrase(
+                "%(ours)s ms against %(theirs)s ms of CPU: %(n)sx",
+                ours=format(ours, ".1f"),
+                theirs=format(theirs, ".1f"),
+                n=format(ours / theirs, ".2f"),
+            ),
             "",
         )
     )
@@ -538,18 +577,28 @@ def load(args: argparse.Namespace) -> None:
         base = library_baseline(schema, 50, seconds)
     rows.append(
         (
-            "PostgreSQL: the eventsourcing library's own application, one event saved per command, 50 writers",
-            f"{base:,.0f} commands/s",
-            "baseline",
+            phrase("PostgreSQL: the eventsourcing library's own application, one event saved per command, 50 writers"),
+            phrase("%(base)s commands/s", base=format(base, ",.0f")),
+            phrase("baseline"),
         )
     )
     for processes in (1, 2, 4):
         run = pg_rate(processes, 50, seconds)
         rows.append(
             (
-                f"PostgreSQL: `serve --processes {processes}`, 50 concurrent clients playing games",
-                f"{run.rate:,.0f} commands/s: {run.rate / base:.2f}x the library's application; CPU per command: "
-                f"server {run.server_ms:.2f} ms, clients {run.clients_ms:.2f} ms, PostgreSQL {run.postgres_ms:.2f} ms",
+                phrase(
+                    "PostgreSQL: `serve --processes %(processes)s`, 50 concurrent clients playing games",
+                    processes=processes,
+                ),
+                phrase(
+                    "%(rate)s commands/s: %(n)sx the library's application; CPU per command: server %(server_ms)s ms, "
+                    "clients %(clients_ms)s ms, PostgreSQL %(postgres_ms)s ms",
+                    rate=format(run.rate, ",.0f"),
+                    n=format(run.rate / base, ".2f"),
+                    server_ms=format(run.server_ms, ".2f"),
+                    clients_ms=format(run.clients_ms, ".2f"),
+                    postgres_ms=format(run.postgres_ms, ".2f"),
+                ),
                 "goal >= 2x with 2 processes" if processes == 2 else "",
             )
         )
@@ -557,17 +606,24 @@ def load(args: argparse.Namespace) -> None:
             need = 2 * base * run.total_ms / 1000
             rows.append(
                 (
-                    "PostgreSQL, 2 processes: the cores twice the library's rate would take at this CPU per command",
-                    f"{2 * base:,.0f} commands/s x {run.total_ms:.2f} ms = {need:.1f} cores "
-                    f"(this machine has {os.cpu_count()})",
+                    phrase(
+                        "PostgreSQL, 2 processes: the cores twice the library's rate would take at this CPU per command"
+                    ),
+                    phrase(
+                        "%(n)s commands/s x %(total_ms)s ms = %(need)s cores (this machine has %(n2)s)",
+                        n=format(2 * base, ",.0f"),
+                        total_ms=format(run.total_ms, ".2f"),
+                        need=format(need, ".1f"),
+                        n2=os.cpu_count(),
+                    ),
                     "",
                 )
             )
     command = "westmarch bench-load" + (" --quick" if quick else "")
     write_section(Path(args.output), "service-load", "gRPC service under load (ratios in one run)", command, rows)
     for a, b, c in rows:
-        print(f"{a}: {b} {('(' + c + ')') if c else ''}")
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)} {('(' + told(c) + ')') if c else ''}")
+    print(written(args.output))
 
 
 FLOOD_MEASURE = (
@@ -584,12 +640,24 @@ def fairness_row(fair: Fairness, measure: str = FLOOD_MEASURE) -> tuple[str, str
     per_second = max(fair.seconds, 1e-9)
     return (
         measure,
-        f"{p_flooded:.2f} ms against {p_alone:.2f} ms: {p_flooded / max(p_alone, 1e-9):.2f}x "
-        f"(p50 {statistics.median(flooded):.2f} ms against {statistics.median(alone):.2f} ms; "
-        f"{len(flooded):,} calls against {len(alone):,}; CPU while flooded: server "
-        f"{fair.server_cpu / per_second:.2f} cores (alone {fair.server_cpu_alone / per_second:.2f}), flood "
-        f"{fair.flood_cpu / per_second:.2f}, client {fair.client_cpu / per_second:.2f}; the flood: {seen})",
-        "goal <= 2x",
+        phrase(
+            "%(p_flooded)s ms against %(p_alone)s ms: %(n)sx (p50 %(flooded)s ms against %(alone)s ms; %(flooded2)s "
+            "calls against %(alone2)s; CPU while flooded: server %(n2)s cores (alone %(n3)s), flood %(n4)s, client "
+            "%(n5)s; the flood: %(seen)s)",
+            p_flooded=format(p_flooded, ".2f"),
+            p_alone=format(p_alone, ".2f"),
+            n=format(p_flooded / max(p_alone, 1e-9), ".2f"),
+            flooded=format(statistics.median(flooded), ".2f"),
+            alone=format(statistics.median(alone), ".2f"),
+            flooded2=format(len(flooded), ","),
+            alone2=format(len(alone), ","),
+            n2=format(fair.server_cpu / per_second, ".2f"),
+            n3=format(fair.server_cpu_alone / per_second, ".2f"),
+            n4=format(fair.flood_cpu / per_second, ".2f"),
+            n5=format(fair.client_cpu / per_second, ".2f"),
+            seen=seen,
+        ),
+        phrase("goal <= 2x"),
     )
 
 
@@ -603,7 +671,7 @@ def flood_only(args: argparse.Namespace) -> int:
             row = fairness_row(found)
         finally:
             server.stop()
-    print(f"{row[0]}: {row[1]} ({row[2]})")
+    print(f"{told(row[0])}: {told(row[1])} ({told(row[2])})")
     return 0
 
 
@@ -617,15 +685,26 @@ def soak_section(args: argparse.Namespace) -> None:
     trace = "; ".join(f"{m:.1f} min {r:.0f} MiB" for m, r, _ in samples[:: max(1, len(samples) // 8)])
     rows.append(
         (
-            f"soak: RSS of one server (SQLite) over {args.soak_minutes:g} minutes of bot games "
-            f"({samples[-1][2]:,} games)",
-            f"start {first:.0f} MiB, peak {peak:.0f} MiB, end {last:.0f} MiB; second half "
-            f"{growth:+.1f} MiB ({per_game:+.1f} KiB per game). Samples: {trace}",
-            "levels off",
+            phrase(
+                "soak: RSS of one server (SQLite) over %(soak_minutes)s minutes of bot games (%(samples)s games)",
+                soak_minutes=format(args.soak_minutes, "g"),
+                samples=format(samples[-1][2], ","),
+            ),
+            phrase(
+                "start %(first)s MiB, peak %(peak)s MiB, end %(last)s MiB; second half %(growth)s MiB (%(per_game)s "
+                "KiB per game). Samples: %(trace)s",
+                first=format(first, ".0f"),
+                peak=format(peak, ".0f"),
+                last=format(last, ".0f"),
+                growth=format(growth, "+.1f"),
+                per_game=format(per_game, "+.1f"),
+                trace=trace,
+            ),
+            phrase("levels off"),
         )
     )
     command = f"westmarch bench-load --soak-only --soak-minutes {args.soak_minutes:g}"
     write_section(Path(args.output), "service-soak", "gRPC service: memory over a long run", command, rows)
     for a, b, c in rows:
-        print(f"{a}: {b} {('(' + c + ')') if c else ''}")
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)} {('(' + told(c) + ')') if c else ''}")
+    print(written(args.output))

@@ -19,6 +19,7 @@ from domain.rulesets import ruleset
 from service.app import Westmarch, store_env
 from service.archive import export, import_record
 from tools.bench import bench_reference, best_of, random_game, write_section
+from tools.phrase import phrase, told, written
 from tools.progress import Progress
 
 
@@ -53,25 +54,46 @@ def bench_records(games: int, repeats: int, folder: Path) -> list[tuple[str, str
     app.close()
 
     def rate(seconds: float) -> str:
-        return f"{total / seconds:,.0f} events/s ({fold / seconds:.2f}x the fold)"
+        return phrase(
+            "%(n)s events/s (%(n2)sx the fold)", n=format(total / seconds, ",.0f"), n2=format(fold / seconds, ".2f")
+        )
 
     return [
         (
-            f"record size - {games} two-player games, {total:,} events, {size / 1e6:.1f} MB",
-            f"{(size - headers) / total:,.0f} bytes per event, plus a {headers / games:,.0f}-byte header per game; "
-            f"{zipped / total:,.0f} bytes per event gzipped",
+            phrase(
+                "record size - %(games)s two-player games, %(total)s events, %(n)s MB",
+                games=games,
+                total=format(total, ","),
+                n=format(size / 1e6, ".1f"),
+            ),
+            phrase(
+                "%(n)s bytes per event, plus a %(n2)s-byte header per game; %(n3)s bytes per event gzipped",
+                n=format((size - headers) / total, ",.0f"),
+                n2=format(headers / games, ",.0f"),
+                n3=format(zipped / total, ",.0f"),
+            ),
             "",
         ),
-        ("baseline: fold of every game from SQLite (state_at, no snapshots)", f"{total / fold:,.0f} events/s", ""),
-        ("export from SQLite (the store's bytes, a header, chunks of lines)", rate(exporting), ""),
         (
-            "import into a new SQLite file (whole check, every decision re-executed, one transaction per game, "
-            "snapshots)",
+            phrase("baseline: fold of every game from SQLite (state_at, no snapshots)"),
+            phrase("%(n)s events/s", n=format(total / fold, ",.0f")),
+            "",
+        ),
+        (phrase("export from SQLite (the store's bytes, a header, chunks of lines)"), rate(exporting), ""),
+        (
+            phrase(
+                "import into a new SQLite file (whole check, every decision re-executed, one transaction per game, "
+                "snapshots)"
+            ),
             rate(importing),
             "",
         ),
-        ("offline verify, hash chain and decoding only (check_record)", rate(checking), ""),
-        ("offline verify, chain then re-execution of every decision (westmarch verify FILE)", rate(verifying), ""),
+        (phrase("offline verify, hash chain and decoding only (check_record)"), rate(checking), ""),
+        (
+            phrase("offline verify, chain then re-execution of every decision (westmarch verify FILE)"),
+            rate(verifying),
+            "",
+        ),
     ]
 
 
@@ -87,6 +109,6 @@ def main(args: argparse.Namespace) -> int:
     title = "Game records (export, import, offline verify; LCG, Passage through Mirkwood)"
     write_section(Path(args.output), "records", title, command, rows)
     for a, b, _ in rows:
-        print(f"{a}: {b}")
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)}")
+    print(written(args.output))
     return 0

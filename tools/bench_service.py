@@ -41,6 +41,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
 from tools.pgschema import scratch_schema
+from tools.phrase import phrase, told, written
 from tools.rpc_client import aio_channel, run_bots_async
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -298,8 +299,17 @@ def measure(
     goal = "goal p99 <= 10 ms" if label == "SQLite" else ""
     rows.append(
         (
-            f"{label}: SubmitDecision round trip, one client ({len(lat):,} commands)",
-            f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, mean {statistics.fmean(lat):.2f} ms",
+            phrase(
+                "%(label)s: SubmitDecision round trip, one client (%(lat)s commands)",
+                label=label,
+                lat=format(len(lat), ","),
+            ),
+            phrase(
+                "p50 %(p50)s ms, p99 %(p99)s ms, mean %(lat)s ms",
+                p50=format(p50, ".2f"),
+                p99=format(p99, ".2f"),
+                lat=format(statistics.fmean(lat), ".2f"),
+            ),
             goal,
         )
     )
@@ -308,8 +318,12 @@ def measure(
         figures["echo_p50"], figures["echo_p99"] = _pct(lat_e, 0.5), _pct(lat_e, 0.99)
         rows.append(
             (
-                "echo server (same service, canned answers): round trip, one client",
-                f"p50 {figures['echo_p50']:.2f} ms, p99 {figures['echo_p99']:.2f} ms",
+                phrase("echo server (same service, canned answers): round trip, one client"),
+                phrase(
+                    "p50 %(figures)s ms, p99 %(figures2)s ms",
+                    figures=format(figures["echo_p50"], ".2f"),
+                    figures2=format(figures["echo_p99"], ".2f"),
+                ),
                 "",
             )
         )
@@ -319,8 +333,12 @@ def measure(
     figures["rate"] = rate
     rows.append(
         (
-            f"{label}: throughput, 50 concurrent bot games ({len(servers)} server process(es))",
-            f"{rate:,.0f} commands/s",
+            phrase(
+                "%(label)s: throughput, 50 concurrent bot games (%(servers)s server process(es))",
+                label=label,
+                servers=len(servers),
+            ),
+            phrase("%(rate)s commands/s", rate=format(rate, ",.0f")),
             "",
         )
     )
@@ -329,12 +347,18 @@ def measure(
         _, echo_count = asyncio.run(submit_loops([echo.address], 50, seconds, echo=True))
         echo_rate = echo_count / (time.perf_counter() - started)
         figures["echo_rate"] = echo_rate
-        rows.append(("echo server: throughput, 50 concurrent clients", f"{echo_rate:,.0f} calls/s", ""))
         rows.append(
             (
-                f"{label}: throughput as a share of the echo server's",
+                phrase("echo server: throughput, 50 concurrent clients"),
+                phrase("%(echo_rate)s calls/s", echo_rate=format(echo_rate, ",.0f")),
+                "",
+            )
+        )
+        rows.append(
+            (
+                phrase("%(label)s: throughput as a share of the echo server's", label=label),
                 f"{100 * rate / echo_rate:.0f} %",
-                "goal >= 50 %",
+                phrase("goal >= 50 %%"),
             )
         )
     report = asyncio.run(
@@ -342,9 +366,17 @@ def measure(
     )
     rows.append(
         (
-            f"{label}: `westmarch bots` clients, {report.games} two-seat games, 50 at a time, each seat watching",
-            f"{report.decisions / report.seconds:,.0f} decisions/s, SubmitDecision p50 "
-            f"{_pct(report.latencies, 0.5):.1f} ms, p99 {_pct(report.latencies, 0.99):.1f} ms",
+            phrase(
+                "%(label)s: `westmarch bots` clients, %(games)s two-seat games, 50 at a time, each seat watching",
+                label=label,
+                games=report.games,
+            ),
+            phrase(
+                "%(n)s decisions/s, SubmitDecision p50 %(n2)s ms, p99 %(n3)s ms",
+                n=format(report.decisions / report.seconds, ",.0f"),
+                n2=format(_pct(report.latencies, 0.5), ".1f"),
+                n3=format(_pct(report.latencies, 0.99), ".1f"),
+            ),
             "",
         )
     )
@@ -398,8 +430,8 @@ def main(args: argparse.Namespace) -> int:
     command = "westmarch bench-service" + (" --quick" if quick else "")
     write_section(Path(args.output), "service", "gRPC service (westmarch serve)", command, rows)
     for a, b, c in rows:
-        print(f"{a}: {b} {('(' + c + ')') if c else ''}")
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)} {('(' + told(c) + ')') if c else ''}")
+    print(written(args.output))
     return 0
 
 

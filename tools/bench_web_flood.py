@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.bench import write_section
+from tools.phrase import phrase, told, written
 
 VICTIM = "127.0.0.2"
 
@@ -250,9 +251,17 @@ def main(args: argparse.Namespace) -> int:
     base = alone.p(99)
     rows.append(
         (
-            "another client (127.0.0.2) alone: `GET /` of the page on a new connection each time, "
-            "in stretches between the floods",
-            f"p50 {alone.p(50):.2f} ms, p99 {base:.2f} ms ({len(alone.times):,} pages; {alone.others()})",
+            phrase(
+                "another client (127.0.0.2) alone: `GET /` of the page on a new connection each time, in stretches "
+                "between the floods"
+            ),
+            phrase(
+                "p50 %(n)s ms, p99 %(base)s ms (%(n2)s pages; %(n3)s)",
+                n=format(alone.p(50), ".2f"),
+                base=format(base, ".2f"),
+                n2=format(len(alone.times), ","),
+                n3=alone.others(),
+            ),
             "",
         )
     )
@@ -260,20 +269,30 @@ def main(args: argparse.Namespace) -> int:
         answers = ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items()) if k.startswith("answered"))
         rows.append(
             (
-                f"the same while {flood.name}",
-                f"p99 {pages.p(99):.2f} ms against {base:.2f} ms alone: {pages.p(99) / base:.2f}x "
-                f"(p50 {pages.p(50):.2f} ms; {len(pages.times):,} pages; {pages.others()}; the flood held at most "
-                f"{counts.get('most held at once', 0):,} at once and opened {counts.get('opened', 0):,}, "
-                f"{answers}; {cpu})",
-                "goal <= 2x, every answer 200",
+                phrase("the same while %(name)s", name=flood.name),
+                phrase(
+                    "p99 %(n)s ms against %(base)s ms alone: %(n2)sx (p50 %(n3)s ms; %(n4)s pages; %(n5)s; the flood "
+                    "held at most %(n6)s at once and opened %(n7)s, %(answers)s; %(cpu)s)",
+                    n=format(pages.p(99), ".2f"),
+                    base=format(base, ".2f"),
+                    n2=format(pages.p(99) / base, ".2f"),
+                    n3=format(pages.p(50), ".2f"),
+                    n4=format(len(pages.times), ","),
+                    n5=pages.others(),
+                    n6=format(counts.get("most held at once", 0), ","),
+                    n7=format(counts.get("opened", 0), ","),
+                    answers=answers,
+                    cpu=cpu,
+                ),
+                phrase("goal <= 2x, every answer 200"),
             )
         )
     command = "python -m tools.bench_web_flood" + (f" --seconds {seconds:g}" if seconds != 15 else "")
     title = "Web port: another client's page while others hold connections"
     write_section(Path(args.output), "web-flood", title, command, rows)
     for a, b, _ in rows:
-        print(f"{a}: {b}")
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)}")
+    print(written(args.output))
     return 0
 
 

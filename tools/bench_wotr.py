@@ -19,6 +19,7 @@ from domain.game import Game
 from domain.wotr.options import scenario_keys, wotr_options
 from domain.wotr.ruleset import WOTR
 from tools.bench import bench_reference, write_section
+from tools.phrase import phrase, told, written
 from tools.progress import Progress
 
 SCENARIOS = ("trilogy", "two-player-duel", "three-player-duel", "fellowship")
@@ -46,9 +47,14 @@ def bench_scenario(scenario: str, games: int, repeats: int) -> tuple[str, str, s
         events = sum(e for e, _ in played)
         decisions = sum(d for _, d in played)
     return (
-        f"{scenario}: {games} random-bot games, {events / games:,.0f} events and {decisions / games:,.0f} "
-        f"decisions per game",
-        f"{events / best:,.0f} events/s, {games / best:.1f} games/s",
+        phrase(
+            "%(scenario)s: %(games)s random-bot games, %(n)s events and %(n2)s decisions per game",
+            scenario=scenario,
+            games=games,
+            n=format(events / games, ",.0f"),
+            n2=format(decisions / games, ",.0f"),
+        ),
+        phrase("%(n)s events/s, %(n2)s games/s", n=format(events / best, ",.0f"), n2=format(games / best, ".1f")),
         "",
     )
 
@@ -66,8 +72,8 @@ def main(args: argparse.Namespace) -> int:
     title = "War of the Ring: random-bot simulation per scenario (in memory, one core)"
     write_section(Path(args.output), "wotr", title, command, rows)
     for a, b, _ in rows:
-        print(f"{a}: {b}")
-    print(f"written to {args.output}")
+        print(f"{told(a)}: {told(b)}")
+    print(written(args.output))
     return 0
 
 

@@ -39,6 +39,7 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "pgettext": ((1, "c"), 2),
     "N_": None,
     "say": None,
+    "phrase": None,  # tools/phrase.py: a benchmark's words
     "nsay": (1, 2),
     "N_plural": (1, 2),
     "NP_": ((1, "c"), 2),

@@ -23,10 +23,12 @@ from tools.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 TYPED = re.compile(
-    r"\S*[\d/]\S*|\b\w+(?:-\w+)+\b|[\w-]+\.[\w.-]+|westmarch \w+(?: [\w.-]+)*|\b(?:greedy|lcg|wotr|spectator|referee)\b"
+    r"\b[A-Z][A-Z_]{3,}\b|\S*[\d/]\S*|\b\w+(?:-\w+)+\b|[\w-]+\.[\w.-]+|westmarch \w+(?: [\w.-]+)*"
+    r"|\b(?:greedy|lcg|wotr|spectator|referee)\b"
 )
 """What an output quotes that is no word of a language: ids, tokens, numbers with their unit
-glued on, files, rules' and scenarios' keys, a command to type again, the bots' and games' and viewers' names."""
+glued on, gRPC status codes, files, rules' and scenarios' keys, a command to type again, the
+bots', games' and viewers' names."""
 
 
 def _left(lang: str, text: str) -> list[str]:
@@ -178,3 +180,33 @@ def test_a_benchmark_speaks_on_the_console_and_writes_english(
         if line.startswith("| ") and "---" not in line
     ]
     assert len([line for line in said.splitlines() if ": " in line]) >= len(rows) - 1 > 1
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_the_bots_report_and_the_table_against_the_shadow(lang: str) -> None:
+    """What ``westmarch bots`` (over gRPC) and ``simulate wotr --scenario all`` print at the end,
+    from the figures a run gathers (the runs themselves are tested where they are made)."""
+    from collections import Counter
+
+    from projections.i18n import speaking
+    from tools.rpc_client import BotReport
+    from tools.simulate_bots import show
+
+    report = BotReport(
+        games=4,
+        finished=4,
+        results=Counter({("lost", "heroes"): 3, ("won", "final-score"): 1}),
+        decisions=812,
+        aborted=2,
+        errors=Counter({"FAILED_PRECONDITION: the game is over": 1}),
+        latencies=[1.5, 2.0, 3.5],
+        seconds=2.5,
+    )
+    row = {"scenario": "trilogy", "difficulty": "hard", "games": 10, "free_wins": 4, "free_win_rate": 0.4}
+    with speaking(lang):
+        said = report.text() + "\n" + show([row], False, "greedy")
+    assert not _left(lang, said), (_left(lang, said), said)
+    assert lang != "ja" or JAPANESE.search(said), said
+    english = report.text() + "\n" + show([row], False, "greedy")
+    assert english.startswith("games: 4 started, 4 finished\n    lost:     3  (heroes)")
+    assert "error: FAILED_PRECONDITION: the game is over x1" in english

@@ -38,6 +38,7 @@ from domain.kernel.runtime import apply
 from domain.lcg.lineups import lcg_options, starting_deck
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
+from projections.i18n import gettext
 from projections.lcg import view
 from service.app import Westmarch, store_env
 from tools.phrase import phrase, told, written
@@ -324,7 +325,7 @@ section names the command that produced it; rerun that command to refresh the se
 def main(args: argparse.Namespace) -> int:
     quick = bool(args.quick)
     rows: list[tuple[str, str, str]] = []
-    with tempfile.TemporaryDirectory() as tmp, Progress(3, "benchmarks") as bar:
+    with tempfile.TemporaryDirectory() as tmp, Progress(3, gettext("benchmarks")) as bar:
         folder = Path(tmp)
         rows += bench_reference(1 if quick else 3)
         rows += bench_simulation(5 if quick else 60, 1 if quick else 5)

@@ -36,6 +36,7 @@ from bots.search import Budget, SearchBot, wilson
 from domain.game import Game
 from domain.kernel.events import Event
 from domain.rulesets import ruleset
+from projections.i18n import gettext, say
 from tools.games import kind
 from tools.phrase import phrase, told, written
 from tools.progress import Progress
@@ -221,15 +222,19 @@ def main(args: argparse.Namespace) -> int:
 
     greedy_games = args.games if args.greedy_games is None else args.greedy_games
     if args.games < 1 or greedy_games < 1:
-        print("bench-bots: --games and --greedy-games must be at least 1", file=sys.stderr)
+        print("bench-bots: " + gettext("--games and --greedy-games must be at least 1"), file=sys.stderr)
         return 2
     if args.budget <= 0:
-        print("bench-bots: --budget must be a positive number of CPU seconds", file=sys.stderr)
+        print("bench-bots: " + gettext("--budget must be a positive number of CPU seconds"), file=sys.stderr)
         return 2
     kinds = tuple(k.strip() for k in str(args.bots).split(",") if k.strip())
     unknown = [k for k in kinds if k not in BOT_KINDS]
     if unknown or not kinds:
-        print(f"bench-bots: --bots takes {' and/or '.join(BOT_KINDS)}, not {args.bots!r}", file=sys.stderr)
+        print(
+            "bench-bots: "
+            + say("--bots takes %(kinds)s, not %(bots)s", kinds=" and/or ".join(BOT_KINDS), bots=repr(args.bots)),
+            file=sys.stderr,
+        )
         return 2
     chosen = rows(args.scenario, kinds)
     budget = Budget(cpu_seconds=float(args.budget))
@@ -265,7 +270,7 @@ def main(args: argparse.Namespace) -> int:
         # after every row, so a run stopped part way leaves the rows it measured
         write_section(Path(args.output), "bots", title, command, table(measured))
 
-    with Progress(sum(games(row) for row in chosen), "bot benchmarks") as bar:
+    with Progress(sum(games(row) for row in chosen), gettext("bot benchmarks")) as bar:
         measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note), write)
     for a, b, c in table(measured):
         print(f"{told(a)}: {told(b)}" + (f" ({told(c)})" if c else ""))

@@ -23,6 +23,7 @@ from pathlib import Path
 from uuid import uuid4
 
 from domain import build
+from projections.i18n import say
 from tools.phrase import phrase, told, written
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,7 +166,10 @@ def main(args: argparse.Namespace) -> int:
         child(args.child, args.size)
         return 0
     if build.mode() != "compiled":
-        print(f"bench-compiled: the compiled build is not installed ({build.reason()}); run pip install -e .")
+        print(
+            "bench-compiled: "
+            + say("the compiled build is not installed (%(reason)s); run pip install -e .", reason=build.reason())
+        )
         return 2
     quick, repeats = bool(args.quick), 1 if args.quick else int(args.repeats)
     rows = bench_reference(3 if not quick else 1)

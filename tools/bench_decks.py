@@ -33,6 +33,7 @@ from domain.lcg.decks.ready_made import playable_part, ready_made
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
+from projections.i18n import gettext
 from tools.bench import write_section
 from tools.games import kind
 from tools.phrase import phrase, told, written
@@ -131,7 +132,7 @@ def main(args: argparse.Namespace) -> int:
     rows: list[tuple[str, str, str]] = []
     variants = [(good, allies_only(good), off_sphere(good)) for good in (playable_part(decks[key]) for key in LINEUPS)]
     started = time.process_time()
-    with Progress(len(SCENARIOS) * len(variants) * 3, "deck benchmarks") as bar:
+    with Progress(len(SCENARIOS) * len(variants) * 3, gettext("deck benchmarks")) as bar:
         for scenario in SCENARIOS:
             for trio in variants:
                 for deck in trio:

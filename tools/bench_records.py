@@ -16,6 +16,7 @@ from pathlib import Path
 
 from domain.record import check_record, verify_record
 from domain.rulesets import ruleset
+from projections.i18n import gettext
 from service.app import Westmarch, store_env
 from service.archive import export, import_record
 from tools.bench import bench_reference, best_of, random_game, write_section
@@ -100,7 +101,7 @@ def bench_records(games: int, repeats: int, folder: Path) -> list[tuple[str, str
 def main(args: argparse.Namespace) -> int:
     quick = bool(args.quick)
     rows: list[tuple[str, str, str]] = []
-    with tempfile.TemporaryDirectory() as tmp, Progress(2, "record benchmarks") as bar:
+    with tempfile.TemporaryDirectory() as tmp, Progress(2, gettext("record benchmarks")) as bar:
         rows += bench_reference(1 if quick else 3)
         bar.advance(note="reference")
         rows += bench_records(3 if quick else 40, 1 if quick else 3, Path(tmp))

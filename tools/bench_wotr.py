@@ -18,6 +18,7 @@ from bots import random_choice
 from domain.game import Game
 from domain.wotr.options import scenario_keys, wotr_options
 from domain.wotr.ruleset import WOTR
+from projections.i18n import gettext
 from tools.bench import bench_reference, write_section
 from tools.phrase import phrase, told, written
 from tools.progress import Progress
@@ -64,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
     games, repeats = (5, 1) if quick else (200, 3)
     chosen = [s for s in SCENARIOS if s in scenario_keys()]
     rows = bench_reference(repeats)
-    with Progress(len(chosen), "wotr benchmarks") as bar:
+    with Progress(len(chosen), gettext("wotr benchmarks")) as bar:
         for scenario in chosen:
             rows.append(bench_scenario(scenario, games, repeats))
             bar.advance(note=scenario)

@@ -28,6 +28,7 @@ from bots import make_bot
 from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.events import Outcome
 from projections.i18n import say
+from projections.prompts import error_text
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
@@ -265,19 +266,36 @@ class BotReport:
     seconds: float = 0.0
 
     def text(self) -> str:
-        lines = [f"games: {self.games} started, {self.finished} finished"]
+        """The report as ``westmarch bots`` prints it, in the language spoken."""
+        from tools.cli import outcome_word
+
+        lines = [say("games: %(started)s started, %(finished)s finished", started=self.games, finished=self.finished)]
         for (result, reason), n in sorted(self.results.items()):
-            lines.append(f"{result:>8}: {n:5}  ({reason})")
+            lines.append(f"{outcome_word(result, 'result'):>8}: {n:5}  ({outcome_word(reason, 'reason')})")
         rate = self.decisions / self.seconds if self.seconds else 0.0
-        lines.append(f"decisions: {self.decisions:,} in {self.seconds:.1f} s, {rate:,.0f}/s")
-        lines.append(f"ABORTED (a newer version won; retried from the next view): {self.aborted}")
+        lines.append(
+            say(
+                "decisions: %(n)s in %(seconds)s s, %(rate)s/s",
+                n=f"{self.decisions:,}",
+                seconds=f"{self.seconds:.1f}",
+                rate=f"{rate:,.0f}",
+            )
+        )
+        lines.append(say("ABORTED (a newer version won; retried from the next view): %(n)s", n=self.aborted))
         if self.latencies:
             ms = sorted(self.latencies)
             p50, p99 = ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.99))]
             mean = statistics.fmean(ms)
-            lines.append(f"SubmitDecision round trip: p50 {p50:.2f} ms, p99 {p99:.2f} ms, mean {mean:.2f} ms")
+            lines.append(
+                say(
+                    "SubmitDecision round trip: p50 %(p50)s ms, p99 %(p99)s ms, mean %(mean)s ms",
+                    p50=f"{p50:.2f}",
+                    p99=f"{p99:.2f}",
+                    mean=f"{mean:.2f}",
+                )
+            )
         for error, n in self.errors.most_common():
-            lines.append(f"error: {error} x{n}")
+            lines.append(say("error: %(error)s x%(n)s", error=error_text(error), n=n))
         return "\n".join(lines)
 
 
@@ -433,7 +451,7 @@ async def run_bots_async(
     for i in range(games):
         queue.put_nowait(i)
     started = time.perf_counter()
-    with Progress(games, f"{games} bot games over gRPC", enabled=progress) as bar:
+    with Progress(games, say("%(n)s bot games over gRPC", n=games), enabled=progress) as bar:
 
         async def worker(n: int) -> None:
             while not queue.empty():

@@ -12,6 +12,7 @@ import copy
 import json
 from typing import Any
 
+from projections.i18n import _, say
 from tools.games import GameKind
 from tools.simulate import Report, simulate
 
@@ -39,10 +40,10 @@ def table(args: argparse.Namespace, kind: GameKind, scenarios: list[str]) -> lis
     """Simulate each scenario (``all``: every one) at each difficulty (``both``)."""
     if not str(args.bots or "").strip():
         raise TableError(
-            "--scenario all and --difficulty both are for games against the Shadow bots: add --bots shadow"
+            _("--scenario all and --difficulty both are for games against the Shadow bots: add --bots shadow")
         )
     if args.scenario == "all" and str(args.bots).strip() != "shadow":
-        raise TableError("with --scenario all, give --bots shadow (each scenario's Shadow seats)")
+        raise TableError(_("with --scenario all, give --bots shadow (each scenario's Shadow seats)"))
     rows = []
     for scenario in scenarios if args.scenario == "all" else [args.scenario]:
         for difficulty in DIFFICULTIES if args.difficulty == "both" else [args.difficulty or "standard"]:
@@ -61,8 +62,9 @@ def table(args: argparse.Namespace, kind: GameKind, scenarios: list[str]) -> lis
 def show(rows: list[dict[str, Any]], as_json: bool, bot: str) -> str:
     if as_json:
         return json.dumps({"against_the_shadow": rows}, indent=2)
-    lines = [f"Against the Shadow: the Free Peoples played by the {bot} bot, against the Shadow bots"]
-    lines.append(f"{'scenario':18} {'difficulty':12} {'games':>6} {'Free Peoples won':>17} {'win rate':>9}")
+    lines = [say("Against the Shadow: the Free Peoples played by the %(bot)s bot, against the Shadow bots", bot=bot)]
+    heads = (_("scenario"), _("difficulty"), _("games"), _("Free Peoples won"), _("win rate"))
+    lines.append(f"{heads[0]:18} {heads[1]:12} {heads[2]:>6} {heads[3]:>17} {heads[4]:>9}")
     for row in rows:
         lines.append(
             f"{row['scenario']:18} {row['difficulty']:12} {row['games']:6} {row['free_wins']:17} "

@@ -148,3 +148,26 @@ def test_a_decision_is_submitted_and_refused_in_the_language_asked_for(server: T
             stub.SubmitDecision(stale)
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert "choose from en, es, ja" in str(refused.value.details())
+
+
+def test_every_calls_refusal_is_said_in_the_language_it_asks_for(server: ThreadedServer) -> None:
+    """A request's ``language`` says its refusal too (the service's own words, not only the
+    rules'): a game id that is no UUID, a version out of range."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=2)
+        keys = tokens(access)
+        said = {}
+        for lang in ("", "es", "ja"):
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.GetHistory(pb.GetHistoryRequest(game_id="nope", token=keys["p1"], language=lang))
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            with pytest.raises(grpc.RpcError) as out_of_range:
+                stub.GetView(pb.GetViewRequest(game_id=access.game_id, token=keys["p1"], version=999, language=lang))
+            said[lang] = (str(refused.value.details()), str(out_of_range.value.details()))
+        assert said[""] == ("game id 'nope' is not a UUID", "version 999 is out of range: the game has versions 1 to 7")
+        assert said["es"] == (
+            "el id de partida 'nope' no es un UUID",
+            "la versión 999 está fuera de rango: la partida tiene las versiones 1 a 7",
+        )
+        assert all(JAPANESE.search(text) for text in said["ja"]), said["ja"]

@@ -45,6 +45,8 @@ from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from projections.i18n import say
+
 
 class LimitExceeded(Exception):
     """A client went past one of the server's limits; it may try again later."""
@@ -117,11 +119,17 @@ class Gate:
         limits = self.limits
         if self._streams_by_token[key] >= limits.streams_per_token:
             raise LimitExceeded(
-                f"this token already has {limits.streams_per_token} open Watch streams; close one first"
+                say(
+                    "this token already has %(streams_per_token)s open Watch streams; close one first",
+                    streams_per_token=limits.streams_per_token,
+                )
             )
         if self._streams_by_peer[peer] >= limits.streams_per_connection:
             raise LimitExceeded(
-                f"this connection already has {limits.streams_per_connection} open Watch streams; close one first"
+                say(
+                    "this connection already has %(streams_per_connection)s open Watch streams; close one first",
+                    streams_per_connection=limits.streams_per_connection,
+                )
             )
         self._streams_by_token[key] += 1
         self._streams_by_peer[peer] += 1
@@ -169,7 +177,14 @@ class Gate:
                 if level < 1.0
                 else ("this address", limits.address_calls_per_second)
             )
-            raise LimitExceeded(f"too many {rpc} calls from {whose} (at most {rate:g} a second); slow down and retry")
+            raise LimitExceeded(
+                say(
+                    "too many %(rpc)s calls from %(whose)s (at most %(rate)s a second); slow down and retry",
+                    rpc=rpc,
+                    whose=whose,
+                    rate=format(rate, "g"),
+                )
+            )
         work, _ = self._work_left(peer, now, limits.open_work_burst, limits.open_work_per_second)
         work_shared, _ = self._work_left(address, now, limits.address_work_burst, limits.address_work_per_second)
         if work <= 0.0 or work_shared <= 0.0:
@@ -181,8 +196,12 @@ class Gate:
                 else ("this address", limits.address_work_per_second)
             )
             raise LimitExceeded(
-                f"the calls without a token from {whose} used their share of the server "
-                f"({1000 * share:g} ms of work a second); slow down and retry"
+                say(
+                    "the calls without a token from %(whose)s used their share of the server (%(n)s ms of work a "
+                    "second); slow down and retry",
+                    whose=whose,
+                    n=format(1000 * share, "g"),
+                )
             )
         self._remember(peer, level - 1.0, now)
         self._remember(address, shared - 1.0, now)
@@ -236,12 +255,19 @@ class Gate:
                 else ("this address", limits.analysis_address_work_per_second, shared)
             )
             raise LimitExceeded(
-                f"{whose} used its share of analysis ({rate:g} s of CPU a second); "
-                f"retry in {max(1, math.ceil(-left / rate + 0.5))} s"
+                say(
+                    "%(whose)s used its share of analysis (%(rate)s s of CPU a second); retry in %(max)s s",
+                    whose=whose,
+                    rate=format(rate, "g"),
+                    max=max(1, math.ceil(-left / rate + 0.5)),
+                )
             )
         if self._analyses >= limits.analyses_at_once:
             raise LimitExceeded(
-                f"the server is running {limits.analyses_at_once} analyses already; retry in a few seconds"
+                say(
+                    "the server is running %(analyses_at_once)s analyses already; retry in a few seconds",
+                    analyses_at_once=limits.analyses_at_once,
+                )
             )
         self._analyses += 1
         return token_key, address_key

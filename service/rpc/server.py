@@ -44,7 +44,7 @@ from domain.kernel.events import Event
 from domain.lcg.lineups import SetupError
 from domain.rulesets import names
 from domain.verify import Status
-from projections.i18n import LANGUAGES, choose, language, speaking
+from projections.i18n import LANGUAGES, choose, gettext, language, say, speaking
 from projections.prompts import error_text
 from projections.verdicts import told
 from service.app import BadVersion, ConcurrentUpdate, DamagedGame, DamagedRecord, StaleVersion, UnknownGame, Westmarch
@@ -360,7 +360,9 @@ class Servicer:
     def list_games(self, request: pb.ListGamesRequest, entry: CallLog) -> pb.ListGamesResponse:
         if self.private:
             raise PermissionDenied(
-                "this server does not list its games (serve --private): a game is reached with one of its tokens"
+                gettext(
+                    "this server does not list its games (serve --private): a game is reached with one of its tokens"
+                )
             )
         infos = self.service.games(request.offset, request.limit)
         return pb.ListGamesResponse(
@@ -822,7 +824,7 @@ class Server:
         address = f"{options.host}:{options.port}"
         if options.tls_cert or options.tls_key:
             if not (options.tls_cert and options.tls_key):
-                raise ValueError("TLS needs both --tls-cert and --tls-key")
+                raise ValueError(gettext("TLS needs both --tls-cert and --tls-key"))
             with open(options.tls_key, "rb") as k, open(options.tls_cert, "rb") as c:
                 credentials = grpc.ssl_server_credentials([(k.read(), c.read())])
             self.port = server.add_secure_port(address, credentials)
@@ -952,7 +954,7 @@ def sqlite_synchronous(app: Westmarch, mode: str) -> None:
     from eventsourcing.sqlite import SQLiteConnectionPool
 
     if mode.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
-        raise ValueError(f"unknown SQLite synchronous mode {mode!r}")
+        raise ValueError(say("unknown SQLite synchronous mode %(mode)s", mode=repr(mode)))
     pool = getattr(getattr(app.recorder, "datastore", None), "pool", None)
     if not isinstance(pool, SQLiteConnectionPool):
         return
@@ -1081,5 +1083,11 @@ def _language(tag: str) -> str:
         return language()
     chosen = choose(tag)
     if chosen is None:
-        raise BadRequest(f"language {tag!r} is not spoken here: choose from {', '.join(LANGUAGES)} (or '' for en)")
+        raise BadRequest(
+            say(
+                "language %(tag)s is not spoken here: choose from %(languages)s (or '' for en)",
+                tag=repr(tag),
+                languages=", ".join(LANGUAGES),
+            )
+        )
     return chosen

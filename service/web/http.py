@@ -33,7 +33,7 @@ import grpc
 import h11
 from google.protobuf.message import Message
 
-from projections.i18n import speaking
+from projections.i18n import say, speaking
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
 from service.rpc.gen.westmarch.v1 import room_pb2 as rpb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -618,9 +618,17 @@ async def _read_request(
                         if opened is not None and not conn.trailing_data[0] and conn.their_state is h11.IDLE:
                             return None  # opened and never used: closed without an answer
                         raise SlowRequest(
-                            f"the request's head did not arrive within {options.header_seconds:g} s"
+                            say(
+                                "the request's head did not arrive within %(header_seconds)s s",
+                                header_seconds=format(options.header_seconds, "g"),
+                            )
                         ) from None
-                    raise SlowRequest(f"the request's body did not arrive within {options.body_seconds:g} s") from None
+                    raise SlowRequest(
+                        say(
+                            "the request's body did not arrive within %(body_seconds)s s",
+                            body_seconds=format(options.body_seconds, "g"),
+                        )
+                    ) from None
             conn.receive_data(data)
             if not data and conn.their_state is h11.IDLE:
                 return None
@@ -631,7 +639,7 @@ async def _read_request(
         elif isinstance(event, h11.Data):
             body += event.data
             if len(body) > MAX_BODY:
-                raise TooLarge(f"a request body holds at most {MAX_BODY} bytes")
+                raise TooLarge(say("a request body holds at most %(max_body)s bytes", max_body=MAX_BODY))
         elif isinstance(event, h11.EndOfMessage):
             assert head is not None
             headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in head.headers}

@@ -210,3 +210,29 @@ def test_the_bots_report_and_the_table_against_the_shadow(lang: str) -> None:
     english = report.text() + "\n" + show([row], False, "greedy")
     assert english.startswith("games: 4 started, 4 finished\n    lost:     3  (heroes)")
     assert "error: FAILED_PRECONDITION: the game is over x1" in english
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_argparse_refusals_in_the_language_spoken(capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    """argparse's own refusals (a missing argument, a wrong type, a choice not offered, an
+    unknown option) are argparse's English: the command line says them again in its catalog."""
+    refusals = [
+        ["new"],
+        ["simulate", "lcg", "--games", "x"],
+        ["nwe"],
+        ["new", "lcg", "--difficulty", "zz"],
+        ["games", "--bogus"],
+    ]
+    for argv in refusals:
+        with pytest.raises(SystemExit) as done:
+            main(["--lang", lang, *argv])
+        assert done.value.code == 2
+        said = capsys.readouterr().err
+        assert said.startswith("westmarch: ") and said.count("\n") == 1, said
+        assert not _left(lang, said), (_left(lang, said), said)
+        assert lang != "ja" or JAPANESE.search(said), said
+    with pytest.raises(SystemExit):
+        main(["nwe"])
+    assert capsys.readouterr().err == (
+        "westmarch: argument COMMAND: invalid choice: 'nwe'; did you mean new? (see: westmarch --help)\n"
+    )

@@ -25,6 +25,7 @@ from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.ruleset import recorded_rules_version
 from domain.lcg.lineups import SetupError
 from domain.verify import check_chain, verify
+from projections.i18n import DEFAULT as DEFAULT_LANGUAGE
 from projections.i18n import LANGUAGES, N_, _, from_environment, language, nsay, say, speaking
 from projections.prompts import error_text
 from projections.verdicts import told as verdict_told
@@ -98,11 +99,56 @@ class _Parser(argparse.ArgumentParser):
             near = difflib.get_close_matches(wrong.group(1), choices, n=1)
             if near:
                 head = message[: wrong.start(2) - len(" (choose from ")]
-                message = say("%(message)s; did you mean %(choice)s?", message=head, choice=near[0])
+                message = say("%(message)s; did you mean %(choice)s?", message=_argparse_said(head), choice=near[0])
+            else:
+                message = _argparse_said(message)
+        else:
+            message = _argparse_said(message)
         command = self.prog.removeprefix("westmarch").strip()
         where = f"{command}: " if command else ""
         said = say("%(message)s (see: %(help)s)", message=message, help=f"{self.prog} --help")
         self.exit(2, f"westmarch: {where}{said}\n")
+
+
+_ARGPARSE = (
+    (re.compile(r"argument (\S+): (.+)$", re.DOTALL), N_("argument %(argument)s: %(message)s")),
+    (
+        re.compile(r"the following arguments are required: (.+)$"),
+        N_("the following arguments are required: %(arguments)s"),
+    ),
+    (re.compile(r"invalid choice: ('[^']*')(?: \(choose from (.*)\))?$"), N_("invalid choice: %(value)s")),
+    (re.compile(r"invalid (\w+) value: (.+)$"), N_("invalid %(type)s value: %(value)s")),
+    (re.compile(r"unrecognized arguments: (.+)$"), N_("unrecognized arguments: %(arguments)s")),
+    (re.compile(r"one of the arguments (.+) is required$"), N_("one of the arguments %(arguments)s is required")),
+    (re.compile(r"not allowed with argument (.+)$"), N_("not allowed with argument %(argument)s")),
+    (
+        re.compile(r"ambiguous option: (\S+) could match (.+)$"),
+        N_("ambiguous option: %(option)s could match %(matches)s"),
+    ),
+    (re.compile(r"expected one argument$"), N_("expected one argument")),
+    (re.compile(r"expected at most one argument$"), N_("expected at most one argument")),
+    (re.compile(r"expected at least one argument$"), N_("expected at least one argument")),
+)
+"""argparse's own refusals (its English, Python 3.11+), each read by a pattern and said again
+as a catalog message with named blanks: argparse reads the standard library's catalogs, not ours."""
+
+
+def _argparse_said(message: str) -> str:
+    """An argparse refusal in the language spoken; one it does not know stays as it is."""
+    if language() == DEFAULT_LANGUAGE:
+        return message
+    for regex, said in _ARGPARSE:
+        found = regex.match(message)
+        if found is None:
+            continue
+        names = re.findall(r"%\((\w+)\)s", said)
+        values = dict(zip(names, found.groups(), strict=False))
+        if "message" in values:
+            values["message"] = _argparse_said(values["message"])
+        if said.startswith("invalid choice") and found.group(2):
+            return say("%(message)s (choose from %(choices)s)", message=say(said, **values), choices=found.group(2))
+        return say(said, **values)
+    return message
 
 
 class _Formatter(argparse.HelpFormatter):

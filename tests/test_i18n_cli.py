@@ -18,7 +18,9 @@ COMMANDS = [
     ["new", "wotr"],
     *[[name] for name in ("play", "serve", "log", "verify", "export", "games")],
 ]
-OPTION_WORDS = re.compile(r"(?<![\w-])--?[\w-]+|\b[A-Z_]{2,}\w*|\{[^}]*\}|\S+\.(?:db|md|json|toml|o8d)|\w+://\S+|%\(\w+\)s")
+OPTION_WORDS = re.compile(
+    r"(?<![\w-])--?[\w-]+|\b[A-Z_]{2,}\w*|\{[^}]*\}|\S+\.(?:db|md|json|toml|o8d)|\w+://\S+|%\(\w+\)s"
+)
 """What a help text quotes as it is typed: options, metavars, choices, file names, addresses."""
 
 

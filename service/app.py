@@ -638,6 +638,21 @@ class Westmarch(Application[UUID]):
             raise UnknownGame(game_id)
         return latest
 
+    def last_event(self, game_id: UUID) -> Event | None:
+        """The game's last stored event, decoded (None if it has none): one indexed read
+        of one row. A sound log ends with the pending decision (:class:`DecisionRequested`)
+        or the end (:class:`GameEnded`), so this says who the game waits for without
+        loading it; :class:`DamagedGame` if the row does not decode."""
+        rules = self.rules_of(game_id)
+        last = self.recorder.select_events(game_id, desc=True, limit=1)
+        if not last:
+            return None
+        try:
+            event: Event = self._decode(rules, [last[0].state])[0]
+        except _UNDECODABLE:
+            raise self._unreadable(game_id) from None
+        return event
+
     def history(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Event]:
         """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass
         and checked to follow each other (:class:`DamagedGame` otherwise). The whole log

@@ -36,6 +36,7 @@ def child_command(args: argparse.Namespace, port: int, web_port: int | None = No
     if web_port is not None:
         command += ["--web-port", str(web_port)]
     command += ["--log-level", args.log_level, "--grace", str(args.grace), "--epic-groups", str(args.epic_groups)]
+    command += ["--bot-sweep", str(args.bot_sweep)]
     if args.postgres:
         command += ["--postgres", args.postgres]
     elif args.db:

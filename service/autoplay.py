@@ -266,7 +266,7 @@ class Autoplay:
             for _, _, _, state in page:
                 game_id = msgspec.json.decode(mapper.open_state(state), type=_Opened).game_id
                 self._watch(game_id)
-                self._look(game_id)
+                self._look(game_id, "start")
             if len(page) < 500:
                 break
             after = page[-1][0]
@@ -330,9 +330,10 @@ class Autoplay:
         self._watched.pop(game_id, None)
         self._rooms.pop(room_id(game_id), None)
 
-    def _look(self, game_id: UUID) -> None:
+    def _look(self, game_id: UUID, at: str = "sweep") -> None:
         """Whether a watched game waits for the server: its last event, then its room (a
-        game over needs no room read). Played if so; forgotten if over or moved elsewhere."""
+        game over needs no room read). Played if so (and logged: which process took up
+        which game, ``at`` start or in a periodic sweep); forgotten if over or moved elsewhere."""
         watched = self._watched.get(game_id)
         if watched is None:
             return
@@ -357,6 +358,11 @@ class Autoplay:
             return
         decision = last.decision
         if decision.seat in room.bots or (decision.seat in room.auto_pass and is_action_window(decision)):
+            with self._lock:
+                busy = game_id in self._queued
+            if not busy:
+                fields = {"game": str(game_id), "version": last.seq, "seat": decision.seat, "at": at}
+                log.info("taking up a game waiting for the server", extra={"fields": fields})
             self.notify(game_id)
         else:
             watched.waits_for_person = True

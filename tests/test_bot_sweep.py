@@ -21,6 +21,10 @@ import pytest
 
 from domain.kernel.events import DecisionAnswered, DecisionRequested
 from service.app import Westmarch, store_env
+from service.autoplay import Autoplay
+from service.commands import GameService
+from service.games import GameRequest, PlayerSetup
+from service.room import SeatPlan
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tests.conftest import POSTGRES_DSN
@@ -184,3 +188,44 @@ def test_a_bot_game_whose_process_is_killed_is_taken_up(tmp_path: Path, kind: st
         finally:
             serving.close()
             app.close()
+
+
+def _one_bot(seed: int, people: int = 0) -> GameRequest:
+    """p1 a random bot (its mulligan is the game's first decision), then ``people`` persons."""
+    players = tuple(PlayerSetup() for _ in range(1 + people))
+    return GameRequest("lcg", players=players, seating=(SeatPlan("p1", bot="random"),))
+
+
+def test_the_sweep_reads_no_finished_game_and_takes_up_one_left_waiting(tmp_path: Path) -> None:
+    """A process sweeping a store of finished games and one waiting for a person reads each
+    game's last event once, at its start, and nothing of them in the sweeps after; a game
+    another process left waiting for its bot (that process stopped answering) is taken up
+    at a sweep, not at the start."""
+    env = store_env(db=str(tmp_path / "games.db"))
+    app = Westmarch(env)
+    service = GameService(app)
+    player = Autoplay(service, every=0)
+    service.on_commit = player.notify
+    finished = [service.create(_one_bot(seed)).game_id for seed in range(4)]
+    wait_until(lambda: all(service.state(g).over is not None for g in finished), 120)
+    waiting = service.create(_one_bot(9, people=1))
+    wait_until(lambda: service.state(waiting.game_id).pending.seat == "p2", 30)  # the bot kept, p2 is asked
+    player.close()  # this process answers no more bots: its commits tell no one
+
+    other = GameService(Westmarch(env))
+    sweeper = Autoplay(other, every=0.05)
+    other.on_commit = sweeper.notify
+    try:
+        sweeper.sweep()
+        wait_until(lambda: sweeper.sweeps >= 3, 30)
+        assert (sweeper.looks, sweeper.watched) == (5, 1)  # every game once at start; only p2's is watched
+        wait_until(lambda: sweeper.sweeps >= 8, 30)
+        assert sweeper.looks == 5  # the sweeps after read none of them again
+
+        left = service.create(_one_bot(11))  # waits for its bot; its own process plays nothing now
+        wait_until(lambda: app.version(left.game_id) > left.version, 30)
+        assert sweeper.answered > 0 and sweeper.watched >= 1
+    finally:
+        sweeper.close()
+        other.app.close()
+        app.close()

@@ -241,16 +241,16 @@ class Autoplay:
     def _sweeping(self, every: float) -> None:
         """The sweep thread: the sweep at start, then one every ``every`` seconds."""
         try:
-            self._start_sweep()
+            self.first_sweep()
         except Exception:
             log.exception("looking for games waiting for a bot failed")
         while every > 0 and not self._stop.wait(every):
             try:
-                self._tick()
+                self.tick()
             except Exception:
                 log.exception("looking for games waiting for a bot failed")
 
-    def _start_sweep(self) -> None:
+    def first_sweep(self) -> None:
         """Every room once (one indexed read per 500, :func:`~service.store.select_firsts`)
         and its game's last event: a game left waiting for a bot is played at once, a game
         over is forgotten, the others are watched."""
@@ -272,7 +272,7 @@ class Autoplay:
             after = page[-1][0]
         self.sweeps += 1
 
-    def _tick(self) -> None:
+    def tick(self) -> None:
         """One periodic sweep: the store's notification log since the tick before last
         (an indexed range of the rows saved since, usually none) says which watched games
         moved; a watched game that did not move for a whole interval and was not found

@@ -319,7 +319,10 @@ class Autoplay:
         for game_id, watched in list(self._watched.items()):
             if game_id in moved or game_id in busy or watched.waits_for_person:
                 continue
-            self._look(game_id)
+            try:
+                self._look(game_id)
+            except Exception:  # one game's trouble (the store's is seen by all) keeps the others looked at
+                log.exception("looking at game %s for a bot's decision failed", game_id)
         self.sweeps += 1
 
     def _watch(self, game_id: UUID) -> None:
@@ -360,7 +363,8 @@ class Autoplay:
         if decision.seat in room.bots or (decision.seat in room.auto_pass and is_action_window(decision)):
             with self._lock:
                 busy = game_id in self._queued
-            if not busy:
+            if not busy and watched.taken_up != last.seq:  # said once a version (a game that cannot be played)
+                watched.taken_up = last.seq
                 fields = {"game": str(game_id), "version": last.seq, "seat": decision.seat, "at": at}
                 log.info("taking up a game waiting for the server", extra={"fields": fields})
             self.notify(game_id)
@@ -382,6 +386,9 @@ class _Watched:
     room_version: int = 0
     waits_for_person: bool = False
     """Found waiting for a person since it last moved: not looked at until it moves."""
+    taken_up: int = 0
+    """The version at which this process last took the game up (a damaged game, which
+    :meth:`Autoplay._play` leaves, is tried again each sweep but logged once)."""
 
 
 def _as_uuid(value: Any) -> UUID:

@@ -266,7 +266,10 @@ class Autoplay:
             for _, _, _, state in page:
                 game_id = msgspec.json.decode(mapper.open_state(state), type=_Opened).game_id
                 self._watch(game_id)
-                self._look(game_id, "start")
+                try:
+                    self._look(game_id, "start")
+                except Exception:
+                    log.exception("looking at game %s for a bot's decision failed", game_id)
             if len(page) < 500:
                 break
             after = page[-1][0]

@@ -6,6 +6,10 @@ file) and stay consistent through it: optimistic concurrency on each game's vers
 the store's notification log to wake watchers of games another process changed. The
 parent picks the port, starts the children, says where it serves once all are up,
 restarts a child that dies, and passes SIGTERM and SIGINT on for a graceful stop.
+
+A child that dies while one of its games waits for a bot's decision leaves nothing stuck:
+the others' sweeps (``--bot-sweep``) take the game up once it stops moving, and the
+restarted child sweeps every game with a room at its start (``service/autoplay.py``).
 """
 
 from __future__ import annotations

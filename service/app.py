@@ -642,12 +642,14 @@ class Westmarch(Application[UUID]):
         """The game's last stored event, decoded (None if it has none): one indexed read
         of one row. A sound log ends with the pending decision (:class:`DecisionRequested`)
         or the end (:class:`GameEnded`), so this says who the game waits for without
-        loading it; :class:`DamagedGame` if the row does not decode."""
-        rules = self.rules_of(game_id)
+        loading it; :class:`DamagedGame` if the row does not decode. The row's topic names
+        the ruleset (no read of the first event, as :meth:`rules_of` makes for a game it has
+        not met)."""
         last = self.recorder.select_events(game_id, desc=True, limit=1)
         if not last:
             return None
         try:
+            rules = ruleset(ruleset_of(last[0].topic))
             event: Event = self._decode(rules, [last[0].state])[0]
         except _UNDECODABLE:
             raise self._unreadable(game_id) from None

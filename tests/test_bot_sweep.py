@@ -109,10 +109,6 @@ def _moved_on(app: Westmarch, game_id: str, version: int) -> bool:
     )
 
 
-def _started(serving: Serving, pid: int) -> bool:
-    return any(x["pid"] == pid and x.get("msg") == "serving" for x in serving.lines())
-
-
 def _new_child(serving: Serving, known: set[int]) -> int | None:
     """A child process not among ``known`` that has begun to serve (a restarted one)."""
     return next((x["pid"] for x in serving.lines() if x.get("msg") == "serving" and x["pid"] not in known), None)

@@ -1056,7 +1056,7 @@ def parser() -> argparse.ArgumentParser:
         type=float,
         default=SWEEP_SECONDS,
         metavar="SECONDS",
-        help="seconds between two looks for games waiting for a bot that no server process is playing "
+        help="how often, in seconds, to look for games waiting for a bot that no server process is playing "
         "(one whose process died); 0: only at start (default: %(default)s)",
     )
     p.add_argument(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -19,11 +20,14 @@ from uuid import UUID
 import grpc
 import pytest
 
+from bots import is_action_window, random_choice
 from domain.kernel.events import DecisionAnswered, DecisionRequested
 from service.app import Westmarch, store_env
 from service.autoplay import Autoplay
 from service.commands import GameService
 from service.games import GameRequest, PlayerSetup
+from service.lobby import Lobby
+from service.records import CommandApplied, command_id
 from service.room import SeatPlan
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
@@ -221,6 +225,40 @@ def test_the_sweep_reads_no_finished_game_and_takes_up_one_left_waiting(tmp_path
         left = service.create(_one_bot(11))  # waits for its bot; its own process plays nothing now
         wait_until(lambda: app.version(left.game_id) > left.version, 30)
         assert sweeper.answered > 0 and sweeper.watched >= 1
+    finally:
+        sweeper.close()
+        other.app.close()
+        app.close()
+
+
+def test_a_window_left_waiting_when_its_seat_turned_auto_pass_on_is_passed_at_a_sweep(tmp_path: Path) -> None:
+    """A person turns auto-pass on while an action window waits for them, through a process
+    that then answers nothing (its ``played`` callback reaches no one, as if it died): the
+    sweeping process sees the room change in the notification log and passes the window."""
+    env = store_env(db=str(tmp_path / "games.db"))
+    app = Westmarch(env)
+    service = GameService(app)  # nothing plays here
+    access = service.create(GameRequest("lcg", players=(PlayerSetup(),), seating=(SeatPlan("p1", name="Ann"),)), seed=3)
+    game_id = access.game_id
+    other = GameService(Westmarch(env))
+    sweeper = Autoplay(other, every=0.05)
+    other.on_commit = sweeper.notify
+    try:
+        sweeper.sweep()
+        rng = random.Random(3)
+        for n in range(300):  # the person answers until an action window waits for them
+            decision = service.state(game_id).pending
+            if is_action_window(decision):
+                break
+            service.submit_as(game_id, "p1", 0, decision.id, random_choice(decision, rng), f"c{n}")
+        else:
+            raise AssertionError("no action window came")
+        wait_until(lambda: sweeper.sweeps >= 4, 30)  # it looked, and left the person's window alone
+        assert service.state(game_id).pending.id == decision.id and sweeper.answered == 0
+        Lobby(service).set_seat(game_id, access.seats["p1"], "", auto_pass=True)
+        passed = command_id(game_id, "p1", f"auto-pass/{decision.id}")
+        wait_until(lambda: isinstance(app.record(passed), CommandApplied), 30)
+        assert sweeper.answered >= 1
     finally:
         sweeper.close()
         other.app.close()

@@ -6,6 +6,7 @@ a store of finished games costs the sweep nothing per tick."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import signal
@@ -21,7 +22,7 @@ import grpc
 import pytest
 
 from bots import is_action_window, random_choice
-from domain.kernel.events import DecisionAnswered, DecisionRequested
+from domain.kernel.events import DecisionAnswered, DecisionRequested, GameEnded
 from service.app import Westmarch, store_env
 from service.autoplay import Autoplay
 from service.commands import GameService
@@ -262,4 +263,34 @@ def test_a_window_left_waiting_when_its_seat_turned_auto_pass_on_is_passed_at_a_
     finally:
         sweeper.close()
         other.app.close()
+        app.close()
+
+
+def test_two_processes_taking_up_one_game_at_once_answer_each_decision_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two processes start at once on a store whose game waits for its bot: both take it up
+    at their start and play it to its end side by side. Each decision is saved once (the
+    store refuses the second answer at the same version); the one refused gives way quietly,
+    finding the other's answer by its command id, and nothing is logged as an error."""
+    env = store_env(db=str(tmp_path / "games.db"))
+    app = Westmarch(env)
+    left = GameService(app).create(_one_bot(5))  # its process plays nothing
+    services = [GameService(Westmarch(env)) for _ in range(2)]
+    sweepers = [Autoplay(service, every=0.05) for service in services]
+    for service, sweeper in zip(services, sweepers, strict=True):
+        service.on_commit = sweeper.notify
+    try:
+        with caplog.at_level(logging.DEBUG, logger="westmarch"):
+            for sweeper in sweepers:
+                sweeper.sweep()
+            wait_until(lambda: isinstance(app.last_event(left.game_id), GameEnded), 120)
+        answered = [e for e in app.history(left.game_id) if isinstance(e, DecisionAnswered)]
+        assert len({e.decision for e in answered}) == len(answered) == sum(s.answered for s in sweepers)
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    finally:
+        for sweeper in sweepers:
+            sweeper.close()
+        for service in services:
+            service.app.close()
         app.close()

@@ -1,7 +1,8 @@
 """Games waiting for a bot that no server process is playing are taken up by the sweep
 (``service/autoplay.py``): by a process that lives on when another dies under ``serve
---processes``, by the Supervisor's restarted child at its start, never answered twice, and
-a store of finished games costs the sweep nothing per tick."""
+--processes``, by the Supervisor's restarted child at its start, a window of a seat that
+turned auto-pass on, each decision answered once when two processes take a game up at
+once, and a store of finished games costs the sweep nothing per tick."""
 
 from __future__ import annotations
 

@@ -295,3 +295,10 @@ def test_two_processes_taking_up_one_game_at_once_answer_each_decision_once(
         for service in services:
             service.app.close()
         app.close()
+
+
+def test_serve_refuses_a_negative_sweep_interval(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from tools.cli import main
+
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "g.db"), "--bot-sweep", "-1"]) == 2
+    assert "--bot-sweep cannot be negative" in capsys.readouterr().err

@@ -638,6 +638,23 @@ class Westmarch(Application[UUID]):
             raise UnknownGame(game_id)
         return latest
 
+    def last_event(self, game_id: UUID) -> Event | None:
+        """The game's last stored event, decoded (None if it has none): one indexed read
+        of one row. A sound log ends with the pending decision (:class:`DecisionRequested`)
+        or the end (:class:`GameEnded`), so this says who the game waits for without
+        loading it; :class:`DamagedGame` if the row does not decode. The row's topic names
+        the ruleset (no read of the first event, as :meth:`rules_of` makes for a game it has
+        not met)."""
+        last = self.recorder.select_events(game_id, desc=True, limit=1)
+        if not last:
+            return None
+        try:
+            rules = ruleset(ruleset_of(last[0].topic))
+            event: Event = self._decode(rules, [last[0].state])[0]
+        except _UNDECODABLE:
+            raise self._unreadable(game_id) from None
+        return event
+
     def history(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Event]:
         """The game's events (all, or those after ``gt`` up to ``lte``), decoded in one pass
         and checked to follow each other (:class:`DamagedGame` otherwise). The whole log

@@ -3,9 +3,16 @@ on auto-pass.
 
 Who they are is in the game's room (``service/room.py``), saved with the game, so every
 server process knows them, and knows them again after a restart. After each command this
-process saves on a game (and when a page opens its room, and once at start for every room
-that has bots or auto-pass), the game is looked at: while its pending decision is a bot
-seat's, or an action window of a seat on auto-pass, it is answered.
+process saves on a game (and when a page opens its room), the game is looked at: while its
+pending decision is a bot seat's, or an action window of a seat on auto-pass, it is answered.
+
+A sweep finds the games no one is answering: at start every room's game (a game left
+waiting for a bot when its server stopped, or when a process of ``serve --processes`` died
+and was restarted), then every ``SWEEP_SECONDS`` the games that waited for the server a
+whole interval without moving (the process playing them died, the others live on). It reads
+the store's notification log since the last sweeps and, for a game that did not move, its
+last event: a store of many finished games costs one empty range read a sweep, since a game
+found over is not watched again, nor one found waiting for a person until it moves.
 
 An answer is a command like a person's, through the same path
 (:meth:`~service.commands.GameService.submit_as`): checked against the pending decision,
@@ -31,6 +38,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 from uuid import UUID
@@ -39,10 +47,13 @@ import msgspec
 
 from bots import DEFAULT_SEARCH_SECONDS, Bot, is_action_window, make_bot
 from domain.kernel.decisions import Choice, Decision, NotYourDecision, RuleError
+from domain.kernel.events import DecisionRequested, GameEnded
+from domain.rulesets import names
 from service.app import DamagedGame, UnknownGame
 from service.commands import GameService
-from service.records import ROOM_TOPIC
-from service.store import EventMapper, select_firsts
+from service.records import ROOM_TOPIC, TOPICS, AutoPassSet, PlayMoved, RoomOpened, room_id
+from service.room import SWEEP_SECONDS
+from service.store import CREATED_TOPIC, EVENT_TOPIC, EventMapper, select_firsts
 
 log = logging.getLogger("westmarch.autoplay")
 STEPS = 25
@@ -67,8 +78,10 @@ def _table(table: bytes, game: str) -> Any:
 class Autoplay:
     """Plays the bot seats and auto-pass windows of one service's games."""
 
-    def __init__(self, service: GameService, threads: int = THREADS) -> None:
+    def __init__(self, service: GameService, threads: int = THREADS, every: float = SWEEP_SECONDS) -> None:
         self.service = service
+        self.every = every
+        """Seconds between two sweeps (0: only the sweep at start)."""
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="westmarch-autoplay")
         self._lock = threading.Lock()
         self._queued: set[UUID] = set()
@@ -81,6 +94,21 @@ class Autoplay:
         self.answered = 0
         """Decisions answered by this process (bots and auto-pass); one another process
         answered first is not counted."""
+        self.sweeps = 0
+        """Sweeps done (the one at start, then the periodic ones)."""
+        self.looks = 0
+        """Games' last events read by the sweeps."""
+        self._stop = threading.Event()
+        self._sweeper: threading.Thread | None = None
+        self._watched: dict[UUID, _Watched] = {}
+        """Games with a room, not known to be over: only the sweep thread touches it."""
+        self._rooms: dict[UUID, UUID] = {}
+        """The room record of each watched game, to its game."""
+        self._marks = [0, 0]
+        """The notification log's last id read by the tick before last and by the last."""
+        self._topics = [t.format(ruleset=n) for n in names() for t in (EVENT_TOPIC, CREATED_TOPIC)] + [
+            TOPICS[kind] for kind in (RoomOpened, AutoPassSet, PlayMoved)
+        ]
 
     def notify(self, game_id: UUID, version: int = 0) -> None:
         """The game changed (or may wait for a bot): look at it soon."""
@@ -94,13 +122,24 @@ class Autoplay:
         self._executor.submit(self._turn, game_id)
 
     def sweep(self) -> None:
-        """Look at every game whose room has a bot or a seat on auto-pass (at start: a game
-        left waiting for a bot when a server stopped goes on)."""
-        self._executor.submit(self._sweep)
+        """Start sweeping, on a thread of its own: at once every game with a room (a game
+        left waiting for a bot when a server stopped goes on, and a restarted process of
+        ``serve --processes`` takes up what its predecessor left), then every
+        :attr:`every` seconds the games that stopped moving while the server is to answer
+        them (another process playing them died)."""
+        if self._sweeper is not None:
+            return
+        self._sweeper = threading.Thread(
+            target=self._sweeping, args=(self.every,), name="westmarch-bot-sweep", daemon=True
+        )
+        self._sweeper.start()
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
+        self._stop.set()
+        if self._sweeper is not None:
+            self._sweeper.join(30)
         self._executor.shutdown(wait=True, cancel_futures=True)
         if self._searches is not None:
             self._searches.shutdown(wait=True, cancel_futures=True)
@@ -197,24 +236,166 @@ class Autoplay:
         job = searches.submit(search_choice, game, state, decision, table, seed, consent, self.search_seconds)
         return job.result()
 
-    def _sweep(self) -> None:
+    # -- sweeps -----------------------------------------------------------------------
+
+    def _sweeping(self, every: float) -> None:
+        """The sweep thread: the sweep at start, then one every ``every`` seconds."""
+        try:
+            self.first_sweep()
+        except Exception:
+            log.exception("looking for games waiting for a bot failed")
+        while every > 0 and not self._stop.wait(every):
+            try:
+                self.tick()
+            except Exception:
+                log.exception("looking for games waiting for a bot failed")
+
+    def first_sweep(self) -> None:
+        """Every room once (one indexed read per 500, :func:`~service.store.select_firsts`)
+        and its game's last event: a game left waiting for a bot is played at once, a game
+        over is forgotten, the others are watched."""
         app = self.service.app
         mapper = app.mapper
         assert isinstance(mapper, EventMapper)
+        recorder: Any = app.recorder
+        mark = recorder.max_notification_id() or 0  # first: a change made during the scan is seen by the next tick
+        self._marks = [mark, mark]
         after = 0
+        while True:
+            page = select_firsts(recorder, after, 500, [ROOM_TOPIC])
+            for _, _, _, state in page:
+                game_id = msgspec.json.decode(mapper.open_state(state), type=_Opened).game_id
+                self._watch(game_id)
+                try:
+                    self._look(game_id, "start")
+                except Exception:
+                    log.exception("looking at game %s for a bot's decision failed", game_id)
+            if len(page) < 500:
+                break
+            after = page[-1][0]
+        self.sweeps += 1
+
+    def tick(self) -> None:
+        """One periodic sweep: the store's notification log since the tick before last
+        (an indexed range of the rows saved since, usually none) says which watched games
+        moved; a watched game that did not move for a whole interval and was not found
+        waiting for a person since it last moved is looked at (its last event: one indexed
+        read), and played if it waits for the server. A game another process is playing
+        moves every interval and is left to it; one whose process died stops moving and
+        is taken over here. Both answering at once saves one answer (the decision's command
+        id), and the other gives way (:meth:`_play`)."""
+        recorder: Any = self.service.app.recorder
+        mapper = self.service.app.mapper
+        assert isinstance(mapper, EventMapper)
+        start = self._marks[0]  # two ticks back: PostgreSQL may commit a lower id after a higher one was read
+        moved: set[UUID] = set()
+        while True:
+            page = recorder.select_notifications(start + 1, 500, topics=self._topics)
+            for note in page:
+                found = _as_uuid(note.originator_id)
+                if note.topic == ROOM_TOPIC:
+                    game_id = msgspec.json.decode(mapper.open_state(note.state), type=_Opened).game_id
+                    if game_id not in self._watched:
+                        self._watch(game_id)
+                        moved.add(game_id)
+                    continue
+                game_id = self._rooms.get(found, found)
+                watched = self._watched.get(game_id)
+                if watched is None:
+                    continue
+                if found == game_id and note.originator_version > watched.version:
+                    watched.version = note.originator_version
+                    moved.add(game_id)
+                elif found != game_id and note.originator_version > watched.room_version:
+                    watched.room_version = note.originator_version
+                    moved.add(game_id)
+            if page:
+                start = page[-1].id
+            if len(page) < 500:
+                break
+        self._marks = [self._marks[1], max(start, self._marks[1])]
+        for game_id in moved:
+            if game_id in self._watched:
+                self._watched[game_id].waits_for_person = False
+        with self._lock:
+            busy = set(self._queued)
+        for game_id, watched in list(self._watched.items()):
+            if game_id in moved or game_id in busy or watched.waits_for_person:
+                continue
+            try:
+                self._look(game_id)
+            except Exception:  # one game's trouble (the store's is seen by all) keeps the others looked at
+                log.exception("looking at game %s for a bot's decision failed", game_id)
+        self.sweeps += 1
+
+    def _watch(self, game_id: UUID) -> None:
+        self._watched[game_id] = _Watched()
+        self._rooms[room_id(game_id)] = game_id
+
+    def _forget_game(self, game_id: UUID) -> None:
+        self._watched.pop(game_id, None)
+        self._rooms.pop(room_id(game_id), None)
+
+    def _look(self, game_id: UUID, at: str = "sweep") -> None:
+        """Whether a watched game waits for the server: its last event, then its room (a
+        game over needs no room read). Played if so (and logged: which process took up
+        which game, ``at`` start or in a periodic sweep); forgotten if over or moved elsewhere."""
+        watched = self._watched.get(game_id)
+        if watched is None:
+            return
         try:
-            while True:
-                page = select_firsts(app.recorder, after, 500, [ROOM_TOPIC])
-                for _, _, _, state in page:
-                    game_id = msgspec.json.decode(mapper.open_state(state), type=_Opened).game_id
-                    room = self.service.rooms.room(game_id)
-                    if room is not None and (room.bots or room.auto_pass) and room.moved is None:
-                        self.notify(game_id)
-                if len(page) < 500:
-                    return
-                after = page[-1][0]
-        except Exception:
-            log.exception("looking for games waiting for a bot failed")
+            last = self.service.app.last_event(game_id)
+        except (UnknownGame, DamagedGame):
+            self._forget_game(game_id)  # nothing to play on (a damaged log is refused to every command)
+            return
+        self.looks += 1
+        if last is None:
+            return  # saved meanwhile by a transaction not seen yet: looked at next tick
+        watched.version = max(watched.version, last.seq)
+        if isinstance(last, GameEnded):
+            self._forget_game(game_id)
+            return
+        room = self.service.rooms.room(game_id)
+        if room is None or room.moved is not None:  # play went on elsewhere (a take-back)
+            self._forget_game(game_id)
+            return
+        watched.room_version = max(watched.room_version, room.version)
+        if not isinstance(last, DecisionRequested):
+            return
+        decision = last.decision
+        if decision.seat in room.bots or (decision.seat in room.auto_pass and is_action_window(decision)):
+            with self._lock:
+                busy = game_id in self._queued
+            if not busy and watched.taken_up != last.seq:  # said once a version (a game that cannot be played)
+                watched.taken_up = last.seq
+                fields = {"game": str(game_id), "version": last.seq, "seat": decision.seat, "at": at}
+                log.info("taking up a game waiting for the server", extra={"fields": fields})
+            self.notify(game_id)
+        else:
+            watched.waits_for_person = True
+
+    @property
+    def watched(self) -> int:
+        """Games with a room this process watches (not over, not moved elsewhere)."""
+        return len(self._watched)
+
+
+@dataclass
+class _Watched:
+    """What the sweep knows of a game with a room."""
+
+    version: int = 0
+    """The game's last version seen."""
+    room_version: int = 0
+    waits_for_person: bool = False
+    """Found waiting for a person since it last moved: not looked at until it moves."""
+    taken_up: int = 0
+    """The version at which this process last took the game up (a damaged game, which
+    :meth:`Autoplay._play` leaves, is tried again each sweep but logged once)."""
+
+
+def _as_uuid(value: Any) -> UUID:
+    return value if isinstance(value, UUID) else UUID(str(value))
 
 
 class _Opened(msgspec.Struct):

@@ -61,6 +61,12 @@ TABLE, EPIC, WATCHERS = "table", "epic", "watchers"
 CHANNELS = (TABLE, EPIC, WATCHERS)
 SHADOW_BOT = "shadow"
 """How a room names a seat the rules play (Against the Shadow's Shadow bots)."""
+SWEEP_SECONDS = 5.0
+"""Seconds between two sweeps of a server process for games waiting for a bot that no
+process is playing (``service/autoplay.py``): longer than a bot's decision takes (the
+search bot's is 2 s), so a game another process is playing moves between two sweeps and
+is left to it. Here, not in ``service/autoplay.py``, so the command line's help can say
+it without loading the bots."""
 MAX_NAME = 40
 MAX_TEXT = 500
 MAX_MESSAGES = 200

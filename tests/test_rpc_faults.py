@@ -281,10 +281,29 @@ def test_a_retried_create_with_one_request_id_makes_one_game(
 
 def _on_every_connection(server: ThreadedServer, sql: str) -> None:
     """Run ``sql`` on each of the server's SQLite connections (how a test fills the disk or
-    makes the store read-only without mounting anything)."""
+    makes the store read-only without mounting anything): those in the pool, none being in
+    use meanwhile (the pool's lock held), and those the pool makes later (the server's
+    threads, the bot sweep's among them, may need one more at any moment)."""
+    import time
+
     pool: Any = server.app.recorder.datastore.pool  # type: ignore[attr-defined]
-    for connection in list(pool._pool):
+    if not hasattr(pool, "_made_before_test"):
+        pool._made_before_test = pool._create_connection
+    made = pool._made_before_test
+
+    def create_with_sql() -> Any:
+        connection = made()
         connection._sqlite_conn.execute(sql)
+        return connection
+
+    pool._create_connection = create_with_sql
+    while True:
+        with pool._put_condition:
+            if not pool._num_in_use:
+                for connection in list(pool._pool):
+                    connection._sqlite_conn.execute(sql)
+                return
+        time.sleep(0.001)
 
 
 def _count(db: Path) -> int:

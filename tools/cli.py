@@ -39,6 +39,7 @@ from service.app import (
     Westmarch,
     store_env,
 )
+from service.room import SWEEP_SECONDS
 from service.rpc.limits import Limits
 from service.store import EventMapper
 from tools.decks import deck_source
@@ -621,6 +622,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise CommandError(_("--processes must be at least 1"))
     if args.epic_groups < 1:
         raise CommandError(_("--epic-groups must be at least 1"))
+    if not args.bot_sweep >= 0:
+        raise CommandError(_("--bot-sweep cannot be negative"))
     if args.processes > 1:
         from tools.processes import serve_processes
 
@@ -645,6 +648,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         web_port=args.web_port,
         limits=Limits(groups_per_epic=args.epic_groups),
         private=args.private,
+        bot_sweep=args.bot_sweep,
     )
     asyncio.run(serve(options, ready, web_ready))
     return 0
@@ -1189,6 +1193,14 @@ def parser() -> argparse.ArgumentParser:
         help="most groups (games) one Epic Multiplayer event may open (default: %(default)s)",
     )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.add_argument(
+        "--bot-sweep",
+        type=float,
+        default=SWEEP_SECONDS,
+        metavar="SECONDS",
+        help="how often, in seconds, to look for games waiting for a bot that no server process is playing "
+        "(one whose process died); 0: only at start (default: %(default)s)",
+    )
     p.add_argument(
         "--processes",
         type=int,

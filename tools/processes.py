@@ -6,6 +6,10 @@ file) and stay consistent through it: optimistic concurrency on each game's vers
 the store's notification log to wake watchers of games another process changed. The
 parent picks the port, starts the children, says where it serves once all are up,
 restarts a child that dies, and passes SIGTERM and SIGINT on for a graceful stop.
+
+A child that dies while one of its games waits for a bot's decision leaves nothing stuck:
+the others' sweeps (``--bot-sweep``) take the game up once it stops moving, and the
+restarted child sweeps every game with a room at its start (``service/autoplay.py``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ def child_command(args: argparse.Namespace, port: int, web_port: int | None = No
     if web_port is not None:
         command += ["--web-port", str(web_port)]
     command += ["--log-level", args.log_level, "--grace", str(args.grace), "--epic-groups", str(args.epic_groups)]
+    command += ["--bot-sweep", str(args.bot_sweep)]
     if args.postgres:
         command += ["--postgres", args.postgres]
     elif args.db:

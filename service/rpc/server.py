@@ -57,7 +57,7 @@ from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of,
 from service.games import GameRequest, PlayerSetup
 from service.lobby import Lobby
 from service.records import ROOM_TOPICS
-from service.room import SeatPlan
+from service.room import SWEEP_SECONDS, SeatPlan
 from service.rpc import convert
 from service.rpc.analysis import Analyses
 from service.rpc.gen.westmarch.v1 import epic_pb2, room_pb2
@@ -757,6 +757,9 @@ class ServerOptions:
     """List no game to anyone (ListGames refused with PERMISSION_DENIED): ``serve --private``."""
     web_port: int | None = None
     """Also serve the web page and the Connect protocol on this port (0: any free port)."""
+    bot_sweep: float = SWEEP_SECONDS
+    """Seconds between two sweeps for games waiting for a bot that no process is playing
+    (one whose process died: ``serve --processes``); 0: only the sweep at start."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``PRAGMA synchronous`` for the server's connections. In WAL mode NORMAL
     keeps every committed command through a crash of the server process (the log is
@@ -801,7 +804,7 @@ class Server:
         from service.rpc.epic import EPIC_SERVICE_NAME
         from service.rpc.room import ROOM_SERVICE_NAME, RoomServicer
 
-        self.autoplay = autoplay = Autoplay(service)
+        self.autoplay = autoplay = Autoplay(service, every=options.bot_sweep)
         service.on_commit = _both(hub.wake_from_thread, autoplay.notify)
         service.rooms.on_change.append(lambda record: hub.wake_from_thread(record, 0))
         rooms = RoomServicer(Lobby(service, autoplay.notify), servicer, autoplay.notify)
@@ -847,7 +850,7 @@ class Server:
             }
             self.web = WebServer(methods, web)
             await self.web.start()
-        autoplay.sweep()  # a game left waiting for a bot when a server stopped goes on
+        autoplay.sweep()  # at once (a game left waiting for a bot goes on), then every bot_sweep seconds
         log.info("serving", extra={"fields": {"port": self.port, "store": app.env.get("PERSISTENCE_MODULE", "")}})
         return self.port
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import grpc
 
+from projections.i18n import from_environment, speaking
 from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
 from service.rpc.gen.westmarch.v1 import epic_pb2_grpc as epb_grpc
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -190,4 +191,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with speaking(from_environment()):  # WESTMARCH_LANG or LANG: the console's language
+        raise SystemExit(main())

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from projections.i18n import from_environment, speaking
 from tools.bench import bench_reference, write_section
 from tools.bench_load import in_process_cpu
 from tools.bench_service import POSTGRES_DSN
@@ -197,4 +198,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with speaking(from_environment()):  # WESTMARCH_LANG or LANG: the console's language
+        raise SystemExit(main())

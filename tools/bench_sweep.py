@@ -25,9 +25,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from projections.i18n import from_environment, speaking
 from tools.bench import bench_reference, write_section
 from tools.bench_service import POSTGRES_DSN
 from tools.pgschema import scratch_schema
+from tools.phrase import phrase, told
 
 
 @contextmanager
@@ -119,30 +121,53 @@ def main(argv: list[str] | None = None) -> int:
             found = measure(env(), args.games, ticks)
             rows.append(
                 (
-                    f"{name}: one periodic sweep when nothing waits, on {args.games:,} finished bot games and one "
-                    f"waiting for a person (median and most of {ticks} sweeps; games' last events read)",
-                    f"{found['tick_ms']:.3f} ms (most {found['tick_max_ms']:.3f} ms); "
-                    f"{found['tick_looks']:.0f} read in {ticks} sweeps; {found['watched']:.0f} game watched",
+                    phrase(
+                        "%(name)s: one periodic sweep when nothing waits, on %(games)s finished bot games and one "
+                        "waiting for a person (median and most of %(ticks)s sweeps; games' last events read)",
+                        name=name,
+                        games=format(args.games, ","),
+                        ticks=ticks,
+                    ),
+                    phrase(
+                        "%(found)s ms (most %(found2)s ms); %(found3)s read in %(ticks)s sweeps; %(found4)s game "
+                        "watched",
+                        found=format(found["tick_ms"], ".3f"),
+                        found2=format(found["tick_max_ms"], ".3f"),
+                        found3=format(found["tick_looks"], ".0f"),
+                        ticks=ticks,
+                        found4=format(found["watched"], ".0f"),
+                    ),
                     "",
                 )
             )
             rows.append(
                 (
-                    f"{name}: the sweep at start over the same store, against reading every bot game's state "
-                    "(what the sweep at start did before)",
-                    f"{found['first_ms']:.1f} ms ({found['first_looks']:.0f} last events read) against "
-                    f"{found['states_ms']:.1f} ms: {found['states_ms'] / found['first_ms']:.1f}x less",
+                    phrase(
+                        "%(name)s: the sweep at start over the same store, against reading every bot game's state "
+                        "(what the sweep at start did before)",
+                        name=name,
+                    ),
+                    phrase(
+                        "%(found)s ms (%(found2)s last events read) against %(found3)s ms: %(n)sx less",
+                        found=format(found["first_ms"], ".1f"),
+                        found2=format(found["first_looks"], ".0f"),
+                        found3=format(found["states_ms"], ".1f"),
+                        n=format(found["states_ms"] / found["first_ms"], ".1f"),
+                    ),
                     "",
                 )
             )
-            print(" | ".join(rows[-2]), flush=True)
-            print(" | ".join(rows[-1]), flush=True)
+            print(" | ".join(told(cell) for cell in rows[-2]), flush=True)
+            print(" | ".join(told(cell) for cell in rows[-1]), flush=True)
     load = os.getloadavg()[0]
-    rows.append(("load average of the machine at the end of the run (other work shares its cores)", f"{load:.1f}", ""))
+    rows.append(
+        (phrase("load average of the machine at the end of the run (other work shares its cores)"), f"{load:.1f}", "")
+    )
     command = "python -m tools.bench_sweep" + (f" --games {args.games}" if args.games != 300 else "")
     write_section(Path(args.output), "bot-sweep", "What the bot sweep costs a server process", command, rows)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with speaking(from_environment()):  # WESTMARCH_LANG or LANG: the console's language
+        raise SystemExit(main())

@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from projections.i18n import from_environment, speaking
 from tools.bench import write_section
 from tools.phrase import phrase, told, written
 
@@ -311,4 +312,5 @@ def cli() -> int:
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    sys.exit(cli())
+    with speaking(from_environment()):  # WESTMARCH_LANG or LANG: the console's language
+        sys.exit(cli())

@@ -139,15 +139,28 @@ def _subjects(event: Event) -> Iterator[Uid]:
     yield from getattr(event, "cards", ())
 
 
+_SEAT_ZONES: dict[Seat, tuple[str, ...]] = {}
+"""Each seat's zones whose cards listen, as keys (made once, not four strings an event)."""
+_SHARED_ZONES = ("staging", "active", "quest", "attachments", "setup")
+
+
 def _in_play(s: LcgState) -> list[Uid]:
+    """The cards in play, in table order: each seat's heroes, allies, engaged enemies and
+    contract from the first player, then the shared zones."""
+    zones = s.zones
     out: list[Uid] = []
     for seat in seats_in_turn(s):
-        out += cards_in(s, f"{seat}.heroes")
-        out += cards_in(s, f"{seat}.allies")
-        out += cards_in(s, f"{seat}.engaged")
-        out += cards_in(s, f"{seat}.contract")
-    for zone in ("staging", "active", "quest", "attachments", "setup"):
-        out += cards_in(s, zone)
+        keys = _SEAT_ZONES.get(seat)
+        if keys is None:
+            keys = _SEAT_ZONES[seat] = (f"{seat}.heroes", f"{seat}.allies", f"{seat}.engaged", f"{seat}.contract")
+        for key in keys:
+            found = zones.get(key)
+            if found:
+                out += found
+    for key in _SHARED_ZONES:
+        found = zones.get(key)
+        if found:
+            out += found
     return out
 
 

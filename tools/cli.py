@@ -717,6 +717,12 @@ def cmd_bench_compiled(args: argparse.Namespace) -> int:
     return bench_main(args)
 
 
+def cmd_bench_peers(args: argparse.Namespace) -> int:
+    from tools.bench_peers import main as bench_main
+
+    return bench_main(args)
+
+
 def cmd_bench_decks(args: argparse.Namespace) -> int:
     from tools.bench_decks import main as bench_main
 
@@ -1389,6 +1395,16 @@ def parser() -> argparse.ArgumentParser:
     from tools.bench_compiled import add_arguments as bench_compiled_arguments
 
     bench_compiled_arguments(p)
+
+    p = command(
+        "bench-peers",
+        "Westmarch beside peer engines run from outside the repository; writes its BENCHMARKS.md section",
+        cmd_bench_peers,
+        store=False,
+    )
+    from tools.bench_peers import add_arguments as bench_peers_arguments
+
+    bench_peers_arguments(p)
 
     p = command(
         "bench-decks",

@@ -25,6 +25,7 @@ from domain.kernel.steps import var as var
 from domain.lcg import events as ev
 from domain.lcg.rules import caps, table
 from domain.lcg.rules.constant import cannot_leave_staging, may_be_engaged
+from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -91,7 +92,7 @@ def choose(
 
 def each_player(body: Node, rule: str | None = None) -> ForEach:
     """Run ``body`` for each player still in the game, from the first player on."""
-    return ForEach(lambda rt: st(rt).active_seats(), "player", body, rule)
+    return ForEach(lambda rt: seats_in_turn(st(rt)), "player", body, rule)
 
 
 # -- the steps cards use -----------------------------------------------------------------
@@ -283,7 +284,7 @@ def choose_player(seat: Get[Seat], prompt: str, bind: str, then: Node, rule: str
     """``seat`` chooses a player still in the game (bound to ``bind`` by seat name)."""
 
     def ask(rt: Runtime) -> Ask:
-        return Ask(seat(rt), prompt, [Option(p, p) for p in st(rt).active_seats()])
+        return Ask(seat(rt), prompt, [Option(p, p) for p in seats_in_turn(st(rt))])
 
     return Decide(ask, bind, then, auto_single=True, rule=rule)
 
@@ -388,7 +389,7 @@ def shuffle_into_deck(seat: Get[Seat], cards: Callable[[Runtime], Iterable[Uid]]
         joining = list(cards(rt))
         if not joining:
             return None
-        return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*st(rt).zone(zone), *joining])))
+        return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*cards_in(st(rt), zone), *joining])))
 
     return emit(make)
 

@@ -25,6 +25,7 @@ from domain.kernel.steps import emit as emit
 from domain.kernel.steps import var as var
 from domain.wotr import events as ev
 from domain.wotr.rules import table
+from domain.wotr.rules.table import cards_in
 from domain.wotr.state import Seat, Team, Uid, WotrState
 
 
@@ -172,7 +173,7 @@ def pile(
     def get(rt: Runtime) -> list[Uid]:
         s = st(rt)
         out = []
-        for uid in s.zone(f"{seat(rt)}.{name}"):
+        for uid in cards_in(s, f"{seat(rt)}.{name}"):
             d = table.defn(s, uid)
             if names and d.name not in names:
                 continue
@@ -266,7 +267,7 @@ def same_number_paths(rt: Runtime) -> list[Uid]:
     path = table.active_path(s)
     if path is None:
         return []
-    return list(s.zone(f"paths.{table.loc(s, path).number}"))
+    return list(cards_in(s, f"paths.{table.loc(s, path).number}"))
 
 
 def next_number_paths(rt: Runtime) -> list[Uid]:
@@ -275,7 +276,7 @@ def next_number_paths(rt: Runtime) -> list[Uid]:
     path = table.active_path(s)
     if path is None:
         return []
-    return list(s.zone(f"paths.{table.loc(s, path).number + 1}"))
+    return list(cards_in(s, f"paths.{table.loc(s, path).number + 1}"))
 
 
 def activate_chosen_path(
@@ -331,7 +332,7 @@ def battlegrounds(test: Callable[[WotrState, Uid], bool]) -> Callable[[Runtime],
         return [
             u
             for zone in BATTLEGROUND_ZONES
-            for u in s.zone(zone)
+            for u in cards_in(s, zone)
             if table.loc(s, u).kind == "battleground" and test(s, u)
         ]
 
@@ -346,7 +347,7 @@ def showing(faction: str) -> Callable[[WotrState, Uid], bool]:
 def battleground_named(code: str, zones: tuple[str, ...] = BATTLEGROUND_ZONES) -> Get[Uid | None]:
     def get(rt: Runtime) -> Uid | None:
         s = st(rt)
-        return next((u for z in zones for u in s.zone(z) if s.cards[u].code == code), None)
+        return next((u for z in zones for u in cards_in(s, z) if s.cards[u].code == code), None)
 
     return get
 
@@ -371,7 +372,7 @@ def remove(name: str) -> Node:
 
     def reshuffle(rt: Runtime) -> Event:
         zone = str(rt.env["deck"])
-        return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
+        return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(cards_in(st(rt), zone))))
 
     return Let(
         find,

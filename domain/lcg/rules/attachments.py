@@ -19,6 +19,7 @@ from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.effects import choose, chosen, discard, emit, st
 from domain.lcg.rules import constant, table
+from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import LcgState, Seat, Uid
 
 RESTRICTED_LIMIT = 2
@@ -28,7 +29,7 @@ _KINDS = ("hero", "character", "location", "engaged enemy")
 
 def _candidates(s: LcgState, kind: str) -> list[Uid]:
     if kind == "hero":
-        return [u for seat in s.active_seats() for u in table.heroes(s, seat)]
+        return [u for seat in seats_in_turn(s) for u in table.heroes(s, seat)]
     if kind == "character":
         return list(table.all_characters(s))
     if kind == "location":
@@ -36,7 +37,7 @@ def _candidates(s: LcgState, kind: str) -> list[Uid]:
         staged = [u for u in table.staging(s) if table.defn(s, u).type == "location"]
         return ([active] if active is not None else []) + staged
     if kind == "engaged enemy":
-        return [u for seat in s.active_seats() for u in s.zone(f"{seat}.engaged")]
+        return [u for seat in seats_in_turn(s) for u in cards_in(s, f"{seat}.engaged")]
     raise ValueError(f"unknown attachment target {kind!r}; known: {', '.join(_KINDS)}")
 
 
@@ -97,7 +98,9 @@ def check_restricted(rt: Runtime, event: Event) -> None:
 def orphans(s: LcgState) -> tuple[Uid, ...]:
     """Attachments whose host has left play."""
     return tuple(
-        a for a in s.zone("attachments") if (host := s.cards[a].attached_to) is None or not table.is_in_play(s, host)
+        a
+        for a in cards_in(s, "attachments")
+        if (host := s.cards[a].attached_to) is None or not table.is_in_play(s, host)
     )
 
 

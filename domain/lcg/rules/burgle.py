@@ -39,6 +39,7 @@ from domain.lcg import events as ev
 from domain.lcg import hobbit_events as hev
 from domain.lcg.effects import card_option, chosen, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.table import cards_in
 from domain.lcg.rules.windows import window
 from domain.lcg.state import LcgState, Uid
 
@@ -83,7 +84,7 @@ def bilbo(s: LcgState) -> Uid | None:
 
 
 def _revealed(s: LcgState) -> Uid | None:
-    pile = s.zone(f"{s.first}.burgle")
+    pile = cards_in(s, f"{s.first}.burgle")
     return pile[0] if pile else None
 
 
@@ -107,7 +108,7 @@ def _mountain_usable(s: LcgState) -> Uid | None:
     hobbit = bilbo(s)
     if hobbit is None or s.cards[hobbit].resources < MOUNTAIN_COST:
         return None
-    for uid in table.staging(s) + s.zone("active"):
+    for uid in table.staging(s) + cards_in(s, "active"):
         if s.cards[uid].code == THE_LONELY_MOUNTAIN:
             return uid
     return None
@@ -122,13 +123,13 @@ def _begin(rt: Runtime) -> Event:
 
 def _first_burgle(rt: Runtime) -> dict[str, int | None]:
     s = st(rt)
-    found = next((u for u in s.zone("encounter.deck") if table.defn(s, u).code in BURGLES), None)
+    found = next((u for u in cards_in(s, "encounter.deck") if table.defn(s, u).code in BURGLES), None)
     return {"burgle": found}
 
 
 def _discard_until(rt: Runtime) -> Event | None:
     s = st(rt)
-    deck = s.zone("encounter.deck")
+    deck = cards_in(s, "encounter.deck")
     target = rt.env.get("burgle")
     cards = tuple(deck[: deck.index(int(target)) + 1]) if target is not None else tuple(deck)
     return hev.BurgleCardsDiscarded(cards=cards, burgle=target) if cards or target is not None else None
@@ -136,13 +137,13 @@ def _discard_until(rt: Runtime) -> Event | None:
 
 def _shuffle(rt: Runtime) -> Event | None:
     zone = f"{st(rt).first}.deck"
-    deck = st(rt).zone(zone)
+    deck = cards_in(st(rt), zone)
     return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(deck))) if deck else None
 
 
 def _turn_up(rt: Runtime) -> Event | None:
     s = st(rt)
-    deck = s.zone(f"{s.first}.deck")
+    deck = cards_in(s, f"{s.first}.deck")
     return hev.BurgleCardTurnedUp(player=s.first, card=deck[0]) if deck else None
 
 

@@ -38,6 +38,7 @@ from domain.lcg.effects import card_option, choose, each_player, emit, st
 from domain.lcg.rules import caps, ships, table
 from domain.lcg.rules.constant import cannot_fight
 from domain.lcg.rules.procedures import end_of
+from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.rules.windows import window
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -82,7 +83,7 @@ def engaged_enemies(s: LcgState, seat: Seat) -> list[Uid]:
 
 def _deal_shadow(rt: Runtime) -> Event | None:
     s = st(rt)
-    deck = s.zone("encounter.deck")
+    deck = cards_in(s, "encounter.deck")
     if not deck or not _engaged_with(rt):
         return None
     return ev.ShadowCardDealt(enemy=int(rt.env["enemy"]), card=deck[0])
@@ -90,7 +91,7 @@ def _deal_shadow(rt: Runtime) -> Event | None:
 
 def _deal_extra_shadow(rt: Runtime) -> Event | None:
     """Used by texts that deal an attacking enemy another shadow card (Beastmaster)."""
-    deck = st(rt).zone("encounter.deck")
+    deck = cards_in(st(rt), "encounter.deck")
     return ev.ShadowCardDealt(enemy=int(rt.env["self"]), card=deck[0]) if deck else None
 
 
@@ -108,7 +109,7 @@ def _deal_massive_shadow(rt: Runtime) -> Event | None:
         return None
     s = st(rt)
     enemy = int(rt.env["enemy"])
-    deck = s.zone("encounter.deck")
+    deck = cards_in(s, "encounter.deck")
     if not deck or not engaged_from_staging(s, enemy, rt.env["player"]) or table.shadows_of(s, enemy):
         return None
     return ev.ShadowCardDealt(enemy=enemy, card=deck[0])
@@ -121,7 +122,7 @@ def defenders(s: LcgState, seat: Seat, enemy: Uid | None = None) -> list[Uid]:
     own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
     sentinels = [
         u
-        for other in s.active_seats()
+        for other in seats_in_turn(s)
         if other != seat
         for u in table.ready_characters(s, other)
         if table.has_keyword(s, u, "Sentinel") and not cannot_fight(s, u)
@@ -376,7 +377,7 @@ def attackers(s: LcgState, seat: Seat, enemy: Uid | None = None) -> list[Uid]:
     own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
     ranged = [
         u
-        for other in s.active_seats()
+        for other in seats_in_turn(s)
         if other != seat
         for u in table.ready_characters(s, other)
         if table.has_keyword(s, u, "Ranged") and not cannot_fight(s, u)
@@ -493,7 +494,7 @@ def _leftover_shadows(rt: Runtime) -> Event | None:
     """Shadow cards still dealt once every attack is over belong to enemies that did not
     attack (Feint, Thicket of Spears, Forest Snare): they are discarded unresolved at the end of the
     combat phase, as each attack's shadow cards are after it resolves."""
-    left = tuple(st(rt).zone("shadows"))
+    left = tuple(cards_in(st(rt), "shadows"))
     return ev.CardsDiscarded(cards=left) if left else None
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
+from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -80,7 +81,7 @@ def staging_reveals(s: LcgState) -> list[object]:
     """One item per encounter card the staging step reveals (players first, then extra)."""
     if stage(s).skips_staging or stage(s).skips_quest:
         return []
-    seats: list[object] = list(s.active_seats())
+    seats: list[object] = list(seats_in_turn(s))
     return seats + [f"extra-{i}" for i in range(stage(s).extra_reveals)]
 
 
@@ -133,7 +134,7 @@ ALLY_LIMIT = "stage.ally-played"
 
 def draw_replacement(s: LcgState, seat: Seat) -> Uid | None:
     """A condition on ``seat``'s deck that the next draw discards instead (Iron Shackles)."""
-    for uid in s.zone(f"{seat}.shackles"):
+    for uid in cards_in(s, f"{seat}.shackles"):
         if of(s, uid).replaces_draw:
             return uid
     return None

@@ -17,6 +17,7 @@ from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, engage, st
 from domain.lcg.rules import table
 from domain.lcg.rules.constant import may_be_engaged, may_optionally_engage, skips_engagement_checks
+from domain.lcg.rules.table import seats_in_turn
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -50,7 +51,7 @@ def next_engagement(s: LcgState, seat: Seat) -> list[Uid]:
 
 def _none_can_engage(rt: Runtime) -> bool:
     s = st(rt)
-    return skips_engagement_checks(s) or not any(next_engagement(s, seat) for seat in s.active_seats())
+    return skips_engagement_checks(s) or not any(next_engagement(s, seat) for seat in seats_in_turn(s))
 
 
 def _ask_check(rt: Runtime) -> Ask | None:

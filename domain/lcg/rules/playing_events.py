@@ -30,6 +30,7 @@ from domain.lcg.cards import CARDS, Action, Trigger, TriggerTest, text, text_of
 from domain.lcg.effects import PLAYER, SELF, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.resources import can_pay_cost, cost_payments, payment_id
+from domain.lcg.rules.table import cards_in
 from domain.lcg.state import LcgState, Seat, Uid
 
 Playable = Callable[[LcgState, Seat, Uid], bool]
@@ -185,7 +186,7 @@ def playable_outside_hand(s: LcgState, seat: Seat, uid: Uid, less: int) -> bool:
 def event_actions(s: LcgState, seat: Seat) -> list[Option]:
     """The Action events ``seat`` may play now from hand (option ids as Actions on cards)."""
     options: list[Option] = []
-    for uid in s.zone(f"{seat}.hand"):
+    for uid in cards_in(s, f"{seat}.hand"):
         code = s.cards[uid].code
         if CARDS[code].type != "event":
             continue

@@ -22,6 +22,7 @@ from domain.lcg.effects import emit, st
 from domain.lcg.rules import caps, table
 from domain.lcg.rules.constant import cannot_leave_staging, draw_replacement
 from domain.lcg.rules.keywords import doomed_program, guard_placed, guarded_program
+from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import LcgState, Uid
 
 # -- draw --------------------------------------------------------------------------------
@@ -36,7 +37,7 @@ def _draw(rt: Runtime) -> Event | None:
     shackles = draw_replacement(s, seat)
     if shackles is not None:
         return ev.CardsDiscarded(cards=(shackles,))
-    cards = tuple(s.zone(f"{seat}.deck")[: int(rt.env["count"])])
+    cards = tuple(cards_in(s, f"{seat}.deck")[: int(rt.env["count"])])
     return ev.CardsDrawn(player=seat, cards=cards) if cards else None
 
 
@@ -47,12 +48,12 @@ register("lcg.draw", emit(_draw), rule="lcg.draw")
 
 def _reshuffle(rt: Runtime) -> Event:
     """Rules: an empty encounter deck is rebuilt by shuffling its discard pile."""
-    pile = st(rt).zone("encounter.discard")
+    pile = cards_in(st(rt), "encounter.discard")
     return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(pile)))
 
 
 def _top_card(rt: Runtime) -> dict[str, int | None]:
-    deck = st(rt).zone("encounter.deck")
+    deck = cards_in(st(rt), "encounter.deck")
     return {"card": deck[0] if deck else None}
 
 
@@ -91,7 +92,7 @@ def _when_revealed(rt: Runtime) -> str | None:
 
 
 def _deck_out(rt: Runtime) -> bool:
-    return not st(rt).zone("encounter.deck") and bool(st(rt).zone("encounter.discard"))
+    return not cards_in(st(rt), "encounter.deck") and bool(cards_in(st(rt), "encounter.discard"))
 
 
 def _entered() -> tuple[Node, ...]:
@@ -255,7 +256,7 @@ def stage_defeatable(s: LcgState, uid: Uid) -> bool:
 
 
 def _next_stage(rt: Runtime) -> dict[str, int | None]:
-    deck = st(rt).zone("quest.deck")
+    deck = cards_in(st(rt), "quest.deck")
     return {"next": deck[0] if deck else None}
 
 
@@ -325,7 +326,7 @@ def _next_first(rt: Runtime) -> Event | None:
     s = st(rt)
     if s.first != rt.env["player"]:
         return None
-    seats = s.active_seats()
+    seats = seats_in_turn(s)
     return ev.FirstPlayerPassed(player=seats[0]) if seats else None
 
 
@@ -339,7 +340,7 @@ def _returned_shadows(rt: Runtime) -> Event | None:
 
 def _all_out(rt: Runtime) -> Event | None:
     s = st(rt)
-    if s.active_seats():
+    if seats_in_turn(s):
         return None
     return GameEnded(outcome=Outcome(result="lost", reason=str(rt.env["reason"])))
 
@@ -351,7 +352,7 @@ register(
         Seq(
             emit(lambda rt: ev.PlayerEliminated(player=rt.env["player"], reason=rt.env["reason"])),
             ForEach(
-                lambda rt: list(st(rt).zone(f"{rt.env['player']}.engaged")),
+                lambda rt: list(cards_in(st(rt), f"{rt.env['player']}.engaged")),
                 "enemy",
                 Seq(
                     emit(lambda rt: ev.CardMoved(card=int(rt.env["enemy"]), to="staging")),

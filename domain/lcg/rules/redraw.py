@@ -26,6 +26,7 @@ from domain.kernel.events import CardsRedrawn, Event
 from domain.kernel.flow import ForEach, register
 from domain.kernel.runtime import Runtime
 from domain.lcg.effects import emit, st
+from domain.lcg.rules.table import cards_in
 from domain.lcg.state import LcgState, Uid
 
 
@@ -41,7 +42,7 @@ def pools(s: LcgState) -> dict[str, tuple[str, ...]]:
 
 def unseen(s: LcgState, piles: tuple[str, ...]) -> list[Uid]:
     """The cards of ``piles`` no seat knows (a shadow card turned face up is seen by all)."""
-    return [u for pile in piles for u in s.zone(pile) if not (s.cards[u].known or s.cards[u].shown)]
+    return [u for pile in piles for u in cards_in(s, pile) if not (s.cards[u].known or s.cards[u].shown)]
 
 
 def _to_redraw(rt: Runtime) -> list[str]:

@@ -15,6 +15,7 @@ from domain.lcg.cards import text_of
 from domain.lcg.effects import each_player, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.constant import extra_refresh_threat
+from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import LcgState, Uid
 
 
@@ -52,7 +53,10 @@ def _ready_all(rt: Runtime) -> Event | None:
     )
     others = tuple(
         u
-        for u in (*s.zone("attachments"), *(c for seat in s.active_seats() for c in s.zone(f"{seat}.contract")))
+        for u in (
+            *cards_in(s, "attachments"),
+            *(c for seat in seats_in_turn(s) for c in cards_in(s, f"{seat}.contract")),
+        )
         if s.cards[u].exhausted
     )
     return ev.CardsReadied(cards=cards + others) if cards or others else None
@@ -60,7 +64,7 @@ def _ready_all(rt: Runtime) -> Event | None:
 
 def _pass_token(rt: Runtime) -> Event | None:
     s = st(rt)
-    seats = s.active_seats()
+    seats = seats_in_turn(s)
     return ev.FirstPlayerPassed(player=seats[1]) if len(seats) > 1 else None
 
 

@@ -19,6 +19,7 @@ from domain.kernel.zones import NewCard
 from domain.lcg import events as ev
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.table import cards_in
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import LcgState
 
@@ -62,21 +63,21 @@ def _threat(rt: Runtime) -> Event:
 
 def _shuffle_deck(rt: Runtime) -> Event:
     zone = f"{rt.env['player']}.deck"
-    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
+    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(cards_in(st(rt), zone))))
 
 
 def _shuffle_encounter(rt: Runtime) -> Event:
-    return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(st(rt).zone("encounter.deck"))))
+    return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(cards_in(st(rt), "encounter.deck"))))
 
 
 def _opening_hand(rt: Runtime) -> Event:
     seat = rt.env["player"]
-    return ev.CardsDrawn(player=seat, cards=tuple(st(rt).zone(f"{seat}.deck")[:HAND_SIZE]))
+    return ev.CardsDrawn(player=seat, cards=tuple(cards_in(st(rt), f"{seat}.deck")[:HAND_SIZE]))
 
 
 def _ask_mulligan(rt: Runtime) -> Ask | None:
     seat = rt.env["player"]
-    if not st(rt).zone(f"{seat}.hand"):
+    if not cards_in(st(rt), f"{seat}.hand"):
         return None
     options = [Option("keep", "Keep this hand"), Option("mulligan", "Mulligan: shuffle it back and draw 6 new cards")]
     return Ask(seat, "Keep your setup hand, or take a mulligan?", options)
@@ -85,7 +86,7 @@ def _ask_mulligan(rt: Runtime) -> Ask | None:
 def _shuffle_hand_back(rt: Runtime) -> Event:
     seat = rt.env["player"]
     s = st(rt)
-    cards = s.zone(f"{seat}.hand") + s.zone(f"{seat}.deck")
+    cards = cards_in(s, f"{seat}.hand") + cards_in(s, f"{seat}.deck")
     return ev.DeckShuffled(zone=f"{seat}.deck", order=tuple(rt.shuffle(cards)))
 
 
@@ -110,7 +111,7 @@ SETUP: Node = register(
         emit(_shuffle_encounter, rule="lcg.setup.shuffle"),
         ForEach(_seats, "player", emit(_opening_hand), rule="lcg.setup.hand"),
         ForEach(_seats, "player", MULLIGAN, rule="lcg.setup.mulligan"),
-        Call("lcg.quest.reveal", lambda rt: {"card": st(rt).zone("quest.deck")[0]}, rule="lcg.setup.quest"),
+        Call("lcg.quest.reveal", lambda rt: {"card": cards_in(st(rt), "quest.deck")[0]}, rule="lcg.setup.quest"),
     ),
     rule="lcg.setup",
 )

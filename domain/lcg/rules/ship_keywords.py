@@ -36,6 +36,7 @@ from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
 from domain.lcg.effects import FIRST_PLAYER, emit, spread_damage, st
 from domain.lcg.rules import caps, table, triggers
+from domain.lcg.rules.table import cards_in
 from domain.lcg.state import LcgState, Seat, Uid
 
 CORSAIR_DECK = "corsair.deck"
@@ -155,7 +156,7 @@ def hook(
 
 def archers(s: LcgState) -> list[Uid]:
     """The cards whose Archery counts: enemies in play and locations in the staging area."""
-    return table.enemies_in_play(s) + [u for u in s.zone("staging") if table.defn(s, u).type == "location"]
+    return table.enemies_in_play(s) + [u for u in cards_in(s, "staging") if table.defn(s, u).type == "location"]
 
 
 def archery_total(s: LcgState) -> int:
@@ -178,16 +179,16 @@ register(
 
 def corsair_reshuffle(rt: Runtime) -> Event | None:
     s = st(rt)
-    if s.zone(CORSAIR_DECK) or not s.zone(CORSAIR_DISCARD):
+    if cards_in(s, CORSAIR_DECK) or not cards_in(s, CORSAIR_DISCARD):
         return None
-    return ev.DeckShuffled(zone=CORSAIR_DECK, order=tuple(rt.shuffle(s.zone(CORSAIR_DISCARD))))
+    return ev.DeckShuffled(zone=CORSAIR_DECK, order=tuple(rt.shuffle(cards_in(s, CORSAIR_DISCARD))))
 
 
 CORSAIR_RESHUFFLE = register("lcg.corsair.reshuffle", emit(corsair_reshuffle), rule="lcg.corsair-deck.reshuffle")
 
 
 def _corsair_ran_out(s: LcgState, event: Event) -> dict[str, object] | None:
-    return {} if not s.zone(CORSAIR_DECK) and s.zone(CORSAIR_DISCARD) else None
+    return {} if not cards_in(s, CORSAIR_DECK) and cards_in(s, CORSAIR_DISCARD) else None
 
 
 hook(
@@ -201,7 +202,7 @@ def engage_from_corsair_deck(seat: Callable[[Runtime], Seat]) -> Node:
     """The top card of the Corsair deck comes into play engaged with ``seat``."""
 
     def make(rt: Runtime) -> Event | None:
-        deck = st(rt).zone(CORSAIR_DECK)
+        deck = cards_in(st(rt), CORSAIR_DECK)
         return ev.EnemyEngaged(enemy=deck[0], player=seat(rt), origin=CORSAIR_DECK) if deck else None
 
     return Seq(emit(corsair_reshuffle), emit(make))
@@ -233,7 +234,7 @@ def _pillage(rt: Runtime) -> Event | None:
     s = st(rt)
     enemy, seat = int(rt.env["enemy"]), str(rt.env["player"])
     x = value(s, enemy, "Pillage")
-    top = tuple(s.zone(f"{seat}.deck")[:x])
+    top = tuple(cards_in(s, f"{seat}.deck")[:x])
     return ev.CardsDiscarded(cards=top) if top and not s.players[seat].eliminated else None
 
 

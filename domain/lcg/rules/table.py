@@ -29,6 +29,25 @@ KEPT_RESOURCES: list[Callable[[LcgState, Uid], int]] = []
 Fortune: they must still be known as it leaves play); each returns 0 where it does not apply."""
 
 
+def cards_in(s: LcgState, key: str) -> list[Uid]:
+    """``s.zone(key)``, for the compiled rules: the state's methods stay interpreted (it is a
+    msgspec Struct), and a call from compiled code into one costs a Python frame, while this
+    is a native call (the rules asked for zones about 7,000 times a game). The empty list
+    is made only when the zone is missing (``get(key, [])`` would make one every call)."""
+    found = s.zones.get(key)
+    return found if found is not None else []
+
+
+def seats_in_turn(s: LcgState) -> list[Seat]:
+    """``s.active_seats()`` compiled, for the same reason: seats still in the game, in turn
+    order from the first player."""
+    order = s.order
+    first = s.first
+    start = order.index(first) if first in order else 0
+    players = s.players
+    return [seat for seat in order[start:] + order[:start] if not players[seat].eliminated]
+
+
 def resources_on(s: LcgState, uid: Uid) -> int:
     """The resources on a card as the table shows them: its tokens and what a text keeps."""
     return s.cards[uid].resources + sum(kept(s, uid) for kept in KEPT_RESOURCES)
@@ -172,7 +191,7 @@ def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
     own = CARDS[s.cards[uid].code].sphere
     out: tuple[str, ...] = (own,) if own else ()
     cards = s.cards
-    for a in s.zone("attachments"):
+    for a in cards_in(s, "attachments"):
         if cards[a].attached_to == uid:
             gives = _host(s, a).spheres
             if gives is not None:
@@ -248,11 +267,11 @@ def engagement_cost(s: LcgState, uid: Uid) -> int:
 
 
 def heroes(s: LcgState, seat: Seat) -> list[Uid]:
-    return list(s.zone(f"{seat}.heroes"))
+    return list(cards_in(s, f"{seat}.heroes"))
 
 
 def characters(s: LcgState, seat: Seat) -> list[Uid]:
-    return s.zone(f"{seat}.heroes") + s.zone(f"{seat}.allies")
+    return cards_in(s, f"{seat}.heroes") + cards_in(s, f"{seat}.allies")
 
 
 def ready_characters(s: LcgState, seat: Seat) -> list[Uid]:
@@ -260,17 +279,17 @@ def ready_characters(s: LcgState, seat: Seat) -> list[Uid]:
 
 
 def all_characters(s: LcgState) -> Iterator[Uid]:
-    for seat in s.active_seats():
+    for seat in seats_in_turn(s):
         yield from characters(s, seat)
 
 
 def committed(s: LcgState, seat: Seat | None = None) -> list[Uid]:
-    seats = [seat] if seat else s.active_seats()
+    seats = [seat] if seat else seats_in_turn(s)
     return [u for p in seats for u in characters(s, p) if s.cards[u].committed]
 
 
 def hand(s: LcgState, seat: Seat) -> list[Uid]:
-    return list(s.zone(f"{seat}.hand"))
+    return list(cards_in(s, f"{seat}.hand"))
 
 
 def owner_of(s: LcgState, uid: Uid) -> Seat:
@@ -281,7 +300,7 @@ def owner_of(s: LcgState, uid: Uid) -> Seat:
 
 
 def attachments_on(s: LcgState, uid: Uid) -> list[Uid]:
-    return [a for a in s.zone("attachments") if s.cards[a].attached_to == uid]
+    return [a for a in cards_in(s, "attachments") if s.cards[a].attached_to == uid]
 
 
 def is_in_play(s: LcgState, uid: Uid) -> bool:
@@ -305,36 +324,36 @@ def holder(s: LcgState, uid: Uid) -> Seat | None:
 
 def engaged(s: LcgState, seat: Seat) -> list[Uid]:
     """Enemies engaged with ``seat``, highest engagement cost first."""
-    return sorted(s.zone(f"{seat}.engaged"), key=lambda u: -engagement_cost(s, u))
+    return sorted(cards_in(s, f"{seat}.engaged"), key=lambda u: -engagement_cost(s, u))
 
 
 def staging(s: LcgState) -> list[Uid]:
-    return list(s.zone("staging"))
+    return list(cards_in(s, "staging"))
 
 
 def staging_enemies(s: LcgState) -> list[Uid]:
-    return [u for u in s.zone("staging") if defn(s, u).type == "enemy"]
+    return [u for u in cards_in(s, "staging") if defn(s, u).type == "enemy"]
 
 
 def enemies_in_play(s: LcgState) -> list[Uid]:
     out = staging_enemies(s)
-    for seat in s.active_seats():
-        out += s.zone(f"{seat}.engaged")
+    for seat in seats_in_turn(s):
+        out += cards_in(s, f"{seat}.engaged")
     return out
 
 
 def active_location(s: LcgState) -> Uid | None:
-    zone = s.zone("active")
+    zone = cards_in(s, "active")
     return zone[0] if zone else None
 
 
 def quest_card(s: LcgState) -> Uid | None:
-    zone = s.zone("quest")
+    zone = cards_in(s, "quest")
     return zone[0] if zone else None
 
 
 def shadows_of(s: LcgState, enemy: Uid) -> list[Uid]:
-    return [c for c in s.zone("shadows") if s.cards[c].attached_to == enemy]
+    return [c for c in cards_in(s, "shadows") if s.cards[c].attached_to == enemy]
 
 
 STAGING_AREA: Uid = 0
@@ -367,7 +386,7 @@ FORBIDS_READYING: set[str] = set()
 def staging_threat(s: LcgState) -> int:
     total = sum(
         threat_of(s, u)
-        for u in s.zone("staging")
+        for u in cards_in(s, "staging")
         if defn(s, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
     ) + sum(aura(s) for aura in THREAT_AURAS)
     if s.modifiers:
@@ -398,7 +417,7 @@ def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
     """Attachments ``seat`` controls: player cards it owns, and objectives it claimed (on its
     characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06)."""
     out = []
-    for a in s.zone("attachments"):
+    for a in cards_in(s, "attachments"):
         card = s.cards[a]
         if card.owner == seat:
             out.append(a)
@@ -408,7 +427,7 @@ def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
 
 
 def highest_threat_seats(s: LcgState) -> list[Seat]:
-    seats = s.active_seats()
+    seats = seats_in_turn(s)
     top = max(s.players[p].threat for p in seats)
     return [p for p in seats if s.players[p].threat == top]
 
@@ -417,9 +436,9 @@ def unique_in_play(s: LcgState, code: str) -> bool:
     """Whether a card with the same title as ``code`` is already in play (any player's
     characters, and attachments on anything)."""
     title = CARDS[code].name
-    if any(CARDS[s.cards[u].code].name == title for seat in s.active_seats() for u in characters(s, seat)):
+    if any(CARDS[s.cards[u].code].name == title for seat in seats_in_turn(s) for u in characters(s, seat)):
         return True
-    return any(CARDS[s.cards[a].code].name == title for a in s.zone("attachments") if is_in_play(s, a))
+    return any(CARDS[s.cards[a].code].name == title for a in cards_in(s, "attachments") if is_in_play(s, a))
 
 
 def may_enter_play(s: LcgState, uid: Uid) -> bool:

@@ -24,6 +24,7 @@ from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
 from domain.lcg.rules import attachments, table
 from domain.lcg.rules.procedures import explorable, stage_defeatable
+from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
 
 ELIMINATION_THREAT = 50
@@ -75,7 +76,7 @@ def _destroyed(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.CharacterDestroyed)
     s = st(rt)
     owner = s.cards[event.card].owner
-    if owner and table.defn(s, event.card).type == "hero" and not s.zone(f"{owner}.heroes"):
+    if owner and table.defn(s, event.card).type == "hero" and not cards_in(s, f"{owner}.heroes"):
         _check(rt, "lcg.eliminate", event, player=owner, reason="heroes")
 
 
@@ -138,20 +139,33 @@ def _subjects(event: Event) -> Iterator[Uid]:
     yield from getattr(event, "cards", ())
 
 
+_SEAT_ZONES: dict[Seat, tuple[str, ...]] = {}
+"""Each seat's zones whose cards listen, as keys (made once, not four strings an event)."""
+_SHARED_ZONES = ("staging", "active", "quest", "attachments", "setup")
+
+
 def _in_play(s: LcgState) -> list[Uid]:
+    """The cards in play, in table order: each seat's heroes, allies, engaged enemies and
+    contract from the first player, then the shared zones."""
+    zones = s.zones
     out: list[Uid] = []
-    for seat in s.active_seats():
-        out += s.zone(f"{seat}.heroes")
-        out += s.zone(f"{seat}.allies")
-        out += s.zone(f"{seat}.engaged")
-        out += s.zone(f"{seat}.contract")
-    for zone in ("staging", "active", "quest", "attachments", "setup"):
-        out += s.zone(zone)
+    for seat in seats_in_turn(s):
+        keys = _SEAT_ZONES.get(seat)
+        if keys is None:
+            keys = _SEAT_ZONES[seat] = (f"{seat}.heroes", f"{seat}.allies", f"{seat}.engaged", f"{seat}.contract")
+        for key in keys:
+            found = zones.get(key)
+            if found:
+                out += found
+    for key in _SHARED_ZONES:
+        found = zones.get(key)
+        if found:
+            out += found
     return out
 
 
 def _hands(s: LcgState) -> list[Uid]:
-    return [u for seat in s.active_seats() for u in s.zone(f"{seat}.hand")]
+    return [u for seat in seats_in_turn(s) for u in cards_in(s, f"{seat}.hand")]
 
 
 Due = list[Any]
@@ -160,25 +174,41 @@ the ``n``-th of its moment, the card's ``i``-th trigger of ``kind`` ("forced" or
 "response"), and what its event bound."""
 
 
-def triggered(s: LcgState, event: Event, kind: str) -> list[Due]:
-    """The abilities of ``kind`` this event sets off, in table order (first player first)."""
-    pools: dict[str, list[Uid]] = {}
+Pool = tuple[list[Uid], set[str]]
+"""The cards a trigger listens among (in table order), and the codes among them."""
+
+
+def _pool(s: LcgState, event: Event, zone: str) -> Pool:
+    if zone == "subject":
+        uids = list(_subjects(event))
+    elif zone == "hand":
+        uids = _hands(s)
+    elif zone == "set-aside":
+        uids = list(cards_in(s, SET_ASIDE_FACE_UP))
+    else:
+        uids = _in_play(s)
+    cards = s.cards
+    return uids, {cards[uid].code for uid in uids}
+
+
+def triggered(s: LcgState, event: Event, kind: str, pools: dict[str, Pool] | None = None) -> list[Due]:
+    """The abilities of ``kind`` this event sets off, in table order (first player first).
+
+    ``pools`` (shared by the forced and the response pass over one event) keeps each zone's
+    cards and their codes: a listener whose card is not among them is skipped without
+    looking at each card (an event type has up to a dozen listeners, the table 30 cards)."""
+    if pools is None:
+        pools = {}
     out: list[Due] = []
     for code, k, i, trig in _listeners().get(type(event), ()):
         if k != kind:
             continue
         pool = pools.get(trig.zone)
         if pool is None:
-            if trig.zone == "subject":
-                pool = list(_subjects(event))
-            elif trig.zone == "hand":
-                pool = _hands(s)
-            elif trig.zone == "set-aside":
-                pool = list(s.zone(SET_ASIDE_FACE_UP))
-            else:
-                pool = _in_play(s)
-            pools[trig.zone] = pool
-        for uid in pool:
+            pool = pools[trig.zone] = _pool(s, event, trig.zone)
+        if code not in pool[1]:
+            continue
+        for uid in pool[0]:
             card = s.cards[uid]
             if card.code != code or table.blank(s, uid) or not trig.test(s, event, uid):
                 continue
@@ -283,10 +313,11 @@ def after(rt: Runtime, event: Event) -> None:
         hook(rt, event)
     if type(event) in _listeners():
         s = st(rt)
-        responses = triggered(s, event, "response")
+        pools: dict[str, Pool] = {}
+        responses = triggered(s, event, "response", pools)
         if responses:
             rt.defer("lcg.response", {"_by": event.seq}, caller={}, items=responses)
-        forced = triggered(s, event, "forced")
+        forced = triggered(s, event, "forced", pools)
         if forced:
             rt.call("lcg.forced", {"_by": event.seq}, caller={}, items=forced)
     check = FRAMEWORK.get(type(event))

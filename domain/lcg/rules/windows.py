@@ -17,6 +17,7 @@ from domain.lcg.cards import text_of
 from domain.lcg.effects import each_player, st
 from domain.lcg.rules import table
 from domain.lcg.rules.playing_events import event_actions
+from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import LcgState, Seat
 
 
@@ -48,16 +49,16 @@ def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
     attachments a player controls; encounter conditions, the scenario's setup card and quest
     stage are nobody's (their Actions say who may use them)."""
     out: list[tuple[Seat | None, int]] = []
-    for owner in s.active_seats():
+    for owner in seats_in_turn(s):
         out += [(owner, u) for u in table.characters(s, owner) + table.controlled_attachments(s, owner)]
-        out += [(owner, u) for u in s.zone(f"{owner}.contract")]
+        out += [(owner, u) for u in cards_in(s, f"{owner}.contract")]
     controlled = {u for _, u in out}
     out += [
         (None, a)
-        for a in s.zone("attachments")
+        for a in cards_in(s, "attachments")
         if a not in controlled and s.cards[a].owner is None and text_of(s.cards[a].code).actions
     ]
-    out += [(None, u) for u in s.zone("setup") + s.zone("quest") if text_of(s.cards[u].code).actions]
+    out += [(None, u) for u in cards_in(s, "setup") + cards_in(s, "quest") if text_of(s.cards[u].code).actions]
     return out
 
 

@@ -22,6 +22,7 @@ from domain.wotr import events as ev
 from domain.wotr.cards import TEXTS, text_of
 from domain.wotr.effects import PLAYER, ability_used, choose, chosen, draw, emit, st
 from domain.wotr.rules import table
+from domain.wotr.rules.table import cards_in
 from domain.wotr.state import Seat, Uid, WotrState
 
 
@@ -69,7 +70,7 @@ def options(s: WotrState, seat: Seat) -> list[Option]:
         out.append(Option(f"move.{uid}.{location}", f"Move {table.name(s, uid)} onto {table.name(s, location)}", uid))
     for uid, i, label in available_actions(s, seat, at.in_play):
         out.append(Option(f"use.{uid}.{i}", f"{table.name(s, uid)}: {label}", uid))
-    hand = len(s.zone(f"{seat}.hand"))
+    hand = len(cards_in(s, f"{seat}.hand"))
     if hand:
         out.append(Option("cycle", "Cycle a card from your hand"))
     if hand >= 2:
@@ -119,7 +120,7 @@ WINNOW = Seq(
     choose(
         PLAYER,
         "Winnow: eliminate 2 cards from your hand",
-        lambda rt: st(rt).zone(f"{PLAYER(rt)}.hand"),
+        lambda rt: cards_in(st(rt), f"{PLAYER(rt)}.hand"),
         "gone",
         ForEach(lambda rt: chosen(rt, "gone"), "gone-card", Call("wotr.eliminate", _eliminated_by_text)),
         count=2,
@@ -166,7 +167,7 @@ DISPATCH = Let(
 def _excess(rt: Runtime) -> int:
     s = st(rt)
     seat = PLAYER(rt)
-    return len(s.zone(f"{seat}.hand")) - table.carryover(s, seat)
+    return len(cards_in(s, f"{seat}.hand")) - table.carryover(s, seat)
 
 
 def _cycles_excess(rt: Runtime) -> bool:

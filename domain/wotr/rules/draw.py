@@ -12,11 +12,12 @@ from domain.wotr.cards import text_of
 from domain.wotr.effects import PLAYER, emit, st
 from domain.wotr.rules import table
 from domain.wotr.rules.procedures import end_of
+from domain.wotr.rules.table import cards_in
 from domain.wotr.state import Seat, WotrState
 
 
 def draw_count(s: WotrState, seat: Seat) -> int:
-    extra = sum(text_of(s.cards[u].code).extra_draw for u in s.zone(f"{seat}.reserve"))
+    extra = sum(text_of(s.cards[u].code).extra_draw for u in cards_in(s, f"{seat}.reserve"))
     return max(0, table.seat_def(s, seat).draw - standard_handicap(s, seat)) + extra
 
 
@@ -31,7 +32,7 @@ def standard_handicap(s: WotrState, seat: Seat) -> int:
 
 def _after_draw(rt: Runtime) -> int:
     s = st(rt)
-    return sum(text_of(s.cards[u].code).cycle_after_draw for u in s.zone(f"{PLAYER(rt)}.reserve"))
+    return sum(text_of(s.cards[u].code).cycle_after_draw for u in cards_in(s, f"{PLAYER(rt)}.reserve"))
 
 
 def _next_start(rt: Runtime) -> ev.StartingPlayerPassed:

@@ -17,6 +17,7 @@ from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
 from domain.wotr.effects import emit, st
 from domain.wotr.rules import table
+from domain.wotr.rules.table import cards_in
 from domain.wotr.state import other
 
 
@@ -24,7 +25,7 @@ def _battleground(rt: Runtime) -> Event | None:
     s = st(rt)
     side = s.team_of(s.starting_seat())
     for zone in (f"bg.{side}", f"bg.{other(side)}"):
-        pool = s.zone(zone)
+        pool = cards_in(s, zone)
         if pool:
             (uid,) = rt.pick(pool)
             return ev.LocationActivated(location=uid, to="battlegrounds")
@@ -37,7 +38,7 @@ def _scheduled(rt: Runtime) -> list[int]:
     if s.round > len(schedule):
         return []
     codes = schedule[s.round - 1]
-    return [u for zone in ("bg.free", "bg.shadow") for u in s.zone(zone) if s.cards[u].code in codes]
+    return [u for zone in ("bg.free", "bg.shadow") for u in cards_in(s, zone) if s.cards[u].code in codes]
 
 
 def next_path_number(rt: Runtime) -> int:
@@ -49,7 +50,7 @@ def _path(rt: Runtime) -> Event | None:
     if table.active_path(s) is not None:
         return None
     number = next_path_number(rt)
-    pool = s.zone(f"paths.{number}")
+    pool = cards_in(s, f"paths.{number}")
     if not pool:
         return None
     (uid,) = rt.pick(pool)

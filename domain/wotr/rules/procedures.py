@@ -19,6 +19,7 @@ from domain.wotr import events as ev
 from domain.wotr.cards import text_of
 from domain.wotr.effects import card_option, choose, chosen, emit, st
 from domain.wotr.rules import table
+from domain.wotr.rules.table import cards_in
 from domain.wotr.state import Uid, WotrState
 
 # -- draw --------------------------------------------------------------------------------
@@ -33,35 +34,35 @@ def _recycle(rt: Runtime) -> Event | None:
     """Rules §7: the cycle pile, shuffled, becomes the draw deck (under what is left)."""
     s = st(rt)
     seat = rt.env["player"]
-    pile = s.zone(f"{seat}.cycle")
+    pile = cards_in(s, f"{seat}.cycle")
     if not pile:
         return None
-    deck = s.zone(f"{seat}.deck")
+    deck = cards_in(s, f"{seat}.deck")
     return ev.DeckShuffled(zone=f"{seat}.deck", order=tuple(deck) + tuple(rt.shuffle(pile)))
 
 
 def _draw_first(rt: Runtime) -> Event | None:
     s = st(rt)
     seat = rt.env["player"]
-    cards = tuple(s.zone(f"{seat}.deck")[: int(rt.env["drawn"])])
+    cards = tuple(cards_in(s, f"{seat}.deck")[: int(rt.env["drawn"])])
     return ev.CardsDrawn(player=seat, cards=cards, aside=bool(rt.env.get("aside"))) if cards else None
 
 
 def _draw_rest(rt: Runtime) -> Event | None:
     s = st(rt)
     seat = rt.env["player"]
-    cards = tuple(s.zone(f"{seat}.deck")[: int(rt.env["count"]) - int(rt.env["drawn"])])
+    cards = tuple(cards_in(s, f"{seat}.deck")[: int(rt.env["count"]) - int(rt.env["drawn"])])
     return ev.CardsDrawn(player=seat, cards=cards, aside=bool(rt.env.get("aside"))) if cards else None
 
 
 def _short(rt: Runtime) -> bool:
-    return int(rt.env["drawn"]) < int(rt.env["count"]) and bool(st(rt).zone(f"{rt.env['player']}.cycle"))
+    return int(rt.env["drawn"]) < int(rt.env["count"]) and bool(cards_in(st(rt), f"{rt.env['player']}.cycle"))
 
 
 register(
     "wotr.draw",
     Let(
-        lambda rt: {"drawn": min(int(rt.env["count"]), len(st(rt).zone(f"{rt.env['player']}.deck")))},
+        lambda rt: {"drawn": min(int(rt.env["count"]), len(cards_in(st(rt), f"{rt.env['player']}.deck")))},
         Seq(
             emit(_draw_first),
             If(_short, Seq(emit(_recycle, rule="wotr.draw.recycle"), emit(_draw_rest))),
@@ -75,7 +76,7 @@ register(
 
 
 def _hand(rt: Runtime) -> list[Uid]:
-    return [u for u in st(rt).zone(f"{rt.env['player']}.hand") if u != rt.env.get("except")]
+    return [u for u in cards_in(st(rt), f"{rt.env['player']}.hand") if u != rt.env.get("except")]
 
 
 register(
@@ -161,7 +162,7 @@ def _forsake_ask(rt: Runtime) -> Ask | None:
     s = st(rt)
     seat = rt.env["player"]
     options = [card_option(s, u, "Hand: ") for u in _hand(rt)]
-    options += [card_option(s, u, "Reserve: ") for u in s.zone(f"{seat}.reserve")]
+    options += [card_option(s, u, "Reserve: ") for u in cards_in(s, f"{seat}.reserve")]
     if table.can_draw(s, seat):
         options.append(Option("deck", "The top card of your draw deck"))
     if not options:
@@ -170,7 +171,7 @@ def _forsake_ask(rt: Runtime) -> Ask | None:
 
 
 def _top(rt: Runtime) -> dict[str, object]:
-    return {"card": st(rt).zone(f"{rt.env['player']}.deck")[0]}
+    return {"card": cards_in(st(rt), f"{rt.env['player']}.deck")[0]}
 
 
 def _how(rt: Runtime) -> dict[str, object]:
@@ -191,7 +192,8 @@ register(
                 lambda rt: rt.env["forsaken"] == "deck",
                 Seq(
                     If(
-                        lambda rt: not st(rt).zone(f"{rt.env['player']}.deck"), emit(_recycle, rule="wotr.draw.recycle")
+                        lambda rt: not cards_in(st(rt), f"{rt.env['player']}.deck"),
+                        emit(_recycle, rule="wotr.draw.recycle"),
                     ),
                     Let(_top, Call("wotr.eliminate", lambda rt: {"card": rt.env["card"], "how": "forsake-deck"})),
                 ),
@@ -212,7 +214,7 @@ def _from_deck(rt: Runtime) -> bool:
 
 def _reshuffle(rt: Runtime) -> Event:
     zone = f"{rt.env['player']}.deck"
-    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
+    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(cards_in(st(rt), zone))))
 
 
 register(
@@ -280,7 +282,7 @@ def _cost_ask(rt: Runtime) -> Ask | None:
     s = st(rt)
     seat = rt.env["player"]
     uid = int(rt.env["card"])
-    others = [u for u in s.zone(f"{seat}.hand") if u != uid]
+    others = [u for u in cards_in(s, f"{seat}.hand") if u != uid]
     options = [card_option(s, u, "Cycle ") for u in others]
     assert s.options is not None
     if not others or s.options.rules.play_cost == "cycle-or-forsake":
@@ -354,7 +356,7 @@ KINDS: dict[str, Callable[[WotrState, Uid], bool]] = {
 
 
 def _aside(rt: Runtime) -> list[Uid]:
-    return list(st(rt).zone(f"{rt.env['player']}.aside"))
+    return list(cards_in(st(rt), f"{rt.env['player']}.aside"))
 
 
 def _dests(s: WotrState, seat: str, uid: Uid, where: str) -> list[str]:
@@ -446,7 +448,7 @@ register(
                     choose(
                         lambda rt: rt.env["player"],
                         "Ring token: eliminate a card from your hand",
-                        lambda rt: st(rt).zone(f"{rt.env['player']}.hand"),
+                        lambda rt: cards_in(st(rt), f"{rt.env['player']}.hand"),
                         "gone",
                         ForEach(
                             lambda rt: chosen(rt, "gone"), "gone-card", Call("wotr.eliminate", _eliminated_by_text)

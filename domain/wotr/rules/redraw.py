@@ -27,6 +27,7 @@ from domain.kernel.flow import ForEach, register
 from domain.kernel.runtime import Runtime
 from domain.wotr.effects import emit, st
 from domain.wotr.rules import table
+from domain.wotr.rules.table import cards_in
 from domain.wotr.state import BOT_UNSEEN, Seat, Uid, WotrState
 
 
@@ -37,9 +38,9 @@ def piles(s: WotrState, seat: Seat) -> tuple[str, ...]:
 
 def unseen(s: WotrState, seat: Seat) -> list[Uid]:
     """The cards of the seat's pool that no seat knows."""
-    deck = s.zone(f"{seat}.deck")
+    deck = cards_in(s, f"{seat}.deck")
     shown = deck[0] if deck and table.mirror_in_play(s, seat) else None
-    return [u for pile in piles(s, seat) for u in s.zone(pile) if not s.cards[u].known and u != shown]
+    return [u for pile in piles(s, seat) for u in cards_in(s, pile) if not s.cards[u].known and u != shown]
 
 
 def _to_redraw(rt: Runtime) -> list[str]:

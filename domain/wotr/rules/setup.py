@@ -17,6 +17,7 @@ from domain.wotr import events as ev
 from domain.wotr.cards import BOT_LOCATIONS, LOCATIONS
 from domain.wotr.effects import cycle_from_hand, draw, emit, st
 from domain.wotr.rules import table
+from domain.wotr.rules.table import cards_in
 from domain.wotr.scenarios import Scenario
 from domain.wotr.state import Options
 
@@ -47,7 +48,7 @@ def _lay_out(rt: Runtime) -> Event:
 
 def _shuffle(rt: Runtime) -> Event:
     zone = f"{rt.env['player']}.deck"
-    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(st(rt).zone(zone))))
+    return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle(cards_in(st(rt), zone))))
 
 
 def _seats(rt: Runtime) -> list[str]:
@@ -83,7 +84,7 @@ def _bot_cycles_last(rt: Runtime) -> Event | None:
     s = st(rt)
     seat = _player(rt)
     count = table.seat_def(s, seat).setup_cycle
-    hand = s.zone(f"{seat}.hand")
+    hand = cards_in(s, f"{seat}.hand")
     return ev.CardsCycled(cards=tuple(hand[-count:])) if hand and count else None
 
 

@@ -15,6 +15,7 @@ from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
 from domain.wotr.effects import emit, st
 from domain.wotr.rules import table
+from domain.wotr.rules.table import cards_in
 from domain.wotr.state import FREE, SHADOW, WotrState
 
 
@@ -35,7 +36,7 @@ def last_path_fought(s: WotrState) -> bool:
     last = table.scenario_of(s).last_path
     if s.path_number >= last:
         return True
-    return not any(s.zone(f"paths.{n}") for n in range(s.path_number + 1, last + 1))
+    return not any(cards_in(s, f"paths.{n}") for n in range(s.path_number + 1, last + 1))
 
 
 def final(rt: Runtime) -> Event:

@@ -13,9 +13,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 
 from bots import View, random_choice, without_cards
 from domain.kernel.decisions import Choice, Decision, Kind, Option
+from domain.wotr.cards import CARDS
 from domain.wotr.scenarios import scenario
 from projections.wotr import CardView, LocationView, PlayerView, TableView
 
@@ -103,8 +105,8 @@ PLAY_COST = -0.3
 """A play costs a second card from hand (cycled to pay, rules §5): worth doing only for a gain."""
 RESERVE_WORTH = 0.12
 """What a point of icons in reserve is worth for later rounds: it moves for free (rules §5)."""
-HAND_THREAT = 0.6
-"""The icons an enemy's unseen hand card adds to a combat it joins, on average."""
+HAND_THREAT = 1.0
+"""How much of an unseen hand's average icons (from its deck list) the bot reckons with."""
 OWN_SHARE = 0.5
 """How much of the icons its team could still add to a combat the bot counts on."""
 
@@ -122,6 +124,33 @@ def _may_enter(card: CardView, loc: LocationView, team: str) -> bool:
     if loc.kind == "path":
         return card.type == "character" and loc.number in card.paths
     return card.faction in (loc.defending if loc.deck == team else loc.attacking)
+
+
+@cache
+def _deck_icons_by(key: str, seat: str, loc_code: str, side: str) -> float:
+    from domain.wotr.cards import LOCATIONS
+
+    where = LOCATIONS[loc_code]
+    deck = next((d.cards for d in scenario(key).seats if d.seat == seat), ())
+    total = 0
+    for code in deck:
+        card = CARDS[code]
+        if card.type not in ("character", "army"):
+            continue
+        if where.kind == "path":
+            if card.type == "character" and where.number in card.paths:
+                total += card.path
+        elif card.faction in (where.defending if where.deck == side else where.attacking):
+            lead = card.lead_defense if where.deck == side else card.lead_attack
+            total += (card.bg_defense if where.deck == side else card.bg_attack) + lead
+    return total / max(1, len(deck))
+
+
+def _deck_icons(key: str, seat: str, loc: LocationView, side: str) -> float:
+    """The icons an unseen card of ``seat``'s deck adds at ``loc`` on average, from the
+    scenario's printed deck list (public, like the card texts): a Shadow seat whose
+    factions cannot enter a battleground is no threat there."""
+    return _deck_icons_by(key, seat, loc.code, side)
 
 
 def _last_round(view: TableView) -> bool:
@@ -161,14 +190,15 @@ class Front:
                         own += _unit_icons(card, loc, side)
                     else:
                         threat += _unit_icons(card, loc, side)
+            per_card = HAND_THREAT * _deck_icons(view.scenario, player.seat, loc, side)
             if mine and player.hand is not None:
                 # a seen hand: its best cards that may enter, one play per two cards (the cost)
                 fits = sorted((_icons_at(c, loc, side) for c in player.hand if _may_enter(c, loc, side)), reverse=True)
                 own += sum(fits[: max(1, player.hand_size // 2)])
             elif mine:
-                own += player.hand_size * HAND_THREAT / 2
+                own += player.hand_size * per_card / 2
             else:
-                threat += player.hand_size * HAND_THREAT
+                threat += player.hand_size * per_card
         self.threat = threat
         self.own = own * OWN_SHARE
         self.stake = (loc.vp + 1.0) if loc.kind == "path" else 2.0 * loc.vp

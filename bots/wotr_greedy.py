@@ -99,6 +99,12 @@ def strength(card: CardView) -> int:
     return card.path + card.bg_attack + card.bg_defense + card.lead_attack + card.lead_defense
 
 
+USE_LIMIT = 2
+"""Times a round the bot uses one card's action text."""
+USE_WORTH = 0.9
+"""A card's "use your action" text: it costs no card from hand."""
+EVENT_WORTH = 0.7
+"""An event: its text draws, forsakes or moves, worth more than most single icons."""
 PASS_KEEP = 0.4
 """Passing with a hand within the carryover limit keeps those cards for the next round."""
 PLAY_COST = -0.3
@@ -301,7 +307,12 @@ class GreedyBot:
         best: tuple[float, Option] | None = None
         for option in decision.options:
             value = self._option_value(option, cards, locations, me, hand)
-            value -= self.taken[(view.round, option.id)] * 0.5
+            used = self.taken[(view.round, option.id)]
+            value -= used * 0.5
+            if used >= USE_LIMIT and option.id.startswith("use."):
+                # a text that may be used again and again (a search that finds nothing)
+                # must not hold the action step open for ever
+                value -= 100.0
             value += self.rng.random() * 0.01
             if best is None or value > best[0]:
                 best = (value, option)
@@ -334,7 +345,7 @@ class GreedyBot:
             # the last round's hand is empty
             return 0.5 if hand == 0 and last_round else -1.0
         if verb == "use":
-            return 0.9
+            return USE_WORTH
         if verb == "cycle":
             return 0.02
         if verb == "winnow":
@@ -349,7 +360,7 @@ class GreedyBot:
                 return 0.0
             return front.gain(front.icons(card)) - (0.0 if last_round else RESERVE_WORTH * strength(card))
         if dest == "event":
-            return 0.7
+            return EVENT_WORTH
         if dest == "reserve":
             # reserve cards move for free in later rounds (rules §5), worthless after the last
             if last_round or card.type not in ("character", "army"):

@@ -1,11 +1,16 @@
 """A greedy War of the Ring player: simple, sound heuristics for each kind of decision.
 
-It sees only its seat's view. On its turn it puts its strongest cards where its team
-fights (path icons on the path, attack where its team attacks, defense where it
-defends), moves ready cards out of reserve, uses card actions and its Ring token when its
-hand runs low, keeps cards in reserve that draw or raise the carryover limit, and passes
-when it may; it pays costs with its weakest cards, loses as little as it can in combat,
-forsakes blind from the top of its deck, and takes every free benefit.
+It sees only its seat's view. On its turn it reckons each combat as a :class:`Front`: how
+far its team is ahead there, what the other team could still bring (its reserve cards that
+may enter, and a share of each unseen hand from the seat's printed deck list), and what
+its own team could. Against the Shadow bots, who answer only a lead they could still
+overturn (seed 003, flowchart steps 3-4), a combat held beyond their reach is safe, so the
+bot stops adding icons there and spends them where they still count; on a path being lost
+each icon also cancels a corruption token. It moves ready cards out of reserve (free),
+builds a reserve for later rounds but not in the last, uses a Duel's Ring token every round
+and keeps a once-a-game token for its point, and passes when it may with cards to carry
+over; it pays costs with its weakest cards, loses as little as it can in combat, forsakes
+blind from the top of its deck, and takes every free benefit.
 """
 
 from __future__ import annotations

@@ -1,11 +1,16 @@
 """A greedy War of the Ring player: simple, sound heuristics for each kind of decision.
 
-It sees only its seat's view. On its turn it puts its strongest cards where its team
-fights (path icons on the path, attack where its team attacks, defense where it
-defends), moves ready cards out of reserve, uses card actions and its Ring token when its
-hand runs low, keeps cards in reserve that draw or raise the carryover limit, and passes
-when it may; it pays costs with its weakest cards, loses as little as it can in combat,
-forsakes blind from the top of its deck, and takes every free benefit.
+It sees only its seat's view. On its turn it reckons each combat as a :class:`Front`: how
+far its team is ahead there, what the other team could still bring (its reserve cards that
+may enter, and a share of each unseen hand from the seat's printed deck list), and what
+its own team could. Against the Shadow bots, who answer only a lead they could still
+overturn (seed 003, flowchart steps 3-4), a combat held beyond their reach is safe, so the
+bot stops adding icons there and spends them where they still count; on a path being lost
+each icon also cancels a corruption token. It moves ready cards out of reserve (free),
+builds a reserve for later rounds but not in the last, uses a Duel's Ring token every round
+and keeps a once-a-game token for its point, and passes when it may with cards to carry
+over; it pays costs with its weakest cards, loses as little as it can in combat, forsakes
+blind from the top of its deck, and takes every free benefit.
 """
 
 from __future__ import annotations
@@ -13,9 +18,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 
 from bots import View, random_choice, without_cards
 from domain.kernel.decisions import Choice, Decision, Kind, Option
+from domain.wotr.cards import CARDS
+from domain.wotr.scenarios import scenario
 from projections.wotr import CardView, LocationView, PlayerView, TableView
 
 
@@ -96,12 +104,164 @@ def strength(card: CardView) -> int:
     return card.path + card.bg_attack + card.bg_defense + card.lead_attack + card.lead_defense
 
 
+PATH_BONUS = 1.0
+"""A path taken is worth its points and the corruption a loss there would give."""
+BG_STAKE = 1.0
+"""A battleground's points once (not the swing of twice them): the Free Peoples' few cards
+won more games spent on paths, where they also cancel corruption (measured: 2.0 won
+20 % of 200 standard games, 1.0 24 %)."""
+USE_LIMIT = 2
+"""Times a round the bot uses one card's action text."""
+USE_WORTH = 0.9
+"""A card's "use your action" text: it costs no card from hand."""
+EVENT_WORTH = 0.7
+"""An event: its text draws, forsakes or moves, worth more than most single icons."""
+PASS_KEEP = 0.4
+"""Passing with a hand within the carryover limit keeps those cards for the next round."""
+PLAY_COST = -0.2
+"""A play costs a second card from hand (cycled to pay, rules §5): worth doing only for a gain."""
+RESERVE_WORTH = 0.12
+"""What a point of icons in reserve is worth for later rounds: it moves for free (rules §5)."""
+HAND_THREAT = 0.5
+"""How much of an unseen hand's average icons (from its deck list) the bot reckons with:
+a bot's hand card joins a combat only if its reserve could win there with it (seed 003,
+flowchart step 4), so half (measured with BG_STAKE 1.0: 1.0 24 %, 0.5 28 %, 0.3 25 %)."""
+OWN_SHARE = 0.5
+"""How much of the icons its team could still add to a combat the bot counts on."""
+
+
+def _unit_icons(card: CardView, loc: LocationView, team: str) -> int:
+    """``card`` with its items: the icons it adds to ``team``'s side at ``loc``."""
+    return _icons_at(card, loc, team) + sum(_icons_at(item, loc, team) for item in card.items)
+
+
+def _may_enter(card: CardView, loc: LocationView, team: str) -> bool:
+    """Rules §6: a character enters a path of a number it shows; an army or character a
+    battleground showing its faction (texts that widen this are not reckoned)."""
+    if card.type not in ("character", "army"):
+        return False
+    if loc.kind == "path":
+        return card.type == "character" and loc.number in card.paths
+    return card.faction in (loc.defending if loc.deck == team else loc.attacking)
+
+
+@cache
+def _deck_icons_by(key: str, seat: str, loc_code: str, side: str) -> float:
+    from domain.wotr.cards import LOCATIONS
+
+    where = LOCATIONS[loc_code]
+    deck = next((d.cards for d in scenario(key).seats if d.seat == seat), ())
+    total = 0
+    for code in deck:
+        card = CARDS[code]
+        if card.type not in ("character", "army"):
+            continue
+        if where.kind == "path":
+            if card.type == "character" and where.number in card.paths:
+                total += card.path
+        elif card.faction in (where.defending if where.deck == side else where.attacking):
+            lead = card.lead_defense if where.deck == side else card.lead_attack
+            total += (card.bg_defense if where.deck == side else card.bg_attack) + lead
+    return total / max(1, len(deck))
+
+
+def _deck_icons(key: str, seat: str, loc: LocationView, side: str) -> float:
+    """The icons an unseen card of ``seat``'s deck adds at ``loc`` on average, from the
+    scenario's printed deck list (public, like the card texts): a Shadow seat whose
+    factions cannot enter a battleground is no threat there."""
+    return _deck_icons_by(key, seat, loc.code, side)
+
+
+def _last_round(view: TableView) -> bool:
+    """The path fought this round is the scenario's last (the game is scored after it)."""
+    return view.path is not None and view.path.number >= scenario(view.scenario).last_path
+
+
+def _round_ring(view: TableView) -> bool:
+    """A Duel's Ring token is used once per round, not once a game (rules §9.2)."""
+    return scenario(view.scenario).duel
+
+
+class Front:
+    """One combat as the bot reckons it: its margin now, what the other team could still
+    bring (reserve cards that may enter it, and a share of each unseen hand), what the
+    bot's own team could, and what it is worth.
+
+    The Shadow bots add cards only where they are losing but could conceivably win (seed
+    003, flowchart steps 3-4), so a combat held by more than the Shadow can bring is safe
+    and icons beyond that are wasted; below that, each icon counts in proportion."""
+
+    def __init__(self, view: TableView, loc: LocationView, team: str) -> None:
+        self.loc = loc
+        self.team = team
+        self.duel = scenario(view.scenario).duel
+        self.margin = _margin(loc, team) - (1 if self.duel and loc.kind == "path" else 0)
+        threat = 0.0
+        own = 0.0
+        for player in view.players:
+            mine = player.team == team
+            side = team if mine else next(p.team for p in view.players if p.team != team)
+            for card in player.reserve:
+                if card.reserved and not player.bot:
+                    continue  # played to reserve this round: it may not move yet (a bot's may)
+                if _may_enter(card, loc, side):
+                    if mine:
+                        own += _unit_icons(card, loc, side)
+                    else:
+                        threat += _unit_icons(card, loc, side)
+            per_card = HAND_THREAT * _deck_icons(view.scenario, player.seat, loc, side)
+            if mine and player.hand is not None:
+                # a seen hand: its best cards that may enter, one play per two cards (the cost)
+                fits = sorted((_icons_at(c, loc, side) for c in player.hand if _may_enter(c, loc, side)), reverse=True)
+                own += sum(fits[: max(1, player.hand_size // 2)])
+            elif mine:
+                own += player.hand_size * per_card / 2
+            else:
+                threat += player.hand_size * per_card
+        self.threat = threat
+        self.own = own * OWN_SHARE
+        self.stake = (loc.vp + PATH_BONUS) if loc.kind == "path" else BG_STAKE * loc.vp
+        self.uids = {c.uid for c in loc.cards} | {i.uid for c in loc.cards for i in c.items}
+
+    def holds(self, uid: int) -> bool:
+        return uid in self.uids
+
+    def icons(self, card: CardView) -> int:
+        return _icons_at(card, self.loc, self.team)
+
+    def chance(self, margin: float) -> float:
+        """The chance of taking the location at ``margin``: certain beyond the other team's
+        reach, nothing beyond the bot's own, in proportion between."""
+        if margin >= self.threat:
+            return 1.0
+        low = -self.own - 1.0
+        if margin <= low:
+            return 0.0
+        return (margin - low) / (self.threat - low + 1.0)
+
+    def worth(self, margin: float) -> float:
+        """Expected points at ``margin``: the stake times the chance, less on a path the
+        corruption a loss now would give (each icon there cancels one, rules §6.4)."""
+        p = self.chance(margin)
+        value = self.stake * p
+        if self.loc.kind == "path":
+            value -= (1.0 - p) * max(0.0, -margin)
+        return value
+
+    def gain(self, icons: int) -> float:
+        if icons <= 0:
+            return 0.0
+        return self.worth(self.margin + icons) - self.worth(self.margin)
+
+
 class GreedyBot:
     def __init__(self, seed: int, consent: frozenset[str] = frozenset()) -> None:
         self.rng = random.Random(seed)
         self.consent = consent
         """The teammates whose cards this bot may choose (see ``bots.make_bot``)."""
         self._view: TableView | None = None
+        self._fronts: dict[int, Front] = {}
+        """The combats of the decision being answered, by location."""
         self.taken: Counter[tuple[int, str]] = Counter()
         """How often each action was taken this round: a repeatable text loses its appeal."""
         self.rules: dict[str, Callable[[Decision, TableView], Choice | None]] = {
@@ -144,31 +304,28 @@ class GreedyBot:
     # -- the action step -------------------------------------------------------------
 
     def _value_at(self, card: CardView, loc: LocationView, team: str, view: TableView | None = None) -> float:
-        """What adding ``card`` to the combat at ``loc`` is worth to ``team``: the location's
-        points times how much closer it brings a win there, reckoning with what the other
-        team holds in reserve that could still move there; little where the combat is
-        already safe, nothing where it is lost whatever this card adds."""
+        """What adding ``card`` to the combat at ``loc`` is worth to ``team`` (see :class:`Front`)."""
         icons = _icons_at(card, loc, team)
         if view is None or loc.count is None:
             return float(icons)
-        if icons <= 0:
-            return 0.0
-        margin = _margin(loc, team)
-        threat = _reserve_threat(view, loc, team)
-        stake = loc.vp + (max(0, -margin) if loc.kind == "path" else 0)
-        gained = _chance(margin + icons, threat) - _chance(margin, threat)
-        return stake * gained + 0.05 * icons
+        return Front(view, loc, team).gain(icons)
 
     def _act(self, decision: Decision, view: TableView) -> Choice | None:
         self._view = view
         me = _me(view, decision.seat)
         cards = visible_cards(view)
         locations = {loc.uid: loc for loc in ([view.path] if view.path else []) + view.battlegrounds}
+        self._fronts = {uid: Front(view, loc, me.team) for uid, loc in locations.items()}
         hand = me.hand_size
         best: tuple[float, Option] | None = None
         for option in decision.options:
             value = self._option_value(option, cards, locations, me, hand)
-            value -= self.taken[(view.round, option.id)] * 0.5
+            used = self.taken[(view.round, option.id)]
+            value -= used * 0.5
+            if used >= USE_LIMIT and option.id.startswith("use."):
+                # a text that may be used again and again (a search that finds nothing)
+                # must not hold the action step open for ever
+                value -= 100.0
             value += self.rng.random() * 0.01
             if best is None or value > best[0]:
                 best = (value, option)
@@ -185,15 +342,23 @@ class GreedyBot:
         me: PlayerView,
         hand: int,
     ) -> float:
+        view = self._view
+        assert view is not None
         verb, _, rest = option.id.partition(".")
         card = cards.get(option.card or -1)
+        last_round = _last_round(view)
         if verb == "pass":
-            return 0.4 if hand <= me.carryover else 0.05
+            # cards kept up to the carryover limit are next round's; above it they are cycled
+            return PASS_KEEP if hand <= me.carryover else 0.05
         if verb == "ring":
-            # an unused Ring token scores a point at the end: spent only with an empty hand
-            return 0.5 if hand == 0 else 0.0
+            if _round_ring(view):
+                # a Duel's token comes back each round: draw 3, keep the best (rules §9.2)
+                return 2.0
+            # an unused once-a-game token scores 1 at the end (rules §8): spent only when
+            # the last round's hand is empty
+            return 0.5 if hand == 0 and last_round else -1.0
         if verb == "use":
-            return 0.9
+            return USE_WORTH
         if verb == "cycle":
             return 0.02
         if verb == "winnow":
@@ -202,17 +367,27 @@ class GreedyBot:
             return 0.0
         dest = rest.partition(".")[2]
         if verb == "move":
-            loc = locations.get(int(dest))
-            return 0.6 + self._value_at(card, loc, me.team, self._view) if loc else 0.0
+            # a move costs no card: only the card's use elsewhere later
+            front = self._fronts.get(int(dest))
+            if front is None:
+                return 0.0
+            return front.gain(front.icons(card)) - (0.0 if last_round else RESERVE_WORTH * strength(card))
         if dest == "event":
-            return 0.7
+            return EVENT_WORTH
         if dest == "reserve":
-            return 0.3 if card.type == "character" else 0.1
+            # reserve cards move for free in later rounds (rules §5), worthless after the last
+            if last_round or card.type not in ("character", "army"):
+                return 0.02
+            return PLAY_COST + RESERVE_WORTH * strength(card) + 0.1
         if dest.startswith("L"):
-            loc = locations.get(int(dest[1:]))
-            return 0.3 + self._value_at(card, loc, me.team, self._view) if loc else 0.0
+            front = self._fronts.get(int(dest[1:]))
+            return PLAY_COST + front.gain(front.icons(card)) if front else 0.0
         if dest.startswith("W"):
-            return 0.5 + strength(card)
+            wielder = cards.get(int(dest[1:]))
+            where = next((f for f in self._fronts.values() if wielder and f.holds(wielder.uid)), None)
+            if where is not None:
+                return PLAY_COST + where.gain(where.icons(card))
+            return PLAY_COST + RESERVE_WORTH * strength(card) + 0.05
         return 0.0
 
     # -- costs, losses, forsaking ----------------------------------------------------

@@ -1,0 +1,78 @@
+"""The greedy Free Peoples bot's rules of play, each shown acting in a real position.
+
+Positions are reached by playing real games against the Shadow bots (the engine, not a
+mock); each test then asks the bot for one decision from its seat's view only.
+"""
+
+from __future__ import annotations
+
+import uuid
+from functools import partial
+
+from bots.wotr_greedy import Front, GreedyBot
+from domain.game import Game
+from domain.kernel.decisions import Decision
+from domain.wotr.options import wotr_options
+from domain.wotr.ruleset import WOTR
+from projections.wotr import LocationView, TableView
+from tools.games import kind
+
+
+def _game(scenario: str, seed: int) -> Game:
+    options = wotr_options(scenario, None, ["shadow"], "standard", None)
+    return Game.start(uuid.uuid4(), WOTR, WOTR.created(options, seed))
+
+
+def _first_turn(game: Game) -> tuple[Decision, TableView]:
+    """Answer with the greedy bot up to the Free Peoples' first action-step turn."""
+    view = kind("wotr").view
+    bots: dict[str, GreedyBot] = {}
+    while (decision := game.state.pending) is not None:
+        if decision.rule == "wotr.action.turn":
+            return decision, view(game.state, decision.seat)
+        bot = bots.setdefault(decision.seat, GreedyBot(1))
+        game.answer(decision.seat, decision.id, bot.choose(decision, partial(view, game.state, decision.seat)))
+    raise AssertionError("the game ended before a Free Peoples turn")
+
+
+def test_a_duel_ring_token_is_used_each_round() -> None:
+    """Rules §9.2: a Duel's token comes back every round, so the bot draws with it at once."""
+    decision, view = _first_turn(_game("two-player-duel", 3))
+    assert decision.option("ring") is not None
+    choice = GreedyBot(1).choose(decision, lambda: view)
+    assert choice == ("ring",)
+
+
+def test_a_once_a_game_ring_token_is_kept_for_its_point() -> None:
+    """Rules §8: an unused Trilogy token scores 1 at the end; the bot keeps it early on."""
+    decision, view = _first_turn(_game("trilogy", 3))
+    assert decision.option("ring") is not None
+    assert GreedyBot(1).choose(decision, lambda: view) != ("ring",)
+
+
+def _front(view: TableView, loc: LocationView) -> Front:
+    return Front(view, loc, "free")
+
+
+def test_icons_beyond_the_shadows_reach_are_worth_nothing() -> None:
+    """A combat held beyond what the Shadow can bring is safe (the bots answer only a lead
+    they could overturn): no icon is wasted there, and short of it each icon counts."""
+    _, view = _first_turn(_game("trilogy", 3))
+    for loc in ([view.path] if view.path else []) + view.battlegrounds:
+        front = _front(view, loc)
+        front.threat = 3.0
+        front.margin = 0
+        assert front.gain(1) > 0.0
+        front.margin = 3
+        assert front.gain(1) == 0.0
+        assert front.gain(4) == 0.0
+
+
+def test_a_shadow_seat_whose_factions_cannot_enter_is_no_threat() -> None:
+    """Rules §6: only factions a battleground shows fight there; Helm's Deep is attacked by
+    Isengard alone, so the Witch-king's unseen hand (Mordor) adds nothing there."""
+    from bots.wotr_greedy import _deck_icons_by
+
+    assert _deck_icons_by("trilogy", "witch-king", "helms-deep", "shadow") == 0.0
+    assert _deck_icons_by("trilogy", "saruman", "helms-deep", "shadow") > 0.0
+    assert _deck_icons_by("trilogy", "witch-king", "minas-tirith", "shadow") > 0.0

@@ -221,6 +221,19 @@ def view(s: LcgState, viewer: str) -> TableView:
     )
 
 
+def _printed_view(s: LcgState, uid: Uid) -> CardView:
+    """A card out of play as printed: what a player reads of a card in hand before playing
+    it (the modifiers of the table apply to cards in play; ``card_view`` asks for each)."""
+    d = CARDS[s.cards[uid].code]
+    v = CardView(uid=uid, code=d.code, name=d.name, type=d.type, sphere=d.sphere, keywords=d.keywords)
+    v.traits, v.text = d.traits, d.text
+    if d.type in ("ally", "attachment", "event"):
+        v.cost = d.cost
+    if d.is_character:
+        v.willpower, v.attack, v.defense, v.hit_points = d.willpower, d.attack, d.defense, d.hit_points
+    return v
+
+
 def play_view(s: LcgState, seat: str) -> TableView:
     """The parts of ``seat``'s view a player decides from, for a search's rollouts.
 
@@ -229,7 +242,8 @@ def play_view(s: LcgState, seat: str) -> TableView:
     cards in play, the seat's own hand and discard pile (Will of the West counts it), and
     leaves empty the piles out of play no bot reads (the encounter discard pile, the victory
     display, the other players' discard piles, the cards set aside), which took a third of
-    a rollout's time. It is never shown to anyone: the seat's own view stays ``view``.
+    a rollout's time; cards in hand are read as printed. It is never shown to anyone: the
+    seat's own view stays ``view``.
     """
     players = []
     for name in s.order:
@@ -244,10 +258,10 @@ def play_view(s: LcgState, seat: str) -> TableView:
                 heroes=[card_view(s, u) for u in s.zone(f"{name}.heroes")],
                 allies=[card_view(s, u) for u in s.zone(f"{name}.allies")],
                 engaged=[_enemy_view(s, u, False) for u in table.engaged(s, name)],
-                hand=[card_view(s, u) for u in s.zone(f"{name}.hand")] if mine else None,
+                hand=[_printed_view(s, u) for u in s.zone(f"{name}.hand")] if mine else None,
                 hand_size=len(s.zone(f"{name}.hand")),
                 deck_size=len(s.zone(f"{name}.deck")),
-                discard=[card_view(s, u) for u in s.zone(f"{name}.discard")] if mine else [],
+                discard=[_printed_view(s, u) for u in s.zone(f"{name}.discard")] if mine else [],
             )
         )
     stage = table.quest_card(s)

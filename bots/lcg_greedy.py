@@ -136,9 +136,26 @@ def _progress_on_kill(card: CardView) -> bool:
     return card.name in PROGRESS_ON_KILL or any(a.name in PROGRESS_ON_KILL for a in card.attachments)
 
 
-def _readies_after_commit(card: CardView) -> bool:
-    """Aragorn: "after Aragorn commits to a quest, spend 1 resource from his pool to ready him"."""
+def _readies_after_commit(card: CardView, me: PlayerView | None = None) -> bool:
+    """Aragorn: "after Aragorn commits to a quest, spend 1 resource from his pool to ready him"
+    (unless his resources are saved for a Steward of Gondor, see ``_saving_for_steward``)."""
+    if me is not None and _saving_for_steward(card, me):
+        return False
     return card.name == "Aragorn" and card.type == "hero" and card.resources > 0
+
+
+STEWARD = "Steward of Gondor"
+
+
+def _saving_for_steward(hero: CardView, me: PlayerView) -> bool:
+    """Whether ``hero``'s resources are kept for a Steward of Gondor in hand: it costs 2
+    Leadership, and once on a Leadership hero it adds 2 resources every round (Core Set
+    card 26), which pays for the Leadership allies and Gandalf. Aragorn readying each
+    round for 1 resource would otherwise keep his pool below 2 for the whole game."""
+    if hero.sphere != "leadership" or hero.resources >= 3:
+        return False
+    in_play = any(a.name == STEWARD for c in me.heroes for a in c.attachments)
+    return not in_play and any(c.name == STEWARD for c in me.hand or [])
 
 
 def _will_engage(enemy: CardView, me: PlayerView, view: TableView) -> bool:
@@ -173,6 +190,7 @@ class GreedyBot:
             "lcg.planning.attach": self._attach,
             "lcg.keyword.restricted": self._drop_restricted,
             **{f"{code}.action": self._claim_on for code in OBJECTIVES},
+            "core-001.response": self._aragorn,
             "core-061.response": self._miner,
             "core-073.response": self._gandalf,
             "lcg.quest.commit": self._commit,
@@ -300,6 +318,9 @@ class GreedyBot:
                 return (int(name == "Dwarven Axe" and "Dwarf" in c.traits), c.attack or 0)
             if name in DEFENSE_ATTACHMENTS:
                 return (0, c.defense or 0)
+            if name == STEWARD:
+                # its resources are of the host's sphere: Leadership pays for the allies in the deck
+                return (int(c.sphere == "leadership"), (c.willpower or 0) + (c.attack or 0))
             if name == "Self Preservation":
                 return (c.damage, c.hit_points or 0)
             return (0, (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
@@ -321,6 +342,14 @@ class GreedyBot:
         cards = visible_cards(view)
         heroes = [cards[o.card] for o in decision.options if o.card in cards]
         return (str(min(heroes, key=_restricted).uid),) if heroes else None
+
+    def _aragorn(self, decision: Decision, view: TableView) -> Choice | None:
+        """Ready Aragorn after he commits, unless his resources are saved for a Steward of Gondor."""
+        me = _me(view, decision.seat)
+        aragorn = next((h for h in me.heroes if h.name == "Aragorn"), None)
+        if aragorn is not None and _saving_for_steward(aragorn, me):
+            return ("no",)
+        return ("yes",)
 
     def _miner(self, decision: Decision, view: TableView) -> Choice | None:
         """Discard a harmful condition (Caught in a Web, Dark Knowledge), never a helpful one."""
@@ -363,7 +392,7 @@ class GreedyBot:
         cards = visible_cards(view)
         me = _me(view, decision.seat)
         ready = [cards[o.card] for o in decision.options if o.card in cards]
-        readies = {c.uid for c in ready if _readies_after_commit(c)}
+        readies = {c.uid for c in ready if _readies_after_commit(c, me)}
         coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
         players = max(1, sum(1 for p in view.players if not p.eliminated))
         staged = sum(c.threat or 0 for c in view.staging) + EXPECTED_THREAT_PER_REVEAL * players

@@ -22,7 +22,7 @@ HERO_LOST = 14.0
 HERO_DAMAGE = 0.6
 """What a point of damage on a hero costs (nothing heals it in most decks)."""
 ALLY_DAMAGE = 0.15
-KILL = 2.5
+KILL = 5.0
 """What killing an engaged enemy this round is worth (it attacks no more)."""
 PROGRESS_ON_KILL = 2.0
 """Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""

@@ -205,7 +205,7 @@ def rollout(
     stop = game.clock(state) + (horizon or 0)
     Runtime(rules, state, sink).answer(decision.seat, decision.id, choice)
     answered = 0
-    view = game.view
+    view = game.rollout_view or game.view  # the world is the search's own sample
     while state.pending is not None and answered < ROLLOUT_LIMIT:
         if cut and game.clock(state) >= stop:
             break

@@ -68,6 +68,10 @@ class Searchable:
     (progress, threat, hit points, cards), what a rollout cut at its horizon is worth."""
     horizon: int | None = None
     """Rounds a search bot's rollouts play before they are cut and valued (None: to the end)."""
+    rollout_view: Callable[[Any, str], Any] | None = None
+    """What the blueprint reads inside a rollout, where the state is the search's own world
+    (never the real hidden cards): a cheaper view built straight from it, or None for
+    ``view``. Decisions at the root are always answered from the seat's projection."""
 
 
 HORIZON_ROUNDS = 2
@@ -78,7 +82,7 @@ def _lcg() -> Searchable:
     from bots.lcg_greedy import GreedyBot
     from domain.lcg.cards import CARDS
     from domain.lcg.state import LcgState
-    from projections.lcg import view, visible
+    from projections.lcg import play_view, view, visible
 
     player_zones = frozenset({"deck", "hand", "under"})
 
@@ -172,6 +176,7 @@ def _lcg() -> Searchable:
         lambda s: int(s.round),
         value,
         HORIZON_ROUNDS,
+        play_view,
     )
 
 

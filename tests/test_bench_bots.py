@@ -65,3 +65,11 @@ def test_bench_bots_refuses_what_it_cannot_measure(tmp_path: Path, capsys: pytes
     assert main(["bench-bots", "--greedy-games", "0", "--output", str(out)]) == 2
     assert "--bots takes greedy and/or search" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_search_rows_may_be_kept_to_one_scenario() -> None:
+    lcg = rows("lcg", ("greedy", "search"), "passage-through-mirkwood")
+    assert all(r.game == "lcg" for r in lcg)
+    assert len([r for r in lcg if r.bot == "greedy"]) == 5
+    assert [r.scenario for r in lcg if r.bot == "search"] == ["passage-through-mirkwood"]
+    assert not [r for r in rows("all", ("search",), "wotr") if r.game == "lcg"]

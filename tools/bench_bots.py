@@ -53,6 +53,8 @@ WOTR_DIFFICULTIES = (("standard", "goal >= 40 %"), ("challenging", "goal >= 25 %
 BOT_KINDS = ("greedy", "search")
 WOTR = "wotr"
 """``--scenario wotr``: only the War of the Ring rows."""
+LCG = "lcg"
+"""``--scenario lcg``: the rows of every LCG scenario."""
 
 
 @dataclass(frozen=True)
@@ -94,14 +96,27 @@ class Tally:
     losses: Counter[str] = field(default_factory=Counter)
 
 
-def rows(scenario: str, kinds: tuple[str, ...]) -> list[Row]:
+def rows(scenario: str, kinds: tuple[str, ...], search_scenario: str | None = None) -> list[Row]:
+    """The rows of ``scenario`` (a scenario key, ``lcg`` for every LCG scenario, ``wotr`` or
+    ``all``), each bot's; the search bot's only in ``search_scenario`` when one is given (its
+    rows cost a thousand times the greedy bot's, so a run may afford it in one scenario)."""
+
+    def measured(bot: str, key: str) -> bool:
+        return bot != "search" or search_scenario in (None, key)
+
     out: list[Row] = []
     for key, goal in LCG_SCENARIOS:
-        if scenario in ("all", key):
-            out.extend(Row("lcg", key, "standard", bot, goal if bot == "search" else "") for bot in kinds)
+        if scenario in ("all", LCG, key):
+            out.extend(
+                Row("lcg", key, "standard", bot, goal if bot == "search" else "") for bot in kinds if measured(bot, key)
+            )
     if scenario in ("all", WOTR):
         for difficulty, goal in WOTR_DIFFICULTIES:
-            out.extend(Row("wotr", WOTR, difficulty, bot, goal if bot == "search" else "") for bot in kinds)
+            out.extend(
+                Row("wotr", WOTR, difficulty, bot, goal if bot == "search" else "")
+                for bot in kinds
+                if measured(bot, WOTR)
+            )
     return out
 
 
@@ -236,7 +251,7 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    chosen = rows(args.scenario, kinds)
+    chosen = rows(args.scenario, kinds, args.search_scenario)
     budget = Budget(cpu_seconds=float(args.budget))
     started = _cpu()
     command = (
@@ -244,6 +259,7 @@ def main(args: argparse.Namespace) -> int:
         + (f" --greedy-games {greedy_games}" if greedy_games != args.games else "")
         + (f" --scenario {args.scenario}" if args.scenario != "all" else "")
         + (f" --bots {','.join(kinds)}" if kinds != BOT_KINDS else "")
+        + (f" --search-scenario {args.search_scenario}" if args.search_scenario else "")
     )
     title = "Bots: win rates, and the search bot's CPU per decision"
 
@@ -297,10 +313,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--scenario",
         default="all",
-        choices=["all", *scenarios, WOTR],
+        choices=["all", LCG, *scenarios, WOTR],
         metavar="SCENARIO",
-        help="only this scenario's rows, one of %(choices)s (wotr: War of the Ring against the Shadow bots; "
-        "default: %(default)s)",
+        help="only this scenario's rows, one of %(choices)s (lcg: every LCG scenario; wotr: War of the Ring "
+        "against the Shadow bots; default: %(default)s)",
+    )
+    p.add_argument(
+        "--search-scenario",
+        choices=[*scenarios, WOTR],
+        metavar="SCENARIO",
+        help="the search bot's rows only in this scenario, one of %(choices)s (default: in every scenario measured)",
     )
     p.add_argument("--bots", default=",".join(BOT_KINDS), help="bots measured (default: %(default)s)")
 

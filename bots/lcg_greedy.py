@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bots import View, random_choice, without_cards
+from bots import View, lcg_burgle, random_choice, without_cards
+from bots.lcg_burgle import essential
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
@@ -129,6 +130,8 @@ def _left(card: CardView) -> int:
 def _value(card: CardView) -> int:
     """What a card is worth keeping: heroes most, then by cost and stats."""
     stats = (card.willpower or 0) + (card.attack or 0) + (card.defense or 0)
+    if essential(card):
+        return 1000
     return (20 if card.type == "hero" else 0) + 2 * (card.cost or 0) + stats + len(card.attachments)
 
 
@@ -209,6 +212,7 @@ class GreedyBot:
             **{rule: self._least_useful for rule in WORST_FIRST},
             "core-121.when-revealed": self._spider,
             "core-080.when-revealed": self._caught,
+            "lcg.burgle.step-3": lambda d, v: lcg_burgle.step(d, v),
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -397,7 +401,8 @@ class GreedyBot:
         players = max(1, sum(1 for p in view.players if not p.eliminated))
         staged = sum(c.threat or 0 for c in view.staging) + EXPECTED_THREAT_PER_REVEAL * players
         share = -(-staged // players)
-        plan = Round(me.threat, share, tuple(sorted(coming, key=lambda e: -(e.attack or 0))), tuple(me.heroes))
+        enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
+        plan = Round(me.threat, share, enemies, tuple(me.heroes), lcg_burgle.golden_tax(view))
         return tuple(str(c.uid) for c in commit(ready, readies, plan))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:
@@ -451,11 +456,17 @@ class GreedyBot:
         enemy = cards.get(decision.about or -1)
         attack = (enemy.attack or 0) if enemy else 0
         shadows = enemy.face_down_shadows if enemy else 0
-        candidates = [cards[o.card] for o in decision.options if o.card in cards]
         mine = {c.uid for c in [*me.heroes, *me.allies]}
 
         def taken(c: CardView) -> int:
             return max(0, attack - (c.defense or 0))
+
+        # a character whose loss loses the game defends only an attack that cannot touch him
+        candidates = [
+            cards[o.card]
+            for o in decision.options
+            if o.card in cards and (not essential(cards[o.card]) or (taken(cards[o.card]) == 0 and not shadows))
+        ]
 
         safe = [c for c in candidates if taken(c) + SHADOW_MARGIN * shadows < _left(c)]
         survivors = safe or [c for c in candidates if taken(c) < _left(c)]
@@ -466,7 +477,7 @@ class GreedyBot:
             )
             return (str(best.uid),)
         chumps = [c for c in candidates if c.type == "ally"]
-        absorbs = [h for h in me.heroes if _left(h) > attack + SHADOW_MARGIN * shadows]
+        absorbs = [h for h in me.heroes if not essential(h) and _left(h) > attack + SHADOW_MARGIN * shadows]
         if chumps and not (absorbs and attack <= 2):
             return (str(min(chumps, key=lambda c: (c.cost or 0, c.uid not in mine)).uid),)
         return ("undefended",) if any(o.id == "undefended" for o in decision.options) else None
@@ -493,7 +504,8 @@ class GreedyBot:
         def key(c: CardView) -> tuple[int, int, int, bool]:
             survives = _left(c) > amount
             if survives:
-                return (2, _left(c) - amount, -_value(c), c.uid in mine)
+                # Bilbo Baggins last even when he survives: his loss would lose the game
+                return (2 + int(not essential(c)), _left(c) - amount, -_value(c), c.uid in mine)
             return (int(c.type != "hero"), -_value(c), 0, c.uid in mine)
 
         return (str(max(hurt, key=key).uid),)
@@ -589,6 +601,11 @@ class GreedyBot:
                 return (option.id,)
             if name == "Éowyn" and "commit" in decision.rule and card.committed and (me.hand_size or 0) > 4:
                 return (option.id,)
+            if name == "The Lonely Mountain" and decision.rule == "lcg.burgle.window":
+                # take the turned-up card and turn up another only when this one cannot be matched
+                if not lcg_burgle.can_succeed(view, me):
+                    return (option.id,)
+                continue
             if self._helps(name, option, decision, view, cards):
                 return (option.id,)
         return play_event(decision, view) or ("pass",)

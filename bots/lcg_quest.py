@@ -43,6 +43,8 @@ class Round:
     enemies: tuple[CardView, ...]
     """Enemies that will attack the seat this round, hardest hitter first."""
     heroes: tuple[CardView, ...]
+    per_quester: int = 0
+    """Threat each committed non-Burglar character adds (Smaug the Golden, The Lonely Mountain)."""
 
 
 def _left(card: CardView) -> int:
@@ -104,6 +106,7 @@ def commit(ready: Sequence[CardView], readies: set[int], plan: Round) -> list[Ca
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}
         willpower = sum(c.willpower or 0 for c in chosen)
+        willpower -= plan.per_quester * sum(1 for c in chosen if "Burglar" not in c.traits)
         left = [c for c in ready if c.uid not in uids or c.uid in readies]
         return _quest(willpower, plan) + _fight(left, plan)
 

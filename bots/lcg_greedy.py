@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bots import View, lcg_burgle, random_choice, without_cards
+from bots import View, lcg_burgle, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
@@ -213,6 +213,10 @@ class GreedyBot:
             "core-121.when-revealed": self._spider,
             "core-080.when-revealed": self._caught,
             "lcg.burgle.step-3": lambda d, v: lcg_burgle.step(d, v),
+            "thftd.setup.fleet": lambda d, v: lcg_ships.fleet(d, v),
+            "thftd-027.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
+            "thftd-032.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
+            "thftd-043.shadow": lambda d, v: lcg_ships.threat_or_boarding(d, v),
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -402,7 +406,8 @@ class GreedyBot:
         staged = sum(c.threat or 0 for c in view.staging) + EXPECTED_THREAT_PER_REVEAL * players
         share = -(-staged // players)
         enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
-        plan = Round(me.threat, share, enemies, tuple(me.heroes), lcg_burgle.golden_tax(view))
+        ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))
+        plan = Round(me.threat, share, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view))
         return tuple(str(c.uid) for c in commit(ready, readies, plan))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:
@@ -505,7 +510,9 @@ class GreedyBot:
             survives = _left(c) > amount
             if survives:
                 # Bilbo Baggins last even when he survives: his loss would lose the game
-                return (2 + int(not essential(c)), _left(c) - amount, -_value(c), c.uid in mine)
+                # and a ship last but him: its loss eliminates the player (The Hunt for the Dreadnaught)
+                tier = 2 + int(not essential(c)) + int(not lcg_ships.is_ship(c))
+                return (tier, _left(c) - amount, -_value(c), c.uid in mine)
             return (int(c.type != "hero"), -_value(c), 0, c.uid in mine)
 
         return (str(max(hurt, key=key).uid),)

@@ -26,6 +26,11 @@ KILL = 5.0
 """What killing an engaged enemy this round is worth (it attacks no more)."""
 PROGRESS_ON_KILL = 2.0
 """Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""
+SHIP_LOST = 3 * HERO_LOST
+"""Losing the last ship eliminates the player (The Hunt for the Dreadnaught)."""
+SHIP_DAMAGE = 1.0
+"""A point of damage on a ship: its hit points are the player's life, and nothing in the
+ready-made decks heals it."""
 SHADOW = 1
 """Attack a shadow card is reckoned to add to each enemy's."""
 EXHAUSTIVE = 9
@@ -43,6 +48,9 @@ class Round:
     enemies: tuple[CardView, ...]
     """Enemies that will attack the seat this round, hardest hitter first."""
     heroes: tuple[CardView, ...]
+    ships: tuple[CardView, ...] = ()
+    """The seat's ship-objectives (The Hunt for the Dreadnaught): only they defend against a
+    ship-enemy, and its undefended attack is dealt to one of them."""
     per_quester: int = 0
     """Threat each committed non-Burglar character adds (Smaug the Golden, The Lonely Mountain)."""
 
@@ -52,12 +60,28 @@ def _left(card: CardView) -> int:
     return (card.hit_points or 0) - card.damage - card.other_groups
 
 
+def is_ship(card: CardView) -> bool:
+    """A ship (a ship-enemy, or a ship-objective the players control)."""
+    return "Ship" in card.traits
+
+
 def _wound(card: CardView, damage: int) -> float:
     if damage <= 0:
         return 0.0
+    ship = is_ship(card)
     if damage >= _left(card):
+        if ship:
+            return SHIP_LOST
         return HERO_LOST if card.type == "hero" else 1.0 + (card.cost or 0)
+    if ship:
+        return damage * SHIP_DAMAGE
     return damage * (HERO_DAMAGE if card.type == "hero" else ALLY_DAMAGE)
+
+
+def _can_defend(card: CardView, enemy: CardView) -> bool:
+    """Ships defend only against ship-enemies, and only ships defend against those
+    (The Hunt for the Dreadnaught rulebook, Ships; Sea Monster's exception aside)."""
+    return is_ship(card) == is_ship(enemy)
 
 
 def _fight(ready: list[CardView], plan: Round) -> float:
@@ -66,18 +90,21 @@ def _fight(ready: list[CardView], plan: Round) -> float:
     cost = 0.0
     for enemy in plan.enemies:
         attack = (enemy.attack or 0) + SHADOW
+        hit = plan.ships if is_ship(enemy) and plan.ships else plan.heroes
         best: tuple[float, CardView | None] = (
-            min((_wound(h, attack) for h in plan.heroes), default=HERO_LOST),
+            min((_wound(h, attack) for h in hit), default=HERO_LOST),
             None,
         )
         for card in free:
+            if not _can_defend(card, enemy):
+                continue
             price = _wound(card, attack - (card.defense or 0))
             if price < best[0]:
                 best = (price, card)
         cost += best[0]
         if best[1] is not None:
             free.remove(best[1])
-    power = sum(c.attack or 0 for c in free)
+    power = sum(c.attack or 0 for c in free if not is_ship(c))
     for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
         need = _left(enemy) + (enemy.defense or 0)
         if power >= need:

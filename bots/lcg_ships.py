@@ -1,0 +1,52 @@
+"""The greedy LCG player's rules for The Hunt for the Dreadnaught's ships.
+
+A player whose ship-objectives are all destroyed is eliminated (domain/lcg/cards/
+hunt_for_the_dreadnaught.py, "no-ship"), and only a ship defends against a ship-enemy: an
+undefended ship-enemy attack is dealt to the ship (domain/lcg/rules/ships.py). So the bot
+takes the sturdiest ship, keeps damage it chooses off its ship while a character can take
+it and live, and pays threat rather than let more Corsairs board while its threat is low.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.decisions import Choice, Decision
+from projections.lcg import CardView, TableView
+
+FLEET_ORDER = (
+    "Pride of Lebennin",
+    "Twilight's Call",
+    "Swan Ship of Dol Amroth",
+    "Silent Mist",
+    "Golden Wing",
+    "Eithiliant",
+)
+"""The Basic ships, best first for the ready-made decks: the ship's defense and hit points
+are the player's life (Pride of Lebennin: 5 defense, 16 hit points, +1 defense to each hero),
+willpower after (thftd-006..011)."""
+THREAT_BEFORE_BOARDING = 40
+"""Up to this threat an engaging ship's "raise your threat or it gains Boarding 1" is paid
+in threat (War Galley, Corsair Skiff): one more Corsair engaged costs a defender and a wound."""
+
+
+def is_ship(card: CardView) -> bool:
+    """A ship-objective the players control (it defends only against ship-enemies)."""
+    return card.type != "enemy" and "Ship" in card.traits
+
+
+def fleet(decision: Decision, view: TableView) -> Choice | None:
+    """Preparing the fleet: the first ship of ``FLEET_ORDER`` offered."""
+    names = {c.uid: c.name for c in view.offered}
+    ranked = [o for name in FLEET_ORDER for o in decision.options if o.card is not None and names.get(o.card) == name]
+    return (ranked[0].id,) if ranked else None
+
+
+def threat_or_boarding(decision: Decision, view: TableView) -> Choice | None:
+    """Raise the threat while it stays low; else let the ship gain Boarding 1 (or, Out of
+    the Mist's shadow, thftd-043, let the enemy attack again)."""
+    ids = {o.id for o in decision.options}
+    other = next((i for i in ("boarding", "again") if i in ids), None)
+    if "threat" not in ids or other is None:
+        return None
+    me = next(p for p in view.players if p.seat == decision.seat)
+    raise_by = next((int(w) for o in decision.options if o.id == "threat" for w in o.label.split() if w.isdigit()), 4)
+    return ("threat",) if me.threat + raise_by <= THREAT_BEFORE_BOARDING else (other,)

@@ -1,0 +1,196 @@
+"""The greedy LCG player's scenario rules: The Lonely Mountain (burgle attempts, Bilbo
+Baggins) and The Hunt for the Dreadnaught (the fleet, ships, Boarding), on laid-out
+positions."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, cast
+
+from bots.lcg_greedy import GreedyBot
+from domain.game import Game
+from domain.kernel.decisions import Choice, Decision
+from domain.lcg.decks.ready_made import playable_part, ready_made
+from domain.lcg.lineups import lcg_options
+from domain.lcg.ruleset import LCG
+from domain.lcg.state import LcgState
+from domain.rulesets import ruleset
+from projections.lcg import view
+from tools.fixtures import Run
+
+
+def _pending(game: Game) -> Decision:
+    decision = cast(LcgState, game.state).pending
+    assert decision is not None
+    return decision
+
+
+def _greedy(game: Game) -> Choice:
+    state = cast(LcgState, game.state)
+    decision = _pending(game)
+    return GreedyBot(1).choose(decision, lambda: view(state, decision.seat))
+
+
+def _until(run: Run, rule: str) -> Decision:
+    """Let the greedy bot answer until a decision of ``rule`` is pending."""
+    for _ in range(50):
+        decision = _pending(run.game)
+        if decision.rule == rule:
+            return decision
+        run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    raise AssertionError(f"no {rule} decision came")
+
+
+def _burgle(hand: list[str], bilbo_resources: int) -> Run:
+    """A successful quest at The Burglar's Turn: Croaking Crows' burgle (1 card matching the
+    turned-up card's sphere and type); every card of the deck is a Leadership ally."""
+    zones: dict[str, Any] = {
+        "p1.heroes": [
+            {"card": "Aragorn", "committed": True, "exhausted": True},
+            {"card": "Gimli", "committed": True, "exhausted": True},
+            {"card": "Legolas", "committed": True, "exhausted": True},
+            {"card": "Bilbo Baggins", "committed": True, "exhausted": True, "resources": bilbo_resources},
+        ],
+        "p1.hand": hand,
+        "p1.deck": ["Guard of the Citadel", "Guard of the Citadel", "Guard of the Citadel"],
+        "quest": ["The Burglar's Turn"],
+        "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
+        "staging": ["Smaug the Golden", "The Lonely Mountain"],
+        "treasures": [
+            "Thrór's Golden Cup",
+            "The Arkenstone",
+            "Mithril Shirt",
+            "Thrór's Battle Axe",
+            "Thrór's Hunting Bow",
+        ],
+        "encounter.deck": ["Dark Bats", "Croaking Crows"],
+    }
+    return Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {"at": "lcg.quest.resolve", "phase": "quest", "zones": zones},
+        }
+    )
+
+
+def test_a_burgle_attempt_that_can_succeed_is_made_with_the_matching_card() -> None:
+    run = _burgle(["For Gondor!", "Snowbourn Scout"], 0)
+    decision = _until(run, "lcg.burgle.step-3")
+    assert {o.id for o in decision.options} == {"discard", "fail"}
+    assert _greedy(run.game) == ("discard",)
+    run.game.answer(decision.seat, decision.id, ("discard",))
+    assert any(type(e).__name__ == "BurgleSucceeded" for e in run.log)
+
+
+def test_the_lonely_mountain_action_only_on_a_card_the_hand_cannot_match() -> None:
+    matched = _burgle(["Snowbourn Scout"], 2)
+    _until(matched, "lcg.burgle.window")
+    assert _greedy(matched.game) == ("pass",)
+    unmatched = _burgle(["For Gondor!"], 2)
+    window = _until(unmatched, "lcg.burgle.window")
+    mountain = unmatched.uid("The Lonely Mountain")
+    assert _greedy(unmatched.game) == next((o.id,) for o in window.options if o.card == mountain)
+
+
+def test_bilbo_neither_defends_nor_takes_a_heavy_attack() -> None:
+    run = Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "zones": {
+                    # Bilbo Baggins has the most hit points left
+                    "p1.heroes": [
+                        {"card": "Aragorn", "damage": 4},
+                        {"card": "Gimli", "damage": 4},
+                        {"card": "Legolas", "damage": 3},
+                        "Bilbo Baggins",
+                    ],
+                    "p1.engaged": ["Hill Troll"],
+                    "quest": ["The Burglar's Turn"],
+                    "staging": ["Smaug the Golden", "The Lonely Mountain"],
+                    "treasures": ["Thrór's Golden Cup"],
+                },
+            },
+        }
+    )
+    defend = _until(run, "lcg.combat.declare-defender")
+    assert str(run.uid("Bilbo Baggins")) in {o.id for o in defend.options}
+    assert _greedy(run.game) != (str(run.uid("Bilbo Baggins")),)
+    run.game.answer(defend.seat, defend.id, ("undefended",))
+    _until(run, "lcg.combat.undefended-damage")
+    assert _greedy(run.game) != (str(run.uid("Bilbo Baggins")),)
+
+
+def test_the_fleet_is_the_sturdiest_ship() -> None:
+    deck = playable_part(ready_made()["aragorn-gimli-legolas"])
+    rules = ruleset("lcg")
+    game = Game.start(
+        uuid.uuid4(),
+        rules,
+        LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 1),
+    )
+    for _ in range(10):
+        decision = _pending(game)
+        if decision.rule == "thftd.setup.fleet":
+            break
+        game.answer(decision.seat, decision.id, _greedy(game))
+    decision = _pending(game)
+    assert decision.rule == "thftd.setup.fleet"
+    names = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).offered}
+    (picked,) = _greedy(game)
+    assert names[next(o.card for o in decision.options if o.id == picked) or 0] == "Pride of Lebennin"
+
+
+def _skiff(threat: int) -> Run:
+    return Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.encounter.engagement-check",
+                "phase": "encounter",
+                "threat": {"p1": threat},
+                "zones": {
+                    "staging": ["Corsair Skiff"],
+                    "p1.allies": ["Pride of Lebennin"],
+                    "corsair.deck": ["Brash Corsair", "Southron Sailor"],
+                },
+            },
+        }
+    )
+
+
+def test_threat_is_paid_while_low_rather_than_let_corsairs_board() -> None:
+    low, high = _skiff(30), _skiff(45)
+    _until(low, "thftd-027.forced")
+    _until(high, "thftd-027.forced")
+    assert _greedy(low.game) == ("threat",)
+    assert _greedy(high.game) == ("boarding",)
+
+
+def test_the_ship_stays_back_from_the_quest_to_defend_an_engaged_ship_enemy() -> None:
+    def ship_commits(engaged: list[str]) -> bool:
+        run = Run(
+            {
+                "game": {
+                    "scenario": "hunt-for-the-dreadnaught",
+                    "players": 1,
+                    "heroes": [["Aragorn", "Gimli", "Legolas"]],
+                },
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "zones": {
+                        "p1.allies": ["Pride of Lebennin"],
+                        "p1.engaged": engaged,
+                        "staging": ["Mouths of Anduin"],
+                    },
+                },
+            }
+        )
+        _until(run, "lcg.quest.commit")
+        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
+
+    assert ship_commits([])  # nothing for it to defend: its willpower quests
+    assert not ship_commits(["Slave Ship"])  # an undefended Slave Ship deals 7 to it

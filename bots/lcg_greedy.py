@@ -217,6 +217,7 @@ class GreedyBot:
             "thftd-027.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-032.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-043.shadow": lambda d, v: lcg_ships.threat_or_boarding(d, v),
+            "thftd-005.response": lambda d, v: lcg_ships.cancel_dreadnaught(d, v),
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:

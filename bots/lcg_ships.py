@@ -50,3 +50,27 @@ def threat_or_boarding(decision: Decision, view: TableView) -> Choice | None:
     me = next(p for p in view.players if p.seat == decision.seat)
     raise_by = next((int(w) for o in decision.options if o.id == "threat" for w in o.label.split() if w.isdigit()), 4)
     return ("threat",) if me.threat + raise_by <= THREAT_BEFORE_BOARDING else (other,)
+
+
+CANCEL_COST = 4
+"""Destroy the Dreadnaught (thftd-005): "raise your threat by 4 to cancel that attack"."""
+THREAT_LIMIT = 50
+"""A player at this threat is eliminated (Core Set rulebook)."""
+
+
+def cancel_dreadnaught(decision: Decision, view: TableView) -> Choice | None:
+    """Pay 4 threat to cancel the Dreadnaught's attack only when a ready ship cannot take it
+    for less (at most 3 damage, a shadow card's point counted) and the threat stays clear of
+    elimination: threat spent early pulls every Corsair in the staging area onto the player."""
+    ids = {o.id for o in decision.options}
+    if not {"yes", "no"} <= ids:
+        return None
+    me = next(p for p in view.players if p.seat == decision.seat)
+    dreadnaught = next((e for e in [*me.engaged, *view.staging] if e.name == "Dreadnaught"), None)
+    attack = (dreadnaught.attack or 0) if dreadnaught else 7
+    if me.threat + CANCEL_COST >= THREAT_LIMIT - 1:
+        return ("no",)
+    ready = [c for c in me.allies if is_ship(c) and not c.exhausted]
+    taken = min((max(0, attack + 1 - (c.defense or 0)) for c in ready), default=attack + 1)
+    left = min((((c.hit_points or 0) - c.damage) for c in ready), default=0)
+    return ("no",) if ready and taken <= 3 and taken < left else ("yes",)

@@ -194,3 +194,32 @@ def test_the_ship_stays_back_from_the_quest_to_defend_an_engaged_ship_enemy() ->
 
     assert ship_commits([])  # nothing for it to defend: its willpower quests
     assert not ship_commits(["Slave Ship"])  # an undefended Slave Ship deals 7 to it
+
+
+def _dreadnaught_attacks(threat: int, ship: dict[str, Any]) -> Run:
+    return Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "threat": {"p1": threat},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Dreadnaught"],
+                    "p1.allies": [ship],
+                },
+            },
+        }
+    )
+
+
+def test_the_dreadnaughts_attack_is_cancelled_only_when_no_ship_can_take_it() -> None:
+    sturdy = _dreadnaught_attacks(30, {"card": "Pride of Lebennin"})  # 5 defense: 2 or 3 damage
+    spent = _dreadnaught_attacks(30, {"card": "Pride of Lebennin", "exhausted": True})
+    late = _dreadnaught_attacks(46, {"card": "Pride of Lebennin", "exhausted": True})
+    for run in (sturdy, spent, late):
+        _until(run, "thftd-005.response")
+    assert _greedy(sturdy.game) == ("no",)
+    assert _greedy(spent.game) == ("yes",)
+    assert _greedy(late.game) == ("no",)  # 4 more threat would eliminate the player

@@ -169,6 +169,17 @@ def _will_engage(enemy: CardView, me: PlayerView, view: TableView) -> bool:
     return all(me.threat >= t for t in others)
 
 
+def _attacker(view: TableView, seat: str) -> CardView | None:
+    """The enemy whose undefended attack is being dealt, when the decision does not name it
+    (lcg.combat.undefended-damage): the one whose shadow card is turned up, else the hardest
+    hitter that can attack the seat (engaged, or a Dragon attacking from the staging area), so
+    that a lethal attack is never reckoned harmless."""
+    me = _me(view, seat)
+    enemies = [*me.engaged, *(c for c in view.staging if c.type == "enemy")]
+    shown = [e for e in enemies if e.shadows]
+    return max(shown or enemies, key=lambda e: e.attack or 0, default=None)
+
+
 def _travel_cost(location: CardView) -> float:
     text = location.text
     if "Travel:" not in text:
@@ -492,7 +503,7 @@ class GreedyBot:
         """The hero (or defender) that survives the attack with most left; if none can, the
         one whose loss hurts least."""
         cards = visible_cards(view)
-        enemy = cards.get(decision.about or -1)
+        enemy = cards.get(decision.about or -1) or _attacker(view, decision.seat)
         attack = (enemy.attack or 0) if enemy else 0
         return self._hurt(decision, view, attack)
 

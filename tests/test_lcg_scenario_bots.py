@@ -223,3 +223,23 @@ def test_the_dreadnaughts_attack_is_cancelled_only_when_no_ship_can_take_it() ->
     assert _greedy(sturdy.game) == ("no",)
     assert _greedy(spent.game) == ("yes",)
     assert _greedy(late.game) == ("no",)  # 4 more threat would eliminate the player
+
+
+def test_an_undefended_attack_that_kills_any_hero_takes_the_least_valuable() -> None:
+    """The undefended-damage decision names no enemy: the bot reads the attacker from the
+    table (Hill Troll, 6 attack, kills any of the three) rather than reckon the attack
+    harmless and give it to the hero with most hit points."""
+    run = Run(
+        {
+            "game": {"players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "zones": {"p1.heroes": ["Aragorn", "Gimli", "Legolas"], "p1.engaged": ["Hill Troll"]},
+            },
+        }
+    )
+    defend = _until(run, "lcg.combat.declare-defender")
+    run.game.answer(defend.seat, defend.id, ("undefended",))
+    assert _until(run, "lcg.combat.undefended-damage").about is None
+    assert _greedy(run.game) == (str(run.uid("Legolas")),)

@@ -149,24 +149,28 @@ def postgres_over_library(size: int) -> tuple[float, str]:
 
 MEASURES: dict[str, tuple[Callable[[int], tuple[float, str]], str, bool, int, int]] = {
     # name: (function, unit, higher is better, size, quick size)
-    "lcg": (lcg_simulation, "events/s", True, 40, 4),
-    "wotr": (wotr_simulation, "events/s", True, 20, 2),
-    "rollout": (rollouts, "rollouts/s", True, 40, 4),
-    "fold": (sqlite_fold, "events/s", True, 40, 4),
-    "floor": (floor, "ms per command", False, 40, 10),
-    "grpc": (grpc_over_floor, "x the floor", False, 80, 20),
-    "postgres": (postgres_over_library, "x the library's application", True, 80, 20),
+    "lcg": (lcg_simulation, phrase("events/s"), True, 40, 4),
+    "wotr": (wotr_simulation, phrase("events/s"), True, 20, 2),
+    "rollout": (rollouts, phrase("rollouts/s"), True, 40, 4),
+    "fold": (sqlite_fold, phrase("events/s"), True, 40, 4),
+    "floor": (floor, phrase("ms per command"), False, 40, 10),
+    "grpc": (grpc_over_floor, phrase("x the floor"), False, 80, 20),
+    "postgres": (postgres_over_library, phrase("x the library's application"), True, 80, 20),
 }
 
 TITLES = {
-    "lcg": "random-bot simulation, Passage through Mirkwood (two players), events per CPU second",
-    "wotr": "random-bot simulation, War of the Ring Trilogy, events per CPU second",
-    "rollout": "fork at mid-game and play a random rollout to the end (LCG), rollouts per CPU second",
-    "fold": "fold from SQLite (read, decode, fold each game), events per CPU second",
-    "floor": "the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf)",
-    "grpc": "server CPU per SubmitDecision through gRPC (SQLite, 50 clients) divided by the floor in the same child",
-    "postgres": "PostgreSQL, serve --processes 2, 50 clients: commands per second divided by the eventsourcing "
-    "library's own application (one event per command, 50 writers) in the same child",
+    "lcg": phrase("random-bot simulation, Passage through Mirkwood (two players), events per CPU second"),
+    "wotr": phrase("random-bot simulation, War of the Ring Trilogy, events per CPU second"),
+    "rollout": phrase("fork at mid-game and play a random rollout to the end (LCG), rollouts per CPU second"),
+    "fold": phrase("fold from SQLite (read, decode, fold each game), events per CPU second"),
+    "floor": phrase("the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf)"),
+    "grpc": phrase(
+        "server CPU per SubmitDecision through gRPC (SQLite, 50 clients) divided by the floor in the same child"
+    ),
+    "postgres": phrase(
+        "PostgreSQL, serve --processes 2, 50 clients: commands per second divided by the eventsourcing "
+        "library's own application (one event per command, 50 writers) in the same child"
+    ),
 }
 
 GOALS = {

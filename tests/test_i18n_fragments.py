@@ -1,0 +1,72 @@
+"""No English word left inside a translated sentence: values filled into a message's blanks
+(who went past a limit, a flood's name, a measure's title and unit) are said in the language
+spoken too (issue 25)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from projections.i18n import speaking
+from service.rpc.limits import Gate, LimitExceeded, Limits
+from tools.bench_compiled import MEASURES, TITLES
+from tools.bench_web_flood import FLOODS
+from tools.phrase import phrase
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+"""Kana or kanji."""
+
+SAID = {"es": "esta dirección", "ja": "このアドレス"}
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_a_rate_limit_refusal_names_the_address_in_the_language_spoken(lang: str) -> None:
+    """An address past its calls without a token is told so as ``this address``, translated."""
+    gate = Gate(Limits(open_calls_burst=100, address_calls_burst=1, address_calls_per_second=0.001))
+    with speaking(lang):
+        gate.open_call("ListGames", "ipv4:127.0.0.1:5000")
+        with pytest.raises(LimitExceeded) as refused:
+            gate.open_call("ListGames", "ipv4:127.0.0.1:5001")
+    text = str(refused.value)
+    assert SAID[lang] in text, text
+    assert "this address" not in text and "this connection" not in text
+
+
+def test_a_rate_limit_refusal_names_the_connection_in_english_by_default() -> None:
+    gate = Gate(Limits(open_calls_burst=1, open_calls_per_second=0.001))
+    gate.open_call("ListGames", "ipv4:127.0.0.1:5000")
+    with pytest.raises(LimitExceeded) as refused:
+        gate.open_call("ListGames", "ipv4:127.0.0.1:5000")
+    assert "too many ListGames calls from this connection" in str(refused.value)
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_a_flood_row_is_told_whole_in_the_language_spoken(lang: str) -> None:
+    """bench-web-flood's row names the flood inside a sentence: both are translated, while
+    the row written to BENCHMARKS.md stays English."""
+    row = phrase("the same while %(name)s", name=FLOODS[0].name)
+    assert str(row).startswith("the same while one address (127.0.0.1)")
+    with speaking(lang):
+        text = row.told()
+    assert "one address" not in text and "the same while" not in text, text
+    assert "127.0.0.1" in text
+    if lang == "ja":
+        assert JAPANESE.search(text)
+    else:
+        assert "una dirección" in text
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_bench_compiled_titles_and_units_are_told(lang: str) -> None:
+    title = phrase("%(name)s (best of %(repeats)s turns each)", name=TITLES["lcg"], repeats=3)
+    result = phrase(
+        "compiled %(n)s %(unit)s, pure Python %(n2)s %(unit)s: %(ratio)sx",
+        n="1",
+        unit=MEASURES["lcg"][1],
+        n2="2",
+        ratio="0.5",
+    )
+    with speaking(lang):
+        said = title.told() + " " + result.told()
+    assert "random-bot simulation" not in said and "events/s" not in said, said

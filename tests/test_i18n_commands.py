@@ -236,3 +236,20 @@ def test_argparse_refusals_in_the_language_spoken(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().err == (
         "westmarch: argument COMMAND: invalid choice: 'nwe'; did you mean new? (see: westmarch --help)\n"
     )
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_analyze_swings_and_a_seat_refused_in_the_language_spoken(
+    capsys: pytest.CaptureFixture[str], stored: tuple[str, str], lang: str
+) -> None:
+    """The reasons a decision was skipped and the refusal of a seat not in the game are the
+    analysis's own words (bots/analysis.py), said in the language spoken too."""
+    db, game = stored
+    said = _run(capsys, lang, "analyze", game[:8], "--swings", "--rollouts", "2", "--seed", "1", "--db", db)
+    refused = _run(capsys, lang, "analyze", game[:8], "--at", "7", "--as", "p9", "--db", db, code=2)
+    for text in (said, refused):
+        assert not _left(lang, text), (_left(lang, text), text)
+        assert lang != "ja" or JAPANESE.search(text), text
+    assert "p9" in refused
+    english = _run(capsys, "en", "analyze", game[:8], "--swings", "--rollouts", "2", "--seed", "1", "--db", db)
+    assert "; skipped " in english and ("not answered yet" in english or "one legal answer" in english), english

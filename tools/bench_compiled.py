@@ -159,8 +159,10 @@ MEASURES: dict[str, tuple[Callable[[int], tuple[float, str]], str, bool, int, in
 }
 
 TITLES = {
-    "lcg": phrase("random-bot simulation, Passage through Mirkwood (two players), events per CPU second"),
-    "wotr": phrase("random-bot simulation, War of the Ring Trilogy, events per CPU second"),
+    "lcg": phrase(
+        "random-bot simulation, %(scenario)s (two players), events per CPU second", scenario="Passage through Mirkwood"
+    ),
+    "wotr": phrase("random-bot simulation, %(scenario)s, events per CPU second", scenario="War of the Ring Trilogy"),
     "rollout": phrase("fork at mid-game and play a random rollout to the end (LCG), rollouts per CPU second"),
     "fold": phrase("fold from SQLite (read, decode, fold each game), events per CPU second"),
     "floor": phrase("the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf)"),

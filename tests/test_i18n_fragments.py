@@ -70,3 +70,17 @@ def test_bench_compiled_titles_and_units_are_told(lang: str) -> None:
     with speaking(lang):
         said = title.told() + " " + result.told()
     assert "random-bot simulation" not in said and "events/s" not in said, said
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_bench_compiled_says_why_the_pure_build_runs_in_the_language_spoken(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """Under WESTMARCH_PURE (as the tests run) bench-compiled refuses, naming the reason the
+    build module gives in English (domain/build.py): said in the language spoken."""
+    from tools.cli import main
+
+    assert main(["--lang", lang, "bench-compiled", "--quick"]) == 2
+    said = capsys.readouterr().out
+    assert "WESTMARCH_PURE" in said and "is set" not in said and "not installed" not in said, said
+    assert lang != "ja" or JAPANESE.search(said), said

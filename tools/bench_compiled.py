@@ -23,7 +23,7 @@ from pathlib import Path
 from uuid import uuid4
 
 from domain import build
-from projections.i18n import say
+from projections.i18n import N_, _, say
 from tools.phrase import phrase, told, written
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,6 +216,24 @@ def measured(name: str, size: int, pure: bool) -> tuple[float, str]:
     return float(result["value"]), str(result["what"])
 
 
+BUILD_REASONS = (
+    N_("extension modules without a build manifest (an interrupted build)"),
+    N_("the pure-Python build (no C compiler, or WESTMARCH_PURE=1 at build time)"),
+    N_("the list of compiled modules changed since the compiled build"),
+    N_("sources changed since the compiled build"),
+    N_("the compiled build, matching its sources"),
+)
+"""Why a process runs the build it runs (domain/build.py ``_decide``, in English there)."""
+
+
+def build_reason() -> str:
+    """:func:`domain.build.reason` in the language spoken."""
+    reason = build.reason()
+    if reason == f"{build.PURE_ENV} is set":
+        return say("%(variable)s is set", variable=build.PURE_ENV)
+    return _(reason) if reason in BUILD_REASONS else reason
+
+
 def main(args: argparse.Namespace) -> int:
     from tools.bench import bench_reference, write_section
 
@@ -225,7 +243,7 @@ def main(args: argparse.Namespace) -> int:
     if build.mode() != "compiled":
         print(
             "bench-compiled: "
-            + say("the compiled build is not installed (%(reason)s); run pip install -e .", reason=build.reason())
+            + say("the compiled build is not installed (%(reason)s); run pip install -e .", reason=build_reason())
         )
         return 2
     quick, repeats = bool(args.quick), 1 if args.quick else int(args.repeats)

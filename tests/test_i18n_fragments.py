@@ -12,7 +12,7 @@ from projections.i18n import speaking
 from service.rpc.limits import Gate, LimitExceeded, Limits
 from tools.bench_compiled import MEASURES, TITLES
 from tools.bench_web_flood import FLOODS
-from tools.phrase import phrase
+from tools.phrase import phrase, told
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 """Kana or kanji."""
@@ -83,4 +83,18 @@ def test_bench_compiled_says_why_the_pure_build_runs_in_the_language_spoken(
     assert main(["--lang", lang, "bench-compiled", "--quick"]) == 2
     said = capsys.readouterr().out
     assert "WESTMARCH_PURE" in said and "is set" not in said and "not installed" not in said, said
+    assert lang != "ja" or JAPANESE.search(said), said
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_a_measure_run_in_a_child_is_told_in_the_language_spoken(lang: str) -> None:
+    """bench-compiled's child process says what it measured as a phrase (message and values
+    in its JSON): the parent writes the English and says it in the language spoken."""
+    from tools.bench_compiled import measured
+
+    _, what = measured("floor", 1, pure=True)
+    assert re.fullmatch(r"[\d,]+ commands", what), what
+    with speaking(lang):
+        said = told(what)
+    assert "commands" not in said and re.search(r"\d", said), said
     assert lang != "ja" or JAPANESE.search(said), said

@@ -98,3 +98,22 @@ def test_a_measure_run_in_a_child_is_told_in_the_language_spoken(lang: str) -> N
         said = told(what)
     assert "commands" not in said and re.search(r"\d", said), said
     assert lang != "ja" or JAPANESE.search(said), said
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_the_flood_benchmarks_name_their_measures_in_the_language_spoken(lang: str) -> None:
+    """bench-load's and bench-epic-flood's measure names (a flood's description filled into
+    the epic one) are phrases: English in BENCHMARKS.md, the language spoken on the console."""
+    from tools.bench_epic_flood import FLOODS as EPIC_FLOODS
+    from tools.bench_load import FLOOD_MEASURE
+
+    epic = phrase(
+        "one client's SubmitDecision p99 (127.0.0.1) while %(flood)s from ::1, against its p99 alone",
+        flood=EPIC_FLOODS["list-games"][0],
+    )
+    assert "while eight connections calling ListGames without pause" in epic
+    with speaking(lang):
+        said = [told(FLOOD_MEASURE), told(epic)]
+    for text in said:
+        assert "while" not in text and "without pause" not in text, text
+        assert lang != "ja" or JAPANESE.search(text), text

@@ -599,7 +599,7 @@ def load(args: argparse.Namespace) -> None:
                     clients_ms=format(run.clients_ms, ".2f"),
                     postgres_ms=format(run.postgres_ms, ".2f"),
                 ),
-                "goal >= 2x with 2 processes" if processes == 2 else "",
+                phrase("goal >= 2x with 2 processes") if processes == 2 else "",
             )
         )
         if processes == 2:
@@ -626,7 +626,7 @@ def load(args: argparse.Namespace) -> None:
     print(written(args.output))
 
 
-FLOOD_MEASURE = (
+FLOOD_MEASURE = phrase(
     "one client's SubmitDecision p99 while another client process floods on one connection (500 Watch "
     "streams with one token, ListGames and CreateGame without pause), against its p99 alone "
     "(alternating stretches)"

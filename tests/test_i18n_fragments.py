@@ -117,3 +117,18 @@ def test_the_flood_benchmarks_name_their_measures_in_the_language_spoken(lang: s
     for text in said:
         assert "while" not in text and "without pause" not in text, text
         assert lang != "ja" or JAPANESE.search(text), text
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_a_floods_counts_are_told_in_the_language_spoken(lang: str) -> None:
+    """What a flood got back (tools/bench_load.py ``counted``): its words translated, the
+    RPC's and the status code's names kept as typed."""
+    from tools.bench_load import counted
+
+    said = [counted("open calls answered", 1234), counted("watch RESOURCE_EXHAUSTED", 5)]
+    assert said == ["open calls answered 1,234", "watch RESOURCE_EXHAUSTED 5"]
+    with speaking(lang):
+        told_here = [told(text) for text in said]
+    assert "answered" not in told_here[0] and "1,234" in told_here[0], told_here
+    assert "RESOURCE_EXHAUSTED 5" in told_here[1], told_here
+    assert lang != "ja" or JAPANESE.search(told_here[0]), told_here

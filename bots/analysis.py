@@ -26,6 +26,7 @@ from domain.kernel.events import DecisionAnswered, DecisionRequested, Event
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
+from projections.i18n import N_, say
 
 REFEREE = "referee"
 
@@ -109,10 +110,20 @@ def knowledge_of(rules: Ruleset[Any], state: State, asked: str) -> str:
         return asked
     seats = rules.seats(state)
     if asked not in seats:
-        raise CannotAnalyse(f"{asked} is not a seat of this game; its seats are {', '.join(seats)} (or referee)")
+        raise CannotAnalyse(
+            say(
+                "%(asked)s is not a seat of this game; its seats are %(seats)s (or referee)",
+                asked=asked,
+                seats=", ".join(seats),
+            )
+        )
     raise CannotAnalyse(
-        f"the decision is {decision.seat}'s: its answers are valued from what {decision.seat} knew then "
-        f"(--as {decision.seat}) or from the true cards (--referee), not from {asked}'s knowledge"
+        say(
+            "the decision is %(seat)s's: its answers are valued from what %(seat)s knew then "
+            "(--as %(seat)s) or from the true cards (--referee), not from %(asked)s's knowledge",
+            seat=decision.seat,
+            asked=asked,
+        )
     )
 
 
@@ -135,7 +146,7 @@ def analyze(
     ``knowledge`` (the deciding seat, or ``referee`` for the true table). ``state`` is not changed."""
     decision = state.pending
     if decision is None:
-        raise CannotAnalyse(f"no decision is pending at version {state.version}")
+        raise CannotAnalyse(say("no decision is pending at version %(version)s", version=state.version))
     copy = rules.codec.decode_state(rules.codec.encode(state))
     seat = decision.seat if knowledge == REFEREE else knowledge
     started = time.thread_time()
@@ -182,13 +193,13 @@ def trivial(decision: Decision) -> str | None:
     """Why a decision has nothing to analyse (one legal answer), or None."""
     n = len(decision.options)
     if decision.kind is Kind.NUMBER:
-        return "one legal answer" if decision.min == decision.max else None
+        return N_("one legal answer") if decision.min == decision.max else None
     if decision.kind is Kind.ONE and n <= 1:
-        return "one legal answer"
+        return N_("one legal answer")
     if decision.kind is Kind.ORDER and n <= 1:
-        return "one legal answer"
+        return N_("one legal answer")
     if decision.kind is Kind.MANY and (decision.max == 0 or decision.min >= n):
-        return "one legal answer"
+        return N_("one legal answer")
     return None
 
 
@@ -246,7 +257,7 @@ def swings(
     report = Swings([], len(asked), 0, 0)
     todo: list[Asked] = []
     for item in asked:
-        reason = trivial(item.decision) or (None if item.taken is not None else "not answered yet")
+        reason = trivial(item.decision) or (None if item.taken is not None else N_("not answered yet"))
         if reason is None:
             todo.append(item)
         else:
@@ -268,9 +279,9 @@ def swings(
             break
         swing = _swing(_analyse(rules, item, referee, screen, seed))
         if progress is not None:
-            progress(n + 1, work, f"screening version {item.version}")
+            progress(n + 1, work, say("screening version %(version)s", version=item.version))
         if swing is None:
-            report.skipped["the answer given is not among the answers searched"] += 1
+            report.skipped[N_("the answer given is not among the answers searched")] += 1
             continue
         report.screened += 1
         screened.append((swing.loss, item))
@@ -283,7 +294,7 @@ def swings(
         swing = _swing(_analyse(rules, item, referee, per_decision, seed))
         report.refined += 1
         if progress is not None:
-            progress(len(todo) + n + 1, work, f"valuing version {item.version} again")
+            progress(len(todo) + n + 1, work, say("valuing version %(version)s again", version=item.version))
         if swing is not None and swing.loss > 0:
             refined.append(swing)
     report.swings = sorted(refined, key=lambda s: -s.loss)[:top]

@@ -161,18 +161,24 @@ def test_serve_says_where_it_serves_in_the_language_spoken(tmp_path: Path, lang:
 
 
 @pytest.mark.parametrize("lang", ["es", "ja"])
-@pytest.mark.parametrize("bench", ["bench-records", "bench-wotr"])
+@pytest.mark.parametrize(
+    ("bench", "english"),
+    [("bench-records", "events/s"), ("bench-wotr", "events/s"), ("bench", "events/s"), ("bench-decks", "per game")],
+)
 def test_a_benchmark_speaks_on_the_console_and_writes_english(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, bench: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, bench: str, english: str
 ) -> None:
     """The figures a benchmark prints are said in the language spoken; its section of
-    BENCHMARKS.md, a project document, is written in English all the same."""
+    BENCHMARKS.md, a project document, is written in English all the same. The benchmarks
+    whose ``--quick`` run takes a few seconds; bench-service (about 45 s, PostgreSQL),
+    bench-load, bench-peers (other machines), bench-bots (no --quick) and bench-compiled
+    (the compiled build) are left out."""
     document = tmp_path / "BENCHMARKS.md"
     said = _run(capsys, lang, bench, "--quick", "--output", str(document))
     assert not _left(lang, said), (_left(lang, said), said)
     assert lang != "ja" or JAPANESE.search(said), said
     written = document.read_text(encoding="utf-8")
-    assert "events/s" in written and "| measure | result | goal |" in written
+    assert english in written and "| measure | result | goal |" in written
     assert not JAPANESE.search(written) and "eventos" not in written and "partidas" not in written
     rows = [
         line.split(" | ")[0].lstrip("| ")
@@ -236,3 +242,20 @@ def test_argparse_refusals_in_the_language_spoken(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().err == (
         "westmarch: argument COMMAND: invalid choice: 'nwe'; did you mean new? (see: westmarch --help)\n"
     )
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_analyze_swings_and_a_seat_refused_in_the_language_spoken(
+    capsys: pytest.CaptureFixture[str], stored: tuple[str, str], lang: str
+) -> None:
+    """The reasons a decision was skipped and the refusal of a seat not in the game are the
+    analysis's own words (bots/analysis.py), said in the language spoken too."""
+    db, game = stored
+    said = _run(capsys, lang, "analyze", game[:8], "--swings", "--rollouts", "2", "--seed", "1", "--db", db)
+    refused = _run(capsys, lang, "analyze", game[:8], "--at", "7", "--as", "p9", "--db", db, code=2)
+    for text in (said, refused):
+        assert not _left(lang, text), (_left(lang, text), text)
+        assert lang != "ja" or JAPANESE.search(text), text
+    assert "p9" in refused
+    english = _run(capsys, "en", "analyze", game[:8], "--swings", "--rollouts", "2", "--seed", "1", "--db", db)
+    assert "; skipped " in english and ("not answered yet" in english or "one legal answer" in english), english

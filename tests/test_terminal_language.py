@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from domain.lcg.cards import CARDS
+from domain.lcg.scenarios import SCENARIOS, load
 from projections.i18n import card_names
 from service.app import Westmarch, store_env
 from tests.terminal_support import OPTION, Terminal
@@ -50,10 +51,13 @@ def _answer(screen: str) -> str:
 
 
 def _english_left(screen: str) -> list[str]:
-    """Words of English messages on the screen, once the cards' own words are taken out."""
+    """Words of English messages on the screen, once the cards' own words (and the scenarios'
+    titles) are taken out."""
+    load()
     texts = sorted(
         {t for c in CARDS.values() for t in (c.text, c.name, getattr(c, "name_a", "") or "") if t}
-        | set(card_names("es").values()),
+        | set(card_names("es").values())
+        | {sc.title for sc in SCENARIOS.values()},  # a scenario's title is a name, kept as it is
         key=len,
         reverse=True,
     )

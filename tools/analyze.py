@@ -329,7 +329,9 @@ def swings_text(report: Swings, game_id: UUID, referee: bool) -> str:
             screened=report.screened,
             refined=report.refined,
         )
-        + "".join(say("; skipped %(n)s: %(reason)s", n=n, reason=reason) for reason, n in report.skipped.most_common())
+        + "".join(
+            say("; skipped %(n)s: %(reason)s", n=n, reason=_(reason)) for reason, n in report.skipped.most_common()
+        )
     )
     if report.unreached:
         shown = ", ".join(str(v) for v in report.unreached[:12]) + (" ..." if len(report.unreached) > 12 else "")

@@ -26,7 +26,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
 from tools.bench_load import Fairness, dual_stack, fairness, fairness_row, flood_address, run_flood
 from tools.bench_service import serve, submit_loops
-from tools.phrase import told, written
+from tools.phrase import phrase, told, written
 from tools.rpc_client import aio_channel
 
 GAMES = 16
@@ -61,7 +61,7 @@ def _flood_process(address: str, callers: int, ready: Any, stop: Any, results: A
     run_flood(analysis_flood, address, callers, ready, stop, results, settle=3.0)
 
 
-MEASURE = (
+MEASURE = phrase(
     "one client's SubmitDecision p99 (127.0.0.1) while another client creates games and asks for 2-second "
     "analyses of them from eight callers without pause (from ::1), against its p99 alone"
 )

@@ -23,8 +23,8 @@ from pathlib import Path
 from uuid import uuid4
 
 from domain import build
-from projections.i18n import say
-from tools.phrase import phrase, told, written
+from projections.i18n import N_, _, say
+from tools.phrase import Phrase, phrase, told, written
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,29 +41,33 @@ def _wotr_game(seed: int) -> int:
     return random_game("trilogy", seed)[0]
 
 
-def lcg_simulation(size: int) -> tuple[float, str]:
+def lcg_simulation(size: int) -> tuple[float, Phrase]:
     """Random-bot games of Passage through Mirkwood, two players: events per CPU second."""
     started = time.process_time()
     events = sum(_lcg_game(seed) for seed in range(1, size + 1))
-    return events / (time.process_time() - started), f"{size} games, {events:,} events"
+    return events / (time.process_time() - started), phrase(
+        "%(games)s games, %(events)s events", games=size, events=format(events, ",")
+    )
 
 
-def wotr_simulation(size: int) -> tuple[float, str]:
+def wotr_simulation(size: int) -> tuple[float, Phrase]:
     """Random-bot games of War of the Ring, Trilogy: events per CPU second."""
     started = time.process_time()
     events = sum(_wotr_game(seed) for seed in range(1, size + 1))
-    return events / (time.process_time() - started), f"{size} games, {events:,} events"
+    return events / (time.process_time() - started), phrase(
+        "%(games)s games, %(events)s events", games=size, events=format(events, ",")
+    )
 
 
-def floor(size: int) -> tuple[float, str]:
+def floor(size: int) -> tuple[float, Phrase]:
     """CPU milliseconds per command of the game service alone (tools/bench_load.py)."""
     from tools.bench_load import in_process_cpu
 
     ms, commands = in_process_cpu(size / 10)
-    return ms, f"{commands:,} commands"
+    return ms, phrase("%(commands)s commands", commands=format(commands, ","))
 
 
-def sqlite_fold(size: int) -> tuple[float, str]:
+def sqlite_fold(size: int) -> tuple[float, Phrase]:
     """Games saved to SQLite, each then loaded (read, decoded, folded): events per CPU second."""
     from service.app import Westmarch, store_env
     from tools.bench import random_game
@@ -82,10 +86,10 @@ def sqlite_fold(size: int) -> tuple[float, str]:
                 app.state_at(game_id)
             best = min(best, time.process_time() - started)
         app.close()
-    return total / best, f"{size} games, {total:,} events"
+    return total / best, phrase("%(games)s games, %(events)s events", games=size, events=format(total, ","))
 
 
-def rollouts(size: int) -> tuple[float, str]:
+def rollouts(size: int) -> tuple[float, Phrase]:
     """Fork a Passage through Mirkwood game at its middle and play random bots to the end:
     rollouts per CPU second (the analysis unit: a fork plus a simulated game)."""
     from bots import random_choice
@@ -105,10 +109,16 @@ def rollouts(size: int) -> tuple[float, str]:
             game.answer(decision.seat, decision.id, random_choice(decision, rng))
         events += game.version - len(history)
     seconds = time.process_time() - started
-    return size / seconds, f"{size} rollouts from event {len(history):,} of {whole.version:,}, {events:,} events played"
+    return size / seconds, phrase(
+        "%(n)s rollouts from event %(at)s of %(of)s, %(events)s events played",
+        n=size,
+        at=format(len(history), ","),
+        of=format(whole.version, ","),
+        events=format(events, ","),
+    )
 
 
-def grpc_over_floor(size: int) -> tuple[float, str]:
+def grpc_over_floor(size: int) -> tuple[float, Phrase]:
     """Server CPU per SubmitDecision through gRPC (a real ``serve`` process on SQLite, 50
     clients), divided by the floor measured in this same process: what gRPC, threads and the
     server's own way add to the rules (tools/bench_load.py). The server inherits this
@@ -124,12 +134,16 @@ def grpc_over_floor(size: int) -> tuple[float, str]:
         finally:
             server.stop()
     floor_ms, floor_n = in_process_cpu(seconds / 2)
-    return ours / floor_ms, (
-        f"server {ours:.2f} ms per SubmitDecision ({count:,} commands), floor {floor_ms:.2f} ms ({floor_n:,} commands)"
+    return ours / floor_ms, phrase(
+        "server %(ms)s ms per SubmitDecision (%(n)s commands), floor %(floor)s ms (%(n2)s commands)",
+        ms=format(ours, ".2f"),
+        n=format(count, ","),
+        floor=format(floor_ms, ".2f"),
+        n2=format(floor_n, ","),
     )
 
 
-def postgres_over_library(size: int) -> tuple[float, str]:
+def postgres_over_library(size: int) -> tuple[float, Phrase]:
     """Commands per second of ``serve --processes 2`` on PostgreSQL (50 clients), divided by
     the eventsourcing library's own application (one event per command, 50 writers) measured
     just before in this process (tools/bench_load.py)."""
@@ -141,32 +155,43 @@ def postgres_over_library(size: int) -> tuple[float, str]:
     with scratch_schema(POSTGRES_DSN, "lib") as schema:
         library = library_baseline(schema, 50, seconds)
     ours = pg_rate(2, 50, seconds)
-    return ours.rate / library, (
-        f"ours {ours.rate:,.0f} commands/s (CPU per command: server {ours.server_ms:.2f} ms, clients "
-        f"{ours.clients_ms:.2f} ms, PostgreSQL {ours.postgres_ms:.2f} ms), the library's {library:,.0f} commands/s"
+    return ours.rate / library, phrase(
+        "ours %(rate)s commands/s (CPU per command: server %(server)s ms, clients %(clients)s ms, PostgreSQL "
+        "%(postgres)s ms), the library's %(library)s commands/s",
+        rate=format(ours.rate, ",.0f"),
+        server=format(ours.server_ms, ".2f"),
+        clients=format(ours.clients_ms, ".2f"),
+        postgres=format(ours.postgres_ms, ".2f"),
+        library=format(library, ",.0f"),
     )
 
 
-MEASURES: dict[str, tuple[Callable[[int], tuple[float, str]], str, bool, int, int]] = {
+MEASURES: dict[str, tuple[Callable[[int], tuple[float, Phrase]], str, bool, int, int]] = {
     # name: (function, unit, higher is better, size, quick size)
-    "lcg": (lcg_simulation, "events/s", True, 40, 4),
-    "wotr": (wotr_simulation, "events/s", True, 20, 2),
-    "rollout": (rollouts, "rollouts/s", True, 40, 4),
-    "fold": (sqlite_fold, "events/s", True, 40, 4),
-    "floor": (floor, "ms per command", False, 40, 10),
-    "grpc": (grpc_over_floor, "x the floor", False, 80, 20),
-    "postgres": (postgres_over_library, "x the library's application", True, 80, 20),
+    "lcg": (lcg_simulation, phrase("events/s"), True, 40, 4),
+    "wotr": (wotr_simulation, phrase("events/s"), True, 20, 2),
+    "rollout": (rollouts, phrase("rollouts/s"), True, 40, 4),
+    "fold": (sqlite_fold, phrase("events/s"), True, 40, 4),
+    "floor": (floor, phrase("ms per command"), False, 40, 10),
+    "grpc": (grpc_over_floor, phrase("x the floor"), False, 80, 20),
+    "postgres": (postgres_over_library, phrase("x the library's application"), True, 80, 20),
 }
 
 TITLES = {
-    "lcg": "random-bot simulation, Passage through Mirkwood (two players), events per CPU second",
-    "wotr": "random-bot simulation, War of the Ring Trilogy, events per CPU second",
-    "rollout": "fork at mid-game and play a random rollout to the end (LCG), rollouts per CPU second",
-    "fold": "fold from SQLite (read, decode, fold each game), events per CPU second",
-    "floor": "the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf)",
-    "grpc": "server CPU per SubmitDecision through gRPC (SQLite, 50 clients) divided by the floor in the same child",
-    "postgres": "PostgreSQL, serve --processes 2, 50 clients: commands per second divided by the eventsourcing "
-    "library's own application (one event per command, 50 writers) in the same child",
+    "lcg": phrase(
+        "random-bot simulation, %(scenario)s (two players), events per CPU second", scenario="Passage through Mirkwood"
+    ),
+    "wotr": phrase("random-bot simulation, %(scenario)s, events per CPU second", scenario="War of the Ring Trilogy"),
+    "rollout": phrase("fork at mid-game and play a random rollout to the end (LCG), rollouts per CPU second"),
+    "fold": phrase("fold from SQLite (read, decode, fold each game), events per CPU second"),
+    "floor": phrase("the floor: CPU per command of the game service alone (rules, views, SQLite, protobuf)"),
+    "grpc": phrase(
+        "server CPU per SubmitDecision through gRPC (SQLite, 50 clients) divided by the floor in the same child"
+    ),
+    "postgres": phrase(
+        "PostgreSQL, serve --processes 2, 50 clients: commands per second divided by the eventsourcing "
+        "library's own application (one event per command, 50 writers) in the same child"
+    ),
 }
 
 GOALS = {
@@ -188,10 +213,11 @@ minutes and a PostgreSQL server, so they are asked for by name and get a section
 def child(name: str, size: int) -> None:
     """Run one measure in this process and print it as JSON (the parent reads it)."""
     value, what = MEASURES[name][0](size)
-    print(json.dumps({"value": value, "what": what, "mode": build.mode()}))
+    values = {key: str(v) for key, v in what.values.items()}
+    print(json.dumps({"value": value, "what": what.message, "values": values, "mode": build.mode()}))
 
 
-def measured(name: str, size: int, pure: bool) -> tuple[float, str]:
+def measured(name: str, size: int, pure: bool) -> tuple[float, Phrase]:
     env = {k: v for k, v in os.environ.items() if k != build.PURE_ENV}
     if pure:
         env[build.PURE_ENV] = "1"
@@ -206,8 +232,34 @@ def measured(name: str, size: int, pure: bool) -> tuple[float, str]:
     result = json.loads(out.stdout.strip().splitlines()[-1])
     expected = "pure" if pure else "compiled"
     if result["mode"] != expected:
-        raise SystemExit(f"bench-compiled: the {expected} build did not run ({result['mode']}): {out.stderr.strip()}")
-    return float(result["value"]), str(result["what"])
+        error = out.stderr.strip()
+        raise SystemExit(
+            "bench-compiled: "
+            + (
+                say("the pure-Python build did not run: %(error)s", error=error)
+                if pure
+                else say("the compiled build did not run: %(error)s", error=error)
+            )
+        )
+    return float(result["value"]), Phrase(str(result["what"]), **result.get("values", {}))
+
+
+BUILD_REASONS = (
+    N_("extension modules without a build manifest (an interrupted build)"),
+    N_("the pure-Python build (no C compiler, or WESTMARCH_PURE=1 at build time)"),
+    N_("the list of compiled modules changed since the compiled build"),
+    N_("sources changed since the compiled build"),
+    N_("the compiled build, matching its sources"),
+)
+"""Why a process runs the build it runs (domain/build.py ``_decide``, in English there)."""
+
+
+def build_reason() -> str:
+    """:func:`domain.build.reason` in the language spoken."""
+    reason = build.reason()
+    if reason == f"{build.PURE_ENV} is set":
+        return say("%(variable)s is set", variable=build.PURE_ENV)
+    return _(reason) if reason in BUILD_REASONS else reason
 
 
 def main(args: argparse.Namespace) -> int:
@@ -219,7 +271,7 @@ def main(args: argparse.Namespace) -> int:
     if build.mode() != "compiled":
         print(
             "bench-compiled: "
-            + say("the compiled build is not installed (%(reason)s); run pip install -e .", reason=build.reason())
+            + say("the compiled build is not installed (%(reason)s); run pip install -e .", reason=build_reason())
         )
         return 2
     quick, repeats = bool(args.quick), 1 if args.quick else int(args.repeats)
@@ -227,7 +279,10 @@ def main(args: argparse.Namespace) -> int:
     names = [n.strip() for n in str(args.measures).split(",") if n.strip()]
     unknown = [n for n in names if n not in MEASURES]
     if unknown or not names:
-        print(f"bench-compiled: unknown measures {unknown}; known: {', '.join(MEASURES)}")
+        print(
+            "bench-compiled: "
+            + say("unknown measures %(unknown)s; known: %(known)s", unknown=unknown, known=", ".join(MEASURES))
+        )
         return 2
     for name in names:
         _, unit, higher, size, quick_size = MEASURES[name]

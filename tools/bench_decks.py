@@ -45,6 +45,17 @@ SCENARIOS = ("passage-through-mirkwood", "journey-along-the-anduin", "escape-fro
 DECK_SIZE = 30
 
 
+def named(name: str) -> str:
+    """A deck's name as the console says it: the variants' ``, allies only`` and ``, off-sphere``
+    (the deck's own name kept) in the language spoken; BENCHMARKS.md gets the English."""
+    base, _, variant = name.rpartition(", ")
+    if variant == "allies only":
+        return phrase("%(deck)s, allies only", deck=base)
+    if variant == "off-sphere":
+        return phrase("%(deck)s, off-sphere", deck=base)
+    return name
+
+
 def allies_only(deck: Deck) -> Deck:
     allies = tuple((c, n) for c, n in deck.cards if CARDS[c].type == "ally")
     return Deck(f"{deck.name}, allies only", deck.heroes, allies)
@@ -107,7 +118,7 @@ def row(scenario: str, deck: Deck, games: int, first_seed: int) -> tuple[str, st
         phrase(
             "%(scenario)s, %(name)s (%(size)s cards), %(games)s games",
             scenario=scenario,
-            name=deck.name,
+            name=named(deck.name),
             size=deck.size,
             games=games,
         ),

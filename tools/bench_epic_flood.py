@@ -38,7 +38,7 @@ from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tools.bench import write_section
 from tools.bench_load import Fairness, dual_stack, fairness, fairness_row, flood_address, run_flood
 from tools.bench_service import serve, submit_loops
-from tools.phrase import told, written
+from tools.phrase import Phrase, phrase, told, written
 from tools.rpc_client import aio_channel
 
 Counts = dict[str, int]
@@ -130,16 +130,16 @@ async def list_games_flood(address: str, stop: asyncio.Event, counts: Counts, ca
 
 Flood = Callable[[str, asyncio.Event, Counts, int], Coroutine[Any, Any, None]]
 
-FLOODS: dict[str, tuple[str, Flood]] = {
+FLOODS: dict[str, tuple[Phrase, Flood]] = {
     "watch-epic": (
-        "one connection holding 400 WatchEpic streams on one organizer token (16 players)",
+        phrase("one connection holding 400 WatchEpic streams on one organizer token (16 players)"),
         watch_epic_flood,
     ),
     "create-epic": (
-        "one connection calling CreateEpic without pause, 8 at once, for 50 groups of one and for 16",
+        phrase("one connection calling CreateEpic without pause, 8 at once, for 50 groups of one and for 16"),
         create_epic_flood,
     ),
-    "list-games": ("eight connections calling ListGames without pause (no token)", list_games_flood),
+    "list-games": (phrase("eight connections calling ListGames without pause (no token)"), list_games_flood),
 }
 
 
@@ -154,7 +154,10 @@ class _Flood:
 
 
 def row(kind: str, fair: Fairness) -> tuple[str, str, str]:
-    measure = f"one client's SubmitDecision p99 (127.0.0.1) while {FLOODS[kind][0]} from ::1, against its p99 alone"
+    measure = phrase(
+        "one client's SubmitDecision p99 (127.0.0.1) while %(flood)s from ::1, against its p99 alone",
+        flood=FLOODS[kind][0],
+    )
     return fairness_row(fair, measure)
 
 

@@ -140,9 +140,15 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, _stores(tmp) as stores:
         for name, env in stores:
             (cpu_on, wall_on, n_on), (cpu_off, wall_off, n_off) = floor_with_and_without_guard(env, seconds, rounds)
-            figure = (
-                f"{cpu_on:.3f} ms against {cpu_off:.3f} ms of CPU per command: {cpu_on / cpu_off:.3f}x; "
-                f"wall {wall_on:.3f} ms against {wall_off:.3f} ms: {wall_on / wall_off:.3f}x"
+            figure = phrase(
+                "%(cpu)s ms against %(cpu2)s ms of CPU per command: %(ratio)sx; "
+                "wall %(wall)s ms against %(wall2)s ms: %(ratio2)sx",
+                cpu=format(cpu_on, ".3f"),
+                cpu2=format(cpu_off, ".3f"),
+                ratio=format(cpu_on / cpu_off, ".3f"),
+                wall=format(wall_on, ".3f"),
+                wall2=format(wall_off, ".3f"),
+                ratio2=format(wall_on / wall_off, ".3f"),
             )
             rows.append(
                 (

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import multiprocessing
 import os
 import random
@@ -599,7 +600,7 @@ def load(args: argparse.Namespace) -> None:
                     clients_ms=format(run.clients_ms, ".2f"),
                     postgres_ms=format(run.postgres_ms, ".2f"),
                 ),
-                "goal >= 2x with 2 processes" if processes == 2 else "",
+                phrase("goal >= 2x with 2 processes") if processes == 2 else "",
             )
         )
         if processes == 2:
@@ -626,17 +627,45 @@ def load(args: argparse.Namespace) -> None:
     print(written(args.output))
 
 
-FLOOD_MEASURE = (
+FLOOD_MEASURE = phrase(
     "one client's SubmitDecision p99 while another client process floods on one connection (500 Watch "
     "streams with one token, ListGames and CreateGame without pause), against its p99 alone "
     "(alternating stretches)"
 )
 
 
+def counted(key: str, n: int) -> str:
+    """One count of a flood (``watch updates 1,234``, ``open calls RESOURCE_EXHAUSTED 56``) as a
+    phrase: its words said in the language spoken, the RPCs' and status codes' names as typed."""
+    number = format(n, ",")
+    subject, _, last = key.rpartition(" ")
+    if key == "watch updates":
+        return phrase("watch updates %(n)s", n=number)
+    if key == "WatchEpic sheets":
+        return phrase("WatchEpic sheets %(n)s", n=number)
+    if last == "answered":
+        if subject == "open calls":
+            return phrase("open calls answered %(n)s", n=number)
+        if subject == "analyses":
+            return phrase("analyses answered %(n)s", n=number)
+        return phrase("%(rpc)s answered %(n)s", rpc=subject, n=number)
+    if last.isupper():  # a gRPC status code
+        if subject == "open calls":
+            return phrase("open calls %(code)s %(n)s", code=last, n=number)
+        if subject == "analyses":
+            return phrase("analyses %(code)s %(n)s", code=last, n=number)
+        if subject == "watch":
+            return phrase("watch %(code)s %(n)s", code=last, n=number)
+    return f"{key} {number}"
+
+
 def fairness_row(fair: Fairness, measure: str = FLOOD_MEASURE) -> tuple[str, str, str]:
     alone, flooded = fair.alone, fair.flooded
     p_alone, p_flooded = _pct(alone, 0.99), _pct(flooded, 0.99)
-    seen = ", ".join(f"{k} {v:,}" for k, v in sorted(fair.counts.items()))
+    seen = functools.reduce(
+        lambda said, more: phrase("%(list)s, %(more)s", list=said, more=more),
+        [counted(k, v) for k, v in sorted(fair.counts.items())] or [""],
+    )
     per_second = max(fair.seconds, 1e-9)
     return (
         measure,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import random
 import signal
@@ -296,7 +297,7 @@ def measure(
     lat, _ = asyncio.run(submit_loops(addresses[:1], 1, seconds / 2))
     p50, p99 = _pct(lat, 0.5), _pct(lat, 0.99)
     figures = {"p50": p50, "p99": p99}
-    goal = "goal p99 <= 10 ms" if label == "SQLite" else ""
+    goal = phrase("goal p99 <= 10 ms") if label == "SQLite" else ""
     rows.append(
         (
             phrase(
@@ -382,13 +383,21 @@ def measure(
     )
     before = [s.rss_mib() for s in servers]
     after = asyncio.run(_hold_and_measure(addresses, games, servers))
-    rss = ", ".join(f"{a:,.0f} MiB (from {b:,.0f})" for a, b in zip(after, before, strict=True))
+    each = [
+        phrase("%(n)s MiB (from %(n2)s)", n=format(a, ",.0f"), n2=format(b, ",.0f"))
+        for a, b in zip(after, before, strict=True)
+    ]
+    rss = functools.reduce(lambda said, more: phrase("%(list)s, %(more)s", list=said, more=more), each)
     figures["rss"] = max(after)
     rows.append(
         (
-            f"{label}: RSS of each server process holding {games:,} live games (each answered once, each watched)",
+            phrase(
+                "%(label)s: RSS of each server process holding %(games)s live games (each answered once, each watched)",
+                label=label,
+                games=format(games, ","),
+            ),
             rss,
-            "goal <= 1 GiB" if len(servers) == 1 else "",
+            phrase("goal <= 1 GiB") if len(servers) == 1 else "",
         )
     )
     return rows, figures
@@ -420,7 +429,7 @@ def main(args: argparse.Namespace) -> int:
                 first = serve(["--postgres", POSTGRES_DSN], env)
                 second = serve(["--postgres", POSTGRES_DSN], env)
                 try:
-                    got, _ = measure("PostgreSQL, two processes", [first, second], None, quick, games)
+                    got, _ = measure(phrase("PostgreSQL, two processes"), [first, second], None, quick, games)
                     rows += got
                 finally:
                     first.stop()

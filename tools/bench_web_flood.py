@@ -37,14 +37,15 @@ from pathlib import Path
 
 from projections.i18n import from_environment, speaking
 from tools.bench import write_section
-from tools.phrase import phrase, told, written
+from tools.phrase import Phrase, phrase, told, written
 
 VICTIM = "127.0.0.2"
 
 
 @dataclass(frozen=True)
 class Flood:
-    name: str
+    name: Phrase
+    """What the flood does, said in the language spoken on the console."""
     sources: list[str]
     per_source: int
     trickle: float
@@ -54,16 +55,22 @@ class Flood:
 
 
 FLOODS = [
-    Flood("one address (127.0.0.1) trying to hold 1,030 connections, a byte every 30 s", ["127.0.0.1"], 1030, 30, 30),
     Flood(
-        "40 addresses (127.0.0.10 to .49) trying to hold 32 connections each (1,280), a byte every 30 s",
+        phrase("one address (127.0.0.1) trying to hold 1,030 connections, a byte every 30 s"),
+        ["127.0.0.1"],
+        1030,
+        30,
+        30,
+    ),
+    Flood(
+        phrase("40 addresses (127.0.0.10 to .49) trying to hold 32 connections each (1,280), a byte every 30 s"),
         [f"127.0.0.{i}" for i in range(10, 50)],
         32,
         30,
         30,
     ),
     Flood(
-        "one address trying to hold 1,030 connections, a byte a second, each lost one opened again 2 s later",
+        phrase("one address trying to hold 1,030 connections, a byte a second, each lost one opened again 2 s later"),
         ["127.0.0.1"],
         1030,
         1,

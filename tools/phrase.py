@@ -25,8 +25,15 @@ class Phrase(str):
         return made
 
     def told(self) -> str:
-        """The phrase in the language spoken, its blanks filled with the same values."""
-        return say(self.message, **self.values) if self.values else _(self.message).replace("%%", "%")
+        """The phrase in the language spoken, its blanks filled with the same values: a value
+        that is itself a phrase (a flood's name, a measure's) is told too, so no English word
+        is left inside a translated sentence."""
+        if not self.values:
+            return _(self.message).replace("%%", "%")
+        return say(
+            self.message,
+            **{key: told(value) if isinstance(value, str) else value for key, value in self.values.items()},
+        )
 
 
 def phrase(message: str, /, **values: object) -> Phrase:

@@ -27,7 +27,7 @@ from grpc import aio
 from bots import make_bot
 from domain.kernel.decisions import Choice, Decision, RuleError
 from domain.kernel.events import Outcome
-from projections.i18n import say
+from projections.i18n import language, say
 from projections.prompts import error_text
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -126,13 +126,21 @@ class _Now:
 
 
 class RemoteSeat:
-    """One seat of a game on a server, seen through its token."""
+    """One seat of a game on a server, seen through its token.
 
-    def __init__(self, stub: pb_grpc.GameServiceStub, token: str, game_id: str = "") -> None:
+    Every request that has a ``language`` field (GetView, Watch, SubmitDecision) carries the
+    language spoken when the seat was taken (``--lang`` / ``WESTMARCH_LANG`` / ``LANG``), so
+    the server's own words (its refusals, the events' and options' texts) come back in it."""
+
+    def __init__(self, stub: pb_grpc.GameServiceStub, token: str, game_id: str = "", lang: str | None = None) -> None:
         self.stub, self.token, self.game_id = stub, token, game_id
-        self.view = stub.GetView(pb.GetViewRequest(game_id=game_id, token=token)).view
+        self.language = lang if lang is not None else language()
+        self.view = self._get_view(game_id)
         self.game_id = self.view.game_id
         self.answered = 0
+
+    def _get_view(self, game_id: str) -> pb.View:
+        return self.stub.GetView(pb.GetViewRequest(game_id=game_id, token=self.token, language=self.language)).view
 
     def _mine(self) -> bool:
         view = self.view
@@ -142,7 +150,9 @@ class RemoteSeat:
         """Wait (watching the game) until this seat must decide or the game is over."""
         if not (self._mine() or self.view.over):
             stream: Iterator[pb.WatchResponse] = self.stub.Watch(
-                pb.WatchRequest(game_id=self.game_id, token=self.token, from_version=self.view.version)
+                pb.WatchRequest(
+                    game_id=self.game_id, token=self.token, from_version=self.view.version, language=self.language
+                )
             )
             for update in stream:
                 self.view = update.view
@@ -160,6 +170,7 @@ class RemoteSeat:
             decision_id=decision.id,
             choice=list(choice),
             command_id=uuid.uuid4().hex,
+            language=self.language,
         )
         try:
             # a lost connection is retried with the same command id: applied once at most
@@ -167,7 +178,7 @@ class RemoteSeat:
         except grpc.RpcError as error:
             raise RuleError(f"{error.code().name}: {error.details()}") from None
         self.answered = decision.id
-        self.view = self.stub.GetView(pb.GetViewRequest(game_id=self.game_id, token=self.token)).view
+        self.view = self._get_view(self.game_id)
         del result
 
     def table(self, viewer: str = "") -> Any:
@@ -190,7 +201,7 @@ class RemoteSeat:
                 waiting=waiting,
             )
         source, self.game_id, self.answered = self.game_id, response.game_id, 0
-        self.view = self.stub.GetView(pb.GetViewRequest(game_id=self.game_id, token=self.token)).view
+        self.view = self._get_view(self.game_id)
         return say(
             "%(seat)s's last decision is taken back: play goes on in game %(game)s; %(source)s is kept",
             seat=response.seat,

@@ -45,7 +45,7 @@ from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from projections.i18n import say
+from projections.i18n import pgettext, say
 
 
 class LimitExceeded(Exception):
@@ -173,9 +173,9 @@ class Gate:
             self._remember(peer, level, now)
             self._remember(address, shared, now)
             whose, rate = (
-                ("this connection", limits.open_calls_per_second)
+                (pgettext("caller", "this connection"), limits.open_calls_per_second)
                 if level < 1.0
-                else ("this address", limits.address_calls_per_second)
+                else (pgettext("caller", "this address"), limits.address_calls_per_second)
             )
             raise LimitExceeded(
                 say(
@@ -191,9 +191,9 @@ class Gate:
             self._remember(peer, level, now)
             self._remember(address, shared, now)
             whose, share = (
-                ("this connection", limits.open_work_per_second)
+                (pgettext("caller", "this connection"), limits.open_work_per_second)
                 if work <= 0.0
-                else ("this address", limits.address_work_per_second)
+                else (pgettext("caller", "this address"), limits.address_work_per_second)
             )
             raise LimitExceeded(
                 say(
@@ -250,9 +250,9 @@ class Gate:
         )
         if mine <= 0.0 or shared <= 0.0:
             whose, rate, left = (
-                ("this token", limits.analysis_work_per_second, mine)
+                (pgettext("caller", "this token"), limits.analysis_work_per_second, mine)
                 if mine <= 0.0
-                else ("this address", limits.analysis_address_work_per_second, shared)
+                else (pgettext("caller", "this address"), limits.analysis_address_work_per_second, shared)
             )
             raise LimitExceeded(
                 say(

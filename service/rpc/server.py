@@ -285,23 +285,25 @@ class Servicer:
             if isinstance(request, Malformed):
                 failure = (grpc.StatusCode.INVALID_ARGUMENT, bounded(f"malformed {request.type}: {request.reason}"))
             else:
-                try:
-                    if name in OPEN_CALLS:
-                        response = await self._open_call(name, fn, request, entry, context.peer())
-                    elif asyncio.iscoroutinefunction(fn):  # it takes its turns on the threads itself
-                        served = cast(Callable[[Any, CallLog, str], Awaitable[Message]], fn)
-                        response = await served(request, entry, context.peer())
-                    else:
-                        async with self.gate.turn(context.peer()):
-                            response = await self._run_retrying(name, fn, request, entry)
-                except LimitExceeded as error:
-                    failure = (grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
-                    _log_failure(name, entry, failure, error)
-                    await self._refusal_turn(context)
-                except Exception as error:
-                    with speaking(_asked(request)):  # a refusal is said in the language asked for
+                # A refusal is said in the language asked for: a limit's, raised on the way in,
+                # as well as the call's own (the worker threads speak the request's language themselves).
+                with speaking(_asked(request)):
+                    try:
+                        if name in OPEN_CALLS:
+                            response = await self._open_call(name, fn, request, entry, context.peer())
+                        elif asyncio.iscoroutinefunction(fn):  # it takes its turns on the threads itself
+                            served = cast(Callable[[Any, CallLog, str], Awaitable[Message]], fn)
+                            response = await served(request, entry, context.peer())
+                        else:
+                            async with self.gate.turn(context.peer()):
+                                response = await self._run_retrying(name, fn, request, entry)
+                    except LimitExceeded as error:
+                        failure = (grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+                        _log_failure(name, entry, failure, error)
+                        await self._refusal_turn(context)
+                    except Exception as error:
                         failure = status_of(error)
-                    _log_failure(name, entry, failure, error)
+                        _log_failure(name, entry, failure, error)
             _log_call(entry, failure[0].name if failure else "OK", started)
             if failure is not None:
                 await context.abort(failure[0], failure[1])

@@ -318,7 +318,7 @@ PATTERNS = (
     N_("player %(n)s's deck names its heroes; do not name heroes for player %(n2)s too"),
     N_("player %(n)s needs %(n2)s to %(n3)s heroes, got %(n4)s"),
     N_("no default heroes left for player %(n)s; name them with --heroes"),
-    N_("player %(n)s's deck%(value)s is refused:\n%(error)s"),
+    N_("player %(n)s's deck%(value)s is refused:\n%(lines)s"),
     N_("unknown card %(value)s"),
     N_("epic: group %(n)s is not one of groups 1 to %(n2)s"),
     N_("first: no seat %(value)s; the seats are %(list)s"),
@@ -557,4 +557,6 @@ def _piece(blank: str, value: str, depth: int) -> str:
         return card_name(value)
     if blank.startswith(("text", "kind")):  # a kind is a word of the catalog (enemy, treachery...)
         return _read(value, depth - 1)
+    if blank == "lines":  # a list, one item a line, each indented: each read on its own
+        return "\n".join(f"  {_read(line.strip(), depth - 1)}" for line in value.split("\n"))
     return value

@@ -199,7 +199,7 @@ def test_swings_name_the_decisive_moment(tmp_path: Path, capsys: pytest.CaptureF
     code, text, _ = cli(capsys, "analyze", str(game.id), "--swings", "--rollouts", "4", "--db", db)
     assert code == 0
     assert "1. version 3: p1: Attack Nazgûl of Dol Guldur" in text and "given: Aragorn (p1)  0%" in text
-    assert f"{report['asked']} decisions asked" in text
+    assert f"decisions asked: {report['asked']};" in text
     assert store_digest(db) == before
 
 

@@ -123,3 +123,28 @@ def test_the_check_sees_an_untranslated_refusal_and_a_translated_one() -> None:
         assert error_text("unknown zone p1.pocket; a player's zones are hand, deck") == (
             "不明なゾーンp1.pocket。プレイヤーのゾーンはhand, deck"
         )
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # one problem: said in one line after the refusal's head
+        "Aragorn\nGimli\nLegolas\n4x Guard of the Citadel\n",
+        # two problems: the head, then each problem on its own line, each translated
+        "Aragorn\nGimli\nLegolas\nGimli\n4x Guard of the Citadel\n",
+    ],
+)
+def test_a_refused_deck_is_said_whole_in_the_language_spoken(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str, lines: str
+) -> None:
+    from tests.test_cli_newcomer import run
+
+    deck = tmp_path / "bad.txt"
+    deck.write_text(lines, encoding="utf-8")
+    argv = ["new", "lcg", "--deck", str(deck), "--db", str(tmp_path / "g.db")]
+    code, _, english = run(capsys, "--lang", "en", *argv)
+    assert code == 2 and "is refused" in english and "copies of" in english
+    code, _, told = run(capsys, "--lang", lang, *argv)
+    assert code == 2 and told.startswith("westmarch: ") and told.count("\n") == english.count("\n")
+    assert english_left(lang, english.removeprefix("westmarch: "), told.removeprefix("westmarch: ")) == []

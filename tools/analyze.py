@@ -324,7 +324,7 @@ def swings_text(report: Swings, game_id: UUID, referee: bool) -> str:
         )
     lines.append(
         say(
-            "%(asked)s decisions asked: %(screened)s screened, %(refined)s valued again",
+            "decisions asked: %(asked)s; screened: %(screened)s; valued again: %(refined)s",
             asked=report.asked,
             screened=report.screened,
             refined=report.refined,

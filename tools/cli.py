@@ -1503,10 +1503,11 @@ def _outcome_words(outcome: Any) -> dict[str, str]:
     }
 
 
-def _one_line(error: BaseException) -> str:
-    """A refusal naming one problem below its first line (a deck's) is said in one line."""
-    head, *rest = str(error).split("\n")
-    return f"{head} {rest[0].strip()}" if len(rest) == 1 and head.endswith(":") else str(error)
+def _one_line(text: str) -> str:
+    """A refusal naming one problem below its first line (a deck's) is said in one line
+    (read after its translation, whose first line may end in a full-width colon)."""
+    head, *rest = text.split("\n")
+    return f"{head} {rest[0].strip()}" if len(rest) == 1 and head.endswith((":", "：")) else text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1539,7 +1540,7 @@ def _main(argv: Sequence[str]) -> int:
         DamagedGame,
         DamagedRecord,
     ) as error:
-        print(f"westmarch: {error_text(_one_line(error))}", file=sys.stderr)
+        print(f"westmarch: {_one_line(error_text(str(error)))}", file=sys.stderr)
         return 2
     except sqlite3.Error as error:
         print(f"westmarch: {_unreadable_store(getattr(args, 'db', None), error)}", file=sys.stderr)

@@ -7,6 +7,7 @@ cards in reserve grant it (Arwen), plus its items when it counts as a unit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from domain.wotr.cards import CARDS, LOCATIONS, ROUND_EFFECTS, TEXTS, CardDef, LocationDef, text_of
@@ -313,8 +314,55 @@ def may_enter(s: WotrState, uid: Uid, location: Uid, givers: list[Uid] | None = 
     """Whether an army or character may be played or moved onto an active location
     (``givers``: the reserve cards that grant entry, if already known)."""
     d = defn(s, uid)
+    return _enters(
+        s,
+        uid,
+        d,
+        text_of(d.code).may_enter,
+        location,
+        _allows(s),
+        _grants(s, _givers(s, _grant_codes()) if givers is None else givers),
+    )
+
+
+EnterHook = Callable[[WotrState, Uid, Uid], bool | None]
+Allow = Callable[[WotrState, Uid, Uid], bool]
+Grant = Callable[[WotrState, Uid, Uid, Uid], bool]
+
+
+def _allows(s: WotrState) -> list[Allow]:
+    """The entry permissions this round's lasting effects give (Red Arrow and the like)."""
+    out: list[Allow] = []
+    for effect in s.effects:
+        allow = ROUND_EFFECTS[effect].may_enter if effect in ROUND_EFFECTS else None
+        if allow is not None:
+            out.append(allow)
+    return out
+
+
+def _grants(s: WotrState, givers: list[Uid]) -> list[tuple[Uid, Grant]]:
+    """The entry grants of ``givers`` (reserve cards), each with its card."""
+    out: list[tuple[Uid, Grant]] = []
+    for giver in givers:
+        grant = text_of(s.cards[giver].code).grants
+        if grant is not None:
+            out.append((giver, grant))
+    return out
+
+
+def _enters(
+    s: WotrState,
+    uid: Uid,
+    d: CardDef,
+    own: EnterHook | None,
+    location: Uid,
+    allows: list[Allow],
+    grants: list[tuple[Uid, Grant]],
+) -> bool:
+    """:func:`may_enter` with what does not depend on the location looked up once: the
+    card's definition and text hook, the effects' and the givers' permissions. The checks
+    run in the same order, so a text hook is asked exactly when it was before."""
     where = loc(s, location)
-    own = text_of(d.code).may_enter
     verdict = own(s, uid, location) if own is not None else None
     if verdict is not None:
         return verdict
@@ -322,15 +370,10 @@ def may_enter(s: WotrState, uid: Uid, location: Uid, givers: list[Uid] | None = 
         return d.type == "character" and where.number in d.paths
     if d.faction in where.factions:
         return True
-    for effect in s.effects:
-        allow = ROUND_EFFECTS[effect].may_enter if effect in ROUND_EFFECTS else None
-        if allow is not None and allow(s, uid, location):
+    for allow in allows:
+        if allow(s, uid, location):
             return True
-    for giver in _givers(s, _grant_codes()) if givers is None else givers:
-        grant = text_of(s.cards[giver].code).grants
-        if grant is not None and grant(s, giver, uid, location):
-            return True
-    return False
+    return any(grant(s, giver, uid, location) for giver, grant in grants)
 
 
 def can_wield(s: WotrState, item: Uid, character: Uid) -> bool:
@@ -354,19 +397,32 @@ def can_wield(s: WotrState, item: Uid, character: Uid) -> bool:
 
 
 class Table:
-    """What the placement questions of one decision share, computed once."""
+    """What the placement questions of one decision share, computed once: the active
+    locations, the cards in play, the reserve cards granting entry and the grants and
+    lasting effects' permissions :func:`may_enter` would otherwise look up for every card
+    and location (the action step asks it for every card in hand and reserve)."""
 
-    __slots__ = ("givers", "in_play", "locations")
+    __slots__ = ("allows", "givers", "grants", "in_play", "locations")
 
     def __init__(self, s: WotrState) -> None:
         self.locations = active_locations(s)
-        self.in_play = in_play_cards(s)
-        self.givers = _givers(s, _grant_codes())
+        # in_play_cards(s), with the reserve part read once for the givers as well
+        in_play = reserve_cards(s)
+        codes = _grant_codes()
+        cards = s.cards
+        self.givers = [u for u in in_play if cards[u].code in codes]
+        for location in self.locations:
+            in_play += cards_in(s, location_zone(s, location))
+        self.in_play = in_play
+        self.allows = _allows(s)
+        self.grants = _grants(s, self.givers)
 
 
 def locations_for(s: WotrState, uid: Uid, at: Table | None = None) -> list[Uid]:
     at = at or Table(s)
-    return [location for location in at.locations if may_enter(s, uid, location, at.givers)]
+    d = defn(s, uid)
+    own = text_of(d.code).may_enter
+    return [location for location in at.locations if _enters(s, uid, d, own, location, at.allows, at.grants)]
 
 
 def play_destinations(s: WotrState, seat: Seat, uid: Uid, at: Table | None = None) -> list[str]:
@@ -378,7 +434,8 @@ def play_destinations(s: WotrState, seat: Seat, uid: Uid, at: Table | None = Non
     at = at or Table(s)
     if d.type == "item":
         side = s.team_of(seat)
-        return [f"W{c}" for c in at.in_play if team(s, c) == side and can_wield(s, uid, c)]
+        # only a character wields (can_wield's first test), asked first: it is the cheapest
+        return [f"W{c}" for c in at.in_play if is_a(s, c, "character") and team(s, c) == side and can_wield(s, uid, c)]
     return ["reserve", *(f"L{location}" for location in locations_for(s, uid, at))]
 
 

@@ -51,6 +51,12 @@ _LATER = Decision(id=0, seat="", kind=Kind.ONE, prompt="", rule="")
 asked, decoded once the fold is done (unless an event withdrew it meanwhile)."""
 
 
+def _ask_later(state: State, event: Any) -> None:
+    """A :class:`DecisionRequested` folded from its row: its decision is decoded at the end,
+    if it is still the pending one then."""
+    state.pending = _LATER
+
+
 def fields_read(applier: Applier, kind: type[Event]) -> tuple[str, ...] | None:
     """The fields of ``kind`` that ``applier`` reads from its event (the second parameter),
     found in its source; None if it uses the event in any other way (passes it on, reads an
@@ -134,7 +140,7 @@ class StoredFold:
             if asks:
                 self.requested = made
             kinds.append(made)
-            self.appliers[made] = applier
+            self.appliers[made] = _ask_later if asks else applier
         union: Any = kinds[0] if len(kinds) == 1 else Union[tuple(kinds)]  # noqa: UP007  (built at run time)
         self.twins = tuple(kinds)
         self._rows = msgspec.json.Decoder(list[tuple[int, union]])
@@ -157,17 +163,10 @@ class StoredFold:
                 raise BrokenLog(expected, event.seq)
             expected += 1
         appliers = self.appliers
-        requested = self.requested
         stack: list[Any] = list(state.stack)
         draws = 0
-        asked: msgspec.Raw | None = None
         for event in events:
-            kind = type(event)
-            if kind is requested:
-                asked = event.decision
-                state.pending = _LATER
-            else:
-                appliers[kind](state, event)
+            appliers[type(event)](state, event)
             flow: FlowKeep | None = event.flow
             if flow is not None:
                 del stack[flow.keep :]
@@ -178,9 +177,10 @@ class StoredFold:
                     stack.extend(flow.push)
             draws += event.draws
         state.stack = self._frames(stack)
-        if state.pending is _LATER:
-            assert asked is not None
-            state.pending = self._decision.decode(asked)
+        if state.pending is _LATER:  # asked by the last DecisionRequested, not withdrawn since
+            requested = self.requested
+            asked: Any = next(e for e in reversed(events) if type(e) is requested)
+            state.pending = self._decision.decode(asked.decision)
         state.rng += draws
         if events:
             last = events[-1]

@@ -50,6 +50,7 @@ from service.store import (
     look_since,
     ruleset_of,
     select_firsts,
+    select_joined,
     select_states,
     stored_span,
 )
@@ -743,10 +744,15 @@ class Westmarch(Application[UUID]):
         last commit recorded, :class:`BrokenLog` if an event is not the one after the last."""
         whole = gt is None and lte is None
         recorded = latest_version(self.recorder, length_id(game_id)) if whole else None
-        rows = self._opened(select_states(self.recorder, game_id, gt, lte))
+        mapper = self.mapper
+        assert isinstance(mapper, EventMapper)
+        if mapper.cipher or mapper.compressor:
+            joined = b",".join(self._opened(select_states(self.recorder, game_id, gt, lte)))
+        else:
+            joined = select_joined(self.recorder, game_id, gt, lte)
         state = rules.new_state() if state is None else state
         try:
-            state = stored_fold(rules).fold(rows, state)
+            state = stored_fold(rules).fold_joined(joined, state)
         except _UNDECODABLE:
             raise self._unreadable(game_id) from None
         if recorded is not None and recorded > state.version:

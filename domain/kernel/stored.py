@@ -147,16 +147,20 @@ class StoredFold:
         self._decision = msgspec.json.Decoder(Decision)
         self._frame = msgspec.json.Decoder(Frame)
 
-    def decode(self, rows: list[bytes]) -> list[Any]:
-        """The twins of the stored rows, decoded in one pass (timestamps dropped)."""
-        stored: list[tuple[int, Any]] = self._rows.decode(b"[" + b",".join(rows) + b"]")
+    def decode(self, joined: bytes) -> list[Any]:
+        """The twins of stored rows joined by commas, decoded in one pass (timestamps dropped)."""
+        stored: list[tuple[int, Any]] = self._rows.decode(b"[" + joined + b"]")
         return [event for _, event in stored]
 
     def fold(self, rows: list[bytes], state: State) -> State:
-        """``state`` with the events of ``rows`` folded onto it, in order. Each must be the
-        one after the last: :class:`BrokenLog` names the first that is not, before anything
-        is applied. A row that does not decode raises msgspec's error."""
-        events = self.decode(rows) if rows else []
+        """``state`` with the events of ``rows`` folded onto it, in order (see :meth:`fold_joined`)."""
+        return self.fold_joined(b",".join(rows), state)
+
+    def fold_joined(self, joined: bytes, state: State) -> State:
+        """``state`` with the events of stored rows joined by commas folded onto it, in order.
+        Each must be the one after the last: :class:`BrokenLog` names the first that is not,
+        before anything is applied. A row that does not decode raises msgspec's error."""
+        events = self.decode(joined) if joined else []
         expected = state.version + 1
         for event in events:
             if event.seq != expected:

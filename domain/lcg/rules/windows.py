@@ -13,11 +13,10 @@ from collections.abc import Callable
 from domain.kernel.decisions import Option
 from domain.kernel.flow import Ask, Call, Decide, If, Node, Restart, Seq
 from domain.kernel.runtime import Runtime
-from domain.lcg.cards import text_of
 from domain.lcg.effects import each_player, st
 from domain.lcg.rules import table
 from domain.lcg.rules.playing_events import event_actions
-from domain.lcg.rules.table import cards_in, seats_in_turn
+from domain.lcg.rules.table import cards_in, seats_in_turn, text_of
 from domain.lcg.state import LcgState, Seat
 
 

@@ -56,7 +56,9 @@ class _FromFrame:
 
 _FROM_FRAME = _FromFrame()
 
-_sha256 = hashlib.sha256
+_SHA256 = hashlib.sha256()
+"""An empty sha256, copied for each event's hash: a copy costs far less than making one
+(which looks the algorithm up by name each time)."""
 
 
 def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
@@ -308,7 +310,8 @@ class Runtime:
         flow = flow_since(self._low, self._height, stack)
         if flow is not None:
             force_setattr(event, "flow", flow)
-        chain = _sha256(state.head.encode())
+        chain = _SHA256.copy()
+        chain.update(state.head.encode())
         chain.update(self._encode(event))
         digest = chain.hexdigest()
         force_setattr(event, "hash", digest)

@@ -65,6 +65,8 @@ class _Pool:
         self.size = -1
         self.codes: frozenset[str] = frozenset()
         self.types: frozenset[str] = frozenset()
+        self.by_code: dict[str, list[Uid]] = {}
+        """Each code's cards, in uid order."""
         self.hooks: dict[int, tuple[int, list[Any]]] = {}
         """By the id of a (module-level) list of hooks: its length then, and those that apply."""
 
@@ -76,8 +78,11 @@ def _pool(s: LcgState) -> _Pool:
     cards = s.cards
     pool = _POOL
     if pool.cards is not cards or pool.size != len(cards):
-        codes = frozenset([c.code for c in cards.values()])
-        pool.cards, pool.size, pool.codes = cards, len(cards), codes
+        by_code: dict[str, list[Uid]] = {}
+        for uid in sorted(cards):
+            by_code.setdefault(cards[uid].code, []).append(uid)
+        codes = frozenset(by_code)
+        pool.cards, pool.size, pool.codes, pool.by_code = cards, len(cards), codes, by_code
         pool.types = frozenset([CARDS[code].type for code in codes if code in CARDS])
         pool.hooks = {}
     return pool
@@ -86,6 +91,12 @@ def _pool(s: LcgState) -> _Pool:
 def codes_in_game(s: LcgState) -> frozenset[str]:
     """The codes of every card in the game (in any zone, in or out of play)."""
     return _pool(s).codes
+
+
+def uids_of(s: LcgState, code: str) -> list[Uid]:
+    """The cards of the game with ``code`` (in any zone), in uid order; do not change the list."""
+    found = _pool(s).by_code.get(code)
+    return found if found is not None else []
 
 
 def types_in_game(s: LcgState) -> frozenset[str]:

@@ -204,7 +204,10 @@ the ``n``-th of its moment, the card's ``i``-th trigger of ``kind`` ("forced" or
 
 
 Pool = tuple[list[Uid], set[str]]
-"""The cards a trigger listens among (in table order), and the codes among them."""
+"""The cards a trigger listens among (in table order), and the codes among them; under
+``_KEYS`` + the zone, no cards and the keys of the zones they lie in."""
+
+_KEYS = "keys:"
 
 
 def _pool(s: LcgState, event: Event, zone: str) -> Pool:
@@ -218,6 +221,19 @@ def _pool(s: LcgState, event: Event, zone: str) -> Pool:
         uids = _in_play(s)
     cards = s.cards
     return uids, {cards[uid].code for uid in uids}
+
+
+def _zone_keys(s: LcgState, zone: str) -> set[str]:
+    """The zones (as keys) whose cards make up the pool of a trigger's ``zone`` (not "subject")."""
+    seats = seats_in_turn(s)
+    if zone == "hand":
+        return {f"{seat}.hand" for seat in seats}
+    if zone == "set-aside":
+        return {SET_ASIDE_FACE_UP}
+    keys = set(_SHARED_ZONES)
+    for seat in seats:
+        keys.update((f"{seat}.heroes", f"{seat}.allies", f"{seat}.engaged", f"{seat}.contract"))
+    return keys
 
 
 def triggered(s: LcgState, event: Event, kind: str, pools: dict[str, Pool] | None = None) -> list[Due]:
@@ -239,15 +255,33 @@ def _triggered(
     if pools is None:
         pools = {}
     out: list[Due] = []
+    cards = s.cards
     for code, _, i, trig in listeners:
-        pool = pools.get(trig.zone)
-        if pool is None:
-            pool = pools[trig.zone] = _pool(s, event, trig.zone)
-        if code not in pool[1]:
-            continue
-        for uid in pool[0]:
-            card = s.cards[uid]
-            if card.code != code or table.blank(s, uid) or not trig.test(s, event, uid):
+        zone = trig.zone
+        if zone == "subject":
+            pool = pools.get(zone)
+            if pool is None:
+                pool = pools[zone] = _pool(s, event, zone)
+            if code not in pool[1]:
+                continue
+            uids = [u for u in pool[0] if cards[u].code == code]
+        else:
+            # the cards with the listener's code that lie in the zones it listens from; in
+            # table order (the pool's) when there are several
+            keys = pools.get(_KEYS + zone)
+            if keys is None:
+                keys = pools[_KEYS + zone] = ([], _zone_keys(s, zone))
+            uids = [u for u in table.uids_of(s, code) if cards[u].zone in keys[1]]
+            if not uids:
+                continue
+            if len(uids) > 1:
+                pool = pools.get(zone)
+                if pool is None:
+                    pool = pools[zone] = _pool(s, event, zone)
+                uids = [u for u in pool[0] if u in uids]
+        for uid in uids:
+            card = cards[uid]
+            if table.blank(s, uid) or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
             out.append([len(out), uid, kind, i, seat, trig.bind(s, event, uid) if trig.bind is not None else {}])

@@ -42,7 +42,7 @@ IGNORES_RESOURCE_MATCH: list[Callable[[LcgState, Seat], bool]] = []
 def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
     """The heroes of ``seat`` whose resources may pay for a card of ``sphere``."""
     heroes = table.heroes(s, seat)
-    if sphere in (None, "neutral") or any(ignores(s, seat) for ignores in IGNORES_RESOURCE_MATCH):
+    if sphere in (None, "neutral") or any(ignores(s, seat) for ignores in table.in_game(s, IGNORES_RESOURCE_MATCH)):
         return heroes
     return [h for h in heroes if table.defn(s, h).sphere == sphere or sphere in table.spheres(s, h)]
 

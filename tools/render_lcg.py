@@ -137,8 +137,7 @@ def render(t: TableView) -> str:
         )
     if t.active_location is not None:
         lines.append(say("Active location: %(card)s", card=card_line(t.active_location)))
-    threat = sum(c.threat or 0 for c in t.staging)
-    lines.append(say("Staging area (threat %(threat)s):", threat=threat))
+    lines.append(say("Staging area (threat %(threat)s):", threat=t.staging_threat))
     lines += ["    " + card_line(c, names) for c in t.staging] or ["    " + _("(empty)")]
     points = sum(c.victory_points or 0 for c in t.victory)
     shown = ", ".join(card_name(c.name) for c in t.victory) or _("none")
@@ -286,14 +285,12 @@ def notes(t: TableView, decision: Decision) -> list[str]:
             )
         )
     if decision.rule.startswith("lcg.quest.commit"):
-        committed = sum(c.willpower or 0 for p in t.players for c in (*p.heroes, *p.allies) if c.committed)
-        threat = sum(c.threat or 0 for c in t.staging)
         out.append(
             "  "
             + say(
                 "Willpower committed so far: %(committed)s; threat in the staging area: %(threat)s",
-                committed=committed,
-                threat=threat,
+                committed=t.committed_willpower,
+                threat=t.staging_threat,
             )
         )
     if decision.rule.startswith("lcg.travel") and subject is None:

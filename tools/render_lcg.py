@@ -237,9 +237,12 @@ def card_text(c: CardView) -> str:
 
 
 def _hit_points(c: CardView) -> str:
+    """What is left of the hit points shown: an epic event's global value (the Dreadnaught's)
+    less the other groups' damage too, as the rules destroy it when its own damage reaches
+    its own count (``CardView.other_groups``)."""
     if c.hit_points is None:
         return ""
-    return say("%(left)s/%(all)s HP left", left=c.hit_points - c.damage, all=c.hit_points)
+    return say("%(left)s/%(all)s HP left", left=max(0, c.hit_points - c.damage - c.other_groups), all=c.hit_points)
 
 
 def option_note(t: TableView, decision: Decision, option: Option) -> str:

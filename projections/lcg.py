@@ -111,6 +111,12 @@ class TableView(msgspec.Struct, omit_defaults=True):
     offered: list[CardView] = msgspec.field(default_factory=list)
     """Cards the viewer's own pending decision names that the table does not lay out for it
     (the ship-objectives set aside while the fleet is prepared), so it can read what it picks."""
+    staging_threat: int = 0
+    """The total threat in the staging area as the quest counts it (``table.staging_threat``:
+    a card that contributes no threat left out, the threat auras and the staging area's own
+    modifiers counted), which the sum of the staged cards' threat is not."""
+    committed_willpower: int = 0
+    """The willpower of the characters committed to the quest, as the quest adds it up."""
 
 
 def card_view(s: LcgState, uid: Uid) -> CardView:
@@ -238,6 +244,8 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")] if whole else [],
         treasures=len(s.zone("treasures")),
         offered=_offered(s, viewer, decision) if decision is not None and decision.seat == viewer else [],
+        staging_threat=table.staging_threat(s),
+        committed_willpower=sum(table.willpower(s, u) for u in table.committed(s)),
     )
 
 

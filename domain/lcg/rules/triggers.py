@@ -204,10 +204,7 @@ the ``n``-th of its moment, the card's ``i``-th trigger of ``kind`` ("forced" or
 
 
 Pool = tuple[list[Uid], set[str]]
-"""The cards a trigger listens among (in table order), and the codes among them; under
-``_KEYS`` + the zone, no cards and the keys of the zones they lie in."""
-
-_KEYS = "keys:"
+"""The cards a trigger listens among (in table order), and the codes among them."""
 
 
 def _pool(s: LcgState, event: Event, zone: str) -> Pool:
@@ -223,17 +220,23 @@ def _pool(s: LcgState, event: Event, zone: str) -> Pool:
     return uids, {cards[uid].code for uid in uids}
 
 
-def _zone_keys(s: LcgState, zone: str) -> set[str]:
-    """The zones (as keys) whose cards make up the pool of a trigger's ``zone`` (not "subject")."""
-    seats = seats_in_turn(s)
-    if zone == "hand":
-        return {f"{seat}.hand" for seat in seats}
+_SEAT_PLAY = frozenset(("heroes", "allies", "engaged", "contract"))
+_SHARED_PLAY = frozenset(_SHARED_ZONES)
+
+
+def _listens_from(s: LcgState, zone: str, where: str) -> bool:
+    """Whether a card lying in ``where`` is in the pool of a trigger of ``zone`` (not
+    "subject"): the same cards as :func:`_pool` gathers, told from the card's zone."""
     if zone == "set-aside":
-        return {SET_ASIDE_FACE_UP}
-    keys = set(_SHARED_ZONES)
-    for seat in seats:
-        keys.update((f"{seat}.heroes", f"{seat}.allies", f"{seat}.engaged", f"{seat}.contract"))
-    return keys
+        return where == SET_ASIDE_FACE_UP
+    if zone != "hand" and where in _SHARED_PLAY:
+        return True
+    seat, _, rest = where.partition(".")
+    listens = rest == "hand" if zone == "hand" else rest in _SEAT_PLAY
+    if not listens:
+        return False
+    player = s.players.get(seat)
+    return player is not None and not player.eliminated and seat in s.order
 
 
 def triggered(s: LcgState, event: Event, kind: str, pools: dict[str, Pool] | None = None) -> list[Due]:
@@ -268,10 +271,7 @@ def _triggered(
         else:
             # the cards with the listener's code that lie in the zones it listens from; in
             # table order (the pool's) when there are several
-            keys = pools.get(_KEYS + zone)
-            if keys is None:
-                keys = pools[_KEYS + zone] = ([], _zone_keys(s, zone))
-            uids = [u for u in table.uids_of(s, code) if cards[u].zone in keys[1]]
+            uids = [u for u in table.uids_of(s, code) if _listens_from(s, zone, cards[u].zone)]
             if not uids:
                 continue
             if len(uids) > 1:

@@ -12,7 +12,7 @@ paying a resource) both quests and fights.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from projections.lcg import CardView
@@ -126,9 +126,12 @@ def _quest(willpower: int, plan: Round) -> float:
     return raised * (1.0 + max(0, plan.threat + raised - 40) / 3)
 
 
-def commit(ready: Sequence[CardView], readies: set[int], plan: Round) -> list[CardView]:
-    """The characters to commit: the cheapest plan for the quest and the combat after it."""
-    questers = [c for c in ready if (c.willpower or 0) > 0 or c.uid in readies]
+def commit(
+    ready: Sequence[CardView], readies: set[int], plan: Round, kept: Collection[int] = frozenset()
+) -> list[CardView]:
+    """The characters to commit: the cheapest plan for the quest and the combat after it;
+    ``kept`` are held back whatever the price (a scenario's plan, bots/lcg_plans.py)."""
+    questers = [c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies) and c.uid not in kept]
 
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}

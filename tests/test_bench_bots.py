@@ -73,3 +73,15 @@ def test_the_search_rows_may_be_kept_to_one_scenario() -> None:
     assert len([r for r in lcg if r.bot == "greedy"]) == 5
     assert [r.scenario for r in lcg if r.bot == "search"] == ["passage-through-mirkwood"]
     assert not [r for r in rows("all", ("search",), "wotr") if r.game == "lcg"]
+
+
+def test_one_scenario_may_be_measured_without_writing_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["bench-bots", "--games", "1", "--scenario", "the-lonely-mountain", "--bots", "greedy", "--output", "-"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "LCG the-lonely-mountain, solo, ready-made Aragorn/Gimli/Legolas deck, greedy bot, 1 games: won " in printed
+    assert "written to" not in printed
+    assert list(tmp_path.iterdir()) == []

@@ -1,8 +1,9 @@
 """How well the bots play, and what the search bot costs: ``westmarch bench-bots``.
 
-Writes the ``bots`` section of BENCHMARKS.md (or ``--output``). Each row plays ``--games``
-games, seeds ``--seed`` onwards (the greedy and the search rows of a scenario play the same
-seeds), every seat of the side measured played by the row's bot (each seat consenting to the
+Writes the ``bots`` section of BENCHMARKS.md (or ``--output``; ``--output -`` writes no
+file, only prints the rows). Each row plays ``--games`` games, seeds ``--seed`` onwards (the
+greedy and the search rows of a scenario play the same seeds), every seat of the side
+measured played by the row's bot (each seat consenting to the
 others using its cards, as ``simulate`` seats them):
 
 - the LCG rows: one player with the ready-made Aragorn, Gimli and Legolas deck, standard
@@ -55,6 +56,9 @@ WOTR = "wotr"
 """``--scenario wotr``: only the War of the Ring rows."""
 LCG = "lcg"
 """``--scenario lcg``: the rows of every LCG scenario."""
+NO_FILE = "-"
+"""``--output -``: print the rows, write no file (a run measuring one change leaves
+BENCHMARKS.md as it is)."""
 
 
 @dataclass(frozen=True)
@@ -284,18 +288,24 @@ def main(args: argparse.Namespace) -> int:
 
     def write(measured: dict[Row, Tally]) -> None:
         # after every row, so a run stopped part way leaves the rows it measured
-        write_section(Path(args.output), "bots", title, command, table(measured))
+        if args.output != NO_FILE:
+            write_section(Path(args.output), "bots", title, command, table(measured))
 
     with Progress(sum(games(row) for row in chosen), gettext("bot benchmarks")) as bar:
         measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note), write)
     for a, b, c in table(measured):
         print(f"{told(a)}: {told(b)}" + (f" ({told(c)})" if c else ""))
-    print(written(args.output))
+    if args.output != NO_FILE:
+        print(written(args.output))
     return 0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument(
+        "--output",
+        default="BENCHMARKS.md",
+        help="file to write, or - to write none and only print the rows (default: %(default)s)",
+    )
     p.add_argument("--games", type=int, default=20, help="games per row (default: %(default)s)")
     p.add_argument(
         "--greedy-games",

@@ -145,13 +145,18 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def won(game: Game, row: Row) -> tuple[bool, str]:
-    """Did the side measured win, and how did the game end."""
+def won(game: Game, row: Row, eliminated: str | None = None) -> tuple[bool, str]:
+    """Did the side measured win, and how did the game end: an LCG loss that followed a
+    player's elimination for another reason names both (The Lonely Mountain: Bilbo Baggins
+    leaves play with his eliminated controller, ``bilbo-left-play/threat``)."""
     over: Any = game.state.over
     if over is None:
         return False, "unfinished"
     if row.game == "lcg":
-        return over.result == "won", str(over.reason)
+        reason = str(over.reason)
+        if eliminated is not None and eliminated != reason and over.result != "won":
+            reason = f"{reason}/{eliminated}"
+        return over.result == "won", reason
     return over.winner == "free", str(over.reason)
 
 
@@ -172,13 +177,16 @@ def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
         for n, s in enumerate(seats)
     }
     state = game.state
+    eliminated: str | None = None
     while state.pending is not None:
         decision = state.pending
         started = _cpu()
         choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
         tally.cpu += _cpu() - started
         tally.decisions += 1
-        game.answer(decision.seat, decision.id, choice)
+        for event in game.answer(decision.seat, decision.id, choice):
+            if type(event).__name__ == "PlayerEliminated":
+                eliminated = str(getattr(event, "reason", ""))
         state = game.state
     for bot in bots.values():
         if isinstance(bot, SearchBot):
@@ -186,7 +194,7 @@ def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
             tally.deviated += bot.deviated
             tally.rollouts += bot.rollouts
             tally.searching += bot.searching
-    victory, reason = won(game, row)
+    victory, reason = won(game, row, eliminated)
     tally.games += 1
     tally.wins += victory
     if not victory:

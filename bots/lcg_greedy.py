@@ -19,7 +19,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 
-from bots import View, lcg_burgle, lcg_ships, random_choice, without_cards
+from bots import View, lcg_burgle, lcg_plans, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
 from bots.lcg_encounter import reveals
 from bots.lcg_events import TARGETS, play_event, respond
@@ -436,7 +436,7 @@ class GreedyBot:
             plan = Round(
                 me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
             )
-        return tuple(str(c.uid) for c in commit(ready, readies, plan))
+        return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:
         """Travel to the location that takes most threat out of the staging area for the
@@ -460,7 +460,7 @@ class GreedyBot:
         engages it unless a hero can take the damage."""
         cards = visible_cards(view)
         me = _me(view, decision.seat)
-        if _attackers(me):
+        if _attackers(me) or lcg_plans.trolls(view, me):
             return ("skip",) if any(o.id == "skip" for o in decision.options) else None
         ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted]
         power = sum(c.attack or 0 for c in ready)
@@ -601,6 +601,9 @@ class GreedyBot:
             others = [e for e in me.engaged if e.uid != enemy.uid]
             if any(power - (e.defense or 0) >= _left(e) for e in others):
                 return ()
+            wounding = lcg_plans.wound(enemy, ready)
+            if wounding is not None:
+                return tuple(str(c.uid) for c in wounding)
             return tuple(str(c.uid) for c in ready if (c.attack or 0) > (enemy.defense or 0) or power > need - 1)
         chosen: list[CardView] = [c for c in ready if _progress_on_kill(c)]
         total = sum(c.attack or 0 for c in chosen)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bots.lcg_encounter import (
@@ -194,9 +194,12 @@ def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], pla
     return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan) for r in plan.reveals)
 
 
-def commit(ready: Sequence[CardView], readies: set[int], plan: Round) -> list[CardView]:
-    """The characters to commit: the cheapest plan for the quest and the combat after it."""
-    questers = [c for c in ready if (c.willpower or 0) > 0 or c.uid in readies]
+def commit(
+    ready: Sequence[CardView], readies: set[int], plan: Round, kept: Collection[int] = frozenset()
+) -> list[CardView]:
+    """The characters to commit: the cheapest plan for the quest and the combat after it;
+    ``kept`` are held back whatever the price (a scenario's plan, bots/lcg_plans.py)."""
+    questers = [c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies) and c.uid not in kept]
 
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}

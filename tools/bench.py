@@ -334,15 +334,22 @@ def load_row() -> Row:
     )
 
 
+NO_FILE = "-"
+"""A benchmark's ``--output -``: tell the rows, write no file."""
+
+
 def publish(output: str, key: str, title: str, command: str, rows: list[Row], echo: bool = True) -> None:
     """Write the section ``key`` of ``output`` (:func:`write_section`), then tell the console
     each row (unless ``echo`` is false: the benchmark told each row as it was measured) and
-    where the section was written."""
-    write_section(Path(output), key, title, command, rows)
+    where the section was written. An ``output`` of ``-`` (:data:`NO_FILE`) writes no file: a
+    run measuring one change leaves BENCHMARKS.md as it is."""
+    if output != NO_FILE:
+        write_section(Path(output), key, title, command, rows)
     if echo:
         for row in rows:
             print(told_row(row))
-    print(written(output))
+    if output != NO_FILE:
+        print(written(output))
 
 
 HEADER = """# Benchmarks

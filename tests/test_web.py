@@ -369,6 +369,35 @@ def test_the_next_decision_is_answered_before_the_last_answers_reply_comes(
     assert check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark)) > 3
 
 
+def test_an_answer_to_a_game_ended_meanwhile_shows_the_end(server: ThreadedServer, browser: WebDriver) -> None:
+    """The page stopped following the game (its stream cut), which another client then played
+    to its end: the seat's answer to the question it still shows is refused (no decision is
+    pending), and the page reads the table anew rather than offering that question again."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=38)
+        keys = tokens(access)
+        open_table(browser, server, keys["p1"])
+        browser.execute_script("S.watching.abort(); S.watching = null;")  # the stream cut, not resumed
+        rng = random.Random(38)
+        for n in range(3000):  # another client plays the game to its end
+            view = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
+            if view.over:
+                break
+            decision = decision_from_pb(view.decision)
+            choice = list(random_choice(decision, rng))
+            seat_token = keys[decision.seat]
+            request = pb.SubmitDecisionRequest(
+                token=seat_token, decision_id=decision.id, choice=choice, command_id=f"o{n}"
+            )
+            stub.SubmitDecision(request)
+        assert view.over
+    browser.find_element(By.CSS_SELECTOR, "#decision button.option").click()
+    until(browser, lambda d: "Game over" in d.find_element(By.ID, "table").text, "the end is not shown")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#decision button.option")
+    assert "game is over" in browser.find_element(By.ID, "error").text
+
+
 SHOWN_ENABLED = """
 const buttons = document.querySelectorAll("#decision button.option");
 return buttons.length > 0 && [...buttons].every((b) => !b.disabled);

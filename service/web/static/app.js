@@ -611,7 +611,9 @@ async function submit(decision, choice) {
     if (result.view && S.live && num(result.view.version) > num(S.live.version)) setLive(result.view);
   } catch (error) {
     showError(error);
-    if (error.code === "aborted") await reload();
+    // aborted: the decision was answered meanwhile; failed_precondition: none is pending (the
+    // game ended) or it is not this seat's. The table shown is stale either way: read it anew.
+    if (error.code === "aborted" || error.code === "failed_precondition") await reload().catch(() => renderDecision());
     else renderDecision();
   } finally {
     if (S.answering === id) S.answering = null;

@@ -703,7 +703,9 @@ class Westmarch(Application[UUID]):
         return None
 
     def state_at(self, game_id: UUID, version: int | None = None) -> State:
-        """The state after event ``version`` (the latest if None): snapshot, then fold."""
+        """The state after event ``version`` (the latest if None): snapshot, then fold from the
+        stored rows, decoding only what the fold reads (see :meth:`_fold_stored`: a row damaged
+        only in a field the fold skips is not noticed here, as every command notices it)."""
         rules = self.rules_of(game_id)  # UnknownGame if there is no such game
         if version is not None and version < 1:
             raise BadVersion(version, self.version(game_id))

@@ -3,6 +3,7 @@ reveal, and the search's fitted value of a position (tools/fit_value.py)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, cast
 
 import pytest
@@ -43,7 +44,7 @@ def _committed(zones: dict[str, Any]) -> set[str]:
         state = cast(LcgState, run.game.state)
         decision = state.pending
         assert decision is not None
-        choice = GreedyBot(1).choose(decision, lambda: view(state, decision.seat))
+        choice = GreedyBot(1).choose(decision, partial(view, state, decision.seat))
         if decision.rule == "lcg.quest.commit":
             return {CARDS[state.cards[int(uid)].code].name for uid in choice}
         run.game.answer(decision.seat, decision.id, choice)

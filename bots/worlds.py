@@ -22,12 +22,13 @@ a world never knows more than the seat sees now.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -35,6 +36,9 @@ from bots import Bot
 from domain.kernel.decisions import Choice, Decision
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.state import State
+
+if TYPE_CHECKING:
+    from domain.lcg.state import LcgState
 
 Pool = Callable[[Any, Any], str | None]
 """For a card hidden from the seat: the pool its identity is dealt from, or None when the
@@ -85,10 +89,78 @@ HORIZON_ROUNDS = 2
 """A search bot's rollouts play out the round and the next before they are valued."""
 
 
+LCG_VALUE_FEATURES = (
+    "progress",
+    "health",
+    "heroes",
+    "threat",
+    "engaged",
+    "staged",
+    "allies",
+    "hand",
+)
+"""What the LCG value reads of a position, each in [0, 1] (:func:`lcg_features`)."""
+LCG_VALUE_WEIGHTS = (-1.815, 2.246, 1.024, 3.010, -3.853, -0.874, -3.789, 1.103, -0.645)
+"""The intercept, then a weight per feature of ``LCG_VALUE_FEATURES``: a logistic model of
+the greedy bot's chance of winning Passage through Mirkwood from the position, fitted by
+``python -m tools.fit_value --games 1000 --seed 1``."""
+
+
+def lcg_progress(s: LcgState, seat: str) -> float:
+    """How far the quest has got: the stages behind and the current one's progress, in [0, 1]."""
+    from domain.lcg.cards import CARDS
+
+    stages = {CARDS[s.cards[u].code].stage for z in ("quest", "quest.deck", "quest.done") for u in s.zone(z)}
+    last = max(stages, default=1) or 1
+    current = s.zone("quest")
+    if not current:
+        return 0.0
+    card = s.cards[current[0]]
+    points = CARDS[card.code].quest_points
+    done = min(1.0, card.progress / points) if points > 0 else 0.0
+    return max(0.0, min(1.0, (CARDS[card.code].stage - 1 + done) / last))
+
+
+def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
+    """The position's features (``LCG_VALUE_FEATURES``), the players' averaged: the quest's
+    progress, the heroes' hit points left (a dead hero counts none) and the share of heroes
+    alive, the threat (of 50), the attack of the enemies engaged (of 8), the threat in the
+    staging area (of 10), the allies (of 3) and the cards in hand (of 5)."""
+    from domain.lcg.cards import CARDS
+
+    setups = s.options.players if s.options is not None else ()
+    seats = list(s.players)
+    total_hp = left_hp = 0
+    heroes = alive = 0
+    threat = allies = hand = engaged = 0.0
+    for n, who in enumerate(seats):
+        dealt = setups[n].heroes if n < len(setups) else ()
+        total_hp += sum(CARDS[code].hit_points or 0 for code in dealt)
+        heroes += len(dealt)
+        for uid in s.zone(f"{who}.heroes"):
+            card = s.cards[uid]
+            left_hp += max(0, (CARDS[card.code].hit_points or 0) - card.damage)
+            alive += 1
+        threat += min(50, s.players[who].threat) / 50
+        allies += min(3, len(s.zone(f"{who}.allies"))) / 3
+        hand += min(5, len(s.zone(f"{who}.hand"))) / 5
+        engaged += min(8, sum(CARDS[s.cards[u].code].attack or 0 for u in s.zone(f"{who}.engaged"))) / 8
+    k = max(1, len(seats))
+    staged = min(10, sum(CARDS[s.cards[u].code].threat or 0 for u in s.zone("staging"))) / 10
+    return (
+        lcg_progress(s, seat),
+        left_hp / total_hp if total_hp else 0.0,
+        min(1.0, alive / heroes) if heroes else 0.0,
+        threat / k,
+        engaged / k,
+        staged,
+        allies / k,
+        hand / k,
+    )
+
+
 def _lcg() -> Searchable:
     from bots.lcg_greedy import GreedyBot
-    from domain.lcg.cards import CARDS
-    from domain.lcg.state import LcgState
     from projections.lcg import play_view, view, visible
 
     player_zones = frozenset({"deck", "hand", "under"})
@@ -111,55 +183,16 @@ def _lcg() -> Searchable:
         where = card.zone.rpartition(".")[2]
         return card.owner if where in ("heroes", "allies", "attachments") else None
 
-    def progress(s: LcgState, seat: str) -> float:
-        stages = {CARDS[s.cards[u].code].stage for z in ("quest", "quest.deck", "quest.done") for u in s.zone(z)}
-        last = max(stages, default=1) or 1
-        current = s.zone("quest")
-        if not current:
-            return 0.0
-        card = s.cards[current[0]]
-        points = CARDS[card.code].quest_points
-        done = min(1.0, card.progress / points) if points > 0 else 0.0
-        return max(0.0, min(1.0, (CARDS[card.code].stage - 1 + done) / last))
-
     def result(s: LcgState, seat: str) -> tuple[float, float]:
         if s.over is not None and s.over.result == "won":
             return 1.0, 1.0
-        return 0.0, progress(s, seat)
+        return 0.0, lcg_progress(s, seat)
 
     def value(s: LcgState, seat: str) -> float:
-        """A position read as a chance of winning: how far the quest has got counts most,
-        then the heroes' hit points left (a dead hero counts none), the threat's distance
-        from 50, the allies and cards at hand; enemies engaged and threat staged count
-        against. Weights chosen by hand, checked by the benchmark (``westmarch bench-bots``)."""
-        setups = s.options.players if s.options is not None else ()
-        seats = list(s.players)
-        total_hp = left_hp = 0
-        threat = allies = hand = engaged = 0.0
-        for n, who in enumerate(seats):
-            heroes = setups[n].heroes if n < len(setups) else ()
-            total_hp += sum(CARDS[code].hit_points or 0 for code in heroes)
-            for uid in s.zone(f"{who}.heroes"):
-                card = s.cards[uid]
-                left_hp += max(0, (CARDS[card.code].hit_points or 0) - card.damage)
-            threat += min(50, s.players[who].threat) / 50
-            allies += min(3, len(s.zone(f"{who}.allies"))) / 3
-            hand += min(5, len(s.zone(f"{who}.hand"))) / 5
-            engaged += min(8, sum(CARDS[s.cards[u].code].attack or 0 for u in s.zone(f"{who}.engaged"))) / 8
-        k = max(1, len(seats))
-        staged = min(10, sum(CARDS[s.cards[u].code].threat or 0 for u in s.zone("staging"))) / 10
-        health = left_hp / total_hp if total_hp else 0.0
-        est = (
-            0.08
-            + 0.5 * progress(s, seat)
-            + 0.17 * health
-            + 0.15 * (1 - threat / k)
-            + 0.05 * allies / k
-            + 0.03 * hand / k
-            - 0.04 * engaged / k
-            - 0.03 * staged
-        )
-        return max(0.01, min(0.95, est))
+        """A position read as a chance of winning: the logistic model fitted to greedy
+        self-play (``LCG_VALUE_WEIGHTS``) over the position's features (:func:`lcg_features`)."""
+        z = LCG_VALUE_WEIGHTS[0] + sum(w * x for w, x in zip(LCG_VALUE_WEIGHTS[1:], lcg_features(s, seat), strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def narrow(decision: Decision, blueprint: Choice) -> list[Choice] | None:
         ids = {o.id for o in decision.options}
@@ -177,7 +210,7 @@ def _lcg() -> Searchable:
         pool,
         partner_of,
         result,
-        progress,
+        lcg_progress,
         lambda seed, consent: GreedyBot(seed, consent),
         narrow,
         lambda s: int(s.round),

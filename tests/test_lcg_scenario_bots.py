@@ -299,3 +299,26 @@ def test_an_engaged_hill_troll_is_wounded_though_it_cannot_die_this_round() -> N
     attack = _until(run, "lcg.combat.player-attack")
     assert attack.about == run.uid("Hill Troll")
     assert set(_greedy(run.game)) == {str(run.uid("Aragorn")), str(run.uid("Legolas"))}
+
+
+def test_at_anduin_passage_the_staging_enemies_keep_nobody_back() -> None:
+    """Anduin Passage makes no engagement checks (core-127): the Marsh Adder and the Wargs in
+    the staging area (engagement costs 40 and 20, threat 40) will not attack this round, so
+    nobody is kept back to fight them (the old plan kept one); at To the River... they
+    engage, and the quest plan keeps a defender back."""
+
+    def committed(quest: str) -> int:
+        run = _anduin(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Aragorn", "Gimli", "Legolas"],
+                "staging": ["Marsh Adder", "Wargs"],
+                "quest": [quest],
+            },
+            threat=40,
+        )
+        return len(_greedy(run.game) if _until(run, "lcg.quest.commit") else ())
+
+    assert committed("Anduin Passage") == 3
+    assert committed("To the River...") < 3

@@ -15,11 +15,13 @@ leave no other answer.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
 from bots import View, lcg_burgle, lcg_plans, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
+from bots.lcg_encounter import reveals
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
@@ -28,7 +30,8 @@ from projections.lcg import CardView, PlayerView, TableView
 Handler = Callable[[Decision, TableView], Choice | None]
 
 EXPECTED_THREAT_PER_REVEAL = 2
-"""What one staging reveal adds on average in Passage through Mirkwood (about 2 threat)."""
+"""What one staging reveal adds on average when the encounter deck's composition is not
+known (bots/lcg_encounter.py knows it for every scenario's quest)."""
 SHADOW_MARGIN = 1
 """Attack a shadow card may add: a defender is counted safe only with this much to spare."""
 WINS_WHEN_DEFEATED = ("Ungoliant's Spawn",)
@@ -416,11 +419,24 @@ class GreedyBot:
         readies = {c.uid for c in ready if _readies_after_commit(c, me)}
         coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
         players = max(1, sum(1 for p in view.players if not p.eliminated))
-        staged = sum(c.threat or 0 for c in view.staging) + EXPECTED_THREAT_PER_REVEAL * players
-        share = -(-staged // players)
         enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
         ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))
-        plan = Round(me.threat, share, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view))
+        staged = sum(c.threat or 0 for c in view.staging)
+        known = reveals(view)
+        if known is None:
+            share = -(-(staged + EXPECTED_THREAT_PER_REVEAL * players) // players)
+            plan = Round(me.threat, share, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view))
+        else:
+            # the seat's own reveal priced card by card, the other players' by its mean threat
+            mean = sum(r.chance * r.threat for r in known)
+            mine = tuple(
+                r if r.enemy is None or _will_engage(r.enemy, me, view) else dataclasses.replace(r, enemy=None)
+                for r in known
+            )
+            share_of = (staged + mean * (players - 1)) / players
+            plan = Round(
+                me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
+            )
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:

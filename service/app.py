@@ -32,6 +32,7 @@ from domain.kernel.events import DecisionRequested, Event, GameEnded
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import BrokenLog, fold
 from domain.kernel.state import GENESIS, State
+from domain.kernel.stored import stored_fold
 from domain.rulesets import names, ruleset
 from domain.verify import Verdict, canonical, chain_link, verify
 from service.group_commit import GroupCommit
@@ -722,11 +723,32 @@ class Westmarch(Application[UUID]):
                     raise
                 gt = snapshot.originator_version
         try:
-            state = fold(rules, self.history(game_id, gt, version), state)
+            state = self._fold_stored(game_id, rules, gt, version, state)
         except BrokenLog as error:
             raise DamagedGame(game_id, error.version, str(error)) from None
         if version is not None and state.version != version:
             raise BadVersion(version, state.version)
+        return state
+
+    def _fold_stored(
+        self, game_id: UUID, rules: Ruleset[Any], gt: int | None, lte: int | None, state: State | None
+    ) -> State:
+        """``state`` (a new game's if None) with the stored events after ``gt`` up to ``lte``
+        folded onto it straight from their rows (domain/kernel/stored.py: the fold decodes
+        only the fields it reads, so a row damaged in another field is not noticed here; every
+        command and ``verify`` decode the whole log). Checked as :meth:`history` checks them:
+        :class:`DamagedGame` if a row does not decode or the whole log is shorter than its
+        last commit recorded, :class:`BrokenLog` if an event is not the one after the last."""
+        whole = gt is None and lte is None
+        recorded = latest_version(self.recorder, length_id(game_id)) if whole else None
+        rows = self._opened(select_states(self.recorder, game_id, gt, lte))
+        state = rules.new_state() if state is None else state
+        try:
+            state = stored_fold(rules).fold(rows, state)
+        except _UNDECODABLE:
+            raise self._unreadable(game_id) from None
+        if recorded is not None and recorded > state.version:
+            raise DamagedGame(game_id, state.version + 1, _missing(state.version, recorded))
         return state
 
     def summary(self, game_id: UUID, topic: str, first: bytes) -> GameInfo:

@@ -24,6 +24,7 @@ application saves it with the game in one ``save`` call.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -336,7 +337,10 @@ def command_id(game_id: UUID, seat: str, command: str) -> UUID:
     return uuid5(game_id, f"command/{seat}/{command}")
 
 
+@lru_cache(maxsize=16_384)
 def length_id(game_id: UUID) -> UUID:
+    """The id of the record of a game's log length (a UUID v5, cached: every command names
+    it three times, checking the log, saving, and reading it back)."""
     return uuid5(game_id, "length")
 
 

@@ -114,3 +114,23 @@ def test_the_terminal_finds_a_card_by_its_english_or_its_spanish_name() -> None:
     assert find_card(table, shown, "Guard of the Citadel", options) == by_spanish
     spider = find_card(table, shown, "Araña del Bosque", options)
     assert "Forest Spider" in spider and spider == find_card(table, shown, "Forest Spider", options)
+
+
+def test_the_terminal_answers_a_look_in_the_language_spoken() -> None:
+    """What ``?`` answers when there is no such option or card is said in Spanish at a Spanish
+    table, the cards by the edition's names, as the rest of the table is."""
+    from projections.i18n import speaking
+
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 1), 5))
+    shown, view = screen("lcg"), KINDS["lcg"].view
+    decision = game.state.pending
+    assert decision is not None
+    table, options = view(game.state, "p1"), ordered(decision)
+    with speaking("es"):
+        assert find_card(table, shown, "9", options) == f"no hay opción 9: escribe un número de 1 a {len(options)}"
+        assert find_card(table, shown, "Boromir", options) == (
+            "no hay ninguna carta llamada 'Boromir' a la vista, ni entre las cartas de esta partida"
+        )
+        assert find_card(table, shown, "guardia", options).startswith(
+            "Guardia de La Ciudadela no está a la vista; tal como está impresa:\n"
+        )

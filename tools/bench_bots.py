@@ -39,7 +39,7 @@ from domain.kernel.events import Event
 from domain.rulesets import ruleset
 from projections.i18n import gettext, say
 from tools.games import kind
-from tools.phrase import phrase, told, written
+from tools.phrase import phrase
 from tools.progress import Progress
 
 DECK = "aragorn-gimli-legolas"
@@ -245,7 +245,7 @@ def measure(
 
 
 def main(args: argparse.Namespace) -> int:
-    from tools.bench import write_section
+    from tools.bench import publish, write_section
 
     greedy_games = args.games if args.greedy_games is None else args.greedy_games
     if args.games < 1 or greedy_games < 1:
@@ -301,10 +301,7 @@ def main(args: argparse.Namespace) -> int:
 
     with Progress(sum(games(row) for row in chosen), gettext("bot benchmarks")) as bar:
         measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note), write)
-    for a, b, c in table(measured):
-        print(f"{told(a)}: {told(b)}" + (f" ({told(c)})" if c else ""))
-    if args.output != NO_FILE:
-        print(written(args.output))
+    publish(args.output, "bots", title, command, table(measured))
     return 0
 
 

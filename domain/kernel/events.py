@@ -57,6 +57,16 @@ class Flow(msgspec.Struct, frozen=True, array_like=True, gc=False):
             stack.append(frame)
 
 
+class FlowKeep(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """A :class:`Flow` as the fold from stored rows decodes it (``domain/kernel/stored.py``):
+    each pushed frame kept as its undecoded bytes, decoded only if it is still on the cursor
+    when the fold is done (most are popped again a few events later)."""
+
+    keep: int
+    push: tuple[msgspec.Raw, ...] = ()
+    extends: tuple[int, ...] = ()
+
+
 class Cause(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """Why an event happened.
 

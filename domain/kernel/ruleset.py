@@ -48,11 +48,11 @@ class Appliers:
     """The fold's dispatch table: one apply function per event type."""
 
     def __init__(self) -> None:
-        self.table: dict[type[Event], Applier] = dict(_KERNEL_APPLIERS)
+        self.table: dict[type[Event], Applier] = dict(KERNEL_APPLIERS)
 
     def on(self, event_type: type[E]) -> Callable[[Callable[[Any, E], None]], Callable[[Any, E], None]]:
         def register(fn: Callable[[Any, E], None]) -> Callable[[Any, E], None]:
-            if event_type in self.table and event_type not in _KERNEL_APPLIERS:
+            if event_type in self.table and event_type not in KERNEL_APPLIERS:
                 raise ValueError(f"{event_type.__name__} has two apply functions")
             self.table[event_type] = fn
             return fn
@@ -112,7 +112,7 @@ def _redrawn(state: Any, event: CardsRedrawn) -> None:
     zones.redrawn(state, event.places, event.cards)
 
 
-_KERNEL_APPLIERS: dict[type[Event], Applier] = {
+KERNEL_APPLIERS: dict[type[Event], Applier] = {
     DecisionRequested: _requested,
     DecisionAnswered: _answered,
     ModifierAdded: _modifier,

@@ -1,0 +1,215 @@
+"""The fold straight from stored rows: each event decoded into a lean twin of its type.
+
+Loading a game (``Westmarch.state_at``) folds its stored events. Decoding each of them into
+its full event type builds what the fold never reads: every event's :class:`Cause`, the
+fields its apply function does not look at, each asked decision but the last. Here each
+event type has a *twin*: a Struct with the same tag and only the fields the type's apply
+function reads (found in its source: ``e.card``, ``e.to``, ...), plus what the fold itself
+needs (``seq``, ``flow``, ``draws``, ``hash``). An apply function that hands its event on
+whole, or reads anything but its fields, keeps the full type as its twin.
+
+Two kernel events are folded apart: a :class:`DecisionAnswered` reads nothing (its twin
+has no field), and a :class:`DecisionRequested` keeps its decision undecoded
+(``msgspec.Raw``); only the decision still pending after the last event is decoded.
+
+**What this does not check.** A field a twin skips is not decoded, so its type is not
+checked: a stored row damaged only in a field the fold does not read (a cause, a card's
+name in a decision answered long ago) folds here without complaint. The rows must still
+be JSON, each field read must have its type, and every event must be the one after the
+last (:class:`~domain.kernel.runtime.BrokenLog` otherwise). Everything else that reads a
+log decodes it whole: commands (``Westmarch.game``), ``verify``, ``history``, the chain's
+check (``Westmarch.verified``), so a damaged row is still refused by every command.
+
+The test (tests/test_stored_fold.py) folds seeded games of every scenario both ways and
+compares the states and their hashes at every version.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, Union
+
+import msgspec
+
+from domain.kernel.decisions import Decision, Kind
+from domain.kernel.events import KERNEL_EVENTS, DecisionRequested, Event, FlowKeep, Frame
+from domain.kernel.ruleset import KERNEL_APPLIERS
+from domain.kernel.runtime import BrokenLog
+from domain.kernel.state import State
+
+Applier = Callable[[Any, Any], None]
+
+_FOLD_FIELDS = ("seq", "flow", "draws", "hash")
+"""The fields of every event the fold itself reads (besides what its apply function reads)."""
+
+_LATER = Decision(id=0, seat="", kind=Kind.ONE, prompt="", rule="")
+"""Stands for the pending decision while folding: the one the last :class:`DecisionRequested`
+asked, decoded once the fold is done (unless an event withdrew it meanwhile)."""
+
+
+def _ask_later(state: State, event: Any) -> None:
+    """A :class:`DecisionRequested` folded from its row: its decision is decoded at the end,
+    if it is still the pending one then."""
+    state.pending = _LATER
+
+
+def fields_read(applier: Applier, kind: type[Event]) -> tuple[str, ...] | None:
+    """The fields of ``kind`` that ``applier`` reads from its event (the second parameter),
+    found in its source; None if it uses the event in any other way (passes it on, reads an
+    attribute that is not a field) or its source cannot be read: then nothing is skipped."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(applier)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    function = tree.body[0] if tree.body else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or len(function.args.args) != 2:
+        return None
+    name = function.args.args[1].arg
+    fields = set(kind.__struct_fields__)
+    read: set[str] = set()
+    attributes = {
+        id(node.value): node.attr
+        for node in ast.walk(function)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name
+    }
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Param):
+            attr = attributes.get(id(node))
+            if attr is None or attr not in fields:
+                return None  # the event itself is used, or something that is not a field
+            read.add(attr)
+    return tuple(sorted(read))
+
+
+def twin(kind: type[Event], read: Sequence[str] | None, raw: Sequence[str] = ()) -> type[msgspec.Struct]:
+    """A Struct decoding ``kind``'s stored form into only the fields ``read`` (and the fold's
+    own), those of ``raw`` left undecoded (``msgspec.Raw``); ``kind`` itself when nothing is
+    to be skipped."""
+    if read is None:
+        return kind
+    config = kind.__struct_config__
+    keep = set(read) | set(_FOLD_FIELDS)
+    info = {f.name: f for f in msgspec.structs.fields(kind)}
+    if any(f.encode_name != f.name for f in info.values()):
+        return kind
+    fields: list[tuple[str, Any, Any]] = []
+    for name in kind.__struct_fields__:
+        if name not in keep:
+            continue
+        f = info[name]
+        kind_of: Any = f.type
+        if name in raw:
+            kind_of = msgspec.Raw
+        elif name == "flow":
+            kind_of = FlowKeep | None
+        if f.default is not msgspec.NODEFAULT:
+            fields.append((name, kind_of, f.default))
+        elif f.default_factory is not msgspec.NODEFAULT:
+            fields.append((name, kind_of, msgspec.field(default_factory=f.default_factory)))
+        else:
+            fields.append((name, kind_of, msgspec.NODEFAULT))
+    made: type[msgspec.Struct] = msgspec.defstruct(
+        f"{kind.__name__}Twin",
+        [(n, t) if d is msgspec.NODEFAULT else (n, t, d) for n, t, d in fields],
+        module=__name__,
+        kw_only=True,
+        frozen=True,
+        gc=False,
+        tag=config.tag,
+        tag_field=config.tag_field,
+    )
+    return made
+
+
+class StoredFold:
+    """One ruleset's fold from stored rows (``[microseconds, event]`` each, as the store keeps
+    them): the same state :func:`~domain.kernel.runtime.fold` gives from the decoded events."""
+
+    def __init__(self, appliers: dict[type[Event], Applier], events: Sequence[type[Event]]) -> None:
+        self.appliers: dict[type[msgspec.Struct], Applier] = {}
+        kinds: list[type[msgspec.Struct]] = []
+        self.requested: type[msgspec.Struct] | None = None
+        for kind in events:
+            applier = appliers[kind]
+            asks = kind is DecisionRequested and applier is KERNEL_APPLIERS[DecisionRequested]
+            made = twin(kind, ("decision",), raw=("decision",)) if asks else twin(kind, fields_read(applier, kind))
+            if asks:
+                self.requested = made
+            kinds.append(made)
+            self.appliers[made] = _ask_later if asks else applier
+        union: Any = kinds[0] if len(kinds) == 1 else Union[tuple(kinds)]  # noqa: UP007  (built at run time)
+        self.twins = tuple(kinds)
+        self._rows = msgspec.json.Decoder(list[tuple[int, union]])
+        self._decision = msgspec.json.Decoder(Decision)
+        self._frame = msgspec.json.Decoder(Frame)
+
+    def decode(self, rows: list[bytes]) -> list[Any]:
+        """The twins of the stored rows, decoded in one pass (timestamps dropped)."""
+        stored: list[tuple[int, Any]] = self._rows.decode(b"[" + b",".join(rows) + b"]")
+        return [event for _, event in stored]
+
+    def fold(self, rows: list[bytes], state: State) -> State:
+        """``state`` with the events of ``rows`` folded onto it, in order. Each must be the
+        one after the last: :class:`BrokenLog` names the first that is not, before anything
+        is applied. A row that does not decode raises msgspec's error."""
+        events = self.decode(rows) if rows else []
+        expected = state.version + 1
+        for event in events:
+            if event.seq != expected:
+                raise BrokenLog(expected, event.seq)
+            expected += 1
+        appliers = self.appliers
+        stack: list[Any] = list(state.stack)
+        draws = 0
+        for event in events:
+            appliers[type(event)](state, event)
+            flow: FlowKeep | None = event.flow
+            if flow is not None:
+                del stack[flow.keep :]
+                if flow.extends:
+                    extends = flow.extends
+                    stack.extend((frame, j in extends) for j, frame in enumerate(flow.push))
+                else:
+                    stack.extend(flow.push)
+            draws += event.draws
+        state.stack = self._frames(stack)
+        if state.pending is _LATER:  # asked by the last DecisionRequested, not withdrawn since
+            requested = self.requested
+            asked: Any = next(e for e in reversed(events) if type(e) is requested)
+            state.pending = self._decision.decode(asked.decision)
+        state.rng += draws
+        if events:
+            last = events[-1]
+            state.version = last.seq
+            state.head = last.hash
+        return state
+
+    def _frames(self, stack: list[Any]) -> list[Frame]:
+        """The cursor the fold left: each frame still undecoded is decoded, bottom up; one
+        pushed as extending the frame below gets its bindings back (as :meth:`Flow.onto`)."""
+        frames: list[Frame] = []
+        decode = self._frame.decode
+        for entry in stack:
+            kind = type(entry)
+            if kind is msgspec.Raw:  # pushed undecoded (a twin's FlowKeep)
+                frames.append(decode(entry))
+            elif kind is tuple:
+                pushed, extends = entry
+                frame = pushed if type(pushed) is Frame else decode(pushed)
+                if extends:
+                    frame = Frame(frame.node, frame.i, {**frames[-1].env, **frame.env}, frame.items)
+                frames.append(frame)
+            else:
+                frames.append(entry)  # on the cursor before, or pushed by a full event's Flow
+        return frames
+
+
+@cache
+def stored_fold(rules: Any) -> StoredFold:
+    """The stored fold of a ruleset (made once per process)."""
+    all_events = KERNEL_EVENTS + tuple(e for e in rules.events if e not in KERNEL_EVENTS)
+    return StoredFold(rules.appliers, all_events)

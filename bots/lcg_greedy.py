@@ -165,8 +165,9 @@ def _saving_for_steward(hero: CardView, me: PlayerView) -> bool:
 
 
 def _will_engage(enemy: CardView, me: PlayerView, view: TableView) -> bool:
-    """Will this staging enemy engage this player in the coming engagement checks?"""
-    if enemy.engagement_cost is None or enemy.engagement_cost > me.threat:
+    """Will this staging enemy engage this player in the coming engagement checks (if the
+    quest stage makes them, bots/lcg_plans.py)?"""
+    if enemy.engagement_cost is None or enemy.engagement_cost > me.threat or not lcg_plans.engagement_checks(view):
         return False
     others = [p.threat for p in view.players if not p.eliminated and p.seat != me.seat]
     return all(me.threat >= t for t in others)

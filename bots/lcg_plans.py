@@ -26,9 +26,14 @@ NO_ENGAGEMENT_CHECKS = frozenset({"Anduin Passage"})
 in the staging area stays there unless engaged by choice."""
 
 
+def engagement_checks(view: TableView) -> bool:
+    """Whether the encounter phase makes engagement checks at the current quest stage."""
+    return view.quest is None or view.quest.name not in NO_ENGAGEMENT_CHECKS
+
+
 def _will_engage(enemy: CardView, me: PlayerView, view: TableView) -> bool:
-    checked = view.quest is None or view.quest.name not in NO_ENGAGEMENT_CHECKS
-    return checked and enemy.engagement_cost is not None and enemy.engagement_cost <= me.threat
+    cost = enemy.engagement_cost
+    return engagement_checks(view) and cost is not None and cost <= me.threat
 
 
 def trolls(view: TableView, me: PlayerView) -> list[CardView]:

@@ -257,7 +257,7 @@ def _anduin(at: str, phase: str, zones: dict[str, Any], threat: int = 32) -> Run
 def test_a_hill_troll_to_come_keeps_the_fighters_back_from_the_quest() -> None:
     """At 32 threat the Hill Troll (engagement cost 30) engages after the quest: Gimli and
     Legolas stay ready to take its attack and wound it; Aragorn, who readies after
-    committing, quests. With no troll to come, the same table quests with all three."""
+    committing, quests. With no troll to come, the same table sends a fighter to the quest."""
 
     def committed(staging: list[str], quest: str = "To the River...") -> set[str]:
         run = _anduin(
@@ -276,9 +276,10 @@ def test_a_hill_troll_to_come_keeps_the_fighters_back_from_the_quest() -> None:
     with_troll = committed(["Hill Troll", "Banks of the Anduin"])
     assert "Gimli" not in with_troll and "Legolas" not in with_troll
     assert "Aragorn" in with_troll
-    assert {"Gimli", "Legolas"} <= committed(["Banks of the Anduin"])
+    # the general plan decides the others' part; a fighter quests when no troll is to come
+    assert {"Gimli", "Legolas"} & committed(["Banks of the Anduin"])
     # Anduin Passage makes no engagement checks (core-127): a troll in the staging area stays there
-    assert {"Gimli", "Legolas"} <= committed(["Hill Troll", "Banks of the Anduin"], "Anduin Passage")
+    assert {"Gimli", "Legolas"} & committed(["Hill Troll", "Banks of the Anduin"], "Anduin Passage")
 
 
 def test_an_engaged_hill_troll_is_wounded_though_it_cannot_die_this_round() -> None:
@@ -299,3 +300,26 @@ def test_an_engaged_hill_troll_is_wounded_though_it_cannot_die_this_round() -> N
     attack = _until(run, "lcg.combat.player-attack")
     assert attack.about == run.uid("Hill Troll")
     assert set(_greedy(run.game)) == {str(run.uid("Aragorn")), str(run.uid("Legolas"))}
+
+
+def test_at_anduin_passage_the_staging_enemies_keep_nobody_back() -> None:
+    """Anduin Passage makes no engagement checks (core-127): the Marsh Adder and the Wargs in
+    the staging area (engagement costs 40 and 20, threat 40) will not attack this round, so
+    nobody is kept back to fight them (the old plan kept one); at To the River... they
+    engage, and the quest plan keeps a defender back."""
+
+    def committed(quest: str) -> int:
+        run = _anduin(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Aragorn", "Gimli", "Legolas"],
+                "staging": ["Marsh Adder", "Wargs"],
+                "quest": [quest],
+            },
+            threat=40,
+        )
+        return len(_greedy(run.game) if _until(run, "lcg.quest.commit") else ())
+
+    assert committed("Anduin Passage") == 3
+    assert committed("To the River...") < 3

@@ -80,9 +80,9 @@ class Searchable:
     ``view``. Decisions at the root are always answered from the seat's projection."""
     shortlist: Callable[[Bot, Decision], list[Choice] | None] = lambda bot, decision: None
     """The answers a search bot compares for a decision its blueprint ``bot`` has just
-    answered: the blueprint's own few best, best first, or None (then ``narrow``, then every
-    candidate). Where a decision has a score of options, a budget of a few dozen rollouts
-    spread over all of them decides nothing."""
+    answered (when ``narrow`` leaves it open): the blueprint's own few best, best first, or
+    None for every candidate. Where a decision has a score of options, a budget of a few
+    dozen rollouts spread over all of them decides nothing."""
 
 
 HORIZON_ROUNDS = 2
@@ -277,6 +277,12 @@ def _wotr() -> Searchable:
         chance = 1.0 - free
         return chance if s.team_of(seat) == FREE else 1.0 - chance
 
+    def narrow(decision: Decision, blueprint: Choice) -> list[Choice] | None:
+        # a card to pay with (a play's cost, a forsake, a cycle): the blueprint gives its
+        # weakest card or the deck's top, and the budget goes to the action step, where
+        # the game is decided (about half a game's decisions are such payments)
+        return [blueprint] if decision.rule in PAYMENTS else None
+
     def shortlist(bot: Bot, decision: Decision) -> list[Choice] | None:
         return bot.shortlist(decision, SHORTLIST) if isinstance(bot, GreedyBot) else None
 
@@ -289,6 +295,7 @@ def _wotr() -> Searchable:
         result,
         progress,
         lambda seed, consent: GreedyBot(seed, consent),
+        narrow,
         clock=lambda s: int(s.round),
         value=value,
         horizon=HORIZON_ROUNDS,
@@ -301,6 +308,8 @@ SHADOW_RESERVE = 0.2
 SPREAD_LAST = 2.5
 SPREAD_PER_ROUND = 0.5
 """See ``value`` in :func:`_wotr`."""
+PAYMENTS = frozenset({"wotr.play.cost", "wotr.forsake", "wotr.cycle"})
+"""The War of the Ring decisions that choose a card to give up, left to the blueprint."""
 SHORTLIST = 4
 """A War of the Ring search compares the blueprint's four best actions: an action step
 offers a dozen to two dozen (each card to each place), and rollouts cost 25 ms."""

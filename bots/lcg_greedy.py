@@ -15,11 +15,13 @@ leave no other answer.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
-from bots import View, lcg_burgle, lcg_ships, random_choice, without_cards
+from bots import View, lcg_burgle, lcg_plans, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
+from bots.lcg_encounter import reveals
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
@@ -28,7 +30,8 @@ from projections.lcg import CardView, PlayerView, TableView
 Handler = Callable[[Decision, TableView], Choice | None]
 
 EXPECTED_THREAT_PER_REVEAL = 2
-"""What one staging reveal adds on average in Passage through Mirkwood (about 2 threat)."""
+"""What one staging reveal adds on average when the encounter deck's composition is not
+known (bots/lcg_encounter.py knows it for every scenario's quest)."""
 SHADOW_MARGIN = 1
 """Attack a shadow card may add: a defender is counted safe only with this much to spare."""
 WINS_WHEN_DEFEATED = ("Ungoliant's Spawn",)
@@ -162,8 +165,9 @@ def _saving_for_steward(hero: CardView, me: PlayerView) -> bool:
 
 
 def _will_engage(enemy: CardView, me: PlayerView, view: TableView) -> bool:
-    """Will this staging enemy engage this player in the coming engagement checks?"""
-    if enemy.engagement_cost is None or enemy.engagement_cost > me.threat:
+    """Will this staging enemy engage this player in the coming engagement checks (if the
+    quest stage makes them, bots/lcg_plans.py)?"""
+    if enemy.engagement_cost is None or enemy.engagement_cost > me.threat or not lcg_plans.engagement_checks(view):
         return False
     others = [p.threat for p in view.players if not p.eliminated and p.seat != me.seat]
     return all(me.threat >= t for t in others)
@@ -415,12 +419,25 @@ class GreedyBot:
         readies = {c.uid for c in ready if _readies_after_commit(c, me)}
         coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
         players = max(1, sum(1 for p in view.players if not p.eliminated))
-        staged = sum(c.threat or 0 for c in view.staging) + EXPECTED_THREAT_PER_REVEAL * players
-        share = -(-staged // players)
         enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
         ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))
-        plan = Round(me.threat, share, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view))
-        return tuple(str(c.uid) for c in commit(ready, readies, plan))
+        staged = sum(c.threat or 0 for c in view.staging)
+        known = reveals(view)
+        if known is None:
+            share = -(-(staged + EXPECTED_THREAT_PER_REVEAL * players) // players)
+            plan = Round(me.threat, share, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view))
+        else:
+            # the seat's own reveal priced card by card, the other players' by its mean threat
+            mean = sum(r.chance * r.threat for r in known)
+            mine = tuple(
+                r if r.enemy is None or _will_engage(r.enemy, me, view) else dataclasses.replace(r, enemy=None)
+                for r in known
+            )
+            share_of = (staged + mean * (players - 1)) / players
+            plan = Round(
+                me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
+            )
+        return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:
         """Travel to the location that takes most threat out of the staging area for the
@@ -444,7 +461,7 @@ class GreedyBot:
         engages it unless a hero can take the damage."""
         cards = visible_cards(view)
         me = _me(view, decision.seat)
-        if _attackers(me):
+        if _attackers(me) or lcg_plans.trolls(view, me):
             return ("skip",) if any(o.id == "skip" for o in decision.options) else None
         ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted]
         power = sum(c.attack or 0 for c in ready)
@@ -585,6 +602,9 @@ class GreedyBot:
             others = [e for e in me.engaged if e.uid != enemy.uid]
             if any(power - (e.defense or 0) >= _left(e) for e in others):
                 return ()
+            wounding = lcg_plans.wound(enemy, ready)
+            if wounding is not None:
+                return tuple(str(c.uid) for c in wounding)
             return tuple(str(c.uid) for c in ready if (c.attack or 0) > (enemy.defense or 0) or power > need - 1)
         chosen: list[CardView] = [c for c in ready if _progress_on_kill(c)]
         total = sum(c.attack or 0 for c in chosen)

@@ -1,20 +1,35 @@
 """Which characters the greedy LCG player commits to the quest: a small plan of the round.
 
 Committing a character exhausts it, so the question is a trade: willpower against the
-staging area's threat (progress if it is beaten, raised threat if not) on one side, and
-on the other the combat to come (each enemy that will attack wants a defender that
-survives, or an ally to give up; an undefended attack hurts a hero; enemies are killed
-by the characters still ready). Every subset of the ready characters is priced (there
+staging area's threat and what the staging step will reveal (progress if it is beaten,
+raised threat if not) on one side, and on the other the combat to come (each enemy that
+will attack wants a defender that survives, or an ally to give up; an undefended attack
+hurts a hero; enemies are killed by the characters still ready). Every subset of the ready characters is priced (there
 are few), and the cheapest plan wins. A character that readies once committed (Aragorn,
 paying a resource) both quests and fights.
+
+The card the staging step reveals is not known, but the encounter deck's composition is
+(:mod:`bots.lcg_encounter`): each plan is priced over every kind of card the reveal may
+turn up, its threat, the enemy it brings to the combat and the harm its When Revealed
+effect does, weighed by its chance.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from bots.lcg_encounter import (
+    EXHAUST_ONE,
+    HERO_STUCK,
+    LESS_WILLPOWER,
+    LOSE_QUESTER,
+    WOUND_EXHAUSTED,
+    WOUND_QUESTER,
+    Reveal,
+)
 from projections.lcg import CardView
 
 HERO_LOST = 14.0
@@ -43,8 +58,9 @@ class Round:
 
     threat: int
     """The seat's threat."""
-    staging: int
-    """Threat the quest will meet: the staging area's and what the reveals will likely add."""
+    staging: float
+    """Threat the quest will meet: the staging area's, and what the reveals will likely add
+    when ``reveals`` does not say."""
     enemies: tuple[CardView, ...]
     """Enemies that will attack the seat this round, hardest hitter first."""
     heroes: tuple[CardView, ...]
@@ -53,6 +69,11 @@ class Round:
     ship-enemy, and its undefended attack is dealt to one of them."""
     per_quester: int = 0
     """Threat each committed non-Burglar character adds (Smaug the Golden, The Lonely Mountain)."""
+    reveals: tuple[Reveal, ...] = ()
+    """What the seat's own staging reveal may turn up (its enemy only if it will engage the
+    seat), each with its chance; empty: ``staging`` counts the reveals already."""
+    reveal_share: float = 1.0
+    """The part of a revealed card's threat the seat's willpower must answer (1 / players)."""
 
 
 def _left(card: CardView) -> int:
@@ -115,27 +136,77 @@ def _fight(ready: list[CardView], plan: Round) -> float:
     return cost
 
 
-def _quest(willpower: int, plan: Round) -> float:
-    """The cost (negative: the gain) of questing with ``willpower``."""
-    margin = willpower - plan.staging
+def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
+    """The cost (negative: the gain) of questing with ``willpower`` against the staging area
+    and ``revealed`` threat more."""
+    margin = willpower - plan.staging - revealed
     if margin >= 0:
         return -float(margin)
     raised = -margin
     if plan.threat + raised >= 50:
         return 100.0
-    return raised * (1.0 + max(0, plan.threat + raised - 40) / 3)
+    return raised * (1.0 + max(0.0, plan.threat + raised - 40) / 3)
 
 
-def commit(ready: Sequence[CardView], readies: set[int], plan: Round) -> list[CardView]:
-    """The characters to commit: the cheapest plan for the quest and the combat after it."""
-    questers = [c for c in ready if (c.willpower or 0) > 0 or c.uid in readies]
+STUCK = 2.0
+"""What a hero that does not ready next round costs, in threat points."""
+
+
+def _weakest(cards: Sequence[CardView]) -> CardView | None:
+    return min(
+        cards, key=lambda c: (c.type == "hero", (c.willpower or 0) + (c.attack or 0) + (c.defense or 0)), default=None
+    )
+
+
+def _revealed(
+    reveal: Reveal, chosen: Sequence[CardView], spent: list[CardView], willpower: int, left: list[CardView], plan: Round
+) -> float:
+    """The cost of the round when ``reveal`` turns up: ``chosen`` committed, ``spent`` of
+    them exhausted by it (the others ready again), ``left`` ready for the combat."""
+    fight = plan
+    if reveal.enemy is not None:
+        enemies = sorted((*plan.enemies, reveal.enemy), key=lambda e: -(e.attack or 0))
+        fight = dataclasses.replace(plan, enemies=tuple(enemies))
+    harm = 0.0
+    if reveal.harm == EXHAUST_ONE:
+        # the seat exhausts the character it misses least
+        gone = _weakest(left)
+        left = [c for c in left if c is not gone]
+    elif reveal.harm == WOUND_EXHAUSTED:
+        harm = sum(_wound(c, 1) for c in spent)
+    elif reveal.harm == WOUND_QUESTER and chosen:
+        harm = min(_wound(c, 2) for c in chosen)
+    elif reveal.harm == LOSE_QUESTER and chosen:
+        willpower -= min(c.willpower or 0 for c in chosen)
+    elif reveal.harm == LESS_WILLPOWER:
+        willpower -= len(chosen)
+    elif reveal.harm == HERO_STUCK:
+        harm = STUCK
+    return _quest(willpower, plan, reveal.threat * plan.reveal_share) + _fight(left, fight) + harm
+
+
+def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round) -> float:
+    """The cost of the quest and the combat, over what the staging step may reveal."""
+    if not plan.reveals:
+        return _quest(willpower, plan) + _fight(left, plan)
+    ready = {c.uid for c in left}
+    spent = [c for c in chosen if c.uid not in ready]
+    return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan) for r in plan.reveals)
+
+
+def commit(
+    ready: Sequence[CardView], readies: set[int], plan: Round, kept: Collection[int] = frozenset()
+) -> list[CardView]:
+    """The characters to commit: the cheapest plan for the quest and the combat after it;
+    ``kept`` are held back whatever the price (a scenario's plan, bots/lcg_plans.py)."""
+    questers = [c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies) and c.uid not in kept]
 
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}
         willpower = sum(c.willpower or 0 for c in chosen)
         willpower -= plan.per_quester * sum(1 for c in chosen if "Burglar" not in c.traits)
         left = [c for c in ready if c.uid not in uids or c.uid in readies]
-        return _quest(willpower, plan) + _fight(left, plan)
+        return _round(chosen, willpower, left, plan)
 
     if len(questers) <= EXHAUSTIVE:
         plans: list[tuple[CardView, ...]] = [

@@ -418,11 +418,15 @@ class SearchBot:
         if seat not in self._blueprints:
             self._blueprints[seat] = self.game.blueprint(self.seed, allowed)
         blueprint = self._blueprints[seat].choose(decision, view)
-        options = self.game.narrow(decision, blueprint) or candidates(
-            decision,
-            blueprint,
-            _consented(self.game, state, decision, allowed),
-            MAX_CANDIDATES if decision.kind is Kind.ONE else self.CANDIDATES,
+        options = (
+            self.game.narrow(decision, blueprint)
+            or self.game.shortlist(self._blueprints[seat], decision)
+            or candidates(
+                decision,
+                blueprint,
+                _consented(self.game, state, decision, allowed),
+                MAX_CANDIDATES if decision.kind is Kind.ONE else self.CANDIDATES,
+            )
         )
         if len(options) <= 1 or (average is not None and self.bank <= 0):
             self._spend(started)

@@ -22,10 +22,13 @@ a world never knows more than the seat sees now.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from statistics import NormalDist
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -33,6 +36,9 @@ from bots import Bot
 from domain.kernel.decisions import Choice, Decision
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.state import State
+
+if TYPE_CHECKING:
+    from domain.lcg.state import LcgState
 
 Pool = Callable[[Any, Any], str | None]
 """For a card hidden from the seat: the pool its identity is dealt from, or None when the
@@ -72,16 +78,89 @@ class Searchable:
     """What the blueprint reads inside a rollout, where the state is the search's own world
     (never the real hidden cards): a cheaper view built straight from it, or None for
     ``view``. Decisions at the root are always answered from the seat's projection."""
+    shortlist: Callable[[Bot, Decision], list[Choice] | None] = lambda bot, decision: None
+    """The answers a search bot compares for a decision its blueprint ``bot`` has just
+    answered (when ``narrow`` leaves it open): the blueprint's own few best, best first, or
+    None for every candidate. Where a decision has a score of options, a budget of a few
+    dozen rollouts spread over all of them decides nothing."""
 
 
 HORIZON_ROUNDS = 2
 """A search bot's rollouts play out the round and the next before they are valued."""
 
 
+LCG_VALUE_FEATURES = (
+    "progress",
+    "health",
+    "heroes",
+    "threat",
+    "engaged",
+    "staged",
+    "allies",
+    "hand",
+)
+"""What the LCG value reads of a position, each in [0, 1] (:func:`lcg_features`)."""
+LCG_VALUE_WEIGHTS = (-1.815, 2.246, 1.024, 3.010, -3.853, -0.874, -3.789, 1.103, -0.645)
+"""The intercept, then a weight per feature of ``LCG_VALUE_FEATURES``: a logistic model of
+the greedy bot's chance of winning Passage through Mirkwood from the position, fitted by
+``python -m tools.fit_value --games 1000 --seed 1``."""
+
+
+def lcg_progress(s: LcgState, seat: str) -> float:
+    """How far the quest has got: the stages behind and the current one's progress, in [0, 1]."""
+    from domain.lcg.cards import CARDS
+
+    stages = {CARDS[s.cards[u].code].stage for z in ("quest", "quest.deck", "quest.done") for u in s.zone(z)}
+    last = max(stages, default=1) or 1
+    current = s.zone("quest")
+    if not current:
+        return 0.0
+    card = s.cards[current[0]]
+    points = CARDS[card.code].quest_points
+    done = min(1.0, card.progress / points) if points > 0 else 0.0
+    return max(0.0, min(1.0, (CARDS[card.code].stage - 1 + done) / last))
+
+
+def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
+    """The position's features (``LCG_VALUE_FEATURES``), the players' averaged: the quest's
+    progress, the heroes' hit points left (a dead hero counts none) and the share of heroes
+    alive, the threat (of 50), the attack of the enemies engaged (of 8), the threat in the
+    staging area (of 10), the allies (of 3) and the cards in hand (of 5)."""
+    from domain.lcg.cards import CARDS
+
+    setups = s.options.players if s.options is not None else ()
+    seats = list(s.players)
+    total_hp = left_hp = 0
+    heroes = alive = 0
+    threat = allies = hand = engaged = 0.0
+    for n, who in enumerate(seats):
+        dealt = setups[n].heroes if n < len(setups) else ()
+        total_hp += sum(CARDS[code].hit_points or 0 for code in dealt)
+        heroes += len(dealt)
+        for uid in s.zone(f"{who}.heroes"):
+            card = s.cards[uid]
+            left_hp += max(0, (CARDS[card.code].hit_points or 0) - card.damage)
+            alive += 1
+        threat += min(50, s.players[who].threat) / 50
+        allies += min(3, len(s.zone(f"{who}.allies"))) / 3
+        hand += min(5, len(s.zone(f"{who}.hand"))) / 5
+        engaged += min(8, sum(CARDS[s.cards[u].code].attack or 0 for u in s.zone(f"{who}.engaged"))) / 8
+    k = max(1, len(seats))
+    staged = min(10, sum(CARDS[s.cards[u].code].threat or 0 for u in s.zone("staging"))) / 10
+    return (
+        lcg_progress(s, seat),
+        left_hp / total_hp if total_hp else 0.0,
+        min(1.0, alive / heroes) if heroes else 0.0,
+        threat / k,
+        engaged / k,
+        staged,
+        allies / k,
+        hand / k,
+    )
+
+
 def _lcg() -> Searchable:
     from bots.lcg_greedy import GreedyBot
-    from domain.lcg.cards import CARDS
-    from domain.lcg.state import LcgState
     from projections.lcg import play_view, view, visible
 
     player_zones = frozenset({"deck", "hand", "under"})
@@ -104,55 +183,16 @@ def _lcg() -> Searchable:
         where = card.zone.rpartition(".")[2]
         return card.owner if where in ("heroes", "allies", "attachments") else None
 
-    def progress(s: LcgState, seat: str) -> float:
-        stages = {CARDS[s.cards[u].code].stage for z in ("quest", "quest.deck", "quest.done") for u in s.zone(z)}
-        last = max(stages, default=1) or 1
-        current = s.zone("quest")
-        if not current:
-            return 0.0
-        card = s.cards[current[0]]
-        points = CARDS[card.code].quest_points
-        done = min(1.0, card.progress / points) if points > 0 else 0.0
-        return max(0.0, min(1.0, (CARDS[card.code].stage - 1 + done) / last))
-
     def result(s: LcgState, seat: str) -> tuple[float, float]:
         if s.over is not None and s.over.result == "won":
             return 1.0, 1.0
-        return 0.0, progress(s, seat)
+        return 0.0, lcg_progress(s, seat)
 
     def value(s: LcgState, seat: str) -> float:
-        """A position read as a chance of winning: how far the quest has got counts most,
-        then the heroes' hit points left (a dead hero counts none), the threat's distance
-        from 50, the allies and cards at hand; enemies engaged and threat staged count
-        against. Weights chosen by hand, checked by the benchmark (``westmarch bench-bots``)."""
-        setups = s.options.players if s.options is not None else ()
-        seats = list(s.players)
-        total_hp = left_hp = 0
-        threat = allies = hand = engaged = 0.0
-        for n, who in enumerate(seats):
-            heroes = setups[n].heroes if n < len(setups) else ()
-            total_hp += sum(CARDS[code].hit_points or 0 for code in heroes)
-            for uid in s.zone(f"{who}.heroes"):
-                card = s.cards[uid]
-                left_hp += max(0, (CARDS[card.code].hit_points or 0) - card.damage)
-            threat += min(50, s.players[who].threat) / 50
-            allies += min(3, len(s.zone(f"{who}.allies"))) / 3
-            hand += min(5, len(s.zone(f"{who}.hand"))) / 5
-            engaged += min(8, sum(CARDS[s.cards[u].code].attack or 0 for u in s.zone(f"{who}.engaged"))) / 8
-        k = max(1, len(seats))
-        staged = min(10, sum(CARDS[s.cards[u].code].threat or 0 for u in s.zone("staging"))) / 10
-        health = left_hp / total_hp if total_hp else 0.0
-        est = (
-            0.08
-            + 0.5 * progress(s, seat)
-            + 0.17 * health
-            + 0.15 * (1 - threat / k)
-            + 0.05 * allies / k
-            + 0.03 * hand / k
-            - 0.04 * engaged / k
-            - 0.03 * staged
-        )
-        return max(0.01, min(0.95, est))
+        """A position read as a chance of winning: the logistic model fitted to greedy
+        self-play (``LCG_VALUE_WEIGHTS``) over the position's features (:func:`lcg_features`)."""
+        z = LCG_VALUE_WEIGHTS[0] + sum(w * x for w, x in zip(LCG_VALUE_WEIGHTS[1:], lcg_features(s, seat), strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def narrow(decision: Decision, blueprint: Choice) -> list[Choice] | None:
         ids = {o.id for o in decision.options}
@@ -170,7 +210,7 @@ def _lcg() -> Searchable:
         pool,
         partner_of,
         result,
-        progress,
+        lcg_progress,
         lambda seed, consent: GreedyBot(seed, consent),
         narrow,
         lambda s: int(s.round),
@@ -182,6 +222,7 @@ def _lcg() -> Searchable:
 
 def _wotr() -> Searchable:
     from bots.wotr_greedy import GreedyBot
+    from domain.wotr.cards import CARDS
     from domain.wotr.rules import table
     from domain.wotr.state import FREE, SHADOW, WotrState
     from projections.wotr import view, visible
@@ -213,6 +254,38 @@ def _wotr() -> Searchable:
         won = s.over is not None and s.over.winner == s.team_of(seat)
         return (1.0, 1.0) if won else (0.0, progress(s, seat))
 
+    def value(s: WotrState, seat: str) -> float:
+        """A position read as the Free Peoples' chance of winning on the final score: the
+        lead as it would be scored now (unused once-a-game Ring tokens included), plus the
+        icons each team holds in reserve (they move to a combat for free, rules §5), with
+        an uncertainty that grows with the rounds left. Weights fitted by least squares to
+        the final margin of 200 greedy games against the Shadow bots (standard): a Free
+        Peoples reserve icon was worth 0.13 points at the end, a Shadow one 0.2; the
+        margin's spread about the fit from 2.5 points in the last round to 6 with seven
+        rounds left. The score lead alone (``progress``) made playing a card to reserve
+        look worse than playing it to a combat now, where rollouts played to the end found it
+        better (the first turns of a Trilogy and of a Two-Player Duel)."""
+        lead = table.score(s, FREE, True) - table.score(s, SHADOW, True)
+        reserve = {
+            side: sum(_icons(s.cards[uid].code) for uid in table.reserve_cards(s, side) if s.cards[uid].code in CARDS)
+            for side in (FREE, SHADOW)
+        }
+        expected = lead + FREE_RESERVE * reserve[FREE] - SHADOW_RESERVE * reserve[SHADOW]
+        left = max(0, table.scenario_of(s).last_path - s.path_number)
+        # a tie goes to the Shadow (rules §8): the Free Peoples need a margin of 1
+        free = NormalDist(expected - 0.5, SPREAD_LAST + SPREAD_PER_ROUND * left).cdf(0.0)
+        chance = 1.0 - free
+        return chance if s.team_of(seat) == FREE else 1.0 - chance
+
+    def narrow(decision: Decision, blueprint: Choice) -> list[Choice] | None:
+        # a card to pay with (a play's cost, a forsake, a cycle): the blueprint gives its
+        # weakest card or the deck's top, and the budget goes to the action step, where
+        # the game is decided (about half a game's decisions are such payments)
+        return [blueprint] if decision.rule in PAYMENTS else None
+
+    def shortlist(bot: Bot, decision: Decision) -> list[Choice] | None:
+        return bot.shortlist(decision, SHORTLIST) if isinstance(bot, GreedyBot) else None
+
     return Searchable(
         "wotr",
         view,
@@ -222,10 +295,32 @@ def _wotr() -> Searchable:
         result,
         progress,
         lambda seed, consent: GreedyBot(seed, consent),
+        narrow,
         clock=lambda s: int(s.round),
-        value=progress,
+        value=value,
         horizon=HORIZON_ROUNDS,
+        shortlist=shortlist,
     )
+
+
+FREE_RESERVE = 0.13
+SHADOW_RESERVE = 0.2
+SPREAD_LAST = 2.5
+SPREAD_PER_ROUND = 0.5
+"""See ``value`` in :func:`_wotr`."""
+PAYMENTS = frozenset({"wotr.play.cost", "wotr.forsake", "wotr.cycle"})
+"""The War of the Ring decisions that choose a card to give up, left to the blueprint."""
+SHORTLIST = 4
+"""A War of the Ring search compares the blueprint's four best actions: an action step
+offers a dozen to two dozen (each card to each place), and rollouts cost 25 ms."""
+
+
+@cache
+def _icons(code: str) -> int:
+    from domain.wotr.cards import CARDS
+
+    card = CARDS[code]
+    return card.path + card.bg_attack + card.bg_defense + card.lead_attack + card.lead_defense
 
 
 _GAMES: dict[str, Searchable] = {}

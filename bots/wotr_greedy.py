@@ -264,6 +264,8 @@ class GreedyBot:
         """The combats of the decision being answered, by location."""
         self.taken: Counter[tuple[int, str]] = Counter()
         """How often each action was taken this round: a repeatable text loses its appeal."""
+        self._ranking: tuple[int, list[str]] = (-1, [])
+        """The last action-step decision answered (its id) and its options, best first."""
         self.rules: dict[str, Callable[[Decision, TableView], Choice | None]] = {
             "wotr.action.turn": self._act,
             "wotr.play.cost": self._cheapest,
@@ -317,7 +319,7 @@ class GreedyBot:
         locations = {loc.uid: loc for loc in ([view.path] if view.path else []) + view.battlegrounds}
         self._fronts = {uid: Front(view, loc, me.team) for uid, loc in locations.items()}
         hand = me.hand_size
-        best: tuple[float, Option] | None = None
+        valued: list[tuple[float, str]] = []
         for option in decision.options:
             value = self._option_value(option, cards, locations, me, hand)
             used = self.taken[(view.round, option.id)]
@@ -327,12 +329,22 @@ class GreedyBot:
                 # must not hold the action step open for ever
                 value -= 100.0
             value += self.rng.random() * 0.01
-            if best is None or value > best[0]:
-                best = (value, option)
-        if best is None:
+            valued.append((value, option.id))
+        if not valued:
             return None
-        self.taken[(view.round, best[1].id)] += 1
-        return (best[1].id,)
+        ranking = [i for _, i in sorted(valued, key=lambda v: -v[0])]
+        self._ranking = (decision.id, ranking)
+        self.taken[(view.round, ranking[0])] += 1
+        return (ranking[0],)
+
+    def shortlist(self, decision: Decision, size: int) -> list[Choice] | None:
+        """Its ``size`` best answers, best first, to the action-step decision it has just
+        answered (None for any other): what a search compares, its rollouts not spread
+        over every card and place."""
+        answered, ranking = self._ranking
+        if answered != decision.id or not ranking:
+            return None
+        return [(i,) for i in ranking[:size]]
 
     def _option_value(
         self,

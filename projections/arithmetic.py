@@ -568,10 +568,18 @@ def _lcg(event: Event, s: State, after: State | None = None) -> list[str]:
     if isinstance(event, lcg_ev.QuestResolved):
         shares = [(uid, lcg.willpower(s, uid)) for uid in lcg.committed(s)]
         threats = [
-            (uid, lcg.threat_of(s, uid)) for uid in s.zone("staging") if lcg.defn(s, uid).type in ("enemy", "location")
+            (uid, lcg.threat_of(s, uid))
+            for uid in s.zone("staging")
+            if lcg.defn(s, uid).type in ("enemy", "location") and not s.modifier_total(uid, lcg.NO_THREAT)
         ]
         will = " + ".join(f"{_lcg_name(s, u)} {w}" for u, w in shares) or _("nobody committed")
         staged = " + ".join(f"{_lcg_name(s, u)} {t}" for u, t in threats) or _("no card")
+        # the rules' total (table.staging_threat) also counts effects on the staging area as a
+        # whole and cards outside it (Southron Sailor's ships), and is never below 0: what
+        # the cards listed do not make up is named as such, so the sum shown is the rules'
+        rest = event.threat - sum(t for _uid, t in threats)
+        if rest:
+            staged += f" {'+' if rest > 0 else '-'} " + say("other effects %(n)s", n=abs(rest))
         lines = [
             say("willpower %(willpower)s = %(will)s", willpower=event.willpower, will=will),
             say("threat %(threat)s = %(staged)s", threat=event.threat, staged=staged),

@@ -111,6 +111,12 @@ class TableView(msgspec.Struct, omit_defaults=True):
     offered: list[CardView] = msgspec.field(default_factory=list)
     """Cards the viewer's own pending decision names that the table does not lay out for it
     (the ship-objectives set aside while the fleet is prepared), so it can read what it picks."""
+    staging_threat: int = 0
+    """The total threat in the staging area as the quest counts it (``table.staging_threat``:
+    a card that contributes no threat left out, the threat auras and the staging area's own
+    modifiers counted), which the sum of the staged cards' threat is not."""
+    committed_willpower: int = 0
+    """The willpower of the characters committed to the quest, as the quest adds it up."""
 
 
 def card_view(s: LcgState, uid: Uid) -> CardView:
@@ -165,6 +171,26 @@ def _enemy_view(s: LcgState, uid: Uid, all_seeing: bool) -> CardView:
 
 def view(s: LcgState, viewer: str) -> TableView:
     """The table as ``viewer`` (a seat, ``spectator`` or ``referee``) may see it."""
+    return _table_view(s, viewer, whole=True)
+
+
+def play_view(s: LcgState, seat: str) -> TableView:
+    """The parts of ``seat``'s view a player decides from, for a search's rollouts.
+
+    A rollout plays in a world the search dealt itself (bots/worlds.py), so the blueprint
+    may read it straight; what costs is building every card's view. This one leaves empty
+    the piles out of play no bot reads (the victory display, the other players' discard
+    piles, the cards set aside, the Corsair discard pile), which took a good part of a
+    rollout's time. Everything else is the seat's own view, built by the same code
+    (``_table_view``), so a bot decides in a rollout as it does at the table. It is never
+    shown to anyone: the seat's own view stays ``view``.
+    """
+    return _table_view(s, seat, whole=False)
+
+
+def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
+    """The one builder of a table view: ``viewer``'s whole view, or (``whole`` false) the
+    rollout's, which leaves the piles no bot reads empty and builds the rest alike."""
     all_seeing = viewer == REFEREE or s.over is not None
     players = []
     for seat in s.order:
@@ -182,7 +208,7 @@ def view(s: LcgState, viewer: str) -> TableView:
                 hand=[card_view(s, u) for u in s.zone(f"{seat}.hand")] if mine else None,
                 hand_size=len(s.zone(f"{seat}.hand")),
                 deck_size=len(s.zone(f"{seat}.deck")),
-                discard=[card_view(s, u) for u in s.zone(f"{seat}.discard")],
+                discard=[card_view(s, u) for u in s.zone(f"{seat}.discard")] if whole or mine else [],
                 deck=[card_view(s, u) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
                 prisoner=[card_view(s, u) for u in s.zone(f"{seat}.prisoner")],
                 deck_conditions=[card_view(s, u) for u in s.zone(f"{seat}.shackles")],
@@ -202,7 +228,7 @@ def view(s: LcgState, viewer: str) -> TableView:
         staging=[_enemy_view(s, u, all_seeing) for u in s.zone("staging")],
         encounter_deck_size=len(s.zone("encounter.deck")),
         encounter_discard=[card_view(s, u) for u in s.zone("encounter.discard")],
-        victory=[card_view(s, u) for u in s.zone("victory")],
+        victory=[card_view(s, u) for u in s.zone("victory")] if whole else [],
         quest=card_view(s, stage) if stage is not None else None,
         quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
         active_location=card_view(s, location) if location is not None else None,
@@ -212,74 +238,14 @@ def view(s: LcgState, viewer: str) -> TableView:
         outcome=s.over,
         seed=s.seed if all_seeing else None,
         encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
-        set_aside=[card_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)],
+        set_aside=[card_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)] if whole else [],
         setup=[card_view(s, u) for u in s.zone("setup")],
         corsair_deck_size=len(s.zone("corsair.deck")),
-        corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")],
+        corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")] if whole else [],
         treasures=len(s.zone("treasures")),
         offered=_offered(s, viewer, decision) if decision is not None and decision.seat == viewer else [],
-    )
-
-
-def _printed_view(s: LcgState, uid: Uid) -> CardView:
-    """A card out of play as printed: what a player reads of a card in hand before playing
-    it (the modifiers of the table apply to cards in play; ``card_view`` asks for each)."""
-    d = CARDS[s.cards[uid].code]
-    v = CardView(uid=uid, code=d.code, name=d.name, type=d.type, sphere=d.sphere, keywords=d.keywords)
-    v.traits, v.text = d.traits, d.text
-    if d.type in ("ally", "attachment", "event"):
-        v.cost = d.cost
-    if d.is_character:
-        v.willpower, v.attack, v.defense, v.hit_points = d.willpower, d.attack, d.defense, d.hit_points
-    return v
-
-
-def play_view(s: LcgState, seat: str) -> TableView:
-    """The parts of ``seat``'s view a player decides from, for a search's rollouts.
-
-    A rollout plays in a world the search dealt itself (bots/worlds.py), so the blueprint
-    may read it straight; what costs is building every card's view. This one builds the
-    cards in play, the seat's own hand and discard pile (Will of the West counts it), and
-    leaves empty the piles out of play no bot reads (the encounter discard pile, the victory
-    display, the other players' discard piles, the cards set aside), which took a third of
-    a rollout's time; cards in hand are read as printed. It is never shown to anyone: the
-    seat's own view stays ``view``.
-    """
-    players = []
-    for name in s.order:
-        player = s.players[name]
-        mine = name == seat
-        players.append(
-            PlayerView(
-                seat=name,
-                threat=player.threat,
-                eliminated=player.eliminated,
-                first=s.first == name,
-                heroes=[card_view(s, u) for u in s.zone(f"{name}.heroes")],
-                allies=[card_view(s, u) for u in s.zone(f"{name}.allies")],
-                engaged=[_enemy_view(s, u, False) for u in table.engaged(s, name)],
-                hand=[_printed_view(s, u) for u in s.zone(f"{name}.hand")] if mine else None,
-                hand_size=len(s.zone(f"{name}.hand")),
-                deck_size=len(s.zone(f"{name}.deck")),
-                discard=[_printed_view(s, u) for u in s.zone(f"{name}.discard")] if mine else [],
-            )
-        )
-    stage = table.quest_card(s)
-    location = table.active_location(s)
-    return TableView(
-        viewer=seat,
-        version=s.version,
-        round=s.round,
-        phase=s.phase,
-        players=players,
-        staging=[_enemy_view(s, u, False) for u in s.zone("staging")],
-        encounter_deck_size=len(s.zone("encounter.deck")),
-        encounter_discard=[],
-        victory=[],
-        quest=card_view(s, stage) if stage is not None else None,
-        quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
-        active_location=card_view(s, location) if location is not None else None,
-        revealed=[card_view(s, u) for u in s.zone("revealed")],
+        staging_threat=table.staging_threat(s),
+        committed_willpower=sum(table.willpower(s, u) for u in table.committed(s)),
     )
 
 

@@ -382,6 +382,8 @@ PATTERNS = (
     N_("version %(n)s is out of range: the game has versions 1 to %(n2)s"),
     N_("event %(n)s is out of range: the game has events 1 to %(n2)s"),
     N_("no game %(name)s"),
+    N_("expected game version %(n)s, but the game is at version %(n2)s"),
+    N_("game %(name)s was changed by another command; reload and retry"),
     N_("the token is not valid for game %(name)s"),
     # more filled in
     N_("Choose for %(name)s (Shadow bot), a possible and useful choice: %(text)s"),

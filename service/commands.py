@@ -713,6 +713,8 @@ class GameService:
         latest = self.sound(game_id, thorough=True)
         if after < 0 or to < 0:
             raise BadRequest(gettext("after_version and to_version cannot be negative"))
+        if 0 < to <= latest and after > to:
+            raise OutOfRange(say("to_version %(to)s is before after_version %(after)s", to=to, after=after))
         to = to or latest
         if to > latest or after > to:
             raise OutOfRange(

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
-from tools.bench_bots import rows
+from domain.game import Game
+from tools.bench_bots import Row, rows, won
 from tools.cli import main
 
 
@@ -73,3 +76,29 @@ def test_the_search_rows_may_be_kept_to_one_scenario() -> None:
     assert len([r for r in lcg if r.bot == "greedy"]) == 5
     assert [r.scenario for r in lcg if r.bot == "search"] == ["passage-through-mirkwood"]
     assert not [r for r in rows("all", ("search",), "wotr") if r.game == "lcg"]
+
+
+def test_one_scenario_may_be_measured_without_writing_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["bench-bots", "--games", "1", "--scenario", "the-lonely-mountain", "--bots", "greedy", "--output", "-"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "LCG the-lonely-mountain, solo, ready-made Aragorn/Gimli/Legolas deck, greedy bot, 1 games: won " in printed
+    assert "written to" not in printed
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_loss_after_an_elimination_names_both_reasons() -> None:
+    """The Lonely Mountain: the player eliminated at 50 threat takes Bilbo Baggins out of
+    play with them, and the game ends as "bilbo-left-play"; the row says the threat did it."""
+    row = Row("lcg", "the-lonely-mountain", "standard", "greedy", "")
+
+    def ended(result: str, reason: str) -> Game:
+        return cast(Game, SimpleNamespace(state=SimpleNamespace(over=SimpleNamespace(result=result, reason=reason))))
+
+    assert won(ended("lost", "bilbo-left-play"), row, "threat") == (False, "bilbo-left-play/threat")
+    assert won(ended("lost", "bilbo-left-play"), row) == (False, "bilbo-left-play")
+    assert won(ended("lost", "heroes"), row, "heroes") == (False, "heroes")
+    assert won(ended("won", "inside-information"), row) == (True, "inside-information")

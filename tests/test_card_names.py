@@ -7,13 +7,15 @@ from __future__ import annotations
 import tomllib
 import uuid
 from pathlib import Path
+from typing import Any
 
 from domain.game import Game
+from domain.kernel.decisions import Option
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from projections import card_names
 from tools.games import KINDS
-from tools.play import find_card, ordered, screen
+from tools.play import Screen, find_card, ordered, screen
 
 CARDS = Path(__file__).parent.parent / "domain" / "lcg" / "cards"
 HALL_OF_BEORN = {
@@ -88,14 +90,18 @@ def test_a_card_is_known_by_each_of_its_names() -> None:
     assert card_names.known_as("Some Card Nobody Named") == {"some card nobody named"}
 
 
+def _mirkwood_table() -> tuple[Any, Screen, list[Option]]:
+    """p1's table at a Passage through Mirkwood game's first decision, as the terminal shows it."""
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 1), 5))
+    decision = game.state.pending
+    assert decision is not None
+    return KINDS["lcg"].view(game.state, "p1"), screen("lcg"), ordered(decision)
+
+
 def test_the_terminal_finds_a_card_by_its_english_or_its_spanish_name() -> None:
     """``?Aragorn``, ``?soldado`` (Veteran Axehand, in hand), ``?guardia`` and ``?Guard of
     the Citadel`` (not in play: as printed) at a Passage through Mirkwood table."""
-    game = Game.start(uuid.uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 1), 5))
-    shown, view = screen("lcg"), KINDS["lcg"].view
-    decision = game.state.pending
-    assert decision is not None
-    table, options = view(game.state, "p1"), ordered(decision)
+    table, shown, options = _mirkwood_table()
     in_play = {c.name for c in shown.cards(table)}
     assert "Aragorn" in in_play
     assert find_card(table, shown, "Aragorn", options).startswith("Aragorn")
@@ -114,3 +120,19 @@ def test_the_terminal_finds_a_card_by_its_english_or_its_spanish_name() -> None:
     assert find_card(table, shown, "Guard of the Citadel", options) == by_spanish
     spider = find_card(table, shown, "Araña del Bosque", options)
     assert "Forest Spider" in spider and spider == find_card(table, shown, "Forest Spider", options)
+
+
+def test_the_terminal_answers_a_look_in_the_language_spoken() -> None:
+    """What ``?`` answers when there is no such option or card is said in Spanish at a Spanish
+    table, the cards by the edition's names, as the rest of the table is."""
+    from projections.i18n import speaking
+
+    table, shown, options = _mirkwood_table()
+    with speaking("es"):
+        assert find_card(table, shown, "9", options) == f"no hay opción 9: escribe un número de 1 a {len(options)}"
+        assert find_card(table, shown, "Boromir", options) == (
+            "no hay ninguna carta llamada 'Boromir' a la vista, ni entre las cartas de esta partida"
+        )
+        assert find_card(table, shown, "guardia", options).startswith(
+            "Guardia de La Ciudadela no está a la vista; tal como está impresa:\n"
+        )

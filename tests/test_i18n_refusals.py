@@ -1,5 +1,5 @@
-"""Every refusal the rules engine can raise, in Spanish and Japanese: not only those met in
-the seeded games (issue 25).
+"""Every refusal the rules engine (and the store, service/app.py) can raise, in Spanish and
+Japanese: not only those met in the seeded games (issue 25).
 
 The engine raises its refusals in English (a bad option, a decision that is not the seat's, a
 setup it cannot make: :class:`~domain.kernel.decisions.RuleError` and its kinds,
@@ -25,6 +25,9 @@ from projections.prompts import error_text
 from tests.test_i18n_prompts import _texts, _values, english_left
 
 DOMAIN = Path(__file__).resolve().parent.parent / "domain"
+STORE = DOMAIN.parent / "service" / "app.py"
+"""The store's refusals of a command (a stale version, another command saved first) are said
+to a person too."""
 REFUSALS = {"RuleError", "NoDecisionPending", "UnknownDecision", "NotYourDecision", "IllegalChoice", "SetupError"}
 """The exceptions whose text is said to a person (domain/kernel/decisions.py, domain/kernel/ruleset.py)."""
 
@@ -57,7 +60,7 @@ def _refusal_texts(node: ast.AST) -> list[ast.expr]:
 def refusals() -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
     """Every refusal the rules raise: (where, literal pieces, blanks)."""
     found = []
-    for path in sorted(DOMAIN.rglob("*.py")):
+    for path in [*sorted(DOMAIN.rglob("*.py")), STORE]:
         source = path.read_text(encoding="utf-8")
         for node in ast.walk(ast.parse(source)):
             for expr in _refusal_texts(node):
@@ -99,6 +102,7 @@ def test_the_refusals_are_found() -> None:
     assert "no decision is pending" in found and "the game is over" in found
     assert "choose exactly one option" in found  # an IllegalChoice's reason
     assert any(text.startswith("decision ") and "is for seat" in text for text in found)
+    assert any(where.startswith("service/app.py") for where, _pieces, _blanks in refusals())  # StaleVersion...
 
 
 @pytest.mark.parametrize("lang", ["es", "ja"])

@@ -243,3 +243,83 @@ def test_an_undefended_attack_that_kills_any_hero_takes_the_least_valuable() -> 
     run.game.answer(defend.seat, defend.id, ("undefended",))
     assert _until(run, "lcg.combat.undefended-damage").about is None
     assert _greedy(run.game) == (str(run.uid("Legolas")),)
+
+
+def _anduin(at: str, phase: str, zones: dict[str, Any], threat: int = 32) -> Run:
+    return Run(
+        {
+            "game": {"scenario": "journey-along-the-anduin", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {"at": at, "phase": phase, "threat": {"p1": threat}, "zones": zones},
+        }
+    )
+
+
+def test_a_hill_troll_to_come_keeps_the_fighters_back_from_the_quest() -> None:
+    """At 32 threat the Hill Troll (engagement cost 30) engages after the quest: Gimli and
+    Legolas stay ready to take its attack and wound it; Aragorn, who readies after
+    committing, quests. With no troll to come, the same table sends a fighter to the quest."""
+
+    def committed(staging: list[str], quest: str = "To the River...") -> set[str]:
+        run = _anduin(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": [{"card": hero, "resources": 1} for hero in ("Aragorn", "Gimli", "Legolas")],
+                "staging": staging,
+                "quest": [quest],
+            },
+        )
+        _until(run, "lcg.quest.commit")
+        names = {str(run.uid(h)): h for h in ("Aragorn", "Gimli", "Legolas")}
+        return {names[i] for i in _greedy(run.game) if i in names}
+
+    with_troll = committed(["Hill Troll", "Banks of the Anduin"])
+    assert "Gimli" not in with_troll and "Legolas" not in with_troll
+    assert "Aragorn" in with_troll
+    # the general plan decides the others' part; a fighter quests when no troll is to come
+    assert {"Gimli", "Legolas"} & committed(["Banks of the Anduin"])
+    # Anduin Passage makes no engagement checks (core-127): a troll in the staging area stays there
+    assert {"Gimli", "Legolas"} & committed(["Hill Troll", "Banks of the Anduin"], "Anduin Passage")
+
+
+def test_an_engaged_hill_troll_is_wounded_though_it_cannot_die_this_round() -> None:
+    """Gimli takes the Hill Troll's attack; Aragorn and Legolas (3 attack each) cannot kill it
+    (3 defense, 9 hit points) but together deal it 3 damage, which stays: the old rule let
+    only a character whose own attack beat the defense join, so nobody attacked."""
+    run = _anduin(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {
+            "p1.heroes": ["Aragorn", "Gimli", "Legolas"],
+            "p1.engaged": ["Hill Troll"],
+            "quest": ["To the River..."],
+        },
+    )
+    defend = _until(run, "lcg.combat.declare-defender")
+    run.game.answer(defend.seat, defend.id, (str(run.uid("Gimli")),))
+    attack = _until(run, "lcg.combat.player-attack")
+    assert attack.about == run.uid("Hill Troll")
+    assert set(_greedy(run.game)) == {str(run.uid("Aragorn")), str(run.uid("Legolas"))}
+
+
+def test_at_anduin_passage_the_staging_enemies_keep_nobody_back() -> None:
+    """Anduin Passage makes no engagement checks (core-127): the Marsh Adder and the Wargs in
+    the staging area (engagement costs 40 and 20, threat 40) will not attack this round, so
+    nobody is kept back to fight them (the old plan kept one); at To the River... they
+    engage, and the quest plan keeps a defender back."""
+
+    def committed(quest: str) -> int:
+        run = _anduin(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Aragorn", "Gimli", "Legolas"],
+                "staging": ["Marsh Adder", "Wargs"],
+                "quest": [quest],
+            },
+            threat=40,
+        )
+        return len(_greedy(run.game) if _until(run, "lcg.quest.commit") else ())
+
+    assert committed("Anduin Passage") == 3
+    assert committed("To the River...") < 3

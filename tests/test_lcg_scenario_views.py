@@ -5,6 +5,7 @@ the Nazgûl set aside face up are public; a guard names the objective it guards.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import msgspec
 
@@ -103,3 +104,15 @@ def test_an_epic_groups_table_shows_the_global_values_whole_with_the_other_group
     stage = view(Run(load(hunt / name)).game.state, "spectator").quest
     assert stage is not None
     assert "progress 17/48, 30 progress by the other groups" in card_line(stage)  # after its own 2
+
+
+def test_an_epic_groups_dreadnaught_has_the_hit_points_left_after_every_groups_damage() -> None:
+    """Beside a target, the terminal says what is left of the global value: the 90 hit points
+    less this group's 4 damage and the other groups' 40 (the web page counts the same)."""
+    from tools.render_lcg import _hit_points
+
+    hunt = FIXTURES / "hunt-for-the-dreadnaught" / "cards"
+    run = Run(load(hunt / "dreadnaught-in-an-epic-event-shows-its-global-hit-points-and-the-other-groups-damage.toml"))
+    dreadnaught = view(cast(LcgState, run.game.state), "p1").staging[0]
+    assert (dreadnaught.hit_points, dreadnaught.damage, dreadnaught.other_groups) == (90, 4, 40)
+    assert _hit_points(dreadnaught) == "46/90 HP left"

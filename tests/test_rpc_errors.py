@@ -185,6 +185,14 @@ CASES: list[tuple[str, Code, str, Callable[[pb_grpc.GameServiceStub, dict[str, A
         lambda s, g: s.GetHistory(pb.GetHistoryRequest(game_id=g["id"], token=g["keys"]["p1"], to_version=10**6)),
     ),
     (
+        "history backwards",
+        Code.OUT_OF_RANGE,
+        "to_version 2 is before after_version 5",
+        lambda s, g: s.GetHistory(
+            pb.GetHistoryRequest(game_id=g["id"], token=g["keys"]["p1"], after_version=5, to_version=2)
+        ),
+    ),
+    (
         "an unknown game kind",
         Code.INVALID_ARGUMENT,
         "unknown game 'chess'",

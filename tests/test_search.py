@@ -337,3 +337,48 @@ def test_the_search_bot_takes_the_answer_that_wins_now(name: str, stat: str, win
     choice = bot.choose(decision, partial(searchable("lcg").view, state, decision.seat))
     check_choice(decision, choice)
     assert sum(getattr(table, stat)(state, int(uid)) for uid in choice) >= wins_from
+
+
+def test_a_war_of_the_ring_search_compares_the_blueprints_best_few_actions() -> None:
+    """An action step offers each card in hand to each place: the search compares the
+    blueprint's few best, its own answer first, not a score of answers sharing the budget."""
+    from bots.worlds import SHORTLIST
+    from bots.wotr_greedy import GreedyBot
+
+    game = advance(wotr_game(4), 0, 4, lambda d: d.rule == "wotr.action.turn" and len(d.options) > SHORTLIST)
+    decision = game.state.pending
+    assert decision is not None
+    spec = searchable("wotr")
+    bot = GreedyBot(4)
+    answer = bot.choose(decision, partial(spec.view, game.state, decision.seat))
+    few = spec.shortlist(bot, decision)
+    assert few is not None and len(few) == SHORTLIST and few[0] == answer
+    assert len(set(few)) == SHORTLIST and all(decision.option(c[0]) is not None for c in few)
+    # only the decision it has just answered: another's ranking is not this one's
+    assert spec.shortlist(GreedyBot(4), decision) is None
+
+
+def test_a_war_of_the_ring_position_is_worth_the_icons_held_in_reserve() -> None:
+    """A card in a team's reserve moves to a combat for free later (rules §5): the value a
+    cut rollout ends on counts it, for its team and against the other, beside the score."""
+    from domain.wotr.rules import table
+
+    game = advance(wotr_game(5), 0, 5, lambda d: d.rule == "wotr.action.turn")
+    state: Any = game.state
+    spec = searchable("wotr")
+    assert spec.value is not None
+    free = next(s for s in state.seats() if state.team_of(s) == "free")
+    shadow = next(s for s in state.seats() if state.team_of(s) == "shadow")
+
+    def with_reserve(seat: str) -> Any:
+        out: Any = copy_state(WOTR, state)
+        uid = next(u for u in out.zone(f"{seat}.hand") if table.defn(out, u).type in ("character", "army"))
+        out.zones[f"{seat}.hand"].remove(uid)
+        out.zones.setdefault(f"{seat}.reserve", []).append(uid)
+        out.cards[uid] = msgspec.structs.replace(out.cards[uid], zone=f"{seat}.reserve")
+        return out
+
+    now = spec.value(state, free)
+    assert 0.0 < now < 1.0 and spec.value(state, shadow) == pytest.approx(1.0 - now)
+    assert spec.value(with_reserve(free), free) > now
+    assert spec.value(with_reserve(shadow), free) < now

@@ -321,6 +321,90 @@ def test_a_seat_puts_cards_in_order(server: ThreadedServer, browser: WebDriver, 
     assert check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark)) > 3
 
 
+SLOW_ANSWERS = """
+const fetched = window.fetch;
+window.fetch = async (...call) => {
+  const response = await fetched(...call);
+  if (String(call[0]).endsWith("/SubmitDecision")) await new Promise((done) => setTimeout(done, 3000));
+  return response;
+};
+"""
+"""The replies to SubmitDecision held back in the page for three seconds (a slow network's),
+while the Watch stream still brings the table as it moves."""
+
+
+def test_the_next_decision_is_answered_before_the_last_answers_reply_comes(
+    server: ThreadedServer, browser: WebDriver, sent: Sent
+) -> None:
+    """The stream shows the seat its next decision before the reply to its last answer arrives:
+    a click on the new decision is sent at once, not lost while the old answer is on its way,
+    and the old reply, when it comes, leaves the newer table shown."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=36)
+        keys = tokens(access)
+        mark = sent.mark()
+        open_table(browser, server, keys["p1"])
+        browser.execute_script(SLOW_ANSWERS)
+        first = stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.decision
+        browser.find_element(By.CSS_SELECTOR, "#decision button.option").click()
+        until(browser, lambda d: shown_version(d) > first.id, "the stream did not bring the table on")
+        second = stub.GetView(pb.GetViewRequest(token=keys["p1"])).view
+        assert second.decision.seat == "p1" and second.decision.kind == pb.KIND_ONE  # p1 decides again
+        until(browser, lambda d: d.execute_script(SHOWN_ENABLED), "the next decision is not offered")
+        browser.find_element(By.CSS_SELECTOR, "#decision button.option").click()
+        until(
+            browser,
+            lambda d: stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.version > second.version,
+            "the click on the next decision was lost",
+        )
+        answered = stub.GetHistory(pb.GetHistoryRequest(token=keys["referee"], after_version=second.version)).events
+        assert json.loads(answered[0].body)["decision"] == second.decision.id
+        latest = stub.GetView(pb.GetViewRequest(token=keys["p1"])).view.version
+        until(browser, lambda d: shown_version(d) == latest, "the page did not follow the second answer")
+        browser.execute_script("return new Promise((done) => setTimeout(done, 3500))")  # both replies in
+        assert shown_version(browser) == latest  # the late replies did not take the table back
+
+    assert not page_errors(browser)
+    assert check_nothing_hidden(server, access, LCG_SECRETS, sent.since(mark)) > 3
+
+
+def test_an_answer_to_a_game_ended_meanwhile_shows_the_end(server: ThreadedServer, browser: WebDriver) -> None:
+    """The page stopped following the game (its stream cut), which another client then played
+    to its end: the seat's answer to the question it still shows is refused (no decision is
+    pending), and the page reads the table anew rather than offering that question again."""
+    channel, stub = stub_for(server.address)
+    with channel:
+        access = create(stub, players=1, seed=38)
+        keys = tokens(access)
+        open_table(browser, server, keys["p1"])
+        browser.execute_script("S.watching.abort(); S.watching = null;")  # the stream cut, not resumed
+        rng = random.Random(38)
+        for n in range(3000):  # another client plays the game to its end
+            view = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
+            if view.over:
+                break
+            decision = decision_from_pb(view.decision)
+            choice = list(random_choice(decision, rng))
+            seat_token = keys[decision.seat]
+            request = pb.SubmitDecisionRequest(
+                token=seat_token, decision_id=decision.id, choice=choice, command_id=f"o{n}"
+            )
+            stub.SubmitDecision(request)
+        assert view.over
+    browser.find_element(By.CSS_SELECTOR, "#decision button.option").click()
+    until(browser, lambda d: "Game over" in d.find_element(By.ID, "table").text, "the end is not shown")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#decision button.option")
+    assert "game is over" in browser.find_element(By.ID, "error").text
+
+
+SHOWN_ENABLED = """
+const buttons = document.querySelectorAll("#decision button.option");
+return buttons.length > 0 && [...buttons].every((b) => !b.disabled);
+"""
+"""Whether the page offers a decision whose options can be clicked."""
+
+
 # -- the referee's desk -------------------------------------------------------------------------
 
 

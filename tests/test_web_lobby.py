@@ -299,7 +299,7 @@ class Table:
             return True
         decide(browser, view)
         self.clicks += 1
-        until(browser, lambda d: self.view().version > view.version, "the answer was not taken")
+        until(browser, lambda d: answered(view, self.view()), "the answer was not taken")
         return True
 
     def to_the_end(self, limit: int = 400) -> None:
@@ -315,6 +315,13 @@ class Now:
     over: bool
     waiting_for: str
     decision: Decision | None
+
+
+def answered(before: Now, now: Now) -> bool:
+    """Whether the decision pending ``before`` was answered by ``now``. Not merely a later
+    version: facts told to an epic group (what the other group's bot did meanwhile) move its
+    game on with the same question still pending, and the next step would answer it again."""
+    return now.over or now.decision is None or before.decision is None or now.decision.id != before.decision.id
 
 
 SHOWN = """
@@ -739,6 +746,16 @@ def test_an_epic_event_of_two_groups(
     for token in [*keys, *second_keys]:
         assert token.split(".", 1)[1] not in log.getvalue()
     print(f"\nan epic event of two groups: {seconds:.1f} s, {ones.clicks + twos.clicks} clicks")
+
+
+def test_a_decision_is_answered_when_another_is_pending_not_when_the_game_moves_on() -> None:
+    """The step's wait: a fact told to the game (a later version) leaves the question pending."""
+    asked = Decision(7, "p1", Kind.ONE, "Keep your setup hand?", "lcg.setup.mulligan")
+    before = Now(7, False, "p1", asked)
+    assert not answered(before, Now(8, False, "p1", asked))  # told what the other group did
+    assert answered(before, Now(8, False, "p1", Decision(8, "p1", Kind.ONE, "Play a card?", "lcg.action")))
+    assert answered(before, Now(8, False, "p2", None))
+    assert answered(before, Now(9, True, "", None))
 
 
 # -- refusals, restarts, phones and the fixes ---------------------------------------------------

@@ -314,6 +314,44 @@ def write_section(path: Path, key: str, title: str, command: str, rows: list[tup
     path.write_text(text, encoding="utf-8")
 
 
+Row = tuple[str, str, str]
+"""A row of a section: the measure, its result, its goal ("" when it has none)."""
+
+
+def told_row(row: Row) -> str:
+    """A row as the console says it, in the language spoken: ``measure: result (goal)``."""
+    measure, result, goal = row
+    return f"{told(measure)}: {told(result)}" + (f" ({told(goal)})" if goal else "")
+
+
+def load_row() -> Row:
+    """The machine's load average as a run ends: the figures before it were measured while
+    whatever else runs there shared the cores."""
+    return (
+        phrase("load average of the machine at the end of the run (other work shares its cores)"),
+        f"{os.getloadavg()[0]:.1f}",
+        "",
+    )
+
+
+NO_FILE = "-"
+"""A benchmark's ``--output -``: tell the rows, write no file."""
+
+
+def publish(output: str, key: str, title: str, command: str, rows: list[Row], echo: bool = True) -> None:
+    """Write the section ``key`` of ``output`` (:func:`write_section`), then tell the console
+    each row (unless ``echo`` is false: the benchmark told each row as it was measured) and
+    where the section was written. An ``output`` of ``-`` (:data:`NO_FILE`) writes no file: a
+    run measuring one change leaves BENCHMARKS.md as it is."""
+    if output != NO_FILE:
+        write_section(Path(output), key, title, command, rows)
+    if echo:
+        for row in rows:
+            print(told_row(row))
+    if output != NO_FILE:
+        print(written(output))
+
+
 HEADER = """# Benchmarks
 
 Measured, not asserted: each figure is the best of several repeats in one run, and comparisons
@@ -335,8 +373,5 @@ def main(args: argparse.Namespace) -> int:
         rows += bench_snapshots(500 if quick else 5000, 1 if quick else 40, 20 if quick else 200, folder)
         bar.advance(note="snapshots")
     command = "westmarch bench" + (" --quick" if quick else "")
-    write_section(Path(args.output), "engine", "Engine (LCG, Passage through Mirkwood)", command, rows)
-    for a, b, c in rows:
-        print(f"{told(a)}: {told(b)} {('(' + told(c) + ')') if c else ''}")
-    print(written(args.output))
+    publish(args.output, "engine", "Engine (LCG, Passage through Mirkwood)", command, rows)
     return 0

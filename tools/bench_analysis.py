@@ -23,10 +23,10 @@ import grpc
 from projections.i18n import from_environment, speaking
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
-from tools.bench import write_section
+from tools.bench import publish, told_row
 from tools.bench_load import Fairness, dual_stack, fairness, fairness_row, flood_address, run_flood
 from tools.bench_service import serve, submit_loops
-from tools.phrase import phrase, told, written
+from tools.phrase import phrase
 from tools.rpc_client import aio_channel
 
 GAMES = 16
@@ -82,12 +82,11 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.stop()
     row = fairness_row(found, MEASURE)
-    print(f"{told(row[0])}: {told(row[1])} ({told(row[2])})", file=sys.stderr)
+    print(told_row(row), file=sys.stderr)
     if args.print_only:
         return 0
     command = "python -m tools.bench_analysis" + (f" --seconds {args.seconds:g}" if args.seconds != 30.0 else "")
-    write_section(Path(args.output), "analysis-flood", "Analysis under a flood", command, [row])
-    print(written(args.output))
+    publish(args.output, "analysis-flood", "Analysis under a flood", command, [row], echo=False)
     return 0
 
 

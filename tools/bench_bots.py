@@ -1,8 +1,9 @@
 """How well the bots play, and what the search bot costs: ``westmarch bench-bots``.
 
-Writes the ``bots`` section of BENCHMARKS.md (or ``--output``). Each row plays ``--games``
-games, seeds ``--seed`` onwards (the greedy and the search rows of a scenario play the same
-seeds), every seat of the side measured played by the row's bot (each seat consenting to the
+Writes the ``bots`` section of BENCHMARKS.md (or ``--output``; ``--output -`` writes no
+file, only prints the rows). Each row plays ``--games`` games, seeds ``--seed`` onwards (the
+greedy and the search rows of a scenario play the same seeds), every seat of the side
+measured played by the row's bot (each seat consenting to the
 others using its cards, as ``simulate`` seats them):
 
 - the LCG rows: one player with the ready-made Aragorn, Gimli and Legolas deck, standard
@@ -38,7 +39,7 @@ from domain.kernel.events import Event
 from domain.rulesets import ruleset
 from projections.i18n import gettext, say
 from tools.games import kind
-from tools.phrase import phrase, told, written
+from tools.phrase import phrase
 from tools.progress import Progress
 
 DECK = "aragorn-gimli-legolas"
@@ -55,6 +56,9 @@ WOTR = "wotr"
 """``--scenario wotr``: only the War of the Ring rows."""
 LCG = "lcg"
 """``--scenario lcg``: the rows of every LCG scenario."""
+NO_FILE = "-"
+"""``--output -``: print the rows, write no file (a run measuring one change leaves
+BENCHMARKS.md as it is)."""
 
 
 @dataclass(frozen=True)
@@ -141,13 +145,18 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def won(game: Game, row: Row) -> tuple[bool, str]:
-    """Did the side measured win, and how did the game end."""
+def won(game: Game, row: Row, eliminated: str | None = None) -> tuple[bool, str]:
+    """Did the side measured win, and how did the game end: an LCG loss that followed a
+    player's elimination for another reason names both (The Lonely Mountain: Bilbo Baggins
+    leaves play with his eliminated controller, ``bilbo-left-play/threat``)."""
     over: Any = game.state.over
     if over is None:
         return False, "unfinished"
     if row.game == "lcg":
-        return over.result == "won", str(over.reason)
+        reason = str(over.reason)
+        if eliminated is not None and eliminated != reason and over.result != "won":
+            reason = f"{reason}/{eliminated}"
+        return over.result == "won", reason
     return over.winner == "free", str(over.reason)
 
 
@@ -168,13 +177,16 @@ def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
         for n, s in enumerate(seats)
     }
     state = game.state
+    eliminated: str | None = None
     while state.pending is not None:
         decision = state.pending
         started = _cpu()
         choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
         tally.cpu += _cpu() - started
         tally.decisions += 1
-        game.answer(decision.seat, decision.id, choice)
+        for event in game.answer(decision.seat, decision.id, choice):
+            if type(event).__name__ == "PlayerEliminated":
+                eliminated = str(getattr(event, "reason", ""))
         state = game.state
     for bot in bots.values():
         if isinstance(bot, SearchBot):
@@ -182,7 +194,7 @@ def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
             tally.deviated += bot.deviated
             tally.rollouts += bot.rollouts
             tally.searching += bot.searching
-    victory, reason = won(game, row)
+    victory, reason = won(game, row, eliminated)
     tally.games += 1
     tally.wins += victory
     if not victory:
@@ -233,7 +245,7 @@ def measure(
 
 
 def main(args: argparse.Namespace) -> int:
-    from tools.bench import write_section
+    from tools.bench import publish, write_section
 
     greedy_games = args.games if args.greedy_games is None else args.greedy_games
     if args.games < 1 or greedy_games < 1:
@@ -284,18 +296,21 @@ def main(args: argparse.Namespace) -> int:
 
     def write(measured: dict[Row, Tally]) -> None:
         # after every row, so a run stopped part way leaves the rows it measured
-        write_section(Path(args.output), "bots", title, command, table(measured))
+        if args.output != NO_FILE:
+            write_section(Path(args.output), "bots", title, command, table(measured))
 
     with Progress(sum(games(row) for row in chosen), gettext("bot benchmarks")) as bar:
         measured = measure(chosen, games, args.seed, budget, lambda note: bar.advance(note=note), write)
-    for a, b, c in table(measured):
-        print(f"{told(a)}: {told(b)}" + (f" ({told(c)})" if c else ""))
-    print(written(args.output))
+    publish(args.output, "bots", title, command, table(measured))
     return 0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
+    p.add_argument(
+        "--output",
+        default="BENCHMARKS.md",
+        help="file to write, or - to write none and only print the rows (default: %(default)s)",
+    )
     p.add_argument("--games", type=int, default=20, help="games per row (default: %(default)s)")
     p.add_argument(
         "--greedy-games",

@@ -24,7 +24,7 @@ from uuid import uuid4
 
 from domain import build
 from projections.i18n import N_, _, say
-from tools.phrase import Phrase, phrase, told, written
+from tools.phrase import Phrase, phrase, told
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -263,7 +263,7 @@ def build_reason() -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    from tools.bench import bench_reference, write_section
+    from tools.bench import bench_reference, publish
 
     if args.child:
         child(args.child, args.size)
@@ -328,8 +328,7 @@ def main(args: argparse.Namespace) -> int:
     if not default:
         command += f" --measures {','.join(names)}"
     heading = "Compiled core (mypyc) beside pure Python"
-    write_section(Path(args.output), section, heading if default else f"{heading}: {', '.join(names)}", command, rows)
-    print(written(args.output))
+    publish(args.output, section, heading if default else f"{heading}: {', '.join(names)}", command, rows, echo=False)
     return 0
 
 

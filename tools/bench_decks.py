@@ -20,7 +20,6 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import cast
 from uuid import uuid4
 
@@ -34,9 +33,9 @@ from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
 from projections.i18n import gettext
-from tools.bench import write_section
+from tools.bench import publish
 from tools.games import kind
-from tools.phrase import phrase, told, written
+from tools.phrase import phrase
 from tools.progress import Progress
 from tools.simulate import play_out
 
@@ -159,10 +158,7 @@ def main(args: argparse.Namespace) -> int:
     )
     command = "westmarch bench-decks" + (" --quick" if args.quick else f" --games {games} --seed {args.seed}")
     title = "LCG: the greedy bot with good and bad decks (one player, standard difficulty)"
-    write_section(Path(args.output), "lcg-decks", title, command, rows)
-    for a, b, _ in rows:
-        print(f"{told(a)}: {told(b)}")
-    print(written(args.output))
+    publish(args.output, "lcg-decks", title, command, rows)
     return 0
 
 

@@ -35,10 +35,10 @@ from service.rpc.gen.westmarch.v1 import epic_pb2 as epb
 from service.rpc.gen.westmarch.v1 import epic_pb2_grpc as epb_grpc
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
-from tools.bench import write_section
+from tools.bench import publish, told_row
 from tools.bench_load import Fairness, dual_stack, fairness, fairness_row, flood_address, run_flood
 from tools.bench_service import serve, submit_loops
-from tools.phrase import Phrase, phrase, told, written
+from tools.phrase import Phrase, phrase, told
 from tools.rpc_client import aio_channel
 
 Counts = dict[str, int]
@@ -183,13 +183,12 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.stop()
     if args.print_only:
-        for a, b, c in rows:
-            print(f"{told(a)}: {told(b)} ({told(c)})")
+        for found_row in rows:
+            print(told_row(found_row))
         return 0
     command = "python -m tools.bench_epic_flood" + (f" --seconds {args.seconds:g}" if args.seconds != 24.0 else "")
     title = "Floods of Epic Multiplayer and of calls without a token"
-    write_section(Path(args.output), "epic-flood", title, command, rows)
-    print(written(args.output))
+    publish(args.output, "epic-flood", title, command, rows, echo=False)
     return 0
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import random
 import tempfile
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from projections.i18n import from_environment, speaking
-from tools.bench import bench_reference, write_section
+from tools.bench import bench_reference, load_row, publish
 from tools.bench_load import in_process_cpu
 from tools.bench_service import POSTGRES_DSN
 from tools.pgschema import scratch_schema
@@ -190,16 +189,9 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 )
                 print(told(rows[-1][1]), flush=True)
-    load = os.getloadavg()[0]
-    rows.append(
-        (phrase("load average of the machine at the end of the run (other work shares its cores)"), f"{load:.1f}", "")
-    )
+    rows.append(load_row())
     command = "python -m tools.bench_integrity" + (" --quick" if args.quick else "")
-    write_section(
-        Path(args.output), "integrity", "What checking every byte of a game costs (ratios in one run)", command, rows
-    )
-    for row in rows:
-        print(" | ".join(told(cell) for cell in row))
+    publish(args.output, "integrity", "What checking every byte of a game costs (ratios in one run)", command, rows)
     return 0
 
 

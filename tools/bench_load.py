@@ -52,10 +52,10 @@ import grpc
 
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
-from tools.bench import bench_reference, write_section
+from tools.bench import bench_reference, publish, told_row
 from tools.bench_service import POSTGRES_DSN, Proc, _pct, serve, submit_loops
 from tools.pgschema import scratch_schema
-from tools.phrase import phrase, told, written
+from tools.phrase import phrase
 from tools.rpc_client import aio_channel, run_bots_async
 
 # -- CPU of a process tree ---------------------------------------------------------------
@@ -621,10 +621,7 @@ def load(args: argparse.Namespace) -> None:
                 )
             )
     command = "westmarch bench-load" + (" --quick" if quick else "")
-    write_section(Path(args.output), "service-load", "gRPC service under load (ratios in one run)", command, rows)
-    for a, b, c in rows:
-        print(f"{told(a)}: {told(b)} {('(' + told(c) + ')') if c else ''}")
-    print(written(args.output))
+    publish(args.output, "service-load", "gRPC service under load (ratios in one run)", command, rows)
 
 
 FLOOD_MEASURE = phrase(
@@ -700,7 +697,7 @@ def flood_only(args: argparse.Namespace) -> int:
             row = fairness_row(found)
         finally:
             server.stop()
-    print(f"{told(row[0])}: {told(row[1])} ({told(row[2])})")
+    print(told_row(row))
     return 0
 
 
@@ -733,7 +730,4 @@ def soak_section(args: argparse.Namespace) -> None:
         )
     )
     command = f"westmarch bench-load --soak-only --soak-minutes {args.soak_minutes:g}"
-    write_section(Path(args.output), "service-soak", "gRPC service: memory over a long run", command, rows)
-    for a, b, c in rows:
-        print(f"{told(a)}: {told(b)} {('(' + told(c) + ')') if c else ''}")
-    print(written(args.output))
+    publish(args.output, "service-soak", "gRPC service: memory over a long run", command, rows)

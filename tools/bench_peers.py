@@ -143,7 +143,7 @@ def _describe(result: dict[str, Any]) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    from tools.bench import bench_reference, write_section
+    from tools.bench import bench_reference, publish
 
     if args.child:
         child(args.child, args.size)
@@ -189,8 +189,8 @@ def main(args: argparse.Namespace) -> int:
     )
     print(rows[-1][1], flush=True)
     command = "westmarch bench-peers --peers DIR" + (" --quick" if quick else f" --repeats {repeats}")
-    write_section(Path(args.output), "peers", "Peers: random games per CPU second beside other engines", command, rows)
-    print(f"written to {args.output}")
+    title = "Peers: random games per CPU second beside other engines"
+    publish(args.output, "peers", title, command, rows, echo=False)
     return 0
 
 

@@ -19,8 +19,8 @@ from domain.rulesets import ruleset
 from projections.i18n import gettext
 from service.app import Westmarch, store_env
 from service.archive import export, import_record
-from tools.bench import bench_reference, best_of, random_game, write_section
-from tools.phrase import phrase, told, written
+from tools.bench import bench_reference, best_of, publish, random_game
+from tools.phrase import phrase
 from tools.progress import Progress
 
 
@@ -108,8 +108,5 @@ def main(args: argparse.Namespace) -> int:
         bar.advance(note="records")
     command = "westmarch bench-records" + (" --quick" if quick else "")
     title = "Game records (export, import, offline verify; LCG, Passage through Mirkwood)"
-    write_section(Path(args.output), "records", title, command, rows)
-    for a, b, _ in rows:
-        print(f"{told(a)}: {told(b)}")
-    print(written(args.output))
+    publish(args.output, "records", title, command, rows)
     return 0

@@ -40,9 +40,9 @@ from bots import random_choice
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
-from tools.bench import write_section
+from tools.bench import publish
 from tools.pgschema import scratch_schema
-from tools.phrase import phrase, told, written
+from tools.phrase import phrase
 from tools.rpc_client import aio_channel, run_bots_async
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -437,10 +437,7 @@ def main(args: argparse.Namespace) -> int:
         finally:
             echo.stop()
     command = "westmarch bench-service" + (" --quick" if quick else "")
-    write_section(Path(args.output), "service", "gRPC service (westmarch serve)", command, rows)
-    for a, b, c in rows:
-        print(f"{told(a)}: {told(b)} {('(' + told(c) + ')') if c else ''}")
-    print(written(args.output))
+    publish(args.output, "service", "gRPC service (westmarch serve)", command, rows)
     return 0
 
 

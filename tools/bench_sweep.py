@@ -16,7 +16,6 @@ played to its end) and one game waiting for a person, on SQLite and PostgreSQL:
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import tempfile
 import time
@@ -26,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from projections.i18n import from_environment, speaking
-from tools.bench import bench_reference, write_section
+from tools.bench import bench_reference, load_row, publish
 from tools.bench_service import POSTGRES_DSN
 from tools.pgschema import scratch_schema
 from tools.phrase import phrase, told
@@ -159,12 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(" | ".join(told(cell) for cell in rows[-2]), flush=True)
             print(" | ".join(told(cell) for cell in rows[-1]), flush=True)
-    load = os.getloadavg()[0]
-    rows.append(
-        (phrase("load average of the machine at the end of the run (other work shares its cores)"), f"{load:.1f}", "")
-    )
+    rows.append(load_row())
     command = "python -m tools.bench_sweep" + (f" --games {args.games}" if args.games != 300 else "")
-    write_section(Path(args.output), "bot-sweep", "What the bot sweep costs a server process", command, rows)
+    publish(args.output, "bot-sweep", "What the bot sweep costs a server process", command, rows, echo=False)
     return 0
 
 

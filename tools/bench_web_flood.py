@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from projections.i18n import from_environment, speaking
-from tools.bench import write_section
-from tools.phrase import Phrase, phrase, told, written
+from tools.bench import publish
+from tools.phrase import Phrase, phrase
 
 VICTIM = "127.0.0.2"
 
@@ -297,10 +297,7 @@ def main(args: argparse.Namespace) -> int:
         )
     command = "python -m tools.bench_web_flood" + (f" --seconds {seconds:g}" if seconds != 15 else "")
     title = "Web port: another client's page while others hold connections"
-    write_section(Path(args.output), "web-flood", title, command, rows)
-    for a, b, _ in rows:
-        print(f"{told(a)}: {told(b)}")
-    print(written(args.output))
+    publish(args.output, "web-flood", title, command, rows)
     return 0
 
 

@@ -11,7 +11,6 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 from uuid import uuid4
 
 from bots import random_choice
@@ -19,8 +18,8 @@ from domain.game import Game
 from domain.wotr.options import scenario_keys, wotr_options
 from domain.wotr.ruleset import WOTR
 from projections.i18n import gettext
-from tools.bench import bench_reference, write_section
-from tools.phrase import phrase, told, written
+from tools.bench import bench_reference, publish
+from tools.phrase import phrase
 from tools.progress import Progress
 
 SCENARIOS = ("trilogy", "two-player-duel", "three-player-duel", "fellowship")
@@ -71,10 +70,7 @@ def main(args: argparse.Namespace) -> int:
             bar.advance(note=scenario)
     command = "westmarch bench-wotr" + (" --quick" if quick else "")
     title = "War of the Ring: random-bot simulation per scenario (in memory, one core)"
-    write_section(Path(args.output), "wotr", title, command, rows)
-    for a, b, _ in rows:
-        print(f"{told(a)}: {told(b)}")
-    print(written(args.output))
+    publish(args.output, "wotr", title, command, rows)
     return 0
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib
 import json
 import os
 import re
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeVar
 from uuid import UUID
 
@@ -686,53 +687,15 @@ def cmd_bots(args: argparse.Namespace) -> int:
     return 1 if report.errors else 0
 
 
-def cmd_bench_service(args: argparse.Namespace) -> int:
-    from tools.bench_service import main as bench_main
+def benchmark(module: str) -> Callable[[argparse.Namespace], int]:
+    """The command that runs ``tools.<module>``'s ``main``: imported when the command runs,
+    not when the command line is read (a benchmark's imports are heavy)."""
 
-    code: int = bench_main(args)
-    return code
+    def run(args: argparse.Namespace) -> int:
+        main: Callable[[argparse.Namespace], int] = importlib.import_module(f"tools.{module}").main
+        return main(args)
 
-
-def cmd_bench_load(args: argparse.Namespace) -> int:
-    from tools.bench_load import main as bench_main
-
-    return bench_main(args)
-
-
-def cmd_bench_records(args: argparse.Namespace) -> int:
-    from tools.bench_records import main as bench_main
-
-    return bench_main(args)
-
-
-def cmd_bench_wotr(args: argparse.Namespace) -> int:
-    from tools.bench_wotr import main as bench_main
-
-    return bench_main(args)
-
-
-def cmd_bench_compiled(args: argparse.Namespace) -> int:
-    from tools.bench_compiled import main as bench_main
-
-    return bench_main(args)
-
-
-def cmd_bench_peers(args: argparse.Namespace) -> int:
-    from tools.bench_peers import main as bench_main
-
-    return bench_main(args)
-
-
-def cmd_bench_decks(args: argparse.Namespace) -> int:
-    from tools.bench_decks import main as bench_main
-
-    return bench_main(args)
-
-
-def cmd_bench_bots(args: argparse.Namespace) -> int:
-    from tools.bench_bots import main as bench_main
-
-    return bench_main(args)
+    return run
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -1089,13 +1052,6 @@ def cmd_i18n(args: argparse.Namespace) -> int:
     return i18n_main([args.action, *(f"--lang={lang}" for lang in args.only or ())])
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from tools.bench import main as bench_main
-
-    code: int = bench_main(args)
-    return code
-
-
 # -- the parser --------------------------------------------------------------------------
 
 
@@ -1357,14 +1313,14 @@ def parser() -> argparse.ArgumentParser:
         "--only", action="append", choices=LANGUAGES[1:], metavar="LANG", help="only this language (repeatable)"
     )
 
-    p = command("bench", "measure the engine and write BENCHMARKS.md", cmd_bench, store=False)
+    p = command("bench", "measure the engine and write BENCHMARKS.md", benchmark("bench"), store=False)
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
 
     p = command(
         "bench-load",
         "measure the service under load (CPU against the echo server, a flood, PostgreSQL processes, a soak)",
-        cmd_bench_load,
+        benchmark("bench_load"),
         store=False,
     )
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
@@ -1373,23 +1329,27 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--soak-only", action="store_true", help="only the soak (with --soak-minutes)")
     p.add_argument("--flood-only", action="store_true", help="only the fairness under a flood, printed, not written")
 
-    p = command("bench-service", "measure the gRPC service and write its section of BENCHMARKS.md", cmd_bench_service)
+    p = command(
+        "bench-service", "measure the gRPC service and write its section of BENCHMARKS.md", benchmark("bench_service")
+    )
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
     p.add_argument("--games", type=int, default=1000, help="live games for the memory figure (default: %(default)s)")
 
-    p = command("bench-records", "measure game records (size, export, import, verify)", cmd_bench_records)
+    p = command("bench-records", "measure game records (size, export, import, verify)", benchmark("bench_records"))
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
 
-    p = command("bench-wotr", "measure War of the Ring simulation, write its BENCHMARKS.md section", cmd_bench_wotr)
+    p = command(
+        "bench-wotr", "measure War of the Ring simulation, write its BENCHMARKS.md section", benchmark("bench_wotr")
+    )
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="smaller runs (for a smoke test)")
 
     p = command(
         "bench-compiled",
         "the compiled core beside pure Python, measure by measure; writes its BENCHMARKS.md section",
-        cmd_bench_compiled,
+        benchmark("bench_compiled"),
         store=False,
     )
     from tools.bench_compiled import add_arguments as bench_compiled_arguments
@@ -1399,7 +1359,7 @@ def parser() -> argparse.ArgumentParser:
     p = command(
         "bench-peers",
         "Westmarch beside peer engines run from outside the repository; writes its BENCHMARKS.md section",
-        cmd_bench_peers,
+        benchmark("bench_peers"),
         store=False,
     )
     from tools.bench_peers import add_arguments as bench_peers_arguments
@@ -1409,7 +1369,7 @@ def parser() -> argparse.ArgumentParser:
     p = command(
         "bench-decks",
         "the greedy LCG bot with ready-made and bad decks in each scenario; writes its BENCHMARKS.md section",
-        cmd_bench_decks,
+        benchmark("bench_decks"),
         store=False,
     )
     p.add_argument("--output", default="BENCHMARKS.md", help="file to write (default: %(default)s)")
@@ -1421,7 +1381,7 @@ def parser() -> argparse.ArgumentParser:
         "bench-bots",
         "the greedy and the search bots' win rates in each scenario, and the search's CPU per decision; "
         "writes its BENCHMARKS.md section",
-        cmd_bench_bots,
+        benchmark("bench_bots"),
         store=False,
     )
     from tools.bench_bots import add_arguments as bench_bots_arguments

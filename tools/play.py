@@ -233,7 +233,7 @@ def refusal(decision: Decision, error: RuleError) -> str:
         reason = error.reason
         for option in decision.options:
             reason = reason.replace(repr(option.id), repr(option.label))
-        return f"{', '.join(labels) or 'nothing'}: {reason}"
+        return f"{', '.join(labels) or _('nothing')}: {reason}"
     return str(error)
 
 
@@ -250,7 +250,9 @@ def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> s
     if query.isdigit():
         n = int(query)
         if not 1 <= n <= len(options):
-            return f"there is no option {n}: type a number from 1 to {len(options)}"
+            return say(
+                "there is no option %(n)s: %(span)s", n=n, span=say("type a number from 1 to %(n)s", n=len(options))
+            )
         option = options[n - 1]
         card = next((c for c in found if c.uid == option.card), None) if option.card is not None else None
         if card is not None:
@@ -259,23 +261,29 @@ def find_card(table: Any, shown: Screen, query: str, options: list[Option]) -> s
             name = re.sub(r" \([^)]*\)$", "", option.label)
             printed = [c for c in printed_named(shown, name) if projections.card_names.is_named(c.name, name)]
             if printed:
-                return f"{name}, as printed:\n{shown.card_text(printed[0])}"
-        return f"option {n} is not about a card you can see"
+                return (
+                    say("%(card)s, as printed:", card=card_name(printed[0].name)) + "\n" + shown.card_text(printed[0])
+                )
+        return say("option %(n)s is not about a card you can see", n=n)
     # a card by any of its names: its English name in every language, its published name too
     named, begun = projections.card_names.is_named, projections.card_names.name_starts
     matches = [c for c in found if named(c.name, query)] or [c for c in found if begun(c.name, query)]
+    asked = repr(query)
     if not matches:
         pool = printed_named(shown, query)
         exact = [c for c in pool if named(c.name, query)] or pool
         kinds = {c.name for c in exact}
         if len(kinds) == 1:
-            return f"no {exact[0].name} is in sight; as printed:\n{shown.card_text(exact[0])}"
+            head = say("no %(card)s is in sight; as printed:", card=card_name(exact[0].name))
+            return head + "\n" + shown.card_text(exact[0])
         if kinds:
-            return f"no card named {query!r} is in sight; {query!r} could be {', '.join(sorted(kinds))}"
-        return f"no card named {query!r} is in sight, and none in this game's cards"
+            could = ", ".join(sorted(card_name(k) for k in kinds))
+            return say("no card named %(name)s is in sight; %(name)s could be %(cards)s", name=asked, cards=could)
+        return say("no card named %(name)s is in sight, and none in this game's cards", name=asked)
     names = {c.name for c in matches}
     if len(names) > 1:
-        return f"{query!r} could be {', '.join(sorted(names))}: type more of the name"
+        could = ", ".join(sorted(card_name(k) for k in names))
+        return say("%(name)s could be %(cards)s: type more of the name", name=asked, cards=could)
     return shown.card_text(matches[0])
 
 
@@ -314,7 +322,7 @@ def ask_human(
             out.write((whole or table_text) + "\n")
             continue
         if word.startswith("?"):
-            out.write(find_card(table, shown, word[1:], options) + "\n" if shown else "no table to look at\n")
+            out.write((find_card(table, shown, word[1:], options) if shown else _("no table to look at")) + "\n")
             continue
         if word == "a" and seating is not None:
             seating.auto_pass = not seating.auto_pass

@@ -137,8 +137,7 @@ def render(t: TableView) -> str:
         )
     if t.active_location is not None:
         lines.append(say("Active location: %(card)s", card=card_line(t.active_location)))
-    threat = sum(c.threat or 0 for c in t.staging)
-    lines.append(say("Staging area (threat %(threat)s):", threat=threat))
+    lines.append(say("Staging area (threat %(threat)s):", threat=t.staging_threat))
     lines += ["    " + card_line(c, names) for c in t.staging] or ["    " + _("(empty)")]
     points = sum(c.victory_points or 0 for c in t.victory)
     shown = ", ".join(card_name(c.name) for c in t.victory) or _("none")
@@ -238,9 +237,12 @@ def card_text(c: CardView) -> str:
 
 
 def _hit_points(c: CardView) -> str:
+    """What is left of the hit points shown: an epic event's global value (the Dreadnaught's)
+    less the other groups' damage too, as the rules destroy it when its own damage reaches
+    its own count (``CardView.other_groups``)."""
     if c.hit_points is None:
         return ""
-    return say("%(left)s/%(all)s HP left", left=c.hit_points - c.damage, all=c.hit_points)
+    return say("%(left)s/%(all)s HP left", left=max(0, c.hit_points - c.damage - c.other_groups), all=c.hit_points)
 
 
 def option_note(t: TableView, decision: Decision, option: Option) -> str:
@@ -286,14 +288,12 @@ def notes(t: TableView, decision: Decision) -> list[str]:
             )
         )
     if decision.rule.startswith("lcg.quest.commit"):
-        committed = sum(c.willpower or 0 for p in t.players for c in (*p.heroes, *p.allies) if c.committed)
-        threat = sum(c.threat or 0 for c in t.staging)
         out.append(
             "  "
             + say(
                 "Willpower committed so far: %(committed)s; threat in the staging area: %(threat)s",
-                committed=committed,
-                threat=threat,
+                committed=t.committed_willpower,
+                threat=t.staging_threat,
             )
         )
     if decision.rule.startswith("lcg.travel") and subject is None:

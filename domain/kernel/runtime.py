@@ -56,6 +56,10 @@ class _FromFrame:
 
 _FROM_FRAME = _FromFrame()
 
+_SHA256 = hashlib.sha256()
+"""An empty sha256, copied for each event's hash: a copy costs far less than making one
+(which looks the algorithm up by name each time)."""
+
 
 def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
     """Fold one event into ``state``. No rule logic runs here."""
@@ -164,6 +168,8 @@ class Runtime:
         self._emitted = False
         self._draws = 0
         self._encode = rules.codec.encode
+        self._appliers = rules.appliers
+        self._after = rules.after
 
     # -- running ---------------------------------------------------------------------
 
@@ -296,15 +302,18 @@ class Runtime:
         watcher = self.watcher
         if watcher is not None:
             watcher.before(event)
-        self.rules.appliers[type(event)](state, event)
+        self._appliers[type(event)](state, event)
         if watcher is not None:
             watcher.after(event)
-        self.rules.after(self, event)
+        self._after(self, event)
         stack = state.stack
         flow = flow_since(self._low, self._height, stack)
         if flow is not None:
             force_setattr(event, "flow", flow)
-        digest = hashlib.sha256(state.head.encode() + self._encode(event)).hexdigest()
+        chain = _SHA256.copy()
+        chain.update(state.head.encode())
+        chain.update(self._encode(event))
+        digest = chain.hexdigest()
         force_setattr(event, "hash", digest)
         state.head = digest
         state.version = seq

@@ -12,7 +12,8 @@ from domain.kernel import zones
 from domain.kernel.events import CardsRedrawn, Created, Event, PositionEvent
 from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
-from domain.lcg.state import IN_PLAY_ZONES, Attack, Card, LcgState, Options, Player, Seat, Uid, face_down_pile
+from domain.lcg import moving
+from domain.lcg.state import Attack, Card, LcgState, Options, Player, Seat, Uid, face_down_pile
 
 APPLIERS = Appliers()
 on = APPLIERS.on
@@ -133,37 +134,10 @@ def _position(s: LcgState, e: PositionSet) -> None:
 # -- moving cards ------------------------------------------------------------------------
 
 
-_IN_PLAY_ZONES = (*IN_PLAY_ZONES, "revealed")
-"""Zones whose cards keep their tokens when moving among them (a revealed enemy keeps
-the damage it took as it was revealed when it enters the staging area)."""
-
-
-def _leaves_play(card: Card) -> None:
-    """Tokens, states and attachments do not follow a card out of play."""
-    card.exhausted = card.committed = False
-    card.damage = card.resources = card.progress = 0
-    card.attached_to = None
-    card.surge = card.shown = card.cancelled = False
-
-
-def _move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:
-    card = zones.lift(s, uid)
-    if not (_in_play(zone) and _in_play(card.zone)):
-        _leaves_play(card)
-    if face_down_pile(s.players, zone):
-        # a card keeps what was known of it from one face-down pile to another (a shadow
-        # card dealt from the deck); from anywhere else it went face down where it was seen
-        card.known = card.known or not face_down_pile(s.players, card.zone)
-    else:
-        card.known = False
-    zones.put(s, card, zone, top)
-
-
-def _in_play(zone: str, _known: dict[str, bool] = {}) -> bool:  # noqa: B006  (a cache)
-    known = _known.get(zone)
-    if known is None:
-        known = _known[zone] = zone.rsplit(".", 1)[-1] in _IN_PLAY_ZONES
-    return known
+_move = moving.move
+"""A card changes zones (domain/lcg/moving.py, compiled)."""
+_leaves_play = moving.leaves_play
+_in_play = moving.in_play_zone
 
 
 class CardMoved(Event, frozen=True, kw_only=True):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from domain.engine import engine
 from domain.kernel.events import Event
@@ -38,8 +38,9 @@ class LcgRules(Ruleset[LcgState]):
         lcg_events.EffectArrived: "lcg.epic.relayed-effect",
     }
 
-    def after(self, rt: Any, event: Event) -> None:
-        triggers.after(rt, event)
+    after = staticmethod(triggers.after)
+    """What an event sets off: the compiled function itself, not a method calling it
+    (the runtime calls it after every event)."""
 
     def seats(self, state: LcgState) -> list[str]:
         return list(state.order)

@@ -277,10 +277,11 @@ def text(
 
 
 def text_of(code: str) -> Text:
-    return TEXTS.get(code, _NO_TEXT)
+    return TEXTS.get(code, NO_TEXT)
 
 
-_NO_TEXT = Text()
+NO_TEXT = Text()
+"""The text of a card without one (the compiled rules read it through ``table.text_of``)."""
 
 CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
 CARDS.update(_pack("core_set_player.toml"))

@@ -316,6 +316,7 @@ def _taken_over(s: LcgState, uid: Uid, which: str) -> int:
 # its threat)." Reading: the engaged player is the one whose attack destroyed it (the
 # Response needs an attack to know it); allies are discarded one at a time until their
 # willpower reaches 3.
+ships.TAKERS.add(SKIRMISHER)
 text(
     SKIRMISHER,
     stat=_taken_over,

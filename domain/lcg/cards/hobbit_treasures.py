@@ -47,7 +47,7 @@ def _ally_discount(s: LcgState, seat: Seat, uid: Uid) -> int:
     return sum(s.modifier_total(a, DISCOUNT) for a in _waiting(s, seat) if _shares_sphere(s, a, uid))
 
 
-planning.COST_REDUCTIONS.append(_ally_discount)
+planning.COST_REDUCTIONS.append(table.needs(_ally_discount, ARKENSTONE))
 
 
 def _largest_x(s: LcgState, uid: Uid, seat: Seat) -> int:
@@ -197,7 +197,7 @@ def _bow_ranged(s: LcgState, uid: Uid, keyword: str) -> bool:
     return keyword == "Ranged" and _bow_on(s, uid)
 
 
-table.KEYWORD_AURAS.append(_bow_ranged)
+table.KEYWORD_AURAS.append(table.needs(_bow_ranged, HUNTING_BOW))
 
 
 def _ranged_attack(s: LcgState, a: Uid, host: Uid, which: str) -> int:

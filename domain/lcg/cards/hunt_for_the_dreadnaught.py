@@ -858,9 +858,9 @@ def _heroes_aura(code: str, stat: str) -> Callable[[LcgState, Uid, str], int]:
     return aura
 
 
-table.AURAS.append(_heroes_aura(EITHILIANT, "willpower"))
-table.AURAS.append(_heroes_aura(GOLDEN_WING, "hit_points"))
-table.AURAS.append(_heroes_aura(PRIDE, "defense"))
+table.AURAS.append(table.needs(_heroes_aura(EITHILIANT, "willpower"), EITHILIANT))
+table.AURAS.append(table.needs(_heroes_aura(GOLDEN_WING, "hit_points"), GOLDEN_WING))
+table.AURAS.append(table.needs(_heroes_aura(PRIDE, "defense"), PRIDE))
 
 
 def _your_heroes(rt: Runtime) -> list[Uid]:
@@ -1309,7 +1309,7 @@ def _ignores_match(s: LcgState, seat: Seat) -> bool:
     )
 
 
-paying.IGNORES_RESOURCE_MATCH.append(_ignores_match)
+paying.IGNORES_RESOURCE_MATCH.append(table.needs(_ignores_match, TWILIGHTS_CALL))
 
 
 def _played_first(s: LcgState, e: Event, uid: Uid) -> bool:

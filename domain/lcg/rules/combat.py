@@ -33,12 +33,11 @@ from domain.kernel.flow import Ask, Break, Call, Decide, ForEach, If, Let, Node,
 from domain.kernel.runtime import Runtime
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
-from domain.lcg.cards import text_of
 from domain.lcg.effects import card_option, choose, each_player, emit, st
 from domain.lcg.rules import caps, ships, table
 from domain.lcg.rules.constant import cannot_fight
 from domain.lcg.rules.procedures import end_of
-from domain.lcg.rules.table import cards_in, seats_in_turn
+from domain.lcg.rules.table import cards_in, seats_in_turn, text_of
 from domain.lcg.rules.windows import window
 from domain.lcg.state import LcgState, Seat, Uid
 

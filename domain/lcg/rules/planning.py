@@ -41,7 +41,9 @@ ACTION = "action:"
 def cost(s: LcgState, seat: Seat, uid: Uid) -> int:
     """What playing the card costs ``seat`` now: its printed cost less any reduction."""
     printed = table.defn(s, uid).cost
-    return max(0, printed - sum(r(s, seat, uid) for r in COST_REDUCTIONS)) if COST_REDUCTIONS else printed
+    if not COST_REDUCTIONS:
+        return printed
+    return max(0, printed - sum(r(s, seat, uid) for r in table.in_game(s, COST_REDUCTIONS)))
 
 
 def playable(s: LcgState, seat: Seat) -> list[Uid]:

@@ -26,11 +26,11 @@ from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Decide, If, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import CARDS, Action, Trigger, TriggerTest, text, text_of
+from domain.lcg.cards import CARDS, Action, Trigger, TriggerTest, text
 from domain.lcg.effects import PLAYER, SELF, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.resources import can_pay_cost, cost_payments, payment_id
-from domain.lcg.rules.table import cards_in
+from domain.lcg.rules.table import cards_in, text_of
 from domain.lcg.state import LcgState, Seat, Uid
 
 Playable = Callable[[LcgState, Seat, Uid], bool]
@@ -61,7 +61,7 @@ COST_REDUCTIONS: list[Callable[[LcgState, Seat, Uid], int]] = []
 
 
 def reduction(s: LcgState, seat: Seat, uid: Uid) -> int:
-    return sum(r(s, seat, uid) for r in COST_REDUCTIONS) if COST_REDUCTIONS else 0
+    return sum(r(s, seat, uid) for r in table.in_game(s, COST_REDUCTIONS)) if COST_REDUCTIONS else 0
 
 
 def _affordable(s: LcgState, seat: Seat, uid: Uid, cost: Cost) -> bool:

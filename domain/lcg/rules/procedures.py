@@ -17,12 +17,11 @@ from domain.kernel.events import Event, GameEnded, Outcome, ScopeEnded
 from domain.kernel.flow import Ask, Call, Do, ForEach, Hold, If, InChosenOrder, Let, Node, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import text_of
 from domain.lcg.effects import emit, st
 from domain.lcg.rules import caps, table
 from domain.lcg.rules.constant import cannot_leave_staging, draw_replacement
 from domain.lcg.rules.keywords import doomed_program, guard_placed, guarded_program
-from domain.lcg.rules.table import cards_in, seats_in_turn
+from domain.lcg.rules.table import cards_in, seats_in_turn, text_of
 from domain.lcg.state import LcgState, Uid
 
 # -- draw --------------------------------------------------------------------------------

@@ -11,11 +11,10 @@ from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Decide, ForEach, If, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import text_of
 from domain.lcg.effects import each_player, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.constant import extra_refresh_threat
-from domain.lcg.rules.table import cards_in, seats_in_turn
+from domain.lcg.rules.table import cards_in, seats_in_turn, text_of
 from domain.lcg.state import LcgState, Uid
 
 

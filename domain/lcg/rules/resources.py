@@ -42,7 +42,7 @@ IGNORES_RESOURCE_MATCH: list[Callable[[LcgState, Seat], bool]] = []
 def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
     """The heroes of ``seat`` whose resources may pay for a card of ``sphere``."""
     heroes = table.heroes(s, seat)
-    if sphere in (None, "neutral") or any(ignores(s, seat) for ignores in IGNORES_RESOURCE_MATCH):
+    if sphere in (None, "neutral") or any(ignores(s, seat) for ignores in table.in_game(s, IGNORES_RESOURCE_MATCH)):
         return heroes
     return [h for h in heroes if table.defn(s, h).sphere == sphere or sphere in table.spheres(s, h)]
 
@@ -54,10 +54,13 @@ def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_
     when it costs 0. ``heroes_needed`` > 1: the cost must come from that many different
     heroes' pools (Thicket of Spears).
     """
+    cards = s.cards
+    if cost > 0 and sum(max(0, cards[h].resources) for h in table.cards_in(s, f"{seat}.heroes")) < cost:
+        return False  # not even all the heroes' resources would pay (the matching ones are among them)
     heroes = matching_heroes(s, seat, sphere)
     if not heroes and sphere not in (None, "neutral"):
         return False
-    pools = [s.cards[h].resources for h in heroes if s.cards[h].resources > 0]
+    pools = [cards[h].resources for h in heroes if cards[h].resources > 0]
     if heroes_needed > 1:
         return len(pools) >= heroes_needed and sum(pools) >= cost
     return sum(pools) >= cost

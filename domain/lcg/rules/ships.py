@@ -85,5 +85,17 @@ def undefended_targets(s: LcgState, seat: Seat, enemy: Uid) -> list[Uid]:
     return table.heroes(s, seat)
 
 
+TAKERS: set[str] = set()
+"""Codes of the enemies a player may take over as ship-objectives (Corsair Skirmisher)."""
+
+
+def ships_in_game(s: LcgState) -> bool:
+    """Whether any card of the game may be a ship-objective: one printed so, or an enemy a
+    player may take over as one (in any other game no character is a ship-objective)."""
+    return "ship-objective" in table.types_in_game(s) or not TAKERS.isdisjoint(table.codes_in_game(s))
+
+
 def ship_objectives(s: LcgState, seat: Seat) -> list[Uid]:
+    if not ships_in_game(s):
+        return []
     return [u for u in table.characters(s, seat) if is_ship_objective(s, u)]

@@ -7,8 +7,9 @@ plus the card's own passive text (Gimli, Chieftain Ufthak).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
-from domain.lcg.cards import CARDS, CardDef, Host, text_of
+from domain.lcg.cards import CARDS, NO_TEXT, TEXTS, CardDef, Host, Text
 from domain.lcg.epic import COUNTED
 from domain.lcg.state import IN_PLAY_ZONES, LcgState, Seat, Uid
 
@@ -27,6 +28,94 @@ KEYWORD_AURAS: list[KeywordAura] = []
 KEPT_RESOURCES: list[Callable[[LcgState, Uid], int]] = []
 """Resources a card's text keeps on it as a lasting count rather than as tokens (Isle of
 Fortune: they must still be known as it leaves play); each returns 0 where it does not apply."""
+
+
+H = TypeVar("H")
+
+
+def text_of(code: str) -> Text:
+    """``cards.text_of`` compiled: the rules read a card's text about 30,000 times a game,
+    and a call from compiled code into an interpreted function costs a Python frame."""
+    found = TEXTS.get(code)
+    return found if found is not None else NO_TEXT
+
+
+NEEDS: dict[Any, frozenset[str]] = {}
+"""Hooks (an entry of :data:`AURAS`, ``resources.IGNORES_RESOURCE_MATCH``, ...) that can give
+something only when a card of one of these codes is in the game (:func:`needs`)."""
+
+
+def needs(hook: H, *codes: str) -> H:
+    """Record that ``hook`` gives nothing (0, False, nothing) unless a card of one of
+    ``codes`` is in the game; :func:`in_game` then leaves it out of the other games."""
+    NEEDS[hook] = frozenset(codes)
+    return hook
+
+
+class _Pool:
+    """The card codes of the game last asked about, and the hooks that can apply in it.
+
+    Cards are only ever added to a game (``CardsCreated``) or all replaced by a position
+    (a new dict), and a card's code never changes: the codes are kept while the state's
+    ``cards`` is the same dict with as many cards. The dict itself is held, so its id
+    cannot be reused by another game's while it is kept here."""
+
+    def __init__(self) -> None:
+        self.cards: dict[Uid, Any] | None = None
+        self.size = -1
+        self.codes: frozenset[str] = frozenset()
+        self.types: frozenset[str] = frozenset()
+        self.by_code: dict[str, list[Uid]] = {}
+        """Each code's cards, in uid order."""
+        self.hooks: dict[int, tuple[int, list[Any]]] = {}
+        """By the id of a (module-level) list of hooks: its length then, and those that apply."""
+
+
+_POOL = _Pool()
+
+
+def _pool(s: LcgState) -> _Pool:
+    cards = s.cards
+    pool = _POOL
+    if pool.cards is not cards or pool.size != len(cards):
+        by_code: dict[str, list[Uid]] = {}
+        for uid in sorted(cards):
+            by_code.setdefault(cards[uid].code, []).append(uid)
+        codes = frozenset(by_code)
+        pool.cards, pool.size, pool.codes, pool.by_code = cards, len(cards), codes, by_code
+        pool.types = frozenset([CARDS[code].type for code in codes if code in CARDS])
+        pool.hooks = {}
+    return pool
+
+
+def codes_in_game(s: LcgState) -> frozenset[str]:
+    """The codes of every card in the game (in any zone, in or out of play)."""
+    return _pool(s).codes
+
+
+def uids_of(s: LcgState, code: str) -> list[Uid]:
+    """The cards of the game with ``code`` (in any zone), in uid order; do not change the list."""
+    found = _pool(s).by_code.get(code)
+    return found if found is not None else []
+
+
+def types_in_game(s: LcgState) -> frozenset[str]:
+    """The card types (``hero``, ``ship-objective``, ...) of every card in the game."""
+    return _pool(s).types
+
+
+def in_game(s: LcgState, hooks: list[H]) -> list[H]:
+    """The hooks of ``hooks`` that can apply in this game: those :func:`needs` did not tie
+    to codes, and those tied to a code in the game (in the order they were added)."""
+    pool = _pool(s)
+    found = pool.hooks.get(id(hooks))
+    if found is not None and found[0] == len(hooks):
+        kept: list[H] = found[1]
+        return kept
+    codes = pool.codes
+    kept = [h for h in hooks if h not in NEEDS or not NEEDS[h].isdisjoint(codes)]
+    pool.hooks[id(hooks)] = (len(hooks), kept)
+    return kept
 
 
 def cards_in(s: LcgState, key: str) -> list[Uid]:
@@ -131,7 +220,7 @@ def stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None 
             parts.append(("its own text", extra))
     if s.zones.get("attachments"):
         value += _from_attachments(s, uid, which, parts)
-    for aura in AURAS:
+    for aura in in_game(s, AURAS):
         extra = aura(s, uid, which)
         value += extra
         if parts is not None and extra:
@@ -141,7 +230,7 @@ def stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None 
 
 def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:
     """Whether the card has ``keyword`` now: printed, or given by a passive text."""
-    return CARDS[s.cards[uid].code].has(keyword) or any(aura(s, uid, keyword) for aura in KEYWORD_AURAS)
+    return CARDS[s.cards[uid].code].has(keyword) or any(aura(s, uid, keyword) for aura in in_game(s, KEYWORD_AURAS))
 
 
 def _from_attachments(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None = None) -> int:

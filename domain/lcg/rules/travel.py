@@ -10,10 +10,10 @@ from domain.kernel.decisions import Option
 from domain.kernel.flow import Ask, Call, Decide, If, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import text_of
 from domain.lcg.effects import card_option, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.constant import cannot_leave_staging, must_travel_to
+from domain.lcg.rules.table import text_of
 from domain.lcg.state import LcgState, Uid
 
 TRAVEL_REFUSED = "travel.refused"

@@ -131,6 +131,35 @@ def _listeners() -> dict[type[Event], list[Listener]]:
     return by_type
 
 
+class _InGame:
+    """The listeners of the cards of the game last asked about (:func:`_in_game`)."""
+
+    def __init__(self) -> None:
+        self.codes: frozenset[str] | None = None
+        self.by_type: dict[type[Event], tuple[list[Listener], list[Listener]]] = {}
+
+
+_IN_GAME = _InGame()
+
+
+def _in_game(s: LcgState) -> dict[type[Event], tuple[list[Listener], list[Listener]]]:
+    """For each event type, the listeners among the game's cards (forced effects, then
+    responses): a card not in the game never sets anything off, so its listeners are left
+    out once per game instead of being looked at after every event. Kept while the game's
+    codes are the same set (``table.codes_in_game``, new when a card joins the game)."""
+    codes = table.codes_in_game(s)
+    cached = _IN_GAME
+    if cached.codes is not codes:
+        by_type: dict[type[Event], tuple[list[Listener], list[Listener]]] = {}
+        for on, listeners in _listeners().items():
+            forced = [x for x in listeners if x[1] == "forced" and x[0] in codes]
+            responses = [x for x in listeners if x[1] == "response" and x[0] in codes]
+            if forced or responses:
+                by_type[on] = (forced, responses)
+        cached.codes, cached.by_type = codes, by_type
+    return cached.by_type
+
+
 def _subjects(event: Event) -> Iterator[Uid]:
     for field in ("card", "enemy"):
         value = getattr(event, field, None)
@@ -191,26 +220,68 @@ def _pool(s: LcgState, event: Event, zone: str) -> Pool:
     return uids, {cards[uid].code for uid in uids}
 
 
+_SEAT_PLAY = frozenset(("heroes", "allies", "engaged", "contract"))
+_SHARED_PLAY = frozenset(_SHARED_ZONES)
+
+
+def _listens_from(s: LcgState, zone: str, where: str) -> bool:
+    """Whether a card lying in ``where`` is in the pool of a trigger of ``zone`` (not
+    "subject"): the same cards as :func:`_pool` gathers, told from the card's zone."""
+    if zone == "set-aside":
+        return where == SET_ASIDE_FACE_UP
+    if zone != "hand" and where in _SHARED_PLAY:
+        return True
+    seat, _, rest = where.partition(".")
+    listens = rest == "hand" if zone == "hand" else rest in _SEAT_PLAY
+    if not listens:
+        return False
+    player = s.players.get(seat)
+    return player is not None and not player.eliminated and seat in s.order
+
+
 def triggered(s: LcgState, event: Event, kind: str, pools: dict[str, Pool] | None = None) -> list[Due]:
     """The abilities of ``kind`` this event sets off, in table order (first player first).
 
     ``pools`` (shared by the forced and the response pass over one event) keeps each zone's
     cards and their codes: a listener whose card is not among them is skipped without
     looking at each card (an event type has up to a dozen listeners, the table 30 cards)."""
+    listeners = _in_game(s).get(type(event))
+    if listeners is None:
+        return []
+    return _triggered(s, event, kind, listeners[0] if kind == "forced" else listeners[1], pools)
+
+
+def _triggered(
+    s: LcgState, event: Event, kind: str, listeners: list[Listener], pools: dict[str, Pool] | None = None
+) -> list[Due]:
+    """:func:`triggered` among ``listeners`` (the game's of ``kind`` for the event's type)."""
     if pools is None:
         pools = {}
     out: list[Due] = []
-    for code, k, i, trig in _listeners().get(type(event), ()):
-        if k != kind:
-            continue
-        pool = pools.get(trig.zone)
-        if pool is None:
-            pool = pools[trig.zone] = _pool(s, event, trig.zone)
-        if code not in pool[1]:
-            continue
-        for uid in pool[0]:
-            card = s.cards[uid]
-            if card.code != code or table.blank(s, uid) or not trig.test(s, event, uid):
+    cards = s.cards
+    for code, _, i, trig in listeners:
+        zone = trig.zone
+        if zone == "subject":
+            pool = pools.get(zone)
+            if pool is None:
+                pool = pools[zone] = _pool(s, event, zone)
+            if code not in pool[1]:
+                continue
+            uids = [u for u in pool[0] if cards[u].code == code]
+        else:
+            # the cards with the listener's code that lie in the zones it listens from; in
+            # table order (the pool's) when there are several
+            uids = [u for u in table.uids_of(s, code) if _listens_from(s, zone, cards[u].zone)]
+            if not uids:
+                continue
+            if len(uids) > 1:
+                pool = pools.get(zone)
+                if pool is None:
+                    pool = pools[zone] = _pool(s, event, zone)
+                uids = [u for u in pool[0] if u in uids]
+        for uid in uids:
+            card = cards[uid]
+            if table.blank(s, uid) or not trig.test(s, event, uid):
                 continue
             seat = card.owner or table.holder(s, uid) or s.first
             out.append([len(out), uid, kind, i, seat, trig.bind(s, event, uid) if trig.bind is not None else {}])
@@ -311,17 +382,18 @@ def after(rt: Runtime, event: Event) -> None:
     # Responses to the same event (a ship that gains Boarding as it engages boards with it).
     for hook in HOOKS.get(type(event), ()):
         hook(rt, event)
-    if type(event) in _listeners():
-        s = st(rt)
+    s = st(rt)
+    listeners = _in_game(s).get(type(event))
+    if listeners is not None:
         pools: dict[str, Pool] = {}
-        responses = triggered(s, event, "response", pools)
+        responses = _triggered(s, event, "response", listeners[1], pools) if listeners[1] else []
         if responses:
             rt.defer("lcg.response", {"_by": event.seq}, caller={}, items=responses)
-        forced = triggered(s, event, "forced", pools)
+        forced = _triggered(s, event, "forced", listeners[0], pools) if listeners[0] else []
         if forced:
             rt.call("lcg.forced", {"_by": event.seq}, caller={}, items=forced)
     check = FRAMEWORK.get(type(event))
     if check is not None:
         check(rt, event)
-    if type(event) in attachments.HOST_MAY_LEAVE and st(rt).zones.get("attachments"):
+    if type(event) in attachments.HOST_MAY_LEAVE and s.zones.get("attachments"):
         attachments.check_orphans(rt, event)

@@ -13,11 +13,10 @@ from collections.abc import Callable
 from domain.kernel.decisions import Option
 from domain.kernel.flow import Ask, Call, Decide, If, Node, Restart, Seq
 from domain.kernel.runtime import Runtime
-from domain.lcg.cards import text_of
 from domain.lcg.effects import each_player, st
 from domain.lcg.rules import table
 from domain.lcg.rules.playing_events import event_actions
-from domain.lcg.rules.table import cards_in, seats_in_turn
+from domain.lcg.rules.table import cards_in, seats_in_turn, text_of
 from domain.lcg.state import LcgState, Seat
 
 
@@ -26,10 +25,12 @@ def available_actions(s: LcgState, seat: Seat, planning: bool = False) -> list[O
     or open to every player, and the Action events in its hand. ``planning``: only the
     Actions also offered between the cards a player plays in the planning step."""
     options: list[Option] = []
+    cards = s.cards
     for owner, uid in _with_actions(s):
-        if table.blank(s, uid):
+        actions = text_of(cards[uid].code).actions
+        if not actions or table.blank(s, uid):
             continue
-        for i, action in enumerate(text_of(s.cards[uid].code).actions):
+        for i, action in enumerate(actions):
             if planning and not action.planning:
                 continue
             if (owner == seat or action.anyone) and action.available(s, uid, seat):

@@ -121,7 +121,7 @@ const S = {
   events: [], // the viewer's events, in order
   selected: null,
   watching: null,
-  busy: false,
+  answering: null, // the id of the decision whose answer is on its way
   cards: new Map(), // the shown table's cards by uid
   room: null, // the game's room (names, bots, talk, take-backs): room.js
   verdict: null,
@@ -590,8 +590,11 @@ function commandId() {
 }
 
 async function submit(decision, choice) {
-  if (S.busy) return;
-  S.busy = true;
+  // A second click on the decision being answered is dropped; the next decision, which the
+  // stream (Watch) can show before this answer's reply comes, is answered at once.
+  const id = num(decision.id);
+  if (S.answering === id) return;
+  S.answering = id;
   showError(null);
   for (const b of document.querySelectorAll("#decision button")) b.disabled = true;
   try {
@@ -604,13 +607,16 @@ async function submit(decision, choice) {
       commandId: commandId(),
       includeView: true,
     }));
-    if (result.view && num(result.view.version) >= num(S.live.version)) setLive(result.view);
+    // a view the stream already brought is not drawn again (that would undo a choice being made)
+    if (result.view && S.live && num(result.view.version) > num(S.live.version)) setLive(result.view);
   } catch (error) {
     showError(error);
-    if (error.code === "aborted") await reload();
+    // aborted: the decision was answered meanwhile; failed_precondition: none is pending (the
+    // game ended) or it is not this seat's. The table shown is stale either way: read it anew.
+    if (error.code === "aborted" || error.code === "failed_precondition") await reload().catch(() => renderDecision());
     else renderDecision();
   } finally {
-    S.busy = false;
+    if (S.answering === id) S.answering = null;
   }
 }
 

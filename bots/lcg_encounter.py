@@ -1,0 +1,122 @@
+"""What a seat may know of the encounter deck: its composition, never its order.
+
+The scenario's encounter sets are public (printed on the quest cards), and every encounter
+card face up on the table (the staging area, the engaged enemies and their turned-up
+shadows, the conditions attached, the discard pile, the victory display, the active
+location) is out of the deck. What is left is what the next reveal is drawn from, as far
+as the seat can tell: the encounter deck and the face-down shadow cards together, each
+card as likely as another. The quest planner (:mod:`bots.lcg_quest`) prices the staging
+step's reveal over this distribution.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from domain.lcg.cards import CARDS
+from domain.lcg.scenarios import SCENARIOS, load
+from projections.lcg import CardView, TableView
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """One kind of card the next reveal may turn up, and its chance."""
+
+    chance: float
+    threat: int
+    """Threat it adds to the staging area (an enemy or a location)."""
+    enemy: CardView | None
+    """The enemy, when it is one (whether it engages is the planner's reading)."""
+    harm: str
+    """Its When Revealed effect, as the planner prices it (``REVEALED_HARM``), or ""."""
+
+
+EXHAUST_ONE = "exhaust-one"
+"""Each player exhausts a character he controls: one fewer ready for the combat."""
+WOUND_EXHAUSTED = "wound-exhausted"
+"""1 damage to each exhausted character: every quester that did not ready."""
+WOUND_QUESTER = "wound-quester"
+"""2 damage to a character committed to the quest."""
+LOSE_QUESTER = "lose-quester"
+"""A character is removed from the quest: its willpower no longer counts."""
+LESS_WILLPOWER = "less-willpower"
+"""Each committed character gets -1 willpower."""
+HERO_STUCK = "hero-stuck"
+"""A hero does not ready (a condition): the same whatever the plan."""
+REVEALED_HARM = {
+    "core-074": EXHAUST_ONE,  # King Spider
+    "core-076": LESS_WILLPOWER,  # Ungoliant's Spawn
+    "core-080": HERO_STUCK,  # Caught in a Web
+    "core-089": WOUND_QUESTER,  # Dol Guldur Orcs
+    "core-093": WOUND_EXHAUSTED,  # The Necromancer's Reach
+    "core-098": LOSE_QUESTER,  # Black Forest Bats
+}
+"""The When Revealed effects of Passage through Mirkwood's encounter cards that a round's
+plan can answer (commit fewer, keep a spare defender), by card; others count none."""
+
+
+def _codes(view: TableView) -> set[str]:
+    return {q.code for q in (view.quest,) if q is not None}
+
+
+def composition(view: TableView) -> Counter[str] | None:
+    """The encounter cards (by code) the seat cannot see, as a multiset; None when the quest
+    is not one a scenario knows."""
+    load()
+    quests = _codes(view)
+    found = next((s for s in SCENARIOS.values() if quests & set(s.quest)), None)
+    if found is None:
+        return None
+    left = Counter(found.encounter_deck("standard"))
+    seen: dict[int, str] = {}
+
+    def mark(card: CardView) -> None:
+        seen[card.uid] = card.code
+        for other in (*card.attachments, *card.shadows):
+            mark(other)
+
+    places = [*view.staging, *view.revealed, *view.encounter_discard, *view.victory, *view.set_aside]
+    for card in places:
+        mark(card)
+    if view.active_location is not None:
+        mark(view.active_location)
+    for player in view.players:
+        for card in (*player.heroes, *player.allies, *player.engaged):
+            mark(card)
+    left.subtract(Counter(code for code in seen.values() if code in left))
+    return +left
+
+
+def reveals(view: TableView) -> list[Reveal] | None:
+    """The distribution of the next card revealed, grouped by what it does to a round's plan;
+    None when the encounter deck's composition is unknown or empty."""
+    left = composition(view)
+    total = sum(left.values()) if left else 0
+    if not left or total == 0:
+        return None
+    grouped: dict[tuple[object, ...], tuple[int, Reveal]] = {}
+    for code, n in left.items():
+        d = CARDS[code]
+        enemy = None
+        if d.type == "enemy":
+            enemy = CardView(
+                uid=-1,
+                code=code,
+                name=d.name,
+                type="enemy",
+                attack=d.attack,
+                defense=d.defense,
+                hit_points=d.hit_points,
+                threat=d.threat,
+                engagement_cost=d.engagement_cost,
+            )
+        threat = d.threat if d.type in ("enemy", "location") else 0
+        harm = REVEALED_HARM.get(code, "")
+        key = (threat, harm, d.attack, d.defense, d.hit_points, d.engagement_cost) if enemy else (threat, harm)
+        count, first = grouped.get(key, (0, Reveal(0.0, threat, enemy, harm)))
+        grouped[key] = (count + n, first)
+    return [
+        Reveal(count / total, r.threat, r.enemy, r.harm)
+        for count, r in sorted(grouped.values(), key=lambda g: (-g[0], g[1].threat))
+    ]

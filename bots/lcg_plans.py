@@ -1,0 +1,62 @@
+"""Scenario plans of the greedy LCG player: what a scenario asks beyond the general heuristics.
+
+Journey Along the Anduin (Core Set): the players cannot leave stage 1 while a Hill Troll
+is in play (core-126), and at 32 starting threat the troll searched out at 1B (engagement
+cost 30, 6 attack, 3 defense, 9 hit points) engages in the first round. Its excess combat
+damage raises the defending player's threat (core-082), so an ally given up to it costs
+threat too. Questing with every hero leaves only allies to give up to it and nobody to
+wound it; the plan keeps the heroes back from the quest while a troll is to attack (the
+hero who quests and readies, Aragorn, still quests), engages nothing else by choice, and
+wounds the troll with every ready character whose attacks together beat its defense:
+damage stays on an enemy (and the hero who took its attack, Gimli, hits harder for each
+damage token on him, core-004). The general rules pick the defender: a hero who survives.
+"""
+
+from __future__ import annotations
+
+from projections.lcg import CardView, PlayerView, TableView
+
+MUST_DIE = frozenset({"Hill Troll"})
+"""Enemies that bar the quest while in play (Journey Along the Anduin, 1B): wounded by every
+attack that gets through their defense, even one that cannot kill this round."""
+
+
+NO_ENGAGEMENT_CHECKS = frozenset({"Anduin Passage"})
+"""Quest stages without engagement checks (Journey Along the Anduin, 2B, core-127): an enemy
+in the staging area stays there unless engaged by choice."""
+
+
+def engagement_checks(view: TableView) -> bool:
+    """Whether the encounter phase makes engagement checks at the current quest stage."""
+    return view.quest is None or view.quest.name not in NO_ENGAGEMENT_CHECKS
+
+
+def _will_engage(enemy: CardView, me: PlayerView, view: TableView) -> bool:
+    cost = enemy.engagement_cost
+    return engagement_checks(view) and cost is not None and cost <= me.threat
+
+
+def trolls(view: TableView, me: PlayerView) -> list[CardView]:
+    """The must-die enemies that will attack this seat this round: engaged with it, or in
+    the staging area with an engagement cost its threat reaches, when engagement checks are
+    made."""
+    staged = [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
+    return [e for e in [*me.engaged, *staged] if e.name in MUST_DIE]
+
+
+def held_back(view: TableView, me: PlayerView, ready: list[CardView], readies: set[int]) -> set[int]:
+    """Characters kept from the quest whatever it would gain: while a must-die enemy is to
+    attack, every hero that does not ready after committing (one to take the attack, the
+    others to wound it)."""
+    if not trolls(view, me):
+        return set()
+    return {c.uid for c in ready if c.type == "hero" and c.uid not in readies}
+
+
+def wound(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
+    """Every ready attacker, when ``enemy`` must die and their attack together gets through
+    its defense; None when the general rule applies."""
+    if enemy.name not in MUST_DIE:
+        return None
+    power = sum(c.attack or 0 for c in ready)
+    return ready if power > (enemy.defense or 0) else None

@@ -1,0 +1,61 @@
+"""Moving a card between zones, as the apply functions of ``domain/lcg/events.py`` do it.
+
+A module of its own so that it can be compiled (domain/build.py): the module of the
+events defines ``msgspec.Struct`` classes and stays interpreted, while a card moves about
+five times a game round.
+"""
+
+from __future__ import annotations
+
+from domain.lcg.state import FACE_DOWN_OWN, FACE_DOWN_SHARED, IN_PLAY_ZONES, Card, LcgState, Player, Seat, Uid
+
+_IN_PLAY_ZONES = (*IN_PLAY_ZONES, "revealed")
+"""Zones whose cards keep their tokens when moving among them (a revealed enemy keeps
+the damage it took as it was revealed when it enters the staging area)."""
+
+_KNOWN: dict[str, bool] = {}
+"""Whether each zone seen so far is one of :data:`_IN_PLAY_ZONES` (by its last part)."""
+
+
+def in_play_zone(zone: str) -> bool:
+    known = _KNOWN.get(zone)
+    if known is None:
+        known = _KNOWN[zone] = zone.rsplit(".", 1)[-1] in _IN_PLAY_ZONES
+    return known
+
+
+def leaves_play(card: Card) -> None:
+    """Tokens, states and attachments do not follow a card out of play."""
+    card.exhausted = card.committed = False
+    card.damage = card.resources = card.progress = 0
+    card.attached_to = None
+    card.surge = card.shown = card.cancelled = False
+
+
+def face_down(players: dict[Seat, Player], zone: str) -> bool:
+    """``state.face_down_pile``, compiled."""
+    if zone in FACE_DOWN_SHARED:
+        return True
+    seat, _, rest = zone.partition(".")
+    return rest in FACE_DOWN_OWN and seat in players
+
+
+def move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:
+    """Card ``uid`` goes to ``zone`` (at the bottom, or on top with ``top``)."""
+    card = s.cards[uid]
+    s.zones[card.zone].remove(uid)
+    if not (in_play_zone(zone) and in_play_zone(card.zone)):
+        leaves_play(card)
+    players = s.players
+    if face_down(players, zone):
+        # a card keeps what was known of it from one face-down pile to another (a shadow
+        # card dealt from the deck); from anywhere else it went face down where it was seen
+        card.known = card.known or not face_down(players, card.zone)
+    else:
+        card.known = False
+    card.zone = zone
+    pile = s.zones.setdefault(zone, [])
+    if top:
+        pile.insert(0, uid)
+    else:
+        pile.append(uid)

@@ -1,0 +1,83 @@
+"""How every benchmark publishes its section (``tools/bench.py``): the section written to the
+file in English, the rows and the file told to the console in the language spoken; and the
+command line's benchmark commands, each running its own tool."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from pathlib import Path
+
+import pytest
+
+from projections.i18n import speaking
+from tools.bench import Row, load_row, publish, told_row
+from tools.cli import main
+from tools.phrase import phrase
+
+ROWS: list[Row] = [
+    (phrase("%(rate)s events/s, %(n)s games/s", rate="1,000", n="2.0"), "3.0x", phrase("goal >= 30,000 events/s")),
+    (phrase("load average of the machine at the end of the run (other work shares its cores)"), "0.5", ""),
+]
+
+
+def test_a_section_is_written_in_english_and_told_in_the_language_spoken(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "BENCHMARKS.md"
+    with speaking("es"):
+        publish(str(output), "engine", "Engine", "westmarch bench --quick", ROWS)
+    written = output.read_text(encoding="utf-8")
+    assert "<!-- section:engine -->" in written and "Produced by `westmarch bench --quick`" in written
+    assert "| 1,000 events/s, 2.0 games/s | 3.0x | goal >= 30,000 events/s |" in written
+    assert capsys.readouterr().out.splitlines() == [
+        "1,000 eventos/s, 2.0 partidas/s: 3.0x (objetivo >= 30,000 eventos/s)",
+        "carga media de la máquina al final de la ejecución (otro trabajo comparte sus núcleos): 0.5",
+        f"escrito en {output}",
+    ]
+
+
+def test_a_benchmark_that_told_its_rows_as_it_measured_says_only_where_it_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "BENCHMARKS.md"
+    with speaking("ja"):
+        publish(str(output), "peers", "Peers", "westmarch bench-peers --peers DIR", ROWS, echo=False)
+        said = capsys.readouterr().out.splitlines()
+    assert len(said) == 1 and str(output) in said[0] and "written to" not in said[0]
+    assert "| 3.0x |" in output.read_text(encoding="utf-8")
+
+
+def test_a_row_without_a_goal_is_told_without_parentheses() -> None:
+    assert told_row(("measure", "1 s", "")) == "measure: 1 s"
+    assert told_row(("measure", "1 s", "goal")) == "measure: 1 s (goal)"
+    measure, load, goal = load_row()
+    assert measure.startswith("load average") and float(load) >= 0 and goal == ""
+
+
+BENCHMARKS = {
+    "bench": "bench",
+    "bench-load": "bench_load",
+    "bench-service": "bench_service",
+    "bench-records": "bench_records",
+    "bench-wotr": "bench_wotr",
+    "bench-compiled": "bench_compiled",
+    "bench-peers": "bench_peers",
+    "bench-decks": "bench_decks",
+    "bench-bots": "bench_bots",
+}
+
+
+@pytest.mark.parametrize("command", sorted(BENCHMARKS))
+def test_each_benchmark_command_runs_its_own_tool(command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = importlib.import_module(f"tools.{BENCHMARKS[command]}")
+    ran: list[argparse.Namespace] = []
+
+    def measured(args: argparse.Namespace) -> int:
+        ran.append(args)
+        return 7
+
+    monkeypatch.setattr(module, "main", measured)
+    extra = ["--peers", "peers"] if command == "bench-peers" else []
+    assert main([command, "--output", "elsewhere.md", *extra]) == 7
+    assert len(ran) == 1 and ran[0].output == "elsewhere.md" and ran[0].command == command

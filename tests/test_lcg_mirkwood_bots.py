@@ -1,0 +1,119 @@
+"""The LCG bots in Passage through Mirkwood: the quest planner's reckoning of the staging
+reveal, and the search's fitted value of a position (tools/fit_value.py)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, cast
+
+import pytest
+
+from bots.lcg_encounter import composition, reveals
+from bots.lcg_greedy import GreedyBot
+from bots.worlds import LCG_VALUE_FEATURES, LCG_VALUE_WEIGHTS, searchable
+from domain.lcg.cards import CARDS
+from domain.lcg.scenarios import scenario
+from domain.lcg.state import LcgState
+from projections.lcg import view
+from tools import fit_value
+from tools.fixtures import Run
+
+MIRKWOOD = "passage-through-mirkwood"
+
+
+def _run(zones: dict[str, Any], at: str = "lcg.quest.commit", threat: int = 29) -> Run:
+    return Run(
+        {
+            "game": {"scenario": MIRKWOOD, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {"at": at, "phase": "quest", "threat": {"p1": threat}, "zones": zones},
+        }
+    )
+
+
+def _encounter(enemies: bool) -> list[str]:
+    """The names of the Mirkwood encounter cards that are (or are not) enemies."""
+    return [
+        CARDS[c].name for c in scenario(MIRKWOOD).encounter_deck("standard") if (CARDS[c].type == "enemy") == enemies
+    ]
+
+
+def _committed(zones: dict[str, Any]) -> set[str]:
+    """Whom the greedy bot commits to the quest at the position."""
+    run = _run(zones)
+    for _ in range(50):
+        state = cast(LcgState, run.game.state)
+        decision = state.pending
+        assert decision is not None
+        choice = GreedyBot(1).choose(decision, partial(view, state, decision.seat))
+        if decision.rule == "lcg.quest.commit":
+            return {CARDS[state.cards[int(uid)].code].name for uid in choice}
+        run.game.answer(decision.seat, decision.id, choice)
+    raise AssertionError("no commit decision came")
+
+
+def test_the_seat_knows_the_encounter_deck_as_the_cards_it_has_not_seen() -> None:
+    run = _run({"quest": ["Flies and Spiders"], "staging": ["Old Forest Road"], "encounter.discard": _encounter(False)})
+    state = cast(LcgState, run.game.state)
+    left = composition(view(state, "p1"))
+    assert left is not None
+    assert all(CARDS[code].type == "enemy" for code in left)
+    assert sum(left.values()) == len(_encounter(True))
+    known = reveals(view(state, "p1"))
+    assert known is not None
+    assert sum(r.chance for r in known) == pytest.approx(1.0)
+    assert all(r.enemy is not None for r in known)
+
+
+def test_a_defender_stays_back_when_the_reveal_is_likely_an_enemy_that_engages() -> None:
+    # Before the reveal was priced, the planner counted 2 threat for it and no enemy, and
+    # committed all three heroes at threat 29, leaving nobody to defend the Forest Spider,
+    # King Spider or Dol Guldur Orcs the staging step would most likely bring.
+    no_enemy_left = _committed(
+        {"quest": ["Flies and Spiders"], "staging": ["Old Forest Road"], "encounter.discard": _encounter(True)}
+    )
+    enemies_left = _committed(
+        {"quest": ["Flies and Spiders"], "staging": ["Old Forest Road"], "encounter.discard": _encounter(False)}
+    )
+    assert no_enemy_left == {"Aragorn", "Gimli", "Legolas"}
+    assert "Gimli" not in enemies_left
+
+
+def _value(zones: dict[str, Any], threat: int = 29) -> float:
+    run = _run({"quest": ["Flies and Spiders"], **zones}, threat=threat)
+    return searchable("lcg").value(cast(LcgState, run.game.state), "p1")  # type: ignore[misc]
+
+
+def test_the_value_of_a_position_is_monotone_in_the_obvious_features() -> None:
+    base = _value({})
+    assert 0.0 < base < 1.0
+    assert _value({"quest": [{"card": "Flies and Spiders", "progress": 5}]}) > base
+    assert _value({}, threat=40) < base
+    hurt = [{"card": "Aragorn", "damage": 3}, "Gimli", "Legolas"]
+    assert _value({"p1.heroes": hurt}) < base
+    assert _value({"p1.heroes": ["Gimli", "Legolas"]}) < _value({"p1.heroes": hurt})
+    assert _value({"p1.engaged": ["Forest Spider"]}) < base
+    assert _value({"staging": ["Necromancer's Pass"]}) < base
+
+
+def test_the_committed_weights_have_the_signs_that_make_the_value_monotone() -> None:
+    weights = dict(zip(LCG_VALUE_FEATURES, LCG_VALUE_WEIGHTS[1:], strict=True))
+    assert len(LCG_VALUE_WEIGHTS) == len(LCG_VALUE_FEATURES) + 1
+    assert weights["progress"] > 0 and weights["health"] > 0 and weights["heroes"] > 0
+    assert weights["threat"] < 0 and weights["engaged"] < 0 and weights["staged"] < 0
+
+
+def test_a_fit_is_the_same_from_the_same_seed() -> None:
+    data = fit_value.samples(2, 7)
+    assert data == fit_value.samples(2, 7)
+    assert fit_value.fit(data) == fit_value.fit(list(data))
+    assert all(len(x) == len(LCG_VALUE_FEATURES) for x, _ in data)
+
+
+def test_the_fit_finds_a_feature_that_decides_the_result() -> None:
+    # the first feature wins the game above a half, the second is noise
+    data = [((i / 20, (7 * i % 20) / 20), 1.0 if i >= 10 else 0.0) for i in range(20)]
+    data += [((0.45, 0.3), 1.0), ((0.55, 0.6), 0.0)]
+    intercept, decisive, noise = fit_value.fit(data * 10)
+    assert decisive > 2.0
+    assert abs(noise) < decisive / 4
+    assert intercept + decisive * 0.2 < 0 < intercept + decisive * 0.8

@@ -1111,7 +1111,7 @@ def _mist_discount(s: LcgState, seat: Seat, uid: Uid) -> int:
     return int(on[-1].rsplit(":", 1)[1]) if len(on) > off else 0
 
 
-playing_events.COST_REDUCTIONS.append(_mist_discount)
+playing_events.COST_REDUCTIONS.append(table.needs(_mist_discount, SILENT_MIST))  # its Action opens the discount
 
 
 def _mist_events(s: LcgState, seat: Seat, discount: int) -> list[tuple[Uid, int]]:
@@ -1497,7 +1497,7 @@ def _voyage_event_discount(s: LcgState, seat: Seat, uid: Uid) -> int:
     return VOYAGE_LESS if s.cards[uid].zone == f"{seat}.deck" else 0
 
 
-playing_events.COST_REDUCTIONS.append(_voyage_event_discount)
+playing_events.COST_REDUCTIONS.append(table.needs(_voyage_event_discount, A_PERILOUS_VOYAGE))
 
 
 def _found_cost(s: LcgState, uid: Uid) -> int:

@@ -46,13 +46,18 @@ def available_actions(s: LcgState, seat: Seat, planning: bool = False) -> list[O
 
 
 def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
-    """Cards in play whose Actions may be used, with who controls them: characters and the
+    """Cards in play with Actions, with who controls them: characters and the
     attachments a player controls; encounter conditions, the scenario's setup card and quest
     stage are nobody's (their Actions say who may use them)."""
     out: list[tuple[Seat | None, int]] = []
+    cards = s.cards
     for owner in seats_in_turn(s):
-        out += [(owner, u) for u in table.characters(s, owner) + table.controlled_attachments(s, owner)]
-        out += [(owner, u) for u in cards_in(s, f"{owner}.contract")]
+        # only cards with Actions: an attachment left out here has none, so it is left out
+        # of the nobody's below as well
+        for u in table.characters(s, owner) + table.controlled_attachments(s, owner):
+            if text_of(cards[u].code).actions:
+                out.append((owner, u))
+        out += [(owner, u) for u in cards_in(s, f"{owner}.contract") if text_of(cards[u].code).actions]
     controlled = {u for _, u in out}
     out += [
         (None, a)

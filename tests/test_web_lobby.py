@@ -39,6 +39,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from bots import is_action_window, random_choice
 from domain.kernel.decisions import Decision, Kind
+from domain.kernel.events import Created, Reseeded
 from domain.record import verify_record as verify_record_lines
 from domain.rulesets import ruleset
 from service.app import Westmarch, store_env
@@ -372,6 +373,18 @@ def answer(box: WebElement, decision: Decision) -> None:
 # -- what the pages were sent -----------------------------------------------------------------
 
 
+def chance_of(server: ThreadedServer, games: list[str]) -> str:
+    """How chance went in each game, to play it again: the seed it was created with (a lobby
+    game's is random) and each fresh seed a take-back told it (``Reseeded``), at its version."""
+    told = []
+    for game in games:
+        history = server.app.history(UUID(game))
+        created = next((e for e in history if isinstance(e, Created)), None)
+        reseeds = ", ".join(f"reseeded {e.seed} at version {e.seq}" for e in history if isinstance(e, Reseeded))
+        told.append(f"game {game}: seed {created.seed if created else '?'}{'; ' + reseeds if reseeds else ''}")
+    return "; ".join(told)
+
+
 def check_pages(
     server: ThreadedServer,
     secrets: Secrets,
@@ -382,7 +395,21 @@ def check_pages(
     """Every view, event and explanation sent to a seat's or the spectator's page, checked
     against the oracle of the game it was about; the room's talk against the channels its
     viewer reads; and no page that asked with its token was sent another viewer's token.
-    Returns how many messages were checked."""
+    Returns how many messages were checked. A failure names the games' seeds (see
+    :func:`chance_of`), so the game can be played again."""
+    try:
+        return _check_pages(server, secrets, viewer_of, games, messages)
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n(to play it again: {chance_of(server, games)})") from error
+
+
+def _check_pages(
+    server: ThreadedServer,
+    secrets: Secrets,
+    viewer_of: dict[str, str],
+    games: list[str],
+    messages: list[tuple[str, Any, Message]],
+) -> int:
     oracles: dict[str, Oracle] = {}
     viewers = sorted({v for v in viewer_of.values() if v != "referee"})
     others = {token: [t for t in viewer_of if t != token] for token in viewer_of}

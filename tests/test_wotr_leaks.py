@@ -6,7 +6,9 @@ zones of the referee's folded history: every draw deck, the path and battlegroun
 down), and another seat's hand, cycle pile, eliminated pile and the cards it draws aside to choose
 from — a teammate's included (hands are secret between teammates too); the paths in the Shadow's
 scoring area lie face down. Against the Shadow: a Shadow bot's eliminated pile may be inspected
-by anyone (seed 003). A card a seat looked at is shown to that seat, and a card taken by
+by anyone (seed 003). While a seat's Mirror of Galadriel is in play, the top card of its own
+draw deck is not hidden from it (aragorn-060: "While in play, you may look at the top card of
+your draw deck at any time"). A card a seat looked at is shown to that seat, and a card taken by
 name from a deck is shown to all. The oracle and the game played over gRPC are in
 ``tests/leak_support.py``.
 """
@@ -20,7 +22,7 @@ import pytest
 
 from domain.kernel.events import Event
 from domain.wotr import events as wotr_events
-from domain.wotr.cards import LOCATIONS
+from domain.wotr.cards import CARDS, LOCATIONS
 from domain.wotr.ruleset import WOTR
 from domain.wotr.state import WotrState
 from projections.wotr import view as wotr_view
@@ -38,8 +40,22 @@ GAMES = [  # (scenario, seed, decisions at most)
     ("fellowship", 205, 200),
 ]
 
+MIRROR = "Mirror of Galadriel"
+
 _PRIVATE = {"hand", "cycle", "eliminated", "aside"}
 """A seat's own zones: face down to every other viewer."""
+
+
+def _mirror_shows(state: WotrState, viewer: str) -> set[int]:
+    """The top card of ``viewer``'s draw deck while its own Mirror of Galadriel is in play (in
+    a reserve, or on an active location wielded by Galadriel): aragorn-060's text lets it look
+    at that card at any time."""
+    deck = state.zones.get(f"{viewer}.deck", [])
+    active = [state.cards[u].code for zone in ("path", "battlegrounds") for u in state.zones.get(zone, [])]
+    in_play = [u for zone, uids in state.zones.items() if zone.endswith(".reserve") for u in uids]
+    in_play += [u for code in active for u in state.zones.get(f"at.{code}", [])]
+    mirror = any(CARDS[state.cards[u].code].name == MIRROR and state.cards[u].owner == viewer for u in in_play)
+    return {deck[0]} if mirror and deck else set()
 
 
 def hidden_from(state: WotrState, viewer: str) -> set[int]:
@@ -58,7 +74,7 @@ def hidden_from(state: WotrState, viewer: str) -> set[int]:
             hidden.update(uids)
         elif zone == "shadow.score":
             hidden.update(u for u in uids if LOCATIONS[state.cards[u].code].kind == "path")
-    return hidden
+    return hidden - _mirror_shows(state, viewer)
 
 
 def _shown(event: Event, viewer: str) -> set[int]:

@@ -62,6 +62,28 @@ def _icons_at(card: CardView, loc: LocationView, team: str) -> int:
     return card.bg_attack + card.lead_attack
 
 
+def _arriving_icons(card: CardView, loc: LocationView, team: str) -> int:
+    """The icons ``card`` would add to ``team``'s side at ``loc`` arriving now. On a
+    battleground a character's leadership icons count only while an army of its faction
+    there supports it, one army per character (rules digest §6.3; ``combat.tally``): a
+    leader alone adds only its battleground icons, and an army arriving beside a waiting
+    leader adds the leader's too."""
+    if loc.kind == "path" or card.type not in ("character", "army"):
+        return _icons_at(card, loc, team)
+    attack = loc.deck != team
+    base = card.bg_attack if attack else card.bg_defense
+
+    def lead(c: CardView) -> int:
+        return c.lead_attack if attack else c.lead_defense
+
+    kin = [c for c in loc.cards if c.faction == card.faction and c.uid != card.uid]
+    armies = sum(1 for c in kin if c.type == "army")
+    leaders = sorted((lead(c) for c in kin if c.type == "character" and lead(c) > 0), reverse=True)
+    if card.type == "character":
+        return base + (lead(card) if armies > len(leaders) else 0)
+    return base + (leaders[armies] if len(leaders) > armies else 0)
+
+
 def _margin(loc: LocationView, team: str) -> int:
     """How far ``team`` is ahead in the combat at ``loc`` as it stands (0: just winning;
     below 0: losing), from the combat's own count."""
@@ -227,7 +249,8 @@ class Front:
         return uid in self.uids
 
     def icons(self, card: CardView) -> int:
-        return _icons_at(card, self.loc, self.team)
+        """The icons ``card`` adds here arriving now, with the items it carries."""
+        return _arriving_icons(card, self.loc, self.team) + sum(_icons_at(i, self.loc, self.team) for i in card.items)
 
     def chance(self, margin: float) -> float:
         """The chance of taking the location at ``margin``: certain beyond the other team's

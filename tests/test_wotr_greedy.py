@@ -12,9 +12,10 @@ from functools import partial
 from bots.wotr_greedy import Front, GreedyBot
 from domain.game import Game
 from domain.kernel.decisions import Decision
+from domain.wotr.cards import CARDS
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
-from projections.wotr import LocationView, TableView
+from projections.wotr import CardView, LocationView, TableView
 from tools.games import kind
 
 
@@ -76,3 +77,41 @@ def test_a_shadow_seat_whose_factions_cannot_enter_is_no_threat() -> None:
     assert _deck_icons_by("trilogy", "witch-king", "helms-deep", "shadow") == 0.0
     assert _deck_icons_by("trilogy", "saruman", "helms-deep", "shadow") > 0.0
     assert _deck_icons_by("trilogy", "witch-king", "minas-tirith", "shadow") > 0.0
+
+
+def _card(uid: int, code: str) -> CardView:
+    d = CARDS[code]
+    return CardView(
+        uid=uid,
+        code=code,
+        name=d.name,
+        type=d.type,
+        faction=d.faction,
+        owner="frodo",
+        path=d.path,
+        bg_attack=d.bg_attack,
+        bg_defense=d.bg_defense,
+        lead_attack=d.lead_attack,
+        lead_defense=d.lead_defense,
+    )
+
+
+def test_a_leader_alone_adds_no_leadership_icons_to_a_battleground() -> None:
+    """Rules digest §6.3: a character's leadership icons count on a battleground only while
+    an army of its faction there supports it. Ghân-buri-Ghân (Rohan, leadership 1, no
+    battleground icons) defending Edoras alone adds nothing (the bot counted his icon there,
+    and sent leaders alone to battlegrounds they could not hold); beside an unpaired Rohan
+    army he adds his icon, and the army arriving beside him adds his too."""
+    _, view = _first_turn(_game("trilogy", 3))
+    edoras = LocationView(uid=9001, code="edoras", name="Edoras", kind="battleground", vp=1, defense=1, deck="free")
+    edoras.defending = ("wizard", "rohan")
+    edoras.attacking = ("isengard",)
+    leader = _card(9002, "frodo-084")
+    riders = next(code for code, d in CARDS.items() if d.type == "army" and d.faction == "rohan" and d.bg_defense)
+    army = _card(9003, riders)
+    front = _front(view, edoras)
+    assert front.icons(leader) == 0
+    edoras.cards = [army]
+    assert _front(view, edoras).icons(leader) == 1
+    edoras.cards = [leader]
+    assert _front(view, edoras).icons(army) == army.bg_defense + 1

@@ -629,6 +629,7 @@ def test_two_people_play_the_war_of_the_ring_against_the_shadow_bots(
     assert set(links) == {"frodo", "aragorn", "spectator", "referee"}
     game = fragment(links["frodo"])["token"].split(".", 1)[0]
     referee = fragment(links["referee"])["token"]
+    print(f"\n{chance_of(server, [game])}")  # shown with any failure of this test (the seed is random)
 
     open_link(bob, links["aragorn"])  # Alice sent Bob his seat's link
     name = bob.find_element(By.ID, "seat-name")

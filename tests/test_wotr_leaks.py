@@ -17,19 +17,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from uuid import uuid4
 
+import msgspec
 import pytest
 
-from domain.kernel.events import Event
+from bots import is_action_window
+from domain.game import Game
+from domain.kernel.decisions import Decision, Kind
+from domain.kernel.events import DecisionAnswered, Event
 from domain.wotr import events as wotr_events
 from domain.wotr.cards import CARDS, LOCATIONS
+from domain.wotr.options import wotr_options
+from domain.wotr.rules.table import mirror_in_play
 from domain.wotr.ruleset import WOTR
 from domain.wotr.state import WotrState
 from projections.wotr import view as wotr_view
 from service.app import store_env
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.server import ThreadedServer
-from tests.leak_support import Secrets, play_and_check
+from tests.leak_support import Oracle, Secrets, play_and_check
 from tests.rpc_support import stub_for, threaded_server, tokens
 
 GAMES = [  # (scenario, seed, decisions at most)
@@ -184,3 +191,82 @@ def test_bad_bot_options_are_refused(server: ThreadedServer, options: dict[str, 
         stub.CreateGame(pb.CreateGameRequest(game="wotr", scenario="trilogy", options=options))
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert message in str(refused.value.details())
+
+
+# -- Mirror of Galadriel: the top of its owner's deck is the owner's to see ----------------------
+
+
+def _first(decision: Decision) -> tuple[str, ...]:
+    """What the lobby's browser test clicks: an action window passed (auto-pass), else the
+    first option, the fewest choices, every card in the order offered, the least number."""
+    if is_action_window(decision):
+        return ("pass",)
+    if decision.kind is Kind.NUMBER:
+        return (str(decision.min),)
+    if decision.kind is Kind.ORDER:
+        return tuple(o.id for o in decision.options)
+    if decision.kind is Kind.MANY:
+        return tuple(o.id for o in decision.options[: decision.min])
+    return (decision.options[0].id,)
+
+
+def test_the_top_card_a_mirror_of_galadriel_shows_its_owner_is_no_leak() -> None:
+    """Regression: this test's rule once hid every draw deck whole, so aragorn's own view with
+    his Mirror of Galadriel in play (which shows him the top of his deck: aragorn-060) was
+    taken for a leak. Seen once in the lobby's browser test ("aragorn's SubmitDecision view at
+    version 78 showed hidden card 78", the seed not reported) and found again by playing its
+    game over the service with many seeds: the Trilogy against both Shadow bots, decisions
+    clicked as the browser test clicks them, aragorn's decision taken back after 8 clicks.
+    This is seed 12 with the fresh seed its take-back drew; aragorn's Mirror comes into play
+    at version 547. The card stays hidden from frodo, and the rest of the deck from aragorn."""
+    options = wotr_options("trilogy", None, ["witch-king", "saruman"], "standard")
+    game = Game.start(uuid4(), WOTR, WOTR.created(options, 12))
+    clicks = 0
+    while (decision := game.state.pending) is not None and (clicks < 8 or decision.seat == "aragorn"):
+        clicks += not is_action_window(decision)
+        game.answer(decision.seat, decision.id, _first(decision))
+    played = list(game.pending_events)
+    at = next(e.decision for e in reversed(played) if isinstance(e, DecisionAnswered) and e.seat == "aragorn")
+    branch = Game.forked(uuid4(), WOTR, played[:at])  # the take-back, as service/lineage.py makes it
+    branch.resume()
+    branch.reseed(5919060873945257216)
+    shown_at: list[int] = []
+    while (decision := branch.state.pending) is not None and len(shown_at) < 20:
+        state = branch.state
+        assert isinstance(state, WotrState)
+        if mirror_in_play(state, "aragorn") and state.zone("aragorn.deck"):
+            shown_at.append(state.version)
+        branch.answer(decision.seat, decision.id, _first(decision))
+    assert shown_at and shown_at[0] == 547
+    viewers = ["frodo", "aragorn", "spectator"]
+    oracle = Oracle(SECRETS, list(branch.pending_events), viewers, views_at=set(shown_at))
+    for version in shown_at:
+        for viewer in viewers:
+            oracle.check_view(viewer, version, oracle.states_views[viewer][version], f"{viewer}'s view")
+        aragorn = msgspec.json.decode(oracle.states_views["aragorn"][version])["players"]
+        top = next(p for p in aragorn if p["seat"] == "aragorn")["top_of_deck"]["uid"]
+        assert top not in oracle.hidden[version]["aragorn"] and top in oracle.hidden[version]["frodo"]
+        assert len(oracle.hidden[version]["aragorn"] & oracle.hidden[version]["frodo"]) > 1  # the rest of the deck
+
+
+def test_the_oracle_hides_the_top_of_a_deck_without_its_owners_mirror() -> None:
+    """The Mirror shows its owner only the top card, and only while it is in play: in hand it
+    shows nothing, and a teammate's Mirror shows nothing of one's own deck."""
+    from domain.wotr.position import build
+
+    def state_of(zones: dict[str, list[object]]) -> WotrState:
+        placed = build({"scenario": "trilogy"}, {"at": "wotr.action", "zones": zones})
+        state = Game.start_at(uuid4(), WOTR, placed.created, placed.placed, placed.frames).state
+        assert isinstance(state, WotrState)
+        return state
+
+    decks: dict[str, list[object]] = {"aragorn.deck": ["Legolas", "Elrond"], "frodo.deck": ["Gimli", "Sting"]}
+    mirror: list[object] = ["Galadriel", {"card": "Mirror of Galadriel", "on": "Galadriel"}]
+    in_play = state_of({**decks, "aragorn.reserve": mirror})
+    top, second = in_play.zone("aragorn.deck")
+    assert top not in hidden_from(in_play, "aragorn") and second in hidden_from(in_play, "aragorn")
+    assert {top, second} <= hidden_from(in_play, "frodo") and set(in_play.zone("frodo.deck")) <= hidden_from(
+        in_play, "frodo"
+    )
+    in_hand = state_of({**decks, "aragorn.hand": ["Mirror of Galadriel"]})
+    assert set(in_hand.zone("aragorn.deck")) <= hidden_from(in_hand, "aragorn")

@@ -239,10 +239,11 @@ def play_view(s: LcgState, seat: str) -> TableView:
 
     A rollout plays in a world the search dealt itself (bots/worlds.py), so the blueprint
     may read it straight; what costs is building every card's view. This one builds the
-    cards in play, the seat's own hand and discard pile (Will of the West counts it), and
-    leaves empty the piles out of play no bot reads (the encounter discard pile, the victory
-    display, the other players' discard piles, the cards set aside), which took a third of
-    a rollout's time; cards in hand are read as printed. It is never shown to anyone: the
+    cards in play, the seat's own hand and discard pile (Will of the West counts it), the
+    encounter cards out of play as printed (the greedy bot reckons the encounter deck's
+    composition from them, bots/lcg_encounter.py), and leaves empty the other players'
+    discard piles, which no bot reads; building every card's full view took a third of a
+    rollout's time. Cards in hand are read as printed. It is never shown to anyone: the
     seat's own view stays ``view``.
     """
     players = []
@@ -274,8 +275,9 @@ def play_view(s: LcgState, seat: str) -> TableView:
         players=players,
         staging=[_enemy_view(s, u, False) for u in s.zone("staging")],
         encounter_deck_size=len(s.zone("encounter.deck")),
-        encounter_discard=[],
-        victory=[],
+        encounter_discard=[_printed_view(s, u) for u in s.zone("encounter.discard")],
+        victory=[_printed_view(s, u) for u in s.zone("victory")],
+        set_aside=[_printed_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)],
         quest=card_view(s, stage) if stage is not None else None,
         quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
         active_location=card_view(s, location) if location is not None else None,

@@ -179,9 +179,10 @@ def play_view(s: LcgState, seat: str) -> TableView:
 
     A rollout plays in a world the search dealt itself (bots/worlds.py), so the blueprint
     may read it straight; what costs is building every card's view. This one leaves empty
-    the piles out of play no bot reads (the victory display, the other players' discard
-    piles, the cards set aside, the Corsair discard pile), which took a good part of a
-    rollout's time. Everything else is the seat's own view, built by the same code
+    the piles out of play no bot reads (the other players' discard piles, the Corsair
+    discard pile), which took a good part of a rollout's time; the encounter cards out of
+    play stay (the greedy bot reckons the encounter deck's composition from them,
+    bots/lcg_encounter.py). Everything else is the seat's own view, built by the same code
     (``_table_view``), so a bot decides in a rollout as it does at the table. It is never
     shown to anyone: the seat's own view stays ``view``.
     """
@@ -228,7 +229,7 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         staging=[_enemy_view(s, u, all_seeing) for u in s.zone("staging")],
         encounter_deck_size=len(s.zone("encounter.deck")),
         encounter_discard=[card_view(s, u) for u in s.zone("encounter.discard")],
-        victory=[card_view(s, u) for u in s.zone("victory")] if whole else [],
+        victory=[card_view(s, u) for u in s.zone("victory")],
         quest=card_view(s, stage) if stage is not None else None,
         quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
         active_location=card_view(s, location) if location is not None else None,
@@ -238,7 +239,7 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         outcome=s.over,
         seed=s.seed if all_seeing else None,
         encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
-        set_aside=[card_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)] if whole else [],
+        set_aside=[card_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)],
         setup=[card_view(s, u) for u in s.zone("setup")],
         corsair_deck_size=len(s.zone("corsair.deck")),
         corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")] if whole else [],

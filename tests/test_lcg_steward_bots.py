@@ -65,7 +65,7 @@ def test_aragorn_readies_when_nothing_is_saved_for() -> None:
 def _out_of_play_emptied(table: TableView, seat: str) -> TableView:
     """``table`` with the piles a rollout's view leaves empty emptied (no bot reads them)."""
     players = [p if p.seat == seat else msgspec.structs.replace(p, discard=[]) for p in table.players]
-    return msgspec.structs.replace(table, players=players, victory=[], set_aside=[], corsair_discard=[])
+    return msgspec.structs.replace(table, players=players, corsair_discard=[])
 
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))

@@ -79,9 +79,12 @@ def test_the_referee_values_from_the_seats_knowledge_or_the_true_cards(
 ) -> None:
     server, _, keys = served
     open_table(browser, server, keys["referee"])
-    asks = browser.find_elements(By.CSS_SELECTOR, "#decision button.value-ask")
-    assert [b.text for b in asks] == ["Value the answers (what p1 knows)", "Value with the true cards"]
-    asks[1].click()
+    # read in the page at once: the decision may be drawn again (the stream's first view)
+    # between finding its buttons and reading them
+    texts = "return [...document.querySelectorAll('#decision button.value-ask')].map((b) => b.innerText)"
+    want = ["Value the answers (what p1 knows)", "Value with the true cards"]
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script(texts) == want, f"no {want}")
+    browser.execute_script("document.querySelectorAll('#decision button.value-ask')[1].click()")
     assert values(browser)[0].startswith("100%")
     assert "with the true hidden cards" in text_of(browser, ".value-note")
     assert not page_errors(browser)

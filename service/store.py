@@ -123,6 +123,20 @@ class EventMapper(Mapper[UUID]):
         return data
 
 
+def _sqlite_states(recorder: Any, game_id: UUID, gt: int | None, lte: int | None) -> tuple[str, list[Any]]:
+    """The SQLite query (unordered) of a game's stored event bytes after version ``gt`` up to
+    ``lte`` (either None: no bound), and its parameters."""
+    sql = f"SELECT state FROM {recorder.events_table_name} WHERE originator_id=?"
+    params: list[Any] = [game_id.hex]
+    if gt is not None:
+        sql += " AND originator_version>?"
+        params.append(gt)
+    if lte is not None:
+        sql += " AND originator_version<=?"
+        params.append(lte)
+    return sql, params
+
+
 def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[bytes]:
     """The stored bytes of a game's events, in order: only the one column a fold needs.
 
@@ -132,14 +146,7 @@ def select_states(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
     if isinstance(recorder, SQLiteAggregateRecorder):
-        sql = f"SELECT state FROM {recorder.events_table_name} WHERE originator_id=?"
-        params: list[Any] = [game_id.hex]
-        if gt is not None:
-            sql += " AND originator_version>?"
-            params.append(gt)
-        if lte is not None:
-            sql += " AND originator_version<=?"
-            params.append(lte)
+        sql, params = _sqlite_states(recorder, game_id, gt, lte)
         rows = _sqlite_read(recorder, sql + " ORDER BY originator_version", params)
         return [state if type(state) is bytes else _as_bytes(state) for (state,) in rows]
     if type(recorder).__module__ == "eventsourcing.postgres":
@@ -276,14 +283,7 @@ def select_joined(recorder: Any, game_id: UUID, gt: int | None = None, lte: int 
 
     if not isinstance(recorder, SQLiteAggregateRecorder):
         return b",".join(select_states(recorder, game_id, gt, lte))
-    inner = f"SELECT state FROM {recorder.events_table_name} WHERE originator_id=?"
-    params: list[Any] = [game_id.hex]
-    if gt is not None:
-        inner += " AND originator_version>?"
-        params.append(gt)
-    if lte is not None:
-        inner += " AND originator_version<=?"
-        params.append(lte)
+    inner, params = _sqlite_states(recorder, game_id, gt, lte)
     sql = f"SELECT CAST(group_concat(state, ',') AS BLOB) FROM ({inner} ORDER BY originator_version)"
     joined = _sqlite_read(recorder, sql, params)[0][0]
     return b"" if joined is None else _as_bytes(joined)

@@ -9,13 +9,15 @@ from __future__ import annotations
 import uuid
 from functools import partial
 
+import msgspec
+
 from bots.wotr_greedy import Front, GreedyBot
 from domain.game import Game
 from domain.kernel.decisions import Decision
 from domain.wotr.cards import CARDS
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
-from projections.wotr import CardView, LocationView, TableView
+from projections.wotr import CardView, LocationView, TableView, printed_view
 from tools.games import kind
 
 
@@ -80,20 +82,7 @@ def test_a_shadow_seat_whose_factions_cannot_enter_is_no_threat() -> None:
 
 
 def _card(uid: int, code: str) -> CardView:
-    d = CARDS[code]
-    return CardView(
-        uid=uid,
-        code=code,
-        name=d.name,
-        type=d.type,
-        faction=d.faction,
-        owner="frodo",
-        path=d.path,
-        bg_attack=d.bg_attack,
-        bg_defense=d.bg_defense,
-        lead_attack=d.lead_attack,
-        lead_defense=d.lead_defense,
-    )
+    return msgspec.structs.replace(printed_view(code, uid), owner="frodo")
 
 
 def test_a_leader_alone_adds_no_leadership_icons_to_a_battleground() -> None:

@@ -56,9 +56,6 @@ WOTR = "wotr"
 """``--scenario wotr``: only the War of the Ring rows."""
 LCG = "lcg"
 """``--scenario lcg``: the rows of every LCG scenario."""
-NO_FILE = "-"
-"""``--output -``: print the rows, write no file (a run measuring one change leaves
-BENCHMARKS.md as it is)."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +242,7 @@ def measure(
 
 
 def main(args: argparse.Namespace) -> int:
-    from tools.bench import publish, write_section
+    from tools.bench import NO_FILE, publish, write_section
 
     greedy_games = args.games if args.greedy_games is None else args.greedy_games
     if args.games < 1 or greedy_games < 1:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,3 +84,19 @@ def test_each_benchmark_command_runs_its_own_tool(command: str, monkeypatch: pyt
     extra = ["--peers", "peers"] if command == "bench-peers" else []
     assert main([command, "--output", "elsewhere.md", *extra]) == 7
     assert len(ran) == 1 and ran[0].output == "elsewhere.md" and ran[0].command == command
+
+
+def test_bench_peers_plays_our_side_in_a_child_without_the_peers_directory() -> None:
+    """Our side of bench-peers runs as ``python -m tools.bench_peers --child``, which is given
+    no ``--peers`` (the child plays only our games); the parent without one says it is needed."""
+    from tools import bench_peers
+
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.bench_peers", "--child", "lcg", "--size", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["games"] == 1 and out["events"] > 0 and out["mode"] in ("pure", "compiled")
+    assert bench_peers.main(bench_peers.parser().parse_args([])) == 2

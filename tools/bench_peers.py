@@ -148,6 +148,9 @@ def main(args: argparse.Namespace) -> int:
     if args.child:
         child(args.child, args.size)
         return 0
+    if not args.peers:
+        print("bench-peers: --peers DIR is required (the directory of the peers' snapshots and drivers)")
+        return 2
     peers = Path(args.peers)
     missing = [p for p in (LCG_DRIVER, WOTR_DRIVER) if not (peers / p).exists()]
     if missing:
@@ -197,8 +200,8 @@ def main(args: argparse.Namespace) -> int:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--peers",
-        required=True,
-        help="directory of the peers' snapshots and their drivers (kept outside the repository)",
+        default="",
+        help="directory of the peers' snapshots and their drivers (kept outside the repository; required)",
     )
     p.add_argument(
         "--peer-python",

@@ -242,16 +242,28 @@ class WriteWatch:
     SQLite commit by another connection is always seen, by ``data_version``. PostgreSQL
     has no such watch (its server gives no cheap proof that no other session wrote a
     table): every look there hashes the rows (:func:`look_since`).
+
+    A full look must also read what is in the files now: SQLite keeps a connection's page
+    cache for as long as it sees no other connection's commit (it drops it, and moves
+    ``data_version``, when it does), so a raw edit under a cached page would be read from
+    the cache, not the file. When the files changed since a connection's cache was last
+    known to match them and its ``data_version`` did not move, :meth:`look` drops that
+    cache (``PRAGMA shrink_memory``) before the read.
     """
 
     def __init__(self) -> None:
         self.generation = 0
         self.quiet = 0
         """Looks that found nothing but this process's commits since the last (tests count them)."""
+        self.dropped = 0
+        """Page caches dropped after a change of the files that SQLite did not see (tests count them)."""
         self._lock = threading.Lock()
         self._paths: list[str] | None = None
         self._file: tuple[Any, ...] | None = None
         self._seen: dict[int, tuple[sqlite3.Connection, int, int]] = {}
+        """Per connection: its ``data_version`` and ``total_changes`` in this generation."""
+        self._cached: dict[int, tuple[sqlite3.Connection, int, tuple[Any, ...]]] = {}
+        """Per connection: the ``data_version`` and files its page cache was last known to match."""
 
     def _files(self, conn: sqlite3.Connection) -> tuple[Any, ...]:
         if self._paths is None:
@@ -282,10 +294,22 @@ class WriteWatch:
             and (seen[1], seen[2]) == (version, conn.total_changes)
         )
 
-    def _remember(self, conn: sqlite3.Connection, version: int) -> None:
-        if len(self._seen) >= 64:  # connections closed and opened again by the pool
-            self._seen.clear()
+    def _remember(self, conn: sqlite3.Connection, version: int, files: tuple[Any, ...]) -> None:
+        for kept in (self._seen, self._cached):
+            if len(kept) >= 64:  # connections closed and opened again by the pool
+                kept.clear()
         self._seen[id(conn)] = (conn, version, conn.total_changes)
+        self._cached[id(conn)] = (conn, version, files)
+
+    def _cache_of(self, conn: sqlite3.Connection, files: tuple[Any, ...], version: int) -> None:
+        """Drop ``conn``'s page cache if the files changed since it was last known to match
+        them and SQLite did not drop it itself (it does, and moves ``data_version``, when it
+        sees another connection's commit): a raw edit of the bytes under a page it holds
+        would not be read otherwise."""
+        cached = self._cached.get(id(conn))
+        if cached is None or cached[0] is not conn or (cached[1] == version and cached[2] != files):
+            conn.execute("PRAGMA shrink_memory")
+            self.dropped += 1
 
     def look(self, conn: sqlite3.Connection) -> int:
         """The generation, on ``conn``, before a read through it (see the class)."""
@@ -293,32 +317,37 @@ class WriteWatch:
             files, version = self._files(conn), self._version(conn)
             if self._same(conn, files, version):
                 return self.generation
+            self._cache_of(conn, files, version)
             self.generation += 1
             self._file = files
             self._seen.clear()
-            self._remember(conn, version)
+            self._remember(conn, version, files)
             return self.generation
 
-    def before_commit(self, conn: sqlite3.Connection) -> tuple[int, tuple[Any, ...], int] | None:
+    def before_commit(self, conn: sqlite3.Connection) -> tuple[int, tuple[Any, ...], int, bool]:
         """Within ``conn``'s write transaction, before its commit: what :meth:`after_commit`
-        needs, or None if the store is not as last seen (the commit is then not adopted)."""
+        needs (whether the store was then as last seen, and what was seen)."""
         with self._lock:
             files, version = self._files(conn), self._version(conn)
-            return (self.generation, files, version) if self._same(conn, files, version) else None
+            return self.generation, files, version, self._same(conn, files, version)
 
-    def after_commit(self, conn: sqlite3.Connection, before: tuple[int, tuple[Any, ...], int] | None) -> None:
-        """After ``conn`` committed: its changes taken as this process's own, if provably only they were made."""
-        if before is None:
-            return
+    def after_commit(self, conn: sqlite3.Connection, before: tuple[int, tuple[Any, ...], int, bool]) -> None:
+        """After ``conn`` committed: its changes taken as this process's own, if provably only
+        they were made; its page cache known to match the files, if it did before."""
         with self._lock:
             files, version = self._files(conn), self._version(conn)
-            generation, files_before, version_before = before
-            if generation != self.generation or files_before != self._file or version != version_before:
+            generation, files_before, version_before, same = before
+            if version != version_before:
+                return  # another connection committed right after: the next look starts a generation
+            cached = self._cached.get(id(conn))
+            if cached is not None and cached[0] is conn and cached[1:] == (version, files_before):
+                self._cached[id(conn)] = (conn, version, files)
+            if not same or generation != self.generation or files_before != self._file:
                 return
             self._file = files
             # the other connections will see this commit as another connection's: forgotten
             self._seen.clear()
-            self._remember(conn, version)
+            self._remember(conn, version, files)
 
 
 @dataclass(frozen=True)
@@ -702,7 +731,7 @@ def insert_stored(
             except BaseException:
                 raw.rollback()
                 raise
-            if watch is not None:
+            if watch is not None and mark is not None:
                 watch.after_commit(raw, mark)
         return refused
     if type(recorder).__module__ == "eventsourcing.postgres":

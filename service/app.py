@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, ClassVar, cast
 from uuid import UUID, uuid4
@@ -24,6 +24,7 @@ from uuid import UUID, uuid4
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError, StoredEvent
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 from eventsourcing.utils import Environment, get_topic, strtobool
 
 from domain.game import Game, GameSnapshot, Recorded, project_game
@@ -43,6 +44,7 @@ from service.store import (
     Append,
     EventMapper,
     LogMismatch,
+    WriteWatch,
     delete_row,
     ensure_firsts_index,
     insert_stored,
@@ -127,6 +129,9 @@ class Verified:
     version: int
     head: str
     hasher: Any = field(compare=False)
+    generation: int | None = field(default=None, compare=False)
+    """The store's :class:`~service.store.WriteWatch` generation when it was found sound
+    (None: no watch): while it holds, the rows need not be hashed again."""
 
     @property
     def digest(self) -> bytes:
@@ -139,7 +144,7 @@ class Verified:
         hasher = self.hasher.copy()
         for state in states:
             hasher.update(state)
-        return Verified(version, head, hasher)
+        return Verified(version, head, hasher, self.generation)
 
 
 LOG_CUT_SHORT = (
@@ -265,6 +270,9 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
+        self.watch: WriteWatch | None = WriteWatch() if isinstance(self.recorder, SQLiteAggregateRecorder) else None
+        """What tells, on SQLite, that nothing but this process's commits wrote the store since
+        a game was last found sound (:meth:`verified` then skips hashing its rows again)."""
         self.length_guard = True
         """Each commit saves the log's length with its events (:class:`~service.records.LogLength`).
         Off only to measure what it costs (``python -m tools.bench_integrity``)."""
@@ -424,7 +432,7 @@ class Westmarch(Application[UUID]):
 
     def _insert(self, appends: Sequence[Append]) -> list[LogMismatch | None]:
         with self.writing:
-            return insert_stored(self.recorder, appends)
+            return insert_stored(self.recorder, appends, self.watch)
 
     def _save(self, game: Game, before: int, *also: Any) -> list[bytes]:
         """Save the game's new events and ``also`` other aggregates in one transaction
@@ -501,18 +509,32 @@ class Westmarch(Application[UUID]):
         and returns only the rows after them, which are decoded and chained on from its
         head; without it, or if any of those rows changed, every row is read and checked.
         Either read also gives the length the game's last commit recorded, which the log
-        must have (a last command deleted whole leaves a shorter log that chains)."""
+        must have (a last command deleted whole leaves a shorter log that chains).
+
+        On SQLite, the rows ``known`` covers are not even hashed when the store's
+        :class:`~service.store.WriteWatch` proves that nothing but this process's own
+        commits (which only append) wrote the database since the look that found them
+        sound (``known.generation``): see there for what that proves and what it does not.
+        Any doubt (another connection committed, the file changed otherwise, a connection
+        not seen before) is a new generation, and the rows are hashed as above. PostgreSQL
+        has no such proof: its rows are always hashed."""
+        watch = self.watch
         if known is not None:
-            look = look_since(self.recorder, game_id, known.version)
-            if look.count == known.version and look.highest == known.version and look.prefix == known.digest:
+            look = look_since(self.recorder, game_id, known.version, watch, known.generation)
+            if look.quiet or (
+                look.count == known.version and look.highest == known.version and look.prefix == known.digest
+            ):
+                if known.generation != look.generation:
+                    known = replace(known, generation=look.generation)
                 if look.rows:
                     return self._chained(game_id, look.rows, known, look.recorded)
                 self._check_recorded(game_id, known.version, known.head, look.recorded)
                 return known
-        look = look_since(self.recorder, game_id, 0)
+        look = look_since(self.recorder, game_id, 0, watch)
         if not look.rows:
             raise UnknownGame(game_id)
-        return self._chained(game_id, look.rows, Verified(0, GENESIS, hashlib.sha256()), look.recorded)
+        start = Verified(0, GENESIS, hashlib.sha256(), look.generation)
+        return self._chained(game_id, look.rows, start, look.recorded)
 
     def _chained(
         self, game_id: UUID, fresh: list[tuple[int, bytes]], known: Verified, recorded: tuple[int, bytes] | None

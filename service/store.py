@@ -17,7 +17,9 @@ therefore not detected by ``verify``; nothing in the rules or the views depends 
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -194,6 +196,160 @@ def select_rows(recorder: Any, game_id: UUID) -> list[tuple[int, bytes]]:
     return [(s.originator_version, s.state) for s in recorder.select_events(game_id)]
 
 
+class WriteWatch:
+    """Whether anything but this process's own commits wrote a SQLite store since an earlier
+    look, so that a game's rows found sound then need not be read and hashed again.
+
+    :meth:`look`, taken on the connection a read then uses and before that read, returns a
+    *generation*: the same number as at an earlier look proves (within the limits below)
+    that between the two looks the store changed only by commits of :func:`insert_stored`
+    in this process, which only add rows (the unique (game, version) key keeps them from
+    replacing one; this process deletes no event row: :func:`delete_row` is for snapshots).
+    The rows 1 to N of a game read and found sound at that earlier look are then the same
+    rows now. Anything else, or any doubt, starts a new generation, and the caller does the
+    full look. What proves it, each compared with what was seen last:
+
+    - ``PRAGMA data_version`` of the connection: SQLite changes it when any *other*
+      connection (of this process or another) committed since this connection's last read,
+      and never for its own commits. It is per connection, and the pool of the
+      ``eventsourcing`` datastore hands out several (one per thread at once, reused in
+      turn; one at a time in ``:memory:`` mode), so it is kept per connection: a connection
+      not seen before, or one whose value moved (a commit through another connection,
+      this process's included), starts a new generation. One thread reading and writing
+      through the same connection keeps its generation; threads taking turns on several
+      connections mostly do the full look, as before.
+    - ``total_changes`` of the connection (rows it changed since it was opened): a write
+      through this very connection other than a commit of :func:`insert_stored` (a
+      snapshot, a record of damage, a test's own statement) moves it.
+    - the file: ``os.stat`` of the database and of its ``-wal`` and ``-journal`` files
+      (device, inode, size, modification and change times in ns, or absence): a raw edit
+      of the bytes, not through SQLite, changes the change time, which no writer can set
+      back (``os.utime`` sets the modification time and moves the change time to now);
+      a file replaced changes the inode. Not for a store in memory, which nothing outside
+      the process can reach.
+
+    Around a commit of :func:`insert_stored`, holding SQLite's write lock (``BEGIN
+    IMMEDIATE``, so no other SQLite writer can commit in between): :meth:`before_commit`
+    compares the file and the connection with what was seen last; after the commit,
+    :meth:`after_commit` takes the new file fingerprint as this process's own only if
+    that comparison held, no look started a new generation meanwhile, and the
+    connection's ``data_version`` did not move across the commit (another connection
+    committing right after ours moves it; one committing after that moves it for the
+    next look). Not proved, hence the full look's remaining blind spots: a raw edit of
+    the file (not through SQLite) in the microseconds between :meth:`before_commit` and
+    the stat of :meth:`after_commit`, or within one tick of the file system's clock
+    (a few milliseconds on Linux) after the last stat while keeping the files' sizes. A
+    SQLite commit by another connection is always seen, by ``data_version``. PostgreSQL
+    has no such watch (its server gives no cheap proof that no other session wrote a
+    table): every look there hashes the rows (:func:`look_since`).
+
+    A full look must also read what is in the files now: SQLite keeps a connection's page
+    cache for as long as it sees no other connection's commit (it drops it, and moves
+    ``data_version``, when it does), so a raw edit under a cached page would be read from
+    the cache, not the file. When the files changed since a connection's cache was last
+    known to match them and its ``data_version`` did not move, :meth:`look` drops that
+    cache (``PRAGMA shrink_memory``) before the read.
+    """
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self.quiet = 0
+        """Looks that found nothing but this process's commits since the last (tests count them)."""
+        self.dropped = 0
+        """Page caches dropped after a change of the files that SQLite did not see (tests count them)."""
+        self._lock = threading.Lock()
+        self._paths: list[str] | None = None
+        self._file: tuple[Any, ...] | None = None
+        self._seen: dict[int, tuple[sqlite3.Connection, int, int]] = {}
+        """Per connection: its ``data_version`` and ``total_changes`` in this generation."""
+        self._cached: dict[int, tuple[sqlite3.Connection, int, tuple[Any, ...]]] = {}
+        """Per connection: the ``data_version`` and files its page cache was last known to match."""
+
+    def _files(self, conn: sqlite3.Connection) -> tuple[Any, ...]:
+        if self._paths is None:
+            main = [row[2] for row in conn.execute("PRAGMA database_list").fetchall() if row[1] == "main"]
+            path = main[0] if main else ""
+            self._paths = [path, path + "-wal", path + "-journal"] if path else []
+        prints: list[Any] = []
+        for path in self._paths:
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                prints.append(None)
+            else:
+                prints.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        return tuple(prints)
+
+    @staticmethod
+    def _version(conn: sqlite3.Connection) -> int:
+        version: int = conn.execute("PRAGMA data_version").fetchone()[0]
+        return version
+
+    def _same(self, conn: sqlite3.Connection, files: tuple[Any, ...], version: int) -> bool:
+        seen = self._seen.get(id(conn))
+        return (
+            files == self._file
+            and seen is not None
+            and seen[0] is conn
+            and (seen[1], seen[2]) == (version, conn.total_changes)
+        )
+
+    def _remember(self, conn: sqlite3.Connection, version: int, files: tuple[Any, ...]) -> None:
+        for kept in (self._seen, self._cached):
+            if len(kept) >= 64:  # connections closed and opened again by the pool
+                kept.clear()
+        self._seen[id(conn)] = (conn, version, conn.total_changes)
+        self._cached[id(conn)] = (conn, version, files)
+
+    def _cache_of(self, conn: sqlite3.Connection, files: tuple[Any, ...], version: int) -> None:
+        """Drop ``conn``'s page cache if the files changed since it was last known to match
+        them and SQLite did not drop it itself (it does, and moves ``data_version``, when it
+        sees another connection's commit): a raw edit of the bytes under a page it holds
+        would not be read otherwise."""
+        cached = self._cached.get(id(conn))
+        if cached is None or cached[0] is not conn or (cached[1] == version and cached[2] != files):
+            conn.execute("PRAGMA shrink_memory")
+            self.dropped += 1
+
+    def look(self, conn: sqlite3.Connection) -> int:
+        """The generation, on ``conn``, before a read through it (see the class)."""
+        with self._lock:
+            files, version = self._files(conn), self._version(conn)
+            if self._same(conn, files, version):
+                return self.generation
+            self._cache_of(conn, files, version)
+            self.generation += 1
+            self._file = files
+            self._seen.clear()
+            self._remember(conn, version, files)
+            return self.generation
+
+    def before_commit(self, conn: sqlite3.Connection) -> tuple[int, tuple[Any, ...], int, bool]:
+        """Within ``conn``'s write transaction, before its commit: what :meth:`after_commit`
+        needs (whether the store was then as last seen, and what was seen)."""
+        with self._lock:
+            files, version = self._files(conn), self._version(conn)
+            return self.generation, files, version, self._same(conn, files, version)
+
+    def after_commit(self, conn: sqlite3.Connection, before: tuple[int, tuple[Any, ...], int, bool]) -> None:
+        """After ``conn`` committed: its changes taken as this process's own, if provably only
+        they were made; its page cache known to match the files, if it did before."""
+        with self._lock:
+            files, version = self._files(conn), self._version(conn)
+            generation, files_before, version_before, same = before
+            if version != version_before:
+                return  # another connection committed right after: the next look starts a generation
+            cached = self._cached.get(id(conn))
+            if cached is not None and cached[0] is conn and cached[1:] == (version, files_before):
+                self._cached[id(conn)] = (conn, version, files)
+            if not same or generation != self.generation or files_before != self._file:
+                return
+            self._file = files
+            # the other connections will see this commit as another connection's: forgotten
+            self._seen.clear()
+            self._remember(conn, version, files)
+
+
 @dataclass(frozen=True)
 class LogLook:
     """One read of a game's log against what was found sound before (its rows 1 to ``upto``):
@@ -206,13 +362,26 @@ class LogLook:
     prefix: bytes
     rows: list[tuple[int, bytes]]
     recorded: tuple[int, bytes] | None = None
+    generation: int | None = None
+    """The :class:`WriteWatch` generation seen before the read (None: no watch, PostgreSQL)."""
+    quiet: bool = False
+    """The rows up to ``upto`` were not read: the watch proved nothing but this process's
+    commits wrote the store since the look that found them sound (``count``, ``highest``
+    and ``prefix`` then say nothing)."""
 
 
-def look_since(recorder: Any, game_id: UUID, upto: int) -> LogLook:
+def look_since(
+    recorder: Any, game_id: UUID, upto: int, watch: WriteWatch | None = None, since: int | None = None
+) -> LogLook:
     """:class:`LogLook` in one statement (one consistent snapshot of the log). The rows up
     to ``upto`` are hashed without being sent one by one: on PostgreSQL by the server
     (``sha256`` of their ``string_agg``), on SQLite from one concatenated blob. With ``upto``
-    0 it reads every row (with the recorded length, in the same snapshot)."""
+    0 it reads every row (with the recorded length, in the same snapshot).
+
+    On SQLite with a ``watch``, its generation is taken on the reading connection before the
+    read; if it is still ``since`` (the generation of the look that found rows 1 to ``upto``
+    sound), those rows are neither read nor hashed (``quiet``): only the rows after them
+    and the recorded length are (see :class:`WriteWatch` for what that proves)."""
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
     table = recorder.events_table_name
@@ -228,11 +397,27 @@ def look_since(recorder: Any, game_id: UUID, upto: int) -> LogLook:
             f"UNION ALL SELECT originator_version, 1, originator_version, state, NULL, NULL FROM {table} "
             "WHERE originator_id = ?1 AND originator_version > ?2 ORDER BY 1"
         )
-        found = _sqlite_read(recorder, sql, [game_id.hex, upto, length.hex])
+        generation = None
+        with recorder.datastore.get_connection(commit=False) as connection:
+            if watch is not None:
+                generation = watch.look(connection._sqlite_conn)
+                if upto and generation == since:
+                    watch.quiet += 1
+                    cursor = connection.cursor()
+                    cursor.execute(_sqlite_after(table), [game_id.hex, upto, length.hex])
+                    found = cursor.fetchall()
+                    head = found[0]
+                    recorded = (int(head[4]), _as_bytes(head[5])) if head[4] is not None else None
+                    rows = [(int(r[0]), _as_bytes(r[3])) for r in found[1:]]
+                    return LogLook(upto, upto, b"", rows, recorded, generation, quiet=True)
+            cursor = connection.cursor()
+            cursor.execute(sql, [game_id.hex, upto, length.hex])
+            found = cursor.fetchall()
         head = found[0]
         prefix = hashlib.sha256(_as_bytes(head[3])).digest() if head[3] is not None else empty
         recorded = (int(head[4]), _as_bytes(head[5])) if head[4] is not None else None
-        return LogLook(int(head[1]), head[2], prefix, [(int(r[0]), _as_bytes(r[3])) for r in found[1:]], recorded)
+        rows = [(int(r[0]), _as_bytes(r[3])) for r in found[1:]]
+        return LogLook(int(head[1]), head[2], prefix, rows, recorded, generation)
     if type(recorder).__module__ == "eventsourcing.postgres":
         statement = _pg_look(recorder.datastore.schema, table)
         with recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
@@ -255,6 +440,18 @@ def look_since(recorder: Any, game_id: UUID, upto: int) -> LogLook:
         hashlib.sha256(b"".join(s for _, s in before)).digest(),
         [(v, s) for v, s in every if v > upto],
         (marks[0].originator_version, marks[0].state) if marks else None,
+    )
+
+
+@cache
+def _sqlite_after(table: str) -> str:
+    """:func:`look_since`'s SQLite statement without the rows up to ``upto``: a head row
+    with the recorded length, then the rows after ``upto``."""
+    last = f"FROM {table} WHERE originator_id = ?3 ORDER BY originator_version DESC LIMIT 1"
+    return (
+        f"SELECT 0, 0, NULL, NULL, (SELECT originator_version {last}), (SELECT state {last}) "
+        f"UNION ALL SELECT originator_version, 1, originator_version, state, NULL, NULL FROM {table} "
+        "WHERE originator_id = ?1 AND originator_version > ?2 ORDER BY 1"
     )
 
 
@@ -480,7 +677,9 @@ class Append:
     guard: tuple[UUID, int] | None = None
 
 
-def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch | None]:
+def insert_stored(
+    recorder: Any, appends: Sequence[Append], watch: WriteWatch | None = None
+) -> list[LogMismatch | None]:
     """Insert several commands' rows in one transaction; for each command, None or the
     :class:`LogMismatch` that refused its rows (the others are saved all the same). The
     store's unique (game, version) key refuses a version saved before for the whole
@@ -492,6 +691,9 @@ def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch 
     notification ids in commit order: the service's watchers do not rely on that order,
     since each game's events are read by version and a missed wake-up is caught by the
     watch's periodic look).
+
+    On SQLite the transaction takes the write lock at once (``BEGIN IMMEDIATE``), and a
+    ``watch`` is told of the commit from within it (:meth:`WriteWatch.before_commit`).
     """
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
@@ -511,8 +713,9 @@ def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch 
         # transaction adds three context managers and a cursor wrapper per command
         with recorder.datastore.get_connection(commit=True) as connection:
             raw: sqlite3.Connection = connection._sqlite_conn
-            raw.execute("BEGIN")
+            raw.execute("BEGIN IMMEDIATE")
             try:
+                mark = None if watch is None else watch.before_commit(raw)
                 for n, append in enumerate(appends):
                     mine = [_sqlite_row(s) for s in append.rows]
                     if append.guard is not None and mine:
@@ -528,6 +731,8 @@ def insert_stored(recorder: Any, appends: Sequence[Append]) -> list[LogMismatch 
             except BaseException:
                 raw.rollback()
                 raise
+            if watch is not None and mark is not None:
+                watch.after_commit(raw, mark)
         return refused
     if type(recorder).__module__ == "eventsourcing.postgres":
         plain, guarded = _pg_inserts(recorder.datastore.schema, recorder.events_table_name)

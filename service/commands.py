@@ -304,12 +304,13 @@ class GameService:
         """:meth:`submit` for the viewer a token was already checked to stand for.
 
         The game's whole stored log is checked first (:meth:`sound`: every row hashed,
-        new rows decoded and chained), so a damaged log is refused (:class:`DamagedGame`)
-        before anything is appended to it; a game this process holds in memory is used if
-        it is the stored one. The save appends only if the store still holds exactly the
-        game's versions 1 to the one answered (:class:`~service.store.Append`). If it does
-        not, or if the answer does not fit (another process moved the game on), the store
-        is looked at again: a game moved on is reloaded and the command answered on it, once.
+        unless provably untouched since it was, new rows decoded and chained), so a damaged
+        log is refused (:class:`DamagedGame`) before anything is appended to it; a game this
+        process holds in memory is used if it is the stored one. The save appends only if
+        the store still holds exactly the game's versions 1 to the one answered
+        (:class:`~service.store.Append`). If it does not, or if the answer does not fit
+        (another process moved the game on), the store is looked at again: a game moved on
+        is reloaded and the command answered on it, once.
         """
         if seat in (SPECTATOR, REFEREE):
             raise PermissionDenied(say("the %(seat)s token cannot answer decisions; use a seat's token", seat=seat))
@@ -448,7 +449,9 @@ class GameService:
         (an edit, a deletion or a renumbering anywhere changes the hash), decodes only rows
         not seen before and compares the log's length with the one its last commit recorded
         (:meth:`~service.app.Westmarch.verified`), so a damaged log is never served or
-        extended. Any other look compares three integers (how many rows, the last version,
+        extended. On SQLite the rows found sound are not hashed again while the store's
+        :class:`~service.store.WriteWatch` proves that only this process's commits wrote it
+        since they were. Any other look compares three integers (how many rows, the last version,
         the recorded length) and, if those moved, looks thoroughly.
         """
         return self._sound(game_id, thorough).version

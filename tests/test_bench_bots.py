@@ -9,7 +9,7 @@ from typing import cast
 import pytest
 
 from domain.game import Game
-from tools.bench_bots import Row, rows, won
+from tools.bench_bots import DECK, SCENARIO_DECKS, Row, rows, won
 from tools.cli import main
 
 
@@ -85,9 +85,36 @@ def test_one_scenario_may_be_measured_without_writing_a_file(
     argv = ["bench-bots", "--games", "1", "--scenario", "the-lonely-mountain", "--bots", "greedy", "--output", "-"]
     assert main(argv) == 0
     printed = capsys.readouterr().out
-    assert "LCG the-lonely-mountain, solo, ready-made Aragorn/Gimli/Legolas deck, greedy bot, 1 games: won " in printed
+    deck = SCENARIO_DECKS.get("the-lonely-mountain", DECK)
+    assert f"LCG the-lonely-mountain, solo, ready-made {deck} deck, greedy bot, 1 games: won " in printed
     assert "written to" not in printed
     assert list(tmp_path.iterdir()) == []
+
+
+def test_each_row_names_its_deck_and_mirkwood_plays_the_pinned_one() -> None:
+    """Issue 24 pins the Aragorn, Gimli and Legolas deck for Passage through Mirkwood; the
+    other scenarios play their own ready-made deck unless --deck names one for every row."""
+    from domain.lcg.decks.ready_made import ready_made
+
+    lcg = [r for r in rows("lcg", ("greedy",)) if r.game == "lcg"]
+    assert {r.scenario: r.deck_key for r in lcg}["passage-through-mirkwood"] == "aragorn-gimli-legolas"
+    assert all(r.deck_key in ready_made() for r in lcg)
+    assert all(f"ready-made {r.deck_key} deck" in r.label for r in lcg)
+    assert {r.deck_key for r in rows("lcg", ("greedy",), deck="spirit")} == {"spirit"}
+
+
+def test_bench_bots_plays_the_deck_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["bench-bots", "--games", "1", "--scenario", "journey-along-the-anduin", "--bots", "greedy"]
+    assert main([*argv, "--deck", "lore", "--output", "B.md"]) == 0
+    written = (tmp_path / "B.md").read_text(encoding="utf-8")
+    assert "| LCG journey-along-the-anduin, solo, ready-made lore deck, greedy bot, 1 games | won " in written
+    assert "--bots greedy --deck lore" in written
+    capsys.readouterr()
+    assert main([*argv, "--deck", "no-such-deck", "--output", "-"]) == 2
+    assert "--deck takes a ready-made deck: " in capsys.readouterr().err
 
 
 def test_a_loss_after_an_elimination_names_both_reasons() -> None:

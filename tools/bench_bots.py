@@ -6,9 +6,11 @@ greedy and the search rows of a scenario play the same seeds), every seat of the
 measured played by the row's bot (each seat consenting to the
 others using its cards, as ``simulate`` seats them):
 
-- the LCG rows: one player with the ready-made Aragorn, Gimli and Legolas deck, standard
-  difficulty, in each scenario (Passage through Mirkwood, Journey Along the Anduin, The Hunt
-  for the Dreadnaught, The Lonely Mountain, Escape from Dol Guldur);
+- the LCG rows: one player, standard difficulty, in each scenario (Passage through Mirkwood,
+  Journey Along the Anduin, The Hunt for the Dreadnaught, The Lonely Mountain, Escape from
+  Dol Guldur), with the scenario's ready-made deck (``SCENARIO_DECKS``: the Aragorn, Gimli and
+  Legolas deck in Passage through Mirkwood, as issue 24 pins it) or the one ``--deck`` names;
+  each row names its deck;
 - the War of the Ring rows: the Free Peoples against the Shadow bots, at standard and at
   challenging difficulty, game ``i`` in scenario ``i`` modulo the four scenarios.
 
@@ -43,6 +45,12 @@ from tools.phrase import phrase
 from tools.progress import Progress
 
 DECK = "aragorn-gimli-legolas"
+"""The ready-made deck of a scenario that ``SCENARIO_DECKS`` does not name."""
+SCENARIO_DECKS = {
+    "passage-through-mirkwood": DECK,
+}
+"""The ready-made deck (``domain/lcg/decks/KEY.txt``) each LCG row plays unless ``--deck``
+names one: the deck the greedy bot won most with on seeds 1001-1200 (BENCHMARKS.md)."""
 LCG_SCENARIOS = (
     ("passage-through-mirkwood", "goal >= 60 %"),
     ("journey-along-the-anduin", "goal >= 10 %"),
@@ -66,13 +74,20 @@ class Row:
     difficulty: str
     bot: str
     goal: str
+    deck: str = ""
+    """The ready-made deck an LCG row plays (its key); empty: the scenario's (``SCENARIO_DECKS``)."""
+
+    @property
+    def deck_key(self) -> str:
+        return self.deck or SCENARIO_DECKS.get(self.scenario, DECK)
 
     @property
     def label(self) -> str:
         if self.game == "lcg":
             return phrase(
-                "LCG %(scenario)s, solo, ready-made Aragorn/Gimli/Legolas deck, %(bot)s bot",
+                "LCG %(scenario)s, solo, ready-made %(deck)s deck, %(bot)s bot",
                 scenario=self.scenario,
+                deck=self.deck_key,
                 bot=self.bot,
             )
         return phrase(
@@ -97,10 +112,11 @@ class Tally:
     losses: Counter[str] = field(default_factory=Counter)
 
 
-def rows(scenario: str, kinds: tuple[str, ...], search_scenario: str | None = None) -> list[Row]:
+def rows(scenario: str, kinds: tuple[str, ...], search_scenario: str | None = None, deck: str = "") -> list[Row]:
     """The rows of ``scenario`` (a scenario key, ``lcg`` for every LCG scenario, ``wotr`` or
     ``all``), each bot's; the search bot's only in ``search_scenario`` when one is given (its
-    rows cost a thousand times the greedy bot's, so a run may afford it in one scenario)."""
+    rows cost a thousand times the greedy bot's, so a run may afford it in one scenario); the
+    LCG rows with ready-made deck ``deck`` (empty: each scenario's own)."""
 
     def measured(bot: str, key: str) -> bool:
         return bot != "search" or search_scenario in (None, key)
@@ -109,7 +125,9 @@ def rows(scenario: str, kinds: tuple[str, ...], search_scenario: str | None = No
     for key, goal in LCG_SCENARIOS:
         if scenario in ("all", LCG, key):
             out.extend(
-                Row("lcg", key, "standard", bot, goal if bot == "search" else "") for bot in kinds if measured(bot, key)
+                Row("lcg", key, "standard", bot, goal if bot == "search" else "", deck)
+                for bot in kinds
+                if measured(bot, key)
             )
     if scenario in ("all", WOTR):
         for difficulty, goal in WOTR_DIFFICULTIES:
@@ -128,7 +146,7 @@ def created(row: Row, seed: int, index: int) -> Event:
         from domain.lcg.lineups import lcg_options
         from domain.lcg.ruleset import LCG
 
-        deck = playable_part(ready_made()[DECK])
+        deck = playable_part(ready_made()[row.deck_key])
         return LCG.created(lcg_options(row.scenario, 1, None, row.difficulty, [deck]), seed)
     from domain.wotr.options import scenario_keys, wotr_options
     from domain.wotr.ruleset import WOTR as RULES
@@ -260,7 +278,21 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    chosen = rows(args.scenario, kinds, args.search_scenario)
+    if args.deck:
+        from domain.lcg.decks.ready_made import ready_made
+
+        if args.deck not in ready_made():
+            print(
+                "bench-bots: "
+                + say(
+                    "--deck takes a ready-made deck: %(decks)s, not %(deck)s",
+                    decks=", ".join(ready_made()),
+                    deck=repr(args.deck),
+                ),
+                file=sys.stderr,
+            )
+            return 2
+    chosen = rows(args.scenario, kinds, args.search_scenario, args.deck or "")
     budget = Budget(cpu_seconds=float(args.budget))
     started = _cpu()
     command = (
@@ -269,6 +301,7 @@ def main(args: argparse.Namespace) -> int:
         + (f" --scenario {args.scenario}" if args.scenario != "all" else "")
         + (f" --bots {','.join(kinds)}" if kinds != BOT_KINDS else "")
         + (f" --search-scenario {args.search_scenario}" if args.search_scenario else "")
+        + (f" --deck {args.deck}" if args.deck else "")
     )
     title = "Bots: win rates, and the search bot's CPU per decision"
 
@@ -337,6 +370,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the search bot's rows only in this scenario, one of %(choices)s (default: in every scenario measured)",
     )
     p.add_argument("--bots", default=",".join(BOT_KINDS), help="bots measured (default: %(default)s)")
+    p.add_argument(
+        "--deck",
+        metavar="KEY",
+        help="the ready-made deck every LCG row plays (domain/lcg/decks/KEY.txt; default: each scenario's, "
+        "the Aragorn, Gimli and Legolas deck in Passage through Mirkwood)",
+    )
 
 
 def parser() -> argparse.ArgumentParser:

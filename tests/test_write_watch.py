@@ -1,0 +1,186 @@
+"""The short log check on SQLite (service/store.py ``WriteWatch``): while only this process's
+commits wrote the store, a game's rows found sound are not hashed again on each command; any
+other write, through another connection, through the service's own connection outside a
+commit of the service, or as raw bytes of the database file with its modification time set
+back, is still refused on the next command. Real SQLite files, the real service."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from bots import random_choice
+from service.app import DamagedGame, Westmarch, store_env
+from service.commands import GameService
+from service.games import GameRequest
+from service.store import WriteWatch
+
+
+@dataclass
+class Table:
+    """One game of the service, played by its first seat's random answers."""
+
+    app: Westmarch
+    service: GameService
+    game_id: Any
+    seat: str
+    version: int
+    decision: Any
+    rng: random.Random
+    db: Path | None
+
+    @property
+    def watch(self) -> WriteWatch:
+        assert self.app.watch is not None
+        return self.app.watch
+
+    def answer(self) -> None:
+        assert self.decision is not None, "the game ended before the test was done with it"
+        choice = list(random_choice(self.decision, self.rng))
+        result = self.service.submit_as(
+            self.game_id, self.seat, self.version, self.decision.id, choice, uuid.uuid4().hex
+        )
+        self.version, self.decision = result.version, result.decision
+
+    def rows(self) -> list[tuple[int, bytes]]:
+        """The game's rows as a fresh connection reads them from the file."""
+        assert self.db is not None
+        with sqlite3.connect(self.db) as conn:
+            sql = "SELECT originator_version, state FROM stored_events WHERE originator_id=? ORDER BY 1"
+            return [(int(v), bytes(s)) for v, s in conn.execute(sql, [uuid.UUID(str(self.game_id)).hex])]
+
+
+def _table(env: dict[str, str], db: Path | None) -> Table:
+    app = Westmarch({**env, "WESTMARCH_SNAPSHOT_EVERY": "100000"})
+    service = GameService(app)
+    access = service.create(GameRequest(game="lcg"), seed=5)
+    seat = next(iter(access.seats))
+    view = service.view_as(access.game_id, seat)
+    table = Table(app, service, access.game_id, seat, access.version, view.decision, random.Random(1), db)
+    for _ in range(3):
+        table.answer()
+    return table
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    db = tmp_path / "games.db"
+    played = _table(store_env(db=str(db)), db)
+    yield played
+    played.app.close()
+
+
+def _edited(state: bytes) -> bytes:
+    """The same event with another rule named as its cause: it decodes, the same size, only
+    the hash chain tells it from what was played."""
+    stamp, event = msgspec.json.decode(state)
+    rule = event.get("cause", {}).get("rule", "")
+    event["cause"] = {**event.get("cause", {}), "rule": "x" * len(rule) if rule else "x"}
+    return msgspec.json.encode([stamp, event])
+
+
+def _short_looks(table: Table, answers: int) -> int:
+    """How many of ``answers`` commands took the short look (no hashing of the known rows)."""
+    before = table.watch.quiet
+    for _ in range(answers):
+        table.answer()
+    return table.watch.quiet - before
+
+
+def test_a_games_commands_take_the_short_look_while_only_this_process_writes(table: Table) -> None:
+    generation = table.watch.generation
+    assert _short_looks(table, 5) == 5
+    assert table.watch.generation == generation
+
+
+def test_a_row_changed_through_another_connection_is_refused_on_the_next_command(table: Table) -> None:
+    assert _short_looks(table, 2) == 2
+    assert table.db is not None
+    state = dict(table.rows())[2]
+    with sqlite3.connect(table.db) as conn:
+        sql = "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=2"
+        conn.execute(sql, [_edited(state), uuid.UUID(str(table.game_id)).hex])
+    before = table.rows()
+    with pytest.raises(DamagedGame) as refused:
+        table.answer()
+    assert refused.value.version == 2
+    assert table.rows() == before, "nothing may be appended to a damaged log"
+
+
+def test_a_row_changed_through_the_services_own_connection_is_refused(table: Table) -> None:
+    """A write through the very connection the service reads with (no other connection's
+    commit, so ``data_version`` does not move) is not one of the service's commits."""
+    assert _short_looks(table, 2) == 2
+    state = dict(table.rows())[2]
+    with table.app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+        sql = "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=2"
+        cursor.execute(sql, [_edited(state), uuid.UUID(str(table.game_id)).hex])
+    with pytest.raises(DamagedGame) as refused:
+        table.answer()
+    assert refused.value.version == 2
+
+
+def _flip(path: Path, state: bytes) -> int:
+    """Change one letter inside every copy of ``state`` in ``path``, in place (same size), and
+    set its modification time back: how many copies were changed."""
+    data = path.read_bytes()
+    before = os.stat(path)
+    middle = len(state) // 2
+    at = next(i for i in range(middle, len(state)) if chr(state[i]).isalpha())
+    copies = 0
+    with open(path, "r+b") as f:
+        found = data.find(state)
+        while found >= 0:
+            f.seek(found + at)
+            f.write(b"q" if state[at : at + 1] != b"q" else b"z")
+            copies += 1
+            found = data.find(state, found + 1)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    return copies
+
+
+@pytest.mark.parametrize("where", ["database", "wal"])
+def test_a_raw_edit_of_the_file_with_its_time_set_back_is_refused_on_the_next_command(table: Table, where: str) -> None:
+    assert table.db is not None
+    if where == "database":  # the rows moved from the write-ahead log into the database file
+        with sqlite3.connect(table.db) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        table.answer()  # the checkpoint is another connection's: this look hashes the rows
+    assert _short_looks(table, 2) == 2
+    state = dict(table.rows())[2]
+    wal = Path(f"{table.db}-wal")
+    copies = sum(_flip(path, state) for path in (table.db, wal) if path.exists())
+    assert copies >= 1
+    assert dict(table.rows())[2] != state, "the edit is what a reader of the file now reads"
+    with pytest.raises(DamagedGame) as refused:
+        table.answer()
+    assert refused.value.version == 2
+
+
+def test_a_store_in_memory_takes_the_short_look_and_sees_a_write_outside_the_service() -> None:
+    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": "file::memory:?cache=shared"}
+    table = _table(env, None)
+    try:
+        assert _short_looks(table, 3) == 3
+        with table.app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            sql = "SELECT state FROM stored_events WHERE originator_id=? AND originator_version=2"
+            cursor.execute(sql, [uuid.UUID(str(table.game_id)).hex])
+            state = bytes(cursor.fetchone()[0])
+            sql = "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=2"
+            cursor.execute(sql, [_edited(state), uuid.UUID(str(table.game_id)).hex])
+        with pytest.raises(DamagedGame) as refused:
+            table.answer()
+        assert refused.value.version == 2
+    finally:
+        table.app.close()

@@ -248,7 +248,13 @@ class WriteWatch:
     ``data_version``, when it does), so a raw edit under a cached page would be read from
     the cache, not the file. When the files changed since a connection's cache was last
     known to match them and its ``data_version`` did not move, :meth:`look` drops that
-    cache (``PRAGMA shrink_memory``) before the read.
+    cache (``PRAGMA shrink_memory``) before the read. Not dropped, hence still possibly
+    read from the cache (as every look did before the watch): a raw edit made after
+    another connection's commit that this connection has already read past (SQLite then
+    refilled its cache before the edit, and ``data_version`` moved). Dropping the cache
+    on every change of the files would cost the full look of a server with several
+    connections, whose ``data_version`` moves with each other's commits, a read of every
+    page from the file system on every command.
     """
 
     def __init__(self) -> None:

@@ -235,10 +235,10 @@ class WriteWatch:
     that comparison held, no look started a new generation meanwhile, and the
     connection's ``data_version`` did not move across the commit (another connection
     committing right after ours moves it; one committing after that moves it for the
-    next look). Not proved, hence the full look's remaining blind spots: a raw edit of
+    next look). What it does not prove, so a short look would not see it: a raw edit of
     the file (not through SQLite) in the microseconds between :meth:`before_commit` and
-    the stat of :meth:`after_commit`, or within one tick of the file system's clock
-    (a few milliseconds on Linux) after the last stat while keeping the files' sizes. A
+    the stat of :meth:`after_commit`, or one keeping the files' sizes within the same
+    tick of the kernel's file timestamps (a few milliseconds) as the last stat. A
     SQLite commit by another connection is always seen, by ``data_version``. PostgreSQL
     has no such watch (its server gives no cheap proof that no other session wrote a
     table): every look there hashes the rows (:func:`look_since`).

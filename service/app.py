@@ -24,7 +24,7 @@ from uuid import UUID, uuid4
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError, StoredEvent
-from eventsourcing.sqlite import SQLiteAggregateRecorder
+from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteConnectionPool
 from eventsourcing.utils import Environment, get_topic, strtobool
 
 from domain.game import Game, GameSnapshot, Recorded, project_game
@@ -48,6 +48,7 @@ from service.store import (
     delete_row,
     ensure_firsts_index,
     insert_stored,
+    keep_statements,
     latest_version,
     look_since,
     ruleset_of,
@@ -280,12 +281,17 @@ class Westmarch(Application[UUID]):
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         """The library's factory for the store, except PostgreSQL's, whose tables are
         created under an advisory lock (service/postgres.py): two servers starting at once
-        on a fresh database must not both create them."""
+        on a fresh database must not both create them. SQLite's connections keep more
+        than one prepared statement (:func:`~service.store.keep_statements`)."""
         if env.get(InfrastructureFactory.PERSISTENCE_MODULE, "") == "eventsourcing.postgres":
             from service.postgres import PostgresFactory
 
             return cast(InfrastructureFactory, PostgresFactory(env))
-        return super().construct_factory(env)
+        factory = super().construct_factory(env)
+        pool = getattr(getattr(factory, "datastore", None), "pool", None)
+        if isinstance(pool, SQLiteConnectionPool):
+            keep_statements(pool)
+        return factory
 
     # -- commands --------------------------------------------------------------------
 

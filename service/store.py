@@ -235,10 +235,10 @@ class WriteWatch:
     that comparison held, no look started a new generation meanwhile, and the
     connection's ``data_version`` did not move across the commit (another connection
     committing right after ours moves it; one committing after that moves it for the
-    next look). Not proved, hence the full look's remaining blind spots: a raw edit of
+    next look). What it does not prove, so a short look would not see it: a raw edit of
     the file (not through SQLite) in the microseconds between :meth:`before_commit` and
-    the stat of :meth:`after_commit`, or within one tick of the file system's clock
-    (a few milliseconds on Linux) after the last stat while keeping the files' sizes. A
+    the stat of :meth:`after_commit`, or one keeping the files' sizes within the same
+    tick of the kernel's file timestamps (a few milliseconds) as the last stat. A
     SQLite commit by another connection is always seen, by ``data_version``. PostgreSQL
     has no such watch (its server gives no cheap proof that no other session wrote a
     table): every look there hashes the rows (:func:`look_since`).
@@ -248,7 +248,13 @@ class WriteWatch:
     ``data_version``, when it does), so a raw edit under a cached page would be read from
     the cache, not the file. When the files changed since a connection's cache was last
     known to match them and its ``data_version`` did not move, :meth:`look` drops that
-    cache (``PRAGMA shrink_memory``) before the read.
+    cache (``PRAGMA shrink_memory``) before the read. Not dropped, hence still possibly
+    read from the cache (as every look did before the watch): a raw edit made after
+    another connection's commit that this connection has already read past (SQLite then
+    refilled its cache before the edit, and ``data_version`` moved). Dropping the cache
+    on every change of the files would cost the full look of a server with several
+    connections, whose ``data_version`` moves with each other's commits, a read of every
+    page from the file system on every command.
     """
 
     def __init__(self) -> None:
@@ -791,6 +797,43 @@ def _pg_inserts(schema: str, table: str) -> tuple[Any, Any]:
         "AND (SELECT max(originator_version) FROM {schema}.{table} WHERE originator_id = %(game)s) = %(before)s"
     ).format(schema=Identifier(schema), table=Identifier(table))
     return insert, insert + guard
+
+
+STATEMENTS = 128
+"""Prepared statements each SQLite connection of the service keeps (see :func:`keep_statements`)."""
+
+
+def keep_statements(pool: Any, size: int = STATEMENTS) -> None:
+    """Have the SQLite pool's connections, opened from now on, keep ``size`` prepared
+    statements. The library opens them with ``cached_statements=True``, which ``sqlite3``
+    takes as a cache of one statement: a command runs about ten different ones, so each was
+    compiled again on every command (some 25 us for the log check's statement alone). The
+    connection is otherwise opened as the library's ``SQLiteConnectionPool._create_connection``
+    (eventsourcing 9) opens it: the same arguments, WAL mode for a file, rows as ``sqlite3.Row``."""
+    from eventsourcing.persistence import InterfaceError
+    from eventsourcing.sqlite import SQLITE3_DEFAULT_LOCK_TIMEOUT, SQLiteConnection
+
+    def create() -> SQLiteConnection:
+        try:
+            conn = sqlite3.connect(
+                database=pool.db_name,
+                uri=True,
+                check_same_thread=False,
+                isolation_level=None,
+                cached_statements=size,
+                timeout=pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
+            )
+        except (sqlite3.Error, TypeError) as error:
+            raise InterfaceError(error) from error
+        if not pool.is_sqlite_memory_mode and not pool.is_journal_mode_wal:
+            if str(conn.execute("PRAGMA journal_mode;").fetchone()[0]).lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL;")
+                pool.journal_mode_was_changed_to_wal = True
+            pool.is_journal_mode_wal = True
+        conn.row_factory = sqlite3.Row
+        return SQLiteConnection(sqlite_conn=conn, max_age=pool.max_age)
+
+    pool._create_connection = create
 
 
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:

@@ -184,3 +184,71 @@ def test_a_store_in_memory_takes_the_short_look_and_sees_a_write_outside_the_ser
         assert refused.value.version == 2
     finally:
         table.app.close()
+
+
+# -- the watch itself, on raw connections to a real file -------------------------------------
+
+
+def _connect(db: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    return conn
+
+
+def _commit(watch: WriteWatch, conn: sqlite3.Connection, value: int, after: sqlite3.Connection | None = None) -> None:
+    """A commit as :func:`~service.store.insert_stored` makes it; ``after`` commits a row of
+    its own between that commit and the watch's look after it."""
+    conn.execute("BEGIN IMMEDIATE")
+    mark = watch.before_commit(conn)
+    conn.execute("INSERT INTO t VALUES (?)", [value])
+    conn.commit()
+    if after is not None:
+        after.execute("INSERT INTO t VALUES (-1)")
+    watch.after_commit(conn, mark)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Iterator[tuple[Path, sqlite3.Connection, sqlite3.Connection]]:
+    db = tmp_path / "watch.db"
+    ours, other = _connect(db), _connect(db)
+    ours.execute("CREATE TABLE t (x INTEGER)")
+    yield db, ours, other
+    ours.close()
+    other.close()
+
+
+def test_the_watch_keeps_its_generation_over_its_own_commits(files: tuple[Path, Any, Any]) -> None:
+    _, ours, _ = files
+    watch = WriteWatch()
+    generation = watch.look(ours)
+    for value in range(3):
+        _commit(watch, ours, value)
+        assert watch.look(ours) == generation
+
+
+def test_another_connections_commit_right_after_ours_is_not_taken_as_ours(files: tuple[Path, Any, Any]) -> None:
+    _, ours, other = files
+    watch = WriteWatch()
+    generation = watch.look(ours)
+    _commit(watch, ours, 1, after=other)
+    assert watch.look(ours) != generation
+
+
+def test_another_connections_commit_before_ours_starts_a_generation(files: tuple[Path, Any, Any]) -> None:
+    _, ours, other = files
+    watch = WriteWatch()
+    generation = watch.look(ours)
+    other.execute("INSERT INTO t VALUES (-1)")
+    _commit(watch, ours, 1)
+    assert watch.look(ours) != generation
+
+
+def test_a_look_through_a_connection_not_seen_before_starts_a_generation(files: tuple[Path, Any, Any]) -> None:
+    db, ours, _ = files
+    watch = WriteWatch()
+    generation = watch.look(ours)
+    reader = _connect(db)
+    try:
+        assert watch.look(reader) != generation
+    finally:
+        reader.close()

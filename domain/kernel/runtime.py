@@ -79,23 +79,26 @@ def flow_since(low: int, height: int, after: list[Frame]) -> Flow | None:
         return None
     push: list[Frame] = []
     extends: list[int] = []
+    below: Env | None = after[low - 1].env if 0 < low <= len(after) else None
     for j in range(low, len(after)):
         frame = after[j]
-        below = after[j - 1].env if j else None
         env = frame.env
         if below and (env is below or _extends(env, below)):
             added = {} if env is below else {k: v for k, v in env.items() if k not in below or below[k] != v}
-            frame = Frame(frame.node, frame.i, added, frame.items)
+            push.append(Frame(frame.node, frame.i, added, frame.items))
             extends.append(j - low)
-        push.append(frame)
+        else:
+            push.append(frame)
+        below = env  # the bindings of the frame as it stands on the cursor, not as pushed
     return Flow(low, tuple(push), tuple(extends))
 
 
 def _extends(env: Env, below: Env) -> bool:
     """Whether ``env`` starts with the keys of ``below``, in the same order."""
-    if len(env) < len(below):
+    n = len(below)
+    if len(env) < n:
         return False
-    return all(a == b for a, b in zip(env, below, strict=False))
+    return list(env)[:n] == list(below)
 
 
 class BrokenLog(Exception):

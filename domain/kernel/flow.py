@@ -79,8 +79,7 @@ class Do(Node):
         self.fn = fn
 
     def step(self, rt: Runtime, frame: Frame) -> None:
-        rt.pop()
-        rt.leaf(self, frame.env)
+        rt.leaf(self, frame.env)  # pops this frame first
 
 
 class If(Node):

@@ -190,6 +190,11 @@ class Runtime:
         self.env, self.rule, self._emitted = {}, rule, False
 
     def leaf(self, node: Node, env: Env) -> None:
+        """Pop the frame of the leaf step ``node`` (the top of the cursor), then run it with ``env``."""
+        stack = self.state.stack
+        stack.pop()
+        if len(stack) < self._low:
+            self._low = len(stack)
         self.env, self.rule = env, node.rule
         self._emitted = False
         node.fn(self)  # type: ignore[attr-defined]

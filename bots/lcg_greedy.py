@@ -640,6 +640,8 @@ class GreedyBot:
                 return (option.id,)
             if name == "Éowyn" and "commit" in decision.rule and card.committed and (me.hand_size or 0) > 4:
                 return (option.id,)
+            if lcg_ships.warship(card):
+                return (option.id,)
             if name == "The Lonely Mountain" and decision.rule == "lcg.burgle.window":
                 # take the turned-up card and turn up another only when this one cannot be matched
                 if not lcg_burgle.can_succeed(view, me):

@@ -52,6 +52,20 @@ def threat_or_boarding(decision: Decision, view: TableView) -> Choice | None:
     return ("threat",) if me.threat + raise_by <= THREAT_BEFORE_BOARDING else (other,)
 
 
+WARSHIP_STAGE = "Destroy the Dreadnaught"
+"""Stage 2 (thftd-005): its Action removes 5 progress per player to shuffle a set-aside
+Gondorian Warship into the encounter deck. Only ships attack the Dreadnaught (4 defense): of
+the Basic ships only Golden Wing's 5 attack gets through it, Pride of Lebennin's 2 never
+does (thftd-006..011); the Warship's 5 attack, and its shadow's 5 damage to the attacking
+enemy (thftd-012), are the rest of what can destroy it. The stage prints no quest points,
+so its progress buys nothing else."""
+
+
+def warship(card: CardView) -> bool:
+    """Whether an Action of ``card`` is the stage's: always taken when offered."""
+    return card.type == "quest" and card.name == WARSHIP_STAGE
+
+
 CANCEL_COST = 4
 """Destroy the Dreadnaught (thftd-005): "raise your threat by 4 to cancel that attack"."""
 THREAT_LIMIT = 50

@@ -323,3 +323,32 @@ def test_at_anduin_passage_the_staging_enemies_keep_nobody_back() -> None:
 
     assert committed("Anduin Passage") == 3
     assert committed("To the River...") < 3
+
+
+def test_five_progress_on_destroy_the_dreadnaught_buy_a_gondorian_warship() -> None:
+    """Only ships attack the Dreadnaught (4 defense) and Pride of Lebennin's 2 attack never
+    gets through: the stage's Action, which shuffles a Gondorian Warship (5 attack) into the
+    encounter deck for 5 progress, is taken as soon as it is offered."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B", "progress": 5}],
+                    "p1.engaged": ["Dreadnaught"],
+                    "p1.allies": ["Pride of Lebennin"],
+                    "set-aside": ["Gondorian Warship", "Gondorian Warship"],
+                    "encounter.deck": ["Mouths of Anduin", "Mouths of Anduin"],
+                },
+            },
+        }
+    )
+    decision = _until(run, "lcg.quest.window")
+    stage = run.uid("Destroy the Dreadnaught")
+    offered = [o.id for o in decision.options if o.card == stage]
+    assert offered and _greedy(run.game) == (offered[0],)
+    run.game.answer(decision.seat, decision.id, (offered[0],))
+    state = cast(LcgState, run.game.state)
+    assert [state.cards[u].code for u in state.zone("encounter.deck")].count("thftd-012") == 1

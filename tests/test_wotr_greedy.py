@@ -17,6 +17,7 @@ from domain.kernel.decisions import Decision
 from domain.wotr.cards import CARDS
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
+from domain.wotr.state import WotrState
 from projections.wotr import CardView, LocationView, TableView, printed_view
 from tools.games import kind
 
@@ -38,12 +39,27 @@ def _first_turn(game: Game) -> tuple[Decision, TableView]:
     raise AssertionError("the game ended before a Free Peoples turn")
 
 
+def _round(game: Game) -> int:
+    state = game.state
+    assert isinstance(state, WotrState)
+    return state.round
+
+
 def test_a_duel_ring_token_is_used_each_round() -> None:
-    """Rules §9.2: a Duel's token comes back every round, so the bot draws with it at once."""
-    decision, view = _first_turn(_game("two-player-duel", 3))
-    assert decision.option("ring") is not None
-    choice = GreedyBot(1).choose(decision, lambda: view)
-    assert choice == ("ring",)
+    """Rules §9.2: a Duel's token comes back every round, so the bot draws with it in every
+    round (once the Shadow's hand is empty: it answers rather than leads, so not always at
+    its first turn)."""
+    game = _game("two-player-duel", 3)
+    view = kind("wotr").view
+    bots: dict[str, GreedyBot] = {}
+    used: set[int] = set()
+    while (decision := game.state.pending) is not None and _round(game) <= 3:
+        bot = bots.setdefault(decision.seat, GreedyBot(1))
+        choice = bot.choose(decision, partial(view, game.state, decision.seat))
+        if decision.seat == "gandalf" and choice == ("ring",):
+            used.add(_round(game))
+        game.answer(decision.seat, decision.id, choice)
+    assert used == {1, 2, 3}
 
 
 def test_a_once_a_game_ring_token_is_kept_for_its_point() -> None:
@@ -104,3 +120,23 @@ def test_a_leader_alone_adds_no_leadership_icons_to_a_battleground() -> None:
     assert _front(view, edoras).icons(leader) == 1
     edoras.cards = [leader]
     assert _front(view, edoras).icons(army) == army.bg_defense + 1
+
+
+def test_the_bot_holds_while_a_shadow_hand_still_has_cards() -> None:
+    """The Shadow bots play a random card each turn until their hands are empty (seed 003,
+    flowchart step 4; they pass only when every combat is theirs): a Free Peoples seat that
+    may pass waits, and answers what they committed instead of leading."""
+    game = _game("trilogy", 3)
+    view = kind("wotr").view
+    bots: dict[str, GreedyBot] = {}
+    held = 0
+    while (decision := game.state.pending) is not None and held < 3:
+        seen = view(game.state, decision.seat)
+        bot = bots.setdefault(decision.seat, GreedyBot(1))
+        choice = bot.choose(decision, partial(lambda table: table, seen))
+        shadow_holds = any(p.bot and p.hand_size > 0 for p in seen.players)
+        if decision.rule == "wotr.action.turn" and decision.option("pass") is not None and shadow_holds:
+            assert choice == ("pass",)
+            held += 1
+        game.answer(decision.seat, decision.id, choice)
+    assert held == 3

@@ -91,7 +91,13 @@ class IllegalChoice(RuleError):
 
 def check_choice(decision: Decision, choice: Choice) -> None:
     """Raise :class:`IllegalChoice` unless ``choice`` answers ``decision`` legally."""
-    if decision.kind is Kind.NUMBER:
+    kind = decision.kind
+    if kind is Kind.ONE and len(choice) == 1:
+        wanted = choice[0]
+        for option in decision.options:
+            if option.id == wanted:
+                return  # the commonest answer, legal: the checks below would pass it
+    if kind is Kind.NUMBER:
         if len(choice) != 1:
             raise IllegalChoice(decision, choice, "give exactly one number")
         try:

@@ -66,11 +66,9 @@ class Seq(Node):
         if i >= len(body):
             rt.pop()
         elif i == len(body) - 1:
-            rt.pop()
-            rt.push(body[i], frame.env)
+            rt.swap(body[i], frame.env)
         else:
-            rt.replace(Frame(self.key, i + 1, frame.env))
-            rt.push(body[i], frame.env)
+            rt.advance(Frame(self.key, i + 1, frame.env), body[i], frame.env)
 
 
 class Do(Node):
@@ -81,8 +79,7 @@ class Do(Node):
         self.fn = fn
 
     def step(self, rt: Runtime, frame: Frame) -> None:
-        rt.pop()
-        rt.leaf(self, frame.env)
+        rt.leaf(self, frame.env)  # pops this frame first
 
 
 class If(Node):
@@ -121,8 +118,7 @@ class ForEach(Node):
         env = {**frame.env, self.var: items[i]}
         # The frame stays while the last item runs too: a Break or Restart in the body
         # must find this loop, not the one around it.
-        rt.replace(Frame(self.key, i + 1, frame.env, items))
-        rt.push(self.body, env)
+        rt.advance(Frame(self.key, i + 1, frame.env, items), self.body, env)
 
 
 class Repeat(Node):
@@ -139,8 +135,7 @@ class Repeat(Node):
         if self.until is not None and rt.evaluate(self.until, frame.env, self.rule):
             rt.pop()
         else:
-            rt.replace(Frame(self.key, frame.i + 1, frame.env))
-            rt.push(self.body, frame.env)
+            rt.advance(Frame(self.key, frame.i + 1, frame.env), self.body, frame.env)
 
 
 class Break(Node):
@@ -190,10 +185,11 @@ class Case(Node):
         return [*self.cases.values(), *([self.default] if self.default else [])]
 
     def step(self, rt: Runtime, frame: Frame) -> None:
-        rt.pop()
         branch = self.cases.get(str(frame.env.get(self.var)), self.default)
         if branch is not None:
-            rt.push(branch, frame.env)
+            rt.swap(branch, frame.env)
+        else:
+            rt.pop()
 
 
 class Call(Node):
@@ -288,21 +284,24 @@ class Decide(Asks):
     def step(self, rt: Runtime, frame: Frame) -> None:
         ask = rt.evaluate(self.ask, frame.env, self.rule)
         if ask is None:
-            rt.pop()
             if self.otherwise is not None:
-                rt.push(self.otherwise, frame.env)
+                rt.swap(self.otherwise, frame.env)
+            else:
+                rt.pop()
             return
         if self.auto_single and ask.kind is Kind.ONE and len(ask.options) == 1:
-            rt.pop()
             if self.then is not None:
-                rt.push(self.then, {**frame.env, self.bind: ask.options[0].id})
+                rt.swap(self.then, {**frame.env, self.bind: ask.options[0].id})
+            else:
+                rt.pop()
             return
         rt.request(ask, self, frame)
 
     def resume(self, rt: Runtime, frame: Frame, value: Any, answer_seq: int) -> None:
-        rt.pop()
         if self.then is not None:
-            rt.push(self.then, {**frame.env, self.bind: value, "_ans": answer_seq})
+            rt.swap(self.then, {**frame.env, self.bind: value, "_ans": answer_seq})
+        else:
+            rt.pop()
 
 
 class InChosenOrder(Asks):
@@ -382,8 +381,7 @@ class Hold(Node):
         if frame.i:
             rt.pop()
         else:
-            rt.replace(Frame(self.key, 1, frame.env))
-            rt.push(self.body, frame.env)
+            rt.advance(Frame(self.key, 1, frame.env), self.body, frame.env)
 
 
 def register(name: str, root: Node, rule: str | None = None) -> Node:

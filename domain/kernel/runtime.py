@@ -79,23 +79,26 @@ def flow_since(low: int, height: int, after: list[Frame]) -> Flow | None:
         return None
     push: list[Frame] = []
     extends: list[int] = []
+    below: Env | None = after[low - 1].env if 0 < low <= len(after) else None
     for j in range(low, len(after)):
         frame = after[j]
-        below = after[j - 1].env if j else None
         env = frame.env
         if below and (env is below or _extends(env, below)):
             added = {} if env is below else {k: v for k, v in env.items() if k not in below or below[k] != v}
-            frame = Frame(frame.node, frame.i, added, frame.items)
+            push.append(Frame(frame.node, frame.i, added, frame.items))
             extends.append(j - low)
-        push.append(frame)
+        else:
+            push.append(frame)
+        below = env  # the bindings of the frame as it stands on the cursor, not as pushed
     return Flow(low, tuple(push), tuple(extends))
 
 
 def _extends(env: Env, below: Env) -> bool:
     """Whether ``env`` starts with the keys of ``below``, in the same order."""
-    if len(env) < len(below):
+    n = len(below)
+    if len(env) < n:
         return False
-    return all(a == b for a, b in zip(env, below, strict=False))
+    return list(env)[:n] == list(below)
 
 
 class BrokenLog(Exception):
@@ -187,6 +190,11 @@ class Runtime:
         self.env, self.rule, self._emitted = {}, rule, False
 
     def leaf(self, node: Node, env: Env) -> None:
+        """Pop the frame of the leaf step ``node`` (the top of the cursor), then run it with ``env``."""
+        stack = self.state.stack
+        stack.pop()
+        if len(stack) < self._low:
+            self._low = len(stack)
         self.env, self.rule = env, node.rule
         self._emitted = False
         node.fn(self)  # type: ignore[attr-defined]
@@ -213,6 +221,23 @@ class Runtime:
         stack[-1] = frame
         if len(stack) - 1 < self._low:
             self._low = len(stack) - 1
+
+    def swap(self, node: Node, env: Env) -> None:
+        """:meth:`pop`, then :meth:`push` ``node`` with ``env``, in one call."""
+        stack = self.state.stack
+        stack[-1] = Frame(node.key, 0, env)
+        top = len(stack) - 1
+        if top < self._low:
+            self._low = top
+
+    def advance(self, frame: Frame, node: Node, env: Env) -> None:
+        """:meth:`replace` the top frame by ``frame``, then :meth:`push` ``node`` with ``env``."""
+        stack = self.state.stack
+        top = len(stack) - 1
+        stack[-1] = frame
+        if top < self._low:
+            self._low = top
+        stack.append(Frame(node.key, 0, env))
 
     def call(self, name: str, args: Env, caller: Env | None = None, items: list[Any] | None = None) -> None:
         """Push program ``name`` with ``args``, keeping the caller's cause context; ``items``
@@ -285,31 +310,32 @@ class Runtime:
         state = self.state
         env = self.env
         seq = state.version + 1
-        cause = Cause(
-            self.rule,
-            env.get("_card") if isinstance(card, _FromFrame) else card,
-            env.get("_by") if isinstance(by, _FromFrame) else by,
-            env.get("_ans"),
-        )
-        if type(cause.card) not in (int, type(None)):
-            raise FlowError(f"{self.rule}: the cause card must be a uid, not {cause.card!r}")
+        # Any, not the parameters' types: a binding of another type must reach the check
+        # below in the compiled core too (not a type error of the assignment)
+        cause_card: Any = env.get("_card") if isinstance(card, _FromFrame) else card
+        if cause_card is not None and type(cause_card) is not int:
+            raise FlowError(f"{self.rule}: the cause card must be a uid, not {cause_card!r}")
+        cause_by: Any = env.get("_by") if isinstance(by, _FromFrame) else by
         force_setattr(event, "seq", seq)
-        force_setattr(event, "cause", cause)
-        if self._draws:
-            force_setattr(event, "draws", self._draws)
-            state.rng += self._draws
+        force_setattr(event, "cause", Cause(self.rule, cause_card, cause_by, env.get("_ans")))
+        draws = self._draws
+        if draws:
+            force_setattr(event, "draws", draws)
+            state.rng += draws
             self._draws = 0
         watcher = self.watcher
-        if watcher is not None:
+        if watcher is None:
+            self._appliers[type(event)](state, event)
+        else:
             watcher.before(event)
-        self._appliers[type(event)](state, event)
-        if watcher is not None:
+            self._appliers[type(event)](state, event)
             watcher.after(event)
         self._after(self, event)
         stack = state.stack
-        flow = flow_since(self._low, self._height, stack)
-        if flow is not None:
-            force_setattr(event, "flow", flow)
+        height = len(stack)
+        low = self._low
+        if low != height or self._height != height:
+            force_setattr(event, "flow", flow_since(low, self._height, stack))
         chain = _SHA256.copy()
         chain.update(state.head.encode())
         chain.update(self._encode(event))
@@ -317,7 +343,7 @@ class Runtime:
         force_setattr(event, "hash", digest)
         state.head = digest
         state.version = seq
-        self._height = self._low = len(stack)
+        self._height = self._low = height
         self.sink.append(event)
         return event
 
@@ -332,18 +358,12 @@ class Runtime:
             return
         if isinstance(by_rules, Ask):
             ask = by_rules
+        rule = node.rule
         decision = Decision(
-            id=self.state.version + 1,
-            seat=ask.seat,
-            kind=ask.kind,
-            prompt=ask.prompt,
-            rule=node.rule,
-            options=ask.options,
-            min=ask.min,
-            max=ask.max,
-            about=ask.about,
+            self.state.version + 1, ask.seat, ask.kind, ask.prompt, rule, ask.options, ask.min, ask.max, ask.about
         )
-        self.env, self.rule = frame.env, node.rule
+        # played_by_rules may have evaluated with bindings of its own: the request is the node's
+        self.env, self.rule = frame.env, rule
         self._emitted = False
         self.emit(DecisionRequested(decision=decision))
 

@@ -20,13 +20,16 @@ from domain.lcg.rules.table import cards_in, seats_in_turn, text_of
 from domain.lcg.state import LcgState, Seat
 
 
-def available_actions(s: LcgState, seat: Seat, planning: bool = False) -> list[Option]:
+def available_actions(
+    s: LcgState, seat: Seat, planning: bool = False, with_actions: list[tuple[Seat | None, int]] | None = None
+) -> list[Option]:
     """The Actions ``seat`` may use now: on cards it controls (characters, attachments),
     or open to every player, and the Action events in its hand. ``planning``: only the
-    Actions also offered between the cards a player plays in the planning step."""
+    Actions also offered between the cards a player plays in the planning step.
+    ``with_actions``: :func:`_with_actions` of this state, if already known."""
     options: list[Option] = []
     cards = s.cards
-    for owner, uid in _with_actions(s):
+    for owner, uid in _with_actions(s) if with_actions is None else with_actions:
         actions = text_of(cards[uid].code).actions
         if not actions or table.blank(s, uid):
             continue
@@ -68,11 +71,36 @@ def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
     return out
 
 
+class _Asked:
+    """The cards with Actions (:func:`_with_actions`) at the state and version a window last
+    asked about. A window asks each player in turn; one with nothing to use is passed over
+    without an event, so the next is asked of the same table, whose cards with Actions do not
+    depend on who is asked. The state only changes by an event, which moves its version."""
+
+    __slots__ = ("cards", "state", "version")
+
+    def __init__(self) -> None:
+        self.state: LcgState | None = None
+        self.version = -1
+        self.cards: list[tuple[Seat | None, int]] = []
+
+
+_ASKED = _Asked()
+
+
+def _with_actions_asked(s: LcgState) -> list[tuple[Seat | None, int]]:
+    asked = _ASKED
+    if asked.state is not s or asked.version != s.version:
+        asked.cards = _with_actions(s)
+        asked.state, asked.version = s, s.version
+    return asked.cards
+
+
 def _asking(prompt: Callable[[LcgState], str] | None) -> Callable[[Runtime], Ask | None]:
     def ask(rt: Runtime) -> Ask | None:
         s = st(rt)
         seat = rt.env["player"]
-        options = available_actions(s, seat)
+        options = available_actions(s, seat, with_actions=_with_actions_asked(s))
         if not options:
             return None
         text = prompt(s) if prompt is not None else f"{s.phase.title()} phase: use an Action, or pass"

@@ -381,6 +381,31 @@ def can_wield(s: WotrState, item: Uid, character: Uid) -> bool:
     c = defn(s, character)
     if c.type != "character" or team(s, item) != team(s, character) or not in_play(s, character):
         return False
+    return _fits(s, d, c, character)
+
+
+def _wielders(s: WotrState, item: Uid, d: CardDef, side: Team, candidates: list[Uid]) -> list[Uid]:
+    """The characters of ``side`` among ``candidates`` that may wield ``item`` (``d``): what
+    ``is_a(c, "character") and team(c) == side and can_wield(item, c)`` keeps, with the
+    item's definition and team looked up once (its team when the first candidate is met,
+    as can_wield would)."""
+    out: list[Uid] = []
+    cards = s.cards
+    item_team: Team | None = None
+    for character in candidates:
+        c = CARDS.get(cards[character].code)
+        if c is None or c.type != "character" or team(s, character) != side:
+            continue
+        if item_team is None:
+            item_team = team(s, item)
+        if item_team == side and in_play(s, character) and _fits(s, d, c, character):
+            out.append(character)
+    return out
+
+
+def _fits(s: WotrState, d: CardDef, c: CardDef, character: Uid) -> bool:
+    """:func:`can_wield` past its first checks: the item ``d`` names the character ``c``
+    among its wielders, and no item it already wields excludes it."""
     fits = any(
         spec == c.name
         or (spec.startswith("faction:") and c.faction == spec[8:])
@@ -435,7 +460,7 @@ def play_destinations(s: WotrState, seat: Seat, uid: Uid, at: Table | None = Non
     if d.type == "item":
         side = s.team_of(seat)
         # only a character wields (can_wield's first test), asked first: it is the cheapest
-        return [f"W{c}" for c in at.in_play if is_a(s, c, "character") and team(s, c) == side and can_wield(s, uid, c)]
+        return [f"W{c}" for c in _wielders(s, uid, d, side, at.in_play)]
     return ["reserve", *(f"L{location}" for location in locations_for(s, uid, at))]
 
 

@@ -56,8 +56,8 @@ SCENARIO_DECKS = {
 names one. Passage through Mirkwood's is the one issue 24 pins; the others are the ready-made
 deck the greedy bot did best with on seeds 1001-1200 (200 games with each): no deck won a
 game there, so the one that defeated most quest stages (the Anduin: 36 against the Aragorn,
-Gimli and Legolas deck's 32; The Hunt for the Dreadnaught: stage 1 in 28 of 60 games against
-5 of 40; The Lonely Mountain: stage 3 reached in 182 games against 97)."""
+Gimli and Legolas deck's 32; The Hunt for the Dreadnaught: stage 1 defeated in 93 games
+against 32; The Lonely Mountain: stage 3 reached in 182 games against 97)."""
 LCG_SCENARIOS = (
     ("passage-through-mirkwood", "goal >= 60 %"),
     ("journey-along-the-anduin", "goal >= 10 %"),

@@ -140,3 +140,26 @@ def test_the_bot_holds_while_a_shadow_hand_still_has_cards() -> None:
             held += 1
         game.answer(decision.seat, decision.id, choice)
     assert held == 3
+
+
+def test_a_text_that_fights_the_path_now_is_used_while_the_path_is_held() -> None:
+    """Strider's text activates the next path and fights the current one first (card text):
+    worth more than another use while the Free Peoples hold the path against a Shadow that
+    could still overturn it, worth less while they are losing it (corruption now)."""
+    _, view = _first_turn(_game("trilogy", 3))
+    assert view.path is not None
+    strider = msgspec.structs.replace(
+        printed_view(next(c for c, d in CARDS.items() if d.name == "Strider"), 9010), owner="frodo"
+    )
+    bot = GreedyBot(1)
+    front = _front(view, view.path)
+    bot._fronts = {view.path.uid: front}
+    front.threat = 3.0
+    front.margin = 1
+    held = bot._fight_now(strider, view)
+    assert held is not None and held > 0.0
+    front.own = 3.0  # the Free Peoples could still take it back
+    front.margin = -1
+    losing = bot._fight_now(strider, view)
+    assert losing is not None and losing < 0.0
+    assert bot._fight_now(_card(9011, "frodo-084"), view) is None

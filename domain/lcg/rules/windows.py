@@ -75,25 +75,25 @@ class _Asked:
     """The cards with Actions (:func:`_with_actions`) at the state and version a window last
     asked about. A window asks each player in turn; one with nothing to use is passed over
     without an event, so the next is asked of the same table, whose cards with Actions do not
-    depend on who is asked. The state only changes by an event, which moves its version."""
+    depend on who is asked. The state only changes by an event, which moves its version.
+    Kept as one tuple, written and read at once, so games run in threads never see another's."""
 
-    __slots__ = ("cards", "state", "version")
+    __slots__ = ("last",)
 
     def __init__(self) -> None:
-        self.state: LcgState | None = None
-        self.version = -1
-        self.cards: list[tuple[Seat | None, int]] = []
+        self.last: tuple[LcgState, int, list[tuple[Seat | None, int]]] | None = None
 
 
 _ASKED = _Asked()
 
 
 def _with_actions_asked(s: LcgState) -> list[tuple[Seat | None, int]]:
-    asked = _ASKED
-    if asked.state is not s or asked.version != s.version:
-        asked.cards = _with_actions(s)
-        asked.state, asked.version = s, s.version
-    return asked.cards
+    last = _ASKED.last
+    if last is not None and last[0] is s and last[1] == s.version:
+        return last[2]
+    cards = _with_actions(s)
+    _ASKED.last = (s, s.version, cards)
+    return cards
 
 
 def _asking(prompt: Callable[[LcgState], str] | None) -> Callable[[Runtime], Ask | None]:

@@ -88,8 +88,10 @@ def visible_cards(view: TableView) -> dict[int, CardView]:
 NOT_WORTH_PLAYING = frozenset({"Dark Knowledge", "Protector of Lórien"})
 """Cards the greedy bot keeps in hand: what they give is not worth what they cost it (it
 never discards cards for Protector of Lórien's bonus)."""
-FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Celebrían's Stone"})
-"""Attachments worth more than an ally; the others are played with what allies leave."""
+FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Celebrían's Stone", "Blade of Gondolin"})
+"""Attachments worth more than an ally; the others are played with what allies leave. Blade
+of Gondolin costs 1 and places a progress token on each kill of its hero (Legolas: one more
+on his own), the quest's progress in a deck of little willpower."""
 
 WILLPOWER_ATTACHMENTS = frozenset({"Celebrían's Stone", "The Favor of the Lady", "Unexpected Courage"})
 ATTACK_ATTACHMENTS = frozenset({"Dwarven Axe", "Blade of Gondolin"})

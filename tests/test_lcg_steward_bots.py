@@ -88,3 +88,28 @@ def test_the_rollout_view_is_the_seats_view_and_leads_the_greedy_bot_to_the_same
             game.answer(seat, decision.id, answer)
             compared += 1
     assert compared > 50
+
+
+@pytest.mark.parametrize(("blade", "played"), [("Blade of Gondolin", True), ("Dwarven Axe", False)])
+def test_a_blade_of_gondolin_is_played_while_resources_are_saved_for_an_ally(blade: str, played: bool) -> None:
+    """Blade of Gondolin puts a progress token on each kill of its hero, the quest's progress
+    in a deck of little willpower: it is played with the last Tactics resource even while an
+    ally in hand needs more; a lesser attachment waits for the ally."""
+    run = Run(
+        {
+            "game": {"players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "zones": {
+                    "p1.heroes": ["Aragorn", {"card": "Gimli", "resources": 2}, "Legolas"],
+                    "p1.hand": ["Beorn", blade],
+                },
+            },
+        }
+    )
+    state = cast(LcgState, run.game.state)
+    decision = state.pending
+    assert decision is not None and decision.rule == "lcg.planning.play-ally"
+    play = next(o.id for o in decision.options if o.card == run.uid(blade))
+    assert _greedy(run.game) == ((play,) if played else ("done",))

@@ -132,6 +132,7 @@ def test_the_catalog_lists_every_game_scenario_option_and_seat(tmp_path: Path) -
 def test_every_catalog_deck_plays_by_its_key(tmp_path: Path) -> None:
     import msgspec
 
+    from domain.lcg.decks.ready_made import ready_made
     from projections.lcg import TableView
     from service.app import store_env
     from tests.rpc_support import stub_for, tokens
@@ -142,7 +143,9 @@ def test_every_catalog_deck_plays_by_its_key(tmp_path: Path) -> None:
             lcg = next(g for g in stub.GetCatalog(pb.GetCatalogRequest()).games if g.game == "lcg")
             assert {d.key for d in lcg.decks} >= {"leadership", "tactics", "spirit", "lore"}
             for deck in lcg.decks:
-                assert len(deck.heroes) == 3 and sum(int(line.split("x ", 1)[0]) for line in deck.cards) == 30
+                # the catalog lists the deck shipped under its key, every copy of every card
+                shipped = sum(n for _, n in ready_made()[deck.key].cards)
+                assert len(deck.heroes) == 3 and sum(int(line.split("x ", 1)[0]) for line in deck.cards) == shipped
                 made = stub.CreateGame(pb.CreateGameRequest(game="lcg", players=[pb.PlayerSetup(deck=[deck.key])]))
                 view = stub.GetView(pb.GetViewRequest(token=tokens(made.access)["referee"])).view
                 table = msgspec.json.decode(view.table, type=TableView)

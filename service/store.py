@@ -394,15 +394,6 @@ def look_since(
     empty = hashlib.sha256(b"").digest()
     length = length_id(game_id)
     if isinstance(recorder, SQLiteAggregateRecorder):
-        last = f"FROM {table} WHERE originator_id = ?3 ORDER BY originator_version DESC LIMIT 1"
-        sql = (
-            "SELECT 0, COUNT(*), MAX(originator_version), CAST(group_concat(state, '') AS BLOB), "
-            f"(SELECT originator_version {last}), (SELECT state {last}) FROM "
-            f"(SELECT originator_version, state FROM {table} WHERE originator_id = ?1 AND originator_version <= ?2 "
-            "ORDER BY originator_version) "
-            f"UNION ALL SELECT originator_version, 1, originator_version, state, NULL, NULL FROM {table} "
-            "WHERE originator_id = ?1 AND originator_version > ?2 ORDER BY 1"
-        )
         generation = None
         with recorder.datastore.get_connection(commit=False) as connection:
             if watch is not None:
@@ -410,14 +401,14 @@ def look_since(
                 if upto and generation == since:
                     watch.quiet += 1
                     cursor = connection.cursor()
-                    cursor.execute(_sqlite_after(table), [game_id.hex, upto, length.hex])
+                    cursor.execute(_sqlite_look(table, quiet=True), [game_id.hex, upto, length.hex])
                     found = cursor.fetchall()
                     head = found[0]
                     recorded = (int(head[4]), _as_bytes(head[5])) if head[4] is not None else None
                     rows = [(int(r[0]), _as_bytes(r[3])) for r in found[1:]]
                     return LogLook(upto, upto, b"", rows, recorded, generation, quiet=True)
             cursor = connection.cursor()
-            cursor.execute(sql, [game_id.hex, upto, length.hex])
+            cursor.execute(_sqlite_look(table, quiet=False), [game_id.hex, upto, length.hex])
             found = cursor.fetchall()
         head = found[0]
         prefix = hashlib.sha256(_as_bytes(head[3])).digest() if head[3] is not None else empty
@@ -450,13 +441,21 @@ def look_since(
 
 
 @cache
-def _sqlite_after(table: str) -> str:
-    """:func:`look_since`'s SQLite statement without the rows up to ``upto``: a head row
-    with the recorded length, then the rows after ``upto``."""
+def _sqlite_look(table: str, quiet: bool) -> str:
+    """:func:`look_since`'s SQLite statement: a head row (the count, highest version and
+    joined states of the rows up to ``?2``, then the recorded length), then the rows after
+    ``?2``. ``quiet``: the head row without the rows up to ``?2``, which are not read."""
     last = f"FROM {table} WHERE originator_id = ?3 ORDER BY originator_version DESC LIMIT 1"
+    recorded = f"(SELECT originator_version {last}), (SELECT state {last})"
+    head = (
+        f"SELECT 0, 0, NULL, NULL, {recorded} "
+        if quiet
+        else "SELECT 0, COUNT(*), MAX(originator_version), CAST(group_concat(state, '') AS BLOB), "
+        f"{recorded} FROM (SELECT originator_version, state FROM {table} "
+        "WHERE originator_id = ?1 AND originator_version <= ?2 ORDER BY originator_version) "
+    )
     return (
-        f"SELECT 0, 0, NULL, NULL, (SELECT originator_version {last}), (SELECT state {last}) "
-        f"UNION ALL SELECT originator_version, 1, originator_version, state, NULL, NULL FROM {table} "
+        f"{head}UNION ALL SELECT originator_version, 1, originator_version, state, NULL, NULL FROM {table} "
         "WHERE originator_id = ?1 AND originator_version > ?2 ORDER BY 1"
     )
 

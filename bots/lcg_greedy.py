@@ -401,7 +401,7 @@ class GreedyBot:
             enemies = [cards[o.card] for o in decision.options if o.card in cards and cards[o.card].type == "enemy"]
             return (str(max(enemies, key=lambda e: e.attack or 0).uid),) if enemies else None
         me = _me(view, decision.seat)
-        if me.threat >= 35:
+        if me.threat >= 35 or lcg_plans.troll_coming(view, me):
             return ("threat",)
         if "damage" in ids and any(p.engaged for p in view.players):
             return ("damage",)

@@ -68,3 +68,15 @@ def wound(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
         return None
     power = sum(c.attack or 0 for c in ready)
     return ready if power > (enemy.defense or 0) else None
+
+
+def troll_coming(view: TableView, me: PlayerView) -> bool:
+    """A must-die enemy still in the staging area engages this seat this round, or will if
+    the quest fails by a point, and none is engaged with it yet: threat lowered now keeps it
+    there while allies come down (lowering it once the troll is engaged frees nobody)."""
+    if any(e.name in MUST_DIE for e in me.engaged) or not engagement_checks(view):
+        return False
+    return any(
+        c.type == "enemy" and c.name in MUST_DIE and c.engagement_cost is not None and c.engagement_cost <= me.threat + 1
+        for c in view.staging
+    )

@@ -77,6 +77,9 @@ def troll_coming(view: TableView, me: PlayerView) -> bool:
     if any(e.name in MUST_DIE for e in me.engaged) or not engagement_checks(view):
         return False
     return any(
-        c.type == "enemy" and c.name in MUST_DIE and c.engagement_cost is not None and c.engagement_cost <= me.threat + 1
+        c.type == "enemy"
+        and c.name in MUST_DIE
+        and c.engagement_cost is not None
+        and c.engagement_cost <= me.threat + 1
         for c in view.staging
     )

@@ -201,6 +201,16 @@ def _travel_cost(location: CardView) -> float:
     return 1.5
 
 
+def _beorn_kills(beorn: CardView, me: PlayerView) -> bool:
+    """Beorn's +5 attack (then he is shuffled back into the deck, core-031) only when he is
+    ready to attack and it makes a kill that the ready characters cannot make without it:
+    on an exhausted Beorn (he defended) it bought nothing and threw away a 6-cost ally."""
+    if beorn.exhausted:
+        return False
+    power = sum(c.attack or 0 for c in [*me.heroes, *me.allies] if not c.exhausted)
+    return any(power - (e.defense or 0) < _left(e) <= power + 5 - (e.defense or 0) for e in _attackers(me))
+
+
 class GreedyBot:
     """Plays well enough to win some games of Passage through Mirkwood."""
 
@@ -461,6 +471,7 @@ class GreedyBot:
             plan = Round(
                 me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
             )
+        plan = dataclasses.replace(plan, optional=lcg_plans.chosen_prey(view, me, ready))
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:
@@ -485,9 +496,13 @@ class GreedyBot:
         engages it unless a hero can take the damage."""
         cards = visible_cards(view)
         me = _me(view, decision.seat)
+        ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted]
+        prey = lcg_plans.hunt(view, me, ready)
+        chase = [o for o in decision.options if prey is not None and o.card == prey.uid]
+        if chase and not _attackers(me):
+            return (chase[0].id,)
         if _attackers(me) or lcg_plans.trolls(view, me):
             return ("skip",) if any(o.id == "skip" for o in decision.options) else None
-        ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted]
         power = sum(c.attack or 0 for c in ready)
 
         def fine(enemy: CardView) -> bool:
@@ -656,7 +671,12 @@ class GreedyBot:
             name = card.name
             if name == "Faramir" and view.phase == "quest" and "commit" in decision.rule:
                 return (option.id,)
-            if name == "Beorn" and view.phase == "combat" and "enemy-attacks" in decision.rule and me.engaged:
+            if (
+                name == "Beorn"
+                and view.phase == "combat"
+                and "enemy-attacks" in decision.rule
+                and _beorn_kills(card, me)
+            ):
                 return (option.id,)
             if name == "Glorfindel" and view.phase == "refresh":
                 return (option.id,)

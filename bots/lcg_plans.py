@@ -51,9 +51,43 @@ def held_back(view: TableView, me: PlayerView, ready: list[CardView], readies: s
     """Characters kept from the quest whatever it would gain: while a must-die enemy is to
     attack, every fighting hero that does not ready after committing (one to take the
     attack, the others to wound it)."""
+    if hunt(view, me, ready) is not None:
+        return {c.uid for c in ready if c.uid not in readies and fighter(c)}
     if not trolls(view, me):
         return set()
     return {c.uid for c in ready if c.type == "hero" and c.uid not in readies and fighter(c)}
+
+
+def _left(card: CardView) -> int:
+    return (card.hit_points or 0) - card.damage - card.other_groups
+
+
+def hunt(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | None:
+    """A must-die enemy in the staging area that the seat can engage by choice and kill this
+    round: its fighters (``fighter``) among the ``ready`` characters hit through its defense
+    for all its hit points, and its attack is answered without one of them (a Feint and a
+    Tactics resource to play it, a character that survives it, or an ally spared from the
+    attack to give up). One round of the troll's attacks costs less than the three or four
+    it makes while it is worn down, each a hero or an ally and its excess in threat."""
+    if any(e.name in MUST_DIE for e in me.engaged):
+        return None
+    hitters = [c for c in ready if fighter(c) and (c.attack or 0) > 0]
+    power = sum(c.attack or 0 for c in hitters)
+    tactics = sum(h.resources for h in me.heroes if h.sphere == "tactics")
+    feint = tactics >= 1 and any(c.name == "Feint" for c in me.hand or [])
+    for troll in view.staging:
+        if troll.type != "enemy" or troll.name not in MUST_DIE:
+            continue
+        need = _left(troll) + (troll.defense or 0)
+        spare = [
+            c
+            for c in ready
+            if power - (c.attack or 0 if c in hitters else 0) >= need
+            and (c.type == "ally" or (c.defense or 0) + _left(c) > (troll.attack or 0) + 1)
+        ]
+        if power >= need and (feint or spare):
+            return troll
+    return None
 
 
 def fighter(card: CardView) -> bool:
@@ -79,6 +113,8 @@ def troll_coming(view: TableView, me: PlayerView) -> bool:
     there while allies come down (lowering it once the troll is engaged frees nobody)."""
     if any(e.name in MUST_DIE for e in me.engaged) or not engagement_checks(view):
         return False
+    if hunt(view, me, [c for c in [*me.heroes, *me.allies] if not c.exhausted]) is not None:
+        return False
     return any(
         c.type == "enemy"
         and c.name in MUST_DIE
@@ -86,3 +122,21 @@ def troll_coming(view: TableView, me: PlayerView) -> bool:
         and c.engagement_cost <= me.threat + 1
         for c in view.staging
     )
+
+
+def chosen_prey(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | None:
+    """At a stage without engagement checks (Anduin Passage, core-127) the staging area's
+    enemies stay there, their threat against every quest, unless engaged by choice, one a
+    round: the one with most threat that the ``ready`` characters can kill. The quest plan
+    reckons with it as an enemy to come, so that it keeps back who defends and kills it
+    (Legolas' kill puts 2 progress on the quest besides)."""
+    if engagement_checks(view) or me.engaged:
+        return None
+    power = sum(c.attack or 0 for c in ready)
+    staged = [c for c in view.staging if c.type == "enemy"]
+    prey = [
+        c
+        for c in staged
+        if power - (c.defense or 0) >= _left(c) and not (c.name == "Goblin Sniper" and len(staged) > 1)
+    ]
+    return max(prey, key=lambda c: (c.threat or 0, -(c.attack or 0)), default=None)

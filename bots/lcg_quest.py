@@ -74,6 +74,9 @@ class Round:
     seat), each with its chance; empty: ``staging`` counts the reveals already."""
     reveal_share: float = 1.0
     """The part of a revealed card's threat the seat's willpower must answer (1 / players)."""
+    optional: CardView | None = None
+    """An enemy the seat may engage by choice after the quest (bots/lcg_plans.py): each plan
+    is priced with it fought and without, the better of the two."""
 
 
 def _left(card: CardView) -> int:
@@ -186,7 +189,13 @@ def _revealed(
 
 
 def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round) -> float:
-    """The cost of the quest and the combat, over what the staging step may reveal."""
+    """The cost of the quest and the combat, over what the staging step may reveal; with an
+    enemy to engage by choice, the better of fighting it and leaving it."""
+    if plan.optional is not None:
+        enemies = tuple(sorted((*plan.enemies, plan.optional), key=lambda e: -(e.attack or 0)))
+        fought = dataclasses.replace(plan, enemies=enemies, optional=None)
+        left_alone = dataclasses.replace(plan, optional=None)
+        return min(_round(chosen, willpower, left, fought), _round(chosen, willpower, left, left_alone))
     if not plan.reveals:
         return _quest(willpower, plan) + _fight(left, plan)
     ready = {c.uid for c in left}

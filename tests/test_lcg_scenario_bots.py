@@ -448,3 +448,93 @@ def test_goblin_snipers_damage_goes_where_it_kills_nobody() -> None:
     _until(run, "core-083.forced")
     assert _greedy(run.game) != (str(run.uid("Éowyn")),)
     assert _greedy(run.game) in {(str(run.uid("Thalin")),), (str(run.uid("Legolas")),)}
+
+
+def test_a_hill_troll_that_can_die_this_round_is_engaged_by_choice() -> None:
+    """At 25 threat the Hill Troll (engagement cost 30) stays in the staging area. With a
+    Feint in hand (and Thalin's resource to play it) and 13 attack among the fighters, it can
+    be engaged, its attack cancelled and killed at once (3 defense, 9 hit points): the
+    fighters stay out of the quest and the troll is engaged. With Thalin and Legolas alone
+    (5 attack) it is left where it is."""
+
+    def engaged(allies: list[str]) -> tuple[bool, set[str]]:
+        run = _etl(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Éowyn", {"card": "Thalin", "resources": 1}, "Legolas"],
+                "p1.allies": allies,
+                "p1.hand": ["Feint"],
+                "staging": ["Hill Troll"],
+                "quest": ["To the River..."],
+                "encounter.deck": ["Banks of the Anduin", "Banks of the Anduin"],
+            },
+            threat=25,
+        )
+        commit = _until(run, "lcg.quest.commit")
+        names = {str(run.uid(n)): n for n in ("Éowyn", "Thalin", "Legolas", *allies)}
+        questers = {names[i] for i in _greedy(run.game)}
+        run.game.answer(commit.seat, commit.id, _greedy(run.game))
+        engage = _until(run, "lcg.encounter.optional-engagement")
+        troll = next(o.id for o in engage.options if o.card == run.uid("Hill Troll"))
+        return _greedy(run.game) == (troll,), questers
+
+    chased, questers = engaged(["Horseback Archer", "Veteran Axehand", "Beorn"])
+    assert chased
+    assert questers == {"Éowyn"}
+    assert engaged([]) == (False, {"Éowyn", "Thalin", "Legolas"})
+
+
+def test_at_anduin_passage_a_killable_staging_enemy_is_engaged_by_choice() -> None:
+    """Anduin Passage makes no engagement checks (core-127): the Wargs (2 threat) stay in the
+    staging area, against every quest, unless engaged by choice. The quest plan prices the
+    round with them engaged and without: Éowyn's willpower beats the staging area, and
+    Thalin, Legolas and the Veteran Axehand stay back to take the Wargs' attack and kill them
+    (3 hit points, 1 defense; Legolas' kill puts 2 progress on the quest), and the bot
+    engages them. The old plan sent every hero to the quest and engaged nothing."""
+    run = _etl(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "p1.heroes": ["Éowyn", "Thalin", "Legolas"],
+            "p1.allies": ["Veteran Axehand"],
+            "staging": ["Wargs", "Banks of the Anduin"],
+            "quest": ["Anduin Passage"],
+            "encounter.deck": ["Banks of the Anduin", "Banks of the Anduin", "Banks of the Anduin"],
+        },
+        threat=35,
+    )
+    commit = _until(run, "lcg.quest.commit")
+    chosen = _greedy(run.game)
+    assert chosen == (str(run.uid("Éowyn")),)
+    run.game.answer(commit.seat, commit.id, chosen)
+    engage = _until(run, "lcg.encounter.optional-engagement")
+    assert _greedy(run.game) == (next(o.id for o in engage.options if o.card == run.uid("Wargs")),)
+
+
+def test_beorn_is_not_shuffled_away_when_his_attack_buys_nothing() -> None:
+    """Beorn's Action (+5 attack, then he is shuffled into the deck, core-031) is used only
+    when Beorn is ready and the 5 make a kill: an exhausted Beorn cannot attack, and the old
+    bot threw him away for nothing whenever an enemy was engaged."""
+
+    def used(beorn: dict[str, Any]) -> bool:
+        run = _etl(
+            "lcg.combat.enemy-attacks",
+            "combat",
+            {
+                "p1.heroes": ["Éowyn", "Thalin", "Legolas"],
+                "p1.allies": [beorn],
+                "p1.engaged": [{"card": "Hill Troll", "exhausted": False}],
+                "quest": ["To the River..."],
+            },
+            threat=35,
+        )
+        defend = _until(run, "lcg.combat.declare-defender")
+        run.game.answer(defend.seat, defend.id, (str(run.uid("Éowyn")),))
+        window = _until(run, "lcg.combat.window.enemy-attacks")
+        choice = _greedy(run.game)
+        return any(o.card == run.uid("Beorn") and (o.id,) == choice for o in window.options)
+
+    assert not used({"card": "Beorn", "exhausted": True})
+    # Thalin 2, Legolas 3 and Beorn 3 against 3 defense and 9 hit points: the 5 kill the troll
+    assert used({"card": "Beorn"})

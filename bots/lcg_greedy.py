@@ -609,7 +609,17 @@ class GreedyBot:
     def _attack(self, decision: Decision, view: TableView) -> Choice | None:
         """Kill the enemy with the fewest attackers; when it cannot be killed now, spend
         nothing on it if another engaged enemy can be, else hit it with everything (damage
-        stays on enemies)."""
+        stays on enemies). Never more attackers than the enemy allows (Ophidian: one, thftd-018):
+        the hardest hitters of those chosen."""
+        picked = self._attackers_for(decision, view)
+        if picked is None or len(picked) <= decision.max:
+            return picked
+        attack = {o.id: o.card for o in decision.options}
+        cards = visible_cards(view)
+        ranked = sorted(picked, key=lambda i: -(cards[attack[i] or 0].attack or 0) if attack.get(i) in cards else 0)
+        return tuple(ranked[: decision.max])
+
+    def _attackers_for(self, decision: Decision, view: TableView) -> Choice | None:
         cards = visible_cards(view)
         me = _me(view, decision.seat)
         enemy = cards.get(decision.about or -1)
@@ -620,6 +630,9 @@ class GreedyBot:
             (cards[o.card] for o in decision.options if o.card in cards and cards[o.card].attack),
             key=lambda c: (-(c.attack or 0), c.uid not in mine),
         )
+        at_dreadnaught = lcg_ships.dreadnaught_attackers(enemy, ready)
+        if at_dreadnaught is not None:
+            return tuple(str(c.uid) for c in at_dreadnaught)
         power = sum(c.attack or 0 for c in ready)
         need = _left(enemy) + (enemy.defense or 0)
         if power < need:

@@ -88,3 +88,36 @@ def cancel_dreadnaught(decision: Decision, view: TableView) -> Choice | None:
     taken = min((max(0, attack + 1 - (c.defense or 0)) for c in ready), default=attack + 1)
     left = min((((c.hit_points or 0) - c.damage) for c in ready), default=0)
     return ("no",) if ready and taken <= 3 and taken < left else ("yes",)
+
+
+DREADNAUGHT = "Dreadnaught"
+DAMAGE_CAP = 5
+"""The Dreadnaught (thftd-013): "No more than 5 damage per player can be placed on the
+Dreadnaught each round"; damage beyond it is lost."""
+
+
+def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int = 1) -> list[CardView] | None:
+    """The attackers sent at the Dreadnaught, or None for any other enemy.
+
+    Attackers strike together, their attack summed before its defense is taken off (Core
+    Set rulebook, "Attacking an enemy"); a ship-enemy is an enemy for all purposes but
+    defending (The Hunt for the Dreadnaught rulebook, Ship-Enemies), so every character may
+    attack it: the fewest attackers whose sum puts the round's 5 damage on it, else every
+    attacker whose sum gets through its defense at all (its damage stays on it)."""
+    if enemy.name != DREADNAUGHT or enemy.type != "enemy":
+        return None
+    defense = enemy.defense or 0
+    left = (enemy.hit_points or 0) - enemy.damage - enemy.other_groups
+    want = defense + min(DAMAGE_CAP * players, left)
+    strongest = sorted((c for c in ready if c.attack), key=lambda c: -(c.attack or 0))
+    if sum(c.attack or 0 for c in strongest) <= defense:
+        return []
+    chosen: list[CardView] = []
+    for card in strongest:
+        if sum(c.attack or 0 for c in chosen) >= want:
+            break
+        chosen.append(card)
+    for card in sorted(chosen, key=lambda c: c.attack or 0):
+        if sum(c.attack or 0 for c in chosen) - (card.attack or 0) >= want:
+            chosen.remove(card)
+    return chosen

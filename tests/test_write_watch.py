@@ -234,7 +234,7 @@ def _threads(tables: list[Table], answers: int) -> list[BaseException]:
                 if table.decision is None:
                     return
                 table.answer()
-        except BaseException as error:  # noqa: BLE001  (told to the test)
+        except BaseException as error:  # told to the test
             errors.append(error)
 
     threads = [threading.Thread(target=play, args=(t,)) for t in tables]
@@ -299,7 +299,7 @@ def test_a_row_changed_by_another_process_while_threads_play_is_refused(table: T
         try:
             while not stop.is_set() and other.decision is not None:
                 other.answer()
-        except BaseException as error:  # noqa: BLE001  (told to the test)
+        except BaseException as error:  # told to the test
             errors.append(error)
 
     threads = [threading.Thread(target=keep_playing, args=(o,)) for o in others]
@@ -456,7 +456,7 @@ def test_concurrent_commits_of_the_processs_threads_never_hide_another_connectio
             while not stop.is_set():
                 _commit(watch, conn, n)
                 watch.look(conn)
-        except BaseException as error:  # noqa: BLE001  (told to the test)
+        except BaseException as error:  # told to the test
             errors.append(error)
         finally:
             conn.close()

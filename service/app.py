@@ -271,12 +271,22 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
-        self.watch: WriteWatch | None = WriteWatch() if isinstance(self.recorder, SQLiteAggregateRecorder) else None
+        recorder = self.recorder
+        self.watch: WriteWatch | None = (
+            WriteWatch(recorder.datastore.pool.db_name) if isinstance(recorder, SQLiteAggregateRecorder) else None
+        )
         """What tells, on SQLite, that nothing but this process's commits wrote the store since
-        a game was last found sound (:meth:`verified` then skips hashing its rows again)."""
+        a game was last found sound (:meth:`verified` then skips hashing its rows again); it
+        connects to the database as the pool does."""
         self.length_guard = True
         """Each commit saves the log's length with its events (:class:`~service.records.LogLength`).
         Off only to measure what it costs (``python -m tools.bench_integrity``)."""
+
+    def close(self) -> None:
+        """Close the store, and the write watch's own connection to it."""
+        if self.watch is not None:
+            self.watch.close()
+        super().close()
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         """The library's factory for the store, except PostgreSQL's, whose tables are

@@ -48,6 +48,7 @@ from service.store import (
     delete_row,
     ensure_firsts_index,
     insert_stored,
+    keep_connections,
     keep_statements,
     latest_version,
     look_since,
@@ -292,7 +293,8 @@ class Westmarch(Application[UUID]):
         """The library's factory for the store, except PostgreSQL's, whose tables are
         created under an advisory lock (service/postgres.py): two servers starting at once
         on a fresh database must not both create them. SQLite's connections keep more
-        than one prepared statement (:func:`~service.store.keep_statements`)."""
+        than one prepared statement (:func:`~service.store.keep_statements`), and the pool
+        keeps the connections it opens (:func:`~service.store.keep_connections`)."""
         if env.get(InfrastructureFactory.PERSISTENCE_MODULE, "") == "eventsourcing.postgres":
             from service.postgres import PostgresFactory
 
@@ -301,6 +303,7 @@ class Westmarch(Application[UUID]):
         pool = getattr(getattr(factory, "datastore", None), "pool", None)
         if isinstance(pool, SQLiteConnectionPool):
             keep_statements(pool)
+            keep_connections(pool)
         return factory
 
     # -- commands --------------------------------------------------------------------
@@ -494,7 +497,11 @@ class Westmarch(Application[UUID]):
                 at = self.state_at(game_id, multiple)
             snapshot = GameSnapshot(game_id, version, rules.name, msgspec.Raw(rules.codec.encode(at)))
             with self.writing:
-                self.snapshots.put([snapshot])
+                if self.watch is None:
+                    self.snapshots.put([snapshot])
+                else:  # a commit the write watch accounts to this process (it only adds a row)
+                    stored = self.snapshots.mapper.to_stored_event(snapshot)
+                    insert_stored(self.snapshots.recorder, [Append([stored])], self.watch)
 
     # -- queries ---------------------------------------------------------------------
 

@@ -909,6 +909,17 @@ def keep_statements(pool: Any, size: int = STATEMENTS) -> None:
     pool._create_connection = create
 
 
+def keep_connections(pool: Any) -> None:
+    """Have the SQLite pool keep every connection it opens, up to as many as it may have
+    in use at once (the library's ``pool_size`` plus ``max_overflow``; by default 5 kept
+    and 10 more opened when needed, each closed when given back while 5 are idle). A
+    threaded server has more threads at work than 5, and each connection opened again
+    starts with no prepared statement, an empty page cache and, for a server running as
+    root, a new change time on the ``-wal`` file (SQLite gives it the database's owner),
+    which the :class:`WriteWatch` must take for a possible raw edit (a full look)."""
+    pool.pool_size, pool.max_overflow = pool.pool_size + pool.max_overflow, 0
+
+
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:
     """The rows of one SELECT on a pooled SQLite connection.
 

@@ -62,8 +62,8 @@ class Table:
             return [(int(v), bytes(s)) for v, s in conn.execute(sql, [uuid.UUID(str(self.game_id)).hex])]
 
 
-def _table(env: dict[str, str], db: Path | None) -> Table:
-    app = Westmarch({**env, "WESTMARCH_SNAPSHOT_EVERY": "100000"})
+def _table(env: dict[str, str], db: Path | None, snapshot_every: int = 100000) -> Table:
+    app = Westmarch({**env, "WESTMARCH_SNAPSHOT_EVERY": str(snapshot_every)})
     return _game(app, GameService(app), db)
 
 
@@ -107,6 +107,34 @@ def test_a_games_commands_take_the_short_look_while_only_this_process_writes(tab
     generation = table.watch.generation
     assert _short_looks(table, 5) == 5
     assert table.watch.generation == generation
+
+
+def test_commands_that_take_snapshots_keep_the_short_look(tmp_path: Path) -> None:
+    """A snapshot is saved by a commit of the service's own (it only adds a row)."""
+    db = tmp_path / "games.db"
+    table = _table(store_env(db=str(db)), db, snapshot_every=2)
+    datastore = table.app.recorder.datastore  # type: ignore[attr-defined]
+
+    def snapshots() -> int:
+        # through the pool: a connection opened by root changes the -wal file's owner, hence
+        # its change time, which the watch takes for a possible raw edit
+        with datastore.transaction(commit=False) as cursor:
+            cursor.execute("SELECT COUNT(*) FROM stored_snapshots")
+            return int(cursor.fetchone()[0])
+
+    try:
+        before = snapshots()
+        assert _short_looks(table, 5) == 5
+        assert snapshots() > before
+        table.app.close()
+        again = Westmarch({**store_env(db=str(db)), "WESTMARCH_SNAPSHOT_EVERY": "2"})
+        try:
+            assert not again.drop_bad_snapshots(table.game_id), "every snapshot saved decodes"
+            assert again.game(table.game_id).version == table.version
+        finally:
+            again.close()
+    finally:
+        table.app.close()
 
 
 def test_a_row_changed_through_another_connection_is_refused_on_the_next_command(table: Table) -> None:
@@ -263,6 +291,21 @@ def test_reads_through_the_pools_connections_in_turn_take_the_short_look(table: 
     assert _short_looks(table, 6) == 6
     assert len(spy.seen) >= 2
     assert table.watch.generation == generation
+
+
+def test_the_pool_keeps_the_connections_a_busy_server_opened(table: Table) -> None:
+    """More threads at once than the library's 5 kept connections: the pool keeps them all
+    rather than closing the extra ones and opening them again (each new one costing the
+    short look, for a server running as root, and its prepared statements)."""
+    from contextlib import ExitStack
+
+    pool = table.app.recorder.datastore.pool  # type: ignore[attr-defined]
+    with ExitStack() as held:
+        opened = [held.enter_context(table.app.recorder.datastore.get_connection(commit=False)) for _ in range(9)]  # type: ignore[attr-defined]
+    assert pool.num_in_pool == 9
+    with ExitStack() as held:
+        again = [held.enter_context(table.app.recorder.datastore.get_connection(commit=False)) for _ in range(9)]  # type: ignore[attr-defined]
+    assert {id(c) for c in again} == {id(c) for c in opened}
 
 
 def test_games_played_by_several_threads_at_once_take_the_short_look(table: Table) -> None:

@@ -5,8 +5,11 @@ is in play (core-126), and at 32 starting threat the troll searched out at 1B (e
 cost 30, 6 attack, 3 defense, 9 hit points) engages in the first round. Its excess combat
 damage raises the defending player's threat (core-082), so an ally given up to it costs
 threat too. Questing with every hero leaves only allies to give up to it and nobody to
-wound it; the plan keeps the heroes back from the quest while a troll is to attack (the
-hero who quests and readies, Aragorn, still quests), engages nothing else by choice, and
+wound it; the plan keeps the fighting heroes back from the quest while a troll is to attack
+(the hero who quests and readies, Aragorn, still quests, and so does a hero who quests better
+than she fights, Éowyn, or the quest fails and raises the threat), lowers the threat (The
+Galadhrim's Greeting, Gandalf) while the troll in the staging area is a point from engaging,
+engages nothing else by choice, and
 wounds the troll with every ready character whose attacks together beat its defense:
 damage stays on an enemy (and the hero who took its attack, Gimli, hits harder for each
 damage token on him, core-004). The general rules pick the defender: a hero who survives.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bots import lcg_plans
 from domain.kernel.decisions import Choice, Decision, Option
 from projections.lcg import CardView, PlayerView, TableView
 
@@ -91,7 +92,7 @@ def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> boo
             (c.attack or 0) - (e.defense or 0) >= _left(e) for c in _ready(me) for e in me.engaged
         )
     if name == "The Galadhrim's Greeting":
-        return max(p.threat for p in view.players if not p.eliminated) >= 38
+        return max(p.threat for p in view.players if not p.eliminated) >= 38 or lcg_plans.troll_coming(view, me)
     if name == "Will of the West":
         return me.deck_size <= 5 and len(me.discard) >= 5
     if name in ("Stand and Fight", "Fortune or Fate"):

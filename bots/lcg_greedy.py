@@ -46,6 +46,7 @@ unless a hero can take it."""
 DAMAGE_RULES = {
     "lcg.keyword.archery": 1,
     "core-089.when-revealed": 2,
+    "core-083.forced": 1,
     "core-075.forced": 5,
     "thftd-031.forced": 1,
     "thftd-040.shadow": 1,
@@ -92,6 +93,10 @@ FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Celebrían's Stone", "Blade
 """Attachments worth more than an ally; the others are played with what allies leave. Blade
 of Gondolin costs 1 and places a progress token on each kill of its hero (Legolas: one more
 on his own), the quest's progress in a deck of little willpower."""
+
+KEPT_EVENTS = frozenset({"A Test of Will", "The Galadhrim's Greeting", "Feint", "Hasty Stroke"})
+"""Events kept in hand over allies when a card must be discarded (Éowyn's willpower): they
+cancel a When Revealed effect, an attack or a shadow effect, or take 6 threat off."""
 
 WILLPOWER_ATTACHMENTS = frozenset({"Celebrían's Stone", "The Favor of the Lady", "Unexpected Courage"})
 ATTACK_ATTACHMENTS = frozenset({"Dwarven Axe", "Blade of Gondolin"})
@@ -213,6 +218,7 @@ class GreedyBot:
             "core-001.response": self._aragorn,
             "core-061.response": self._miner,
             "core-073.response": self._gandalf,
+            "core-007.action": self._eowyn_discard,
             "lcg.quest.commit": self._commit,
             "lcg.travel": self._travel,
             "lcg.encounter.optional-engagement": self._engage,
@@ -397,11 +403,27 @@ class GreedyBot:
             enemies = [cards[o.card] for o in decision.options if o.card in cards and cards[o.card].type == "enemy"]
             return (str(max(enemies, key=lambda e: e.attack or 0).uid),) if enemies else None
         me = _me(view, decision.seat)
-        if me.threat >= 35:
+        if me.threat >= 35 or lcg_plans.troll_coming(view, me):
             return ("threat",)
         if "damage" in ids and any(p.engaged for p in view.players):
             return ("damage",)
         return ("draw",)
+
+    def _eowyn_discard(self, decision: Decision, view: TableView) -> Choice | None:
+        """Éowyn's +1 willpower costs a card from the hand: the one worth least (the
+        cheapest other card, then allies, and the events that cancel or lower threat last),
+        never one picked at random."""
+        hand = {c.uid: c for c in _me(view, decision.seat).hand or []}
+        given = [o for o in decision.options if o.card in hand]
+        if not given:
+            return None
+
+        def keep(o: Option) -> tuple[int, int]:
+            c = hand[o.card or 0]
+            tier = 3 if c.name in KEPT_EVENTS else 2 if c.type == "ally" else 1
+            return (tier, c.cost or 0)
+
+        return (min(given, key=keep).id,)
 
     def _pay(self, decision: Decision, view: TableView) -> Choice | None:
         """Pay so that resources stay spread: the split using the fewest resources of any one hero."""

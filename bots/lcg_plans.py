@@ -46,11 +46,19 @@ def trolls(view: TableView, me: PlayerView) -> list[CardView]:
 
 def held_back(view: TableView, me: PlayerView, ready: list[CardView], readies: set[int]) -> set[int]:
     """Characters kept from the quest whatever it would gain: while a must-die enemy is to
-    attack, every hero that does not ready after committing (one to take the attack, the
-    others to wound it)."""
+    attack, every fighting hero that does not ready after committing (one to take the
+    attack, the others to wound it)."""
     if not trolls(view, me):
         return set()
-    return {c.uid for c in ready if c.type == "hero" and c.uid not in readies}
+    return {c.uid for c in ready if c.type == "hero" and c.uid not in readies and fighter(c)}
+
+
+def fighter(card: CardView) -> bool:
+    """A character that hits at least as hard as it quests (Thalin, Legolas, Gimli): kept
+    for the troll; a quester (Éowyn, 4 willpower, 1 attack) adds little to the attack and
+    her willpower keeps the quest from failing, each failure a point of threat nearer the
+    50 that ends the game."""
+    return (card.attack or 0) >= (card.willpower or 0)
 
 
 def wound(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
@@ -60,3 +68,18 @@ def wound(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
         return None
     power = sum(c.attack or 0 for c in ready)
     return ready if power > (enemy.defense or 0) else None
+
+
+def troll_coming(view: TableView, me: PlayerView) -> bool:
+    """A must-die enemy still in the staging area engages this seat this round, or will if
+    the quest fails by a point, and none is engaged with it yet: threat lowered now keeps it
+    there while allies come down (lowering it once the troll is engaged frees nobody)."""
+    if any(e.name in MUST_DIE for e in me.engaged) or not engagement_checks(view):
+        return False
+    return any(
+        c.type == "enemy"
+        and c.name in MUST_DIE
+        and c.engagement_cost is not None
+        and c.engagement_cost <= me.threat + 1
+        for c in view.staging
+    )

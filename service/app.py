@@ -48,6 +48,7 @@ from service.store import (
     delete_row,
     ensure_firsts_index,
     insert_stored,
+    keep_connections,
     keep_statements,
     latest_version,
     look_since,
@@ -271,18 +272,29 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
-        self.watch: WriteWatch | None = WriteWatch() if isinstance(self.recorder, SQLiteAggregateRecorder) else None
+        recorder = self.recorder
+        self.watch: WriteWatch | None = (
+            WriteWatch(recorder.datastore.pool.db_name) if isinstance(recorder, SQLiteAggregateRecorder) else None
+        )
         """What tells, on SQLite, that nothing but this process's commits wrote the store since
-        a game was last found sound (:meth:`verified` then skips hashing its rows again)."""
+        a game was last found sound (:meth:`verified` then skips hashing its rows again); it
+        connects to the database as the pool does."""
         self.length_guard = True
         """Each commit saves the log's length with its events (:class:`~service.records.LogLength`).
         Off only to measure what it costs (``python -m tools.bench_integrity``)."""
+
+    def close(self) -> None:
+        """Close the store, and the write watch's own connection to it."""
+        if self.watch is not None:
+            self.watch.close()
+        super().close()
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         """The library's factory for the store, except PostgreSQL's, whose tables are
         created under an advisory lock (service/postgres.py): two servers starting at once
         on a fresh database must not both create them. SQLite's connections keep more
-        than one prepared statement (:func:`~service.store.keep_statements`)."""
+        than one prepared statement (:func:`~service.store.keep_statements`), and the pool
+        keeps the connections it opens (:func:`~service.store.keep_connections`)."""
         if env.get(InfrastructureFactory.PERSISTENCE_MODULE, "") == "eventsourcing.postgres":
             from service.postgres import PostgresFactory
 
@@ -291,6 +303,7 @@ class Westmarch(Application[UUID]):
         pool = getattr(getattr(factory, "datastore", None), "pool", None)
         if isinstance(pool, SQLiteConnectionPool):
             keep_statements(pool)
+            keep_connections(pool)
         return factory
 
     # -- commands --------------------------------------------------------------------
@@ -484,7 +497,11 @@ class Westmarch(Application[UUID]):
                 at = self.state_at(game_id, multiple)
             snapshot = GameSnapshot(game_id, version, rules.name, msgspec.Raw(rules.codec.encode(at)))
             with self.writing:
-                self.snapshots.put([snapshot])
+                if self.watch is None:
+                    self.snapshots.put([snapshot])
+                else:  # a commit the write watch accounts to this process (it only adds a row)
+                    stored = self.snapshots.mapper.to_stored_event(snapshot)
+                    insert_stored(self.snapshots.recorder, [Append([stored])], self.watch)
 
     # -- queries ---------------------------------------------------------------------
 

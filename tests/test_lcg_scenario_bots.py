@@ -377,6 +377,16 @@ def _dreadnaught_combat(heroes: list[str], engaged: list[str], allies: tuple[str
     )
 
 
+def _etl(at: str, phase: str, zones: dict[str, Any], threat: int) -> Run:
+    """Journey Along the Anduin with the scenario's ready-made heroes: Éowyn, Thalin, Legolas."""
+    return Run(
+        {
+            "game": {"scenario": "journey-along-the-anduin", "players": 1, "heroes": [["Éowyn", "Thalin", "Legolas"]]},
+            "position": {"at": at, "phase": phase, "threat": {"p1": threat}, "zones": zones},
+        }
+    )
+
+
 def test_the_heroes_wound_the_dreadnaught_together() -> None:
     """A ship-enemy is an enemy for all purposes but defending (The Hunt for the Dreadnaught
     rulebook, Ship-Enemies): Aragorn, Gimli and Legolas (3 + 2 + 3 attack) attack the
@@ -456,3 +466,89 @@ def test_no_more_attackers_than_ophidian_allows() -> None:
     choice = _greedy(run.game)
     assert len(choice) == 1 and choice[0] in {str(run.uid("Aragorn")), str(run.uid("Legolas"))}
     run.game.answer(decision.seat, decision.id, choice)
+
+
+def test_a_coming_hill_troll_keeps_thalin_and_legolas_back_but_eowyn_quests() -> None:
+    """At 30 threat the Hill Troll engages after the quest. Thalin and Legolas (more attack
+    than willpower) stay ready to wound it; Éowyn (4 willpower, 1 attack) quests: the old plan
+    kept every hero back, the quest failed against the staging area's threat and each
+    failure raised the threat a point nearer the 50 that ends the game."""
+    run = _etl(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "p1.heroes": ["Éowyn", "Thalin", "Legolas"],
+            "staging": ["Hill Troll", "Banks of the Anduin"],
+            "quest": ["To the River..."],
+        },
+        threat=30,
+    )
+    _until(run, "lcg.quest.commit")
+    assert set(_greedy(run.game)) == {str(run.uid("Éowyn"))}
+
+
+def test_eowyn_discards_the_card_worth_least() -> None:
+    """Éowyn's +1 willpower costs a card: Blade Mastery goes, not the Feint, A Test of Will
+    or The Galadhrim's Greeting that cancel an attack, a When Revealed effect or 6 threat,
+    nor the ally (the old bot discarded one of them at random)."""
+    run = _etl(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "p1.heroes": ["Éowyn", "Thalin", "Legolas"],
+            "p1.hand": ["A Test of Will", "Feint", "Gondorian Spearman", "Blade Mastery", "The Galadhrim's Greeting"],
+            "staging": ["Banks of the Anduin"],
+            "quest": ["To the River..."],
+        },
+        threat=25,
+    )
+    commit = _until(run, "lcg.quest.commit")
+    run.game.answer(commit.seat, commit.id, (str(run.uid("Éowyn")),))
+    window = _until(run, "lcg.quest.window.commit")
+    run.game.answer(window.seat, window.id, (next(o.id for o in window.options if o.card == run.uid("Éowyn")),))
+    _until(run, "core-007.action")
+    assert _greedy(run.game) == (str(run.uid("Blade Mastery")),)
+
+
+def test_the_galadhrims_greeting_keeps_a_hill_troll_in_the_staging_area() -> None:
+    """At 29 threat the Hill Troll (engagement cost 30) engages if the quest fails by a
+    point: the Greeting (6 threat off) is played in the planning phase, and the troll stays
+    in the staging area while allies come down. At 25 threat it is kept."""
+
+    def played(threat: int) -> bool:
+        run = _etl(
+            "lcg.planning.window",
+            "planning",
+            {
+                "p1.heroes": [{"card": "Éowyn", "resources": 3}, "Thalin", "Legolas"],
+                "p1.hand": ["The Galadhrim's Greeting"],
+                "staging": ["Hill Troll"],
+                "quest": ["To the River..."],
+            },
+            threat=threat,
+        )
+        window = _until(run, "lcg.planning.window")
+        choice = _greedy(run.game)
+        return any(o.card == run.uid("The Galadhrim's Greeting") and (o.id,) == choice for o in window.options)
+
+    assert played(29)
+    assert not played(25)
+
+
+def test_goblin_snipers_damage_goes_where_it_kills_nobody() -> None:
+    """Goblin Sniper in the staging area at the end of the combat phase: 1 damage to a
+    character of the player's choice (core-083). Éowyn, 1 hit point left, would die; the
+    damage goes to a hero that survives it (the old bot chose at random)."""
+    run = _etl(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {
+            "p1.heroes": [{"card": "Éowyn", "damage": 2}, "Thalin", "Legolas"],
+            "staging": ["Goblin Sniper", "Hill Troll"],
+            "quest": ["To the River..."],
+        },
+        threat=25,
+    )
+    _until(run, "core-083.forced")
+    assert _greedy(run.game) != (str(run.uid("Éowyn")),)
+    assert _greedy(run.game) in {(str(run.uid("Thalin")),), (str(run.uid("Legolas")),)}

@@ -241,6 +241,8 @@ class GreedyBot:
             "thftd-032.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-043.shadow": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-005.response": lambda d, v: lcg_ships.cancel_dreadnaught(d, v),
+            "thftd-001.action": lcg_ships.ten_damage_target,
+            "thftd-002.action": lcg_ships.ten_damage_target,
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -640,6 +642,8 @@ class GreedyBot:
             if any(power - (e.defense or 0) >= _left(e) for e in others):
                 return ()
             wounding = lcg_plans.wound(enemy, ready)
+            if wounding is None:
+                wounding = lcg_ships.wound_ship(enemy, ready)
             if wounding is not None:
                 return tuple(str(c.uid) for c in wounding)
             return tuple(str(c.uid) for c in ready if (c.attack or 0) > (enemy.defense or 0) or power > need - 1)
@@ -662,6 +666,8 @@ class GreedyBot:
     def _window(self, decision: Decision, view: TableView) -> Choice | None:
         cards = visible_cards(view)
         me = _me(view, decision.seat)
+        for shown in view.setup:
+            cards.setdefault(shown.uid, shown)
         for option in decision.options:
             card = cards.get(option.card or -1)
             if card is None:
@@ -678,6 +684,8 @@ class GreedyBot:
             if name == "Éowyn" and "commit" in decision.rule and card.committed and (me.hand_size or 0) > 4:
                 return (option.id,)
             if lcg_ships.warship(card):
+                return (option.id,)
+            if lcg_ships.ten_damage(card, option, me):
                 return (option.id,)
             if name == "The Lonely Mountain" and decision.rule == "lcg.burgle.window":
                 # take the turned-up card and turn up another only when this one cannot be matched

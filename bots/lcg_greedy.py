@@ -444,6 +444,7 @@ class GreedyBot:
         ready = [cards[o.card] for o in decision.options if o.card in cards]
         readies = {c.uid for c in ready if _readies_after_commit(c, me)}
         coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
+        coming += lcg_plans.staging_attackers(view, me)
         players = max(1, sum(1 for p in view.players if not p.eliminated))
         enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
         ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))
@@ -641,7 +642,7 @@ class GreedyBot:
             others = [e for e in me.engaged if e.uid != enemy.uid]
             if any(power - (e.defense or 0) >= _left(e) for e in others):
                 return ()
-            wounding = lcg_plans.wound(enemy, ready)
+            wounding = lcg_plans.wound(enemy, ready, view)
             if wounding is None:
                 wounding = lcg_ships.wound_ship(enemy, ready)
             if wounding is not None:

@@ -377,6 +377,27 @@ def _dreadnaught_combat(heroes: list[str], engaged: list[str], allies: tuple[str
     )
 
 
+def _inside_information(at: str, phase: str, zones: dict[str, Any]) -> Run:
+    """Stage 3B of The Lonely Mountain: Smaug the Magnificent in the staging area, engaged
+    with the first player (otd-041)."""
+    return Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": at,
+                "phase": phase,
+                "zones": {
+                    "quest": ["Inside Information"],
+                    "staging": ["Smaug the Magnificent", "The Lonely Mountain"],
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt", "Thrór's Battle Axe"],
+                    "encounter.deck": ["Hidden Path", "Hidden Path"],
+                    **zones,
+                },
+            },
+        }
+    )
+
+
 def _etl(at: str, phase: str, zones: dict[str, Any], threat: int) -> Run:
     """Journey Along the Anduin with the scenario's ready-made heroes: Éowyn, Thalin, Legolas."""
     return Run(
@@ -552,3 +573,43 @@ def test_goblin_snipers_damage_goes_where_it_kills_nobody() -> None:
     _until(run, "core-083.forced")
     assert _greedy(run.game) != (str(run.uid("Éowyn")),)
     assert _greedy(run.game) in {(str(run.uid("Thalin")),), (str(run.uid("Legolas")),)}
+
+
+def test_an_ally_stays_back_from_the_quest_to_be_given_up_to_smaug_the_magnificent() -> None:
+    """Smaug the Magnificent attacks the first player from the staging area (8 attack: every
+    hero here dies to it). The quest plan keeps the Wandering Took back (its 1 willpower was
+    worth committing while no enemy was to attack), and the Took takes Smaug's attack in
+    the combat: no hero is lost."""
+    run = _inside_information(
+        "lcg.quest.commit",
+        "quest",
+        {"p1.heroes": ["Aragorn", "Gimli", "Legolas", "Bilbo Baggins"], "p1.allies": ["Wandering Took"]},
+    )
+    _until(run, "lcg.quest.commit")
+    took = str(run.uid("Wandering Took"))
+    assert took not in _greedy(run.game)
+    defend = _until(run, "lcg.combat.declare-defender")
+    assert defend.about == run.uid("Smaug the Magnificent")
+    assert _greedy(run.game) == (took,)
+
+
+def test_smaug_the_magnificent_is_worn_down_at_inside_information() -> None:
+    """At stage 3 every damage on Smaug the Magnificent (Indestructible, 8 defense, 20 hit
+    points) is one progress token less before he leaves play. The Wandering Took is given up
+    to his attack; Aragorn, Gimli and Legolas (8 attack together) would not get through his
+    defense alone, with Bilbo Baggins (1 more) they deal him 1 damage. The old rule let only
+    a character whose own attack beat his defense join, so nobody attacked him."""
+    run = _inside_information(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {"p1.heroes": ["Aragorn", "Gimli", "Legolas", "Bilbo Baggins"], "p1.allies": ["Wandering Took"]},
+    )
+    defend = _until(run, "lcg.combat.declare-defender")
+    run.game.answer(defend.seat, defend.id, (str(run.uid("Wandering Took")),))
+    attack = _until(run, "lcg.combat.player-attack")
+    smaug = run.uid("Smaug the Magnificent")
+    assert attack.about == smaug
+    chosen = _greedy(run.game)
+    assert len(chosen) >= 4
+    run.game.answer(attack.seat, attack.id, chosen)
+    assert cast(LcgState, run.game.state).cards[smaug].damage >= 1

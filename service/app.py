@@ -538,8 +538,10 @@ class Westmarch(Application[UUID]):
         :class:`~service.store.WriteWatch` proves that nothing but this process's own
         commits (which only append) wrote the database since the look that found them
         sound (``known.generation``): see there for what that proves and what it does not.
-        Any doubt (another connection committed, the file changed otherwise, a connection
-        not seen before) is a new generation, and the rows are hashed as above. PostgreSQL
+        Any doubt (a commit the watch did not account, through another process or the
+        library, or the files changed otherwise) is a new generation, and the rows are
+        hashed as above; the commits of this process's threads through any of its pooled
+        connections keep it. PostgreSQL
         has no such proof: its rows are always hashed."""
         watch = self.watch
         if known is not None:

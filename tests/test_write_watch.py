@@ -2,7 +2,8 @@
 commits wrote the store, a game's rows found sound are not hashed again on each command; any
 other write, through another connection, through the service's own connection outside a
 commit of the service, or as raw bytes of the database file with its modification time set
-back, is still refused on the next command. Real SQLite files, the real service."""
+back, is still refused on the next command, also while threads read and commit through
+several of the pool's connections at once. Real SQLite files, the real service."""
 
 from __future__ import annotations
 

@@ -272,13 +272,16 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
-        recorder = self.recorder
-        self.watch: WriteWatch | None = (
-            WriteWatch(recorder.datastore.pool.db_name) if isinstance(recorder, SQLiteAggregateRecorder) else None
-        )
+        self.watch: WriteWatch | None = None
         """What tells, on SQLite, that nothing but this process's commits wrote the store since
         a game was last found sound (:meth:`verified` then skips hashing its rows again); it
-        connects to the database as the pool does."""
+        connects to the database as the pool does. A private database in memory (``:memory:``
+        without ``cache=shared``) is another database for each connection: the watch's own
+        would see none of the pool's commits, so it is given no name and never proves anything."""
+        if isinstance(self.recorder, SQLiteAggregateRecorder):
+            pool = self.recorder.datastore.pool
+            shared = not pool.is_sqlite_memory_mode or "cache=shared" in pool.db_name
+            self.watch = WriteWatch(pool.db_name if shared else None)
         self.length_guard = True
         """Each commit saves the log's length with its events (:class:`~service.records.LogLength`).
         Off only to measure what it costs (``python -m tools.bench_integrity``)."""

@@ -272,13 +272,16 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
-        recorder = self.recorder
-        self.watch: WriteWatch | None = (
-            WriteWatch(recorder.datastore.pool.db_name) if isinstance(recorder, SQLiteAggregateRecorder) else None
-        )
+        self.watch: WriteWatch | None = None
         """What tells, on SQLite, that nothing but this process's commits wrote the store since
         a game was last found sound (:meth:`verified` then skips hashing its rows again); it
-        connects to the database as the pool does."""
+        connects to the database as the pool does. A private database in memory (``:memory:``
+        without ``cache=shared``) is another database for each connection: the watch's own
+        would see none of the pool's commits, so it is given no name and never proves anything."""
+        if isinstance(self.recorder, SQLiteAggregateRecorder):
+            pool = self.recorder.datastore.pool
+            shared = not pool.is_sqlite_memory_mode or "cache=shared" in pool.db_name
+            self.watch = WriteWatch(pool.db_name if shared else None)
         self.length_guard = True
         """Each commit saves the log's length with its events (:class:`~service.records.LogLength`).
         Off only to measure what it costs (``python -m tools.bench_integrity``)."""
@@ -538,8 +541,10 @@ class Westmarch(Application[UUID]):
         :class:`~service.store.WriteWatch` proves that nothing but this process's own
         commits (which only append) wrote the database since the look that found them
         sound (``known.generation``): see there for what that proves and what it does not.
-        Any doubt (another connection committed, the file changed otherwise, a connection
-        not seen before) is a new generation, and the rows are hashed as above. PostgreSQL
+        Any doubt (a commit the watch did not account, through another process or the
+        library, or the files changed otherwise) is a new generation, and the rows are
+        hashed as above; the commits of this process's threads through any of its pooled
+        connections keep it. PostgreSQL
         has no such proof: its rows are always hashed."""
         watch = self.watch
         if known is not None:

@@ -2,7 +2,8 @@
 commits wrote the store, a game's rows found sound are not hashed again on each command; any
 other write, through another connection, through the service's own connection outside a
 commit of the service, or as raw bytes of the database file with its modification time set
-back, is still refused on the next command. Real SQLite files, the real service."""
+back, is still refused on the next command, also while threads read and commit through
+several of the pool's connections at once. Real SQLite files, the real service."""
 
 from __future__ import annotations
 
@@ -203,11 +204,14 @@ def test_a_raw_edit_of_the_file_with_its_time_set_back_is_refused_on_the_next_co
     assert refused.value.version == 2
 
 
-def test_a_store_in_memory_takes_the_short_look_and_sees_a_write_outside_the_service() -> None:
-    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": "file::memory:?cache=shared"}
+@pytest.mark.parametrize("name", ["file::memory:?cache=shared", ":memory:"])
+def test_a_store_in_memory_takes_the_short_look_and_sees_a_write_outside_the_service(name: str) -> None:
+    """A private database in memory (``:memory:``) is another one for each connection: the
+    watch's own connection would see none of the service's, so it proves nothing there."""
+    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": name}
     table = _table(env, None)
     try:
-        assert _short_looks(table, 3) == 3
+        assert _short_looks(table, 3) == (3 if "cache=shared" in name else 0)
         with table.app.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
             sql = "SELECT state FROM stored_events WHERE originator_id=? AND originator_version=2"
             cursor.execute(sql, [uuid.UUID(str(table.game_id)).hex])

@@ -413,6 +413,11 @@ CLAUSES: list[tuple[str, str, str]] = [
         "fixture:lonely-mountain-inside-information-not-defeated-while-smaug-holds",
     ),
     ("otd-073", "3B Forced: progress beyond his hit points removes him", "rule:otd-073.forced"),
+    (
+        "otd-073",
+        "3B Forced: damage leaving him fewer hit points than the progress removes him",
+        "fixture:inside-information-damage-to-smaug-below-the-progress-removes-him",
+    ),
     ("otd-073", "3B defeated: the players win", "fixture:lonely-mountain-win-inside-information-progress-beyond-smaug"),
     ("otd-074", "4A When Revealed: Smaug the Golden out, Smaug the Magnificent in", "rule:otd-074.when-revealed"),
     ("otd-074", "4B Forced: the 7th progress: back to stage 2B", "rule:otd-074.forced"),

@@ -551,8 +551,7 @@ class Westmarch(Application[UUID]):
         Any doubt (a commit the watch did not account, through another process or the
         library, or the files changed otherwise) is a new generation, and the rows are
         hashed as above; the commits of this process's threads through any of its pooled
-        connections keep it. PostgreSQL
-        has no such proof: its rows are always hashed."""
+        connections keep it. PostgreSQL has no such proof: its rows are always hashed."""
         watch = self.watch
         if known is not None:
             look = look_since(self.recorder, game_id, known.version, watch, known.generation)

@@ -130,6 +130,8 @@ def test_commands_that_take_snapshots_keep_the_short_look(tmp_path: Path) -> Non
         table.app.close()
         again = Westmarch({**store_env(db=str(db)), "WESTMARCH_SNAPSHOT_EVERY": "2"})
         try:
+            assert again.snapshots is not None
+            assert again.snapshots.recorder.select_events(table.game_id), "the library reads them"
             assert not again.drop_bad_snapshots(table.game_id), "every snapshot saved decodes"
             assert again.game(table.game_id).version == table.version
         finally:

@@ -292,6 +292,13 @@ class Westmarch(Application[UUID]):
             self.watch.close()
         super().close()
 
+    def _connection_opened(self, conn: sqlite3.Connection) -> None:
+        """A connection the pool just opened, told to the write watch (none yet while the
+        application starts)."""
+        watch: WriteWatch | None = getattr(self, "watch", None)
+        if watch is not None:
+            watch.opened(conn)
+
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         """The library's factory for the store, except PostgreSQL's, whose tables are
         created under an advisory lock (service/postgres.py): two servers starting at once
@@ -305,7 +312,7 @@ class Westmarch(Application[UUID]):
         factory = super().construct_factory(env)
         pool = getattr(getattr(factory, "datastore", None), "pool", None)
         if isinstance(pool, SQLiteConnectionPool):
-            keep_statements(pool)
+            keep_statements(pool, opened=self._connection_opened)
             keep_connections(pool)
         return factory
 
@@ -544,8 +551,7 @@ class Westmarch(Application[UUID]):
         Any doubt (a commit the watch did not account, through another process or the
         library, or the files changed otherwise) is a new generation, and the rows are
         hashed as above; the commits of this process's threads through any of its pooled
-        connections keep it. PostgreSQL
-        has no such proof: its rows are always hashed."""
+        connections keep it. PostgreSQL has no such proof: its rows are always hashed."""
         watch = self.watch
         if known is not None:
             look = look_since(self.recorder, game_id, known.version, watch, known.generation)

@@ -21,7 +21,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -242,10 +242,14 @@ class WriteWatch:
     (at most :attr:`PATIENCE` seconds; then it is told a number of doubt, below zero and
     never given again, and does the full look without ending the generation).
 
+    A connection the pool opens is told to :meth:`opened` before its first use (its first
+    read may move the ``-wal`` file's change time: see there).
+
     What it does not prove, so a short look would not see it: a raw edit of the file (not
     through SQLite) in the microseconds between :meth:`before_commit` and the stat of
-    :meth:`after_commit`, or one keeping the files' sizes within the same tick of the
-    kernel's file timestamps (a few milliseconds) as the last stat. A SQLite commit by any
+    :meth:`after_commit`, or between the two stats of :meth:`opened`, or one keeping the
+    files' sizes within the same tick of the kernel's file timestamps (a few milliseconds)
+    as the last stat. A SQLite commit by any
     connection but the watch's accounted ones (another process, a snapshot or record this
     process saves through the library, a test's own statement) is always seen, by the
     watcher's ``data_version``. A commit racing between a look and the read after it is
@@ -343,6 +347,19 @@ class WriteWatch:
             self._watcher = watcher
         return self._watcher
 
+    def opened(self, conn: sqlite3.Connection) -> None:
+        """A connection this process just opened, before its first use: its first read opens
+        the ``-wal`` file, and SQLite run as root then gives that file the database's owner,
+        which moves its change time (nothing else). That change alone, seen between two
+        stats around the read, is taken as this process's own if the files were as last
+        accounted before it (a new connection would otherwise start a generation)."""
+        with self._lock:
+            before = self._files(conn)
+            self._version(conn)
+            after = self._files(conn)
+            if before == self._file and after != before and _owner_given(before, after):
+                self._file = after
+
     def _same(self, files: tuple[Any, ...], watched: int | None) -> bool:
         return watched is not None and watched == self._watched and files == self._file
 
@@ -422,6 +439,14 @@ class WriteWatch:
                 if same:
                     self._committing = False
                     self._lock.notify_all()
+
+
+def _owner_given(before: tuple[Any, ...], after: tuple[Any, ...]) -> bool:
+    """Whether the files differ only by the ``-wal`` file's change time (:meth:`WriteWatch.opened`)."""
+    if len(before) != 3 or len(after) != 3 or before[1] is None or after[1] is None:
+        return False
+    same: bool = before[0] == after[0] and before[2] == after[2] and before[1][:4] == after[1][:4]
+    return same
 
 
 @dataclass(frozen=True)
@@ -876,13 +901,16 @@ STATEMENTS = 128
 """Prepared statements each SQLite connection of the service keeps (see :func:`keep_statements`)."""
 
 
-def keep_statements(pool: Any, size: int = STATEMENTS) -> None:
+def keep_statements(
+    pool: Any, size: int = STATEMENTS, opened: Callable[[sqlite3.Connection], None] | None = None
+) -> None:
     """Have the SQLite pool's connections, opened from now on, keep ``size`` prepared
     statements. The library opens them with ``cached_statements=True``, which ``sqlite3``
     takes as a cache of one statement: a command runs about ten different ones, so each was
     compiled again on every command (some 25 us for the log check's statement alone). The
     connection is otherwise opened as the library's ``SQLiteConnectionPool._create_connection``
-    (eventsourcing 9) opens it: the same arguments, WAL mode for a file, rows as ``sqlite3.Row``."""
+    (eventsourcing 9) opens it: the same arguments, WAL mode for a file, rows as ``sqlite3.Row``.
+    ``opened`` is told of each new connection (:meth:`WriteWatch.opened`)."""
     from eventsourcing.persistence import InterfaceError
     from eventsourcing.sqlite import SQLITE3_DEFAULT_LOCK_TIMEOUT, SQLiteConnection
 
@@ -904,6 +932,8 @@ def keep_statements(pool: Any, size: int = STATEMENTS) -> None:
                 pool.journal_mode_was_changed_to_wal = True
             pool.is_journal_mode_wal = True
         conn.row_factory = sqlite3.Row
+        if opened is not None:
+            opened(conn)
         return SQLiteConnection(sqlite_conn=conn, max_age=pool.max_age)
 
     pool._create_connection = create

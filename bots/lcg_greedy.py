@@ -251,6 +251,8 @@ class GreedyBot:
             "thftd-032.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-043.shadow": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-005.response": lambda d, v: lcg_ships.cancel_dreadnaught(d, v),
+            "thftd-001.action": lcg_ships.ten_damage_target,
+            "thftd-002.action": lcg_ships.ten_damage_target,
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -452,6 +454,7 @@ class GreedyBot:
         ready = [cards[o.card] for o in decision.options if o.card in cards]
         readies = {c.uid for c in ready if _readies_after_commit(c, me)}
         coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
+        coming += lcg_plans.staging_attackers(view, me)
         players = max(1, sum(1 for p in view.players if not p.eliminated))
         enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
         ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))
@@ -624,7 +627,17 @@ class GreedyBot:
     def _attack(self, decision: Decision, view: TableView) -> Choice | None:
         """Kill the enemy with the fewest attackers; when it cannot be killed now, spend
         nothing on it if another engaged enemy can be, else hit it with everything (damage
-        stays on enemies)."""
+        stays on enemies). Never more attackers than the enemy allows (Ophidian: one, thftd-018):
+        the hardest hitters of those chosen."""
+        picked = self._attackers_for(decision, view)
+        if picked is None or len(picked) <= decision.max:
+            return picked
+        attack = {o.id: o.card for o in decision.options}
+        cards = visible_cards(view)
+        ranked = sorted(picked, key=lambda i: -(cards[attack[i] or 0].attack or 0) if attack.get(i) in cards else 0)
+        return tuple(ranked[: decision.max])
+
+    def _attackers_for(self, decision: Decision, view: TableView) -> Choice | None:
         cards = visible_cards(view)
         me = _me(view, decision.seat)
         enemy = cards.get(decision.about or -1)
@@ -635,13 +648,18 @@ class GreedyBot:
             (cards[o.card] for o in decision.options if o.card in cards and cards[o.card].attack),
             key=lambda c: (-(c.attack or 0), c.uid not in mine),
         )
+        at_dreadnaught = lcg_ships.dreadnaught_attackers(enemy, ready)
+        if at_dreadnaught is not None:
+            return tuple(str(c.uid) for c in at_dreadnaught)
         power = sum(c.attack or 0 for c in ready)
         need = _left(enemy) + (enemy.defense or 0)
         if power < need:
             others = [e for e in me.engaged if e.uid != enemy.uid]
             if any(power - (e.defense or 0) >= _left(e) for e in others):
                 return ()
-            wounding = lcg_plans.wound(enemy, ready)
+            wounding = lcg_plans.wound(enemy, ready, view)
+            if wounding is None:
+                wounding = lcg_ships.wound_ship(enemy, ready)
             if wounding is not None:
                 return tuple(str(c.uid) for c in wounding)
             return tuple(str(c.uid) for c in ready if (c.attack or 0) > (enemy.defense or 0) or power > need - 1)
@@ -664,6 +682,8 @@ class GreedyBot:
     def _window(self, decision: Decision, view: TableView) -> Choice | None:
         cards = visible_cards(view)
         me = _me(view, decision.seat)
+        for shown in view.setup:
+            cards.setdefault(shown.uid, shown)
         for option in decision.options:
             card = cards.get(option.card or -1)
             if card is None:
@@ -685,6 +705,8 @@ class GreedyBot:
             if name == "Éowyn" and "commit" in decision.rule and card.committed and (me.hand_size or 0) > 4:
                 return (option.id,)
             if lcg_ships.warship(card):
+                return (option.id,)
+            if lcg_ships.ten_damage(card, option, me):
                 return (option.id,)
             if name == "The Lonely Mountain" and decision.rule == "lcg.burgle.window":
                 # take the turned-up card and turn up another only when this one cannot be matched

@@ -13,6 +13,12 @@ engages nothing else by choice, and
 wounds the troll with every ready character whose attacks together beat its defense:
 damage stays on an enemy (and the hero who took its attack, Gimli, hits harder for each
 damage token on him, core-004). The general rules pick the defender: a hero who survives.
+
+The Lonely Mountain (The Hobbit: On the Doorstep): Smaug the Magnificent stays in the staging
+area yet is engaged with the first player (otd-041), so the quest plan reckons with his attacks
+(8 attack, twice when his shadow card has a burgle effect) and keeps allies back to give up to
+them; at Inside Information (3B) every attack that gets through his defense is made, since his
+damage stays and brings nearer the progress that removes him (otd-073).
 """
 
 from __future__ import annotations
@@ -98,10 +104,11 @@ def fighter(card: CardView) -> bool:
     return (card.attack or 0) >= (card.willpower or 0)
 
 
-def wound(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
-    """Every ready attacker, when ``enemy`` must die and their attack together gets through
-    its defense; None when the general rule applies."""
-    if enemy.name not in MUST_DIE:
+def wound(enemy: CardView, ready: list[CardView], view: TableView | None = None) -> list[CardView] | None:
+    """Every ready attacker, when ``enemy`` must die (or be worn down: Smaug the Magnificent
+    at stage 3, ``wear_down``) and their attack together gets through its defense; None when
+    the general rule applies."""
+    if enemy.name not in MUST_DIE and not (view is not None and wear_down(enemy, view)):
         return None
     power = sum(c.attack or 0 for c in ready)
     return ready if power > (enemy.defense or 0) else None
@@ -140,3 +147,33 @@ def chosen_prey(view: TableView, me: PlayerView, ready: list[CardView]) -> CardV
         if power - (c.defense or 0) >= _left(c) and not (c.name == "Goblin Sniper" and len(staged) > 1)
     ]
     return max(prey, key=lambda c: (c.threat or 0, -(c.attack or 0)), default=None)
+
+
+# -- The Lonely Mountain ------------------------------------------------------------------
+
+SMAUG_THE_MAGNIFICENT = "Smaug the Magnificent"
+"""Stays in the staging area yet is engaged with the first player (otd-041): he attacks the
+first player each combat phase, and again when dealt a shadow card with a burgle effect."""
+SECOND_ATTACK = 2
+"""How many of Smaug the Magnificent's attacks a round's plan reckons with: most of The
+Lonely Mountain's encounter cards carry a burgle effect (21 of 35), so his second attack is
+more likely than not."""
+
+
+def staging_attackers(view: TableView, me: PlayerView) -> list[CardView]:
+    """The enemies that attack this seat from the staging area this round, once per attack:
+    Smaug the Magnificent, for the first player."""
+    if not me.first:
+        return []
+    return [c for c in view.staging if c.name == SMAUG_THE_MAGNIFICENT] * SECOND_ATTACK
+
+
+INSIDE_INFORMATION = "Inside Information"
+
+
+def wear_down(enemy: CardView, view: TableView) -> bool:
+    """Smaug the Magnificent at Inside Information (3B): he leaves play once the stage has
+    more progress than his remaining hit points (otd-073), taking his 6 threat and his
+    attacks with him, and he is Indestructible: each damage that gets through his defense
+    stays and is one progress token less before he goes."""
+    return enemy.name == SMAUG_THE_MAGNIFICENT and view.quest is not None and view.quest.name == INSIDE_INFORMATION

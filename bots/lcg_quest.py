@@ -46,6 +46,10 @@ SHIP_LOST = 3 * HERO_LOST
 SHIP_DAMAGE = 1.0
 """A point of damage on a ship: its hit points are the player's life, and nothing in the
 ready-made decks heals it."""
+DREADNAUGHT_DAMAGE = 2.0
+"""A point of damage on the Dreadnaught (The Hunt for the Dreadnaught: its destruction wins)."""
+DREADNAUGHT_CAP = 5
+"""At most 5 damage a round on the Dreadnaught per player (thftd-013)."""
 SHADOW = 1
 """Attack a shadow card is reckoned to add to each enemy's."""
 EXHAUSTIVE = 9
@@ -136,6 +140,9 @@ def _fight(ready: list[CardView], plan: Round) -> float:
             cost -= KILL
             if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):
                 cost -= PROGRESS_ON_KILL
+    for enemy in plan.enemies:
+        if enemy.name == "Dreadnaught" and enemy.type == "enemy":
+            cost -= DREADNAUGHT_DAMAGE * max(0, min(DREADNAUGHT_CAP, power - (enemy.defense or 0)))
     return cost
 
 

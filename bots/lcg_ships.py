@@ -9,8 +9,8 @@ it and live, and pays threat rather than let more Corsairs board while its threa
 
 from __future__ import annotations
 
-from domain.kernel.decisions import Choice, Decision
-from projections.lcg import CardView, TableView
+from domain.kernel.decisions import Choice, Decision, Option
+from projections.lcg import CardView, PlayerView, TableView
 
 FLEET_ORDER = (
     "Pride of Lebennin",
@@ -54,11 +54,10 @@ def threat_or_boarding(decision: Decision, view: TableView) -> Choice | None:
 
 WARSHIP_STAGE = "Destroy the Dreadnaught"
 """Stage 2 (thftd-005): its Action removes 5 progress per player to shuffle a set-aside
-Gondorian Warship into the encounter deck. Only ships attack the Dreadnaught (4 defense): of
-the Basic ships only Golden Wing's 5 attack gets through it, Pride of Lebennin's 2 never
-does (thftd-006..011); the Warship's 5 attack, and its shadow's 5 damage to the attacking
-enemy (thftd-012), are the rest of what can destroy it. The stage prints no quest points,
-so its progress buys nothing else."""
+Gondorian Warship into the encounter deck: a second ship (losing the last one eliminates
+the player) with 5 attack, whose shadow deals 5 damage to the attacking enemy (thftd-012).
+The stage prints no quest points, so its progress buys nothing else. (The heroes and allies
+attack the Dreadnaught too: see ``dreadnaught_attackers``.)"""
 
 
 def warship(card: CardView) -> bool:
@@ -88,3 +87,81 @@ def cancel_dreadnaught(decision: Decision, view: TableView) -> Choice | None:
     taken = min((max(0, attack + 1 - (c.defense or 0)) for c in ready), default=attack + 1)
     left = min((((c.hit_points or 0) - c.damage) for c in ready), default=0)
     return ("no",) if ready and taken <= 3 and taken < left else ("yes",)
+
+
+DREADNAUGHT = "Dreadnaught"
+DAMAGE_CAP = 5
+"""The Dreadnaught (thftd-013): "No more than 5 damage per player can be placed on the
+Dreadnaught each round"; damage beyond it is lost."""
+
+
+def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int = 1) -> list[CardView] | None:
+    """The attackers sent at the Dreadnaught, or None for any other enemy.
+
+    Attackers strike together, their attack summed before its defense is taken off (Core
+    Set rulebook, "Attacking an enemy"); a ship-enemy is an enemy for all purposes but
+    defending (The Hunt for the Dreadnaught rulebook, Ship-Enemies), so every character may
+    attack it: the fewest attackers whose sum puts the round's 5 damage on it, else every
+    attacker whose sum gets through its defense at all (its damage stays on it)."""
+    if enemy.name != DREADNAUGHT or enemy.type != "enemy":
+        return None
+    defense = enemy.defense or 0
+    left = (enemy.hit_points or 0) - enemy.damage - enemy.other_groups
+    want = defense + min(DAMAGE_CAP * players, left)
+    strongest = sorted((c for c in ready if c.attack), key=lambda c: -(c.attack or 0))
+    if sum(c.attack or 0 for c in strongest) <= defense:
+        return []
+    chosen: list[CardView] = []
+    for card in strongest:
+        if sum(c.attack or 0 for c in chosen) >= want:
+            break
+        chosen.append(card)
+    for card in sorted(chosen, key=lambda c: c.attack or 0):
+        if sum(c.attack or 0 for c in chosen) - (card.attack or 0) >= want:
+            chosen.remove(card)
+    return chosen
+
+
+def wound_ship(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
+    """Every ready attacker at a ship-enemy that cannot be destroyed this round, when their
+    summed attack gets through its defense (None for any other enemy): only a ship defends
+    against its attack, so each round it lives costs the ship hit points, and the damage
+    stays on it for the next round's attack."""
+    if enemy.type != "enemy" or "Ship" not in enemy.traits:
+        return None
+    return ready if sum(c.attack or 0 for c in ready) > (enemy.defense or 0) else None
+
+
+TEN_DAMAGE_WORTH = 5
+"""The setup card's once-a-game 10 damage (Easy and Standard Mode, B, thftd-001/002) is
+spent on an engaged non-unique ship-enemy with at least this many hit points left, or one
+that hits this hard: a ship-enemy's attack falls on the ship, whatever allies are ready."""
+
+
+def ten_damage(card: CardView, option: Option, me: PlayerView) -> bool:
+    """Whether to use the setup card's Quest Action now (see ``TEN_DAMAGE_WORTH``)."""
+    if card.type != "setup" or "10 damage" not in option.label:
+        return False
+    return any(_ten_damage_target(e) for e in me.engaged)
+
+
+def _ten_damage_target(enemy: CardView) -> bool:
+    left = (enemy.hit_points or 0) - enemy.damage
+    ship = enemy.type == "enemy" and "Ship" in enemy.traits
+    return ship and enemy.name != DREADNAUGHT and (left >= TEN_DAMAGE_WORTH or (enemy.attack or 0) >= TEN_DAMAGE_WORTH)
+
+
+def ten_damage_target(decision: Decision, view: TableView) -> Choice | None:
+    """The engaged enemy the 10 damage goes to: the ship-enemy hitting hardest, then the one
+    with the most hit points left (10 damage destroys every non-unique enemy)."""
+    me = next(p for p in view.players if p.seat == decision.seat)
+    engaged = {e.uid: e for p in view.players for e in p.engaged}
+    offered = [engaged[o.card] for o in decision.options if o.card in engaged]
+    if not offered:
+        return None
+    mine = {e.uid for e in me.engaged}
+
+    def key(e: CardView) -> tuple[bool, bool, int, int]:
+        return (e.uid in mine, "Ship" in e.traits, e.attack or 0, (e.hit_points or 0) - e.damage)
+
+    return (str(max(offered, key=key).uid),)

@@ -358,7 +358,11 @@ class GreedyBot:
         for option in decision.options:
             value = self._option_value(option, cards, locations, me, hand)
             used = self.taken[(view.round, option.id)]
-            value -= used * 0.5
+            if option.id != "pass":
+                # passing again repeats no text: the bot may hold all round while the
+                # Shadow plays (it spent a card on a lost cause once its passes had
+                # worn the pass below that)
+                value -= used * 0.5
             if used >= USE_LIMIT and option.id.startswith("use."):
                 # a text that may be used again and again (a search that finds nothing)
                 # must not hold the action step open for ever

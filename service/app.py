@@ -48,6 +48,7 @@ from service.store import (
     delete_row,
     ensure_firsts_index,
     insert_stored,
+    keep_connections,
     keep_statements,
     latest_version,
     look_since,
@@ -271,18 +272,39 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
-        self.watch: WriteWatch | None = WriteWatch() if isinstance(self.recorder, SQLiteAggregateRecorder) else None
+        self.watch: WriteWatch | None = None
         """What tells, on SQLite, that nothing but this process's commits wrote the store since
-        a game was last found sound (:meth:`verified` then skips hashing its rows again)."""
+        a game was last found sound (:meth:`verified` then skips hashing its rows again); it
+        connects to the database as the pool does. A private database in memory (``:memory:``
+        without ``cache=shared``) is another database for each connection: the watch's own
+        would see none of the pool's commits, so it is given no name and never proves anything."""
+        if isinstance(self.recorder, SQLiteAggregateRecorder):
+            pool = self.recorder.datastore.pool
+            shared = not pool.is_sqlite_memory_mode or "cache=shared" in pool.db_name
+            self.watch = WriteWatch(pool.db_name if shared else None)
         self.length_guard = True
         """Each commit saves the log's length with its events (:class:`~service.records.LogLength`).
         Off only to measure what it costs (``python -m tools.bench_integrity``)."""
+
+    def close(self) -> None:
+        """Close the store, and the write watch's own connection to it."""
+        if self.watch is not None:
+            self.watch.close()
+        super().close()
+
+    def _connection_opened(self, conn: sqlite3.Connection) -> None:
+        """A connection the pool just opened, told to the write watch (none yet while the
+        application starts)."""
+        watch: WriteWatch | None = getattr(self, "watch", None)
+        if watch is not None:
+            watch.opened(conn)
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         """The library's factory for the store, except PostgreSQL's, whose tables are
         created under an advisory lock (service/postgres.py): two servers starting at once
         on a fresh database must not both create them. SQLite's connections keep more
-        than one prepared statement (:func:`~service.store.keep_statements`)."""
+        than one prepared statement (:func:`~service.store.keep_statements`), and the pool
+        keeps the connections it opens (:func:`~service.store.keep_connections`)."""
         if env.get(InfrastructureFactory.PERSISTENCE_MODULE, "") == "eventsourcing.postgres":
             from service.postgres import PostgresFactory
 
@@ -290,7 +312,8 @@ class Westmarch(Application[UUID]):
         factory = super().construct_factory(env)
         pool = getattr(getattr(factory, "datastore", None), "pool", None)
         if isinstance(pool, SQLiteConnectionPool):
-            keep_statements(pool)
+            keep_statements(pool, opened=self._connection_opened)
+            keep_connections(pool)
         return factory
 
     # -- commands --------------------------------------------------------------------
@@ -484,7 +507,11 @@ class Westmarch(Application[UUID]):
                 at = self.state_at(game_id, multiple)
             snapshot = GameSnapshot(game_id, version, rules.name, msgspec.Raw(rules.codec.encode(at)))
             with self.writing:
-                self.snapshots.put([snapshot])
+                if self.watch is None:
+                    self.snapshots.put([snapshot])
+                else:  # a commit the write watch accounts to this process (it only adds a row)
+                    stored = self.snapshots.mapper.to_stored_event(snapshot)
+                    insert_stored(self.snapshots.recorder, [Append([stored])], self.watch)
 
     # -- queries ---------------------------------------------------------------------
 
@@ -521,9 +548,10 @@ class Westmarch(Application[UUID]):
         :class:`~service.store.WriteWatch` proves that nothing but this process's own
         commits (which only append) wrote the database since the look that found them
         sound (``known.generation``): see there for what that proves and what it does not.
-        Any doubt (another connection committed, the file changed otherwise, a connection
-        not seen before) is a new generation, and the rows are hashed as above. PostgreSQL
-        has no such proof: its rows are always hashed."""
+        Any doubt (a commit the watch did not account, through another process or the
+        library, or the files changed otherwise) is a new generation, and the rows are
+        hashed as above; the commits of this process's threads through any of its pooled
+        connections keep it. PostgreSQL has no such proof: its rows are always hashed."""
         watch = self.watch
         if known is not None:
             look = look_since(self.recorder, game_id, known.version, watch, known.generation)

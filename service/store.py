@@ -20,7 +20,8 @@ import hashlib
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -203,24 +204,20 @@ class WriteWatch:
     :meth:`look`, taken on the connection a read then uses and before that read, returns a
     *generation*: the same number as at an earlier look proves (within the limits below)
     that between the two looks the store changed only by commits of :func:`insert_stored`
-    in this process, which only add rows (the unique (game, version) key keeps them from
-    replacing one; this process deletes no event row: :func:`delete_row` is for snapshots).
-    The rows 1 to N of a game read and found sound at that earlier look are then the same
-    rows now. Anything else, or any doubt, starts a new generation, and the caller does the
-    full look. What proves it, each compared with what was seen last:
+    in this process, through whichever of its connections, which only add rows (the unique
+    (game, version) key keeps them from replacing one; this process deletes no event row:
+    :func:`delete_row` is for snapshots). The rows 1 to N of a game read and found sound at
+    that earlier look are then the same rows now. Anything else, or any doubt, gives
+    another number, and the caller does the full look. What proves it, each compared with
+    what was seen at the start of the generation or after the last commit accounted to it:
 
-    - ``PRAGMA data_version`` of the connection: SQLite changes it when any *other*
-      connection (of this process or another) committed since this connection's last read,
-      and never for its own commits. It is per connection, and the pool of the
-      ``eventsourcing`` datastore hands out several (one per thread at once, reused in
-      turn; one at a time in ``:memory:`` mode), so it is kept per connection: a connection
-      not seen before, or one whose value moved (a commit through another connection,
-      this process's included), starts a new generation. One thread reading and writing
-      through the same connection keeps its generation; threads taking turns on several
-      connections mostly do the full look, as before.
-    - ``total_changes`` of the connection (rows it changed since it was opened): a write
-      through this very connection other than a commit of :func:`insert_stored` (a
-      snapshot, a record of damage, a test's own statement) moves it.
+    - ``PRAGMA data_version`` of a connection of the watch's own (the *watcher*), opened on
+      the same database, which never writes (``query_only``): SQLite moves it when any other
+      connection, of this process or another, committed since the watcher's last read. It
+      is one number for the whole process, whatever pooled connection the service reads or
+      commits through (the pool of the ``eventsourcing`` datastore hands its idle
+      connections out in turn, so a server's reads rarely go through the connection of
+      the last commit).
     - the file: ``os.stat`` of the database and of its ``-wal`` and ``-journal`` files
       (device, inode, size, modification and change times in ns, or absence): a raw edit
       of the bytes, not through SQLite, changes the change time, which no writer can set
@@ -228,18 +225,35 @@ class WriteWatch:
       a file replaced changes the inode. Not for a store in memory, which nothing outside
       the process can reach.
 
-    Around a commit of :func:`insert_stored`, holding SQLite's write lock (``BEGIN
-    IMMEDIATE``, so no other SQLite writer can commit in between): :meth:`before_commit`
-    compares the file and the connection with what was seen last; after the commit,
-    :meth:`after_commit` takes the new file fingerprint as this process's own only if
-    that comparison held, no look started a new generation meanwhile, and the
-    connection's ``data_version`` did not move across the commit (another connection
-    committing right after ours moves it; one committing after that moves it for the
-    next look). What it does not prove, so a short look would not see it: a raw edit of
-    the file (not through SQLite) in the microseconds between :meth:`before_commit` and
-    the stat of :meth:`after_commit`, or one keeping the files' sizes within the same
-    tick of the kernel's file timestamps (a few milliseconds) as the last stat. A
-    SQLite commit by another connection is always seen, by ``data_version``. PostgreSQL
+    A commit of :func:`insert_stored` is accounted to the generation, one at a time: within
+    its transaction, holding SQLite's write lock (``BEGIN IMMEDIATE``, so no other SQLite
+    writer can commit before it), :meth:`before_commit` finds the watcher and the file as
+    last accounted and reads the committing connection's own ``data_version`` (which
+    SQLite never moves for that connection's own commits). After the commit,
+    :meth:`after_commit` reads the watcher and the file again, then the committing
+    connection's ``data_version`` once more: unmoved, no other connection committed
+    between our commit and that last read, so the watcher's new value and the file's new
+    fingerprint are those of our commit alone and become what the next look compares
+    with. Otherwise (another commit before ours, right after it, or a look that started
+    a generation meanwhile) nothing is accounted and the next look starts a generation.
+    A second commit waits in :meth:`before_commit` until the first is accounted (its
+    :meth:`after_commit`, or :meth:`abandon` if it failed), and a look that finds the store
+    moved while a commit is between its end and its :meth:`after_commit` waits for it
+    (at most :attr:`PATIENCE` seconds; then it is told a number of doubt, below zero and
+    never given again, and does the full look without ending the generation).
+
+    A connection the pool opens is told to :meth:`opened` before its first use (its first
+    read may move the ``-wal`` file's change time: see there).
+
+    What it does not prove, so a short look would not see it: a raw edit of the file (not
+    through SQLite) in the microseconds between :meth:`before_commit` and the stat of
+    :meth:`after_commit`, or between the two stats of :meth:`opened`, or one keeping the
+    files' sizes within the same tick of the kernel's file timestamps (a few milliseconds)
+    as the last stat. A SQLite commit by any
+    connection but the watch's accounted ones (another process, a snapshot or record this
+    process saves through the library, a test's own statement) is always seen, by the
+    watcher's ``data_version``. A commit racing between a look and the read after it is
+    read by that read and seen by the next look, as a full look would see it. PostgreSQL
     has no such watch (its server gives no cheap proof that no other session wrote a
     table): every look there hashes the rows (:func:`look_since`).
 
@@ -252,24 +266,41 @@ class WriteWatch:
     read from the cache (as every look did before the watch): a raw edit made after
     another connection's commit that this connection has already read past (SQLite then
     refilled its cache before the edit, and ``data_version`` moved). Dropping the cache
-    on every change of the files would cost the full look of a server with several
-    connections, whose ``data_version`` moves with each other's commits, a read of every
-    page from the file system on every command.
+    on every change of the files would cost a server whose connections see each other's
+    commits a read of every page from the file system on every command.
     """
 
-    def __init__(self) -> None:
+    PATIENCE = 0.05
+    """Seconds a look that found the store moved waits for a commit of this process to be
+    accounted (see the class)."""
+
+    def __init__(self, database: str | None = None) -> None:
         self.generation = 0
         self.quiet = 0
         """Looks that found nothing but this process's commits since the last (tests count them)."""
         self.dropped = 0
         """Page caches dropped after a change of the files that SQLite did not see (tests count them)."""
-        self._lock = threading.Lock()
+        self.doubts = 0
+        """Looks told a number of doubt, a commit of this process not yet accounted (benchmarks count them)."""
+        self._database = database
+        """How the watcher connects (the pool's URI); None: the file of the first connection looked through."""
+        self._lock = threading.Condition(threading.Lock())
+        self._watcher: sqlite3.Connection | None = None
         self._paths: list[str] | None = None
         self._file: tuple[Any, ...] | None = None
-        self._seen: dict[int, tuple[sqlite3.Connection, int, int]] = {}
-        """Per connection: its ``data_version`` and ``total_changes`` in this generation."""
+        self._watched: int | None = None
+        """The watcher's ``data_version`` at the start of the generation or after the last commit accounted."""
+        self._committing = False
         self._cached: dict[int, tuple[sqlite3.Connection, int, tuple[Any, ...]]] = {}
         """Per connection: the ``data_version`` and files its page cache was last known to match."""
+
+    def close(self) -> None:
+        """Close the watcher (the next look opens it again)."""
+        with self._lock:
+            if self._watcher is not None:
+                self._watcher.close()
+                self._watcher = None
+            self._watched = None
 
     def _files(self, conn: sqlite3.Connection) -> tuple[Any, ...]:
         if self._paths is None:
@@ -291,69 +322,131 @@ class WriteWatch:
         version: int = conn.execute("PRAGMA data_version").fetchone()[0]
         return version
 
-    def _same(self, conn: sqlite3.Connection, files: tuple[Any, ...], version: int) -> bool:
-        seen = self._seen.get(id(conn))
-        return (
-            files == self._file
-            and seen is not None
-            and seen[0] is conn
-            and (seen[1], seen[2]) == (version, conn.total_changes)
-        )
+    def _watch(self, conn: sqlite3.Connection) -> int | None:
+        """The watcher's ``data_version`` now (None: no watcher can be opened: a store in
+        memory without the URI it was opened with)."""
+        watcher = self._open(conn)
+        return None if watcher is None else self._version(watcher)
 
-    def _remember(self, conn: sqlite3.Connection, version: int, files: tuple[Any, ...]) -> None:
-        for kept in (self._seen, self._cached):
-            if len(kept) >= 64:  # connections closed and opened again by the pool
-                kept.clear()
-        self._seen[id(conn)] = (conn, version, conn.total_changes)
-        self._cached[id(conn)] = (conn, version, files)
+    def _open(self, conn: sqlite3.Connection) -> sqlite3.Connection | None:
+        """The watcher, opened if it is not. Opened before the files are looked at: opening
+        a connection may change them (as root, SQLite gives the ``-wal`` file the database's
+        owner, which moves its change time)."""
+        if self._watcher is None:
+            if self._database is not None:
+                database, uri = self._database, True
+            else:
+                self._files(conn)
+                assert self._paths is not None
+                if not self._paths:
+                    return None
+                database, uri = self._paths[0], False
+            watcher = sqlite3.connect(database, uri=uri, check_same_thread=False, isolation_level=None)
+            watcher.execute("PRAGMA query_only = ON")
+            self._version(watcher)
+            self._watcher = watcher
+        return self._watcher
+
+    def opened(self, conn: sqlite3.Connection) -> None:
+        """A connection this process just opened, before its first use: its first read opens
+        the ``-wal`` file, and SQLite run as root then gives that file the database's owner,
+        which moves its change time (nothing else). That change alone, seen between two
+        stats around the read, is taken as this process's own if the files were as last
+        accounted before it (a new connection would otherwise start a generation)."""
+        with self._lock:
+            before = self._files(conn)
+            self._version(conn)
+            after = self._files(conn)
+            if before == self._file and after != before and _owner_given(before, after):
+                self._file = after
+
+    def _same(self, files: tuple[Any, ...], watched: int | None) -> bool:
+        return watched is not None and watched == self._watched and files == self._file
 
     def _cache_of(self, conn: sqlite3.Connection, files: tuple[Any, ...], version: int) -> None:
         """Drop ``conn``'s page cache if the files changed since it was last known to match
         them and SQLite did not drop it itself (it does, and moves ``data_version``, when it
         sees another connection's commit): a raw edit of the bytes under a page it holds
-        would not be read otherwise."""
+        would not be read otherwise. Then its cache is known to match ``files``."""
         cached = self._cached.get(id(conn))
         if cached is None or cached[0] is not conn or (cached[1] == version and cached[2] != files):
             conn.execute("PRAGMA shrink_memory")
             self.dropped += 1
+        if len(self._cached) >= 64:  # connections closed and opened again by the pool
+            self._cached.clear()
+        self._cached[id(conn)] = (conn, version, files)
 
     def look(self, conn: sqlite3.Connection) -> int:
         """The generation, on ``conn``, before a read through it (see the class)."""
         with self._lock:
-            files, version = self._files(conn), self._version(conn)
-            if self._same(conn, files, version):
-                return self.generation
+            self._open(conn)
+            deadline = None
+            while True:
+                # the files first: whatever changes after their stat is seen by the next look
+                files, version = self._files(conn), self._version(conn)
+                watched = self._watch(conn)
+                if self._same(files, watched) or not self._committing:
+                    break
+                deadline = deadline or time.monotonic() + self.PATIENCE
+                if not self._lock.wait(deadline - time.monotonic()):
+                    break
             self._cache_of(conn, files, version)
+            if self._same(files, watched):
+                return self.generation
+            if self._committing:
+                self.doubts += 1
+                return -self.doubts
             self.generation += 1
-            self._file = files
-            self._seen.clear()
-            self._remember(conn, version, files)
+            self._file, self._watched = files, watched
             return self.generation
 
     def before_commit(self, conn: sqlite3.Connection) -> tuple[int, tuple[Any, ...], int, bool]:
         """Within ``conn``'s write transaction, before its commit: what :meth:`after_commit`
-        needs (whether the store was then as last seen, and what was seen)."""
+        needs (whether the store was then as last accounted, and what was seen). Waits until
+        an earlier commit is accounted (:meth:`after_commit` or :meth:`abandon`)."""
         with self._lock:
-            files, version = self._files(conn), self._version(conn)
-            return self.generation, files, version, self._same(conn, files, version)
+            self._lock.wait_for(lambda: not self._committing, timeout=1.0)
+            self._open(conn)
+            files, watched, version = self._files(conn), self._watch(conn), self._version(conn)
+            same = self._same(files, watched) and not self._committing
+            self._committing = self._committing or same
+            return self.generation, files, version, same
+
+    def abandon(self, before: tuple[int, tuple[Any, ...], int, bool]) -> None:
+        """The transaction of :meth:`before_commit` was rolled back: nothing to account."""
+        if before[3]:
+            with self._lock:
+                self._committing = False
+                self._lock.notify_all()
 
     def after_commit(self, conn: sqlite3.Connection, before: tuple[int, tuple[Any, ...], int, bool]) -> None:
-        """After ``conn`` committed: its changes taken as this process's own, if provably only
+        """After ``conn`` committed: its changes accounted to the generation, if provably only
         they were made; its page cache known to match the files, if it did before."""
+        generation, files_before, version_before, same = before
         with self._lock:
-            files, version = self._files(conn), self._version(conn)
-            generation, files_before, version_before, same = before
-            if version != version_before:
-                return  # another connection committed right after: the next look starts a generation
-            cached = self._cached.get(id(conn))
-            if cached is not None and cached[0] is conn and cached[1:] == (version, files_before):
-                self._cached[id(conn)] = (conn, version, files)
-            if not same or generation != self.generation or files_before != self._file:
-                return
-            self._file = files
-            # the other connections will see this commit as another connection's: forgotten
-            self._seen.clear()
-            self._remember(conn, version, files)
+            try:
+                watched = self._watch(conn)
+                files = self._files(conn)
+                version = self._version(conn)  # last: no other commit since ours, up to here
+                if version != version_before:
+                    return  # another connection committed right after: the next look starts a generation
+                cached = self._cached.get(id(conn))
+                if cached is not None and cached[0] is conn and cached[1:] == (version, files_before):
+                    self._cached[id(conn)] = (conn, version, files)
+                if same and generation == self.generation:
+                    self._file, self._watched = files, watched
+            finally:
+                if same:
+                    self._committing = False
+                    self._lock.notify_all()
+
+
+def _owner_given(before: tuple[Any, ...], after: tuple[Any, ...]) -> bool:
+    """Whether the files differ only by the ``-wal`` file's change time (:meth:`WriteWatch.opened`)."""
+    if len(before) != 3 or len(after) != 3 or before[1] is None or after[1] is None:
+        return False
+    same: bool = before[0] == after[0] and before[2] == after[2] and before[1][:4] == after[1][:4]
+    return same
 
 
 @dataclass(frozen=True)
@@ -698,7 +791,8 @@ def insert_stored(
     watch's periodic look).
 
     On SQLite the transaction takes the write lock at once (``BEGIN IMMEDIATE``), and a
-    ``watch`` is told of the commit from within it (:meth:`WriteWatch.before_commit`).
+    ``watch`` is told of the commit from within it (:meth:`WriteWatch.before_commit`), and
+    after it (:meth:`WriteWatch.after_commit`, or :meth:`WriteWatch.abandon` if it failed).
     """
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
@@ -719,6 +813,7 @@ def insert_stored(
         with recorder.datastore.get_connection(commit=True) as connection:
             raw: sqlite3.Connection = connection._sqlite_conn
             raw.execute("BEGIN IMMEDIATE")
+            mark = None
             try:
                 mark = None if watch is None else watch.before_commit(raw)
                 for n, append in enumerate(appends):
@@ -734,7 +829,11 @@ def insert_stored(
                     raw.executemany(plain, rows)
                 raw.commit()
             except BaseException:
-                raw.rollback()
+                try:
+                    raw.rollback()
+                finally:
+                    if watch is not None and mark is not None:
+                        watch.abandon(mark)
                 raise
             if watch is not None and mark is not None:
                 watch.after_commit(raw, mark)
@@ -802,13 +901,16 @@ STATEMENTS = 128
 """Prepared statements each SQLite connection of the service keeps (see :func:`keep_statements`)."""
 
 
-def keep_statements(pool: Any, size: int = STATEMENTS) -> None:
+def keep_statements(
+    pool: Any, size: int = STATEMENTS, opened: Callable[[sqlite3.Connection], None] | None = None
+) -> None:
     """Have the SQLite pool's connections, opened from now on, keep ``size`` prepared
     statements. The library opens them with ``cached_statements=True``, which ``sqlite3``
     takes as a cache of one statement: a command runs about ten different ones, so each was
     compiled again on every command (some 25 us for the log check's statement alone). The
     connection is otherwise opened as the library's ``SQLiteConnectionPool._create_connection``
-    (eventsourcing 9) opens it: the same arguments, WAL mode for a file, rows as ``sqlite3.Row``."""
+    (eventsourcing 9) opens it: the same arguments, WAL mode for a file, rows as ``sqlite3.Row``.
+    ``opened`` is told of each new connection (:meth:`WriteWatch.opened`)."""
     from eventsourcing.persistence import InterfaceError
     from eventsourcing.sqlite import SQLITE3_DEFAULT_LOCK_TIMEOUT, SQLiteConnection
 
@@ -830,9 +932,22 @@ def keep_statements(pool: Any, size: int = STATEMENTS) -> None:
                 pool.journal_mode_was_changed_to_wal = True
             pool.is_journal_mode_wal = True
         conn.row_factory = sqlite3.Row
+        if opened is not None:
+            opened(conn)
         return SQLiteConnection(sqlite_conn=conn, max_age=pool.max_age)
 
     pool._create_connection = create
+
+
+def keep_connections(pool: Any) -> None:
+    """Have the SQLite pool keep every connection it opens, up to as many as it may have
+    in use at once (the library's ``pool_size`` plus ``max_overflow``; by default 5 kept
+    and 10 more opened when needed, each closed when given back while 5 are idle). A
+    threaded server has more threads at work than 5, and each connection opened again
+    starts with no prepared statement, an empty page cache and, for a server running as
+    root, a new change time on the ``-wal`` file (SQLite gives it the database's owner),
+    which the :class:`WriteWatch` must take for a possible raw edit (a full look)."""
+    pool.pool_size, pool.max_overflow = pool.pool_size + pool.max_overflow, 0
 
 
 def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
+from typing import cast
 
 import msgspec
 
 from domain.game import Game
+from domain.kernel.events import Event
 from domain.kernel.runtime import fold
 from domain.lcg import events as ev
 from domain.lcg import hobbit_events as hev
@@ -127,7 +129,7 @@ def _karl() -> Run:
 
 def test_treasures_under_the_mountain_are_hidden_and_counted() -> None:
     run = _karl()
-    state = run.game.state
+    state = cast(LcgState, run.game.state)
     under = set(state.zone("treasures"))
     assert len(under) == 4
     for viewer in ("p1", "spectator"):
@@ -144,7 +146,7 @@ def test_the_turned_up_card_is_public_the_hand_is_not() -> None:
     fixture = load(FIXTURES / "burgle-karls-example.toml")
     fixture["step"] = []
     run = Run(fixture)
-    state = run.game.state
+    state = cast(LcgState, run.game.state)
     turned = state.zone("p1.burgle")
     assert [run.label(u) for u in turned] == ["Steward of Gondor"]
     for viewer in ("p1", "spectator"):
@@ -206,7 +208,7 @@ def test_cards_kept_in_the_staging_area_cannot_leave_it() -> None:
 
     staging: list[object] = ["Smaug the Magnificent", {"card": "The Lonely Mountain", "progress": 4}, "Western Slopes"]
     kept = _position(staging, ["Mithril Shirt"])
-    s = kept.game.state
+    s = cast(LcgState, kept.game.state)
     mountain, smaug = kept.uid("The Lonely Mountain"), kept.uid("Smaug the Magnificent")
     assert constant.cannot_leave_staging(s, mountain) and constant.cannot_leave_staging(s, smaug)
     assert travel.reachable(s) == [kept.uid("Western Slopes")]
@@ -214,7 +216,7 @@ def test_cards_kept_in_the_staging_area_cannot_leave_it() -> None:
     assert not constant.cannot_leave_staging(s, kept.uid("Western Slopes"))
 
     free = _position(staging, [])
-    s = free.game.state
+    s = cast(LcgState, free.game.state)
     assert not constant.cannot_leave_staging(s, free.uid("The Lonely Mountain"))
     assert procedures.explorable(s, free.uid("The Lonely Mountain"))
     assert free.uid("The Lonely Mountain") in travel.reachable(s)
@@ -236,9 +238,9 @@ def test_card_effects_neither_discard_nor_engage_what_stays_in_the_staging_area(
         Seq(discard(lambda rt: [mountain, slopes]), engage(lambda rt: smaug, lambda rt: "p1")),
         rule="test.leave-staging",
     )
-    state = fold(LCG, list(run.game.pending_events))
+    state = cast(LcgState, fold(LCG, list(run.game.pending_events)))
     state.pending = None  # the travel decision is asked again once the effects are done
-    sink: list[ev.Event] = []
+    sink: list[Event] = []
     runtime = Runtime(LCG, state, sink)
     runtime.call("test.lonely-mountain.leave-staging", {}, caller={})
     runtime.run()
@@ -413,6 +415,11 @@ CLAUSES: list[tuple[str, str, str]] = [
         "fixture:lonely-mountain-inside-information-not-defeated-while-smaug-holds",
     ),
     ("otd-073", "3B Forced: progress beyond his hit points removes him", "rule:otd-073.forced"),
+    (
+        "otd-073",
+        "3B Forced: damage leaving him fewer hit points than the progress removes him",
+        "fixture:inside-information-damage-to-smaug-below-the-progress-removes-him",
+    ),
     ("otd-073", "3B defeated: the players win", "fixture:lonely-mountain-win-inside-information-progress-beyond-smaug"),
     ("otd-074", "4A When Revealed: Smaug the Golden out, Smaug the Magnificent in", "rule:otd-074.when-revealed"),
     ("otd-074", "4B Forced: the 7th progress: back to stage 2B", "rule:otd-074.forced"),

@@ -326,9 +326,9 @@ def test_at_anduin_passage_the_staging_enemies_keep_nobody_back() -> None:
 
 
 def test_five_progress_on_destroy_the_dreadnaught_buy_a_gondorian_warship() -> None:
-    """Only ships attack the Dreadnaught (4 defense) and Pride of Lebennin's 2 attack never
-    gets through: the stage's Action, which shuffles a Gondorian Warship (5 attack) into the
-    encounter deck for 5 progress, is taken as soon as it is offered."""
+    """The stage's Action, which shuffles a Gondorian Warship (a second ship, 5 attack) into
+    the encounter deck for 5 progress, is taken as soon as it is offered: the stage's
+    progress buys nothing else."""
     run = Run(
         {
             "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
@@ -345,13 +345,57 @@ def test_five_progress_on_destroy_the_dreadnaught_buy_a_gondorian_warship() -> N
             },
         }
     )
-    decision = _until(run, "lcg.quest.window")
     stage = run.uid("Destroy the Dreadnaught")
+    for _ in range(10):
+        decision = _pending(run.game)
+        if decision.rule.startswith("lcg.quest.window") and any(o.card == stage for o in decision.options):
+            break
+        run.game.answer(decision.seat, decision.id, _greedy(run.game))
     offered = [o.id for o in decision.options if o.card == stage]
     assert offered and _greedy(run.game) == (offered[0],)
     run.game.answer(decision.seat, decision.id, (offered[0],))
     state = cast(LcgState, run.game.state)
     assert [state.cards[u].code for u in state.zone("encounter.deck")].count("thftd-012") == 1
+
+
+def _dreadnaught_combat(heroes: list[str], engaged: list[str], allies: tuple[str, ...] | list[str] = ()) -> Run:
+    return Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [heroes]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.heroes": heroes,
+                    "p1.engaged": engaged,
+                    "p1.allies": ["Pride of Lebennin", *allies],
+                },
+            },
+        }
+    )
+
+
+def _inside_information(at: str, phase: str, zones: dict[str, Any]) -> Run:
+    """Stage 3B of The Lonely Mountain: Smaug the Magnificent in the staging area, engaged
+    with the first player (otd-041)."""
+    return Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": at,
+                "phase": phase,
+                "zones": {
+                    "quest": ["Inside Information"],
+                    "staging": ["Smaug the Magnificent", "The Lonely Mountain"],
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt", "Thrór's Battle Axe"],
+                    "encounter.deck": ["Hidden Path", "Hidden Path"],
+                    **zones,
+                },
+            },
+        }
+    )
 
 
 def _etl(at: str, phase: str, zones: dict[str, Any], threat: int) -> Run:
@@ -362,6 +406,87 @@ def _etl(at: str, phase: str, zones: dict[str, Any], threat: int) -> Run:
             "position": {"at": at, "phase": phase, "threat": {"p1": threat}, "zones": zones},
         }
     )
+
+
+def test_the_heroes_wound_the_dreadnaught_together() -> None:
+    """A ship-enemy is an enemy for all purposes but defending (The Hunt for the Dreadnaught
+    rulebook, Ship-Enemies): Aragorn, Gimli and Legolas (3 + 2 + 3 attack) attack the
+    Dreadnaught together and put 4 damage through its 4 defense. The old rule let only a
+    character whose own attack beat 4 join, so nobody ever attacked it."""
+    run = _dreadnaught_combat(["Aragorn", "Gimli", "Legolas"], ["Dreadnaught"])
+    _until(run, "thftd-005.response")
+    attack = _until(run, "lcg.combat.player-attack")
+    assert attack.about == run.uid("Dreadnaught")
+    choice = _greedy(run.game)
+    assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
+    run.game.answer(attack.seat, attack.id, choice)
+    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 4
+
+
+def test_the_dreadnaught_gets_the_fewest_attackers_that_deal_its_five_a_round() -> None:
+    """No more than 5 damage a round reaches the Dreadnaught (thftd-013): Aragorn, Legolas
+    and Glorfindel (3 attack each) deal the 5 through its 4 defense; the Veteran Axehand and
+    the ship, whose attack would be lost to the cap, stay ready."""
+    run = _dreadnaught_combat(["Aragorn", "Legolas", "Glorfindel"], ["Dreadnaught"], ["Veteran Axehand"])
+    _until(run, "thftd-005.response")
+    attack = _until(run, "lcg.combat.player-attack")
+    choice = _greedy(run.game)
+    assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Legolas", "Glorfindel")}
+    run.game.answer(attack.seat, attack.id, choice)
+    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 5
+
+
+def test_standard_modes_ten_damage_sinks_an_engaged_ship_enemy() -> None:
+    """Standard Mode, B (thftd-002): "Quest Action: deal 10 damage to a non-unique enemy
+    engaged with a player" once a game. The bot spends it on the engaged Black Sails (6
+    attack, 10 hit points: its attacks can fall only on the ship), not on the Brash Corsair
+    its heroes can defend against."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "zones": {
+                    "setup": [{"card": "Standard Mode", "face": "B"}],
+                    "quest": [{"card": "Searching the High Seas", "face": "B"}],
+                    "p1.engaged": ["Brash Corsair", "Black Sails"],
+                    "p1.allies": ["Pride of Lebennin"],
+                    "staging": ["Mouths of Anduin"],
+                    "encounter.deck": ["Mouths of Anduin", "Mouths of Anduin"],
+                },
+            },
+        }
+    )
+    for _ in range(20):
+        decision = _pending(run.game)
+        if decision.rule == "thftd-002.action":
+            break
+        run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    assert _pending(run.game).rule == "thftd-002.action"
+    assert _greedy(run.game) == (str(run.uid("Black Sails")),)
+    decision = _pending(run.game)
+    run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    state = cast(LcgState, run.game.state)
+    assert state.cards[run.uid("Black Sails")].zone != "p1.engaged"
+    assert state.cards[run.uid("Brash Corsair")].zone == "p1.engaged"
+
+
+def test_no_more_attackers_than_ophidian_allows() -> None:
+    """Ophidian (thftd-018): "No more than 1 character can attack Ophidian each round": the
+    bot, which cannot kill it (8 hit points, 1 defense) and would send everyone, sends its
+    hardest hitter alone instead of an answer the rules refuse."""
+    run = _dreadnaught_combat(["Aragorn", "Gimli", "Legolas"], ["Ophidian"])
+    for _ in range(20):
+        decision = _pending(run.game)
+        if decision.rule == "lcg.combat.player-attack" and decision.about == run.uid("Ophidian"):
+            break
+        run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    decision = _pending(run.game)
+    assert decision.max == 1
+    choice = _greedy(run.game)
+    assert len(choice) == 1 and choice[0] in {str(run.uid("Aragorn")), str(run.uid("Legolas"))}
+    run.game.answer(decision.seat, decision.id, choice)
 
 
 def test_a_coming_hill_troll_keeps_thalin_and_legolas_back_but_eowyn_quests() -> None:
@@ -538,3 +663,43 @@ def test_beorn_is_not_shuffled_away_when_his_attack_buys_nothing() -> None:
     assert not used({"card": "Beorn", "exhausted": True})
     # Thalin 2, Legolas 3 and Beorn 3 against 3 defense and 9 hit points: the 5 kill the troll
     assert used({"card": "Beorn"})
+
+
+def test_an_ally_stays_back_from_the_quest_to_be_given_up_to_smaug_the_magnificent() -> None:
+    """Smaug the Magnificent attacks the first player from the staging area (8 attack: every
+    hero here dies to it). The quest plan keeps the Wandering Took back (its 1 willpower was
+    worth committing while no enemy was to attack), and the Took takes Smaug's attack in
+    the combat: no hero is lost."""
+    run = _inside_information(
+        "lcg.quest.commit",
+        "quest",
+        {"p1.heroes": ["Aragorn", "Gimli", "Legolas", "Bilbo Baggins"], "p1.allies": ["Wandering Took"]},
+    )
+    _until(run, "lcg.quest.commit")
+    took = str(run.uid("Wandering Took"))
+    assert took not in _greedy(run.game)
+    defend = _until(run, "lcg.combat.declare-defender")
+    assert defend.about == run.uid("Smaug the Magnificent")
+    assert _greedy(run.game) == (took,)
+
+
+def test_smaug_the_magnificent_is_worn_down_at_inside_information() -> None:
+    """At stage 3 every damage on Smaug the Magnificent (Indestructible, 8 defense, 20 hit
+    points) is one progress token less before he leaves play. The Wandering Took is given up
+    to his attack; Aragorn, Gimli and Legolas (8 attack together) would not get through his
+    defense alone, with Bilbo Baggins (1 more) they deal him 1 damage. The old rule let only
+    a character whose own attack beat his defense join, so nobody attacked him."""
+    run = _inside_information(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {"p1.heroes": ["Aragorn", "Gimli", "Legolas", "Bilbo Baggins"], "p1.allies": ["Wandering Took"]},
+    )
+    defend = _until(run, "lcg.combat.declare-defender")
+    run.game.answer(defend.seat, defend.id, (str(run.uid("Wandering Took")),))
+    attack = _until(run, "lcg.combat.player-attack")
+    smaug = run.uid("Smaug the Magnificent")
+    assert attack.about == smaug
+    chosen = _greedy(run.game)
+    assert len(chosen) >= 4
+    run.game.answer(attack.seat, attack.id, chosen)
+    assert cast(LcgState, run.game.state).cards[smaug].damage >= 1

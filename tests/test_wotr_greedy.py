@@ -6,6 +6,7 @@ mock); each test then asks the bot for one decision from its seat's view only.
 
 from __future__ import annotations
 
+import copy
 import uuid
 from functools import partial
 
@@ -163,3 +164,28 @@ def test_a_text_that_fights_the_path_now_is_used_while_the_path_is_held() -> Non
     losing = bot._fight_now(strider, view)
     assert losing is not None and losing < 0.0
     assert bot._fight_now(_card(9011, "frodo-084"), view) is None
+
+
+def test_passing_again_is_as_good_as_passing_first() -> None:
+    """Passing again repeats no card text: after passing often this round the bot passes
+    whenever it would have passed at its first turn (the same bot with its passes
+    forgotten). Its passes used to wear the pass down like a repeated text until, once the
+    Shadow's hands were empty, it sent cards it had held to combats it could not win."""
+    game = _game("two-player-duel", 1)
+    view = kind("wotr").view
+    bots: dict[str, GreedyBot] = {}
+    compared = 0
+    while (decision := game.state.pending) is not None and _round(game) <= 4:
+        seen = view(game.state, decision.seat)
+        bot = bots.setdefault(decision.seat, GreedyBot(1))
+        passed = bot.taken[(_round(game), "pass")]
+        if decision.rule == "wotr.action.turn" and decision.option("pass") is not None and passed >= 2:
+            fresh = copy.deepcopy(bot)
+            del fresh.taken[(_round(game), "pass")]
+            if fresh.choose(decision, partial(lambda table: table, seen)) == ("pass",):
+                compared += 1
+                assert bot.choose(decision, partial(lambda table: table, seen)) == ("pass",)
+                game.answer(decision.seat, decision.id, ("pass",))
+                continue
+        game.answer(decision.seat, decision.id, bot.choose(decision, partial(lambda table: table, seen)))
+    assert compared > 5

@@ -562,17 +562,20 @@ def _golden_loses_all(rt: Runtime) -> Event | None:
 
 
 def _remaining_hp(s: LcgState, uid: Uid) -> int:
-    return table.hit_points(s, uid) - s.cards[uid].damage
+    """Hit points left, never below none: Indestructible, he may hold more damage than his
+    hit points (#41), and a stage without progress still has none more than he has left."""
+    return max(0, table.hit_points(s, uid) - s.cards[uid].damage)
 
 
 def _beyond_smaug(s: LcgState, e: Event, uid: Uid) -> bool:
+    """The stage has more progress than Smaug the Magnificent's remaining hit points, after
+    progress placed on it or damage dealt to him (either makes it so)."""
     smaug = _magnificent(s)
-    return (
-        isinstance(e, ev.ProgressPlaced)
-        and e.card == uid
-        and smaug is not None
-        and s.cards[uid].progress > _remaining_hp(s, smaug)
-    )
+    if smaug is None or s.cards[uid].zone != "quest" or s.over is not None:
+        return False
+    placed = isinstance(e, ev.ProgressPlaced) and e.card == uid
+    wounded = isinstance(e, ev.DamageDealt) and e.card == smaug
+    return (placed or wounded) and s.cards[uid].progress > _remaining_hp(s, smaug)
 
 
 # Inside Information, 3A — "When Revealed: set Smaug the Golden aside, out of play; add Smaug
@@ -580,7 +583,9 @@ def _beyond_smaug(s: LcgState, e: Event, uid: Uid) -> bool:
 # stage while Smaug the Magnificent is in play. Forced: when there is more progress here than
 # Smaug the Magnificent's remaining hit points, remove him from play. If the players defeat this
 # stage, they win (each treasure taken from under The Lonely Mountain is found)." The 3A text
-# runs as the stage is revealed (the engine runs a stage's reveal text on its B side).
+# runs as the stage is revealed (the engine runs a stage's reveal text on its B side). The
+# Forced answers damage dealt to Smaug as well as progress placed here: either one can make
+# the progress exceed his remaining hit points (#73, "when there is more progress here").
 text(
     "otd-073",
     when_revealed=Seq(
@@ -592,7 +597,7 @@ text(
     wins_when_defeated="inside-information",
     forced=(
         Trigger(
-            ev.ProgressPlaced,
+            (ev.ProgressPlaced, ev.DamageDealt),
             _beyond_smaug,
             Seq(
                 emit(lambda rt: ev.CardMoved(card=_magnificent(st(rt)) or 0, to="removed")),

@@ -552,3 +552,38 @@ def test_goblin_snipers_damage_goes_where_it_kills_nobody() -> None:
     _until(run, "core-083.forced")
     assert _greedy(run.game) != (str(run.uid("Éowyn")),)
     assert _greedy(run.game) in {(str(run.uid("Thalin")),), (str(run.uid("Legolas")),)}
+
+
+def test_taking_on_water_is_bailed_out_by_the_crew_left_ready_after_combat() -> None:
+    """Taking on Water (thftd-045) deals the ship 2 damage each time it exhausts: in the
+    combat phase's last window the bot exhausts 3 characters still ready to discard it, the
+    least useful ones and never the ship (which would take the 2 damage)."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "zones": {
+                    "quest": [{"card": "Searching the High Seas", "face": "B"}],
+                    "p1.heroes": ["Aragorn", "Gimli", "Legolas"],
+                    "p1.allies": ["Pride of Lebennin", "Guard of the Citadel"],
+                    "attachments": [{"card": "Taking on Water", "on": "Pride of Lebennin"}],
+                },
+            },
+        }
+    )
+    ship = run.uid("Pride of Lebennin")
+    for _ in range(20):
+        decision = _pending(run.game)
+        if decision.rule == "thftd-045.action":
+            break
+        run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    decision = _pending(run.game)
+    assert decision.rule == "thftd-045.action"
+    crew = _greedy(run.game)
+    assert str(ship) not in crew and str(run.uid("Guard of the Citadel")) in crew
+    run.game.answer(decision.seat, decision.id, crew)
+    state = cast(LcgState, run.game.state)
+    assert state.cards[run.uid("Taking on Water")].zone != "attachments"
+    assert state.cards[ship].damage == 0

@@ -19,6 +19,8 @@ import dataclasses
 import random
 from collections.abc import Callable
 
+import msgspec
+
 from bots import View, lcg_burgle, lcg_plans, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
 from bots.lcg_encounter import reveals
@@ -67,6 +69,11 @@ WORST_FIRST = frozenset(
 remove a questing character, discard an attachment or a card): it gives the least useful."""
 KEEPABLE_HAND = 2
 """Setup hands with fewer cards the heroes can pay for in two rounds are mulliganed."""
+
+
+def without_ids(decision: Decision, ids: set[str]) -> Decision:
+    """The decision without the options ``ids``."""
+    return msgspec.structs.replace(decision, options=tuple(o for o in decision.options if o.id not in ids))
 
 
 def visible_cards(view: TableView) -> dict[int, CardView]:
@@ -251,6 +258,8 @@ class GreedyBot:
             "thftd-032.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-043.shadow": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-005.response": lambda d, v: lcg_ships.cancel_dreadnaught(d, v),
+            "thftd-042.action": self._crew,
+            "thftd-045.action": self._crew,
             "thftd-001.action": lcg_ships.ten_damage_target,
             "thftd-002.action": lcg_ships.ten_damage_target,
         }
@@ -608,6 +617,14 @@ class GreedyBot:
             return tuple(o.id for o in ranked[: max(decision.min, 1)])
         return (ranked[0].id,)
 
+    def _crew(self, decision: Decision, view: TableView) -> Choice | None:
+        """The characters exhausted to discard Taking on Water or Grappled! (thftd-042/045): the
+        least useful, never a ship (exhausting one under Taking on Water costs it 2 damage)."""
+        cards = visible_cards(view)
+        ships = {o.id for o in decision.options if o.card in cards and lcg_ships.is_ship(cards[o.card or 0])}
+        crew = without_ids(decision, ships)
+        return self._least_useful(crew, view) if len(crew.options) >= decision.min else None
+
     def _caught(self, decision: Decision, view: TableView) -> Choice | None:
         """Caught in a Web (the hero does not ready in the refresh phase unless 2 of its
         resources are paid): on a hero that readies by its own text, else the one least used."""
@@ -707,6 +724,8 @@ class GreedyBot:
             if lcg_ships.warship(card):
                 return (option.id,)
             if lcg_ships.ten_damage(card, option, me):
+                return (option.id,)
+            if lcg_ships.bail_out(card, decision):
                 return (option.id,)
             if name == "The Lonely Mountain" and decision.rule == "lcg.burgle.window":
                 # take the turned-up card and turn up another only when this one cannot be matched

@@ -165,3 +165,20 @@ def ten_damage_target(decision: Decision, view: TableView) -> Choice | None:
         return (e.uid in mine, "Ship" in e.traits, e.attack or 0, (e.hit_points or 0) - e.damage)
 
     return (str(max(offered, key=key).uid),)
+
+
+LEAKS = frozenset({"Taking on Water", "Grappled!"})
+"""Conditions on a ship discarded by exhausting 3 characters (thftd-042, thftd-045): Taking
+on Water deals the ship 2 damage each time it exhausts (to quest, defend or attack),
+Grappled! keeps it from readying."""
+
+
+BAIL_WINDOWS = ("lcg.combat.window", "lcg.planning.window")
+
+
+def bail_out(card: CardView, decision: Decision) -> bool:
+    """Discard a condition of ``LEAKS`` in the combat phase's last window (the characters
+    still ready then have nothing left to do this round and ready again in the refresh
+    phase, so the 3 exhausted cost nothing), else in the planning phase, before the quest:
+    three of the least useful characters miss one quest, the ship would pay every round."""
+    return card.name in LEAKS and decision.rule in BAIL_WINDOWS

@@ -703,3 +703,38 @@ def test_smaug_the_magnificent_is_worn_down_at_inside_information() -> None:
     assert len(chosen) >= 4
     run.game.answer(attack.seat, attack.id, chosen)
     assert cast(LcgState, run.game.state).cards[smaug].damage >= 1
+
+
+def test_taking_on_water_is_bailed_out_by_the_crew_left_ready_after_combat() -> None:
+    """Taking on Water (thftd-045) deals the ship 2 damage each time it exhausts: in the
+    combat phase's last window the bot exhausts 3 characters still ready to discard it, the
+    least useful ones and never the ship (which would take the 2 damage)."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "zones": {
+                    "quest": [{"card": "Searching the High Seas", "face": "B"}],
+                    "p1.heroes": ["Aragorn", "Gimli", "Legolas"],
+                    "p1.allies": ["Pride of Lebennin", "Guard of the Citadel"],
+                    "attachments": [{"card": "Taking on Water", "on": "Pride of Lebennin"}],
+                },
+            },
+        }
+    )
+    ship = run.uid("Pride of Lebennin")
+    for _ in range(20):
+        decision = _pending(run.game)
+        if decision.rule == "thftd-045.action":
+            break
+        run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    decision = _pending(run.game)
+    assert decision.rule == "thftd-045.action"
+    crew = _greedy(run.game)
+    assert str(ship) not in crew and str(run.uid("Guard of the Citadel")) in crew
+    run.game.answer(decision.seat, decision.id, crew)
+    state = cast(LcgState, run.game.state)
+    assert state.cards[run.uid("Taking on Water")].zone != "attachments"
+    assert state.cards[ship].damage == 0

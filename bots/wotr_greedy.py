@@ -6,7 +6,11 @@ may enter, and a share of each unseen hand from the seat's printed deck list), a
 its own team could. Against the Shadow bots, who answer only a lead they could still
 overturn (seed 003, flowchart steps 3-4), a combat held beyond their reach is safe, so the
 bot stops adding icons there and spends them where they still count; on a path being lost
-each icon also cancels a corruption token. It moves ready cards out of reserve (free),
+each icon also cancels a corruption token. A battleground is fought with a plan over
+several cards (bots/wotr_plans.py): it attacks one only with a group that takes it beyond
+the Shadow's reach (every attacker is eliminated, so a card short of that is lost for
+nothing) and defends one with the group that holds it, and sends Andúril's wielder to the
+Dúnedain battleground the Shadow's reserve can least answer. It moves ready cards out of reserve (free),
 builds a reserve for later rounds but not in the last, uses a Duel's Ring token every round
 and keeps a once-a-game token for its point, and passes when it may with cards to carry
 over or while a Shadow hand still holds cards (it answers rather than leads); it pays
@@ -22,6 +26,7 @@ from collections.abc import Callable
 from functools import cache
 
 from bots import View, random_choice, without_cards
+from bots.wotr_plans import ACTIVATES, CARD_COST, DEF_COST, HAND_COST, Piece, Plan, activation_worth, plans
 from domain.kernel.decisions import Choice, Decision, Kind, Option
 from domain.wotr.cards import CARDS
 from domain.wotr.scenarios import scenario
@@ -156,6 +161,8 @@ a bot's hand card joins a combat only if its reserve could win there with it (se
 flowchart step 4), so half (measured with BG_STAKE 1.0: 1.0 24 %, 0.5 28 %, 0.3 25 %)."""
 OWN_SHARE = 0.5
 """How much of the icons its team could still add to a combat the bot counts on."""
+WASTED = -0.5
+"""A card sent to attack a battleground with no plan that takes it: lost for nothing."""
 HOLD_WORTH = 3.0
 """Passing while another team's hand still holds cards, when the bot may pass: a Shadow bot
 plays a random card every turn until its hand is empty (seed 003, flowchart steps 2 and 4:
@@ -297,6 +304,8 @@ class GreedyBot:
         self._view: TableView | None = None
         self._fronts: dict[int, Front] = {}
         """The combats of the decision being answered, by location."""
+        self._plans: dict[int, Plan | None] = {}
+        """The attack planned on each battleground the bot's team attacks (None: none pays)."""
         self.taken: Counter[tuple[int, str]] = Counter()
         """How often each action was taken this round: a repeatable text loses its appeal."""
         self._ranking: tuple[int, list[str]] = (-1, [])
@@ -308,6 +317,7 @@ class GreedyBot:
             "wotr.combat.losses": self._lose,
             "wotr.forsake": self._forsake,
             "wotr.draw-play": self._draw_play,
+            "wotr.aragorn-046.action": self._activate,
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -354,6 +364,7 @@ class GreedyBot:
         locations = {loc.uid: loc for loc in ([view.path] if view.path else []) + view.battlegrounds}
         self._fronts = {uid: Front(view, loc, me.team) for uid, loc in locations.items()}
         hand = me.hand_size
+        self._plans = plans(view, me.team, self._pieces(decision, cards, view), hand)
         valued: list[tuple[float, str]] = []
         for option in decision.options:
             value = self._option_value(option, cards, locations, me, hand)
@@ -375,6 +386,46 @@ class GreedyBot:
         self._ranking = (decision.id, ranking)
         self.taken[(view.round, ranking[0])] += 1
         return (ranking[0],)
+
+    def _pieces(self, decision: Decision, cards: dict[int, CardView], view: TableView) -> dict[int, list[Piece]]:
+        """The cards the seat may send to each battleground now, by location: moves from
+        reserve, plays from hand, items played to a wielder already there."""
+        last_round = _last_round(view)
+        out: dict[int, list[Piece]] = {}
+        for option in decision.options:
+            verb, _, rest = option.id.partition(".")
+            card = cards.get(option.card or -1)
+            if card is None or verb not in ("move", "play"):
+                continue
+            dest = rest.partition(".")[2]
+            where: int | None = None
+            if verb == "move":
+                where = int(dest)
+            elif dest.startswith("L"):
+                where = int(dest[1:])
+            elif dest.startswith("W"):
+                where = next((uid for uid, f in self._fronts.items() if f.holds(int(dest[1:]))), None)
+            if where is None or where not in self._fronts:
+                continue
+            keep = 0.0 if last_round else RESERVE_WORTH * strength(card)
+            spent = CARD_COST if self._fronts[where].loc.deck != self._fronts[where].team else DEF_COST
+            cost = spent + keep + (HAND_COST if verb == "play" else 0.0)
+            out.setdefault(where, []).append(Piece(option.id, card, verb == "play", cost))
+        return out
+
+    def _planned(self, option: Option, where: int) -> float | None:
+        """An option sending a card to a battleground the bot's team attacks: worth its
+        share of the plan that takes it, or a loss if it is no part of one (the card would
+        be eliminated for nothing). None for any other location."""
+        if where not in self._plans:
+            return None
+        plan = self._plans[where]
+        if plan is not None and option.id in plan.options:
+            return plan.share()
+        front = self._fronts[where]
+        if front.loc.deck == front.team:
+            return None
+        return WASTED
 
     def shortlist(self, decision: Decision, size: int) -> list[Choice] | None:
         """Its ``size`` best answers, best first, to the action-step decision it has just
@@ -411,6 +462,9 @@ class GreedyBot:
             # an unused once-a-game token scores 1 at the end (rules §8): spent only when
             # the last round's hand is empty
             return 0.5 if hand == 0 and last_round else -1.0
+        if verb == "use" and card is not None and ACTIVATES in card.text:
+            best = self._activation(card, view, me)
+            return best[1] - RESERVE_WORTH * strength(card) if best is not None else -1.0
         if verb == "use":
             fought = self._fight_now(card, view)
             return USE_WORTH + (fought if fought is not None else 0.0)
@@ -426,6 +480,9 @@ class GreedyBot:
             front = self._fronts.get(int(dest))
             if front is None:
                 return 0.0
+            planned = self._planned(option, int(dest))
+            if planned is not None:
+                return planned
             return front.gain(front.icons(card)) - (0.0 if last_round else RESERVE_WORTH * strength(card))
         if dest == "event":
             return EVENT_WORTH
@@ -435,12 +492,18 @@ class GreedyBot:
                 return 0.02
             return PLAY_COST + RESERVE_WORTH * strength(card) + 0.1
         if dest.startswith("L"):
+            planned = self._planned(option, int(dest[1:]))
+            if planned is not None:
+                return planned
             front = self._fronts.get(int(dest[1:]))
             return PLAY_COST + front.gain(front.icons(card)) if front else 0.0
         if dest.startswith("W"):
             wielder = cards.get(int(dest[1:]))
             where = next((f for f in self._fronts.values() if wielder and f.holds(wielder.uid)), None)
             if where is not None:
+                planned = self._planned(option, where.loc.uid)
+                if planned is not None:
+                    return planned
                 return PLAY_COST + where.gain(where.icons(card))
             return PLAY_COST + RESERVE_WORTH * strength(card) + 0.05
         return 0.0
@@ -459,6 +522,35 @@ class GreedyBot:
         settled = front.stake if front.margin >= 0 else -float(-front.margin)
         extra = 1.0 if "add 1 corruption" in card.text else 0.0
         return settled - front.worth(front.margin) - extra
+
+    def _activation(self, item: CardView, view: TableView, me: PlayerView) -> tuple[str, float] | None:
+        """Where ``item``'s wielder (in reserve) is best sent by its text that activates a
+        battleground (Andúril), and what that is worth: weighed against the Shadow's
+        reserve there (see :func:`bots.wotr_plans.activation_worth`)."""
+        wielder = next((c for c in me.reserve if any(i.uid == item.uid for i in c.items)), None)
+        if wielder is None:
+            return None
+        others = [c for c in me.reserve if not c.reserved and c.uid != wielder.uid]
+        names = [loc.name for loc in view.battlegrounds] + [loc.name for t in view.teams for loc in t.scored]
+        from domain.wotr.cards import LOCATIONS
+
+        names += [d.name for d in LOCATIONS.values() if d.kind == "battleground" and "dunedain" in d.factions]
+        worth = {name: activation_worth(view, me.team, name, wielder, others) for name in dict.fromkeys(names)}
+        if not worth:
+            return None
+        name = max(worth, key=lambda n: worth[n])
+        return name, worth[name]
+
+    def _activate(self, decision: Decision, view: TableView) -> Choice | None:
+        """Andúril's battleground: the one worth most against the Shadow's reserve there."""
+        me = _me(view, decision.seat)
+        item = next((i for c in me.reserve for i in c.items if ACTIVATES in i.text), None)
+        if item is None:
+            return None
+        wielder = next(c for c in me.reserve if any(i.uid == item.uid for i in c.items))
+        others = [c for c in me.reserve if not c.reserved and c.uid != wielder.uid]
+        best = max(decision.options, key=lambda o: activation_worth(view, me.team, o.label, wielder, others))
+        return (best.id,)
 
     # -- costs, losses, forsaking ----------------------------------------------------
 

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import copy
 import uuid
+from collections.abc import Iterator
 from functools import partial
 
 import msgspec
 
 from bots.wotr_greedy import Front, GreedyBot
+from bots.wotr_plans import ACTIVATES, activation_worth
 from domain.game import Game
 from domain.kernel.decisions import Decision
 from domain.wotr.cards import CARDS
+from domain.wotr.events import CombatEnded
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
 from domain.wotr.state import WotrState
@@ -189,3 +192,124 @@ def test_passing_again_is_as_good_as_passing_first() -> None:
                 continue
         game.answer(decision.seat, decision.id, bot.choose(decision, partial(lambda table: table, seen)))
     assert compared > 5
+
+
+def _battleground_turns(game: Game, deck: str) -> Iterator[tuple[Decision, GreedyBot, int]]:
+    """Play the game with the greedy bot in every seat, yielding each Free Peoples
+    action-step turn (with its bot, already asked) once per active battleground of
+    ``deck``; the bot's answer is played once the caller has looked."""
+    view = kind("wotr").view
+    bots: dict[str, GreedyBot] = {}
+    while (decision := game.state.pending) is not None:
+        bot = bots.setdefault(decision.seat, GreedyBot(1))
+        choice = bot.choose(decision, partial(view, game.state, decision.seat))
+        state = game.state
+        assert isinstance(state, WotrState)
+        if decision.rule == "wotr.action.turn" and not state.is_bot(decision.seat):
+            for uid, front in bot._fronts.items():
+                if front.loc.kind == "battleground" and front.loc.deck == deck:
+                    yield decision, bot, uid
+        game.answer(decision.seat, decision.id, choice)
+
+
+def _fought(game: Game, target: int, first: str) -> tuple[str | None, set[str]]:
+    """Answer the pending decision with ``first`` (the answer looked at), then play on with
+    the greedy bot in every seat until the combat on ``target``: who took it, and every
+    answer given on the way."""
+    view = kind("wotr").view
+    bots: dict[str, GreedyBot] = {}
+    answers: set[str] = set()
+    while (decision := game.state.pending) is not None:
+        bot = bots.setdefault(decision.seat, GreedyBot(1))
+        choice = bot.choose(decision, partial(view, game.state, decision.seat)) if answers else (first,)
+        answers.update(choice)
+        for event in game.answer(decision.seat, decision.id, choice):
+            if isinstance(event, CombatEnded) and event.location == target:
+                return event.winner, answers
+    raise AssertionError("the battleground was never fought")
+
+
+def test_a_battleground_is_attacked_only_with_a_group_that_takes_it() -> None:
+    """Every attacker in a battleground combat is eliminated, and the attack takes the
+    battleground only beyond every defending icon (rules digest §6.3): the bot sends no card
+    to a Shadow battleground that no group of its cards can take beyond the Shadow's reach
+    (it used to send one at a time and fall short of the printed defence), and when a group
+    can, it sends the whole group and takes the battleground. Two-player Duel, seed 1:
+    Dol Guldur in round 1 is out of reach; in round 6 two Free Peoples cards in reserve take
+    Orthanc (defence 2) beyond the Shadow's reserve."""
+    game = _game("two-player-duel", 1)
+    planned: tuple[str, ...] = ()
+    target = -1
+    first = ""
+    declined: list[str] = []
+    for decision, bot, uid in _battleground_turns(game, "shadow"):
+        plan = bot._plans[uid]
+        sends = [o.id for o in decision.options if o.id.startswith("move.") and o.id.endswith(f".{uid}")]
+        sends += [o.id for o in decision.options if o.id.startswith("play.") and o.id.endswith(f".L{uid}")]
+        answered = bot.shortlist(decision, 1)
+        assert answered is not None
+        if plan is None and sends:
+            assert answered[0][0] not in sends
+            declined.append(bot._fronts[uid].loc.code)
+        if plan is not None and len(plan.options) >= 2 and answered[0][0] in plan.options:
+            planned, target, first = plan.options, uid, answered[0][0]
+            break
+    assert "dol-guldur" in declined
+    assert len(planned) >= 2
+    winner, answers = _fought(game, target, first)
+    assert winner == "free"
+    assert set(planned) <= answers
+
+
+def test_a_battleground_is_defended_with_a_group_that_holds_it() -> None:
+    """The defenders hold a battleground only if their icons cancel every attack icon
+    (rules digest §6.3): the bot sends the group of cards that holds its battleground
+    against the attack there and the Shadow's reserve that may join it, not one card at a
+    time short of it. Three-player Duel, seed 2, round 2: a group of Free Peoples cards
+    (planned: four, three from hand) holds Minas Tirith."""
+    game = _game("three-player-duel", 2)
+    planned: tuple[str, ...] = ()
+    target = -1
+    first = ""
+    for decision, bot, uid in _battleground_turns(game, "free"):
+        plan = bot._plans[uid]
+        answered = bot.shortlist(decision, 1)
+        assert answered is not None
+        if plan is not None and len(plan.options) >= 3 and answered[0][0] in plan.options:
+            planned, target, first = plan.options, uid, answered[0][0]
+            break
+    assert len(planned) >= 3
+    winner, answers = _fought(game, target, first)
+    assert winner == "free"
+    assert len(set(planned) & answers) >= 3  # replanned as the Shadow answers, still a group
+
+
+def test_anduril_goes_where_the_shadows_reserve_cannot_answer() -> None:
+    """Andúril activates a Dúnedain battleground and moves its wielder there (card text):
+    the bot weighs each against the Shadow's reserve cards that may enter it (a Shadow bot
+    moves them in while it could conceivably win, seed 003 flowchart step 3). Trilogy,
+    seed 6, round 3: it sends Aragorn to Harad, which the Southron reserve cannot hold
+    (not to Minas Morgul, which the Mordor reserve would), and takes it."""
+    game = _game("trilogy", 6)
+    view = kind("wotr").view
+    bots: dict[str, GreedyBot] = {}
+    target = -1
+    winner = None
+    while (decision := game.state.pending) is not None and winner is None:
+        seen = view(game.state, decision.seat)
+        bot = bots.setdefault(decision.seat, GreedyBot(1))
+        choice = bot.choose(decision, partial(lambda table: table, seen))
+        if decision.rule == "wotr.aragorn-046.action" and target < 0:
+            me = next(p for p in seen.players if p.seat == decision.seat)
+            wielder = next(c for c in me.reserve if any(ACTIVATES in i.text for i in c.items))
+            others = [c for c in me.reserve if c.uid != wielder.uid and not c.reserved]
+            worth = {o.label: activation_worth(seen, "free", o.label, wielder, others) for o in decision.options}
+            picked = next(o.label for o in decision.options if o.id == choice[0])
+            assert picked == "Harad"
+            assert worth["Harad"] > worth["Minas Morgul"]
+            assert worth["Harad"] == max(worth.values())
+            target = int(choice[0])
+        for event in game.answer(decision.seat, decision.id, choice):
+            if isinstance(event, CombatEnded) and event.location == target:
+                winner = event.winner
+    assert winner == "free"

@@ -68,17 +68,26 @@ def _left(card: CardView) -> int:
     return (card.hit_points or 0) - card.damage - card.other_groups
 
 
+BEORN_BONUS = 5
+"""Beorn's Action: +5 attack for the phase (then he is shuffled into the deck, core-031)."""
+
+
 def hunt(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | None:
     """A must-die enemy in the staging area that the seat can engage by choice and kill this
-    round: its fighters (``fighter``) among the ``ready`` characters hit through its defense
-    for all its hit points, and its attack is answered without one of them (a Feint and a
-    Tactics resource to play it, a character that survives it, or an ally spared from the
-    attack to give up). One round of the troll's attacks costs less than the three or four
-    it makes while it is worn down, each a hero or an ally and its excess in threat."""
+    round: its fighters (``fighter``) among the ``ready`` characters, Beorn with the +5 of
+    his Action, hit through its defense for all its hit points, and its attack is answered
+    without one of them (a Feint and a Tactics resource to play it, a character that
+    survives it, or an ally spared from the attack to give up). One round of the troll's
+    attacks costs less than the three or four it makes while it is worn down, each a hero
+    or an ally and its excess in threat."""
     if any(e.name in MUST_DIE for e in me.engaged):
         return None
     hitters = [c for c in ready if fighter(c) and (c.attack or 0) > 0]
-    power = sum(c.attack or 0 for c in hitters)
+
+    def hits(c: CardView) -> int:
+        return (c.attack or 0) + (BEORN_BONUS if c.name == "Beorn" else 0)
+
+    power = sum(hits(c) for c in hitters)
     tactics = sum(h.resources for h in me.heroes if h.sphere == "tactics")
     feint = tactics >= 1 and any(c.name == "Feint" for c in me.hand or [])
     for troll in view.staging:
@@ -88,7 +97,7 @@ def hunt(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | N
         spare = [
             c
             for c in ready
-            if power - (c.attack or 0 if c in hitters else 0) >= need
+            if power - (hits(c) if c in hitters else 0) >= need
             and (c.type == "ally" or (c.defense or 0) + _left(c) > (troll.attack or 0) + 1)
         ]
         if power >= need and (feint or spare):

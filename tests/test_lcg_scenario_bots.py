@@ -578,7 +578,8 @@ def test_goblin_snipers_damage_goes_where_it_kills_nobody() -> None:
 def test_a_hill_troll_that_can_die_this_round_is_engaged_by_choice() -> None:
     """At 25 threat the Hill Troll (engagement cost 30) stays in the staging area. With a
     Feint in hand (and Thalin's resource to play it) and 13 attack among the fighters, it can
-    be engaged, its attack cancelled and killed at once (3 defense, 9 hit points): the
+    be engaged, its attack cancelled and killed at once (3 defense, 9 hit points; Beorn's
+    Action counts his +5): the
     fighters stay out of the quest and the troll is engaged. With Thalin and Legolas alone
     (5 attack) it is left where it is."""
 
@@ -607,6 +608,8 @@ def test_a_hill_troll_that_can_die_this_round_is_engaged_by_choice() -> None:
     chased, questers = engaged(["Horseback Archer", "Veteran Axehand", "Beorn"])
     assert chased
     assert questers == {"Éowyn"}
+    # Thalin 2, Legolas 3 and Beorn 3: 8, and 13 with Beorn's +5 (core-031)
+    assert engaged(["Beorn"]) == (True, {"Éowyn"})
     assert engaged([]) == (False, {"Éowyn", "Thalin", "Legolas"})
 
 

@@ -117,6 +117,26 @@ def test_bench_bots_plays_the_deck_asked_for(
     assert "--deck takes a ready-made deck: " in capsys.readouterr().err
 
 
+def test_difficulty_keeps_the_war_of_the_ring_rows_at_one_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--difficulty challenging measures only the challenging rows (the LCG rows are untouched)
+    and names itself in the command the section records."""
+    assert {r.difficulty for r in rows("wotr", ("greedy", "search"), difficulty="challenging")} == {"challenging"}
+    assert len(rows("all", ("greedy",), difficulty="standard")) == len(rows("all", ("greedy",))) - 1
+    monkeypatch.chdir(tmp_path)
+    argv = ["bench-bots", "--games", "1", "--scenario", "wotr", "--bots", "greedy", "--difficulty", "challenging"]
+    assert main([*argv, "--output", "B.md"]) == 0
+    written = (tmp_path / "B.md").read_text(encoding="utf-8")
+    assert "Shadow bots, challenging, 1 games | won " in written
+    assert "Shadow bots, standard" not in written
+    assert "--difficulty challenging" in written
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main([*argv[:-1], "hard", "--output", "-"])
+    assert "invalid choice: 'hard'" in capsys.readouterr().err
+
+
 def test_a_loss_after_an_elimination_names_both_reasons() -> None:
     """The Lonely Mountain: the player eliminated at 50 threat takes Bilbo Baggins out of
     play with them, and the game ends as "bilbo-left-play"; the row says the threat did it."""

@@ -67,6 +67,8 @@ LCG_SCENARIOS = (
     ("escape-from-dol-guldur", "measured"),
 )
 WOTR_DIFFICULTIES = (("standard", "goal >= 40 %"), ("challenging", "goal >= 25 %"))
+BOTH = "both"
+"""``--difficulty``'s default: the War of the Ring rows at every difficulty."""
 BOT_KINDS = ("greedy", "search")
 WOTR = "wotr"
 """``--scenario wotr``: only the War of the Ring rows."""
@@ -120,11 +122,18 @@ class Tally:
     losses: Counter[str] = field(default_factory=Counter)
 
 
-def rows(scenario: str, kinds: tuple[str, ...], search_scenario: str | None = None, deck: str = "") -> list[Row]:
+def rows(
+    scenario: str,
+    kinds: tuple[str, ...],
+    search_scenario: str | None = None,
+    deck: str = "",
+    difficulty: str = BOTH,
+) -> list[Row]:
     """The rows of ``scenario`` (a scenario key, ``lcg`` for every LCG scenario, ``wotr`` or
     ``all``), each bot's; the search bot's only in ``search_scenario`` when one is given (its
     rows cost a thousand times the greedy bot's, so a run may afford it in one scenario); the
-    LCG rows with ready-made deck ``deck`` (empty: each scenario's own)."""
+    LCG rows with ready-made deck ``deck`` (empty: each scenario's own); the War of the Ring
+    rows at ``difficulty`` (``both``: standard and challenging)."""
 
     def measured(bot: str, key: str) -> bool:
         return bot != "search" or search_scenario in (None, key)
@@ -138,11 +147,11 @@ def rows(scenario: str, kinds: tuple[str, ...], search_scenario: str | None = No
                 if measured(bot, key)
             )
     if scenario in ("all", WOTR):
-        for difficulty, goal in WOTR_DIFFICULTIES:
+        for level, goal in WOTR_DIFFICULTIES:
+            if difficulty not in (BOTH, level):
+                continue
             out.extend(
-                Row("wotr", WOTR, difficulty, bot, goal if bot == "search" else "")
-                for bot in kinds
-                if measured(bot, WOTR)
+                Row("wotr", WOTR, level, bot, goal if bot == "search" else "") for bot in kinds if measured(bot, WOTR)
             )
     return out
 
@@ -300,7 +309,7 @@ def main(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-    chosen = rows(args.scenario, kinds, args.search_scenario, args.deck or "")
+    chosen = rows(args.scenario, kinds, args.search_scenario, args.deck or "", args.difficulty)
     budget = Budget(cpu_seconds=float(args.budget))
     started = _cpu()
     command = (
@@ -310,6 +319,7 @@ def main(args: argparse.Namespace) -> int:
         + (f" --bots {','.join(kinds)}" if kinds != BOT_KINDS else "")
         + (f" --search-scenario {args.search_scenario}" if args.search_scenario else "")
         + (f" --deck {args.deck}" if args.deck else "")
+        + (f" --difficulty {args.difficulty}" if args.difficulty != BOTH else "")
     )
     title = "Bots: win rates, and the search bot's CPU per decision"
 
@@ -383,6 +393,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="KEY",
         help="the ready-made deck every LCG row plays (domain/lcg/decks/KEY.txt; default: each scenario's, "
         "the Aragorn, Gimli and Legolas deck in Passage through Mirkwood)",
+    )
+    p.add_argument(
+        "--difficulty",
+        default=BOTH,
+        choices=[BOTH, *(level for level, _ in WOTR_DIFFICULTIES)],
+        help="the War of the Ring rows only at this difficulty, one of %(choices)s (default: %(default)s)",
     )
 
 

@@ -32,10 +32,12 @@ one that pays. Measured, wins of 300 standard / 300 challenging games, seeds 130
 2.0 124 / 61, 3.0 131 / 76, 4.0 129 / 64; seeds 1-100: 2.0 38 / 18, 3.0 42 / 13."""
 CARD_COST = 0.6
 """What a card spent in an attack costs besides its icons' worth in reserve: every attacker
-is eliminated, and a card on a battleground is not on a path."""
+is eliminated, and a card on a battleground is not on a path (measured with PLAN_STAKE 3.0,
+wins of 300 standard / 300 challenging games, seeds 1301-1600: 0.6 131 / 76, 0.3 122 / 69)."""
 DEF_COST = 0.3
 """What a card sent to defend costs besides its icons' worth in reserve: defenders that
-survive are cycled, not eliminated, so less than an attacker."""
+survive are cycled, not eliminated, so less than an attacker (measured as above: 0.3
+131 / 76, 0.0 139 / 73, no clear difference)."""
 HAND_COST = 0.4
 """A play from hand costs a second card from hand (cycled to pay, rules §5)."""
 MAX_GROUP = 5

@@ -552,6 +552,8 @@ class GreedyBot:
             for o in decision.options
             if o.card in cards and (not essential(cards[o.card]) or (taken(cards[o.card]) == 0 and not shadows))
         ]
+        if enemy is not None and lcg_ships.ship_kept(enemy, candidates, view, me):
+            candidates = [c for c in candidates if not lcg_ships.is_ship(c)]
 
         safe = [c for c in candidates if taken(c) + SHADOW_MARGIN * shadows < _left(c)]
         survivors = safe or [c for c in candidates if taken(c) < _left(c)]

@@ -182,3 +182,20 @@ def bail_out(card: CardView, decision: Decision) -> bool:
     phase, so the 3 exhausted cost nothing), else in the planning phase, before the quest:
     three of the least useful characters miss one quest, the ship would pay every round."""
     return card.name in LEAKS and decision.rule in BAIL_WINDOWS
+
+
+def _ship_enemy(card: CardView) -> bool:
+    return card.type == "enemy" and "Ship" in card.traits
+
+
+def ship_kept(enemy: CardView, candidates: list[CardView], view: TableView, me: PlayerView) -> bool:
+    """Whether the ship stays back from defending against ``enemy``, a non-ship enemy it may
+    defend against (Sea Monster, thftd-033): a ship-enemy engaged with the player (or the
+    Massive Dreadnaught in the staging area) is still to attack, only a ship may defend
+    against it, and a character other than a ship can take ``enemy``'s attack."""
+    if _ship_enemy(enemy) or not any(is_ship(c) for c in candidates):
+        return False
+    if not any(not is_ship(c) for c in candidates):
+        return False
+    massive = [e for e in view.staging if _ship_enemy(e) and "Massive" in e.keywords]
+    return any(_ship_enemy(e) for e in [*me.engaged, *massive])

@@ -741,3 +741,16 @@ def test_taking_on_water_is_bailed_out_by_the_crew_left_ready_after_combat() -> 
     state = cast(LcgState, run.game.state)
     assert state.cards[run.uid("Taking on Water")].zone != "attachments"
     assert state.cards[ship].damage == 0
+
+
+def test_the_ship_is_kept_for_the_dreadnaught_when_a_sea_monster_attacks_first() -> None:
+    """Ships may defend against the Sea Monster (thftd-033), and only ships against the
+    Dreadnaught: with both engaged, Gimli takes the Sea Monster's attack and Pride of
+    Lebennin stays ready for the Dreadnaught's (the bot gave the monster the ship, which
+    takes nothing from it, then paid 4 threat to cancel the Dreadnaught's attack)."""
+    run = _dreadnaught_combat(["Aragorn", "Gimli", "Legolas"], ["Sea Monster", "Dreadnaught"])
+    defend = _until(run, "lcg.combat.declare-defender")
+    assert defend.about == run.uid("Sea Monster")
+    assert str(run.uid("Pride of Lebennin")) in {o.id for o in defend.options}
+    choice = _greedy(run.game)
+    assert choice != (str(run.uid("Pride of Lebennin")),) and choice != ("undefended",)

@@ -154,7 +154,9 @@ class StoredFold:
 
     def decode(self, joined: bytes) -> list[Any]:
         """The twins of stored rows joined by commas, decoded in one pass (timestamps dropped)."""
-        stored: list[tuple[int, Any]] = self._rows.decode(b"[" + joined + b"]")
+        # one copy (``b"[" + joined + b"]"`` makes two, and costs far more than a copy for a
+        # game's some 160 kB: about 60 ns per event more, measured with the select)
+        stored: list[tuple[int, Any]] = self._rows.decode(b"".join((b"[", joined, b"]")))
         return [event for _, event in stored]
 
     def fold(self, rows: list[bytes], state: State) -> State:

@@ -58,9 +58,9 @@ class Flow(msgspec.Struct, frozen=True, array_like=True, gc=False):
 
 
 class FlowKeep(msgspec.Struct, frozen=True, array_like=True, gc=False):
-    """A :class:`Flow` as the fold from stored rows decodes it (``domain/kernel/stored.py``):
-    each pushed frame kept as its undecoded bytes, decoded only if it is still on the cursor
-    when the fold is done (most are popped again a few events later)."""
+    """A :class:`Flow` as the fold from stored rows decodes it (``domain/kernel/stored.py``),
+    for the last events only (those that set the final cursor): each pushed frame kept as its
+    undecoded bytes, decoded only if it is still on the cursor when the fold is done."""
 
     keep: int
     push: tuple[msgspec.Raw, ...] = ()

@@ -34,6 +34,14 @@ from domain.kernel.events import (
 from domain.kernel.state import Limit, State
 
 S = TypeVar("S", bound=State)
+
+
+def _array(items: list[bytes]) -> bytes:
+    """JSON items as one JSON array. Joined, not concatenated: ``b"[" + big + b"]"`` copies a
+    game's log twice more and costs far more than the copy on a log of some 100 kB."""
+    return b"".join((b"[", b",".join(items), b"]"))
+
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 E = TypeVar("E", bound=Event)
@@ -149,7 +157,7 @@ class Codec:
 
     def decode_many(self, items: list[bytes]) -> list[Event]:
         """Decode many events in one pass (one JSON array); faster than one by one."""
-        events: list[Event] = self._many.decode(b"[" + b",".join(items) + b"]")
+        events: list[Event] = self._many.decode(_array(items))
         return events
 
     def encode_stored(self, at: datetime, event: Event) -> bytes:
@@ -166,12 +174,12 @@ class Codec:
 
     def decode_stored_many(self, items: list[bytes]) -> list[Event]:
         """The events of many stored records, decoded in one pass (timestamps dropped)."""
-        stored: list[tuple[int, Event]] = self._stored_many.decode(b"[" + b",".join(items) + b"]")
+        stored: list[tuple[int, Event]] = self._stored_many.decode(_array(items))
         return [event for _, event in stored]
 
     def decode_stamped_many(self, items: list[bytes]) -> list[tuple[int, Event]]:
         """The ``[microseconds, event]`` pairs of many stored records, in one pass."""
-        stored: list[tuple[int, Event]] = self._stored_many.decode(b"[" + b",".join(items) + b"]")
+        stored: list[tuple[int, Event]] = self._stored_many.decode(_array(items))
         return stored
 
     def decode_state(self, data: bytes) -> State:

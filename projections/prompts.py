@@ -195,8 +195,6 @@ FIXED = (
     N_("Search"),
     N_("Do not search"),
     N_("Advance to stage 3 (Inside Information)?"),
-    N_("Advance to stage 3"),
-    N_("Stay at stage 2"),
     N_("make a burgle attempt to find Smaug's bare patch?"),
     N_("Make a burgle attempt"),
     N_("The first player draws 2 cards"),

@@ -145,7 +145,9 @@ def _take_treasure(rt: Runtime) -> Event | None:
 
 
 def _ask_advance(rt: Runtime) -> Ask:
-    options = [Option("yes", "Advance to stage 3"), Option("no", "Stay at stage 2")]
+    # Yes and No, as the question names the stage: a seat not asked reads the answer as
+    # "p1 chooses Yes" beside "p1 must decide ...", so the labels must be the words it shows.
+    options = [Option("yes", "Yes"), Option("no", "No")]
     return Ask(st(rt).first, "Advance to stage 3 (Inside Information)?", options)
 
 

@@ -23,7 +23,7 @@ The referee sees everything, and so does everyone once the game is over.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -354,10 +354,10 @@ def _redact_lasting(body: dict[str, Any], seeing: Callable[[int], bool]) -> bool
 # -- card fields: what every game's projection does with the fields that name cards ------
 
 
-def card_refs(body: dict[str, Any], fields: Collection[str]) -> set[int]:
+def card_refs(body: dict[str, Any], fields: Iterable[str]) -> set[int]:
     """The card uids an event body names in ``fields`` and in a laid-out position's ``zones``."""
     found: set[int] = set()
-    for key in () if body.keys().isdisjoint(fields) else fields:  # most bodies name no card
+    for key in fields:
         value = body.get(key)
         if value is None:
             continue
@@ -375,7 +375,7 @@ def card_refs(body: dict[str, Any], fields: Collection[str]) -> set[int]:
     return found
 
 
-def redact_cards(body: dict[str, Any], fields: Collection[str], seeing: Callable[[int], bool]) -> bool:
+def redact_cards(body: dict[str, Any], fields: Iterable[str], seeing: Callable[[int], bool]) -> bool:
     """Remove from ``body`` the cards in ``fields`` the viewer may not see (a list keeps a
     count of those it lost), a shuffle's order (its count stays) and a laid-out position's
     hidden cards (each zone's size stays); True if anything was removed."""
@@ -383,7 +383,7 @@ def redact_cards(body: dict[str, Any], fields: Collection[str], seeing: Callable
     if body.get("type") in ("DeckShuffled", "ShuffledIntoDeck") and "order" in body:
         body["count"] = len(body.pop("order"))
         changed = True
-    for key in () if body.keys().isdisjoint(fields) else fields:
+    for key in fields:
         value = body.get(key)
         if value is None:
             continue

@@ -43,7 +43,7 @@ from domain.kernel.events import (
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
-from projections.story import Namer, continued, describe, describe_body
+from projections.story import Namer, continued, describe, describe_body, run_key
 
 REFEREE = "referee"
 SPECTATOR = "spectator"
@@ -151,6 +151,8 @@ class Feed:
         self._current: _Seen | None = None
         self._run: list[str] = []
         """The lines of the run the last event belongs to (see :attr:`Projected.run_text`)."""
+        self._run_key: tuple[int, str] | None = None
+        """:func:`~projections.story.run_key` of the run's lines."""
 
     def project_many(self, events: Iterable[Event]) -> list[Projected]:
         return [self.project(e) for e in events]
@@ -226,7 +228,11 @@ class Feed:
         self._told(current)
 
     def _told(self, current: _Seen) -> None:
-        joined = continued(self._run, current.text)
+        key = run_key(current.text)
+        # only a line of the run's key may continue it (continued() checks it too): one
+        # reading of each line, not of the whole run again
+        joined = continued(self._run, current.text) if key is not None and key == self._run_key else None
+        self._run_key = key
         if joined is None:
             self._run = [current.text]
         else:

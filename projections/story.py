@@ -814,10 +814,35 @@ def _said_of_one(text: str, verbs: Sequence[tuple[str, str]], ends: Sequence[str
     return verb, name, rest
 
 
+def run_key(line: str) -> tuple[int, str] | None:
+    """What a line says of one card (its verb and the rest of it), as :func:`collapse` reads
+    it, or None: only lines of the same key can be told as one (:func:`continued`)."""
+    lang = language()
+    said = (lang, line)
+    if said in _RUN_KEYS:
+        return _RUN_KEYS[said]  # most lines of a game are said again and again ("p1 draws a card")
+    match = _NUMBERED.match(line)
+    found = _said_of_one(match.group(2) if match else line, _SAME.get(lang, ()), _ENDS.get(lang, ()))
+    key = None if found is None else (found[0], found[2])
+    if len(_RUN_KEYS) >= 8192:
+        _RUN_KEYS.clear()
+    _RUN_KEYS[said] = key
+    return key
+
+
+_RUN_KEYS: dict[tuple[str, str], tuple[int, str] | None] = {}
+""":func:`run_key` of the lines met lately, by language."""
+
+
 def continued(run: Sequence[str], line: str) -> str | None:
     """The one line that tells ``run`` and then ``line``, if ``line`` says what the run says
     of another card (``13 cards are put at the bottom of the Corsair deck``); else None."""
     if not run:
+        return None
+    # a line that says nothing of one card, or not what the run's last line says, starts a
+    # new run: told apart here without collapsing the whole run again (the usual case)
+    key = run_key(line)
+    if key is None or key != run_key(run[-1]):
         return None
     told = collapse([*run, line])
     return told[0] if len(told) == 1 else None

@@ -58,15 +58,18 @@ def decision_from_pb(d: pb.Decision) -> Decision:
 
 def event_pb(p: Projected) -> pb.Event:
     cause = p.cause
-    return pb.Event(
-        seq=p.seq,
-        type=p.type,
-        cause=pb.Cause(rule=cause["rule"], card=cause.get("card"), by=cause.get("by"), answer=cause.get("answer")),
-        body=_encode(p.body),
-        text=p.text,
-        hash=p.hash,
-        run_text=p.run_text,
-    )
+    out = pb.Event(seq=p.seq, type=p.type, body=_encode(p.body), text=p.text, hash=p.hash, run_text=p.run_text)
+    # the cause filled in place (present even if empty), not built apart and copied in
+    to = out.cause
+    to.rule = cause["rule"]
+    for key in _CAUSE_CARDS:
+        value = cause.get(key)
+        if value is not None:
+            setattr(to, key, value)
+    return out
+
+
+_CAUSE_CARDS = ("card", "by", "answer")
 
 
 def view_pb(v: ViewResult) -> pb.View:

@@ -27,6 +27,10 @@ from domain.lcg.rules.procedures import explorable, stage_defeatable
 from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
 
+DESTROYING = "lcg.damage.destroy"
+"""The rule of the destroy procedure (rules/procedures.py), which discards the card's
+attachments before the card itself leaves play."""
+
 ELIMINATION_THREAT = 50
 """Rules: a player whose threat reaches 50 is eliminated (seed 001: "Out: threat ≥ 50")."""
 
@@ -53,6 +57,10 @@ def _attachment_lost(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.CardsDiscarded)
     s = st(rt)
     if not any(table.defn(s, u).type == "attachment" for u in event.cards):
+        return
+    if event.cause.rule == DESTROYING:
+        # the attachments left with the card being destroyed: that destroy is under way, and a
+        # second check here destroyed a hero twice (two CharacterDestroyed, a hero's attachment)
         return
     for uid in table.all_characters(s):
         if s.cards[uid].damage and s.cards[uid].damage >= table.hit_points(s, uid):

@@ -288,9 +288,10 @@ class Table:
             room = self.server.servicer.service.rooms.room(UUID(self.game_id))
         return self.game_id
 
-    def step(self) -> bool:
-        """One person's decision made in their page, if one is pending; False once the game is over."""
-        view = self.view()
+    def step(self, view: Now | None = None) -> bool:
+        """One person's decision made in their page, if one is pending in ``view`` (the game as
+        the server holds it now, if not given); False once the game is over."""
+        view = view if view is not None else self.view()
         if view.over:
             return False
         seat = view.waiting_for
@@ -302,6 +303,18 @@ class Table:
         self.clicks += 1
         until(browser, lambda d: answered(view, self.view()), "the answer was not taken")
         return True
+
+    def play_until(self, reached: Callable[[Now], bool], what: str) -> Now:
+        """Play on until the game as the server holds it has ``reached`` ``what``; that look.
+        Each step acts on the look it was judged by, not on a second one: the bot seats play on
+        threads of their own, and a bot moving between two looks (its keep of the setup hand,
+        under load) made Alice answer the very decision the test was waiting to find (she took
+        a ship, then played the game on to its end, lost with "no ship")."""
+        while not reached(now := self.view()):
+            if not self.step(now):
+                outcome = self.server.servicer.service.state(UUID(self.game_id)).over
+                raise AssertionError(f"the game ended before {what}: {outcome}")
+        return now
 
     def to_the_end(self, limit: int = 400) -> None:
         for _ in range(limit * 20):
@@ -565,8 +578,7 @@ def test_two_people_play_passage_through_mirkwood_with_a_bot(
     heard(alice, "Yes: into Mirkwood.")
 
     # a few decisions, then Alice takes her last one back and Bob agrees
-    while not (table.clicks >= 6 and table.view().waiting_for != "p1"):
-        assert table.step()
+    table.play_until(lambda now: table.clicks >= 6 and now.waiting_for != "p1", "six clicks")
     press(alice, "#take-back", "no take-back")
     until(alice, lambda d: "waiting for p2" in d.find_element(By.ID, "decision").text, "the ask is not shown")
     press(bob, '#asks button.agree[data-seat="p1"]', "Bob is not asked")
@@ -647,8 +659,7 @@ def test_two_people_play_the_war_of_the_ring_against_the_shadow_bots(
     say(alice, "The Ring goes south.")
     heard(bob, "The Ring goes south.")
     say(desk, "The referee watches the Shadow.", "watchers")
-    while not (table.clicks >= 8 and table.view().waiting_for != "aragorn"):
-        assert table.step()
+    table.play_until(lambda now: table.clicks >= 8 and now.waiting_for != "aragorn", "eight clicks")
     press(bob, "#take-back", "no take-back")
     press(desk, '#asks button.allow[data-seat="aragorn"]', "the referee is not asked")
     branch = until(desk, lambda d: table.moved() != game and table.game_id, "no take-back happened")
@@ -724,13 +735,13 @@ def test_an_epic_event_of_two_groups(
     ones = Table(server, fragment(links["group 1: referee"])["token"], first, {"p1": alice})
     twos = Table(server, fragment(links["group 2: referee"])["token"], second, {"p1": bob})
     # the fleet: the ship-objectives offered with their text, though the table does not lay them out
-    while (ones.view().decision or NOTHING).rule != "thftd.setup.fleet" or ones.view().waiting_for != "p1":
-        # says how the game ended if it ends before the fleet (seen once under load, not reproduced)
-        assert ones.step(), server.servicer.service.state(UUID(ones.game_id)).over
-    until(alice, lambda d: d.execute_script(SHOWN, ones.view().version), "no fleet")
+    fleet = ones.play_until(
+        lambda now: (now.decision or NOTHING).rule == "thftd.setup.fleet" and now.waiting_for == "p1", "p1's fleet"
+    )
+    until(alice, lambda d: d.execute_script(SHOWN, fleet.version), "no fleet")
     offered = alice.find_elements(By.CSS_SELECTOR, '#decision [data-zone="Offered"] .card')
     assert len(offered) == 6 and all(card.find_element(By.CSS_SELECTOR, ".text").text for card in offered)
-    assert ones.step()  # Alice takes the first ship
+    assert ones.step(fleet)  # Alice takes the first ship
     press(alice, "#take-back", "no take-back")  # alone in her group: at once
     branch = until(alice, lambda d: ones.moved() != first and ones.game_id, "no take-back happened")
     until(alice, lambda d: fragment(d.current_url).get("game") == branch, "the page did not follow play")

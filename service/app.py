@@ -31,7 +31,7 @@ from domain.game import Game, GameSnapshot, Recorded, project_game
 from domain.kernel.decisions import Choice, RuleError
 from domain.kernel.events import DecisionRequested, Event, GameEnded
 from domain.kernel.ruleset import Ruleset
-from domain.kernel.runtime import BrokenLog, fold
+from domain.kernel.runtime import BrokenLog, check_follows, fold
 from domain.kernel.state import GENESIS, State
 from domain.kernel.stored import stored_fold
 from domain.rulesets import names, ruleset
@@ -725,12 +725,10 @@ class Westmarch(Application[UUID]):
             events = self._decode(rules, select_states(self.recorder, game_id, gt, lte))
         except _UNDECODABLE:
             raise self._unreadable(game_id) from None
-        expected = (gt or 0) + 1
-        for event in events:
-            if event.seq != expected:
-                error = BrokenLog(expected, event.seq)
-                raise DamagedGame(game_id, expected, str(error))
-            expected += 1
+        try:
+            check_follows(gt or 0, events)
+        except BrokenLog as error:
+            raise DamagedGame(game_id, error.version, str(error)) from None
         if recorded is not None and recorded > len(events):
             raise DamagedGame(game_id, len(events) + 1, _missing(len(events), recorded))
         return events

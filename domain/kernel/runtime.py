@@ -111,6 +111,17 @@ class BrokenLog(Exception):
         super().__init__(f"event {version} is {what} (the event stored there is number {found})")
 
 
+def check_follows(version: int, events: Sequence[Any]) -> None:
+    """Raise :class:`BrokenLog` at the first of ``events`` that is not the one after the
+    last, counting from ``version``. Any, not :class:`Event`: the stored fold passes the
+    twins it decodes rows into, which the compiled core would refuse as Events."""
+    expected = version + 1
+    for event in events:
+        if event.seq != expected:
+            raise BrokenLog(expected, event.seq)
+        expected += 1
+
+
 def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = None) -> State:
     """The state after ``events``, folded onto ``state`` (a new game's if None).
 
@@ -118,11 +129,7 @@ def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = Non
     not, before anything is applied, so a damaged log never yields a state.
     """
     state = rules.new_state() if state is None else state
-    expected = state.version + 1
-    for event in events:
-        if event.seq != expected:
-            raise BrokenLog(expected, event.seq)
-        expected += 1
+    check_follows(state.version, events)
     appliers = rules.appliers
     stack = state.stack
     draws = 0

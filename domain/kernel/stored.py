@@ -38,7 +38,7 @@ import msgspec
 from domain.kernel.decisions import Decision, Kind
 from domain.kernel.events import KERNEL_EVENTS, DecisionRequested, Event, FlowKeep, Frame
 from domain.kernel.ruleset import KERNEL_APPLIERS, bracketed
-from domain.kernel.runtime import BrokenLog
+from domain.kernel.runtime import check_follows
 from domain.kernel.state import State
 
 Applier = Callable[[Any, Any], None]
@@ -163,14 +163,10 @@ class StoredFold:
 
     def fold_joined(self, joined: bytes, state: State) -> State:
         """``state`` with the events of stored rows joined by commas folded onto it, in order.
-        Each must be the one after the last: :class:`BrokenLog` names the first that is not,
+        Each must be the one after the last: :class:`~domain.kernel.runtime.BrokenLog` names the first that is not,
         before anything is applied. A row that does not decode raises msgspec's error."""
         events = self.decode(joined) if joined else []
-        expected = state.version + 1
-        for event in events:
-            if event.seq != expected:
-                raise BrokenLog(expected, event.seq)
-            expected += 1
+        check_follows(state.version, events)
         appliers = self.appliers
         draws = 0
         for event in events:

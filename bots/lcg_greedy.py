@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from bots import View, lcg_burgle, lcg_plans, lcg_ships, random_choice, without_cards
+from bots import View, lcg_burgle, lcg_hobbit, lcg_plans, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
 from bots.lcg_encounter import reveals
 from bots.lcg_events import TARGETS, play_event, respond
@@ -253,6 +253,9 @@ class GreedyBot:
             "core-121.when-revealed": self._spider,
             "core-080.when-revealed": self._caught,
             "lcg.burgle.step-3": lambda d, v: lcg_burgle.step(d, v),
+            "otd-037.when-revealed": lcg_hobbit.name_sphere,
+            "otd-045.travel": lcg_hobbit.secret_entrance,
+            "otd-047.response": lcg_hobbit.western_slopes,
             "thftd.setup.fleet": lambda d, v: lcg_ships.fleet(d, v),
             "thftd-027.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-032.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),

@@ -11,6 +11,7 @@ from bots.lcg_greedy import GreedyBot
 from domain.game import Game
 from domain.kernel.decisions import Choice, Decision
 from domain.lcg.decks.ready_made import playable_part, ready_made
+from domain.lcg.events import QuestResolved
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState
@@ -754,3 +755,121 @@ def test_the_ship_is_kept_for_the_dreadnaught_when_a_sea_monster_attacks_first()
     assert str(run.uid("Pride of Lebennin")) in {o.id for o in defend.options}
     choice = _greedy(run.game)
     assert choice != (str(run.uid("Pride of Lebennin")),) and choice != ("undefended",)
+
+
+def _fighting_among_friends(heroes: list[str]) -> Run:
+    """Fighting Among Friends revealed at The Burglar's Turn with every hero and Bilbo
+    Baggins committed to the quest."""
+    committed = [{"card": h, "committed": True, "exhausted": True} for h in [*heroes, "Bilbo Baggins"]]
+    return Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [heroes]},
+            "position": {
+                "at": "lcg.quest.staging",
+                "phase": "quest",
+                "zones": {
+                    "p1.heroes": committed,
+                    "quest": ["The Burglar's Turn"],
+                    "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
+                    "staging": ["Smaug the Golden", "The Lonely Mountain"],
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt"],
+                    "encounter.deck": ["Fighting Among Friends", "Dark Bats"],
+                },
+            },
+        }
+    )
+
+
+def test_fighting_among_friends_names_the_sphere_that_keeps_the_most_willpower() -> None:
+    """The first player names the sphere (otd-037): Éowyn's Spirit keeps 4 willpower
+    questing, Gimli and Legolas's Tactics 3; with Aragorn instead of Éowyn, Tactics keeps 3
+    against Leadership's 2. A random name (Baggins, Lore) took everyone but Bilbo Baggins
+    out of the quest."""
+    run = _fighting_among_friends(["Éowyn", "Gimli", "Legolas"])
+    decision = _until(run, "otd-037.when-revealed")
+    assert _greedy(run.game) == ("spirit",)
+    run.game.answer(decision.seat, decision.id, ("spirit",))
+    resolved = next(e for e in run.log if isinstance(e, QuestResolved))
+    assert resolved.willpower == 5
+    other = _fighting_among_friends(["Aragorn", "Gimli", "Legolas"])
+    _until(other, "otd-037.when-revealed")
+    assert _greedy(other.game) == ("tactics",)
+
+
+def _western_slopes(golden_progress: int) -> Run:
+    return Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.resolve",
+                "phase": "quest",
+                "zones": {
+                    "p1.heroes": [
+                        {"card": h, "committed": True, "exhausted": True}
+                        for h in ("Aragorn", "Gimli", "Legolas", "Bilbo Baggins")
+                    ],
+                    "p1.deck": ["Feint", "Quick Strike"],
+                    "staging": [{"card": "Smaug the Golden", "progress": golden_progress}],
+                    "active": [{"card": "Western Slopes", "progress": 4}],
+                    "encounter.deck": ["Dark Bats"],
+                    "quest": ["Inside Information"],
+                    "quest.deck": ["Thieves! Fire! Murder!"],
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone"],
+                },
+            },
+        }
+    )
+
+
+def test_western_slopes_takes_progress_off_smaug_the_golden_while_he_has_any() -> None:
+    """Western Slopes explored (otd-047): 1 progress off Smaug the Golden, whose 6th sends
+    the players to stage 4A, while he holds any; the first player's 2 cards otherwise."""
+    wary = _western_slopes(3)
+    _until(wary, "otd-047.response")
+    assert _greedy(wary.game) == ("smaug",)
+    calm = _western_slopes(0)
+    _until(calm, "otd-047.response")
+    assert _greedy(calm.game) == ("draw",)
+
+
+def test_secret_entrance_names_the_commonest_type_left_in_the_encounter_deck() -> None:
+    """Secret Entrance's travel (otd-045): the hero exhausted is the one that counts least in
+    a fight (Bilbo Baggins, 1 attack and 1 defense; then Legolas, 3 and 1 with 1 willpower,
+    before Gimli, 2 and 2 with 2), and the type named is the commonest among the encounter
+    cards not yet seen:
+    of the 35, 15 treacheries and 14 locations; with 6 treacheries in the discard pile and 2
+    locations on the table, 12 locations against 9 treacheries."""
+    run = Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.travel",
+                "phase": "travel",
+                "zones": {
+                    "p1.heroes": [{"card": "Aragorn", "exhausted": True}, "Gimli", "Legolas", "Bilbo Baggins"],
+                    "quest": ["The Burglar's Turn"],
+                    "staging": ["Secret Entrance", "Hidden Path", "The Lonely Mountain", "Smaug the Golden"],
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt"],
+                    "encounter.deck": ["Dark Bats", "Great Hall"],
+                    "encounter.discard": [
+                        "Belching Fire",
+                        "Belching Fire",
+                        "Belching Fire",
+                        "Belching Fire",
+                        "Known to an Ounce",
+                        "Known to an Ounce",
+                    ],
+                },
+            },
+        }
+    )
+    travel = _until(run, "lcg.travel")
+    entrance = run.uid("Secret Entrance")
+    run.game.answer(travel.seat, travel.id, next((o.id,) for o in travel.options if o.card == entrance))
+    _until(run, "otd-045.travel")
+    assert _greedy(run.game) == (str(run.uid("Bilbo Baggins")),)
+    hero = _pending(run.game)
+    run.game.answer(hero.seat, hero.id, (str(run.uid("Gimli")),))
+    named = _pending(run.game)
+    assert named.rule == "otd-045.travel"
+    assert _greedy(run.game) == ("location",)

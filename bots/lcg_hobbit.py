@@ -1,0 +1,75 @@
+"""The greedy LCG player's answers to The Hobbit: On the Doorstep's encounter cards.
+
+Questions these cards ask that a random answer gets badly wrong: Fighting Among Friends
+(otd-037) takes out of the quest every committed character outside the sphere the first
+player names, so the name is the sphere that keeps the most willpower questing; Western
+Slopes (otd-047) gives a choice between 2 cards and 1 progress less on Smaug the Golden,
+whose 6th token sends the players to stage 4A; Secret Entrance (otd-045) is reached only
+when the named type is the encounter deck's top card, so the name is the commonest type
+among the encounter cards the seat cannot see (bots/lcg_encounter.py).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bots.lcg_encounter import composition
+from domain.kernel.decisions import Choice, Decision
+from domain.lcg.cards import CARDS
+from projections.lcg import CardView, PlayerView, TableView
+
+SMAUG_THE_GOLDEN = "Smaug the Golden"
+BAGGINS = "baggins"
+
+
+def _me(view: TableView, seat: str) -> PlayerView:
+    return next(p for p in view.players if p.seat == seat)
+
+
+def _committed(view: TableView) -> list[CardView]:
+    return [c for p in view.players for c in (*p.heroes, *p.allies) if c.committed]
+
+
+def name_sphere(decision: Decision, view: TableView) -> Choice | None:
+    """Fighting Among Friends: the sphere whose committed characters bring the most
+    willpower (Baggins characters stay whatever is named, so they do not count); on a tie,
+    the sphere keeping more characters questing."""
+    kept: dict[str, tuple[int, int]] = {}
+    for option in decision.options:
+        if option.id == BAGGINS:
+            continue
+        staying = [c for c in _committed(view) if c.sphere == option.id]
+        kept[option.id] = (sum(max(0, c.willpower or 0) for c in staying), len(staying))
+    if not kept:
+        return None
+    return (max(kept, key=lambda sphere: kept[sphere]),)
+
+
+def western_slopes(decision: Decision, view: TableView) -> Choice | None:
+    """Western Slopes explored: 1 progress off Smaug the Golden while he holds any (each
+    token brings stage 4A nearer), else the first player's 2 cards."""
+    ids = {o.id for o in decision.options}
+    golden = next((c for c in view.staging if c.name == SMAUG_THE_GOLDEN), None)
+    if "smaug" in ids and golden is not None and golden.progress > 0:
+        return ("smaug",)
+    return ("draw",) if "draw" in ids else None
+
+
+def secret_entrance(decision: Decision, view: TableView) -> Choice | None:
+    """Secret Entrance's travel cost: exhaust the hero that matters least in a fight, then
+    name the commonest type among the encounter cards the seat has not seen."""
+    ids = [o.id for o in decision.options]
+    left = composition(view)
+    if left is not None and all(not i.isdigit() for i in ids):
+        types: Counter[str] = Counter()
+        for code, n in left.items():
+            types[CARDS[code].type] += n
+        named = [i for i in ids if types[i] > 0]
+        return (max(named, key=lambda kind: types[kind]),) if named else None
+    me = _me(view, decision.seat)
+    heroes = {str(h.uid): h for h in me.heroes}
+    offered = [heroes[i] for i in ids if i in heroes]
+    if not offered:
+        return None
+    weakest = min(offered, key=lambda h: ((h.attack or 0) + (h.defense or 0), h.willpower or 0))
+    return (str(weakest.uid),)

@@ -171,6 +171,8 @@ def _quest_succeeded(s: LcgState, e: Event, uid: Uid) -> bool:
 # first player takes the first treasure under The Lonely Mountain into hand; then the players
 # may advance to stage 3. Forced: after the first player's burgle attempt fails, Smaug the
 # Golden attacks the first player."
+# It resolves on QuestResolved, before the quest's progress is placed (FAQ 1.24, Questing
+# Successfully); when it advances the quest, that progress is not placed (rules/quest.py).
 text(
     "otd-072",
     forced=(
@@ -733,6 +735,9 @@ def _ask_patch(rt: Runtime) -> Ask | None:
 # A Bare Patch — "Response: after the players quest successfully, the first player may make a
 # burgle attempt. If it succeeds, attach A Bare Patch to Smaug the Magnificent. Attached: Smaug
 # the Magnificent gets -3 defense."
+# Offered on QuestResolved, after the Forced effects and before the quest's progress is placed
+# (FAQ 1.09 and 1.24; a Response "after questing successfully" comes before that progress:
+# To Catch an Orc 2B, The Voice of Isengard #63, cancels "all progress that would be placed").
 text(
     A_BARE_PATCH,
     responses=(

@@ -304,6 +304,16 @@ def quest_resolved(said: Said) -> str:
     )
 
 
+def quest_progress_cancelled(said: Said) -> str:
+    amount = int(said.get("amount", 0))
+    return nsay(
+        "%(n)d progress token from the quest is not placed: %(stage)s is no longer the current quest",
+        "%(n)d progress tokens from the quest are not placed: %(stage)s is no longer the current quest",
+        amount,
+        stage=said.card("stage"),
+    )
+
+
 def encounter_card_revealed(said: Said) -> str:
     return say("%(card)s is revealed", card=said.card("card", N_("an encounter card")))
 
@@ -771,6 +781,7 @@ BOOK = register(
             "CharactersCommitted": characters_committed,
             "RemovedFromQuest": removed_from_quest,
             "QuestResolved": quest_resolved,
+            "QuestProgressCancelled": quest_progress_cancelled,
             "EncounterCardRevealed": encounter_card_revealed,
             "QuestStageRevealed": quest_stage_revealed,
             "QuestStageDefeated": quest_stage_defeated,

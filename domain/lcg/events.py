@@ -371,6 +371,21 @@ def _quest_resolved(s: LcgState, e: QuestResolved) -> None:
         card.committed = False
 
 
+class QuestProgressCancelled(Event, frozen=True, kw_only=True):
+    """The progress of a successful quest was not placed: ``stage``, the stage it was made
+    against, stopped being the current quest before the progress was placed (an effect of
+    questing successfully advanced the quest). It goes neither on the active location nor on
+    the new stage."""
+
+    stage: Uid
+    amount: int
+
+
+@on(QuestProgressCancelled)
+def _quest_progress_cancelled(s: LcgState, e: QuestProgressCancelled) -> None:
+    pass
+
+
 class EncounterCardRevealed(Event, frozen=True, kw_only=True):
     card: Uid
 
@@ -843,4 +858,5 @@ EVENTS: tuple[type[Event], ...] = (
     SharedValueLearned,
     EffectSent,
     EffectArrived,
+    QuestProgressCancelled,
 )

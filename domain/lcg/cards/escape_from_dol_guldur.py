@@ -112,6 +112,8 @@ def _shuffle_in(rt: Runtime) -> Event:
 # have just quested unsuccessfully, shuffle 1 unclaimed objective from the staging area
 # back into the encounter deck." Unsuccessful: the threat in the staging area was higher
 # than the willpower (Core Set rulebook, Quest resolution); the first player chooses which.
+# It resolves on QuestResolved, before the threat is raised: the outcome is one step and its
+# consequence the next (FAQ 1.24, Questing Successfully, read the same way for a failed quest).
 text(
     "core-101",
     forced=(

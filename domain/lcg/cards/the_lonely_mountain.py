@@ -166,11 +166,19 @@ def _quest_succeeded(s: LcgState, e: Event, uid: Uid) -> bool:
     )
 
 
+def _still_at_stage_2(rt: Runtime) -> bool:
+    return st(rt).cards[int(rt.env["self"])].zone == "quest"
+
+
 # The Burglar's Turn, 2B — "Forced: after the players quest successfully, place 1 progress
 # on Smaug the Golden. Then the first player makes a burgle attempt. If it succeeds, the
 # first player takes the first treasure under The Lonely Mountain into hand; then the players
 # may advance to stage 3. Forced: after the first player's burgle attempt fails, Smaug the
 # Golden attacks the first player."
+# It resolves on QuestResolved, before the quest's progress is placed (FAQ 1.24, Questing
+# Successfully); when it advances the quest, that progress is not placed (rules/quest.py).
+# Sentence by sentence: when the progress on Smaug the Golden is his 6th, stage 4A replaces
+# this stage and its burgle attempt is not made (FFG ruling by Caleb Grace, 2015).
 text(
     "otd-072",
     forced=(
@@ -179,19 +187,23 @@ text(
             _quest_succeeded,
             Seq(
                 emit(_golden_progress),
-                attempt(
-                    success=lambda: Seq(
-                        emit(_take_treasure),
-                        Decide(
-                            _ask_advance,
-                            "advance",
-                            If(lambda rt: rt.env["advance"] == "yes", _advance_to(3)),
-                            rule="otd-072.forced",
+                If(
+                    _still_at_stage_2,
+                    rule="otd-072.forced",
+                    then=attempt(
+                        success=lambda: Seq(
+                            emit(_take_treasure),
+                            Decide(
+                                _ask_advance,
+                                "advance",
+                                If(lambda rt: rt.env["advance"] == "yes", _advance_to(3)),
+                                rule="otd-072.forced",
+                            ),
                         ),
-                    ),
-                    failure=lambda: If(
-                        lambda rt: _golden_in_play(st(rt)) is not None,
-                        Call("lcg.combat.enemy-attack", _smaug_attacks),
+                        failure=lambda: If(
+                            lambda rt: _golden_in_play(st(rt)) is not None,
+                            Call("lcg.combat.enemy-attack", _smaug_attacks),
+                        ),
                     ),
                 ),
             ),
@@ -733,6 +745,9 @@ def _ask_patch(rt: Runtime) -> Ask | None:
 # A Bare Patch — "Response: after the players quest successfully, the first player may make a
 # burgle attempt. If it succeeds, attach A Bare Patch to Smaug the Magnificent. Attached: Smaug
 # the Magnificent gets -3 defense."
+# Offered on QuestResolved, after the Forced effects and before the quest's progress is placed
+# (FAQ 1.09 and 1.24; a Response "after questing successfully" comes before that progress:
+# To Catch an Orc 2B, The Voice of Isengard #63, cancels "all progress that would be placed").
 text(
     A_BARE_PATCH,
     responses=(

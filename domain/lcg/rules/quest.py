@@ -5,6 +5,13 @@ encounter card per player is revealed; then if the committed willpower exceeds t
 threat in the staging area, the difference is placed as progress (first on the active
 location until it is explored, the rest on the quest); if the threat is higher, each
 player raises their threat by the difference.
+
+Questing successfully (or unsuccessfully) and placing the progress are two steps: the outcome
+is recorded first (``QuestResolved``) and the Forced effects and Responses it sets off resolve
+before the progress is placed (FAQ 1.24, Questing Successfully). If one of them advanced the
+quest, the progress made against the stage that left is not placed anywhere (Core Set rulebook:
+progress does not carry over to the next stage; ruling by FFG's lead developer on The Lonely
+Mountain, 2018).
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ def _committed(rt: Runtime) -> Event | None:
 
 
 def _totals(rt: Runtime) -> dict[str, int]:
-    """The two sides of the quest."""
+    """The two sides of the quest, and the stage quested against."""
     s = st(rt)
     if skips_quest(s):
         return {"willpower": 0, "threat": 0, "progress": 0, "raise": 0, "skipped": 1}
@@ -50,7 +57,16 @@ def _totals(rt: Runtime) -> dict[str, int]:
         "threat": threat,
         "progress": max(0, willpower - threat),
         "raise": max(0, threat - willpower),
+        "stage": table.quest_card(s) or 0,
     }
+
+
+def _still_quested_against(rt: Runtime) -> bool:
+    return (table.quest_card(st(rt)) or 0) == int(rt.env["stage"])
+
+
+def _progress_cancelled(rt: Runtime) -> Event:
+    return ev.QuestProgressCancelled(stage=int(rt.env["stage"]), amount=int(rt.env["progress"]))
 
 
 def body() -> list[Node]:
@@ -74,7 +90,13 @@ def body() -> list[Node]:
                 ),
                 If(
                     lambda rt: int(rt.env["progress"]) > 0,
-                    progress_on_current_quest(lambda rt: int(rt.env["progress"])),
+                    # after the effects of questing successfully (FAQ 1.24); none if one of them
+                    # advanced the quest (Core Set rulebook, Quest Phase; FFG ruling, 2018)
+                    If(
+                        _still_quested_against,
+                        progress_on_current_quest(lambda rt: int(rt.env["progress"])),
+                        emit(_progress_cancelled),
+                    ),
                     rule="lcg.quest.progress",
                 ),
                 If(

@@ -42,7 +42,7 @@ RULEBOOK: dict[str, str] = {
     "lcg.quest.commit": "Core Set rulebook, Phase 3: Quest, Step 1: Commit Characters",
     "lcg.quest.staging": "Core Set rulebook, Phase 3: Quest, Step 2: Staging",
     "lcg.quest.reveal": "Core Set rulebook, Phase 3: Quest, Step 2: Staging",
-    "lcg.quest.progress": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
+    "lcg.quest.progress": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution; FAQ 1.24",
     "lcg.quest.resolve": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
     "lcg.quest.failed": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",
     "lcg.quest.threat": "Core Set rulebook, Phase 3: Quest, Step 3: Quest Resolution",

@@ -405,6 +405,21 @@ CLAUSES: list[tuple[str, str, str]] = [
     ("otd-072", "... the players advance to stage 3", "fixture:lonely-mountain-stage-3a-and-4-swap-the-smaugs"),
     (
         "otd-072",
+        "... before the quest's progress, which then goes on the active location and 2B",
+        "fixture:the-burglars-turn-resolves-before-the-quests-progress-then-placed-at-stage-2",
+    ),
+    (
+        "otd-072",
+        "... having advanced to stage 3, the quest's progress is placed nowhere",
+        "fixture:the-burglars-turn-advancing-to-stage-3-the-quests-progress-is-not-placed",
+    ),
+    (
+        "otd-072",
+        "... Smaug the Golden's 6th progress: stage 4A, no burgle attempt",
+        "fixture:the-burglars-turn-sixth-progress-on-smaug-stage-4a-no-burgle-attempt",
+    ),
+    (
+        "otd-072",
         "2B Forced: a failed burgle: Smaug the Golden attacks",
         "fixture:burgle-fails-without-matching-cards-smaug-attacks",
     ),

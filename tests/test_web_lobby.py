@@ -30,7 +30,7 @@ from uuid import UUID
 import pytest
 from google.protobuf.message import Message
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -299,9 +299,9 @@ class Table:
         if browser is None or (view.decision is not None and is_action_window(view.decision)):
             time.sleep(0.02)  # a bot's, or an action window the server passes for the seat
             return True
-        decide(browser, view)
-        self.clicks += 1
-        until(browser, lambda d: answered(view, self.view()), "the answer was not taken")
+        if decide(browser, view, lambda: answered(view, self.view())):
+            self.clicks += 1
+            until(browser, lambda d: answered(view, self.view()), "the answer was not taken")
         return True
 
     def play_until(self, reached: Callable[[Now], bool], what: str) -> Now:
@@ -332,9 +332,9 @@ class Now:
 
 
 def answered(before: Now, now: Now) -> bool:
-    """Whether the decision pending ``before`` was answered by ``now``. Not merely a later
-    version: facts told to an epic group (what the other group's bot did meanwhile) move its
-    game on with the same question still pending, and the next step would answer it again."""
+    """Whether the decision pending ``before`` was answered by ``now`` (or is no longer asked:
+    a fact told to an epic group withdraws it and asks it again, under a new id, or asks
+    another first). Not merely a later version: the next step would answer it again."""
     return now.over or now.decision is None or before.decision is None or now.decision.id != before.decision.id
 
 
@@ -348,22 +348,28 @@ return version >= arguments[0] && box.querySelector("strong") !== null
 call to the page rather than one per element looked at)."""
 
 
-def decide(browser: WebDriver, view: Now) -> None:
-    """Answer the pending decision in the page as a player in a hurry would. The page may draw
-    the table again meanwhile (the epic organizer tells a group something): the clicks are then
-    made again on the decision drawn anew, which a click on a vanished button never reached."""
+def decide(browser: WebDriver, view: Now, gone: Callable[[], bool]) -> bool:
+    """Answer the pending decision in the page as a player in a hurry would; False if it was
+    ``gone`` from the game first (nothing clicked). The epic organizer may tell the group
+    something meanwhile, and the page draws the table again: the question asked again (the
+    clicks are then made again on it, which a click on a vanished button never reached), or
+    set aside for another (an effect another group aimed here, its enemy picked by this
+    seat, with other buttons than the question looked at): the step is over then, and the
+    next one looks at the game again."""
     decision = view.decision
     assert decision is not None
     for _ in range(5):
         until(
             browser,
-            lambda d: d.execute_script(SHOWN, view.version),
+            lambda d: gone() or d.execute_script(SHOWN, view.version),
             f"the page of {decision.seat} does not show its decision {decision.id} ({decision.prompt})",
         )
+        if gone():
+            return False
         try:
             answer(browser.find_element(By.ID, "decision"), decision)
-            return
-        except StaleElementReferenceException:
+            return True
+        except (StaleElementReferenceException, NoSuchElementException):
             continue
     raise AssertionError(f"the decision {decision.id} kept being drawn again")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, cast
 
+from bots.lcg_encounter import reveals
 from bots.lcg_greedy import GreedyBot
 from domain.game import Game
 from domain.kernel.decisions import Choice, Decision
@@ -754,3 +755,26 @@ def test_the_ship_is_kept_for_the_dreadnaught_when_a_sea_monster_attacks_first()
     assert str(run.uid("Pride of Lebennin")) in {o.id for o in defend.options}
     choice = _greedy(run.game)
     assert choice != (str(run.uid("Pride of Lebennin")),) and choice != ("undefended",)
+
+
+def test_the_dreadnaughts_reveals_are_drawn_from_its_encounter_deck_only() -> None:
+    """The quest planner's reveal at Searching the High Seas: never a card its setup keeps
+    out of the encounter deck (the Corsair deck's enemies, the set-aside Dreadnaught and
+    elites, the ships), and a ship-enemy it may turn up is a ship, which only a ship defends."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "zones": {"p1.allies": ["Pride of Lebennin"], "staging": ["Mouths of Anduin"]},
+            },
+        }
+    )
+    decision = _until(run, "lcg.quest.commit")
+    found = reveals(view(cast(LcgState, run.game.state), decision.seat))
+    assert found is not None
+    enemies = {r.enemy.name: r.enemy for r in found if r.enemy is not None}
+    assert not {"Corsair Plunderer", "Umbar Captain", "Dreadnaught", "Ophidian"} & set(enemies)
+    assert "Ship" in enemies["War Galley"].traits
+    assert abs(sum(r.chance for r in found) - 1) < 1e-9

@@ -15,6 +15,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from domain.lcg.cards import CARDS
+from domain.lcg.cards.hunt_for_the_dreadnaught import (
+    CORSAIRS,
+    DREADNAUGHT,
+    ELITES,
+    FLEET,
+    GONDORIAN_WARSHIP,
+    SETUP_CARDS,
+)
 from domain.lcg.scenarios import SCENARIOS, load
 from projections.lcg import CardView, TableView
 
@@ -56,6 +64,12 @@ REVEALED_HARM = {
 plan can answer (commit fewer, keep a spare defender), by card; others count none."""
 
 
+OUTSIDE_THE_DECK = frozenset({DREADNAUGHT, *ELITES, *CORSAIRS, *FLEET, GONDORIAN_WARSHIP, *SETUP_CARDS.values()})
+"""Cards of an encounter set that its setup keeps out of the encounter deck (The Hunt for the
+Dreadnaught: the unique enemies set aside, the 13 Corsairs in their own deck, the fleet and
+the Gondorian Warships set aside, the setup cards): no reveal turns them up."""
+
+
 def _codes(view: TableView) -> set[str]:
     return {q.code for q in (view.quest,) if q is not None}
 
@@ -68,7 +82,7 @@ def composition(view: TableView) -> Counter[str] | None:
     found = next((s for s in SCENARIOS.values() if quests & set(s.quest)), None)
     if found is None:
         return None
-    left = Counter(found.encounter_deck("standard"))
+    left = Counter(code for code in found.encounter_deck("standard") if code not in OUTSIDE_THE_DECK)
     seen: dict[int, str] = {}
 
     def mark(card: CardView) -> None:
@@ -110,10 +124,16 @@ def reveals(view: TableView) -> list[Reveal] | None:
                 hit_points=d.hit_points,
                 threat=d.threat,
                 engagement_cost=d.engagement_cost,
+                keywords=d.keywords,
+                traits=d.traits,
             )
         threat = d.threat if d.type in ("enemy", "location") else 0
         harm = REVEALED_HARM.get(code, "")
-        key = (threat, harm, d.attack, d.defense, d.hit_points, d.engagement_cost) if enemy else (threat, harm)
+        key = (
+            (threat, harm, d.attack, d.defense, d.hit_points, d.engagement_cost, "Ship" in d.traits)
+            if enemy
+            else (threat, harm)
+        )
         count, first = grouped.get(key, (0, Reveal(0.0, threat, enemy, harm)))
         grouped[key] = (count + n, first)
     return [

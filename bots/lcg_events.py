@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bots import lcg_plans
+from bots import lcg_plans, lcg_ships
 from domain.kernel.decisions import Choice, Decision, Option
 from projections.lcg import CardView, PlayerView, TableView
 
@@ -71,6 +71,8 @@ def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> boo
                 h.type == "hero" and (h.defense or 0) > min(r.defense or 0 for r in ready_heroes) for h in exhausted
             )
         )
+    if name == "For Gondor!" and _before_player_attacks(decision, me) and lcg_ships.dreadnaught_gain(me, 1) >= 2:
+        return True
     if name in ("For Gondor!", "Blade Mastery"):
         return _before_player_attacks(decision, me) and not _killable(me) and _killable(me, 1)
     if name == "Sneak Attack":
@@ -119,15 +121,22 @@ def play_event(decision: Decision, view: TableView) -> Choice | None:
     return None
 
 
+DRAWS = {"Valiant Sacrifice": 2}
+"""The cards a Response event draws (core-024)."""
+
+
 def respond(decision: Decision, view: TableView, seen: Seen) -> Choice:
-    """A Response event: cancels and card draw are always worth it; Swift Strike when its
-    2 damage leaves an engaged enemy within reach of one more attack."""
+    """A Response event: cancels and card draw are worth it (a draw not when Tolfalas
+    Landing makes it cost threat the player cannot spare, ``lcg_ships.draw_worth``); Swift
+    Strike when its 2 damage leaves an engaged enemy within reach of one more attack."""
     yes = next((o for o in decision.options if o.id == "yes"), None)
     if yes is None:
         return ("no",)
     card = seen.get(yes.card or -1)
+    me = next(p for p in view.players if p.seat == decision.seat)
+    if card is not None and not lcg_ships.draw_worth(view, me, DRAWS.get(card.name, 0)):
+        return ("no",)
     if card is not None and card.name == "Swift Strike":
-        me = next(p for p in view.players if p.seat == decision.seat)
         return ("yes",) if any(_left(e) <= 4 for e in me.engaged) else ("no",)
     return ("yes",)
 

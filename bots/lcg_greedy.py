@@ -67,6 +67,8 @@ WORST_FIRST = frozenset(
 )
 """Decisions that take something from the seat (exhaust a character, attach Caught in a Web,
 remove a questing character, discard an attachment or a card): it gives the least useful."""
+GANDALF_DRAWS = 3
+"""Gandalf's "draw 3 cards" (core-073)."""
 KEEPABLE_HAND = 2
 """Setup hands with fewer cards the heroes can pay for in two rounds are mulliganed."""
 
@@ -257,6 +259,7 @@ class GreedyBot:
             "otd-045.travel": lcg_hobbit.secret_entrance,
             "otd-047.response": lcg_hobbit.western_slopes,
             "thftd.setup.fleet": lambda d, v: lcg_ships.fleet(d, v),
+            "thftd-008.setup": self._shuffle_back,
             "thftd-027.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-032.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-043.shadow": lambda d, v: lcg_ships.threat_or_boarding(d, v),
@@ -313,6 +316,38 @@ class GreedyBot:
             if (c.cost or 0) <= (len(me.heroes) * 2 if c.sphere == "neutral" else income.get(c.sphere, 0))
         ]
         return ("keep",) if len(early) >= KEEPABLE_HAND else ("mulligan",)
+
+    def _shuffle_back(self, decision: Decision, view: TableView) -> Choice | None:
+        """Pride of Lebennin's 5 cards shuffled back from an 11-card hand (thftd-008): those
+        the first rounds can least use. Kept first: Steward of Gondor (2 resources a round),
+        the allies one round's resources pay for, then the dearer allies and the cheap
+        attachments, then the cheap events; a second copy of a title ranks a tier lower."""
+        me = _me(view, decision.seat)
+        hand = {c.uid: c for c in me.hand or []}
+        offered = [o for o in decision.options if o.card in hand]
+        if len(offered) < decision.min:
+            return None
+        income = len(me.heroes)
+        seen: set[str] = set()
+
+        def tier(c: CardView) -> int:
+            cost = c.cost or 0
+            if c.name == STEWARD:
+                return 4
+            if c.type == "ally":
+                return 3 if cost <= income else 2 if cost <= 2 * income else 0
+            if c.type == "attachment":
+                return 2 if cost <= income else 0
+            return 1 if cost <= 1 else 0
+
+        def keep(o: Option) -> tuple[int, int]:
+            c = hand[o.card or 0]
+            again = c.name in seen
+            seen.add(c.name)
+            return (tier(c) - int(again), -(c.cost or 0))
+
+        ranked = sorted(offered, key=keep)
+        return tuple(o.id for o in ranked[: decision.min])
 
     # -- planning --------------------------------------------------------------------
 
@@ -429,7 +464,7 @@ class GreedyBot:
             return ("threat",)
         if "damage" in ids and any(p.engaged for p in view.players):
             return ("damage",)
-        return ("draw",)
+        return ("draw",) if lcg_ships.draw_worth(view, me, GANDALF_DRAWS) else ("threat",)
 
     def _eowyn_discard(self, decision: Decision, view: TableView) -> Choice | None:
         """Éowyn's +1 willpower costs a card from the hand: the one worth least (the
@@ -487,6 +522,9 @@ class GreedyBot:
                 me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
             )
         plan = dataclasses.replace(plan, optional=lcg_plans.chosen_prey(view, me, ready))
+        coming_stage = lcg_ships.arriving(view)
+        if coming_stage is not None:
+            plan = dataclasses.replace(plan, arriving=coming_stage[0], arrival=coming_stage[1])
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:

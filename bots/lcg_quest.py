@@ -43,7 +43,7 @@ PROGRESS_ON_KILL = 2.0
 """Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""
 SHIP_LOST = 3 * HERO_LOST
 """Losing the last ship eliminates the player (The Hunt for the Dreadnaught)."""
-SHIP_DAMAGE = 1.0
+SHIP_DAMAGE = 1.5
 """A point of damage on a ship: its hit points are the player's life, and nothing in the
 ready-made decks heals it."""
 DREADNAUGHT_DAMAGE = 2.0
@@ -81,6 +81,11 @@ class Round:
     optional: CardView | None = None
     """An enemy the seat may engage by choice after the quest (bots/lcg_plans.py): each plan
     is priced with it fought and without, the better of the two."""
+    arriving: CardView | None = None
+    """An enemy the next stage brings, engaged and attacking this round, if the quest's
+    progress defeats the current stage (the Dreadnaught, bots/lcg_ships.py)."""
+    arrival: float = 0.0
+    """The willpower beyond the quest's threat that defeats the stage and brings ``arriving``."""
 
 
 def _left(card: CardView) -> int:
@@ -192,7 +197,17 @@ def _revealed(
         willpower -= len(chosen)
     elif reveal.harm == HERO_STUCK:
         harm = STUCK
-    return _quest(willpower, plan, reveal.threat * plan.reveal_share) + _fight(left, fight) + harm
+    revealed = reveal.threat * plan.reveal_share
+    return _quest(willpower, plan, revealed) + _fight(left, _arrived(fight, willpower, revealed)) + harm
+
+
+def _arrived(plan: Round, willpower: int, revealed: float = 0.0) -> Round:
+    """The round's enemies with ``plan.arriving`` among them when the quest's progress
+    defeats the stage."""
+    if plan.arriving is None or willpower - plan.staging - revealed < plan.arrival:
+        return plan
+    enemies = sorted((*plan.enemies, plan.arriving), key=lambda e: -(e.attack or 0))
+    return dataclasses.replace(plan, enemies=tuple(enemies))
 
 
 def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round) -> float:
@@ -204,7 +219,7 @@ def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], pla
         left_alone = dataclasses.replace(plan, optional=None)
         return min(_round(chosen, willpower, left, fought), _round(chosen, willpower, left, left_alone))
     if not plan.reveals:
-        return _quest(willpower, plan) + _fight(left, plan)
+        return _quest(willpower, plan) + _fight(left, _arrived(plan, willpower))
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]
     return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan) for r in plan.reveals)

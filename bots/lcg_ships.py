@@ -10,6 +10,7 @@ it and live, and pays threat rather than let more Corsairs board while its threa
 from __future__ import annotations
 
 from domain.kernel.decisions import Choice, Decision, Option
+from domain.lcg.cards import CARDS
 from projections.lcg import CardView, PlayerView, TableView
 
 FLEET_ORDER = (
@@ -199,3 +200,75 @@ def ship_kept(enemy: CardView, candidates: list[CardView], view: TableView, me: 
         return False
     massive = [e for e in view.staging if _ship_enemy(e) and "Massive" in e.keywords]
     return any(_ship_enemy(e) for e in [*me.engaged, *massive])
+
+
+FIRST_STAGE = "Searching the High Seas"
+PROGRESS_CAP = 5
+"""Stage 1B takes at most 5 progress per player a round (thftd-004)."""
+DREADNAUGHT_CODE = "thftd-013"
+HIT_POINTS_PER_PLAYER = 15
+
+
+def arriving(view: TableView) -> tuple[CardView, float] | None:
+    """The Dreadnaught and the willpower beyond the quest's threat that brings it this round.
+
+    Stage 1B advances as the quest phase ends (thftd-004) and 2A puts the Dreadnaught in the
+    staging area (thftd-005): with engagement cost 0 it engages in this round's encounter
+    phase and attacks in its combat phase, when only a ship may defend and the characters
+    that quested are exhausted. The quest's progress goes to the active location first, then
+    to the stage (at most 5 per player a round): None when no quest this round can defeat it."""
+    quest = view.quest
+    if quest is None or quest.name != FIRST_STAGE:
+        return None
+    players = max(1, sum(1 for p in view.players if not p.eliminated))
+    left = (quest.quest_points or 0) - quest.progress - quest.other_groups
+    if left > PROGRESS_CAP * players:
+        return None
+    active = view.active_location
+    before = (active.quest_points or 0) - active.progress if active is not None else 0
+    d = CARDS[DREADNAUGHT_CODE]
+    dreadnaught = CardView(
+        uid=-2,
+        code=DREADNAUGHT_CODE,
+        name=d.name,
+        type="enemy",
+        attack=d.attack,
+        defense=d.defense,
+        hit_points=HIT_POINTS_PER_PLAYER * players,
+        threat=d.threat,
+        engagement_cost=0,
+        keywords=d.keywords,
+        traits=d.traits,
+    )
+    return dreadnaught, float(before + max(1, left))
+
+
+DRAW_TAX = "Tolfalas Landing"
+"""While in the staging area: a player drawing N cards by a player card effect raises their
+threat by N (thftd-038), each copy on its own."""
+
+
+def draw_worth(view: TableView, me: PlayerView, cards: int) -> bool:
+    """Whether drawing ``cards`` by a player card effect is worth what Tolfalas Landing in
+    the staging area takes for it: not once the threat it raises passes
+    ``THREAT_BEFORE_BOARDING`` (a few more points pull every Corsair in the staging area in
+    and bring the 50 that eliminates the player)."""
+    tax = cards * sum(1 for c in view.staging if c.name == DRAW_TAX)
+    return tax == 0 or me.threat + tax <= THREAT_BEFORE_BOARDING
+
+
+def dreadnaught_gain(me: PlayerView, bonus: int) -> int:
+    """The damage more the ready characters put on the engaged Dreadnaught this round when
+    each gets ``bonus`` attack (For Gondor!): their attacks are summed against its defense,
+    up to the round's 5 (``DAMAGE_CAP``) and its hit points left."""
+    target = next((e for e in me.engaged if e.name == DREADNAUGHT and e.type == "enemy"), None)
+    if target is None:
+        return 0
+    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and (c.attack or 0) > 0]
+    power = sum(c.attack or 0 for c in ready)
+    cap = min(DAMAGE_CAP, (target.hit_points or 0) - target.damage - target.other_groups)
+
+    def dealt(total: int) -> int:
+        return max(0, min(cap, total - (target.defense or 0)))
+
+    return dealt(power + bonus * len(ready)) - dealt(power)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import uuid
 from typing import Any, cast
 
+from bots.lcg_encounter import reveals
 from bots.lcg_greedy import GreedyBot
+from bots.lcg_ships import draw_worth
 from domain.game import Game
 from domain.kernel.decisions import Choice, Decision
 from domain.lcg.decks.ready_made import playable_part, ready_made
@@ -142,6 +144,33 @@ def test_the_fleet_is_the_sturdiest_ship() -> None:
     names = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).offered}
     (picked,) = _greedy(game)
     assert names[next(o.card for o in decision.options if o.id == picked) or 0] == "Pride of Lebennin"
+
+
+def test_pride_of_lebennin_shuffles_back_the_cards_the_first_rounds_cannot_use() -> None:
+    """Pride of Lebennin draws 5 more cards, then 5 of the 11 go back into the deck
+    (thftd-008): with the Leadership deck at seed 3, Gandalf and Grim Resolve (5 each, more
+    than a round's 3 resources) and the second Sneak Attack go back; both Guards of the
+    Citadel (2) and both Snowbourn Scouts (1) stay to come down in the first rounds."""
+    deck = playable_part(ready_made()["leadership"])
+    game = Game.start(
+        uuid.uuid4(),
+        ruleset("lcg"),
+        LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 3),
+    )
+    for _ in range(10):
+        decision = _pending(game)
+        if decision.rule == "thftd-008.setup":
+            break
+        game.answer(decision.seat, decision.id, _greedy(game))
+    decision = _pending(game)
+    assert decision.rule == "thftd-008.setup"
+    hand = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).players[0].hand or []}
+    chosen = set(_greedy(game))
+    back = sorted(hand[o.card or 0] for o in decision.options if o.id in chosen)
+    kept = sorted(hand[o.card or 0] for o in decision.options if o.id not in chosen)
+    assert len(back) == 5
+    assert {"Gandalf", "Grim Resolve", "Sneak Attack"} <= set(back)
+    assert kept.count("Guard of the Citadel") == 2 and kept.count("Snowbourn Scout") == 2
 
 
 def _skiff(threat: int) -> Run:
@@ -873,3 +902,126 @@ def test_secret_entrance_names_the_commonest_type_left_in_the_encounter_deck() -
     named = _pending(run.game)
     assert named.rule == "otd-045.travel"
     assert _greedy(run.game) == ("location",)
+
+
+def test_the_ship_stays_back_from_the_quest_that_brings_the_dreadnaught() -> None:
+    """Stage 1B advances as the quest phase ends, and the Dreadnaught it brings (engagement
+    cost 0) engages and attacks in the same round, when only a ship may defend (thftd-004,
+    thftd-005): with 1 progress left to make, the heroes' willpower defeats the stage and
+    Pride of Lebennin stays ready to defend against the Dreadnaught; with 8 left the stage
+    cannot fall this round and its willpower quests."""
+
+    def ship_commits(progress: int) -> bool:
+        run = Run(
+            {
+                "game": {
+                    "scenario": "hunt-for-the-dreadnaught",
+                    "players": 1,
+                    "heroes": [["Aragorn", "Gimli", "Legolas"]],
+                },
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "zones": {
+                        "p1.allies": ["Pride of Lebennin"],
+                        "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
+                        "staging": ["Mouths of Anduin"],
+                    },
+                },
+            }
+        )
+        _until(run, "lcg.quest.commit")
+        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
+
+    assert ship_commits(0)
+    assert not ship_commits(7)
+
+
+def test_the_dreadnaughts_reveals_are_drawn_from_its_encounter_deck_only() -> None:
+    """The quest planner's reveal at Searching the High Seas: never a card its setup keeps
+    out of the encounter deck (the Corsair deck's enemies, the set-aside Dreadnaught and
+    elites, the ships), and a ship-enemy it may turn up is a ship, which only a ship defends."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "zones": {"p1.allies": ["Pride of Lebennin"], "staging": ["Mouths of Anduin"]},
+            },
+        }
+    )
+    decision = _until(run, "lcg.quest.commit")
+    found = reveals(view(cast(LcgState, run.game.state), decision.seat))
+    assert found is not None
+    enemies = {r.enemy.name: r.enemy for r in found if r.enemy is not None}
+    assert not {"Corsair Plunderer", "Umbar Captain", "Dreadnaught", "Ophidian"} & set(enemies)
+    assert "Ship" in enemies["War Galley"].traits
+    assert abs(sum(r.chance for r in found) - 1) < 1e-9
+
+
+LEADERSHIP_HEROES = ["Aragorn", "Théodred", "Glóin"]
+
+
+def test_for_gondor_is_played_when_it_brings_the_dreadnaughts_five_a_round() -> None:
+    """Aragorn, Théodred and Glóin (7 attack) put 3 damage through the Dreadnaught's 4
+    defense; For Gondor! (+1 attack to each of them and to the ship) makes it the round's 5:
+    it is played before the attacks although it kills nothing."""
+
+    def plays(hand: list[str]) -> bool:
+        run = Run(
+            {
+                "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [LEADERSHIP_HEROES]},
+                "position": {
+                    "at": "lcg.combat.enemy-attacks",
+                    "phase": "combat",
+                    "threat": {"p1": 30},
+                    "zones": {
+                        "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                        "p1.heroes": [{"card": h, "resources": 1} for h in ("Aragorn", "Théodred", "Glóin")],
+                        "p1.hand": hand,
+                        "p1.engaged": ["Dreadnaught"],
+                        "p1.allies": [{"card": "Pride of Lebennin", "exhausted": True}],
+                    },
+                },
+            }
+        )
+        decision = _pending(run.game)
+        for _ in range(10):
+            if decision.rule == "lcg.combat.player-attack":
+                return False
+            choice = _greedy(run.game)
+            if any(o.id in choice and o.label.startswith("Play For Gondor!") for o in decision.options):
+                return True
+            run.game.answer(decision.seat, decision.id, choice)
+            decision = _pending(run.game)
+        raise AssertionError("no attack came")
+
+    assert plays(["For Gondor!"])
+
+
+def test_no_card_is_drawn_when_tolfalas_landing_would_raise_the_threat_too_far() -> None:
+    """Tolfalas Landing in the staging area raises by N the threat of a player whom a player
+    card makes draw N cards (thftd-038): Valiant Sacrifice's 2 cards and Gandalf's 3 are
+    declined at 45 threat, taken at 30, and taken at 45 with no Tolfalas Landing staged."""
+
+    def worth(threat: int, staging: list[str], cards: int) -> bool:
+        run = Run(
+            {
+                "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [LEADERSHIP_HEROES]},
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "threat": {"p1": threat},
+                    "zones": {"p1.allies": ["Pride of Lebennin"], "staging": staging},
+                },
+            }
+        )
+        decision = _until(run, "lcg.quest.commit")
+        table = view(cast(LcgState, run.game.state), decision.seat)
+        return draw_worth(table, table.players[0], cards)
+
+    assert not worth(45, ["Tolfalas Landing"], 2)
+    assert not worth(38, ["Tolfalas Landing"], 3)
+    assert worth(30, ["Tolfalas Landing"], 2)
+    assert worth(45, ["Mouths of Anduin"], 3)

@@ -353,7 +353,19 @@ class GreedyBot:
 
     def _play(self, decision: Decision, view: TableView) -> Choice | None:
         cards = visible_cards(view)
-        plays = [o for o in decision.options if o.card in cards and cards[o.card].name not in NOT_WORTH_PLAYING]
+        me = _me(view, decision.seat)
+        kept = lcg_plans.reserve(view, me)
+
+        def affordable(c: CardView) -> bool:
+            # what stays in the card's sphere after paying for it covers the events kept for the troll
+            pool = sum(h.resources for h in me.heroes if h.sphere == c.sphere)
+            return c.sphere not in kept or pool - (c.cost or 0) >= kept[c.sphere]
+
+        plays = [
+            o
+            for o in decision.options
+            if o.card in cards and cards[o.card].name not in NOT_WORTH_PLAYING and affordable(cards[o.card])
+        ]
         if not plays:
             return ("done",)
 
@@ -458,8 +470,11 @@ class GreedyBot:
         if "draw" not in ids:
             cards = visible_cards(view)
             enemies = [cards[o.card] for o in decision.options if o.card in cards and cards[o.card].type == "enemy"]
-            return (str(max(enemies, key=lambda e: e.attack or 0).uid),) if enemies else None
+            key = lambda e: (e.name in lcg_plans.MUST_DIE, e.attack or 0)  # noqa: E731
+            return (str(max(enemies, key=key).uid),) if enemies else None
         me = _me(view, decision.seat)
+        if "damage" in ids and lcg_plans.troll_to_wound(view, me):
+            return ("damage",)
         if me.threat >= 35 or lcg_plans.troll_coming(view, me):
             return ("threat",)
         if "damage" in ids and any(p.engaged for p in view.players):
@@ -521,7 +536,9 @@ class GreedyBot:
             plan = Round(
                 me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
             )
-        plan = dataclasses.replace(plan, optional=lcg_plans.chosen_prey(view, me, ready))
+        plan = dataclasses.replace(
+            plan, optional=lcg_plans.chosen_prey(view, me, ready), useful=lcg_plans.useful_progress(view)
+        )
         coming_stage = lcg_ships.arriving(view)
         if coming_stage is not None:
             plan = dataclasses.replace(plan, arriving=coming_stage[0], arrival=coming_stage[1])

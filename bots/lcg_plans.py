@@ -23,6 +23,8 @@ damage stays and brings nearer the progress that removes him (otd-073).
 
 from __future__ import annotations
 
+import math
+
 from projections.lcg import CardView, PlayerView, TableView
 
 MUST_DIE = frozenset({"Hill Troll"})
@@ -105,6 +107,22 @@ def hunt(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | N
     return None
 
 
+def useful_progress(view: TableView) -> float:
+    """The progress a quest success can still place this round: what the active location
+    lacks and what the stage lacks. Progress beyond a stage's quest points is lost (Core Set
+    rulebook, Quest Resolution), and at To the River... (1B), which holds while a Hill Troll
+    is in play, every character committed past its 8 points is one fewer to fight the troll.
+    Unbounded in an Epic Multiplayer group, whose stage counts every group's progress."""
+    stage = view.quest
+    if stage is None or stage.quest_points is None or stage.other_groups:
+        return math.inf
+    location = view.active_location
+    lacking = 0
+    if location is not None and location.quest_points is not None:
+        lacking = max(0, location.quest_points - location.progress)
+    return float(lacking + max(0, stage.quest_points - stage.progress))
+
+
 def fighter(card: CardView) -> bool:
     """A character that hits at least as hard as it quests (Thalin, Legolas, Gimli): kept
     for the troll; a quester (Éowyn, 4 willpower, 1 attack) adds little to the attack and
@@ -138,6 +156,46 @@ def troll_coming(view: TableView, me: PlayerView) -> bool:
         and c.engagement_cost <= me.threat + 1
         for c in view.staging
     )
+
+
+RESERVES = {"Feint": ("tactics", 1), "The Galadhrim's Greeting": ("spirit", 3)}
+"""Events whose cost is kept in the heroes' pools while a must-die enemy is about (by name:
+sphere and cost): a Feint stops a Hill Troll's attack, whose excess damage is threat (an ally
+given up to it costs 3 to 5), and The Galadhrim's Greeting takes 6 threat off while the troll
+waits in the staging area for the threat to reach its engagement cost."""
+
+
+def reserve(view: TableView, me: PlayerView) -> dict[str, int]:
+    """Resources kept by sphere for the events in hand that answer a must-die enemy: a Feint
+    while one is engaged with the seat or will engage it this round, the Greeting while one
+    in the staging area is within 3 threat of engaging (a planning phase spent to the last
+    resource left both in hand when the troll came, core-082)."""
+    kept: dict[str, int] = {}
+    hand = {c.name for c in me.hand or []}
+    near = any(
+        c.name in MUST_DIE and c.engagement_cost is not None and c.engagement_cost <= me.threat + 3
+        for c in view.staging
+    )
+    wanted = {
+        "Feint": bool(trolls(view, me)),
+        "The Galadhrim's Greeting": near and not any(e.name in MUST_DIE for e in me.engaged),
+    }
+    for name, (sphere, cost) in RESERVES.items():
+        if name in hand and wanted[name]:
+            kept[sphere] = kept.get(sphere, 0) + cost
+    return kept
+
+
+GANDALF_THREAT = 40
+"""Below this threat Gandalf's 4 damage goes to a must-die enemy rather than 5 threat off."""
+
+
+def troll_to_wound(view: TableView, me: PlayerView) -> bool:
+    """A must-die enemy is in play (engaged or in the staging area) and the threat is not yet
+    pressing: Gandalf's 4 damage stays on it, nearly half of what it takes through its
+    defense (9 hit points, 3 defense), where 5 threat off only puts off its engagement."""
+    enemies = [*view.staging, *(e for p in view.players for e in p.engaged)]
+    return me.threat < GANDALF_THREAT and any(e.name in MUST_DIE for e in enemies)
 
 
 def chosen_prey(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | None:

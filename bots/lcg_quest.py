@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -86,6 +87,9 @@ class Round:
     progress defeats the current stage (the Dreadnaught, bots/lcg_ships.py)."""
     arrival: float = 0.0
     """The willpower beyond the quest's threat that defeats the stage and brings ``arriving``."""
+    useful: float = math.inf
+    """Progress the quest can still take this round (bots/lcg_plans.py ``useful_progress``):
+    what the active location and the stage lack; willpower beyond it gains nothing."""
 
 
 def _left(card: CardView) -> int:
@@ -156,7 +160,7 @@ def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
     and ``revealed`` threat more."""
     margin = willpower - plan.staging - revealed
     if margin >= 0:
-        return -float(margin)
+        return -min(float(margin), plan.useful)
     raised = -margin
     if plan.threat + raised >= 50:
         return 100.0
@@ -243,7 +247,10 @@ def commit(
         plans: list[tuple[CardView, ...]] = [
             combo for k in range(len(questers) + 1) for combo in itertools.combinations(questers, k)
         ]
-        best: tuple[CardView, ...] = min(plans, key=lambda p: (price(p), -len(p)))
+        # on equal prices more questers (a margin against what the staging step reveals), unless
+        # the quest takes no more progress: then a character left ready may yet defend or hunt
+        more = -1 if math.isinf(plan.useful) else 1
+        best: tuple[CardView, ...] = min(plans, key=lambda p: (price(p), more * len(p)))
         return list(best)
     chosen = [c for c in questers if c.uid in readies]
     rest = sorted((c for c in questers if c.uid not in readies), key=lambda c: -(c.willpower or 0))

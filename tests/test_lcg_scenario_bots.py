@@ -1025,3 +1025,84 @@ def test_no_card_is_drawn_when_tolfalas_landing_would_raise_the_threat_too_far()
     assert not worth(38, ["Tolfalas Landing"], 3)
     assert worth(30, ["Tolfalas Landing"], 2)
     assert worth(45, ["Mouths of Anduin"], 3)
+
+
+def test_past_to_the_rivers_eight_points_only_eowyn_quests() -> None:
+    """To the River... (1B) holds while the Hill Troll is in play and progress past its 8
+    quest points is lost: with 8 on it, Éowyn's 4 willpower beats the staging area and
+    Thalin and Legolas stay ready for the troll (the old plan sent them too, for progress
+    that went nowhere); with none on it, they quest."""
+
+    def committed(progress: int) -> set[str]:
+        run = _etl(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Éowyn", "Thalin", "Legolas"],
+                "staging": ["Hill Troll"],
+                "quest": [{"card": "To the River...", "progress": progress}],
+            },
+            threat=25,
+        )
+        _until(run, "lcg.quest.commit")
+        names = {str(run.uid(h)): h for h in ("Éowyn", "Thalin", "Legolas")}
+        return {names[i] for i in _greedy(run.game) if i in names}
+
+    assert committed(8) == {"Éowyn"}
+    assert committed(0) == {"Éowyn", "Thalin", "Legolas"}
+
+
+def test_a_feint_keeps_its_tactics_resource_while_a_hill_troll_is_engaged() -> None:
+    """With a Feint in hand and the Hill Troll engaged, Thalin's and Legolas' last two
+    resources do not go on a Veteran Axehand: one stays to Feint the troll's attack (its
+    excess damage is threat); with no troll about, the Axehand is played."""
+
+    def plays_axehand(engaged: list[str]) -> bool:
+        run = _etl(
+            "lcg.planning",
+            "planning",
+            {
+                "p1.heroes": ["Éowyn", {"card": "Thalin", "resources": 1}, {"card": "Legolas", "resources": 1}],
+                "p1.hand": ["Feint", "Veteran Axehand"],
+                "p1.engaged": engaged,
+                "quest": ["To the River..."],
+            },
+            threat=25,
+        )
+        decision = _until(run, "lcg.planning.play-ally")
+        axehand = next(o.id for o in decision.options if o.card == run.uid("Veteran Axehand"))
+        return _greedy(run.game) == (axehand,)
+
+    assert not plays_axehand(["Hill Troll"])
+    assert plays_axehand([])
+
+
+def test_gandalfs_four_damage_goes_on_the_hill_troll() -> None:
+    """Gandalf enters with the Hill Troll in the staging area and the threat at 29, a point
+    from its engagement: his 4 damage stays on the troll (9 hit points), where 5 threat off
+    only put off its engagement (the old choice)."""
+    run = _etl(
+        "lcg.planning",
+        "planning",
+        {
+            "p1.heroes": [
+                {"card": "Éowyn", "resources": 2},
+                {"card": "Thalin", "resources": 2},
+                {"card": "Legolas", "resources": 1},
+            ],
+            "p1.hand": ["Gandalf"],
+            "staging": ["Hill Troll", "Wargs"],
+            "quest": ["To the River..."],
+        },
+        threat=29,
+    )
+    decision = _until(run, "lcg.planning.play-ally")
+    run.game.answer(decision.seat, decision.id, (next(o.id for o in decision.options if o.card == run.uid("Gandalf")),))
+    use = _until(run, "core-073.response")
+    run.game.answer(use.seat, use.id, ("yes",))
+    mode = _pending(run.game)
+    assert {"damage", "threat"} <= {o.id for o in mode.options}
+    assert _greedy(run.game) == ("damage",)
+    run.game.answer(mode.seat, mode.id, ("damage",))
+    _until(run, "core-073.response")
+    assert _greedy(run.game) == (str(run.uid("Hill Troll")),)

@@ -27,6 +27,7 @@ from bots.lcg_encounter import reveals
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
+from domain.lcg.rules.planning import ACTION as ACTION_OPTION
 from projections.lcg import CardView, PlayerView, TableView
 
 Handler = Callable[[Decision, TableView], Choice | None]
@@ -256,6 +257,7 @@ class GreedyBot:
             "otd-037.when-revealed": lcg_hobbit.name_sphere,
             "otd-045.travel": lcg_hobbit.secret_entrance,
             "otd-047.response": lcg_hobbit.western_slopes,
+            "otd-020.action": lcg_hobbit.arkenstone_x,
             "thftd.setup.fleet": lambda d, v: lcg_ships.fleet(d, v),
             "thftd-027.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
             "thftd-032.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
@@ -318,13 +320,23 @@ class GreedyBot:
 
     def _play(self, decision: Decision, view: TableView) -> Choice | None:
         cards = visible_cards(view)
-        plays = [o for o in decision.options if o.card in cards and cards[o.card].name not in NOT_WORTH_PLAYING]
+        # The Arkenstone's Action (for threat) only when it lets an ally in hand be played
+        arkenstone = lcg_hobbit.arkenstone_shortfall(view, decision.seat) is not None
+
+        def discount(o: Option) -> bool:
+            return o.id.startswith(ACTION_OPTION) and cards[o.card or 0].name == lcg_hobbit.ARKENSTONE
+
+        plays = [
+            o
+            for o in decision.options
+            if o.card in cards and cards[o.card].name not in NOT_WORTH_PLAYING and (arkenstone or not discount(o))
+        ]
         if not plays:
             return ("done",)
 
         def worth(o: Option) -> tuple[int, int, int]:
             c = cards[o.card or 0]
-            first = c.type == "ally" or c.name in FIRST_ATTACHMENTS
+            first = c.type == "ally" or c.name in FIRST_ATTACHMENTS or discount(o)
             return (int(first), c.cost or 0, 2 * (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
 
         best = max(plays, key=worth)

@@ -873,3 +873,51 @@ def test_secret_entrance_names_the_commonest_type_left_in_the_encounter_deck() -
     named = _pending(run.game)
     assert named.rule == "otd-045.travel"
     assert _greedy(run.game) == ("location",)
+
+
+def _arkenstone(threat: int) -> Run:
+    """The planning step with The Arkenstone on Aragorn (2 resources) and Faramir (4,
+    Leadership) in hand beside a Gondorian Spearman that Gimli's 3 resources pay for."""
+    return Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Aragorn", "resources": 2},
+                        {"card": "Gimli", "resources": 3},
+                        "Legolas",
+                        "Bilbo Baggins",
+                    ],
+                    "attachments": [{"card": "The Arkenstone", "on": "Aragorn"}],
+                    "p1.hand": ["Faramir", "Gondorian Spearman"],
+                    "quest": ["The Burglar's Turn"],
+                },
+            },
+        }
+    )
+
+
+def test_the_arkenstone_pays_just_what_an_ally_in_hand_lacks() -> None:
+    """The Arkenstone (otd-020) lowers an ally's cost by X for X threat: the bot plays the
+    Spearman it can pay for, then takes X = 2, what Faramir lacks beside Aragorn's 2
+    resources (a random X raised the threat by up to 4 for the same ally), and plays him.
+    At 39 threat the 2 more are not worth it: Faramir stays in hand."""
+    run = _arkenstone(30)
+    x = _until(run, "otd-020.action")
+    assert [o.id for o in x.options] == ["1", "2", "3", "4"]
+    assert _greedy(run.game) == ("2",)
+    run.game.answer(x.seat, x.id, ("2",))
+    play = _until(run, "lcg.planning.play-ally")
+    assert _greedy(run.game) == next((o.id,) for o in play.options if o.card == run.uid("Faramir"))
+    wary = _arkenstone(39)
+    for _ in range(10):
+        decision = _pending(wary.game)
+        assert decision.rule != "otd-020.action"
+        if decision.rule != "lcg.planning.play-ally":
+            break
+        wary.game.answer(decision.seat, decision.id, _greedy(wary.game))
+    assert cast(LcgState, wary.game.state).cards[wary.uid("Faramir")].zone == "p1.hand"

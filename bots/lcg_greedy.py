@@ -718,6 +718,9 @@ class GreedyBot:
         me = _me(view, decision.seat)
         for shown in view.setup:
             cards.setdefault(shown.uid, shown)
+        drawn = lcg_hobbit.cup_for_a_burgle(decision, view, cards)
+        if drawn is not None:
+            return drawn
         for option in decision.options:
             card = cards.get(option.card or -1)
             if card is None:

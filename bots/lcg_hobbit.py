@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bots import lcg_burgle
 from bots.lcg_encounter import composition
 from domain.kernel.decisions import Choice, Decision
 from domain.lcg.cards import CARDS
@@ -107,3 +108,16 @@ def arkenstone_x(decision: Decision, view: TableView) -> Choice | None:
     offered = sorted(int(o.id) for o in decision.options if o.id.isdigit())
     fitting = [x for x in offered if x >= wanted] or offered
     return (str(fitting[0]),) if fitting else None
+
+
+GOLDEN_CUP = "Thrór's Golden Cup"
+
+
+def cup_for_a_burgle(decision: Decision, view: TableView, cards: dict[int, CardView]) -> Choice | None:
+    """In a burgle attempt's action window, when the hand cannot match the turned-up card:
+    Thrór's Golden Cup (otd-024) draws 3 cards for nothing but itself, before The Lonely
+    Mountain's Action spends 2 of Bilbo's resources on one card."""
+    if decision.rule != "lcg.burgle.window" or lcg_burgle.can_succeed(view, _me(view, decision.seat)):
+        return None
+    cup = next((o for o in decision.options if o.card in cards and cards[o.card].name == GOLDEN_CUP), None)
+    return (cup.id,) if cup is not None else None

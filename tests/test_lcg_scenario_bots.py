@@ -42,9 +42,10 @@ def _until(run: Run, rule: str) -> Decision:
     raise AssertionError(f"no {rule} decision came")
 
 
-def _burgle(hand: list[str], bilbo_resources: int) -> Run:
+def _burgle(hand: list[str], bilbo_resources: int, cup: bool = False) -> Run:
     """A successful quest at The Burglar's Turn: Croaking Crows' burgle (1 card matching the
-    turned-up card's sphere and type); every card of the deck is a Leadership ally."""
+    turned-up card's sphere and type); every card of the deck is a Leadership ally; with
+    ``cup``, Thrór's Golden Cup is on Aragorn (its treasure no longer under the mountain)."""
     zones: dict[str, Any] = {
         "p1.heroes": [
             {"card": "Aragorn", "committed": True, "exhausted": True},
@@ -58,7 +59,7 @@ def _burgle(hand: list[str], bilbo_resources: int) -> Run:
         "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
         "staging": ["Smaug the Golden", "The Lonely Mountain"],
         "treasures": [
-            "Thrór's Golden Cup",
+            *([] if cup else ["Thrór's Golden Cup"]),
             "The Arkenstone",
             "Mithril Shirt",
             "Thrór's Battle Axe",
@@ -66,6 +67,9 @@ def _burgle(hand: list[str], bilbo_resources: int) -> Run:
         ],
         "encounter.deck": ["Dark Bats", "Croaking Crows"],
     }
+    if cup:  # Gandalf's willpower for the 2 threat The Lonely Mountain gains with a card less under it
+        zones["attachments"] = [{"card": "Thrór's Golden Cup", "on": "Aragorn"}]
+        zones["p1.allies"] = [{"card": "Gandalf", "committed": True, "exhausted": True}]
     return Run(
         {
             "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
@@ -921,3 +925,16 @@ def test_the_arkenstone_pays_just_what_an_ally_in_hand_lacks() -> None:
             break
         wary.game.answer(decision.seat, decision.id, _greedy(wary.game))
     assert cast(LcgState, wary.game.state).cards[wary.uid("Faramir")].zone == "p1.hand"
+
+
+def test_thrors_golden_cup_draws_for_a_burgle_the_hand_cannot_match() -> None:
+    """The turned-up Guard of the Citadel (a Leadership ally) finds no match in a hand of For
+    Gondor!: Thrór's Golden Cup (otd-024) draws 3 (the two Guards left) before The Lonely
+    Mountain's Action would spend Bilbo's 2 resources on one card, and the attempt succeeds."""
+    run = _burgle(["For Gondor!"], 2, cup=True)
+    window = _until(run, "lcg.burgle.window")
+    golden = run.uid("Thrór's Golden Cup")
+    assert _greedy(run.game) == next((o.id,) for o in window.options if o.card == golden)
+    run.game.answer(window.seat, window.id, _greedy(run.game))
+    _until(run, "lcg.burgle.step-3")
+    assert _greedy(run.game) == ("discard",)

@@ -27,6 +27,7 @@ from bots.lcg_encounter import reveals
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
+from domain.lcg.rules.planning import ACTION as ACTION_OPTION
 from projections.lcg import CardView, PlayerView, TableView
 
 Handler = Callable[[Decision, TableView], Choice | None]
@@ -258,6 +259,7 @@ class GreedyBot:
             "otd-037.when-revealed": lcg_hobbit.name_sphere,
             "otd-045.travel": lcg_hobbit.secret_entrance,
             "otd-047.response": lcg_hobbit.western_slopes,
+            "otd-020.action": lcg_hobbit.arkenstone_x,
             "thftd.setup.fleet": lambda d, v: lcg_ships.fleet(d, v),
             "thftd-008.setup": self._shuffle_back,
             "thftd-027.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
@@ -361,17 +363,26 @@ class GreedyBot:
             pool = sum(h.resources for h in me.heroes if h.sphere == c.sphere)
             return c.sphere not in kept or pool - (c.cost or 0) >= kept[c.sphere]
 
+        # The Arkenstone's Action (for threat) only when it lets an ally in hand be played
+        arkenstone = lcg_hobbit.arkenstone_shortfall(view, decision.seat) is not None
+
+        def discount(o: Option) -> bool:
+            return o.id.startswith(ACTION_OPTION) and cards[o.card or 0].name == lcg_hobbit.ARKENSTONE
+
         plays = [
             o
             for o in decision.options
-            if o.card in cards and cards[o.card].name not in NOT_WORTH_PLAYING and affordable(cards[o.card])
+            if o.card in cards
+            and cards[o.card].name not in NOT_WORTH_PLAYING
+            and affordable(cards[o.card])
+            and (arkenstone or not discount(o))
         ]
         if not plays:
             return ("done",)
 
         def worth(o: Option) -> tuple[int, int, int]:
             c = cards[o.card or 0]
-            first = c.type == "ally" or c.name in FIRST_ATTACHMENTS
+            first = c.type == "ally" or c.name in FIRST_ATTACHMENTS or discount(o)
             return (int(first), c.cost or 0, 2 * (c.willpower or 0) + (c.attack or 0) + (c.defense or 0))
 
         best = max(plays, key=worth)
@@ -761,6 +772,9 @@ class GreedyBot:
         me = _me(view, decision.seat)
         for shown in view.setup:
             cards.setdefault(shown.uid, shown)
+        drawn = lcg_hobbit.cup_for_a_burgle(decision, view, cards)
+        if drawn is not None:
+            return drawn
         for option in decision.options:
             card = cards.get(option.card or -1)
             if card is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bots import lcg_burgle
 from bots.lcg_encounter import composition
 from domain.kernel.decisions import Choice, Decision
 from domain.lcg.cards import CARDS
@@ -73,3 +74,50 @@ def secret_entrance(decision: Decision, view: TableView) -> Choice | None:
         return None
     weakest = min(offered, key=lambda h: ((h.attack or 0) + (h.defense or 0), h.willpower or 0))
     return (str(weakest.uid),)
+
+
+ARKENSTONE = "The Arkenstone"
+THREAT_TO_SPARE = 40
+"""The Arkenstone raises its controller's threat: not past this (50 eliminates the player)."""
+
+
+def _arkenstone_host(me: PlayerView) -> CardView | None:
+    return next((h for h in me.heroes if any(a.name == ARKENSTONE for a in h.attachments)), None)
+
+
+def arkenstone_shortfall(view: TableView, seat: str) -> int | None:
+    """The X worth paying for The Arkenstone (otd-020: the next ally of the attached hero's
+    sphere costs X less, for X threat): what the cheapest ally in hand of that sphere lacks
+    to be played now; None when every such ally is affordable already, none is in hand, or
+    the threat would climb too high."""
+    me = _me(view, seat)
+    host = _arkenstone_host(me)
+    if host is None:
+        return None
+    pool = sum(h.resources for h in me.heroes if h.sphere == host.sphere)
+    short = [(c.cost or 0) - pool for c in me.hand or [] if c.type == "ally" and c.sphere == host.sphere]
+    lacking = [x for x in short if x > 0]
+    if not lacking or me.threat + min(lacking) > THREAT_TO_SPARE:
+        return None
+    return min(lacking)
+
+
+def arkenstone_x(decision: Decision, view: TableView) -> Choice | None:
+    """The Arkenstone's X: just what the ally to be played lacks (each X is 1 threat)."""
+    wanted = arkenstone_shortfall(view, decision.seat) or 1
+    offered = sorted(int(o.id) for o in decision.options if o.id.isdigit())
+    fitting = [x for x in offered if x >= wanted] or offered
+    return (str(fitting[0]),) if fitting else None
+
+
+GOLDEN_CUP = "Thrór's Golden Cup"
+
+
+def cup_for_a_burgle(decision: Decision, view: TableView, cards: dict[int, CardView]) -> Choice | None:
+    """In a burgle attempt's action window, when the hand cannot match the turned-up card:
+    Thrór's Golden Cup (otd-024) draws 3 cards for nothing but itself, before The Lonely
+    Mountain's Action spends 2 of Bilbo's resources on one card."""
+    if decision.rule != "lcg.burgle.window" or lcg_burgle.can_succeed(view, _me(view, decision.seat)):
+        return None
+    cup = next((o for o in decision.options if o.card in cards and cards[o.card].name == GOLDEN_CUP), None)
+    return (cup.id,) if cup is not None else None

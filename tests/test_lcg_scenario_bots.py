@@ -44,9 +44,10 @@ def _until(run: Run, rule: str) -> Decision:
     raise AssertionError(f"no {rule} decision came")
 
 
-def _burgle(hand: list[str], bilbo_resources: int) -> Run:
+def _burgle(hand: list[str], bilbo_resources: int, cup: bool = False) -> Run:
     """A successful quest at The Burglar's Turn: Croaking Crows' burgle (1 card matching the
-    turned-up card's sphere and type); every card of the deck is a Leadership ally."""
+    turned-up card's sphere and type); every card of the deck is a Leadership ally; with
+    ``cup``, Thrór's Golden Cup is on Aragorn (its treasure no longer under the mountain)."""
     zones: dict[str, Any] = {
         "p1.heroes": [
             {"card": "Aragorn", "committed": True, "exhausted": True},
@@ -60,7 +61,7 @@ def _burgle(hand: list[str], bilbo_resources: int) -> Run:
         "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
         "staging": ["Smaug the Golden", "The Lonely Mountain"],
         "treasures": [
-            "Thrór's Golden Cup",
+            *([] if cup else ["Thrór's Golden Cup"]),
             "The Arkenstone",
             "Mithril Shirt",
             "Thrór's Battle Axe",
@@ -68,6 +69,9 @@ def _burgle(hand: list[str], bilbo_resources: int) -> Run:
         ],
         "encounter.deck": ["Dark Bats", "Croaking Crows"],
     }
+    if cup:  # Gandalf's willpower for the 2 threat The Lonely Mountain gains with a card less under it
+        zones["attachments"] = [{"card": "Thrór's Golden Cup", "on": "Aragorn"}]
+        zones["p1.allies"] = [{"card": "Gandalf", "committed": True, "exhausted": True}]
     return Run(
         {
             "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
@@ -1106,3 +1110,64 @@ def test_gandalfs_four_damage_goes_on_the_hill_troll() -> None:
     run.game.answer(mode.seat, mode.id, ("damage",))
     _until(run, "core-073.response")
     assert _greedy(run.game) == (str(run.uid("Hill Troll")),)
+
+
+def _arkenstone(threat: int) -> Run:
+    """The planning step with The Arkenstone on Aragorn (2 resources) and Faramir (4,
+    Leadership) in hand beside a Gondorian Spearman that Gimli's 3 resources pay for."""
+    return Run(
+        {
+            "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Aragorn", "resources": 2},
+                        {"card": "Gimli", "resources": 3},
+                        "Legolas",
+                        "Bilbo Baggins",
+                    ],
+                    "attachments": [{"card": "The Arkenstone", "on": "Aragorn"}],
+                    "p1.hand": ["Faramir", "Gondorian Spearman"],
+                    "quest": ["The Burglar's Turn"],
+                },
+            },
+        }
+    )
+
+
+def test_the_arkenstone_pays_just_what_an_ally_in_hand_lacks() -> None:
+    """The Arkenstone (otd-020) lowers an ally's cost by X for X threat: the bot plays the
+    Spearman it can pay for, then takes X = 2, what Faramir lacks beside Aragorn's 2
+    resources (a random X raised the threat by up to 4 for the same ally), and plays him.
+    At 39 threat the 2 more are not worth it: Faramir stays in hand."""
+    run = _arkenstone(30)
+    x = _until(run, "otd-020.action")
+    assert [o.id for o in x.options] == ["1", "2", "3", "4"]
+    assert _greedy(run.game) == ("2",)
+    run.game.answer(x.seat, x.id, ("2",))
+    play = _until(run, "lcg.planning.play-ally")
+    assert _greedy(run.game) == next((o.id,) for o in play.options if o.card == run.uid("Faramir"))
+    wary = _arkenstone(39)
+    for _ in range(10):
+        decision = _pending(wary.game)
+        assert decision.rule != "otd-020.action"
+        if decision.rule != "lcg.planning.play-ally":
+            break
+        wary.game.answer(decision.seat, decision.id, _greedy(wary.game))
+    assert cast(LcgState, wary.game.state).cards[wary.uid("Faramir")].zone == "p1.hand"
+
+
+def test_thrors_golden_cup_draws_for_a_burgle_the_hand_cannot_match() -> None:
+    """The turned-up Guard of the Citadel (a Leadership ally) finds no match in a hand of For
+    Gondor!: Thrór's Golden Cup (otd-024) draws 3 (the two Guards left) before The Lonely
+    Mountain's Action would spend Bilbo's 2 resources on one card, and the attempt succeeds."""
+    run = _burgle(["For Gondor!"], 2, cup=True)
+    window = _until(run, "lcg.burgle.window")
+    golden = run.uid("Thrór's Golden Cup")
+    assert _greedy(run.game) == next((o.id,) for o in window.options if o.card == golden)
+    run.game.answer(window.seat, window.id, _greedy(run.game))
+    _until(run, "lcg.burgle.step-3")
+    assert _greedy(run.game) == ("discard",)

@@ -154,10 +154,13 @@ def until(browser: WebDriver, what: Callable[[WebDriver], Any], message: str, wa
 
 
 def press(browser: WebDriver, css: str, message: str) -> None:
-    """Click what ``css`` finds once it is there (found again if the page drew it anew first)."""
+    """Click what ``css`` finds once it is there and enabled (found again if the page drew it
+    anew first). The page disables the buttons under a decision while its answer is sent,
+    and draws them anew with the table that follows: the server may have taken the answer
+    before the page drew that table, and a click on a disabled button does nothing."""
 
     def attempt(driver: WebDriver) -> bool:
-        found = driver.find_elements(By.CSS_SELECTOR, css)
+        found = [e for e in driver.find_elements(By.CSS_SELECTOR, css) if e.is_enabled()]
         if not found:
             return False
         found[0].click()

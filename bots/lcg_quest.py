@@ -43,7 +43,7 @@ PROGRESS_ON_KILL = 2.0
 """Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""
 SHIP_LOST = 3 * HERO_LOST
 """Losing the last ship eliminates the player (The Hunt for the Dreadnaught)."""
-SHIP_DAMAGE = 1.5
+SHIP_DAMAGE = 1.0
 """A point of damage on a ship: its hit points are the player's life, and nothing in the
 ready-made decks heals it."""
 DREADNAUGHT_DAMAGE = 2.0
@@ -81,11 +81,9 @@ class Round:
     optional: CardView | None = None
     """An enemy the seat may engage by choice after the quest (bots/lcg_plans.py): each plan
     is priced with it fought and without, the better of the two."""
-    arriving: CardView | None = None
-    """An enemy the next stage brings, engaged and attacking this round, if the quest's
-    progress defeats the current stage (the Dreadnaught, bots/lcg_ships.py)."""
-    arrival: float = 0.0
-    """The willpower beyond the quest's threat that defeats the stage and brings ``arriving``."""
+    useful: float | None = None
+    """The most progress the quest can use this round (a stage taking at most so much each
+    round, The Hunt for the Dreadnaught): willpower beyond it buys nothing; None: no bound."""
 
 
 def _left(card: CardView) -> int:
@@ -156,7 +154,7 @@ def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
     and ``revealed`` threat more."""
     margin = willpower - plan.staging - revealed
     if margin >= 0:
-        return -float(margin)
+        return -float(margin if plan.useful is None else min(margin, plan.useful))
     raised = -margin
     if plan.threat + raised >= 50:
         return 100.0
@@ -197,17 +195,7 @@ def _revealed(
         willpower -= len(chosen)
     elif reveal.harm == HERO_STUCK:
         harm = STUCK
-    revealed = reveal.threat * plan.reveal_share
-    return _quest(willpower, plan, revealed) + _fight(left, _arrived(fight, willpower, revealed)) + harm
-
-
-def _arrived(plan: Round, willpower: int, revealed: float = 0.0) -> Round:
-    """The round's enemies with ``plan.arriving`` among them when the quest's progress
-    defeats the stage."""
-    if plan.arriving is None or willpower - plan.staging - revealed < plan.arrival:
-        return plan
-    enemies = sorted((*plan.enemies, plan.arriving), key=lambda e: -(e.attack or 0))
-    return dataclasses.replace(plan, enemies=tuple(enemies))
+    return _quest(willpower, plan, reveal.threat * plan.reveal_share) + _fight(left, fight) + harm
 
 
 def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round) -> float:
@@ -219,7 +207,7 @@ def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], pla
         left_alone = dataclasses.replace(plan, optional=None)
         return min(_round(chosen, willpower, left, fought), _round(chosen, willpower, left, left_alone))
     if not plan.reveals:
-        return _quest(willpower, plan) + _fight(left, _arrived(plan, willpower))
+        return _quest(willpower, plan) + _fight(left, plan)
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]
     return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan) for r in plan.reveals)

@@ -785,39 +785,6 @@ def test_the_ship_is_kept_for_the_dreadnaught_when_a_sea_monster_attacks_first()
     assert choice != (str(run.uid("Pride of Lebennin")),) and choice != ("undefended",)
 
 
-def test_the_ship_stays_back_from_the_quest_that_brings_the_dreadnaught() -> None:
-    """Stage 1B advances as the quest phase ends, and the Dreadnaught it brings (engagement
-    cost 0) engages and attacks in the same round, when only a ship may defend (thftd-004,
-    thftd-005): with 1 progress left to make, the heroes' willpower defeats the stage and
-    Pride of Lebennin stays ready to defend against the Dreadnaught; with 8 left the stage
-    cannot fall this round and its willpower quests."""
-
-    def ship_commits(progress: int) -> bool:
-        run = Run(
-            {
-                "game": {
-                    "scenario": "hunt-for-the-dreadnaught",
-                    "players": 1,
-                    "heroes": [["Aragorn", "Gimli", "Legolas"]],
-                },
-                "position": {
-                    "at": "lcg.quest.commit",
-                    "phase": "quest",
-                    "zones": {
-                        "p1.allies": ["Pride of Lebennin"],
-                        "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
-                        "staging": ["Mouths of Anduin"],
-                    },
-                },
-            }
-        )
-        _until(run, "lcg.quest.commit")
-        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
-
-    assert ship_commits(0)
-    assert not ship_commits(7)
-
-
 def test_the_dreadnaughts_reveals_are_drawn_from_its_encounter_deck_only() -> None:
     """The quest planner's reveal at Searching the High Seas: never a card its setup keeps
     out of the encounter deck (the Corsair deck's enemies, the set-aside Dreadnaught and
@@ -842,6 +809,7 @@ def test_the_dreadnaughts_reveals_are_drawn_from_its_encounter_deck_only() -> No
 
 
 LEADERSHIP_HEROES = ["Aragorn", "Théodred", "Glóin"]
+ATE_HEROES = ["Aragorn", "Théodred", "Éowyn"]
 
 
 def test_for_gondor_is_played_when_it_brings_the_dreadnaughts_five_a_round() -> None:
@@ -906,3 +874,152 @@ def test_no_card_is_drawn_when_tolfalas_landing_would_raise_the_threat_too_far()
     assert not worth(38, ["Tolfalas Landing"], 3)
     assert worth(30, ["Tolfalas Landing"], 2)
     assert worth(45, ["Mouths of Anduin"], 3)
+
+
+def test_the_ship_quests_only_for_progress_the_stage_can_take() -> None:
+    """Searching the High Seas takes at most 5 progress a round and 8 in all (thftd-004):
+    with 7 on it the heroes' willpower makes the last one and Pride of Lebennin's adds
+    nothing, so it stays ready for the ship-enemies a reveal may bring; with none on it, its
+    3 willpower go to the stage."""
+
+    def ship_commits(progress: int) -> bool:
+        run = Run(
+            {
+                "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [ATE_HEROES]},
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "zones": {
+                        "p1.allies": ["Pride of Lebennin"],
+                        "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
+                        "staging": ["Mouths of Anduin"],
+                    },
+                },
+            }
+        )
+        _until(run, "lcg.quest.commit")
+        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
+
+    assert ship_commits(0)
+    assert not ship_commits(7)
+
+
+def test_standard_modes_ten_damage_is_kept_from_a_corsair_skiff() -> None:
+    """A Corsair Skiff (2 attack, 2 defense, 5 hit points) dies to the heroes' attacks: the
+    once-a-game 10 damage of Standard Mode is kept for a ship-enemy they cannot sink."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "zones": {
+                    "setup": [{"card": "Standard Mode", "face": "B"}],
+                    "quest": [{"card": "Searching the High Seas", "face": "B"}],
+                    "p1.engaged": ["Corsair Skiff"],
+                    "p1.allies": ["Pride of Lebennin"],
+                    "staging": ["Mouths of Anduin"],
+                    "encounter.deck": ["Mouths of Anduin", "Mouths of Anduin"],
+                },
+            },
+        }
+    )
+    for _ in range(20):
+        decision = _pending(run.game)
+        if decision.rule.startswith("lcg.combat"):
+            break
+        choice = _greedy(run.game)
+        assert not any(o.id in choice and "10 damage" in o.label for o in decision.options)
+        run.game.answer(decision.seat, decision.id, choice)
+    assert _pending(run.game).rule.startswith("lcg.combat")
+
+
+def test_a_corsair_that_guards_the_dreadnaught_is_worn_down_before_a_plunderer_is_killed() -> None:
+    """While Descendant of Castamir is engaged with the player, the Dreadnaught may not be
+    attacked (thftd-016): Aragorn and Théodred (5 attack) cannot sink it this round (2
+    defense, 5 hit points), and could kill the Corsair Plunderer instead; they wound it, its
+    damage staying for the next round's attack that frees the Dreadnaught."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Théodred"]]},
+            "position": {
+                "at": "lcg.combat.player-attacks",
+                "phase": "combat",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Descendant of Castamir", "Corsair Plunderer", "Dreadnaught"],
+                    "p1.allies": [{"card": "Pride of Lebennin", "exhausted": True}],
+                },
+            },
+        }
+    )
+    attack = _until(run, "lcg.combat.player-attack")
+    assert attack.about == run.uid("Descendant of Castamir")
+    assert set(_greedy(run.game)) == {str(run.uid("Aragorn")), str(run.uid("Théodred"))}
+
+
+def test_out_of_the_mists_second_attack_is_paid_in_threat_when_it_would_sink_the_ship() -> None:
+    """Out of the Mist's shadow (thftd-043): raise the threat by 4, or the attacker attacks
+    again. At 44 threat the bot lets a harmless attacker come again, but not a Corsair
+    Warship (8 attack) whose second attack, on a ship with 10 hit points left that has just
+    defended, would destroy the player's last ship."""
+
+    def answer(enemy: str) -> Choice:
+        run = Run(
+            {
+                "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [LEADERSHIP_HEROES]},
+                "position": {
+                    "at": "lcg.combat.enemy-attacks",
+                    "phase": "combat",
+                    "threat": {"p1": 44},
+                    "zones": {
+                        "p1.engaged": [enemy],
+                        "shadows": [{"card": "Out of the Mist", "on": enemy}],
+                        "p1.allies": [{"card": "Pride of Lebennin", "damage": 6}],
+                    },
+                },
+            }
+        )
+        _until(run, "thftd-043.shadow")
+        return _greedy(run.game)
+
+    assert answer("Corsair Warship") == ("threat",)
+    assert answer("Brash Corsair") == ("again",)
+
+
+EOWYN_HAND = ["Guard of the Citadel", "Snowbourn Scout", "Ever Vigilant", "Sneak Attack", "Gandalf"]
+
+
+def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
+    """Éowyn's Action (+1 willpower for a discarded card, core-007) at Searching the High
+    Seas with 7 progress of 8 on it: the committed willpower already makes the last progress
+    the stage takes, so no card of the hand is thrown away for more; with none on it, the
+    stage takes 5 and the willpower is short of it."""
+
+    def uses(progress: int) -> bool:
+        run = Run(
+            {
+                "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [ATE_HEROES]},
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "zones": {
+                        "p1.allies": ["Pride of Lebennin"],
+                        "p1.hand": EOWYN_HAND,
+                        "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
+                        "staging": ["Mouths of Anduin", "Belfalas Shipyard"],
+                    },
+                },
+            }
+        )
+        for _ in range(10):
+            decision = _pending(run.game)
+            if decision.rule == "lcg.quest.window.commit":
+                choice = _greedy(run.game)
+                return any(o.id in choice and o.card == run.uid("Éowyn") for o in decision.options)
+            run.game.answer(decision.seat, decision.id, _greedy(run.game))
+        raise AssertionError("no window after the commit")
+
+    assert uses(0)
+    assert not uses(7)

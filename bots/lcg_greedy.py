@@ -55,6 +55,11 @@ DAMAGE_RULES = {
     "thftd-046.when-revealed": 1,
 }
 """Decisions that put damage on a character of the seat's choice, with the damage dealt."""
+ALLIES_FIRST = frozenset({"lcg.keyword.archery", "thftd-040.shadow", "thftd-046.when-revealed"})
+"""Damage spread a point at a time round after round (Archery: the Dreadnaught's each combat
+phase, Black Sails' and the War Galleys'; Ballista Barrage; Violent Tempest): an ally that
+survives the point takes it before a hero, whose hit points the Leadership and Spirit decks cannot heal and
+whose loss costs the game sooner."""
 WORST_FIRST = frozenset(
     {
         "core-074.when-revealed",
@@ -630,9 +635,9 @@ class GreedyBot:
         return self._hurt(decision, view, attack)
 
     def _damage(self, decision: Decision, view: TableView) -> Choice | None:
-        return self._hurt(decision, view, DAMAGE_RULES.get(decision.rule, 1))
+        return self._hurt(decision, view, DAMAGE_RULES.get(decision.rule, 1), decision.rule in ALLIES_FIRST)
 
-    def _hurt(self, decision: Decision, view: TableView, amount: int) -> Choice | None:
+    def _hurt(self, decision: Decision, view: TableView, amount: int, allies_first: bool = False) -> Choice | None:
         cards = visible_cards(view)
         me = _me(view, decision.seat)
         mine = {c.uid for c in [*me.heroes, *me.allies]}
@@ -640,14 +645,15 @@ class GreedyBot:
         if not hurt:
             return None
 
-        def key(c: CardView) -> tuple[int, int, int, bool]:
+        def key(c: CardView) -> tuple[int, int, int, int, bool]:
             survives = _left(c) > amount
             if survives:
                 # Bilbo Baggins last even when he survives: his loss would lose the game
                 # and a ship last but him: its loss eliminates the player (The Hunt for the Dreadnaught)
                 tier = 2 + int(not essential(c)) + int(not lcg_ships.is_ship(c))
-                return (tier, _left(c) - amount, -_value(c), c.uid in mine)
-            return (int(c.type != "hero"), -_value(c), 0, c.uid in mine)
+                ally = int(allies_first and c.type != "hero")
+                return (tier, ally, _left(c) - amount, -_value(c), c.uid in mine)
+            return (int(c.type != "hero"), 0, -_value(c), 0, c.uid in mine)
 
         return (str(max(hurt, key=key).uid),)
 

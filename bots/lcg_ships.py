@@ -87,9 +87,12 @@ THREAT_LIMIT = 50
 
 
 def cancel_dreadnaught(decision: Decision, view: TableView) -> Choice | None:
-    """Pay 4 threat to cancel the Dreadnaught's attack only when a ready ship cannot take it
-    for less (at most 3 damage, a shadow card's point counted) and the threat stays clear of
-    elimination: threat spent early pulls every Corsair in the staging area onto the player."""
+    """Pay 4 threat to cancel the Dreadnaught's attack when no ready ship can take it for at
+    most 3 damage (a shadow card's point counted), or when the ship's hit points are the
+    scarcer of the player's two lives: the damage is a larger share of what the ship has left
+    than 4 threat is of what the threat has left before 50 (the Dreadnaught attacks every
+    round, and a ship lost, like a threat of 50, eliminates the player). Never when the
+    threat would come within a point of elimination."""
     ids = {o.id for o in decision.options}
     if not {"yes", "no"} <= ids:
         return None
@@ -101,7 +104,8 @@ def cancel_dreadnaught(decision: Decision, view: TableView) -> Choice | None:
     ready = [c for c in me.allies if is_ship(c) and not c.exhausted]
     taken = min((max(0, attack + 1 - (c.defense or 0)) for c in ready), default=attack + 1)
     left = min((((c.hit_points or 0) - c.damage) for c in ready), default=0)
-    return ("no",) if ready and taken <= 3 and taken < left else ("yes",)
+    scarcer = taken * (THREAT_LIMIT - me.threat) > CANCEL_COST * left
+    return ("no",) if ready and taken <= 3 and taken < left and not scarcer else ("yes",)
 
 
 DREADNAUGHT = "Dreadnaught"

@@ -254,6 +254,19 @@ def test_the_dreadnaughts_attack_is_cancelled_only_when_no_ship_can_take_it() ->
     assert _greedy(late.game) == ("no",)  # 4 more threat would eliminate the player
 
 
+def test_the_dreadnaughts_attack_is_cancelled_when_the_ship_is_the_scarcer_life() -> None:
+    """Pride of Lebennin takes 2 or 3 of the Dreadnaught's 7 attack: with 16 hit points left
+    at 30 threat it defends; with 9 left, 3 damage is a third of them while 4 threat is a
+    fifth of the 20 before elimination, so the attack is cancelled; at 42 threat, 4 is half of
+    the 8 left, and the ship defends again."""
+    worn = _dreadnaught_attacks(30, {"card": "Pride of Lebennin", "damage": 7})
+    worn_late = _dreadnaught_attacks(42, {"card": "Pride of Lebennin", "damage": 7})
+    for run in (worn, worn_late):
+        _until(run, "thftd-005.response")
+    assert _greedy(worn.game) == ("yes",)
+    assert _greedy(worn_late.game) == ("no",)
+
+
 def test_an_undefended_attack_that_kills_any_hero_takes_the_least_valuable() -> None:
     """The undefended-damage decision names no enemy: the bot reads the attacker from the
     table (Hill Troll, 6 attack, kills any of the three) rather than reckon the attack
@@ -1023,3 +1036,25 @@ def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
 
     assert uses(0)
     assert not uses(7)
+
+
+def test_the_dreadnaughts_archery_falls_on_an_ally_that_survives_it() -> None:
+    """The Dreadnaught's Archery 1 (thftd-013) each combat phase: the point goes to a Guard
+    of the Citadel that survives it, not to Aragorn, whose hit points are the game's."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [LEADERSHIP_HEROES]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Dreadnaught"],
+                    "p1.allies": ["Pride of Lebennin", "Guard of the Citadel"],
+                    "encounter.deck": ["Mouths of Anduin", "Mouths of Anduin", "Mouths of Anduin"],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.keyword.archery")
+    assert _greedy(run.game) == (str(run.uid("Guard of the Citadel")),)

@@ -56,6 +56,11 @@ DAMAGE_RULES = {
     "thftd-046.when-revealed": 1,
 }
 """Decisions that put damage on a character of the seat's choice, with the damage dealt."""
+ALLIES_FIRST = frozenset({"lcg.keyword.archery", "thftd-040.shadow", "thftd-046.when-revealed"})
+"""Damage spread a point at a time round after round (Archery: the Dreadnaught's each combat
+phase, Black Sails' and the War Galleys'; Ballista Barrage; Violent Tempest): an ally that
+survives the point takes it before a hero, whose hit points the Leadership and Spirit decks cannot heal and
+whose loss costs the game sooner."""
 WORST_FIRST = frozenset(
     {
         "core-074.when-revealed",
@@ -104,9 +109,12 @@ FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Celebrían's Stone", "Blade
 of Gondolin costs 1 and places a progress token on each kill of its hero (Legolas: one more
 on his own), the quest's progress in a deck of little willpower."""
 
-KEPT_EVENTS = frozenset({"A Test of Will", "The Galadhrim's Greeting", "Feint", "Hasty Stroke"})
+KEPT_EVENTS = frozenset(
+    {"A Test of Will", "The Galadhrim's Greeting", "Feint", "Hasty Stroke", "For Gondor!", "Will of the West"}
+)
 """Events kept in hand over allies when a card must be discarded (Éowyn's willpower): they
-cancel a When Revealed effect, an attack or a shadow effect, or take 6 threat off."""
+cancel a When Revealed effect, an attack or a shadow effect, take 6 threat off, add an
+attack to every character (the Dreadnaught's 5 a round), or give back a pillaged deck."""
 
 WILLPOWER_ATTACHMENTS = frozenset({"Celebrían's Stone", "The Favor of the Lady", "Unexpected Courage"})
 ATTACK_ATTACHMENTS = frozenset({"Dwarven Axe", "Blade of Gondolin"})
@@ -508,6 +516,18 @@ class GreedyBot:
 
         return (min(given, key=keep).id,)
 
+    @staticmethod
+    def _eowyn_pays(view: TableView, me: PlayerView) -> bool:
+        """Éowyn's +1 willpower for a card from a hand of 5 or more, when the hand holds a
+        card it can spare (not a kept event or a first attachment) and the quest can use the
+        willpower: not once the committed willpower already makes all the progress a capped
+        stage takes this round (The Hunt for the Dreadnaught), a reveal's threat counted."""
+        if (me.hand_size or 0) <= 4 or all(c.name in KEPT_EVENTS | FIRST_ATTACHMENTS for c in me.hand or []):
+            return False
+        useful = lcg_ships.useful_progress(view)
+        margin = view.committed_willpower - view.staging_threat - EXPECTED_THREAT_PER_REVEAL
+        return useful is None or margin < useful
+
     def _pay(self, decision: Decision, view: TableView) -> Choice | None:
         """Pay so that resources stay spread: the split using the fewest resources of any one hero."""
 
@@ -547,12 +567,13 @@ class GreedyBot:
             plan = Round(
                 me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
             )
+        capped = lcg_ships.useful_progress(view)
+        useful = lcg_plans.useful_progress(view)
         plan = dataclasses.replace(
-            plan, optional=lcg_plans.chosen_prey(view, me, ready), useful=lcg_plans.useful_progress(view)
+            plan,
+            optional=lcg_plans.chosen_prey(view, me, ready),
+            useful=useful if capped is None else min(useful, capped),
         )
-        coming_stage = lcg_ships.arriving(view)
-        if coming_stage is not None:
-            plan = dataclasses.replace(plan, arriving=coming_stage[0], arrival=coming_stage[1])
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:
@@ -647,9 +668,9 @@ class GreedyBot:
         return self._hurt(decision, view, attack)
 
     def _damage(self, decision: Decision, view: TableView) -> Choice | None:
-        return self._hurt(decision, view, DAMAGE_RULES.get(decision.rule, 1))
+        return self._hurt(decision, view, DAMAGE_RULES.get(decision.rule, 1), decision.rule in ALLIES_FIRST)
 
-    def _hurt(self, decision: Decision, view: TableView, amount: int) -> Choice | None:
+    def _hurt(self, decision: Decision, view: TableView, amount: int, allies_first: bool = False) -> Choice | None:
         cards = visible_cards(view)
         me = _me(view, decision.seat)
         mine = {c.uid for c in [*me.heroes, *me.allies]}
@@ -657,14 +678,15 @@ class GreedyBot:
         if not hurt:
             return None
 
-        def key(c: CardView) -> tuple[int, int, int, bool]:
+        def key(c: CardView) -> tuple[int, int, int, int, bool]:
             survives = _left(c) > amount
             if survives:
                 # Bilbo Baggins last even when he survives: his loss would lose the game
                 # and a ship last but him: its loss eliminates the player (The Hunt for the Dreadnaught)
                 tier = 2 + int(not essential(c)) + int(not lcg_ships.is_ship(c))
-                return (tier, _left(c) - amount, -_value(c), c.uid in mine)
-            return (int(c.type != "hero"), -_value(c), 0, c.uid in mine)
+                ally = int(allies_first and c.type != "hero")
+                return (tier, ally, _left(c) - amount, -_value(c), c.uid in mine)
+            return (int(c.type != "hero"), 0, -_value(c), 0, c.uid in mine)
 
         return (str(max(hurt, key=key).uid),)
 
@@ -742,12 +764,15 @@ class GreedyBot:
         power = sum(c.attack or 0 for c in ready)
         need = _left(enemy) + (enemy.defense or 0)
         if power < need:
+            guard = lcg_ships.guards_dreadnaught(enemy, view)
             others = [e for e in me.engaged if e.uid != enemy.uid]
-            if any(power - (e.defense or 0) >= _left(e) for e in others):
+            if not guard and any(power - (e.defense or 0) >= _left(e) for e in others):
                 return ()
             wounding = lcg_plans.wound(enemy, ready, view)
             if wounding is None:
                 wounding = lcg_ships.wound_ship(enemy, ready)
+            if wounding is None and guard and power > (enemy.defense or 0):
+                wounding = ready
             if wounding is not None:
                 return tuple(str(c.uid) for c in wounding)
             return tuple(str(c.uid) for c in ready if (c.attack or 0) > (enemy.defense or 0) or power > need - 1)
@@ -793,7 +818,7 @@ class GreedyBot:
                 return (option.id,)
             if name in ("Beravor", "Denethor") and decision.rule == "lcg.combat.window" and not card.exhausted:
                 return (option.id,)
-            if name == "Éowyn" and "commit" in decision.rule and card.committed and (me.hand_size or 0) > 4:
+            if name == "Éowyn" and "commit" in decision.rule and card.committed and self._eowyn_pays(view, me):
                 return (option.id,)
             if lcg_ships.warship(card):
                 return (option.id,)

@@ -44,7 +44,7 @@ PROGRESS_ON_KILL = 2.0
 """Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""
 SHIP_LOST = 3 * HERO_LOST
 """Losing the last ship eliminates the player (The Hunt for the Dreadnaught)."""
-SHIP_DAMAGE = 1.5
+SHIP_DAMAGE = 1.0
 """A point of damage on a ship: its hit points are the player's life, and nothing in the
 ready-made decks heals it."""
 DREADNAUGHT_DAMAGE = 2.0
@@ -82,14 +82,11 @@ class Round:
     optional: CardView | None = None
     """An enemy the seat may engage by choice after the quest (bots/lcg_plans.py): each plan
     is priced with it fought and without, the better of the two."""
-    arriving: CardView | None = None
-    """An enemy the next stage brings, engaged and attacking this round, if the quest's
-    progress defeats the current stage (the Dreadnaught, bots/lcg_ships.py)."""
-    arrival: float = 0.0
-    """The willpower beyond the quest's threat that defeats the stage and brings ``arriving``."""
     useful: float = math.inf
-    """Progress the quest can still take this round (bots/lcg_plans.py ``useful_progress``):
-    what the active location and the stage lack; willpower beyond it gains nothing."""
+    """Progress the quest can still take this round: what the active location and the stage
+    lack (bots/lcg_plans.py ``useful_progress``), or less at a stage taking at most so much
+    each round (The Hunt for the Dreadnaught, bots/lcg_ships.py ``useful_progress``);
+    willpower beyond it gains nothing."""
 
 
 def _left(card: CardView) -> int:
@@ -201,17 +198,7 @@ def _revealed(
         willpower -= len(chosen)
     elif reveal.harm == HERO_STUCK:
         harm = STUCK
-    revealed = reveal.threat * plan.reveal_share
-    return _quest(willpower, plan, revealed) + _fight(left, _arrived(fight, willpower, revealed)) + harm
-
-
-def _arrived(plan: Round, willpower: int, revealed: float = 0.0) -> Round:
-    """The round's enemies with ``plan.arriving`` among them when the quest's progress
-    defeats the stage."""
-    if plan.arriving is None or willpower - plan.staging - revealed < plan.arrival:
-        return plan
-    enemies = sorted((*plan.enemies, plan.arriving), key=lambda e: -(e.attack or 0))
-    return dataclasses.replace(plan, enemies=tuple(enemies))
+    return _quest(willpower, plan, reveal.threat * plan.reveal_share) + _fight(left, fight) + harm
 
 
 def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round) -> float:
@@ -223,7 +210,7 @@ def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], pla
         left_alone = dataclasses.replace(plan, optional=None)
         return min(_round(chosen, willpower, left, fought), _round(chosen, willpower, left, left_alone))
     if not plan.reveals:
-        return _quest(willpower, plan) + _fight(left, _arrived(plan, willpower))
+        return _quest(willpower, plan) + _fight(left, plan)
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]
     return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan) for r in plan.reveals)

@@ -10,7 +10,6 @@ it and live, and pays threat rather than let more Corsairs board while its threa
 from __future__ import annotations
 
 from domain.kernel.decisions import Choice, Decision, Option
-from domain.lcg.cards import CARDS
 from projections.lcg import CardView, PlayerView, TableView
 
 FLEET_ORDER = (
@@ -50,7 +49,22 @@ def threat_or_boarding(decision: Decision, view: TableView) -> Choice | None:
         return None
     me = next(p for p in view.players if p.seat == decision.seat)
     raise_by = next((int(w) for o in decision.options if o.id == "threat" for w in o.label.split() if w.isdigit()), 4)
+    if other == "again" and me.threat + raise_by < THREAT_LIMIT and _sinks(view, me):
+        return ("threat",)
     return ("threat",) if me.threat + raise_by <= THREAT_BEFORE_BOARDING else (other,)
+
+
+def _sinks(view: TableView, me: PlayerView) -> bool:
+    """Whether Out of the Mist's second attack (thftd-043) may destroy the player's last
+    ship: its attacker is a ship-enemy, and the ship's hit points left do not cover the
+    attack twice (the first defended or not, the second on an exhausted ship)."""
+    attacker = next(
+        (e for e in [*me.engaged, *view.staging] if any(c.name == "Out of the Mist" for c in e.shadows)), None
+    )
+    if attacker is None or not _ship_enemy(attacker):
+        return False
+    left = max((((c.hit_points or 0) - c.damage) for c in me.allies if is_ship(c)), default=0)
+    return left <= 2 * ((attacker.attack or 0) + 1)
 
 
 WARSHIP_STAGE = "Destroy the Dreadnaught"
@@ -73,9 +87,12 @@ THREAT_LIMIT = 50
 
 
 def cancel_dreadnaught(decision: Decision, view: TableView) -> Choice | None:
-    """Pay 4 threat to cancel the Dreadnaught's attack only when a ready ship cannot take it
-    for less (at most 3 damage, a shadow card's point counted) and the threat stays clear of
-    elimination: threat spent early pulls every Corsair in the staging area onto the player."""
+    """Pay 4 threat to cancel the Dreadnaught's attack when no ready ship can take it for at
+    most 3 damage (a shadow card's point counted), or when the ship's hit points are the
+    scarcer of the player's two lives: the damage is a larger share of what the ship has left
+    than 4 threat is of what the threat has left before 50 (the Dreadnaught attacks every
+    round, and a ship lost, like a threat of 50, eliminates the player). Never when the
+    threat would come within a point of elimination."""
     ids = {o.id for o in decision.options}
     if not {"yes", "no"} <= ids:
         return None
@@ -87,7 +104,8 @@ def cancel_dreadnaught(decision: Decision, view: TableView) -> Choice | None:
     ready = [c for c in me.allies if is_ship(c) and not c.exhausted]
     taken = min((max(0, attack + 1 - (c.defense or 0)) for c in ready), default=attack + 1)
     left = min((((c.hit_points or 0) - c.damage) for c in ready), default=0)
-    return ("no",) if ready and taken <= 3 and taken < left else ("yes",)
+    scarcer = taken * (THREAT_LIMIT - me.threat) > CANCEL_COST * left
+    return ("no",) if ready and taken <= 3 and taken < left and not scarcer else ("yes",)
 
 
 DREADNAUGHT = "Dreadnaught"
@@ -133,10 +151,14 @@ def wound_ship(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
     return ready if sum(c.attack or 0 for c in ready) > (enemy.defense or 0) else None
 
 
-TEN_DAMAGE_WORTH = 5
+TEN_DAMAGE_WORTH = 9
 """The setup card's once-a-game 10 damage (Easy and Standard Mode, B, thftd-001/002) is
-spent on an engaged non-unique ship-enemy with at least this many hit points left, or one
-that hits this hard: a ship-enemy's attack falls on the ship, whatever allies are ready."""
+spent on an engaged non-unique ship-enemy whose hit points left and defense add up to this
+much (an attack of 9 or more to kill it: the Skirmisher, the War Galley, the Slave Ship, the
+Ramming Ship, the Black Sails, the Corsair Warship), or one hitting as hard as
+``TEN_DAMAGE_ATTACK``: a ship-enemy's attack falls on the ship, whatever allies are ready.
+A Corsair Skiff (2 attack, 2 defense, 5 hit points) is left to the characters."""
+TEN_DAMAGE_ATTACK = 6
 
 
 def ten_damage(card: CardView, option: Option, me: PlayerView) -> bool:
@@ -149,7 +171,8 @@ def ten_damage(card: CardView, option: Option, me: PlayerView) -> bool:
 def _ten_damage_target(enemy: CardView) -> bool:
     left = (enemy.hit_points or 0) - enemy.damage
     ship = enemy.type == "enemy" and "Ship" in enemy.traits
-    return ship and enemy.name != DREADNAUGHT and (left >= TEN_DAMAGE_WORTH or (enemy.attack or 0) >= TEN_DAMAGE_WORTH)
+    tough = left + (enemy.defense or 0) >= TEN_DAMAGE_WORTH or (enemy.attack or 0) >= TEN_DAMAGE_ATTACK
+    return ship and enemy.name != DREADNAUGHT and tough
 
 
 def ten_damage_target(decision: Decision, view: TableView) -> Choice | None:
@@ -202,47 +225,6 @@ def ship_kept(enemy: CardView, candidates: list[CardView], view: TableView, me: 
     return any(_ship_enemy(e) for e in [*me.engaged, *massive])
 
 
-FIRST_STAGE = "Searching the High Seas"
-PROGRESS_CAP = 5
-"""Stage 1B takes at most 5 progress per player a round (thftd-004)."""
-DREADNAUGHT_CODE = "thftd-013"
-HIT_POINTS_PER_PLAYER = 15
-
-
-def arriving(view: TableView) -> tuple[CardView, float] | None:
-    """The Dreadnaught and the willpower beyond the quest's threat that brings it this round.
-
-    Stage 1B advances as the quest phase ends (thftd-004) and 2A puts the Dreadnaught in the
-    staging area (thftd-005): with engagement cost 0 it engages in this round's encounter
-    phase and attacks in its combat phase, when only a ship may defend and the characters
-    that quested are exhausted. The quest's progress goes to the active location first, then
-    to the stage (at most 5 per player a round): None when no quest this round can defeat it."""
-    quest = view.quest
-    if quest is None or quest.name != FIRST_STAGE:
-        return None
-    players = max(1, sum(1 for p in view.players if not p.eliminated))
-    left = (quest.quest_points or 0) - quest.progress - quest.other_groups
-    if left > PROGRESS_CAP * players:
-        return None
-    active = view.active_location
-    before = (active.quest_points or 0) - active.progress if active is not None else 0
-    d = CARDS[DREADNAUGHT_CODE]
-    dreadnaught = CardView(
-        uid=-2,
-        code=DREADNAUGHT_CODE,
-        name=d.name,
-        type="enemy",
-        attack=d.attack,
-        defense=d.defense,
-        hit_points=HIT_POINTS_PER_PLAYER * players,
-        threat=d.threat,
-        engagement_cost=0,
-        keywords=d.keywords,
-        traits=d.traits,
-    )
-    return dreadnaught, float(before + max(1, left))
-
-
 DRAW_TAX = "Tolfalas Landing"
 """While in the staging area: a player drawing N cards by a player card effect raises their
 threat by N (thftd-038), each copy on its own."""
@@ -272,3 +254,53 @@ def dreadnaught_gain(me: PlayerView, bonus: int) -> int:
         return max(0, min(cap, total - (target.defense or 0)))
 
     return dealt(power + bonus * len(ready)) - dealt(power)
+
+
+CAPPED_STAGES = frozenset({"Searching the High Seas", WARSHIP_STAGE})
+PROGRESS_CAP = 5
+"""Both stages take at most 5 progress per player each round (thftd-004, thftd-005)."""
+
+
+def useful_progress(view: TableView) -> float | None:
+    """The most progress this round's quest can use at a capped stage: the active
+    location's quest points left (it takes progress first), then the stage's round cap, or
+    what stage 1B still lacks if less. Willpower committed beyond it only exhausts the ship
+    or the characters the combat wants; None at any other stage."""
+    quest = view.quest
+    if quest is None or quest.name not in CAPPED_STAGES:
+        return None
+    players = max(1, sum(1 for p in view.players if not p.eliminated))
+    stage = PROGRESS_CAP * players
+    if quest.quest_points:
+        stage = min(stage, max(0, quest.quest_points - quest.progress - quest.other_groups))
+    active = view.active_location
+    before = max(0, (active.quest_points or 0) - active.progress) if active is not None else 0
+    return float(before + stage)
+
+
+DREADNAUGHT_GUARDS = frozenset(
+    {
+        "Captain of the Haven",
+        "Commander of the Dreadnaught",
+        "Descendant of Castamir",
+        "Hydraken",
+        "Ophidian",
+        "Varjax",
+        "Umbar Captain",
+    }
+)
+"""Enemies whose engaged player may not attack the Dreadnaught: the six unique Corsairs its
+flip brings (thftd-014..019), and Umbar Captain, which forbids attacking any ship-enemy
+(thftd-025)."""
+
+
+def guards_dreadnaught(enemy: CardView, view: TableView) -> bool:
+    """Whether ``enemy`` keeps its player from attacking the Dreadnaught in play: each round
+    it lives the Dreadnaught, whose destruction wins, takes no damage; so every attack that
+    gets through its defense is made at it, its damage staying for the next round, before
+    any smaller enemy is killed."""
+    if enemy.name not in DREADNAUGHT_GUARDS:
+        return False
+    return any(e.name == DREADNAUGHT for p in view.players for e in p.engaged) or any(
+        e.name == DREADNAUGHT for e in view.staging
+    )

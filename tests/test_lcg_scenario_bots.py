@@ -259,6 +259,19 @@ def test_the_dreadnaughts_attack_is_cancelled_only_when_no_ship_can_take_it() ->
     assert _greedy(late.game) == ("no",)  # 4 more threat would eliminate the player
 
 
+def test_the_dreadnaughts_attack_is_cancelled_when_the_ship_is_the_scarcer_life() -> None:
+    """Pride of Lebennin takes 2 or 3 of the Dreadnaught's 7 attack: with 16 hit points left
+    at 30 threat it defends; with 9 left, 3 damage is a third of them while 4 threat is a
+    fifth of the 20 before elimination, so the attack is cancelled; at 42 threat, 4 is half of
+    the 8 left, and the ship defends again."""
+    worn = _dreadnaught_attacks(30, {"card": "Pride of Lebennin", "damage": 7})
+    worn_late = _dreadnaught_attacks(42, {"card": "Pride of Lebennin", "damage": 7})
+    for run in (worn, worn_late):
+        _until(run, "thftd-005.response")
+    assert _greedy(worn.game) == ("yes",)
+    assert _greedy(worn_late.game) == ("no",)
+
+
 def test_an_undefended_attack_that_kills_any_hero_takes_the_least_valuable() -> None:
     """The undefended-damage decision names no enemy: the bot reads the attacker from the
     table (Hill Troll, 6 attack, kills any of the three) rather than reckon the attack
@@ -908,39 +921,6 @@ def test_secret_entrance_names_the_commonest_type_left_in_the_encounter_deck() -
     assert _greedy(run.game) == ("location",)
 
 
-def test_the_ship_stays_back_from_the_quest_that_brings_the_dreadnaught() -> None:
-    """Stage 1B advances as the quest phase ends, and the Dreadnaught it brings (engagement
-    cost 0) engages and attacks in the same round, when only a ship may defend (thftd-004,
-    thftd-005): with 1 progress left to make, the heroes' willpower defeats the stage and
-    Pride of Lebennin stays ready to defend against the Dreadnaught; with 8 left the stage
-    cannot fall this round and its willpower quests."""
-
-    def ship_commits(progress: int) -> bool:
-        run = Run(
-            {
-                "game": {
-                    "scenario": "hunt-for-the-dreadnaught",
-                    "players": 1,
-                    "heroes": [["Aragorn", "Gimli", "Legolas"]],
-                },
-                "position": {
-                    "at": "lcg.quest.commit",
-                    "phase": "quest",
-                    "zones": {
-                        "p1.allies": ["Pride of Lebennin"],
-                        "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
-                        "staging": ["Mouths of Anduin"],
-                    },
-                },
-            }
-        )
-        _until(run, "lcg.quest.commit")
-        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
-
-    assert ship_commits(0)
-    assert not ship_commits(7)
-
-
 def test_the_dreadnaughts_reveals_are_drawn_from_its_encounter_deck_only() -> None:
     """The quest planner's reveal at Searching the High Seas: never a card its setup keeps
     out of the encounter deck (the Corsair deck's enemies, the set-aside Dreadnaught and
@@ -965,6 +945,7 @@ def test_the_dreadnaughts_reveals_are_drawn_from_its_encounter_deck_only() -> No
 
 
 LEADERSHIP_HEROES = ["Aragorn", "Théodred", "Glóin"]
+ATE_HEROES = ["Aragorn", "Théodred", "Éowyn"]
 
 
 def test_for_gondor_is_played_when_it_brings_the_dreadnaughts_five_a_round() -> None:
@@ -1171,3 +1152,174 @@ def test_thrors_golden_cup_draws_for_a_burgle_the_hand_cannot_match() -> None:
     run.game.answer(window.seat, window.id, _greedy(run.game))
     _until(run, "lcg.burgle.step-3")
     assert _greedy(run.game) == ("discard",)
+
+
+def test_the_ship_quests_only_for_progress_the_stage_can_take() -> None:
+    """Searching the High Seas takes at most 5 progress a round and 8 in all (thftd-004):
+    with 7 on it the heroes' willpower makes the last one and Pride of Lebennin's adds
+    nothing, so it stays ready for the ship-enemies a reveal may bring; with none on it, its
+    3 willpower go to the stage."""
+
+    def ship_commits(progress: int) -> bool:
+        run = Run(
+            {
+                "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [ATE_HEROES]},
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "zones": {
+                        "p1.allies": ["Pride of Lebennin"],
+                        "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
+                        "staging": ["Mouths of Anduin"],
+                    },
+                },
+            }
+        )
+        _until(run, "lcg.quest.commit")
+        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
+
+    assert ship_commits(0)
+    assert not ship_commits(7)
+
+
+def test_standard_modes_ten_damage_is_kept_from_a_corsair_skiff() -> None:
+    """A Corsair Skiff (2 attack, 2 defense, 5 hit points) dies to the heroes' attacks: the
+    once-a-game 10 damage of Standard Mode is kept for a ship-enemy they cannot sink."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "zones": {
+                    "setup": [{"card": "Standard Mode", "face": "B"}],
+                    "quest": [{"card": "Searching the High Seas", "face": "B"}],
+                    "p1.engaged": ["Corsair Skiff"],
+                    "p1.allies": ["Pride of Lebennin"],
+                    "staging": ["Mouths of Anduin"],
+                    "encounter.deck": ["Mouths of Anduin", "Mouths of Anduin"],
+                },
+            },
+        }
+    )
+    for _ in range(20):
+        decision = _pending(run.game)
+        if decision.rule.startswith("lcg.combat"):
+            break
+        choice = _greedy(run.game)
+        assert not any(o.id in choice and "10 damage" in o.label for o in decision.options)
+        run.game.answer(decision.seat, decision.id, choice)
+    assert _pending(run.game).rule.startswith("lcg.combat")
+
+
+def test_a_corsair_that_guards_the_dreadnaught_is_worn_down_before_a_plunderer_is_killed() -> None:
+    """While Descendant of Castamir is engaged with the player, the Dreadnaught may not be
+    attacked (thftd-016): Aragorn and Théodred (5 attack) cannot sink it this round (2
+    defense, 5 hit points), and could kill the Corsair Plunderer instead; they wound it, its
+    damage staying for the next round's attack that frees the Dreadnaught."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Théodred"]]},
+            "position": {
+                "at": "lcg.combat.player-attacks",
+                "phase": "combat",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Descendant of Castamir", "Corsair Plunderer", "Dreadnaught"],
+                    "p1.allies": [{"card": "Pride of Lebennin", "exhausted": True}],
+                },
+            },
+        }
+    )
+    attack = _until(run, "lcg.combat.player-attack")
+    assert attack.about == run.uid("Descendant of Castamir")
+    assert set(_greedy(run.game)) == {str(run.uid("Aragorn")), str(run.uid("Théodred"))}
+
+
+def test_out_of_the_mists_second_attack_is_paid_in_threat_when_it_would_sink_the_ship() -> None:
+    """Out of the Mist's shadow (thftd-043): raise the threat by 4, or the attacker attacks
+    again. At 44 threat the bot lets a harmless attacker come again, but not a Corsair
+    Warship (8 attack) whose second attack, on a ship with 10 hit points left that has just
+    defended, would destroy the player's last ship."""
+
+    def answer(enemy: str) -> Choice:
+        run = Run(
+            {
+                "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [LEADERSHIP_HEROES]},
+                "position": {
+                    "at": "lcg.combat.enemy-attacks",
+                    "phase": "combat",
+                    "threat": {"p1": 44},
+                    "zones": {
+                        "p1.engaged": [enemy],
+                        "shadows": [{"card": "Out of the Mist", "on": enemy}],
+                        "p1.allies": [{"card": "Pride of Lebennin", "damage": 6}],
+                    },
+                },
+            }
+        )
+        _until(run, "thftd-043.shadow")
+        return _greedy(run.game)
+
+    assert answer("Corsair Warship") == ("threat",)
+    assert answer("Brash Corsair") == ("again",)
+
+
+EOWYN_HAND = ["Guard of the Citadel", "Snowbourn Scout", "Ever Vigilant", "Sneak Attack", "Gandalf"]
+
+
+def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
+    """Éowyn's Action (+1 willpower for a discarded card, core-007) at Searching the High
+    Seas with 7 progress of 8 on it: the committed willpower already makes the last progress
+    the stage takes, so no card of the hand is thrown away for more; with none on it, the
+    stage takes 5 and the willpower is short of it."""
+
+    def uses(progress: int) -> bool:
+        run = Run(
+            {
+                "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [ATE_HEROES]},
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "zones": {
+                        "p1.allies": ["Pride of Lebennin"],
+                        "p1.hand": EOWYN_HAND,
+                        "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
+                        "staging": ["Mouths of Anduin", "Belfalas Shipyard"],
+                    },
+                },
+            }
+        )
+        for _ in range(10):
+            decision = _pending(run.game)
+            if decision.rule == "lcg.quest.window.commit":
+                choice = _greedy(run.game)
+                return any(o.id in choice and o.card == run.uid("Éowyn") for o in decision.options)
+            run.game.answer(decision.seat, decision.id, _greedy(run.game))
+        raise AssertionError("no window after the commit")
+
+    assert uses(0)
+    assert not uses(7)
+
+
+def test_the_dreadnaughts_archery_falls_on_an_ally_that_survives_it() -> None:
+    """The Dreadnaught's Archery 1 (thftd-013) each combat phase: the point goes to a Guard
+    of the Citadel that survives it, not to Aragorn, whose hit points are the game's."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [LEADERSHIP_HEROES]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Dreadnaught"],
+                    "p1.allies": ["Pride of Lebennin", "Guard of the Citadel"],
+                    "encounter.deck": ["Mouths of Anduin", "Mouths of Anduin", "Mouths of Anduin"],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.keyword.archery")
+    assert _greedy(run.game) == (str(run.uid("Guard of the Citadel")),)

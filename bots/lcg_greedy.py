@@ -603,6 +603,11 @@ class GreedyBot:
         chase = [o for o in decision.options if prey is not None and o.card == prey.uid]
         if chase and not _attackers(me):
             return (chase[0].id,)
+        # the quest plan kept back who kills this one (Anduin Passage): it is fought as planned
+        chosen = lcg_plans.chosen_prey(view, me, ready)
+        planned = [o for o in decision.options if chosen is not None and o.card == chosen.uid]
+        if planned:
+            return (planned[0].id,)
         if _attackers(me) or lcg_plans.trolls(view, me):
             return ("skip",) if any(o.id == "skip" for o in decision.options) else None
         power = sum(c.attack or 0 for c in ready)

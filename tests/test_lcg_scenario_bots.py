@@ -1323,3 +1323,28 @@ def test_the_dreadnaughts_archery_falls_on_an_ally_that_survives_it() -> None:
     )
     _until(run, "lcg.keyword.archery")
     assert _greedy(run.game) == (str(run.uid("Guard of the Citadel")),)
+
+
+def test_at_anduin_passage_the_prey_the_quest_kept_legolas_for_is_engaged() -> None:
+    """At Anduin Passage (no engagement checks) the quest plan kept Legolas back to kill the
+    Dol Guldur Orcs in the staging area (3 attack against 3 hit points, 2 progress for the
+    kill): he is sent after them, though none of the ready characters would survive its
+    attack with a point to spare (the old rule for engaging by choice skipped it, and Legolas
+    had stayed out of the quest for nothing)."""
+    run = _etl(
+        "lcg.encounter",
+        "encounter",
+        {
+            "p1.heroes": [
+                {"card": "Éowyn", "exhausted": True, "committed": True},
+                {"card": "Thalin", "exhausted": True, "committed": True},
+                {"card": "Legolas", "damage": 2},
+            ],
+            "staging": ["Dol Guldur Orcs", "Banks of the Anduin"],
+            "quest": ["Anduin Passage"],
+        },
+        threat=35,
+    )
+    decision = _until(run, "lcg.encounter.optional-engagement")
+    orcs = next(o.id for o in decision.options if o.card == run.uid("Dol Guldur Orcs"))
+    assert _greedy(run.game) == (orcs,)

@@ -23,6 +23,8 @@ from domain.lcg.cards.hunt_for_the_dreadnaught import (
     GONDORIAN_WARSHIP,
     SETUP_CARDS,
 )
+from domain.lcg.cards.the_lonely_mountain import A_BARE_PATCH, SMAUG_THE_GOLDEN, SMAUG_THE_MAGNIFICENT
+from domain.lcg.rules.burgle import THE_LONELY_MOUNTAIN
 from domain.lcg.scenarios import SCENARIOS, load
 from projections.lcg import CardView, TableView
 
@@ -64,10 +66,18 @@ REVEALED_HARM = {
 plan can answer (commit fewer, keep a spare defender), by card; others count none."""
 
 
-OUTSIDE_THE_DECK = frozenset({DREADNAUGHT, *ELITES, *CORSAIRS, *FLEET, GONDORIAN_WARSHIP, *SETUP_CARDS.values()})
+OUTSIDE_THE_DECK = frozenset(
+    {
+        *(DREADNAUGHT, *ELITES, *CORSAIRS, *FLEET, GONDORIAN_WARSHIP, *SETUP_CARDS.values()),
+        *(SMAUG_THE_GOLDEN, SMAUG_THE_MAGNIFICENT, THE_LONELY_MOUNTAIN, A_BARE_PATCH),
+    }
+)
 """Cards of an encounter set that its setup keeps out of the encounter deck (The Hunt for the
 Dreadnaught: the unique enemies set aside, the 13 Corsairs in their own deck, the fleet and
-the Gondorian Warships set aside, the setup cards): no reveal turns them up."""
+the Gondorian Warships set aside, the setup cards; The Lonely Mountain: the two Smaugs, The
+Lonely Mountain and A Bare Patch, which A Warm Welcome searches out and only quest cards
+move, Smaug the Magnificent and A Bare Patch set aside out of the seat's sight): no reveal
+turns them up."""
 
 
 def _codes(view: TableView) -> set[str]:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import uuid
 from typing import Any, cast
 
-from bots.lcg_encounter import reveals
+from bots.lcg_encounter import composition, reveals
 from bots.lcg_greedy import GreedyBot
 from bots.lcg_ships import draw_worth
 from domain.game import Game
 from domain.kernel.decisions import Choice, Decision
+from domain.lcg.cards import CARDS
 from domain.lcg.decks.ready_made import playable_part, ready_made
 from domain.lcg.events import QuestResolved
 from domain.lcg.lineups import lcg_options
@@ -1348,3 +1349,17 @@ def test_at_anduin_passage_the_prey_the_quest_kept_legolas_for_is_engaged() -> N
     decision = _until(run, "lcg.encounter.optional-engagement")
     orcs = next(o.id for o in decision.options if o.card == run.uid("Dol Guldur Orcs"))
     assert _greedy(run.game) == (orcs,)
+
+
+def test_the_cards_a_warm_welcome_takes_out_are_never_in_the_encounter_deck() -> None:
+    """A Warm Welcome's setup (otd-071) searches out both Smaugs, The Lonely Mountain and A
+    Bare Patch: the seat knows the 35 cards left, though Smaug the Magnificent and A Bare
+    Patch lie set aside where it cannot see them (they counted as a possible reveal, a
+    6-threat enemy among them)."""
+    run = _fighting_among_friends(["Aragorn", "Gimli", "Legolas"])
+    state = cast(LcgState, run.game.state)
+    left = composition(view(state, "p1"))
+    assert left is not None
+    names = {CARDS[code].name for code in left}
+    assert not names & {"Smaug the Golden", "Smaug the Magnificent", "The Lonely Mountain", "A Bare Patch"}
+    assert sum(left.values()) == 35 - 1  # Fighting Among Friends, revealed, is seen

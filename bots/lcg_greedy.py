@@ -198,6 +198,12 @@ def _will_engage(enemy: CardView, me: PlayerView, view: TableView) -> bool:
     return all(me.threat >= t for t in others)
 
 
+def _last_to_engage(me: PlayerView, view: TableView) -> bool:
+    """Whether this player's threat is the highest, so that an enemy its threat reaches
+    engages it (the engagement checks go to the highest threat)."""
+    return all(me.threat >= p.threat for p in view.players if not p.eliminated and p.seat != me.seat)
+
+
 def _attacker(view: TableView, seat: str) -> CardView | None:
     """The enemy whose undefended attack is being dealt, when the decision does not name it
     (lcg.combat.undefended-damage): the one whose shadow card is turned up, else the hardest
@@ -567,12 +573,23 @@ class GreedyBot:
             plan = Round(
                 me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
             )
+        waiting = tuple(
+            c
+            for c in view.staging
+            if c.type == "enemy"
+            and c.engagement_cost is not None
+            and c not in coming
+            and lcg_plans.engagement_checks(view)
+            and _last_to_engage(me, view)
+        )
         capped = lcg_ships.useful_progress(view)
         useful = lcg_plans.useful_progress(view)
         plan = dataclasses.replace(
             plan,
             optional=lcg_plans.chosen_prey(view, me, ready),
             useful=useful if capped is None else min(useful, capped),
+            waiting=waiting,
+            locations_waiting=view.active_location is not None and any(c.type == "location" for c in view.staging),
         )
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 

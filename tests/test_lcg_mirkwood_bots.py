@@ -78,6 +78,38 @@ def test_a_defender_stays_back_when_the_reveal_is_likely_an_enemy_that_engages()
     assert "Gimli" not in enemies_left
 
 
+def _committed_at(zones: dict[str, Any], threat: int) -> set[str]:
+    """Whom the greedy bot commits at the quest of Flies and Spiders, Aragorn with a resource
+    to ready himself after committing."""
+    heroes = [{"card": "Aragorn", "resources": 1}, "Gimli", "Legolas"]
+    run = _run({"p1.heroes": heroes, "quest": ["Flies and Spiders"], **zones}, threat=threat)
+    state = cast(LcgState, run.game.state)
+    decision = state.pending
+    assert decision is not None and decision.rule == "lcg.quest.commit"
+    choice = GreedyBot(1).choose(decision, partial(view, state, decision.seat))
+    return {CARDS[state.cards[int(uid)].code].name for uid in choice}
+
+
+def test_progress_counts_double_while_locations_wait_behind_the_active_one() -> None:
+    # The same staging area and no enemy: with Mountains of Mirkwood active, the quest's
+    # progress explores it so that Old Forest Road can be traveled to next; Legolas' one
+    # willpower then joins the quest, which it does not when nothing waits.
+    waiting = _committed_at({"active": ["Mountains of Mirkwood"], "staging": ["Old Forest Road"]}, 33)
+    nothing_active = _committed_at({"staging": ["Old Forest Road"]}, 33)
+    assert nothing_active == {"Aragorn", "Gimli"}
+    assert waiting == {"Aragorn", "Gimli", "Legolas"}
+
+
+def test_a_failed_quest_that_brings_hummerhorns_is_priced_with_their_five_damage() -> None:
+    # At threat 38 the quest failing by 2 raises it to Hummerhorns' engagement cost of 40
+    # before the engagement checks: they engage and deal 5 damage to a hero, which kills any
+    # of the three. The planner used to keep Gimli and Legolas back for the Forest Spider and
+    # let the quest fail; now every hero quests. At threat 30 the same failure brings nobody.
+    zones = {"staging": ["Hummerhorns", "Old Forest Road"], "p1.engaged": ["Forest Spider"]}
+    assert _committed_at(zones, 38) == {"Aragorn", "Gimli", "Legolas"}
+    assert _committed_at(zones, 30) == {"Aragorn"}
+
+
 def _value(zones: dict[str, Any], threat: int = 29) -> float:
     run = _run({"quest": ["Flies and Spiders"], **zones}, threat=threat)
     return searchable("lcg").value(cast(LcgState, run.game.state), "p1")  # type: ignore[misc]

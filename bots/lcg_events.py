@@ -127,14 +127,14 @@ DRAWS = {"Valiant Sacrifice": 2}
 
 def respond(decision: Decision, view: TableView, seen: Seen) -> Choice:
     """A Response event: cancels and card draw are worth it (a draw not when Tolfalas
-    Landing makes it cost threat the player cannot spare, ``lcg_ships.draw_worth``); Swift
+    Landing makes it cost threat, ``lcg_ships.draw_worth``); Swift
     Strike when its 2 damage leaves an engaged enemy within reach of one more attack."""
     yes = next((o for o in decision.options if o.id == "yes"), None)
     if yes is None:
         return ("no",)
     card = seen.get(yes.card or -1)
     me = next(p for p in view.players if p.seat == decision.seat)
-    if card is not None and not lcg_ships.draw_worth(view, me, DRAWS.get(card.name, 0)):
+    if card is not None and not lcg_ships.draw_worth(view, DRAWS.get(card.name, 0)):
         return ("no",)
     if card is not None and card.name == "Swift Strike":
         return ("yes",) if any(_left(e) <= 4 for e in me.engaged) else ("no",)

@@ -504,7 +504,7 @@ class GreedyBot:
             return ("threat",)
         if "damage" in ids and any(p.engaged for p in view.players):
             return ("damage",)
-        return ("draw",) if lcg_ships.draw_worth(view, me, GANDALF_DRAWS) else ("threat",)
+        return ("draw",) if lcg_ships.draw_worth(view, GANDALF_DRAWS) else ("threat",)
 
     def _eowyn_discard(self, decision: Decision, view: TableView) -> Choice | None:
         """Éowyn's +1 willpower costs a card from the hand: the one worth least (the

@@ -230,13 +230,14 @@ DRAW_TAX = "Tolfalas Landing"
 threat by N (thftd-038), each copy on its own."""
 
 
-def draw_worth(view: TableView, me: PlayerView, cards: int) -> bool:
+def draw_worth(view: TableView, cards: int) -> bool:
     """Whether drawing ``cards`` by a player card effect is worth what Tolfalas Landing in
-    the staging area takes for it: not once the threat it raises passes
-    ``THREAT_BEFORE_BOARDING`` (a few more points pull every Corsair in the staging area in
-    and bring the 50 that eliminates the player)."""
-    tax = cards * sum(1 for c in view.staging if c.name == DRAW_TAX)
-    return tax == 0 or me.threat + tax <= THREAT_BEFORE_BOARDING
+    the staging area takes for it: never a threat point a card. The threat is this
+    scenario's clock (each point nearer the 50 that eliminates the player, and the Corsairs
+    in the staging area engage as it rises), and Gandalf, the draw's other use here, lowers
+    it by 5 instead (a studied game: his 3 cards under two Tolfalas Landings cost 6 threat
+    in the second round)."""
+    return cards == 0 or not any(c.name == DRAW_TAX for c in view.staging)
 
 
 def dreadnaught_gain(me: PlayerView, bonus: int) -> int:

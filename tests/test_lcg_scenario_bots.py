@@ -989,7 +989,7 @@ def test_for_gondor_is_played_when_it_brings_the_dreadnaughts_five_a_round() -> 
 def test_no_card_is_drawn_when_tolfalas_landing_would_raise_the_threat_too_far() -> None:
     """Tolfalas Landing in the staging area raises by N the threat of a player whom a player
     card makes draw N cards (thftd-038): Valiant Sacrifice's 2 cards and Gandalf's 3 are
-    declined at 45 threat, taken at 30, and taken at 45 with no Tolfalas Landing staged."""
+    declined at 45 threat as at 30, and taken at 45 with no Tolfalas Landing staged."""
 
     def worth(threat: int, staging: list[str], cards: int) -> bool:
         run = Run(
@@ -1005,11 +1005,11 @@ def test_no_card_is_drawn_when_tolfalas_landing_would_raise_the_threat_too_far()
         )
         decision = _until(run, "lcg.quest.commit")
         table = view(cast(LcgState, run.game.state), decision.seat)
-        return draw_worth(table, table.players[0], cards)
+        return draw_worth(table, cards)
 
     assert not worth(45, ["Tolfalas Landing"], 2)
     assert not worth(38, ["Tolfalas Landing"], 3)
-    assert worth(30, ["Tolfalas Landing"], 2)
+    assert not worth(30, ["Tolfalas Landing"], 2)
     assert worth(45, ["Mouths of Anduin"], 3)
 
 

@@ -8,7 +8,7 @@ from projections.story import Phrase, Said
 
 _WHY = {
     "empty-deck": N_("no card is left in the deck to turn up"),
-    "no-burgle-card": N_("the encounter deck ran out before a burgle effect"),
+    "no-burgle-card": N_("no card of the encounter deck or its discard pile has a burgle effect"),
     "not-discarded": N_("the cards the burgle effect asks for were not discarded"),
 }
 

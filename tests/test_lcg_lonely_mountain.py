@@ -331,6 +331,11 @@ CLAUSES: list[tuple[str, str, str]] = [
         "test:test_card_effects_neither_discard_nor_engage_what_stays_in_the_staging_area",
     ),
     ("otd-041", "engaged with the first player", "fixture:smaug-the-magnificent-attacked-by-the-first-player"),
+    (
+        "otd-041",
+        "... yet his threat counts in the staging area",
+        "fixture:smaug-the-magnificent-considered-engaged-his-threat-counts-in-the-staging-area",
+    ),
     ("otd-041", "Forced: a burgle shadow card: he attacks again", "rule:otd-041.forced"),
     ("otd-042", "Surge", "fixture:surge-chain-a-surge-card-revealed-by-surge-surges-again"),
     ("otd-042", "Forced: a location revealed: 1 progress on Smaug the Golden", "rule:otd-042.forced"),

@@ -26,7 +26,8 @@ def _began(s: LcgState, e: BurgleAttemptBegan) -> None:
 
 class BurgleCardsDiscarded(Event, frozen=True, kw_only=True):
     """Step 1: cards discarded from the top of the encounter deck until one with a burgle
-    effect (``burgle``, the last of ``cards``; None if the deck ran out without one)."""
+    effect (``burgle``, the last of ``cards``; None if the deck ran out without one, when it is
+    reset from its discard pile and the discarding goes on)."""
 
     cards: tuple[Uid, ...]
     burgle: Uid | None = None
@@ -68,7 +69,7 @@ def _succeeded(s: LcgState, e: BurgleSucceeded) -> None:
 
 class BurgleFailed(Event, frozen=True, kw_only=True):
     """The attempt failed, and why: ``empty-deck`` (no card to turn up), ``no-burgle-card``
-    (the encounter deck ran out before a burgle effect), ``not-discarded`` (the first
+    (no card of the encounter deck or its discard pile has a burgle effect), ``not-discarded`` (the first
     player did not, or could not, discard the cards asked for)."""
 
     player: Seat

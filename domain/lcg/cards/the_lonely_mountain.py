@@ -704,7 +704,8 @@ def _burgle_shadow(s: LcgState, e: Event, uid: Uid) -> bool:
 # area as a Massive enemy is with each player: he is dealt a shadow card as his attack is
 # declared, attacks in the first player's turn, and may be attacked by the first player. His
 # second attack comes once, as the first attack resolves. Only the quest cards move him (they
-# move him directly); the constant ability keeps him from every other way out.
+# move him directly); the constant ability keeps him from every other way out. His 6 threat
+# counts in the staging area: considered engaged is not engaged (FAQ 1.50, FAQ 1.20; rules/table.py).
 text(
     SMAUG_THE_MAGNIFICENT,
     stat=_magnificent_stat,

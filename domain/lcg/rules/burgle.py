@@ -5,7 +5,14 @@ this module reads them (:data:`BURGLES`), so revealing, discarding or dealing su
 a shadow card never resolves its burgle text. To make a burgle attempt the first player:
 
 1. discards cards from the top of the encounter deck until a card with a burgle effect is
-   discarded, and resolves that effect (steps 2 and 3);
+   discarded, and resolves that effect (steps 2 and 3). Attempts are made in the quest phase
+   (after the players quest successfully: The Burglar's Turn, A Bare Patch), where an empty
+   encounter deck is reset at once (Rules Reference, Round Sequence 3.3) and an effect that
+   needs the deck finishes resolving after the reset (FAQ, "When I reveal the last card of the
+   encounter deck ..."): when the deck runs out first, its discard pile, the cards just
+   discarded with it, is shuffled back and the discarding goes on. With no burgle effect in the
+   reset deck either (none in the deck or its discard pile), there is no effect to resolve and
+   the attempt fails, the deck staying reset;
 2. shuffles their deck and turns up its top card; with no card left in the deck, the
    attempt fails at once;
 3. discards from hand the number of cards the effect asks for matching the turned-up card's
@@ -23,7 +30,9 @@ with its rule reference, so ``explain`` of the outcome walks back through them.
 
 Rulings, both written in domain/lcg/open_questions.md: the turned-up card goes back on top
 of the deck when the attempt ends (it was only turned up; the next attempt shuffles); an
-encounter deck that runs out before a burgle effect is found fails the attempt.
+encounter deck that runs out before a burgle effect is found is reset and the search goes on
+(step 1 above), and a deck the burgle card emptied is reset once that card's burgle effect has
+resolved, before what the attempt's success or failure sets off.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from domain.lcg import events as ev
 from domain.lcg import hobbit_events as hev
 from domain.lcg.effects import card_option, chosen, emit, st
 from domain.lcg.rules import table
+from domain.lcg.rules.procedures import encounter_deck_out, reset_encounter_deck
 from domain.lcg.rules.table import cards_in
 from domain.lcg.rules.windows import window
 from domain.lcg.state import LcgState, Uid
@@ -133,6 +143,27 @@ def _discard_until(rt: Runtime) -> Event | None:
     target = rt.env.get("burgle")
     cards = tuple(deck[: deck.index(int(target)) + 1]) if target is not None else tuple(deck)
     return hev.BurgleCardsDiscarded(cards=cards, burgle=target) if cards or target is not None else None
+
+
+def _discard_until_found(rt: Runtime) -> Event | None:
+    """Step 1 in the reset deck: discarding stops at the burgle effect; with none in it, the
+    attempt fails here rather than discarding the reset deck again (and again)."""
+    return _discard_until(rt) if rt.env.get("burgle") is not None else None
+
+
+def _deck_ran_out(rt: Runtime) -> bool:
+    """The encounter deck ran out (during the quest phase) before a burgle effect."""
+    return rt.env.get("burgle") is None and _quest_phase_deck_out(rt)
+
+
+def _quest_phase_deck_out(rt: Runtime) -> bool:
+    return st(rt).phase == "quest" and encounter_deck_out(rt)
+
+
+def _reset() -> Node:
+    """Rules Reference, Round Sequence 3.3: "If the encounter deck is ever empty during the quest
+    phase, the encounter discard pile is shuffled and reset back into the encounter deck"."""
+    return emit(reset_encounter_deck, rule="lcg.encounter-deck.reshuffle")
 
 
 def _shuffle(rt: Runtime) -> Event | None:
@@ -232,24 +263,52 @@ def _window_prompt(s: LcgState) -> str:
 def attempt(success: Callable[[], Node] | None = None, failure: Callable[[], Node] | None = None) -> Node:
     """A burgle attempt by the first player; then what ``success`` or ``failure`` makes runs,
     in the caller's bindings (``burgle`` names the encounter card whose effect resolved).
-    They are factories: the attempt can fail at four points, each with its own copy."""
-    win = Seq(emit(_succeeded, rule="lcg.burgle.succeeds"), *([success()] if success else []))
+    They are factories: the attempt can end at several points, each with its own copy."""
+
+    def reset_after() -> Node:
+        # The burgle card emptied the deck: it resets once that card's effect has resolved.
+        return If(_quest_phase_deck_out, _reset())
+
+    def win() -> Node:
+        return Seq(emit(_succeeded, rule="lcg.burgle.succeeds"), reset_after(), *([success()] if success else []))
 
     def lose(reason: str) -> Node:
-        return Seq(_failed(reason), *([failure()] if failure else []))
+        return Seq(_failed(reason), reset_after(), *([failure()] if failure else []))
 
-    resolve = Decide(
-        _ask,
-        "choice",
-        Case(
+    def resolve() -> Node:
+        return Decide(
+            _ask,
             "choice",
-            {
-                "discard": Decide(_ask_discards, "discarded", win, auto_single=True, rule="lcg.burgle.step-3"),
-                "fail": lose("not-discarded"),
-            },
-        ),
-        rule="lcg.burgle.step-3",
-    )
+            Case(
+                "choice",
+                {
+                    "discard": Decide(_ask_discards, "discarded", win(), auto_single=True, rule="lcg.burgle.step-3"),
+                    "fail": lose("not-discarded"),
+                },
+            ),
+            rule="lcg.burgle.step-3",
+        )
+
+    def found() -> Node:
+        """Steps 2 and 3, once step 1 has discarded a burgle effect (or found none)."""
+        return If(
+            lambda rt: rt.env.get("burgle") is None,
+            lose("no-burgle-card"),
+            Seq(
+                emit(_shuffle, rule="lcg.burgle.step-2"),
+                emit(_turn_up, rule="lcg.burgle.step-2"),
+                If(
+                    _nothing_turned_up,
+                    lose("empty-deck"),
+                    Seq(
+                        window("lcg.burgle.window", _window_prompt),
+                        # The Lonely Mountain's action took the last card of the deck
+                        If(_nothing_turned_up, lose("empty-deck"), resolve()),
+                    ),
+                ),
+            ),
+        )
+
     return Seq(
         emit(_begin, rule="lcg.burgle.attempt"),
         Let(
@@ -257,21 +316,12 @@ def attempt(success: Callable[[], Node] | None = None, failure: Callable[[], Nod
             Seq(
                 emit(_discard_until, rule="lcg.burgle.step-1"),
                 If(
-                    lambda rt: rt.env.get("burgle") is None,
-                    lose("no-burgle-card"),
+                    _deck_ran_out,
                     Seq(
-                        emit(_shuffle, rule="lcg.burgle.step-2"),
-                        emit(_turn_up, rule="lcg.burgle.step-2"),
-                        If(
-                            _nothing_turned_up,
-                            lose("empty-deck"),
-                            Seq(
-                                window("lcg.burgle.window", _window_prompt),
-                                # The Lonely Mountain's action took the last card of the deck
-                                If(_nothing_turned_up, lose("empty-deck"), resolve),
-                            ),
-                        ),
+                        _reset(),
+                        Let(_first_burgle, Seq(emit(_discard_until_found, rule="lcg.burgle.step-1"), found())),
                     ),
+                    found(),
                 ),
             ),
         ),

@@ -45,8 +45,10 @@ register("lcg.draw", emit(_draw), rule="lcg.draw")
 # -- reveal an encounter card ------------------------------------------------------------
 
 
-def _reshuffle(rt: Runtime) -> Event:
-    """Rules: an empty encounter deck is rebuilt by shuffling its discard pile."""
+def reset_encounter_deck(rt: Runtime) -> Event:
+    """Rules: an empty encounter deck is rebuilt by shuffling its discard pile ("If the
+    encounter deck is ever empty during the quest phase, the encounter discard pile is shuffled
+    and reset back into the encounter deck": Rules Reference, Round Sequence 3.3)."""
     pile = cards_in(st(rt), "encounter.discard")
     return ev.DeckShuffled(zone="encounter.deck", order=tuple(rt.shuffle(pile)))
 
@@ -90,7 +92,8 @@ def _when_revealed(rt: Runtime) -> str | None:
     return f"{card.code}.when-revealed"
 
 
-def _deck_out(rt: Runtime) -> bool:
+def encounter_deck_out(rt: Runtime) -> bool:
+    """The encounter deck is empty and its discard pile is not: the deck can be reset."""
     return not cards_in(st(rt), "encounter.deck") and bool(cards_in(st(rt), "encounter.discard"))
 
 
@@ -112,7 +115,7 @@ register(
     "lcg.reveal",
     Seq(
         # A reveal from an empty deck (a surge off its last card) resets it first.
-        If(_deck_out, emit(_reshuffle, rule="lcg.encounter-deck.reshuffle")),
+        If(encounter_deck_out, emit(reset_encounter_deck, rule="lcg.encounter-deck.reshuffle")),
         Let(
             _top_card,
             If(
@@ -131,7 +134,7 @@ register(
         ),
         # The deck resets once the card that emptied it has resolved, When Revealed
         # included (FAQ, "When I reveal the last card of the encounter deck ...").
-        If(_deck_out, emit(_reshuffle, rule="lcg.encounter-deck.reshuffle")),
+        If(encounter_deck_out, emit(reset_encounter_deck, rule="lcg.encounter-deck.reshuffle")),
     ),
     rule="lcg.encounter.reveal",
 )

@@ -473,6 +473,9 @@ FORBIDS_READYING: set[str] = set()
 
 
 def staging_threat(s: LcgState) -> int:
+    """The threat of the enemies and locations in the staging area. An enemy considered engaged
+    from there (Massive, Smaug the Magnificent) counts too: it does not actually engage, as only
+    entering the player's area does (FAQ 1.50), and only engaged enemies count none (FAQ 1.20)."""
     total = sum(
         threat_of(s, u)
         for u in cards_in(s, "staging")

@@ -484,7 +484,7 @@ def staging_threat(s: LcgState) -> int:
         threat_of(s, u)
         for u in cards_in(s, "staging")
         if defn(s, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
-    ) + sum(aura(s) for aura in THREAT_AURAS)
+    ) + sum(aura(s) for aura in in_game(s, THREAT_AURAS))
     if s.modifiers:
         total += s.modifier_total(STAGING_AREA, "threat")
     return max(total, 0)

@@ -14,7 +14,7 @@ event's ``flow``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event, Frame
@@ -27,8 +27,13 @@ Test = Callable[["Runtime"], bool]
 Items = Callable[["Runtime"], Iterable[Any]]
 Bindings = Callable[["Runtime"], Mapping[str, Any]]
 
-NODES: dict[str, Node] = {}
-"""Every registered node, by key. Keys are stable: a program's name plus a path."""
+_FRAME: Final = Frame
+"""``Frame``, for the steps: the compiled core reads a Final name from a C static, an
+imported one from the module's dict each time."""
+
+NODES: Final[dict[str, Node]] = {}
+"""Every registered node, by key. Keys are stable: a program's name plus a path. Final, as
+the compiled core then reads it from a C static rather than the module's dict (once per step)."""
 
 
 class FlowError(Exception):
@@ -68,7 +73,8 @@ class Seq(Node):
         elif i == len(body) - 1:
             rt.swap(body[i], frame.env)
         else:
-            rt.advance(Frame(self.key, i + 1, frame.env), body[i], frame.env)
+            env = frame.env
+            rt.advance(_FRAME(self.key, i + 1, env), body[i], env)
 
 
 class Do(Node):
@@ -92,9 +98,10 @@ class If(Node):
 
     def step(self, rt: Runtime, frame: Frame) -> None:
         rt.pop()
-        branch = self.then if rt.evaluate(self.test, frame.env, self.rule) else self.otherwise
+        env = frame.env
+        branch = self.then if rt.evaluate(self.test, env, self.rule) else self.otherwise
         if branch is not None:
-            rt.push(branch, frame.env)
+            rt.push(branch, env)
 
 
 class ForEach(Node):
@@ -109,16 +116,17 @@ class ForEach(Node):
 
     def step(self, rt: Runtime, frame: Frame) -> None:
         items = frame.items
+        outer = frame.env
         if items is None:
-            items = list(rt.evaluate(self.items, frame.env, self.rule))
+            items = list(rt.evaluate(self.items, outer, self.rule))
         i = frame.i
         if i >= len(items):
             rt.pop()
             return
-        env = {**frame.env, self.var: items[i]}
+        env = {**outer, self.var: items[i]}
         # The frame stays while the last item runs too: a Break or Restart in the body
         # must find this loop, not the one around it.
-        rt.advance(Frame(self.key, i + 1, frame.env, items), self.body, env)
+        rt.advance(_FRAME(self.key, i + 1, outer, items), self.body, env)
 
 
 class Repeat(Node):
@@ -132,10 +140,11 @@ class Repeat(Node):
         return (self.body,)
 
     def step(self, rt: Runtime, frame: Frame) -> None:
-        if self.until is not None and rt.evaluate(self.until, frame.env, self.rule):
+        env = frame.env
+        if self.until is not None and rt.evaluate(self.until, env, self.rule):
             rt.pop()
         else:
-            rt.advance(Frame(self.key, frame.i + 1, frame.env), self.body, frame.env)
+            rt.advance(_FRAME(self.key, frame.i + 1, env), self.body, env)
 
 
 class Break(Node):
@@ -342,7 +351,7 @@ class InChosenOrder(Asks):
             self._start(rt, frame, items, due[0], None, None)
         else:
             ask = rt.evaluate(lambda r: self.ask(r, due), frame.env, self.rule)
-            held = Frame(self.key, frame.i, frame.env, items)
+            held = _FRAME(self.key, frame.i, frame.env, items)
             rt.replace(held)
             rt.request(ask, self, held)
 
@@ -357,7 +366,7 @@ class InChosenOrder(Asks):
 
     def _start(self, rt: Runtime, frame: Frame, items: list[Any], item: Any, by: str | None, ans: int | None) -> None:
         key = self.ident(item)
-        rt.replace(Frame(self.key, frame.i, frame.env, [x for x in items if self.ident(x) != key]))
+        rt.replace(_FRAME(self.key, frame.i, frame.env, [x for x in items if self.ident(x) != key]))
         name, args = rt.evaluate(lambda r: self.run(r, item, by), frame.env, self.rule)
         rt.call(name, {**args, "_ans": ans} if ans is not None else dict(args), frame.env)
 
@@ -381,7 +390,7 @@ class Hold(Node):
         if frame.i:
             rt.pop()
         else:
-            rt.advance(Frame(self.key, 1, frame.env), self.body, frame.env)
+            rt.advance(_FRAME(self.key, 1, frame.env), self.body, frame.env)
 
 
 def register(name: str, root: Node, rule: str | None = None) -> Node:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from msgspec.structs import force_setattr
 
@@ -56,9 +56,16 @@ class _FromFrame:
 
 _FROM_FRAME = _FromFrame()
 
-_SHA256 = hashlib.sha256()
+_SHA256: Final = hashlib.sha256()
 """An empty sha256, copied for each event's hash: a copy costs far less than making one
 (which looks the algorithm up by name each time)."""
+
+# Final aliases of the interpreted names used on every event or step: the compiled core
+# reads a Final name from a C static, any other global from the module's dict each time.
+_FRAME: Final = Frame
+_CAUSE: Final = Cause
+_FLOW: Final = Flow
+_SET: Final = force_setattr
 
 
 def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
@@ -85,20 +92,20 @@ def flow_since(low: int, height: int, after: list[Frame]) -> Flow | None:
         env = frame.env
         if below and (env is below or _extends(env, below)):
             added = {} if env is below else {k: v for k, v in env.items() if k not in below or below[k] != v}
-            push.append(Frame(frame.node, frame.i, added, frame.items))
+            push.append(_FRAME(frame.node, frame.i, added, frame.items))
             extends.append(j - low)
         else:
             push.append(frame)
         below = env  # the bindings of the frame as it stands on the cursor, not as pushed
-    return Flow(low, tuple(push), tuple(extends))
+    return _FLOW(low, tuple(push), tuple(extends))
 
 
 def _extends(env: Env, below: Env) -> bool:
     """Whether ``env`` starts with the keys of ``below``, in the same order."""
-    n = len(below)
-    if len(env) < n:
+    if len(env) < len(below):
         return False
-    return list(env)[:n] == list(below)
+    # zip stops at the end of ``below``: no list of either's keys is built
+    return all(mine == theirs for mine, theirs in zip(env, below, strict=False))
 
 
 class BrokenLog(Exception):
@@ -172,10 +179,17 @@ class Runtime:
         self.watcher = watcher
         self.env: Env = {}
         self.rule = ""
+        self._stack = state.stack
+        """The cursor, held natively: read on every step, and the list is only ever changed in
+        place during play (the stored fold alone puts a new list in the state)."""
         self._height = self._low = len(state.stack)
         """How far down the cursor has been touched since the last event: the frames
         below are the ones the last event left, the frames above are what moved."""
         self._emitted = False
+        self._going = False
+        """Whether :meth:`run` steps on: no decision pending and the game not over, as of
+        the last event (only an event's applier changes them), so that each step need not
+        read the two from the state."""
         self._draws = 0
         self._encode = rules.codec.encode
         self._appliers = rules.appliers
@@ -186,7 +200,8 @@ class Runtime:
     def run(self) -> None:
         state = self.state
         stack = state.stack
-        while state.pending is None and state.over is None:
+        self._going = state.pending is None and state.over is None
+        while self._going:
             if not stack:
                 raise FlowError("the programs ran out without a decision or an outcome")
             frame = stack[-1]
@@ -198,7 +213,7 @@ class Runtime:
 
     def leaf(self, node: Node, env: Env) -> None:
         """Pop the frame of the leaf step ``node`` (the top of the cursor), then run it with ``env``."""
-        stack = self.state.stack
+        stack = self._stack
         stack.pop()
         if len(stack) < self._low:
             self._low = len(stack)
@@ -215,51 +230,51 @@ class Runtime:
     # -- the cursor ------------------------------------------------------------------
 
     def push(self, node: Node, env: Env) -> None:
-        self.state.stack.append(Frame(node.key, 0, env))
+        self._stack.append(_FRAME(node.key, 0, env))
 
     def pop(self) -> None:
-        stack = self.state.stack
+        stack = self._stack
         stack.pop()
         if len(stack) < self._low:
             self._low = len(stack)
 
     def replace(self, frame: Frame) -> None:
-        stack = self.state.stack
+        stack = self._stack
         stack[-1] = frame
         if len(stack) - 1 < self._low:
             self._low = len(stack) - 1
 
     def swap(self, node: Node, env: Env) -> None:
         """:meth:`pop`, then :meth:`push` ``node`` with ``env``, in one call."""
-        stack = self.state.stack
-        stack[-1] = Frame(node.key, 0, env)
+        stack = self._stack
+        stack[-1] = _FRAME(node.key, 0, env)
         top = len(stack) - 1
         if top < self._low:
             self._low = top
 
     def advance(self, frame: Frame, node: Node, env: Env) -> None:
         """:meth:`replace` the top frame by ``frame``, then :meth:`push` ``node`` with ``env``."""
-        stack = self.state.stack
+        stack = self._stack
         top = len(stack) - 1
         stack[-1] = frame
         if top < self._low:
             self._low = top
-        stack.append(Frame(node.key, 0, env))
+        stack.append(_FRAME(node.key, 0, env))
 
     def call(self, name: str, args: Env, caller: Env | None = None, items: list[Any] | None = None) -> None:
         """Push program ``name`` with ``args``, keeping the caller's cause context; ``items``
         are the items of a program that works through them (:class:`~domain.kernel.flow.InChosenOrder`)."""
-        self.state.stack.append(self._frame(name, args, caller, items))
+        self._stack.append(self._frame(name, args, caller, items))
 
     def defer(self, name: str, args: Env, caller: Env | None = None, items: list[Any] | None = None) -> None:
         """Like :meth:`call`, but inside a :class:`~domain.kernel.flow.Hold` the program
         waits until the hold's body is done (after the programs deferred before it)."""
-        stack = self.state.stack
+        stack = self._stack
         for at in range(len(stack) - 1, -1, -1):
             frame = stack[at]
             if frame.i and isinstance(NODES[frame.node], Hold):
                 index = at - (frame.i - 1)
-                stack[at] = Frame(frame.node, frame.i + 1, frame.env, frame.items)
+                stack[at] = _FRAME(frame.node, frame.i + 1, frame.env, frame.items)
                 stack.insert(index, self._frame(name, args, caller, items))
                 self._low = min(self._low, index)
                 return
@@ -268,10 +283,10 @@ class Runtime:
     def _frame(self, name: str, args: Env, caller: Env | None, items: list[Any] | None) -> Frame:
         env = {k: v for k, v in (self.env if caller is None else caller).items() if k[0] == "_"}
         env.update(args)
-        return Frame(program(name).key, 0, env, items)
+        return _FRAME(program(name).key, 0, env, items)
 
     def break_loop(self) -> None:
-        stack = self.state.stack
+        stack = self._stack
         while stack:
             frame = stack.pop()
             self._low = min(self._low, len(stack))
@@ -280,11 +295,11 @@ class Runtime:
         raise FlowError(f"{self.rule}: break outside a loop")
 
     def restart_loop(self) -> None:
-        stack = self.state.stack
+        stack = self._stack
         while stack:
             frame = stack[-1]
             if isinstance(NODES[frame.node], Repeat | ForEach):
-                self.replace(Frame(frame.node, 0, frame.env))
+                self.replace(_FRAME(frame.node, 0, frame.env))
                 return
             self.pop()
         raise FlowError(f"{self.rule}: restart outside a loop")
@@ -306,7 +321,7 @@ class Runtime:
 
     def cause(self) -> Cause:
         env = self.env
-        return Cause(self.rule, env.get("_card"), env.get("_by"), env.get("_ans"))
+        return _CAUSE(self.rule, env.get("_card"), env.get("_by"), env.get("_ans"))
 
     def emit(
         self, event: Event, *, card: int | _FromFrame | None = _FROM_FRAME, by: int | _FromFrame | None = _FROM_FRAME
@@ -323,11 +338,11 @@ class Runtime:
         if cause_card is not None and type(cause_card) is not int:
             raise FlowError(f"{self.rule}: the cause card must be a uid, not {cause_card!r}")
         cause_by: Any = env.get("_by") if isinstance(by, _FromFrame) else by
-        force_setattr(event, "seq", seq)
-        force_setattr(event, "cause", Cause(self.rule, cause_card, cause_by, env.get("_ans")))
+        _SET(event, "seq", seq)
+        _SET(event, "cause", _CAUSE(self.rule, cause_card, cause_by, env.get("_ans")))
         draws = self._draws
         if draws:
-            force_setattr(event, "draws", draws)
+            _SET(event, "draws", draws)
             state.rng += draws
             self._draws = 0
         watcher = self.watcher
@@ -338,16 +353,17 @@ class Runtime:
             self._appliers[type(event)](state, event)
             watcher.after(event)
         self._after(self, event)
+        self._going = state.pending is None and state.over is None
         stack = state.stack
         height = len(stack)
         low = self._low
         if low != height or self._height != height:
-            force_setattr(event, "flow", flow_since(low, self._height, stack))
+            _SET(event, "flow", flow_since(low, self._height, stack))
         chain = _SHA256.copy()
         chain.update(state.head.encode())
         chain.update(self._encode(event))
         digest = chain.hexdigest()
-        force_setattr(event, "hash", digest)
+        _SET(event, "hash", digest)
         state.head = digest
         state.version = seq
         self._height = self._low = height

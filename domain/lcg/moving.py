@@ -7,13 +7,15 @@ five times a game round.
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.lcg.state import FACE_DOWN_OWN, FACE_DOWN_SHARED, IN_PLAY_ZONES, Card, LcgState, Player, Seat, Uid
 
-_IN_PLAY_ZONES = (*IN_PLAY_ZONES, "revealed")
+_IN_PLAY_ZONES: Final = (*IN_PLAY_ZONES, "revealed")
 """Zones whose cards keep their tokens when moving among them (a revealed enemy keeps
 the damage it took as it was revealed when it enters the staging area)."""
 
-_KNOWN: dict[str, bool] = {}
+_KNOWN: Final[dict[str, bool]] = {}
 """Whether each zone seen so far is one of :data:`_IN_PLAY_ZONES` (by its last part)."""
 
 

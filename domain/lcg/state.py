@@ -10,6 +10,8 @@ and ``attachments`` (``attached_to`` names the host).
 
 from __future__ import annotations
 
+from typing import Final
+
 import msgspec
 
 from domain.kernel.state import State
@@ -17,7 +19,7 @@ from domain.kernel.state import State
 Uid = int
 Seat = str
 
-SET_ASIDE_FACE_UP = "set-aside.face-up"
+SET_ASIDE_FACE_UP: Final = "set-aside.face-up"
 """Cards set aside face up, out of play, whose text may still bring them in (Nazgûl of Dol
 Guldur). Per player, ``<seat>.prisoner`` holds a hero turned face down as the prisoner,
 ``<seat>.shackles`` a condition on top of the deck, ``<seat>.under`` the player cards face

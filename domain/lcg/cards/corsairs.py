@@ -191,7 +191,7 @@ def _sailors_ships(s: LcgState) -> int:
     return total
 
 
-table.THREAT_AURAS.append(_sailors_ships)
+table.THREAT_AURAS.append(table.needs(_sailors_ships, SOUTHRON_SAILOR))
 
 
 def _umbar_captain(s: LcgState, seat: Seat, enemy: Uid) -> bool:
@@ -199,7 +199,7 @@ def _umbar_captain(s: LcgState, seat: Seat, enemy: Uid) -> bool:
     return ships.is_ship_enemy(s, enemy) and any(s.cards[u].code == UMBAR_CAPTAIN for u in s.zone(f"{seat}.engaged"))
 
 
-ships.ATTACK_BANS.append(_umbar_captain)
+ships.ATTACK_BANS.append(table.needs(_umbar_captain, UMBAR_CAPTAIN))
 
 # -- ship-enemies ---------------------------------------------------------------------------------
 
@@ -212,8 +212,12 @@ def _in_staging_value(code: str, keyword: str, amount: int) -> ship_keywords.Val
     return aura
 
 
-ship_keywords.VALUE_AURAS.append(("its own text", _in_staging_value(BLACK_SAILS, "Archery", 3)))
-ship_keywords.VALUE_AURAS.append(("its own text", _in_staging_value(CORSAIR_WARSHIP, "Archery", 4)))
+ship_keywords.VALUE_AURAS.append(
+    table.needs(("its own text", _in_staging_value(BLACK_SAILS, "Archery", 3)), BLACK_SAILS)
+)
+ship_keywords.VALUE_AURAS.append(
+    table.needs(("its own text", _in_staging_value(CORSAIR_WARSHIP, "Archery", 4)), CORSAIR_WARSHIP)
+)
 
 
 def _return_flag(enemy: Uid) -> str:
@@ -559,7 +563,7 @@ def _cobas_haven(s: LcgState, uid: Uid, name: str) -> int:
     return -sum(1 for a in s.zone("active") if s.cards[a].code == COBAS_HAVEN)
 
 
-ship_keywords.VALUE_AURAS.append(("Cobas Haven", _cobas_haven))
+ship_keywords.VALUE_AURAS.append(table.needs(("Cobas Haven", _cobas_haven), COBAS_HAVEN))
 
 
 def _entered_staging(s: LcgState, e: Event, uid: Uid) -> bool:
@@ -683,7 +687,7 @@ def _cove_shelters(s: LcgState, uid: Uid, keyword: str) -> bool:
     return any(s.cards[u].code == WICKED_COVE for u in s.zone("staging") + s.zone("active"))
 
 
-table.KEYWORD_AURAS.append(_cove_shelters)
+table.KEYWORD_AURAS.append(table.needs(_cove_shelters, WICKED_COVE))
 
 # Wicked Cove — "Locations in the staging area are immune to player card effects. Shadow:
 # until the end of the round, the attacking enemy gains 'Immune to player card effects'

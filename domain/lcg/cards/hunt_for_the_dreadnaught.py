@@ -648,7 +648,7 @@ def _elite_holds(s: LcgState, seat: Seat, enemy: Uid) -> bool:
     return s.cards[enemy].code == DREADNAUGHT and any(s.cards[u].code in ELITES for u in s.zone(f"{seat}.engaged"))
 
 
-ships.ATTACK_BANS.append(_elite_holds)
+ships.ATTACK_BANS.append(table.needs(_elite_holds, DREADNAUGHT))
 
 
 def _holder(rt: Runtime) -> Seat:
@@ -967,7 +967,7 @@ def _has_ranged(s: LcgState, uid: Uid, keyword: str) -> bool:
     return seat is not None and any(s.cards[u].face == "B" for u in _controls(s, GOLDEN_WING, seat))
 
 
-table.KEYWORD_AURAS.append(_has_ranged)
+table.KEYWORD_AURAS.append(table.needs(_has_ranged, GOLDEN_WING))
 
 
 def _enemies_here(rt: Runtime) -> list[Uid]:

@@ -922,4 +922,4 @@ def _mountain_immune(s: LcgState, uid: Uid, keyword: str) -> bool:
     return keyword == IMMUNE and s.cards[uid].code == THE_LONELY_MOUNTAIN and bool(s.zone(TREASURE_ZONE))
 
 
-table.KEYWORD_AURAS.append(_mountain_immune)
+table.KEYWORD_AURAS.append(table.needs(_mountain_immune, THE_LONELY_MOUNTAIN))

@@ -12,6 +12,8 @@ Rules (Core Set rulebook, Attachments and Keywords):
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.kernel.events import Event
 from domain.kernel.flow import register
 from domain.kernel.runtime import Runtime
@@ -110,7 +112,7 @@ register(
     rule="lcg.attachment.leaves-with-host",
 )
 
-HOST_MAY_LEAVE: frozenset[type[Event]] = frozenset(
+HOST_MAY_LEAVE: Final[frozenset[type[Event]]] = frozenset(
     {
         ev.CardMoved,
         ev.CardsDiscarded,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
@@ -55,8 +56,8 @@ class Constant:
     effects move): it is not traveled to, explored, engaged or discarded."""
 
 
-CONSTANTS: dict[str, Constant] = {}
-_NONE = Constant()
+CONSTANTS: Final[dict[str, Constant]] = {}
+_NONE: Final = Constant()
 
 
 def constant(code: str, entry: Constant) -> Constant:

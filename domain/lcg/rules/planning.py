@@ -14,6 +14,7 @@ offered between the cards a player plays, the others in the window that closes t
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
@@ -31,7 +32,7 @@ PLANNING_TYPES = ("ally", "attachment", "treasure")
 """The cards played in the planning phase (events are played in action windows). A treasure
 (The Hobbit saga) is played as an attachment is, onto the card its text names."""
 
-COST_REDUCTIONS: list[Callable[[LcgState, Seat, Uid], int]] = []
+COST_REDUCTIONS: Final[list[Callable[[LcgState, Seat, Uid], int]]] = []
 """Texts that make an ally or attachment cost less to play now (The Arkenstone): how much less."""
 
 ACTION = "action:"

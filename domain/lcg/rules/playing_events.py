@@ -19,18 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
 from domain.kernel.flow import Ask, Decide, If, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
-from domain.lcg.cards import CARDS, Action, Trigger, TriggerTest, text
+from domain.lcg.cards import Action, Trigger, TriggerTest, text
 from domain.lcg.effects import PLAYER, SELF, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.resources import can_pay_cost, cost_payments, payment_id
-from domain.lcg.rules.table import cards_in, text_of
+from domain.lcg.rules.table import CARDS, cards_in, text_of
 from domain.lcg.state import LcgState, Seat, Uid
 
 Playable = Callable[[LcgState, Seat, Uid], bool]
@@ -56,7 +56,7 @@ def _always(s: LcgState, seat: Seat, uid: Uid) -> bool:
     return True
 
 
-COST_REDUCTIONS: list[Callable[[LcgState, Seat, Uid], int]] = []
+COST_REDUCTIONS: Final[list[Callable[[LcgState, Seat, Uid], int]]] = []
 """Texts that make an event cost less to play now (Silent Mist): how much less."""
 
 
@@ -186,13 +186,15 @@ def playable_outside_hand(s: LcgState, seat: Seat, uid: Uid, less: int) -> bool:
 def event_actions(s: LcgState, seat: Seat) -> list[Option]:
     """The Action events ``seat`` may play now from hand (option ids as Actions on cards)."""
     options: list[Option] = []
+    cards = s.cards
     for uid in cards_in(s, f"{seat}.hand"):
-        code = s.cards[uid].code
-        if CARDS[code].type != "event":
+        code = cards[uid].code
+        card = CARDS[code]
+        if card.type != "event":
             continue
         for i, action in enumerate(text_of(code).actions):
             if action.available(s, uid, seat):
-                options.append(Option(f"{uid}.{i}", f"Play {CARDS[code].name}: {action.label}", uid))
+                options.append(Option(f"{uid}.{i}", f"Play {card.name}: {action.label}", uid))
     return options
 
 

@@ -8,6 +8,7 @@ counts as the hero's sphere (Celebrían's Stone).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Final
 
 from domain.kernel.events import Event
 from domain.kernel.flow import Node, Seq
@@ -35,7 +36,7 @@ def body() -> list[Node]:
 # -- paying costs ------------------------------------------------------------------------
 
 
-IGNORES_RESOURCE_MATCH: list[Callable[[LcgState, Seat], bool]] = []
+IGNORES_RESOURCE_MATCH: Final[list[Callable[[LcgState, Seat], bool]]] = []
 """Texts under which a player's next card ignores the resource match (Twilight's Call)."""
 
 

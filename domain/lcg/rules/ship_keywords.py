@@ -106,7 +106,7 @@ def value(s: LcgState, uid: Uid, name: str, parts: list[tuple[str, int]] | None 
                 if modifier.target == uid and modifier.stat == gained(name):
                     total += modifier.amount
                     parts.append((table.modifier_source(s, modifier.source, uid), modifier.amount))
-    for where, aura in VALUE_AURAS:
+    for where, aura in table.in_game(s, VALUE_AURAS):
         extra = aura(s, uid, name)
         total += extra
         if parts is not None and extra:

@@ -67,7 +67,7 @@ def may_attack(s: LcgState, character: Uid, enemy: Uid) -> bool:
 
 
 def attack_banned(s: LcgState, seat: Seat, enemy: Uid) -> bool:
-    return any(ban(s, seat, enemy) for ban in ATTACK_BANS)
+    return any(ban(s, seat, enemy) for ban in table.in_game(s, ATTACK_BANS))
 
 
 def attacker_limit(s: LcgState, enemy: Uid) -> int | None:

@@ -7,21 +7,28 @@ plus the card's own passive text (Gimli, Chieftain Ufthak).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
-from domain.lcg.cards import CARDS, NO_TEXT, TEXTS, CardDef, Host, Text
+from domain.lcg import cards as _cards
+from domain.lcg.cards import CardDef, Host, Text
 from domain.lcg.epic import COUNTED
 from domain.lcg.state import IN_PLAY_ZONES, LcgState, Seat, Uid
+
+# The card registries, Final: the compiled core reads a Final name from a C static, an
+# imported one from the module's dict (the rules read a card's definition ~8 times an event).
+CARDS: Final = _cards.CARDS
+TEXTS: Final = _cards.TEXTS
+NO_TEXT: Final = _cards.NO_TEXT
 
 STATS = ("willpower", "attack", "defense", "hit_points", "threat", "engagement_cost")
 
 Aura = Callable[[LcgState, Uid, str], int]
-AURAS: list[Aura] = []
+AURAS: Final[list[Aura]] = []
 """Passive texts that change other cards' stats, or a double-sided card's stats on its
 other side (a scenario module adds its own; each returns 0 where it does not apply)."""
 
 KeywordAura = Callable[[LcgState, Uid, str], bool]
-KEYWORD_AURAS: list[KeywordAura] = []
+KEYWORD_AURAS: Final[list[KeywordAura]] = []
 """Passive texts that give cards a keyword (Golden Wing: "your heroes have Ranged")."""
 
 
@@ -40,7 +47,7 @@ def text_of(code: str) -> Text:
     return found if found is not None else NO_TEXT
 
 
-NEEDS: dict[Any, frozenset[str]] = {}
+NEEDS: Final[dict[Any, frozenset[str]]] = {}
 """Hooks (an entry of :data:`AURAS`, ``resources.IGNORES_RESOURCE_MATCH``, ...) that can give
 something only when a card of one of these codes is in the game (:func:`needs`)."""
 
@@ -71,7 +78,7 @@ class _Pool:
         """By the id of a (module-level) list of hooks: its length then, and those that apply."""
 
 
-_POOL = _Pool()
+_POOL: Final = _Pool()
 
 
 def _pool(s: LcgState) -> _Pool:
@@ -154,7 +161,7 @@ SIDE_B_TEXTS: dict[str, str] = {}
 """The text printed on side B of a double-sided card other than a quest, setup or contract
 card (a ship's Upgraded side, the Damaged Dreadnaught), by code."""
 
-SIDE_B_STATS: dict[str, dict[str, int]] = {}
+SIDE_B_STATS: Final[dict[str, dict[str, int]]] = {}
 """The stats printed on side B of such a card where they differ from side A's, by code."""
 
 
@@ -456,7 +463,7 @@ NO_THREAT = "contributes-no-threat"
 THREAT_AURAS: list[Callable[[LcgState], int]] = []
 """Texts that add threat to the staging area's total (Southron Sailor)."""
 
-BLANKING: list[Callable[[LcgState, Uid], bool]] = []
+BLANKING: Final[list[Callable[[LcgState, Uid], bool]]] = []
 """Texts that blank other cards' text boxes for a while (Overworked: non-ship allies)."""
 
 
@@ -480,7 +487,7 @@ def staging_threat(s: LcgState) -> int:
         threat_of(s, u)
         for u in cards_in(s, "staging")
         if defn(s, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
-    ) + sum(aura(s) for aura in THREAT_AURAS)
+    ) + sum(aura(s) for aura in in_game(s, THREAT_AURAS))
     if s.modifiers:
         total += s.modifier_total(STAGING_AREA, "threat")
     return max(total, 0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from domain.kernel.decisions import Option
 from domain.kernel.events import Event
@@ -23,6 +23,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import TEXTS, Trigger
 from domain.lcg.effects import st
 from domain.lcg.rules import attachments, table
+from domain.lcg.rules.attachments import HOST_MAY_LEAVE
 from domain.lcg.rules.procedures import explorable, stage_defeatable
 from domain.lcg.rules.table import cards_in, seats_in_turn
 from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
@@ -106,11 +107,11 @@ def _defeated(rt: Runtime, event: Event) -> None:
         _check(rt, "lcg.quest.advance", event, card=stage)
 
 
-HOOKS: dict[type[Event], list[Check]] = {}
+HOOKS: Final[dict[type[Event], list[Check]]] = {}
 """Checks a scenario's rules add, run like the framework checks (keywords such as
 Boarding, per-round caps): each queues its own program when it applies."""
 
-FRAMEWORK: dict[type[Event], Check] = {
+FRAMEWORK: Final[dict[type[Event], Check]] = {
     ev.DamageDealt: _damage,
     ev.CardsDiscarded: _attachment_lost,
     ev.ThreatRaised: _threat,
@@ -147,7 +148,7 @@ class _InGame:
         self.by_type: dict[type[Event], tuple[list[Listener], list[Listener]]] = {}
 
 
-_IN_GAME = _InGame()
+_IN_GAME: Final = _InGame()
 
 
 def _in_game(s: LcgState) -> dict[type[Event], tuple[list[Listener], list[Listener]]]:
@@ -228,8 +229,8 @@ def _pool(s: LcgState, event: Event, zone: str) -> Pool:
     return uids, {cards[uid].code for uid in uids}
 
 
-_SEAT_PLAY = frozenset(("heroes", "allies", "engaged", "contract"))
-_SHARED_PLAY = frozenset(_SHARED_ZONES)
+_SEAT_PLAY: Final = frozenset(("heroes", "allies", "engaged", "contract"))
+_SHARED_PLAY: Final = frozenset(_SHARED_ZONES)
 
 
 def _listens_from(s: LcgState, zone: str, where: str) -> bool:
@@ -403,5 +404,5 @@ def after(rt: Runtime, event: Event) -> None:
     check = FRAMEWORK.get(type(event))
     if check is not None:
         check(rt, event)
-    if type(event) in attachments.HOST_MAY_LEAVE and s.zones.get("attachments"):
+    if type(event) in HOST_MAY_LEAVE and s.zones.get("attachments"):
         attachments.check_orphans(rt, event)

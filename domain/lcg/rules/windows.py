@@ -9,6 +9,7 @@ again from the first player. A player with no usable Action is not asked.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from domain.kernel.decisions import Option
 from domain.kernel.flow import Ask, Call, Decide, If, Node, Restart, Seq
@@ -84,7 +85,7 @@ class _Asked:
         self.last: tuple[LcgState, int, list[tuple[Seat | None, int]]] | None = None
 
 
-_ASKED = _Asked()
+_ASKED: Final = _Asked()
 
 
 def _with_actions_asked(s: LcgState) -> list[tuple[Seat | None, int]]:

@@ -204,6 +204,15 @@ def _last_to_engage(me: PlayerView, view: TableView) -> bool:
     return all(me.threat >= p.threat for p in view.players if not p.eliminated and p.seat != me.seat)
 
 
+def _location_left(view: TableView) -> int:
+    """The progress that explores the active location, when locations wait in the staging
+    area to be traveled to after it (else 0)."""
+    active = view.active_location
+    if active is None or not any(c.type == "location" for c in view.staging):
+        return 0
+    return max(0, (active.quest_points or 0) - active.progress)
+
+
 def _attacker(view: TableView, seat: str) -> CardView | None:
     """The enemy whose undefended attack is being dealt, when the decision does not name it
     (lcg.combat.undefended-damage): the one whose shadow card is turned up, else the hardest
@@ -589,7 +598,7 @@ class GreedyBot:
             optional=lcg_plans.chosen_prey(view, me, ready),
             useful=useful if capped is None else min(useful, capped),
             waiting=waiting,
-            locations_waiting=view.active_location is not None and any(c.type == "location" for c in view.staging),
+            location_left=_location_left(view),
         )
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 

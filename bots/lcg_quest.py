@@ -87,10 +87,11 @@ class Round:
     lack (bots/lcg_plans.py ``useful_progress``), or less at a stage taking at most so much
     each round (The Hunt for the Dreadnaught, bots/lcg_ships.py ``useful_progress``);
     willpower beyond it gains nothing."""
-    locations_waiting: bool = False
-    """An active location holds back locations waiting in the staging area: the quest's
-    progress goes to it first, and only once it is explored can the players travel to one
-    of the waiting locations and take its threat out of every later quest."""
+    location_left: int = 0
+    """Progress the active location still needs while locations wait in the staging area
+    behind it (0 when none wait): the quest's progress goes to it first, and only once it is
+    explored can the players travel to one of the waiting locations and take its threat out
+    of every later quest."""
     waiting: tuple[CardView, ...] = ()
     """Staging-area enemies whose engagement cost is above the seat's threat: a failed quest
     raises the threat before the engagement checks, and one that it takes to their cost
@@ -194,7 +195,8 @@ def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
     and ``revealed`` threat more."""
     margin = willpower - plan.staging - revealed
     if margin >= 0:
-        return -min(float(margin), plan.useful) * (LOCATION_LOCK if plan.locations_waiting else 1.0)
+        gained = min(float(margin), plan.useful)
+        return -gained - (LOCATION_LOCK - 1.0) * min(gained, float(plan.location_left))
     raised = -margin
     if plan.threat + raised >= 50:
         return 100.0
@@ -202,13 +204,12 @@ def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
 
 
 LOCATION_LOCK = 2.0
-"""What a point of progress is worth while locations wait behind the active one
-(``Round.locations_waiting``): Passage through Mirkwood's locations, two or three threat each,
-pile up in the staging area of a deck with five willpower on its heroes, and a quest that
-cannot clear the active location cannot travel again (the greedy bot left Old Forest Road
-and Mountains of Mirkwood in the staging area in a trial, and won 26 of 200 games instead of
-44, seeds 1-100 and 401-500). At 2 it won 107 of 400 games against 99 at 1 (seeds 1-100,
-401-500, 801-900, 1201-1300); at 3, 55 of 200 against 55 (seeds 801-900, 1201-1300)."""
+"""What a point of progress that explores the active location is worth while locations wait
+in the staging area behind it (``Round.location_left``): Passage through Mirkwood's
+locations, two or three threat each, pile up in the staging area of a deck with five
+willpower on its heroes, and a quest that cannot clear the active location cannot travel
+again (the greedy bot left Old Forest Road and Mountains of Mirkwood in the staging area in
+a trial, and won 26 of 200 games instead of 44, seeds 1-100 and 401-500)."""
 
 STUCK = 2.0
 """What a hero that does not ready next round costs, in threat points."""

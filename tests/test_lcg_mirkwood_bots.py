@@ -90,7 +90,7 @@ def _committed_at(zones: dict[str, Any], threat: int) -> set[str]:
     return {CARDS[state.cards[int(uid)].code].name for uid in choice}
 
 
-def test_progress_counts_double_while_locations_wait_behind_the_active_one() -> None:
+def test_progress_that_explores_the_active_location_counts_double_while_locations_wait() -> None:
     # The same staging area and no enemy: with Mountains of Mirkwood active, the quest's
     # progress explores it so that Old Forest Road can be traveled to next; Legolas' one
     # willpower then joins the quest, which it does not when nothing waits.

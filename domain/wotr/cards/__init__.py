@@ -337,7 +337,7 @@ def text(
 
 
 def text_of(code: str) -> Text:
-    return TEXTS.get(code, _NO_TEXT)
+    return TEXTS.get(code, NO_TEXT)
 
 
 def program_of(code: str, ability: str) -> str | None:
@@ -346,7 +346,7 @@ def program_of(code: str, ability: str) -> str | None:
     return f"wotr.{code}.{ability}" if node is not None else None
 
 
-_NO_TEXT = Text()
+NO_TEXT = Text()
 
 
 def load_texts() -> None:

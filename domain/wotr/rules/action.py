@@ -19,10 +19,9 @@ from domain.kernel.decisions import Option
 from domain.kernel.flow import Ask, Call, Case, Decide, ForEach, If, Let, Node, Repeat, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
-from domain.wotr.cards import TEXTS, text_of
 from domain.wotr.effects import PLAYER, ability_used, choose, chosen, draw, emit, st
 from domain.wotr.rules import table
-from domain.wotr.rules.table import cards_in
+from domain.wotr.rules.table import TEXTS, cards_in, text_of
 from domain.wotr.state import Seat, Uid, WotrState
 
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 from domain.kernel.flow import Call, ForEach, Node, Seq
 from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
-from domain.wotr.cards import text_of
 from domain.wotr.effects import PLAYER, emit, st
 from domain.wotr.rules import table
 from domain.wotr.rules.procedures import end_of
-from domain.wotr.rules.table import cards_in
+from domain.wotr.rules.table import cards_in, text_of
 from domain.wotr.state import Seat, WotrState
 
 

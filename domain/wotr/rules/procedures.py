@@ -16,10 +16,9 @@ from domain.kernel.events import Event, ScopeEnded
 from domain.kernel.flow import Ask, Break, Call, Case, Decide, Do, ForEach, If, Let, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
-from domain.wotr.cards import text_of
 from domain.wotr.effects import card_option, choose, chosen, emit, st
 from domain.wotr.rules import table
-from domain.wotr.rules.table import cards_in
+from domain.wotr.rules.table import cards_in, text_of
 from domain.wotr.state import Uid, WotrState
 
 # -- draw --------------------------------------------------------------------------------

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Final
 
-from domain.wotr.cards import CARDS, LOCATIONS, ROUND_EFFECTS, TEXTS, CardDef, LocationDef, text_of
+from domain.wotr import cards as _cards
+from domain.wotr.cards import CardDef, LocationDef, Text
 from domain.wotr.events import items_on
 from domain.wotr.scenarios import Scenario, SeatDef, scenario
 from domain.wotr.state import FREE, SHADOW, Seat, Team, Uid, WotrState, other
@@ -19,6 +21,22 @@ CARRYOVER = 2
 """Rules §4.2: the carryover limit starts at 2."""
 SUDDEN_DEATH = 10
 """Rules §4.4: a lead of 10 or more at a victory check wins at once."""
+
+# The card registries, Final: the compiled core reads a Final name from a C static, an
+# imported one from the module's dict (the rules read a definition or a text several times
+# an event).
+CARDS: Final = _cards.CARDS
+LOCATIONS: Final = _cards.LOCATIONS
+ROUND_EFFECTS: Final = _cards.ROUND_EFFECTS
+TEXTS: Final = _cards.TEXTS
+
+
+def text_of(code: str) -> Text:
+    """``cards.text_of`` compiled, as the LCG rules have it: a call from compiled code into an
+    interpreted function costs a Python frame."""
+    found = TEXTS.get(code)
+    return found if found is not None else _cards.NO_TEXT
+
 
 # -- definitions -------------------------------------------------------------------------
 

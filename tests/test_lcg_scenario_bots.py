@@ -5,6 +5,7 @@ positions."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any, cast
 
 from bots.lcg_encounter import composition, reveals
@@ -35,14 +36,19 @@ def _greedy(game: Game) -> Choice:
     return GreedyBot(1).choose(decision, lambda: view(state, decision.seat))
 
 
+def _answered_until(game: Game, reached: Callable[[Decision], bool], what: str = "awaited") -> Decision:
+    """Let the greedy bot answer until a decision ``reached`` accepts is pending."""
+    for _ in range(50):
+        decision = _pending(game)
+        if reached(decision):
+            return decision
+        game.answer(decision.seat, decision.id, _greedy(game))
+    raise AssertionError(f"no {what} decision came")
+
+
 def _until(run: Run, rule: str) -> Decision:
     """Let the greedy bot answer until a decision of ``rule`` is pending."""
-    for _ in range(50):
-        decision = _pending(run.game)
-        if decision.rule == rule:
-            return decision
-        run.game.answer(decision.seat, decision.id, _greedy(run.game))
-    raise AssertionError(f"no {rule} decision came")
+    return _answered_until(run.game, lambda d: d.rule == rule, rule)
 
 
 def _burgle(hand: list[str], bilbo_resources: int, cup: bool = False) -> Run:
@@ -139,12 +145,7 @@ def test_the_fleet_is_the_sturdiest_ship() -> None:
         rules,
         LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 1),
     )
-    for _ in range(10):
-        decision = _pending(game)
-        if decision.rule == "thftd.setup.fleet":
-            break
-        game.answer(decision.seat, decision.id, _greedy(game))
-    decision = _pending(game)
+    decision = _answered_until(game, lambda decision: decision.rule == "thftd.setup.fleet", "thftd.setup.fleet")
     assert decision.rule == "thftd.setup.fleet"
     names = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).offered}
     (picked,) = _greedy(game)
@@ -162,12 +163,7 @@ def test_pride_of_lebennin_shuffles_back_the_cards_the_first_rounds_cannot_use()
         ruleset("lcg"),
         LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 3),
     )
-    for _ in range(10):
-        decision = _pending(game)
-        if decision.rule == "thftd-008.setup":
-            break
-        game.answer(decision.seat, decision.id, _greedy(game))
-    decision = _pending(game)
+    decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
     assert decision.rule == "thftd-008.setup"
     hand = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).players[0].hand or []}
     chosen = set(_greedy(game))
@@ -394,11 +390,12 @@ def test_five_progress_on_destroy_the_dreadnaught_buy_a_gondorian_warship() -> N
         }
     )
     stage = run.uid("Destroy the Dreadnaught")
-    for _ in range(10):
-        decision = _pending(run.game)
-        if decision.rule.startswith("lcg.quest.window") and any(o.card == stage for o in decision.options):
-            break
-        run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    decision = _answered_until(
+        run.game,
+        lambda decision: (
+            decision.rule.startswith("lcg.quest.window") and any(o.card == stage for o in decision.options)
+        ),
+    )
     offered = [o.id for o in decision.options if o.card == stage]
     assert offered and _greedy(run.game) == (offered[0],)
     run.game.answer(decision.seat, decision.id, (offered[0],))
@@ -506,11 +503,7 @@ def test_standard_modes_ten_damage_sinks_an_engaged_ship_enemy() -> None:
             },
         }
     )
-    for _ in range(20):
-        decision = _pending(run.game)
-        if decision.rule == "thftd-002.action":
-            break
-        run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    decision = _until(run, "thftd-002.action")
     assert _pending(run.game).rule == "thftd-002.action"
     assert _greedy(run.game) == (str(run.uid("Black Sails")),)
     decision = _pending(run.game)
@@ -525,12 +518,9 @@ def test_no_more_attackers_than_ophidian_allows() -> None:
     bot, which cannot kill it (8 hit points, 1 defense) and would send everyone, sends its
     hardest hitter alone instead of an answer the rules refuse."""
     run = _dreadnaught_combat(["Aragorn", "Gimli", "Legolas"], ["Ophidian"])
-    for _ in range(20):
-        decision = _pending(run.game)
-        if decision.rule == "lcg.combat.player-attack" and decision.about == run.uid("Ophidian"):
-            break
-        run.game.answer(decision.seat, decision.id, _greedy(run.game))
-    decision = _pending(run.game)
+    decision = _answered_until(
+        run.game, lambda decision: decision.rule == "lcg.combat.player-attack" and decision.about == run.uid("Ophidian")
+    )
     assert decision.max == 1
     choice = _greedy(run.game)
     assert len(choice) == 1 and choice[0] in {str(run.uid("Aragorn")), str(run.uid("Legolas"))}
@@ -776,12 +766,7 @@ def test_taking_on_water_is_bailed_out_by_the_crew_left_ready_after_combat() -> 
         }
     )
     ship = run.uid("Pride of Lebennin")
-    for _ in range(20):
-        decision = _pending(run.game)
-        if decision.rule == "thftd-045.action":
-            break
-        run.game.answer(decision.seat, decision.id, _greedy(run.game))
-    decision = _pending(run.game)
+    decision = _until(run, "thftd-045.action")
     assert decision.rule == "thftd-045.action"
     crew = _greedy(run.game)
     assert str(ship) not in crew and str(run.uid("Guard of the Citadel")) in crew

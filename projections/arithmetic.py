@@ -56,6 +56,7 @@ RULEBOOK: dict[str, str] = {
     "lcg.combat.deal-shadows": "Core Set rulebook, Phase 6: Combat, Deal Shadow Cards",
     "lcg.combat.enemy-attack": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks",
     "lcg.combat.player-attack": "Core Set rulebook, Phase 6: Combat, Attack Enemies",
+    "lcg.combat.attack-target": "Core Set rulebook, Phase 6: Combat, Attack Enemies (declare the target, p. 20)",
     "lcg.combat.defended-damage": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks (determine combat damage)",
     "lcg.combat.undefended-damage": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks (undefended attacks)",
     "lcg.combat.attack-damage": "Core Set rulebook, Phase 6: Combat, Attack Enemies (determine combat damage)",

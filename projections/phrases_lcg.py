@@ -611,6 +611,7 @@ _ASKS = {
     "lcg.combat.undefended-damage": N_("which hero takes the damage of an undefended attack"),
     "lcg.combat.player-attack": N_("which characters attack an enemy"),
     "lcg.combat.player-attacks": N_("which enemy to attack"),
+    "lcg.combat.attack-target": N_("which enemy to attack"),
     "lcg.combat.staging-attack": N_("whether to attack an enemy in the staging area"),
     "lcg.keyword.archery": N_("where archery damage goes"),
     "lcg.keyword.boarding": N_("how a Boarding enemy engages"),

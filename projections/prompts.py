@@ -205,6 +205,8 @@ FIXED = (
     N_("Discard nothing: the attempt fails"),
     N_("Attack an enemy in the staging area?"),
     N_("No more defenders"),
+    N_("Player attacks: choose the enemy to attack next"),
+    N_("Make no more attacks"),
     N_("choose X (its cost)"),
     N_("Effects due at the end of the phase: the first player chooses which resolves next"),
     N_("Effects due at the end of the round: the first player chooses which resolves next"),

@@ -10,9 +10,12 @@ Rules (Core Set rulebook, combat phase):
   defender; an undefended attack deals all its attack to one hero of the defending
   player. "If a defending character leaves play or is removed from combat before damage
   is assigned, the attack is considered undefended" (rulebook p. 18).
-- Then each player may attack each enemy engaged with them once: declare attackers
-  (exhausting them; another player's character only with Ranged); the enemy takes their
-  total attack minus its defense.
+- Then each player may attack each enemy engaged with them once, one attack at a time,
+  in the order they choose: "After a player's first attack has resolved, he can declare
+  another attack against any eligible enemy target that he has not yet attacked this
+  round" (Core Set rulebook p. 20, Player Attacks). An attack declares its target, then
+  its attackers (exhausting them; another player's character only with Ranged); the
+  enemy takes their total attack minus its defense.
 - Ships (The Hunt for the Dreadnaught): who may defend against and attack which enemy,
   and who takes an undefended attack, is :mod:`domain.lcg.rules.ships`. A Massive enemy
   "is considered to be engaged with each player, and attacks each player in turn during
@@ -29,7 +32,7 @@ from collections.abc import Callable
 
 from domain.kernel.decisions import Kind, Option
 from domain.kernel.events import Event
-from domain.kernel.flow import Ask, Break, Call, Decide, ForEach, If, Let, Node, Repeat, Seq, register
+from domain.kernel.flow import Ask, Break, Call, Decide, ForEach, If, InChosenOrder, Let, Node, Repeat, Seq, register
 from domain.kernel.runtime import Runtime
 from domain.lcg import encounter_events as xev
 from domain.lcg import events as ev
@@ -406,6 +409,50 @@ def _ask_attackers(rt: Runtime) -> Ask | None:
     )
 
 
+def attackable(s: LcgState, seat: Seat, enemy: Uid) -> bool:
+    """``seat`` can declare an attack against ``enemy`` now: it is engaged with them (or
+    considered so, Massive) and some character may attack it (the attackers question
+    would be asked)."""
+    engaged = s.cards[enemy].zone == f"{seat}.engaged" or engaged_from_staging(s, enemy, seat)
+    return engaged and bool(attackers(s, seat, enemy)) and ships.attacker_limit(s, enemy) != 0
+
+
+def _may_attack_next(rt: Runtime, enemy: Uid) -> bool:
+    return attackable(st(rt), rt.env["player"], enemy)
+
+
+def _ask_target(rt: Runtime, enemies: list[Uid]) -> Ask:
+    """Two or more enemies the player may still attack: which one next, or no more attacks."""
+    s = st(rt)
+    options = [card_option(s, u) for u in enemies]
+    return Ask(
+        rt.env["player"],
+        "Player attacks: choose the enemy to attack next",
+        [*options, Option("done", "Make no more attacks")],
+    )
+
+
+def _declare_attack(rt: Runtime, enemy: Uid, by: str | None) -> tuple[str, dict[str, object]]:
+    return "lcg.combat.player-attack", {"enemy": enemy, "player": rt.env["player"]}
+
+
+def player_attacks() -> InChosenOrder:
+    """The player's attacks, one at a time against the target they declare: each enemy
+    engaged with them at the start of the step at most once (Core Set rulebook p. 20,
+    Player Attacks). A single enemy left to attack is attacked without asking which (its
+    attackers question lets the player decline); between several the player chooses the
+    next one, or to make no more attacks. Which enemies may be attacked is checked as each
+    attack is declared, since an attack can destroy or exhaust what another needed."""
+    return InChosenOrder(
+        lambda rt: engaged_enemies(st(rt), rt.env["player"]),
+        _may_attack_next,
+        _ask_target,
+        str,
+        _declare_attack,
+        rule="lcg.combat.attack-target",
+    )
+
+
 def _attack_damage(rt: Runtime) -> Event | None:
     s = st(rt)
     enemy = int(rt.env["enemy"])
@@ -515,17 +562,7 @@ def body() -> list[Node]:
         ),
         window("lcg.combat.window.enemy-attacks"),
         each_player(
-            Seq(
-                ForEach(
-                    lambda rt: engaged_enemies(st(rt), rt.env["player"]),
-                    "enemy",
-                    Call(
-                        "lcg.combat.player-attack",
-                        lambda rt: {"enemy": rt.env["enemy"], "player": rt.env["player"]},
-                    ),
-                ),
-                staging_attack(),
-            ),
+            Seq(player_attacks(), staging_attack()),
             rule="lcg.combat.player-attacks",
         ),
         emit(_leftover_shadows, rule="lcg.combat.shadows-discarded"),

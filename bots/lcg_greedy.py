@@ -16,6 +16,7 @@ leave no other answer.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Callable
 
@@ -163,6 +164,17 @@ def _value(card: CardView) -> int:
     return (20 if card.type == "hero" else 0) + 2 * (card.cost or 0) + stats + len(card.attachments)
 
 
+def _kill_cost(enemy: CardView, ready: list[CardView]) -> int | None:
+    """The attack that destroys ``enemy`` now (its hit points left plus its defense), when the
+    ready characters that may attack it have that much; None otherwise (the Dreadnaught's
+    damage a round is capped: it is worn down, never killed at once)."""
+    if enemy.name == lcg_ships.DREADNAUGHT:
+        return None
+    able = [c for c in ready if not lcg_ships.is_ship(c) or "Ship" in enemy.traits]
+    need = _left(enemy) + (enemy.defense or 0)
+    return need if sum(c.attack or 0 for c in able) >= need else None
+
+
 def _progress_on_kill(card: CardView) -> bool:
     return card.name in PROGRESS_ON_KILL or any(a.name in PROGRESS_ON_KILL for a in card.attachments)
 
@@ -267,6 +279,7 @@ class GreedyBot:
             "lcg.encounter.optional-engagement": self._engage,
             "lcg.combat.declare-defender": self._defend,
             "lcg.combat.undefended-damage": self._take_damage,
+            "lcg.combat.attack-target": self._attack_target,
             "lcg.combat.player-attack": self._attack,
             "lcg.combat.staging-attack": self._skip,
             "lcg.combat.declare-defenders": lambda d, v: ("done",),
@@ -764,6 +777,40 @@ class GreedyBot:
             if any(name in option.label for name in WINS_WHEN_DEFEATED):
                 return (option.id,)
         return None
+
+    def _attack_target(self, decision: Decision, view: TableView) -> Choice | None:
+        """Which enemy to attack next: one that keeps the Dreadnaught from harm (its guards
+        take every attack first); else, of the enemies the ready attackers can kill this
+        phase, the set whose deaths remove the most (must-die enemies, then attack), the
+        most dangerous of it first, so that what power is left goes to the next; else the
+        must-die enemy to wear down; else the first offered (highest engagement cost)."""
+        cards = visible_cards(view)
+        me = _me(view, decision.seat)
+        enemies = [cards[o.card] for o in decision.options if o.card in cards]
+        if not enemies:
+            return None
+        for enemy in enemies:
+            if lcg_ships.guards_dreadnaught(enemy, view):
+                return (str(enemy.uid),)
+        ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and c.attack]
+        killable = [e for e in enemies if _kill_cost(e, ready) is not None]
+        best: tuple[CardView, ...] = ()
+        best_key = (0, 0, 0)
+        for size in range(1, len(killable) + 1):
+            for group in itertools.combinations(killable, size):
+                cost = sum(_kill_cost(e, ready) or 0 for e in group)
+                if cost > sum(c.attack or 0 for c in ready):
+                    continue
+                key = (sum(e.name in lcg_plans.MUST_DIE for e in group), sum(e.attack or 0 for e in group), -cost)
+                if not best or key > best_key:
+                    best, best_key = group, key
+        if best:
+            first = max(best, key=lambda e: (e.name in lcg_plans.MUST_DIE, e.name in WINS_WHEN_DEFEATED, e.attack or 0))
+            return (str(first.uid),)
+        for enemy in enemies:
+            if lcg_plans.wound(enemy, ready, view) is not None:
+                return (str(enemy.uid),)
+        return (str(enemies[0].uid),)
 
     def _attack(self, decision: Decision, view: TableView) -> Choice | None:
         """Kill the enemy with the fewest attackers; when it cannot be killed now, spend

@@ -12,6 +12,7 @@ from bots.lcg_encounter import composition, reveals
 from bots.lcg_greedy import GreedyBot
 from bots.worlds import LCG_VALUE_FEATURES, LCG_VALUE_WEIGHTS, searchable
 from domain.lcg.cards import CARDS
+from domain.lcg.events import AttackersDeclared, EnemyDefeated
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import LcgState
 from projections.lcg import view
@@ -149,3 +150,51 @@ def test_the_fit_finds_a_feature_that_decides_the_result() -> None:
     assert decisive > 2.0
     assert abs(noise) < decisive / 4
     assert intercept + decisive * 0.2 < 0 < intercept + decisive * 0.8
+
+
+def _attacks(zones: dict[str, Any], scenario: str = MIRKWOOD) -> tuple[list[str], list[str]]:
+    """The enemies the greedy bot attacks at the player-attacks step, in its order, and those
+    that die."""
+    run = Run(
+        {
+            "game": {"scenario": scenario, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {"at": "lcg.combat.player-attacks", "phase": "combat", "threat": {"p1": 29}, "zones": zones},
+        }
+    )
+    for _ in range(20):
+        state = cast(LcgState, run.game.state)
+        decision = state.pending
+        if decision is None or state.phase != "combat":
+            break
+        run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+    attacked = [run.label(e.enemy) for e in run.log if isinstance(e, AttackersDeclared)]
+    return attacked, [run.label(e.enemy) for e in run.log if isinstance(e, EnemyDefeated)]
+
+
+def test_the_greedy_bot_attacks_first_the_enemy_its_attackers_can_kill() -> None:
+    """Gimli and Legolas (5 attack) can kill one of three: the East Bight Patrol (2 hit
+    points, defense 1), the King Spider (3, defense 1) or the Forest Spider (4, defense 1).
+    The Patrol, last in engagement cost, hits as hard as the King Spider (3) and costs the
+    least: it is attacked first and dies. Asked in engagement order, the bot would kill the
+    Forest Spider (2 attack) and leave both 3-attack enemies."""
+    attacked, killed = _attacks(
+        {
+            "p1.heroes": [{"card": "Aragorn", "exhausted": True}, "Gimli", "Legolas"],
+            "p1.engaged": ["Forest Spider", "King Spider", "East Bight Patrol"],
+            "quest": [{"card": "Flies and Spiders", "face": "B"}],
+        }
+    )
+    assert attacked[0] == "East Bight Patrol"
+    assert killed == ["East Bight Patrol"]
+
+
+def test_the_greedy_bot_attacks_first_the_must_die_enemy_when_it_can_kill_only_one() -> None:
+    """Journey Along the Anduin's Hill Troll bars the quest while in play: with 8 attack
+    ready the bot kills it (3 hit points left, defense 3: 6 attack) rather than the
+    Hummerhorns (3 hit points, defense 0), first in engagement cost, which it could kill too
+    but not both."""
+    attacked, killed = _attacks(
+        {"p1.engaged": ["Hummerhorns", {"card": "Hill Troll", "damage": 6}]}, "journey-along-the-anduin"
+    )
+    assert attacked[0] == "Hill Troll"
+    assert "Hill Troll" in killed

@@ -780,15 +780,18 @@ class GreedyBot:
 
     def _attack_target(self, decision: Decision, view: TableView) -> Choice | None:
         """Which enemy to attack next: one that keeps the Dreadnaught from harm (its guards
-        take every attack first); else, of the enemies the ready attackers can kill this
-        phase, the set whose deaths remove the most (must-die enemies, then attack), the
-        most dangerous of it first, so that what power is left goes to the next; else the
-        must-die enemy to wear down; else the first offered (highest engagement cost)."""
+        take every attack first); else, of the enemies engaged with it that the ready
+        attackers can kill this phase, the set whose deaths remove the most (must-die
+        enemies, then attack), the most dangerous of it first, so that what power is left
+        goes to the next; else an enemy engaged with another player that its Ranged
+        characters can kill; else the must-die enemy to wear down; else the first of its own
+        offered (highest engagement cost); with only other players' enemies left, which they
+        fight in their own attacks, no more attacks."""
         cards = visible_cards(view)
         me = _me(view, decision.seat)
-        enemies = [cards[o.card] for o in decision.options if o.card in cards]
-        if not enemies:
-            return None
+        theirs = {e.uid for p in view.players if p.seat != me.seat for e in p.engaged}
+        offered = [cards[o.card] for o in decision.options if o.card in cards]
+        enemies = [e for e in offered if e.uid not in theirs]
         for enemy in enemies:
             if lcg_ships.guards_dreadnaught(enemy, view):
                 return (str(enemy.uid),)
@@ -807,10 +810,14 @@ class GreedyBot:
         if best:
             first = max(best, key=lambda e: (e.name in lcg_plans.MUST_DIE, e.name in WINS_WHEN_DEFEATED, e.attack or 0))
             return (str(first.uid),)
+        ranged = [c for c in ready if "Ranged" in c.keywords]
+        far = [e for e in offered if e.uid in theirs and _kill_cost(e, ranged) is not None]
+        if far:
+            return (str(max(far, key=lambda e: e.attack or 0).uid),)
         for enemy in enemies:
             if lcg_plans.wound(enemy, ready, view) is not None:
                 return (str(enemy.uid),)
-        return (str(enemies[0].uid),)
+        return (str(enemies[0].uid),) if enemies else ("done",)
 
     def _attack(self, decision: Decision, view: TableView) -> Choice | None:
         """Kill the enemy with the fewest attackers; when it cannot be killed now, spend
@@ -841,6 +848,8 @@ class GreedyBot:
             return tuple(str(c.uid) for c in at_dreadnaught)
         power = sum(c.attack or 0 for c in ready)
         need = _left(enemy) + (enemy.defense or 0)
+        if power < need and any(enemy.uid in {e.uid for e in p.engaged} for p in view.players if p.seat != me.seat):
+            return ()  # another player's enemy: its Ranged attackers wait for that player's attack
         if power < need:
             guard = lcg_ships.guards_dreadnaught(enemy, view)
             others = [e for e in me.engaged if e.uid != enemy.uid]

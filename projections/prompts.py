@@ -248,6 +248,7 @@ PATTERNS = (
     N_("Mulligan: shuffle it back and draw %(n)s new cards"),
     N_("%(card)s (shadow): %(text)s"),
     N_("%(card)s attacks (attack %(n)s): declare a defender"),
+    N_("%(card)s (engaged with %(seat)s; Ranged only)"),
     N_("%(card)s committed: spend %(n)s of his resources to ready him?"),
     N_("Cycle %(card)s"),
     N_("Hand: %(card)s"),

@@ -198,3 +198,48 @@ def test_the_greedy_bot_attacks_first_the_must_die_enemy_when_it_can_kill_only_o
     )
     assert attacked[0] == "Hill Troll"
     assert "Hill Troll" in killed
+
+
+def test_the_greedy_bot_keeps_its_ranged_hero_for_the_engaged_players_attack() -> None:
+    """Legolas (3 attack) may attack the Forest Spider engaged with p2 in p1's own attack,
+    but cannot kill it alone (4 hit points, defense 1): p1 declares no attack on it, and
+    Legolas joins p2's attack, which kills it."""
+    run = Run(
+        {
+            "game": {
+                "scenario": MIRKWOOD,
+                "players": 2,
+                "heroes": [["Aragorn", "Gimli", "Legolas"], ["Théodred", "Glóin", "Thalin"]],
+            },
+            "position": {
+                "at": "lcg.combat.player-attacks",
+                "phase": "combat",
+                "threat": {"p1": 29, "p2": 29},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Aragorn", "exhausted": True},
+                        {"card": "Gimli", "exhausted": True},
+                        "Legolas",
+                    ],
+                    "p2.heroes": [
+                        {"card": "Théodred", "exhausted": True},
+                        {"card": "Glóin", "exhausted": True},
+                        "Thalin",
+                    ],
+                    "p2.engaged": ["Forest Spider"],
+                    "quest": [{"card": "Flies and Spiders", "face": "B"}],
+                },
+            },
+        }
+    )
+    consent = frozenset({"p1", "p2"})
+    for _ in range(20):
+        state = cast(LcgState, run.game.state)
+        decision = state.pending
+        if decision is None or state.phase != "combat":
+            break
+        choice = GreedyBot(1, consent - {decision.seat}).choose(decision, partial(view, state, decision.seat))
+        run.game.answer(decision.seat, decision.id, choice)
+    declared = [(e.player, run.label(e.enemy)) for e in run.log if isinstance(e, AttackersDeclared)]
+    assert declared == [("p2", "Forest Spider")]
+    assert "Forest Spider" in [run.label(e.enemy) for e in run.log if isinstance(e, EnemyDefeated)]

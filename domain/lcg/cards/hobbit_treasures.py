@@ -10,7 +10,7 @@ from domain.kernel.runtime import Runtime
 from domain.lcg import events as ev
 from domain.lcg.cards import Action, Host, Trigger, text
 from domain.lcg.effects import PLAYER, SELF, ability_used, card_var, choose, deal_damage, draw, emit, raise_threat, st
-from domain.lcg.rules import planning, table
+from domain.lcg.rules import combat, planning, table
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -201,11 +201,13 @@ table.KEYWORD_AURAS.append(table.needs(_bow_ranged, HUNTING_BOW))
 
 
 def _ranged_attack(s: LcgState, a: Uid, host: Uid, which: str) -> int:
-    """+2 attack while the attached hero attacks an enemy engaged with another player."""
+    """+2 attack while the attached hero attacks an enemy engaged with another player, in
+    that player's attack or in one its own controller declares."""
     attack = s.attack
     if which != "attack" or attack is None or host not in attack.attackers:
         return 0
-    return 2 if s.controller(host) != attack.player else 0
+    controller = s.controller(host)
+    return 2 if controller is not None and not combat.engaged_with(s, attack.enemy, controller) else 0
 
 
 # Thrór's Hunting Bow — "Attach to a hero. Restricted. Attached hero gains Ranged. Attached hero

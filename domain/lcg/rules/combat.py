@@ -51,9 +51,7 @@ def _engaged_with(rt: Runtime) -> bool:
     Belching Fire)."""
     if rt.env.get("from_staging"):
         return True
-    s = st(rt)
-    enemy = s.cards[int(rt.env["enemy"])]
-    return enemy.zone == f"{rt.env['player']}.engaged" or engaged_from_staging(s, enemy.uid, rt.env["player"])
+    return engaged_with(st(rt), int(rt.env["enemy"]), rt.env["player"])
 
 
 def _massive_in_staging(s: LcgState, enemy: Uid) -> bool:
@@ -375,20 +373,36 @@ ENEMY_ATTACK = register(
 # -- player attacks ----------------------------------------------------------------------
 
 
+def engaged_with(s: LcgState, enemy: Uid, seat: Seat) -> bool:
+    """``enemy`` is engaged with ``seat``, or considered so from the staging area (Massive)."""
+    return s.cards[enemy].zone == f"{seat}.engaged" or engaged_from_staging(s, enemy, seat)
+
+
+def _ranged(s: LcgState, seat: Seat) -> list[Uid]:
+    return [u for u in table.ready_characters(s, seat) if table.has_keyword(s, u, "Ranged") and not cannot_fight(s, u)]
+
+
 def attackers(s: LcgState, seat: Seat, enemy: Uid | None = None) -> list[Uid]:
+    """Who may attack ``enemy`` in an attack ``seat`` declares: against an enemy engaged with
+    them, their ready characters and the other players' ready Ranged ones; against an enemy
+    engaged with another player, Ranged characters only, none of that player's ("A character
+    with the ranged keyword can be declared by its controller as an attacker against enemies
+    that are engaged with other players. A character can declare ranged attacks against these
+    targets while its owner is declaring attacks, or it can participate in attacks that are
+    declared by other players", Core Set rulebook, Ranged)."""
     own = [u for u in table.ready_characters(s, seat) if not cannot_fight(s, u)]
-    ranged = [
-        u
-        for other in seats_in_turn(s)
-        if other != seat
-        for u in table.ready_characters(s, other)
-        if table.has_keyword(s, u, "Ranged") and not cannot_fight(s, u)
-    ]
+    others = [other for other in seats_in_turn(s) if other != seat]
     if enemy is None:
-        return own + ranged
+        return own + [u for other in others for u in _ranged(s, other)]
     if ships.attack_banned(s, seat, enemy):
         return []
-    return [u for u in own + ranged if ships.may_attack(s, u, enemy)]
+    if engaged_with(s, enemy, seat):
+        able = own + [u for other in others for u in _ranged(s, other)]
+    else:
+        able = _ranged(s, seat) + [
+            u for other in others if not engaged_with(s, enemy, other) for u in _ranged(s, other)
+        ]
+    return [u for u in able if ships.may_attack(s, u, enemy)]
 
 
 def _ask_attackers(rt: Runtime) -> Ask | None:
@@ -409,22 +423,44 @@ def _ask_attackers(rt: Runtime) -> Ask | None:
     )
 
 
+def attack_targets(s: LcgState, seat: Seat) -> list[Uid]:
+    """The enemies ``seat`` may declare attacks against: those engaged with them (highest
+    engagement cost first, then the staging area's considered engaged with them), then those
+    engaged with each other player in turn, for their Ranged characters."""
+    targets = engaged_enemies(s, seat)
+    for other in seats_in_turn(s):
+        if other != seat:
+            targets += [u for u in engaged_enemies(s, other) if u not in targets]
+    return targets
+
+
 def attackable(s: LcgState, seat: Seat, enemy: Uid) -> bool:
-    """``seat`` can declare an attack against ``enemy`` now: it is engaged with them (or
-    considered so, Massive) and some character may attack it (the attackers question
-    would be asked)."""
-    engaged = s.cards[enemy].zone == f"{seat}.engaged" or engaged_from_staging(s, enemy, seat)
-    return engaged and bool(attackers(s, seat, enemy)) and ships.attacker_limit(s, enemy) != 0
+    """``seat`` can declare an attack against ``enemy`` now (the attackers question would be
+    asked): engaged with them, some character may attack it; engaged with another player,
+    one of their own Ranged characters may (the attack is theirs to declare)."""
+    if ships.attacker_limit(s, enemy) == 0:
+        return False
+    able = attackers(s, seat, enemy)
+    if engaged_with(s, enemy, seat):
+        return bool(able)
+    return any(u in able for u in _ranged(s, seat))
 
 
 def _may_attack_next(rt: Runtime, enemy: Uid) -> bool:
     return attackable(st(rt), rt.env["player"], enemy)
 
 
+def _target_option(s: LcgState, seat: Seat, enemy: Uid) -> Option:
+    if engaged_with(s, enemy, seat):
+        return card_option(s, enemy)
+    player = next((p for p in seats_in_turn(s) if engaged_with(s, enemy, p)), None)
+    return Option(str(enemy), f"{table.name(s, enemy)} (engaged with {player}; Ranged only)", enemy)
+
+
 def _ask_target(rt: Runtime, enemies: list[Uid]) -> Ask:
     """Two or more enemies the player may still attack: which one next, or no more attacks."""
     s = st(rt)
-    options = [card_option(s, u) for u in enemies]
+    options = [_target_option(s, rt.env["player"], u) for u in enemies]
     return Ask(
         rt.env["player"],
         "Player attacks: choose the enemy to attack next",
@@ -439,12 +475,14 @@ def _declare_attack(rt: Runtime, enemy: Uid, by: str | None) -> tuple[str, dict[
 def player_attacks() -> InChosenOrder:
     """The player's attacks, one at a time against the target they declare: each enemy
     engaged with them at the start of the step at most once (Core Set rulebook p. 20,
-    Player Attacks). A single enemy left to attack is attacked without asking which (its
-    attackers question lets the player decline); between several the player chooses the
-    next one, or to make no more attacks. Which enemies may be attacked is checked as each
-    attack is declared, since an attack can destroy or exhaust what another needed."""
+    Player Attacks), and each enemy engaged with another player that their Ranged
+    characters may attack (``attackable``). A single enemy left to attack is attacked
+    without asking which (its attackers question lets the player decline); between several
+    the player chooses the next one, or to make no more attacks. Which enemies may be
+    attacked is checked as each attack is declared, since an attack can destroy or exhaust
+    what another needed."""
     return InChosenOrder(
-        lambda rt: engaged_enemies(st(rt), rt.env["player"]),
+        lambda rt: attack_targets(st(rt), rt.env["player"]),
         _may_attack_next,
         _ask_target,
         str,
@@ -480,10 +518,15 @@ def _player_attack(attackers_var: str) -> Node:
     )
 
 
+def _engaged_with_anyone(rt: Runtime) -> bool:
+    s, enemy = st(rt), int(rt.env["enemy"])
+    return any(engaged_with(s, enemy, seat) for seat in seats_in_turn(s))
+
+
 PLAYER_ATTACK = register(
     "lcg.combat.player-attack",
     If(
-        _engaged_with,
+        _engaged_with_anyone,
         Decide(
             _ask_attackers,
             "attackers",

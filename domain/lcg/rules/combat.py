@@ -15,7 +15,8 @@ Rules (Core Set rulebook, combat phase):
   another attack against any eligible enemy target that he has not yet attacked this
   round" (Core Set rulebook p. 20, Player Attacks). An attack declares its target, then
   its attackers (exhausting them; another player's character only with Ranged); the
-  enemy takes their total attack minus its defense.
+  enemy takes their total attack minus its defense. With their Ranged characters a player
+  may also attack an enemy engaged with another player (Ranged, :func:`attackers`).
 - Ships (The Hunt for the Dreadnaught): who may defend against and attack which enemy,
   and who takes an undefended attack, is :mod:`domain.lcg.rules.ships`. A Massive enemy
   "is considered to be engaged with each player, and attacks each player in turn during

@@ -12,6 +12,7 @@ from bots.lcg_encounter import composition, reveals
 from bots.lcg_greedy import GreedyBot
 from bots.worlds import LCG_VALUE_FEATURES, LCG_VALUE_WEIGHTS, searchable
 from domain.lcg.cards import CARDS
+from domain.lcg.events import QuestResolved
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import LcgState
 from projections.lcg import view
@@ -149,3 +150,26 @@ def test_the_fit_finds_a_feature_that_decides_the_result() -> None:
     assert decisive > 2.0
     assert abs(noise) < decisive / 4
     assert intercept + decisive * 0.2 < 0 < intercept + decisive * 0.8
+
+
+def test_with_faramir_ready_an_ally_of_no_willpower_quests_and_faramir_boosts_the_quest() -> None:
+    # Faramir's Action (core-014) gives each committed character +1 willpower, so a character
+    # of no willpower adds one to the quest. The planner used to leave the Gondorian Spearman
+    # out (his willpower is 0) and to count Faramir among the defenders after the quest,
+    # though the greedy bot exhausts him for the bonus in the commit window.
+    staging = ["Necromancer's Pass", "Mountains of Mirkwood"]
+    alone = _committed({"quest": ["Flies and Spiders"], "staging": staging, "p1.allies": ["Gondorian Spearman"]})
+    zones = {"quest": ["Flies and Spiders"], "staging": staging, "p1.allies": ["Faramir", "Gondorian Spearman"]}
+    boosted = _committed(zones)
+    assert "Gondorian Spearman" not in alone
+    assert boosted == {"Aragorn", "Gimli", "Legolas", "Gondorian Spearman"}
+    run = _run(zones)
+    for _ in range(50):
+        resolved = [e for e in run.log if isinstance(e, QuestResolved)]
+        if resolved:
+            break
+        state = cast(LcgState, run.game.state)
+        decision = state.pending
+        assert decision is not None
+        run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+    assert [e.willpower for e in resolved] == [2 + 2 + 1 + 0 + 4]

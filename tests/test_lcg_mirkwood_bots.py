@@ -126,13 +126,24 @@ def test_the_value_of_a_position_is_monotone_in_the_obvious_features() -> None:
     assert _value({"p1.heroes": ["Gimli", "Legolas"]}) < _value({"p1.heroes": hurt})
     assert _value({"p1.engaged": ["Forest Spider"]}) < base
     assert _value({"staging": ["Necromancer's Pass"]}) < base
+    assert _value({"staging": ["Hummerhorns"]}) < base
+
+
+def test_a_location_in_the_staging_area_weighs_more_than_an_enemy_of_its_threat() -> None:
+    # Both add 2 threat to the next quest, but Forest Spider engages in the next encounter
+    # phase (its threat leaves the quests after), while Mountains of Mirkwood stays until it
+    # is traveled to and explored; one staging threat, counted alike, read them the same.
+    location = _value({"staging": ["Mountains of Mirkwood"]})
+    enemy = _value({"staging": ["Forest Spider"]})
+    assert location < enemy < _value({})
 
 
 def test_the_committed_weights_have_the_signs_that_make_the_value_monotone() -> None:
     weights = dict(zip(LCG_VALUE_FEATURES, LCG_VALUE_WEIGHTS[1:], strict=True))
     assert len(LCG_VALUE_WEIGHTS) == len(LCG_VALUE_FEATURES) + 1
     assert weights["progress"] > 0 and weights["health"] > 0 and weights["heroes"] > 0
-    assert weights["threat"] < 0 and weights["engaged"] < 0 and weights["staged"] < 0
+    assert weights["threat"] < 0 and weights["engaged"] < 0 and weights["locations"] < 0
+    assert weights["enemies"] < 0 and weights["harmful"] < 0 and weights["active"] < 0
 
 
 def test_a_fit_is_the_same_from_the_same_seed() -> None:

@@ -55,6 +55,12 @@ SHADOW = 1
 """Attack a shadow card is reckoned to add to each enemy's."""
 EXHAUSTIVE = 9
 """Up to this many ready characters every subset is priced; above, a greedy pass."""
+QUEST_BOOSTERS = {"Faramir": 1}
+"""Ready characters whose Action, used once the characters are committed, gives each of
+them this much willpower (core-014: "exhaust Faramir to choose a player; each character
+that player controls committed to the quest gets +1 willpower"); the greedy bot uses it in
+the commit window (bots/lcg_greedy.py ``_window``), so a plan that leaves the booster
+uncommitted counts the bonus and no longer has him for the combat."""
 
 
 @dataclass(frozen=True)
@@ -269,13 +275,20 @@ def commit(
 ) -> list[CardView]:
     """The characters to commit: the cheapest plan for the quest and the combat after it;
     ``kept`` are held back whatever the price (a scenario's plan, bots/lcg_plans.py)."""
-    questers = [c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies) and c.uid not in kept]
+    booster = next((c for c in ready if c.type == "ally" and c.name in QUEST_BOOSTERS), None)
+    # with a booster every character adds willpower, one of no willpower too
+    questers = [
+        c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies or booster is not None) and c.uid not in kept
+    ]
 
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}
         willpower = sum(c.willpower or 0 for c in chosen)
         willpower -= plan.per_quester * sum(1 for c in chosen if "Burglar" not in c.traits)
         left = [c for c in ready if c.uid not in uids or c.uid in readies]
+        if booster is not None and chosen and booster.uid not in uids:
+            willpower += QUEST_BOOSTERS[booster.name] * len(chosen)
+            left = [c for c in left if c.uid != booster.uid]
         return _round(chosen, willpower, left, plan)
 
     if len(questers) <= EXHAUSTIVE:

@@ -95,12 +95,16 @@ LCG_VALUE_FEATURES = (
     "heroes",
     "threat",
     "engaged",
-    "staged",
+    "locations",
+    "enemies",
     "allies",
     "hand",
+    "active",
+    "harmful",
+    "round",
 )
 """What the LCG value reads of a position, each in [0, 1] (:func:`lcg_features`)."""
-LCG_VALUE_WEIGHTS = (-1.815, 2.246, 1.024, 3.010, -3.853, -0.874, -3.789, 1.103, -0.645)
+LCG_VALUE_WEIGHTS = (-2.672, 3.048, 1.132, 3.368, -2.544, -1.104, -4.362, -0.282, 1.683, -0.593, -0.517, -3.706, -1.979)
 """The intercept, then a weight per feature of ``LCG_VALUE_FEATURES``: a logistic model of
 the greedy bot's chance of winning Passage through Mirkwood from the position, fitted by
 ``python -m tools.fit_value --games 1000 --seed 1``."""
@@ -124,8 +128,18 @@ def lcg_progress(s: LcgState, seat: str) -> float:
 def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
     """The position's features (``LCG_VALUE_FEATURES``), the players' averaged: the quest's
     progress, the heroes' hit points left (a dead hero counts none) and the share of heroes
-    alive, the threat (of 50), the attack of the enemies engaged (of 8), the threat in the
-    staging area (of 10), the allies (of 3) and the cards in hand (of 5)."""
+    alive, the threat (of 50), the attack of the enemies engaged (of 8), the threat of the
+    locations in the staging area (of 10) and of its enemies (of 10) apart, the allies (of 3),
+    the cards in hand (of 5), the quest points the active location still needs (of 5), the
+    enemies in the staging area that harm whoever they engage (of 2) and the round (of 20).
+
+    Locations and enemies are apart because they weigh differently: a location stays in the
+    staging area, adding its threat to every quest until it is traveled to and explored,
+    while most enemies engage in the next encounter phase. The round is there so that the
+    threat, which grows with it, is not read as a sign of a game that got far; every answer a
+    search compares is valued at the same round. Hummerhorns waiting (5 damage to a hero as
+    they engage) cost a hero in most games."""
+    from bots.lcg_quest import ENGAGEMENT_HARM
     from domain.lcg.cards import CARDS
 
     setups = s.options.players if s.options is not None else ()
@@ -146,16 +160,24 @@ def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
         hand += min(5, len(s.zone(f"{who}.hand"))) / 5
         engaged += min(8, sum(CARDS[s.cards[u].code].attack or 0 for u in s.zone(f"{who}.engaged"))) / 8
     k = max(1, len(seats))
-    staged = min(10, sum(CARDS[s.cards[u].code].threat or 0 for u in s.zone("staging"))) / 10
+    staging = [CARDS[s.cards[u].code] for u in s.zone("staging")]
+    locations = min(10, sum(c.threat or 0 for c in staging if c.type == "location")) / 10
+    enemies = min(10, sum(c.threat or 0 for c in staging if c.type == "enemy")) / 10
+    harmful = min(2, sum(1 for c in staging if c.type == "enemy" and c.name in ENGAGEMENT_HARM)) / 2
+    active = sum(max(0, CARDS[s.cards[u].code].quest_points - s.cards[u].progress) for u in s.zone("active"))
     return (
         lcg_progress(s, seat),
         left_hp / total_hp if total_hp else 0.0,
         min(1.0, alive / heroes) if heroes else 0.0,
         threat / k,
         engaged / k,
-        staged,
+        locations,
+        enemies,
         allies / k,
         hand / k,
+        min(5, active) / 5,
+        harmful,
+        min(20, int(s.round)) / 20,
     )
 
 

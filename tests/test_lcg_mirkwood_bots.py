@@ -12,7 +12,7 @@ from bots.lcg_encounter import composition, reveals
 from bots.lcg_greedy import GreedyBot
 from bots.worlds import LCG_VALUE_FEATURES, LCG_VALUE_WEIGHTS, searchable
 from domain.lcg.cards import CARDS
-from domain.lcg.events import AttackersDeclared, EnemyDefeated
+from domain.lcg.events import AttackersDeclared, EnemyDefeated, QuestResolved
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import LcgState
 from projections.lcg import view
@@ -126,13 +126,24 @@ def test_the_value_of_a_position_is_monotone_in_the_obvious_features() -> None:
     assert _value({"p1.heroes": ["Gimli", "Legolas"]}) < _value({"p1.heroes": hurt})
     assert _value({"p1.engaged": ["Forest Spider"]}) < base
     assert _value({"staging": ["Necromancer's Pass"]}) < base
+    assert _value({"staging": ["Hummerhorns"]}) < base
+
+
+def test_a_location_in_the_staging_area_weighs_more_than_an_enemy_of_its_threat() -> None:
+    # Both add 2 threat to the next quest, but Forest Spider engages in the next encounter
+    # phase (its threat leaves the quests after), while Mountains of Mirkwood stays until it
+    # is traveled to and explored; one staging threat, counted alike, read them the same.
+    location = _value({"staging": ["Mountains of Mirkwood"]})
+    enemy = _value({"staging": ["Forest Spider"]})
+    assert location < enemy < _value({})
 
 
 def test_the_committed_weights_have_the_signs_that_make_the_value_monotone() -> None:
     weights = dict(zip(LCG_VALUE_FEATURES, LCG_VALUE_WEIGHTS[1:], strict=True))
     assert len(LCG_VALUE_WEIGHTS) == len(LCG_VALUE_FEATURES) + 1
     assert weights["progress"] > 0 and weights["health"] > 0 and weights["heroes"] > 0
-    assert weights["threat"] < 0 and weights["engaged"] < 0 and weights["staged"] < 0
+    assert weights["threat"] < 0 and weights["engaged"] < 0 and weights["locations"] < 0
+    assert weights["enemies"] < 0 and weights["harmful"] < 0 and weights["active"] < 0
 
 
 def test_a_fit_is_the_same_from_the_same_seed() -> None:
@@ -243,3 +254,26 @@ def test_the_greedy_bot_keeps_its_ranged_hero_for_the_engaged_players_attack() -
     declared = [(e.player, run.label(e.enemy)) for e in run.log if isinstance(e, AttackersDeclared)]
     assert declared == [("p2", "Forest Spider")]
     assert "Forest Spider" in [run.label(e.enemy) for e in run.log if isinstance(e, EnemyDefeated)]
+
+
+def test_with_faramir_ready_an_ally_of_no_willpower_quests_and_faramir_boosts_the_quest() -> None:
+    # Faramir's Action (core-014) gives each committed character +1 willpower, so a character
+    # of no willpower adds one to the quest. The planner used to leave the Gondorian Spearman
+    # out (his willpower is 0) and to count Faramir among the defenders after the quest,
+    # though the greedy bot exhausts him for the bonus in the commit window.
+    staging = ["Necromancer's Pass", "Mountains of Mirkwood"]
+    alone = _committed({"quest": ["Flies and Spiders"], "staging": staging, "p1.allies": ["Gondorian Spearman"]})
+    zones = {"quest": ["Flies and Spiders"], "staging": staging, "p1.allies": ["Faramir", "Gondorian Spearman"]}
+    boosted = _committed(zones)
+    assert "Gondorian Spearman" not in alone
+    assert boosted == {"Aragorn", "Gimli", "Legolas", "Gondorian Spearman"}
+    run = _run(zones)
+    for _ in range(50):
+        resolved = [e for e in run.log if isinstance(e, QuestResolved)]
+        if resolved:
+            break
+        state = cast(LcgState, run.game.state)
+        decision = state.pending
+        assert decision is not None
+        run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+    assert [e.willpower for e in resolved] == [2 + 2 + 1 + 0 + 4]

@@ -68,6 +68,8 @@ RULEBOOK: dict[str, str] = {
     "lcg.phase": "Core Set rulebook, Game Round",
     "lcg.draw": "Core Set rulebook, Phase 1: Resource",
     "lcg.event": "Core Set rulebook, Events",
+    "lcg.response": "Core Set rulebook, Responses; FAQ 1.02 (effects due at once, in the order chosen)",
+    "lcg.forced": "Core Set rulebook, Forced Effects; FAQ 1.02 and 1.09 (before Responses to the same moment)",
     "lcg.attachment": "Core Set rulebook, Attachments",
     "lcg.location": "Core Set rulebook, Phase 4: Travel",
     "lcg.shadow": "Core Set rulebook, Phase 6: Combat, Deal Shadow Cards",

@@ -173,8 +173,9 @@ class Let(Node):
 
     def step(self, rt: Runtime, frame: Frame) -> None:
         rt.pop()
-        values = rt.evaluate(self.bindings, frame.env, self.rule)
-        rt.push(self.body, {**frame.env, **values})
+        env = frame.env
+        values = rt.evaluate(self.bindings, env, self.rule)
+        rt.push(self.body, {**env, **values})
 
 
 class Case(Node):
@@ -194,9 +195,10 @@ class Case(Node):
         return [*self.cases.values(), *([self.default] if self.default else [])]
 
     def step(self, rt: Runtime, frame: Frame) -> None:
-        branch = self.cases.get(str(frame.env.get(self.var)), self.default)
+        env = frame.env
+        branch = self.cases.get(str(env.get(self.var)), self.default)
         if branch is not None:
-            rt.swap(branch, frame.env)
+            rt.swap(branch, env)
         else:
             rt.pop()
 
@@ -219,12 +221,13 @@ class Call(Node):
 
     def step(self, rt: Runtime, frame: Frame) -> None:
         rt.pop()
+        env = frame.env
         program = self.program
-        name = program if isinstance(program, str) else rt.evaluate(program, frame.env, self.rule)
+        name = program if isinstance(program, str) else rt.evaluate(program, env, self.rule)
         if name is None:
             return
-        args = dict(rt.evaluate(self.args, frame.env, self.rule)) if self.args else {}
-        rt.call(name, args, frame.env)
+        args = dict(rt.evaluate(self.args, env, self.rule)) if self.args else {}
+        rt.call(name, args, env)
 
 
 class Ask:
@@ -291,16 +294,17 @@ class Decide(Asks):
         return [n for n in (self.then, self.otherwise) if n is not None]
 
     def step(self, rt: Runtime, frame: Frame) -> None:
-        ask = rt.evaluate(self.ask, frame.env, self.rule)
+        env = frame.env
+        ask = rt.evaluate(self.ask, env, self.rule)
         if ask is None:
             if self.otherwise is not None:
-                rt.swap(self.otherwise, frame.env)
+                rt.swap(self.otherwise, env)
             else:
                 rt.pop()
             return
         if self.auto_single and ask.kind is Kind.ONE and len(ask.options) == 1:
             if self.then is not None:
-                rt.swap(self.then, {**frame.env, self.bind: ask.options[0].id})
+                rt.swap(self.then, {**env, self.bind: ask.options[0].id})
             else:
                 rt.pop()
             return
@@ -341,17 +345,18 @@ class InChosenOrder(Asks):
 
     def step(self, rt: Runtime, frame: Frame) -> None:
         items = frame.items
+        env = frame.env
         if items is None:
-            items = list(rt.evaluate(self.items, frame.env, self.rule)) if self.items else []
-        rt.env, rt.rule = frame.env, self.rule
+            items = list(rt.evaluate(self.items, env, self.rule)) if self.items else []
+        rt.env, rt.rule = env, self.rule
         due = [x for x in items if self.due(rt, x)]
         if not due:
             rt.pop()
         elif len(due) == 1:
             self._start(rt, frame, items, due[0], None, None)
         else:
-            ask = rt.evaluate(lambda r: self.ask(r, due), frame.env, self.rule)
-            held = _FRAME(self.key, frame.i, frame.env, items)
+            ask = rt.evaluate(lambda r: self.ask(r, due), env, self.rule)
+            held = _FRAME(self.key, frame.i, env, items)
             rt.replace(held)
             rt.request(ask, self, held)
 
@@ -366,9 +371,10 @@ class InChosenOrder(Asks):
 
     def _start(self, rt: Runtime, frame: Frame, items: list[Any], item: Any, by: str | None, ans: int | None) -> None:
         key = self.ident(item)
-        rt.replace(_FRAME(self.key, frame.i, frame.env, [x for x in items if self.ident(x) != key]))
-        name, args = rt.evaluate(lambda r: self.run(r, item, by), frame.env, self.rule)
-        rt.call(name, {**args, "_ans": ans} if ans is not None else dict(args), frame.env)
+        env = frame.env
+        rt.replace(_FRAME(self.key, frame.i, env, [x for x in items if self.ident(x) != key]))
+        name, args = rt.evaluate(lambda r: self.run(r, item, by), env, self.rule)
+        rt.call(name, {**args, "_ans": ans} if ans is not None else dict(args), env)
 
 
 class Hold(Node):
@@ -390,7 +396,8 @@ class Hold(Node):
         if frame.i:
             rt.pop()
         else:
-            rt.advance(_FRAME(self.key, 1, frame.env), self.body, frame.env)
+            env = frame.env
+            rt.advance(_FRAME(self.key, 1, env), self.body, env)
 
 
 def register(name: str, root: Node, rule: str | None = None) -> Node:

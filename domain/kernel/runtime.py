@@ -179,10 +179,11 @@ class Runtime:
         self.watcher = watcher
         self.env: Env = {}
         self.rule = ""
-        self._stack = state.stack
+        stack = state.stack
+        self._stack = stack
         """The cursor, held natively: read on every step, and the list is only ever changed in
         place during play (the stored fold alone puts a new list in the state)."""
-        self._height = self._low = len(state.stack)
+        self._height = self._low = len(stack)
         """How far down the cursor has been touched since the last event: the frames
         below are the ones the last event left, the frames above are what moved."""
         self._emitted = False
@@ -199,7 +200,7 @@ class Runtime:
 
     def run(self) -> None:
         state = self.state
-        stack = state.stack
+        stack = self._stack
         self._going = state.pending is None and state.over is None
         while self._going:
             if not stack:
@@ -354,7 +355,7 @@ class Runtime:
             watcher.after(event)
         self._after(self, event)
         self._going = state.pending is None and state.over is None
-        stack = state.stack
+        stack = self._stack
         height = len(stack)
         low = self._low
         if low != height or self._height != height:
@@ -411,12 +412,13 @@ class Runtime:
         decision = state.pending
         if decision is None:
             raise NoDecisionPending(game_over=state.over is not None)
-        if decision_id != decision.id:
-            raise UnknownDecision(decision_id, decision.id)
+        pending = decision.id
+        if decision_id != pending:
+            raise UnknownDecision(decision_id, pending)
         if seat != decision.seat:
             raise NotYourDecision(decision, seat)
         check_choice(decision, choice)
-        frame = state.stack[-1]
+        frame = self._stack[-1]
         node = NODES[frame.node]
         if not isinstance(node, Asks):
             raise FlowError(f"pending decision {decision.id} is not at a decision node")
@@ -426,10 +428,7 @@ class Runtime:
         self.env = {**frame.env, "_ans": None}
         self.rule = node.rule
         self._emitted = False
-        self.emit(
-            DecisionAnswered(decision=decision.id, seat=seat, choice=tuple(choice)),
-            by=decision.id,
-        )
+        self.emit(DecisionAnswered(decision=pending, seat=seat, choice=tuple(choice)), by=pending)
         self.run()
 
     def tell(self, event: Event, rule: str) -> None:

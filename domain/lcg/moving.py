@@ -45,18 +45,20 @@ def face_down(players: dict[Seat, Player], zone: str) -> bool:
 def move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:
     """Card ``uid`` goes to ``zone`` (at the bottom, or on top with ``top``)."""
     card = s.cards[uid]
-    s.zones[card.zone].remove(uid)
-    if not (in_play_zone(zone) and in_play_zone(card.zone)):
+    zones = s.zones
+    was = card.zone
+    zones[was].remove(uid)
+    if not (in_play_zone(zone) and in_play_zone(was)):
         leaves_play(card)
     players = s.players
     if face_down(players, zone):
         # a card keeps what was known of it from one face-down pile to another (a shadow
         # card dealt from the deck); from anywhere else it went face down where it was seen
-        card.known = card.known or not face_down(players, card.zone)
+        card.known = card.known or not face_down(players, was)
     else:
         card.known = False
     card.zone = zone
-    pile = s.zones.setdefault(zone, [])
+    pile = zones.setdefault(zone, [])
     if top:
         pile.insert(0, uid)
     else:

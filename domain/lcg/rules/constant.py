@@ -80,10 +80,11 @@ def stage(s: LcgState) -> Constant:
 
 def staging_reveals(s: LcgState) -> list[object]:
     """One item per encounter card the staging step reveals (players first, then extra)."""
-    if stage(s).skips_staging or stage(s).skips_quest:
+    now = stage(s)
+    if now.skips_staging or now.skips_quest:
         return []
     seats: list[object] = list(seats_in_turn(s))
-    return seats + [f"extra-{i}" for i in range(stage(s).extra_reveals)]
+    return seats + [f"extra-{i}" for i in range(now.extra_reveals)]
 
 
 def skips_engagement_checks(s: LcgState) -> bool:

@@ -45,7 +45,8 @@ def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
     heroes = table.heroes(s, seat)
     if sphere in (None, "neutral") or any(ignores(s, seat) for ignores in table.in_game(s, IGNORES_RESOURCE_MATCH)):
         return heroes
-    return [h for h in heroes if table.defn(s, h).sphere == sphere or sphere in table.spheres(s, h)]
+    cards = s.cards
+    return [h for h in heroes if table.defn_in(cards, h).sphere == sphere or sphere in table.spheres(s, h)]
 
 
 def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_needed: int = 1) -> bool:
@@ -61,7 +62,11 @@ def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_
     heroes = matching_heroes(s, seat, sphere)
     if not heroes and sphere not in (None, "neutral"):
         return False
-    pools = [cards[h].resources for h in heroes if cards[h].resources > 0]
+    pools: list[int] = []
+    for h in heroes:
+        pool = cards[h].resources
+        if pool > 0:
+            pools.append(pool)
     if heroes_needed > 1:
         return len(pools) >= heroes_needed and sum(pools) >= cost
     return sum(pools) >= cost
@@ -73,7 +78,8 @@ def cost_payments(
     """Every way the matching heroes of ``seat`` can pay ``cost`` exactly."""
     if not can_pay_cost(s, seat, sphere, cost, heroes_needed):
         return []
-    heroes = [h for h in matching_heroes(s, seat, sphere) if s.cards[h].resources > 0]
+    cards = s.cards
+    heroes = [h for h in matching_heroes(s, seat, sphere) if cards[h].resources > 0]
 
     def ways(i: int, left: int) -> Iterator[tuple[ev.Payment, ...]]:
         if left == 0:

@@ -12,7 +12,7 @@ from typing import Any, Final, TypeVar
 from domain.lcg import cards as _cards
 from domain.lcg.cards import CardDef, Host, Text
 from domain.lcg.epic import COUNTED
-from domain.lcg.state import IN_PLAY_ZONES, LcgState, Seat, Uid
+from domain.lcg.state import IN_PLAY_ZONES, Card, LcgState, Seat, Uid
 
 # The card registries, Final: the compiled core reads a Final name from a C static, an
 # imported one from the module's dict (the rules read a card's definition ~8 times an event).
@@ -153,6 +153,12 @@ def defn(s: LcgState, uid: Uid) -> CardDef:
     return CARDS[s.cards[uid].code]
 
 
+def defn_in(cards: dict[Uid, Card], uid: Uid) -> CardDef:
+    """:func:`defn` from the state's ``cards``, read once by a caller that asks about many
+    cards: each read of a Struct's field from compiled code is a generic attribute lookup."""
+    return CARDS[cards[uid].code]
+
+
 def name(s: LcgState, uid: Uid) -> str:
     return CARDS[s.cards[uid].code].name
 
@@ -168,11 +174,16 @@ SIDE_B_STATS: Final[dict[str, dict[str, int]]] = {}
 def printed(s: LcgState, uid: Uid, which: str) -> int:
     """The value of ``which`` printed on the side of the card that is up."""
     card = s.cards[uid]
+    return _printed(card, card.code, which)
+
+
+def _printed(card: Card, code: str, which: str) -> int:
+    """:func:`printed` of a card already read from the state, its ``code`` too."""
     if card.face == "B":
-        side = SIDE_B_STATS.get(card.code)
+        side = SIDE_B_STATS.get(code)
         if side is not None and which in side:
             return side[which]
-    value: int = getattr(CARDS[card.code], which)
+    value: int = getattr(CARDS[code], which)
     return value
 
 
@@ -182,10 +193,11 @@ _TWO_TEXTS = frozenset({"quest", "setup", "contract"})
 def printed_text(s: LcgState, uid: Uid) -> str:
     """The text printed on the side of the card that is up."""
     card = s.cards[uid]
-    d = CARDS[card.code]
+    code = card.code
+    d = CARDS[code]
     if d.type in _TWO_TEXTS:
         return d.text_a if card.face == "A" else d.text_b
-    return SIDE_B_TEXTS.get(card.code, d.text) if card.face == "B" else d.text
+    return SIDE_B_TEXTS.get(code, d.text) if card.face == "B" else d.text
 
 
 def stat_parts(s: LcgState, uid: Uid, which: str) -> list[tuple[str, int]]:
@@ -208,18 +220,20 @@ def stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None 
     """The card's current value of ``which`` (never below zero); with ``parts``, each term
     of the sum is also put there with where it comes from (see :func:`stat_parts`)."""
     card = s.cards[uid]
-    value = printed(s, uid, which)
+    code = card.code
+    value = _printed(card, code, which)
     if parts is not None:
         parts.append(("printed", value))
-    if s.modifiers:
+    modifiers = s.modifiers
+    if modifiers:
         if parts is None:
             value += s.modifier_total(uid, which)
         else:
-            for m in s.modifiers:
+            for m in modifiers:
                 if m.target == uid and m.stat == which:
                     value += m.amount
                     parts.append((modifier_source(s, m.source, uid), m.amount))
-    passive = text_of(card.code).stat
+    passive = text_of(code).stat
     if passive is not None and not blank(s, uid):
         extra = passive(s, uid, which)
         value += extra
@@ -243,8 +257,9 @@ def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:
 def _from_attachments(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None = None) -> int:
     """What the attachments on a card add to one of its stats (Citadel Plate, Dark Knowledge)."""
     total = 0
+    cards = s.cards
     for a in attachments_on(s, uid):
-        host = text_of(s.cards[a].code).host
+        host = text_of(cards[a].code).host
         if host is not None and host.stat is not None:
             extra = host.stat(s, a, uid, which)
             total += extra
@@ -284,12 +299,12 @@ def traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
 
 def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
     """A hero's resource icons: its sphere, and any an attachment gives (Celebrían's Stone)."""
-    own = CARDS[s.cards[uid].code].sphere
-    out: tuple[str, ...] = (own,) if own else ()
     cards = s.cards
+    own = CARDS[cards[uid].code].sphere
+    out: tuple[str, ...] = (own,) if own else ()
     for a in cards_in(s, "attachments"):
         if cards[a].attached_to == uid:
-            gives = _host(s, a).spheres
+            gives = (text_of(cards[a].code).host or _NO_HOST_TEXT).spheres
             if gives is not None:
                 out += gives(s, uid)
     return out
@@ -367,11 +382,15 @@ def heroes(s: LcgState, seat: Seat) -> list[Uid]:
 
 
 def characters(s: LcgState, seat: Seat) -> list[Uid]:
-    return cards_in(s, f"{seat}.heroes") + cards_in(s, f"{seat}.allies")
+    zones = s.zones
+    heroes = zones.get(f"{seat}.heroes")
+    allies = zones.get(f"{seat}.allies")
+    return (heroes if heroes is not None else []) + (allies if allies is not None else [])
 
 
 def ready_characters(s: LcgState, seat: Seat) -> list[Uid]:
-    return [u for u in characters(s, seat) if not s.cards[u].exhausted]
+    cards = s.cards
+    return [u for u in characters(s, seat) if not cards[u].exhausted]
 
 
 def all_characters(s: LcgState) -> Iterator[Uid]:
@@ -381,7 +400,8 @@ def all_characters(s: LcgState) -> Iterator[Uid]:
 
 def committed(s: LcgState, seat: Seat | None = None) -> list[Uid]:
     seats = [seat] if seat else seats_in_turn(s)
-    return [u for p in seats for u in characters(s, p) if s.cards[u].committed]
+    cards = s.cards
+    return [u for p in seats for u in characters(s, p) if cards[u].committed]
 
 
 def hand(s: LcgState, seat: Seat) -> list[Uid]:
@@ -396,7 +416,8 @@ def owner_of(s: LcgState, uid: Uid) -> Seat:
 
 
 def attachments_on(s: LcgState, uid: Uid) -> list[Uid]:
-    return [a for a in cards_in(s, "attachments") if s.cards[a].attached_to == uid]
+    cards = s.cards
+    return [a for a in cards_in(s, "attachments") if cards[a].attached_to == uid]
 
 
 def is_in_play(s: LcgState, uid: Uid) -> bool:
@@ -428,7 +449,8 @@ def staging(s: LcgState) -> list[Uid]:
 
 
 def staging_enemies(s: LcgState) -> list[Uid]:
-    return [u for u in cards_in(s, "staging") if defn(s, u).type == "enemy"]
+    cards = s.cards
+    return [u for u in cards_in(s, "staging") if defn_in(cards, u).type == "enemy"]
 
 
 def enemies_in_play(s: LcgState) -> list[Uid]:
@@ -449,7 +471,8 @@ def quest_card(s: LcgState) -> Uid | None:
 
 
 def shadows_of(s: LcgState, enemy: Uid) -> list[Uid]:
-    return [c for c in cards_in(s, "shadows") if s.cards[c].attached_to == enemy]
+    cards = s.cards
+    return [c for c in cards_in(s, "shadows") if cards[c].attached_to == enemy]
 
 
 STAGING_AREA: Uid = 0
@@ -483,10 +506,11 @@ def staging_threat(s: LcgState) -> int:
     """The threat of the enemies and locations in the staging area. An enemy considered engaged
     from there (Massive, Smaug the Magnificent) counts too: it does not actually engage, as only
     entering the player's area does (FAQ 1.50), and only engaged enemies count none (FAQ 1.20)."""
+    cards = s.cards
     total = sum(
         threat_of(s, u)
         for u in cards_in(s, "staging")
-        if defn(s, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
+        if defn_in(cards, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
     ) + sum(aura(s) for aura in in_game(s, THREAT_AURAS))
     if s.modifiers:
         total += s.modifier_total(STAGING_AREA, "threat")
@@ -494,7 +518,10 @@ def staging_threat(s: LcgState) -> int:
 
 
 def cannot_ready(s: LcgState, uid: Uid) -> bool:
-    return bool(FORBIDS_READYING) and any(s.cards[a].code in FORBIDS_READYING for a in attachments_on(s, uid))
+    if not FORBIDS_READYING:
+        return False
+    cards = s.cards
+    return any(cards[a].code in FORBIDS_READYING for a in attachments_on(s, uid))
 
 
 def cannot_attack(seat: Seat) -> str:
@@ -516,12 +543,16 @@ def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
     """Attachments ``seat`` controls: player cards it owns, and objectives it claimed (on its
     characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06)."""
     out = []
+    cards = s.cards
     for a in cards_in(s, "attachments"):
-        card = s.cards[a]
-        if card.owner == seat:
+        card = cards[a]
+        owner = card.owner
+        if owner == seat:
             out.append(a)
-        elif card.owner is None and card.attached_to is not None and defn(s, a).type == "objective":
-            out += [a] if s.controller(card.attached_to) == seat else []
+        elif owner is None:
+            host = card.attached_to
+            if host is not None and CARDS[card.code].type == "objective":
+                out += [a] if s.controller(host) == seat else []
     return out
 
 
@@ -535,9 +566,10 @@ def unique_in_play(s: LcgState, code: str) -> bool:
     """Whether a card with the same title as ``code`` is already in play (any player's
     characters, and attachments on anything)."""
     title = CARDS[code].name
-    if any(CARDS[s.cards[u].code].name == title for seat in seats_in_turn(s) for u in characters(s, seat)):
+    cards = s.cards
+    if any(CARDS[cards[u].code].name == title for seat in seats_in_turn(s) for u in characters(s, seat)):
         return True
-    return any(CARDS[s.cards[a].code].name == title for a in cards_in(s, "attachments") if is_in_play(s, a))
+    return any(CARDS[cards[a].code].name == title for a in cards_in(s, "attachments") if is_in_play(s, a))
 
 
 def may_enter_play(s: LcgState, uid: Uid) -> bool:

@@ -57,14 +57,16 @@ def _attachment_lost(rt: Runtime, event: Event) -> None:
     can destroy its damaged hero)."""
     assert isinstance(event, ev.CardsDiscarded)
     s = st(rt)
-    if not any(table.defn(s, u).type == "attachment" for u in event.cards):
+    cards = s.cards
+    if not any(table.defn_in(cards, u).type == "attachment" for u in event.cards):
         return
     if event.cause.rule == DESTROYING:
         # the attachments left with the card being destroyed: that destroy is under way, and a
         # second check here destroyed a hero twice (two CharacterDestroyed, a hero's attachment)
         return
     for uid in table.all_characters(s):
-        if s.cards[uid].damage and s.cards[uid].damage >= table.hit_points(s, uid):
+        damage = cards[uid].damage
+        if damage and damage >= table.hit_points(s, uid):
             _check(rt, "lcg.destroy", event, card=uid)
 
 

@@ -43,7 +43,7 @@ def available_actions(
     if planning:
         return options
     for uid in table.staging(s):  # objectives in the staging area: any player may claim them
-        for i, action in enumerate(text_of(s.cards[uid].code).actions):
+        for i, action in enumerate(text_of(cards[uid].code).actions):
             if action.anyone and action.available(s, uid, seat):
                 options.append(Option(f"{uid}.{i}", f"{table.name(s, uid)}: {action.label}", uid))
     return options + event_actions(s, seat)
@@ -63,12 +63,12 @@ def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
                 out.append((owner, u))
         out += [(owner, u) for u in cards_in(s, f"{owner}.contract") if text_of(cards[u].code).actions]
     controlled = {u for _, u in out}
-    out += [
-        (None, a)
-        for a in cards_in(s, "attachments")
-        if a not in controlled and s.cards[a].owner is None and text_of(s.cards[a].code).actions
-    ]
-    out += [(None, u) for u in cards_in(s, "setup") + cards_in(s, "quest") if text_of(s.cards[u].code).actions]
+    for a in cards_in(s, "attachments"):
+        if a not in controlled:
+            card = cards[a]
+            if card.owner is None and text_of(card.code).actions:
+                out.append((None, a))
+    out += [(None, u) for u in cards_in(s, "setup") + cards_in(s, "quest") if text_of(cards[u].code).actions]
     return out
 
 

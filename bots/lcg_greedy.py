@@ -256,6 +256,13 @@ def _beorn_kills(beorn: CardView, me: PlayerView) -> bool:
     return any(power - (e.defense or 0) < _left(e) <= power + 5 - (e.defense or 0) for e in _attackers(me))
 
 
+def _feints(me: PlayerView) -> int:
+    """The attacks this round the seat can cancel with the Feints in its hand (core-034, cost
+    1 Tactics), one a Tactics resource."""
+    feints = sum(1 for c in me.hand or [] if c.name == "Feint")
+    return min(feints, sum(h.resources for h in me.heroes if h.sphere == "tactics"))
+
+
 class GreedyBot:
     """Plays well enough to win some games of Passage through Mirkwood."""
 
@@ -395,9 +402,9 @@ class GreedyBot:
         kept = lcg_plans.reserve(view, me)
 
         def affordable(c: CardView) -> bool:
-            # what stays in the card's sphere after paying for it covers the events kept for the troll
+            # what stays in the card's sphere after paying for it covers the cards kept for the troll
             pool = sum(h.resources for h in me.heroes if h.sphere == c.sphere)
-            return c.sphere not in kept or pool - (c.cost or 0) >= kept[c.sphere]
+            return c.sphere not in kept or c.name in lcg_plans.RESERVES or pool - (c.cost or 0) >= kept[c.sphere]
 
         # The Arkenstone's Action (for threat) only when it lets an ally in hand be played
         arkenstone = lcg_hobbit.arkenstone_shortfall(view, decision.seat) is not None
@@ -413,6 +420,11 @@ class GreedyBot:
             and affordable(cards[o.card])
             and (arkenstone or not discount(o))
         ]
+        snares = [o for o in plays if cards[o.card or 0].name == lcg_plans.FOREST_SNARE]
+        if snares and lcg_plans.snare(view, me) is not None:
+            return (snares[0].id,)
+        if lcg_plans.troll_about(view):
+            plays = [o for o in plays if o not in snares]
         if not plays:
             return ("done",)
 
@@ -452,8 +464,9 @@ class GreedyBot:
         name = attachment.name
         if "Restricted" in attachment.keywords:
             targets = [c for c in targets if _restricted(c) < 2] or targets
-        if name == "Forest Snare":
-            return (str(max(targets, key=lambda c: c.attack or 0).uid),)
+        if name == lcg_plans.FOREST_SNARE:
+            key = lambda c: (lcg_plans.unsnared(c), not lcg_plans.snared(c), c.attack or 0)  # noqa: E731
+            return (str(max(targets, key=key).uid),)
         if name == "Power in the Earth":
             return (str(max(targets, key=lambda c: c.threat or 0).uid),)
         own = [c for c in targets if c.uid in mine] or targets
@@ -539,7 +552,7 @@ class GreedyBot:
 
         def keep(o: Option) -> tuple[int, int]:
             c = hand[o.card or 0]
-            tier = 3 if c.name in KEPT_EVENTS else 2 if c.type == "ally" else 1
+            tier = 3 if c.name in KEPT_EVENTS or c.name in lcg_plans.RESERVES else 2 if c.type == "ally" else 1
             return (tier, c.cost or 0)
 
         return (min(given, key=keep).id,)
@@ -581,8 +594,9 @@ class GreedyBot:
         ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))
         staged = sum(c.threat or 0 for c in view.staging)
         known = reveals(view)
+        extra = lcg_plans.extra_reveals(view)
         if known is None:
-            share = -(-(staged + EXPECTED_THREAT_PER_REVEAL * players) // players)
+            share = -(-(staged + EXPECTED_THREAT_PER_REVEAL * (players + extra)) // players)
             plan = Round(me.threat, share, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view))
         else:
             # the seat's own reveal priced card by card, the other players' by its mean threat
@@ -591,7 +605,7 @@ class GreedyBot:
                 r if r.enemy is None or _will_engage(r.enemy, me, view) else dataclasses.replace(r, enemy=None)
                 for r in known
             )
-            share_of = (staged + mean * (players - 1)) / players
+            share_of = (staged + mean * (players - 1 + extra)) / players
             plan = Round(
                 me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
             )
@@ -612,6 +626,7 @@ class GreedyBot:
             useful=useful if capped is None else min(useful, capped),
             waiting=waiting,
             location_left=_location_left(view),
+            cancelled=_feints(me),
         )
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 

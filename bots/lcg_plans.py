@@ -9,7 +9,8 @@ wound it; the plan keeps the fighting heroes back from the quest while a troll i
 (the hero who quests and readies, Aragorn, still quests, and so does a hero who quests better
 than she fights, Éowyn, or the quest fails and raises the threat), lowers the threat (The
 Galadhrim's Greeting, Gandalf) while the troll in the staging area is a point from engaging,
-engages nothing else by choice, and
+engages nothing else by choice, keeps a Forest Snare (and its 3 Lore resources) for the
+troll and puts it on the troll once it is engaged, so that it never attacks again, and
 wounds the troll with every ready character whose attacks together beat its defense:
 damage stays on an enemy (and the hero who took its attack, Gimli, hits harder for each
 damage token on him, core-004). The general rules pick the defender: a hero who survives.
@@ -30,11 +31,22 @@ from projections.lcg import CardView, PlayerView, TableView
 MUST_DIE = frozenset({"Hill Troll"})
 """Enemies that bar the quest while in play (Journey Along the Anduin, 1B): wounded by every
 attack that gets through their defense, even one that cannot kill this round."""
+FOREST_SNARE = "Forest Snare"
 
 
 NO_ENGAGEMENT_CHECKS = frozenset({"Anduin Passage"})
 """Quest stages without engagement checks (Journey Along the Anduin, 2B, core-127): an enemy
 in the staging area stays there unless engaged by choice."""
+
+
+EXTRA_REVEALS = {"Anduin Passage": 1}
+"""Quest stages that reveal more encounter cards each quest phase than one a player
+(Journey Along the Anduin, 2B, core-127: 1 more)."""
+
+
+def extra_reveals(view: TableView) -> int:
+    """The encounter cards the staging step reveals beyond one a player at the current stage."""
+    return 0 if view.quest is None else EXTRA_REVEALS.get(view.quest.name, 0)
 
 
 def engagement_checks(view: TableView) -> bool:
@@ -52,7 +64,7 @@ def trolls(view: TableView, me: PlayerView) -> list[CardView]:
     the staging area with an engagement cost its threat reaches, when engagement checks are
     made."""
     staged = [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
-    return [e for e in [*me.engaged, *staged] if e.name in MUST_DIE]
+    return [e for e in [*me.engaged, *staged] if unsnared(e)]
 
 
 def held_back(view: TableView, me: PlayerView, ready: list[CardView], readies: set[int]) -> set[int]:
@@ -158,11 +170,12 @@ def troll_coming(view: TableView, me: PlayerView) -> bool:
     )
 
 
-RESERVES = {"Feint": ("tactics", 1), "The Galadhrim's Greeting": ("spirit", 3)}
-"""Events whose cost is kept in the heroes' pools while a must-die enemy is about (by name:
+RESERVES = {"Feint": ("tactics", 1), "The Galadhrim's Greeting": ("spirit", 3), FOREST_SNARE: ("lore", 3)}
+"""Cards whose cost is kept in the heroes' pools while a must-die enemy is about (by name:
 sphere and cost): a Feint stops a Hill Troll's attack, whose excess damage is threat (an ally
-given up to it costs 3 to 5), and The Galadhrim's Greeting takes 6 threat off while the troll
-waits in the staging area for the threat to reach its engagement cost."""
+given up to it costs 3 to 5), The Galadhrim's Greeting takes 6 threat off while the troll
+waits in the staging area for the threat to reach its engagement cost, and a Forest Snare
+on the troll stops all its attacks while it is worn down (``snare``)."""
 
 
 def reserve(view: TableView, me: PlayerView) -> dict[str, int]:
@@ -179,11 +192,36 @@ def reserve(view: TableView, me: PlayerView) -> dict[str, int]:
     wanted = {
         "Feint": bool(trolls(view, me)),
         "The Galadhrim's Greeting": near and not any(e.name in MUST_DIE for e in me.engaged),
+        FOREST_SNARE: any(unsnared(e) for e in [*view.staging, *me.engaged]),
     }
     for name, (sphere, cost) in RESERVES.items():
         if name in hand and wanted[name]:
             kept[sphere] = kept.get(sphere, 0) + cost
     return kept
+
+
+def snared(enemy: CardView) -> bool:
+    """An enemy under a Forest Snare (core-069): it cannot attack."""
+    return any(a.name == FOREST_SNARE for a in enemy.attachments)
+
+
+def unsnared(enemy: CardView) -> bool:
+    """A must-die enemy without a Forest Snare: its attacks are still to come."""
+    return enemy.name in MUST_DIE and not snared(enemy)
+
+
+def troll_about(view: TableView) -> bool:
+    """A must-die enemy without a Forest Snare is in play: a Forest Snare is kept for it."""
+    return any(unsnared(e) for e in [*view.staging, *(e for p in view.players for e in p.engaged)])
+
+
+def snare(view: TableView, me: PlayerView) -> CardView | None:
+    """The must-die enemy engaged with the seat that a Forest Snare goes on first (core-069:
+    the attached enemy cannot attack): a Hill Troll snared is worn down round after round by
+    every attack that gets through its defense, and its 6 attack, whose excess damage raises
+    the threat (core-082), never falls on a character again, the way players beat it with a
+    Core Set alone."""
+    return max((e for e in me.engaged if unsnared(e)), key=lambda e: e.attack or 0, default=None)
 
 
 GANDALF_THREAT = 40

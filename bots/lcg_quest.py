@@ -98,6 +98,10 @@ class Round:
     behind it (0 when none wait): the quest's progress goes to it first, and only once it is
     explored can the players travel to one of the waiting locations and take its threat out
     of every later quest."""
+    cancelled: int = 0
+    """Attacks the seat can cancel (a Feint in hand and a Tactics resource to play it): the
+    hardest hitters' (``CANCELLED_ATTACK`` or more, as bots/lcg_events.py plays it) take no
+    defender, and every character left ready attacks them."""
     waiting: tuple[CardView, ...] = ()
     """Staging-area enemies whose engagement cost is above the seat's threat: a failed quest
     raises the threat before the engagement checks, and one that it takes to their cost
@@ -137,7 +141,9 @@ def _fight(ready: list[CardView], plan: Round) -> float:
     """The cost of the combat with ``ready`` characters left to defend and attack."""
     free = list(ready)
     cost = 0.0
-    for enemy in plan.enemies:
+    for n, enemy in enumerate(plan.enemies):
+        if n < plan.cancelled and (enemy.attack or 0) >= CANCELLED_ATTACK:
+            continue
         attack = (enemy.attack or 0) + SHADOW
         hit = plan.ships if is_ship(enemy) and plan.ships else plan.heroes
         best: tuple[float, CardView | None] = (
@@ -165,6 +171,10 @@ def _fight(ready: list[CardView], plan: Round) -> float:
         if enemy.name == "Dreadnaught" and enemy.type == "enemy":
             cost -= DREADNAUGHT_DAMAGE * max(0, min(DREADNAUGHT_CAP, power - (enemy.defense or 0)))
     return cost
+
+
+CANCELLED_ATTACK = 3
+"""The least attack of an enemy whose attack a Feint is played against (bots/lcg_events.py)."""
 
 
 ENGAGEMENT_HARM = {"Hummerhorns": 5}

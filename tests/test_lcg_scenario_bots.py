@@ -1348,3 +1348,122 @@ def test_the_cards_a_warm_welcome_takes_out_are_never_in_the_encounter_deck() ->
     names = {CARDS[code].name for code in left}
     assert not names & {"Smaug the Golden", "Smaug the Magnificent", "The Lonely Mountain", "A Bare Patch"}
     assert sum(left.values()) == 35 - 1  # Fighting Among Friends, revealed, is seen
+
+
+def test_a_feint_in_hand_keeps_everyone_back_to_kill_the_hill_troll() -> None:
+    """At 30 threat the Hill Troll engages after the quest, and To the River... has its 8
+    progress. With a Feint in hand and a Tactics resource to play it, the troll's attack is
+    cancelled, so no character need defend: Éowyn and the Lórien Guide stay back and every
+    character attacks it, 12 (Thalin 4 with his Dwarven Axe, Legolas 3, the Veteran Axehand
+    2, the others 1 each) against its 3 defense and 9 hit points. The old plan kept a
+    defender for an attack that never comes, found the troll out of reach, and sent the two
+    to a quest that could take no more progress; without the Feint it still does."""
+
+    def committed(hand: list[str]) -> set[str]:
+        run = _etl(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Éowyn", {"card": "Thalin", "resources": 1}, "Legolas"],
+                "p1.allies": ["Veteran Axehand", "Gondorian Spearman", "Lórien Guide"],
+                "attachments": [{"card": "Dwarven Axe", "on": "Thalin"}],
+                "p1.hand": hand,
+                "staging": ["Hill Troll"],
+                "quest": [{"card": "To the River...", "progress": 8}],
+            },
+            threat=30,
+        )
+        decision = _until(run, "lcg.quest.commit")
+        names = {o.id: o.label.split(" (")[0] for o in decision.options}
+        return {names[i] for i in _greedy(run.game)}
+
+    assert committed(["Feint"]) == set()
+    assert committed([]) == {"Éowyn", "Lórien Guide"}
+
+
+def _snare(zones: dict[str, Any]) -> Run:
+    """Journey Along the Anduin with a Lore hero, Denethor, to pay for Forest Snare (core-069)."""
+    return Run(
+        {
+            "game": {
+                "scenario": "journey-along-the-anduin",
+                "players": 1,
+                "heroes": [["Éowyn", "Legolas", "Denethor"]],
+            },
+            "position": {"at": "lcg.planning", "phase": "planning", "threat": {"p1": 28}, "zones": zones},
+        }
+    )
+
+
+def test_a_forest_snare_goes_on_the_hill_troll_and_waits_for_it() -> None:
+    """A Forest Snare on the Hill Troll stops every attack it would make while it is worn
+    down: with the troll engaged it is played before an ally (Gléowine) and goes on the
+    troll, not on the Wargs beside it; with the troll still in the staging area it stays
+    in hand, its 3 Lore resources kept, rather than go on the Wargs (the old bot played it
+    on the engaged enemy that hit hardest, and on the troll only by luck)."""
+    hand = ["Forest Snare", "Gléowine"]
+    heroes: list[Any] = ["Éowyn", "Legolas", {"card": "Denethor", "resources": 3}]
+    run = _snare(
+        {"p1.heroes": heroes, "p1.hand": hand, "p1.engaged": ["Wargs", "Hill Troll"], "quest": ["To the River..."]}
+    )
+    play = _until(run, "lcg.planning.play-ally")
+    snare = next(o.id for o in play.options if o.card == run.uid("Forest Snare"))
+    assert _greedy(run.game) == (snare,)
+    run.game.answer(play.seat, play.id, (snare,))
+    assert _until(run, "lcg.planning.attach").about == run.uid("Forest Snare")
+    assert _greedy(run.game) == (str(run.uid("Hill Troll")),)
+
+    run = _snare(
+        {
+            "p1.heroes": heroes,
+            "p1.hand": ["Forest Snare"],
+            "p1.engaged": ["Wargs"],
+            "staging": ["Hill Troll"],
+            "quest": ["To the River..."],
+        }
+    )
+    _until(run, "lcg.planning.play-ally")
+    assert _greedy(run.game) == ("done",)
+
+
+def test_eowyn_keeps_the_forest_snare_for_the_hill_troll() -> None:
+    """Éowyn's +1 willpower costs a card: with the Hill Troll in the staging area the Forest
+    Snare that will stop its attacks is kept and the Citadel Plate goes (the old bot ranked the
+    Snare with the lesser attachments and gave it up first)."""
+    run = _snare(
+        {
+            "p1.heroes": ["Éowyn", "Legolas", "Denethor"],
+            "p1.hand": ["Forest Snare", "Citadel Plate", "Lórien Guide"],
+            "staging": ["Hill Troll"],
+            "quest": ["To the River..."],
+        }
+    )
+    commit = _until(run, "lcg.quest.commit")
+    run.game.answer(commit.seat, commit.id, (str(run.uid("Éowyn")),))
+    window = _until(run, "lcg.quest.window.commit")
+    run.game.answer(window.seat, window.id, (next(o.id for o in window.options if o.card == run.uid("Éowyn")),))
+    _until(run, "core-007.action")
+    assert _greedy(run.game) == (str(run.uid("Citadel Plate")),)
+
+
+def test_at_anduin_passage_the_quest_plan_meets_two_reveals() -> None:
+    """Anduin Passage reveals one more encounter card each quest phase (core-127): at 44
+    threat, with The Brown Lands and a Goblin Sniper in the staging area (7 threat), the
+    plan reckons with both reveals and sends Thalin and Legolas with Éowyn, the Lórien Guide
+    and the Wandering Took, since a failed quest now costs the game; reckoning with one (the
+    old plan), it kept the two heroes back for the Wargs and failed by more."""
+    run = _etl(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "p1.heroes": ["Éowyn", "Thalin", "Legolas"],
+            "p1.allies": ["Lórien Guide", "Wandering Took", "Gondorian Spearman"],
+            "p1.engaged": ["Wargs"],
+            "staging": ["The Brown Lands", "Goblin Sniper"],
+            "quest": ["Anduin Passage"],
+        },
+        threat=44,
+    )
+    decision = _until(run, "lcg.quest.commit")
+    names = {o.id: o.label.split(" (")[0] for o in decision.options}
+    assert {names[i] for i in _greedy(run.game)} == {"Éowyn", "Thalin", "Legolas", "Lórien Guide", "Wandering Took"}

@@ -1348,3 +1348,35 @@ def test_the_cards_a_warm_welcome_takes_out_are_never_in_the_encounter_deck() ->
     names = {CARDS[code].name for code in left}
     assert not names & {"Smaug the Golden", "Smaug the Magnificent", "The Lonely Mountain", "A Bare Patch"}
     assert sum(left.values()) == 35 - 1  # Fighting Among Friends, revealed, is seen
+
+
+def test_the_attackers_the_dreadnaught_needs_are_kept_from_a_smaller_enemy() -> None:
+    """The players attack highest engagement cost first, so a Corsair Skiff (24) is offered
+    before the Dreadnaught (0). Aragorn, Gimli and Legolas (8 attack) could sink the Skiff
+    (5 hit points, 2 defense) and leave 1 attack for the Dreadnaught's 4 defense; they are
+    kept for the Dreadnaught instead, whose destruction wins, and put 4 damage on it."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Corsair Skiff", "Dreadnaught"],
+                    "p1.allies": [{"card": "Pride of Lebennin", "exhausted": True}],
+                },
+            },
+        }
+    )
+    skiff = _answered_until(run.game, lambda d: d.rule == "lcg.combat.player-attack", "player attack")
+    assert skiff.about == run.uid("Corsair Skiff")
+    assert _greedy(run.game) == ()
+    run.game.answer(skiff.seat, skiff.id, ())
+    dreadnaught = _until(run, "lcg.combat.player-attack")
+    assert dreadnaught.about == run.uid("Dreadnaught")
+    choice = _greedy(run.game)
+    assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
+    run.game.answer(dreadnaught.seat, dreadnaught.id, choice)
+    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 4

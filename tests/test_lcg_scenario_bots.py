@@ -1380,3 +1380,31 @@ def test_the_attackers_the_dreadnaught_needs_are_kept_from_a_smaller_enemy() -> 
     assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
     run.game.answer(dreadnaught.seat, dreadnaught.id, choice)
     assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 4
+
+
+def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -> None:
+    """The combat keeps the Dreadnaught's attackers from smaller enemies, so the quest plan
+    prices the fight the same way: Aragorn, Gimli and Legolas (8 attack) go at the
+    Dreadnaught's 4 defense whether or not a Fierce Marauder is engaged too. A plan that
+    priced the Marauder's kill first kept every hero back from the quest for a kill the
+    combat does not make, and let the staging area's threat raise the player's."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Fierce Marauder", "Dreadnaught"],
+                    "p1.allies": ["Pride of Lebennin"],
+                    "staging": ["Mouths of Anduin"],
+                    "encounter.deck": ["Mouths of Anduin"] * 3,
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    heroes = {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
+    assert heroes & set(_greedy(run.game))

@@ -861,6 +861,8 @@ class GreedyBot:
         at_dreadnaught = lcg_ships.dreadnaught_attackers(enemy, ready)
         if at_dreadnaught is not None:
             return tuple(str(c.uid) for c in at_dreadnaught)
+        kept = {c.uid for c in lcg_ships.kept_for_dreadnaught(enemy, view, me)}
+        ready = [c for c in ready if c.uid not in kept]
         power = sum(c.attack or 0 for c in ready)
         need = _left(enemy) + (enemy.defense or 0)
         if power < need and any(enemy.uid in {e.uid for e in p.engaged} for p in view.players if p.seat != me.seat):

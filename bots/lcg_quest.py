@@ -31,6 +31,7 @@ from bots.lcg_encounter import (
     WOUND_QUESTER,
     Reveal,
 )
+from bots.lcg_ships import DREADNAUGHT_GUARDS
 from projections.lcg import CardView
 
 HERO_LOST = 14.0
@@ -160,16 +161,21 @@ def _fight(ready: list[CardView], plan: Round) -> float:
         if best[1] is not None:
             free.remove(best[1])
     power = sum(c.attack or 0 for c in free if not is_ship(c))
+    # the attackers the Dreadnaught's round of damage needs are kept for it before any kill
+    # (bots/lcg_ships.py ``kept_for_dreadnaught``)
+    guarded = any(e.name in DREADNAUGHT_GUARDS for e in plan.enemies)
+    for enemy in plan.enemies:
+        if enemy.name == "Dreadnaught" and enemy.type == "enemy" and not guarded:
+            dealt = max(0, min(DREADNAUGHT_CAP, _left(enemy), power - (enemy.defense or 0)))
+            cost -= DREADNAUGHT_DAMAGE * dealt
+            power -= (enemy.defense or 0) + dealt if dealt else 0
     for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
         need = _left(enemy) + (enemy.defense or 0)
-        if power >= need:
+        if enemy.name != "Dreadnaught" and power >= need:
             power -= need
             cost -= KILL
             if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):
                 cost -= PROGRESS_ON_KILL
-    for enemy in plan.enemies:
-        if enemy.name == "Dreadnaught" and enemy.type == "enemy":
-            cost -= DREADNAUGHT_DAMAGE * max(0, min(DREADNAUGHT_CAP, power - (enemy.defense or 0)))
     return cost
 
 

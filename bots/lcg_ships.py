@@ -141,6 +141,26 @@ def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int =
     return chosen
 
 
+def kept_for_dreadnaught(enemy: CardView, view: TableView, me: PlayerView) -> list[CardView]:
+    """The ready characters held back from attacking ``enemy`` for the Dreadnaught's turn.
+
+    The players' attacks go highest engagement cost first (domain/lcg/rules/combat.py), so
+    the Dreadnaught (engagement cost 0) is offered last, after every smaller enemy has
+    taken its pick of the attackers. Its destruction wins the game and each round it lives
+    attacks the ship again (or costs 4 threat to cancel), so the attackers that put the
+    round's damage on it (``dreadnaught_attackers``) are kept for it whenever the player may
+    attack it this round (no guard engaged, ``DREADNAUGHT_GUARDS``): engaged with the
+    player, or Massive in the staging area (engaged with each player)."""
+    if enemy.name == DREADNAUGHT or any(e.name in DREADNAUGHT_GUARDS for e in me.engaged):
+        return []
+    massive = [e for e in view.staging if e.name == DREADNAUGHT and "Massive" in e.keywords]
+    target = next((e for e in [*me.engaged, *massive] if e.name == DREADNAUGHT and e.type == "enemy"), None)
+    if target is None:
+        return []
+    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and (c.attack or 0) > 0]
+    return dreadnaught_attackers(target, ready) or []
+
+
 def wound_ship(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
     """Every ready attacker at a ship-enemy that cannot be destroyed this round, when their
     summed attack gets through its defense (None for any other enemy): only a ship defends

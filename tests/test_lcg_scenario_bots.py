@@ -1467,3 +1467,63 @@ def test_at_anduin_passage_the_quest_plan_meets_two_reveals() -> None:
     decision = _until(run, "lcg.quest.commit")
     names = {o.id: o.label.split(" (")[0] for o in decision.options}
     assert {names[i] for i in _greedy(run.game)} == {"Éowyn", "Thalin", "Legolas", "Lórien Guide", "Wandering Took"}
+
+
+def test_the_attackers_the_dreadnaught_needs_are_kept_from_a_smaller_enemy() -> None:
+    """The players attack highest engagement cost first, so a Corsair Skiff (24) is offered
+    before the Dreadnaught (0). Aragorn, Gimli and Legolas (8 attack) could sink the Skiff
+    (5 hit points, 2 defense) and leave 1 attack for the Dreadnaught's 4 defense; they are
+    kept for the Dreadnaught instead, whose destruction wins, and put 4 damage on it."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Corsair Skiff", "Dreadnaught"],
+                    "p1.allies": [{"card": "Pride of Lebennin", "exhausted": True}],
+                },
+            },
+        }
+    )
+    skiff = _answered_until(run.game, lambda d: d.rule == "lcg.combat.player-attack", "player attack")
+    assert skiff.about == run.uid("Corsair Skiff")
+    assert _greedy(run.game) == ()
+    run.game.answer(skiff.seat, skiff.id, ())
+    dreadnaught = _until(run, "lcg.combat.player-attack")
+    assert dreadnaught.about == run.uid("Dreadnaught")
+    choice = _greedy(run.game)
+    assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
+    run.game.answer(dreadnaught.seat, dreadnaught.id, choice)
+    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 4
+
+
+def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -> None:
+    """The combat keeps the Dreadnaught's attackers from smaller enemies, so the quest plan
+    prices the fight the same way: Aragorn, Gimli and Legolas (8 attack) go at the
+    Dreadnaught's 4 defense whether or not a Fierce Marauder is engaged too. A plan that
+    priced the Marauder's kill first kept every hero back from the quest for a kill the
+    combat does not make, and let the staging area's threat raise the player's."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Fierce Marauder", "Dreadnaught"],
+                    "p1.allies": ["Pride of Lebennin"],
+                    "staging": ["Mouths of Anduin"],
+                    "encounter.deck": ["Mouths of Anduin"] * 3,
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    heroes = {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
+    assert heroes & set(_greedy(run.game))

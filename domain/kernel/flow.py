@@ -31,6 +31,8 @@ _FRAME: Final = Frame
 """``Frame``, for the steps: the compiled core reads a Final name from a C static, an
 imported one from the module's dict each time."""
 
+_ONE: Final = Kind.ONE
+
 NODES: Final[dict[str, Node]] = {}
 """Every registered node, by key. Keys are stable: a program's name plus a path. Final, as
 the compiled core then reads it from a C static rather than the module's dict (once per step)."""
@@ -302,7 +304,7 @@ class Decide(Asks):
             else:
                 rt.pop()
             return
-        if self.auto_single and ask.kind is Kind.ONE and len(ask.options) == 1:
+        if self.auto_single and ask.kind is _ONE and len(ask.options) == 1:
             if self.then is not None:
                 rt.swap(self.then, {**env, self.bind: ask.options[0].id})
             else:

@@ -66,6 +66,8 @@ _FRAME: Final = Frame
 _CAUSE: Final = Cause
 _FLOW: Final = Flow
 _SET: Final = force_setattr
+_LISTED: Final = (Kind.MANY, Kind.ORDER)
+"""The kinds of decision answered by a list of option ids (the others by one id)."""
 
 
 def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
@@ -395,7 +397,7 @@ class Runtime:
         """The rules answered for the seat: resume as an answer would, the recording event
         standing where the answer would be (later events name it as their answer)."""
         seq = self.state.version + 1
-        value: Any = list(played.choice) if ask.kind in (Kind.MANY, Kind.ORDER) else played.choice[0]
+        value: Any = list(played.choice) if ask.kind in _LISTED else played.choice[0]
         node.resume(self, frame, value, seq)
         self.env = {**frame.env, "_ans": None}
         self.rule = played.rule
@@ -423,7 +425,7 @@ class Runtime:
         if not isinstance(node, Asks):
             raise FlowError(f"pending decision {decision.id} is not at a decision node")
         seq = state.version + 1
-        value: Any = list(choice) if decision.kind in (Kind.MANY, Kind.ORDER) else choice[0]
+        value: Any = list(choice) if decision.kind in _LISTED else choice[0]
         node.resume(self, frame, value, seq)
         self.env = {**frame.env, "_ans": None}
         self.rule = node.rule

@@ -12,6 +12,8 @@ text that names the reserve resolves there.
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.kernel.events import Event
 from domain.kernel.runtime import Runtime
 from domain.wotr import events as ev
@@ -53,10 +55,18 @@ def _activated(rt: Runtime, e: ev.LocationActivated) -> None:
     _call(rt, program_of(s.cards[e.location].code, "activation"), e, e.location, s.starting_seat())
 
 
+# Final aliases of the event types :func:`after` tells apart on every event: the compiled
+# core reads a Final name from a C static, an attribute of the (interpreted) events module
+# through a lookup each time.
+_PLAYED: Final = ev.CardPlayed
+_MOVED: Final = ev.CardMoved
+_ACTIVATED: Final = ev.LocationActivated
+
+
 def after(rt: Runtime, event: Event) -> None:
-    if isinstance(event, ev.CardPlayed):
+    if isinstance(event, _PLAYED):
         _played(rt, event)
-    elif isinstance(event, ev.CardMoved):
+    elif isinstance(event, _MOVED):
         _moved(rt, event)
-    elif isinstance(event, ev.LocationActivated):
+    elif isinstance(event, _ACTIVATED):
         _activated(rt, event)

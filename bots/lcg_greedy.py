@@ -795,7 +795,8 @@ class GreedyBot:
 
     def _attack_target(self, decision: Decision, view: TableView) -> Choice | None:
         """Which enemy to attack next: one that keeps the Dreadnaught from harm (its guards
-        take every attack first); else, of the enemies engaged with it that the ready
+        take every attack first); else the Dreadnaught itself when the ready attackers get
+        through its defense; else, of the enemies engaged with it that the ready
         attackers can kill this phase, the set whose deaths remove the most (must-die
         enemies, then attack), the most dangerous of it first, so that what power is left
         goes to the next; else an enemy engaged with another player that its Ranged
@@ -811,6 +812,9 @@ class GreedyBot:
             if lcg_ships.guards_dreadnaught(enemy, view):
                 return (str(enemy.uid),)
         ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and c.attack]
+        for enemy in enemies:
+            if lcg_ships.dreadnaught_attackers(enemy, ready):
+                return (str(enemy.uid),)  # its destruction wins: the round's damage on it before smaller kills
         killable = [e for e in enemies if _kill_cost(e, ready) is not None]
         best: tuple[CardView, ...] = ()
         best_key = (0, 0, 0)

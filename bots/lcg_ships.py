@@ -144,9 +144,10 @@ def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int =
 def kept_for_dreadnaught(enemy: CardView, view: TableView, me: PlayerView) -> list[CardView]:
     """The ready characters held back from attacking ``enemy`` for the Dreadnaught's turn.
 
-    The players' attacks go highest engagement cost first (domain/lcg/rules/combat.py), so
-    the Dreadnaught (engagement cost 0) is offered last, after every smaller enemy has
-    taken its pick of the attackers. Its destruction wins the game and each round it lives
+    The greedy bot picks the Dreadnaught as its first target (``GreedyBot._attack_target``);
+    this keeps its attackers when an attack on a smaller enemy is asked first all the same
+    (the target chosen by someone else, a position set up at that attack). Its destruction
+    wins the game and each round it lives
     attacks the ship again (or costs 4 threat to cancel), so the attackers that put the
     round's damage on it (``dreadnaught_attackers``) are kept for it whenever the player may
     attack it this round (no guard engaged, ``DREADNAUGHT_GUARDS``): engaged with the

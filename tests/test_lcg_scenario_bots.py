@@ -1469,12 +1469,11 @@ def test_at_anduin_passage_the_quest_plan_meets_two_reveals() -> None:
     assert {names[i] for i in _greedy(run.game)} == {"Éowyn", "Thalin", "Legolas", "Lórien Guide", "Wandering Took"}
 
 
-def test_the_attackers_the_dreadnaught_needs_are_kept_from_a_smaller_enemy() -> None:
-    """The players attack highest engagement cost first, so a Corsair Skiff (24) is offered
-    before the Dreadnaught (0). Aragorn, Gimli and Legolas (8 attack) could sink the Skiff
-    (5 hit points, 2 defense) and leave 1 attack for the Dreadnaught's 4 defense; they are
-    kept for the Dreadnaught instead, whose destruction wins, and put 4 damage on it."""
-    run = Run(
+def _skiff_and_dreadnaught() -> Run:
+    """Aragorn, Gimli and Legolas (8 attack) at the player attacks, a Corsair Skiff (5 hit
+    points, 2 defense) and the Dreadnaught (4 defense) engaged: sinking the Skiff would leave
+    1 attack for the Dreadnaught."""
+    return Run(
         {
             "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
             "position": {
@@ -1489,15 +1488,37 @@ def test_the_attackers_the_dreadnaught_needs_are_kept_from_a_smaller_enemy() -> 
             },
         }
     )
-    skiff = _answered_until(run.game, lambda d: d.rule == "lcg.combat.player-attack", "player attack")
+
+
+def test_the_dreadnaught_is_attacked_before_a_smaller_enemy() -> None:
+    """The Dreadnaught, whose destruction wins, is the greedy bot's first target, not the
+    Skiff it could sink: the three heroes put 4 damage on it."""
+    run = _skiff_and_dreadnaught()
+    target = _until(run, "lcg.combat.attack-target")
+    assert [o.card for o in target.options if o.card] == [run.uid("Corsair Skiff"), run.uid("Dreadnaught")]
+    assert _greedy(run.game) == (str(run.uid("Dreadnaught")),)
+    run.game.answer(target.seat, target.id, _greedy(run.game))
+    dreadnaught = _pending(run.game)
+    assert dreadnaught.about == run.uid("Dreadnaught")
+    choice = _greedy(run.game)
+    assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
+    run.game.answer(dreadnaught.seat, dreadnaught.id, choice)
+    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 4
+
+
+def test_the_attackers_the_dreadnaught_needs_are_kept_from_a_smaller_enemy() -> None:
+    """With the Skiff chosen as the first target all the same, the bot declares no attacker
+    at it: they are kept for the Dreadnaught, and put 4 damage on it next."""
+    run = _skiff_and_dreadnaught()
+    target = _until(run, "lcg.combat.attack-target")
+    run.game.answer(target.seat, target.id, (str(run.uid("Corsair Skiff")),))
+    skiff = _pending(run.game)
     assert skiff.about == run.uid("Corsair Skiff")
     assert _greedy(run.game) == ()
     run.game.answer(skiff.seat, skiff.id, ())
     dreadnaught = _until(run, "lcg.combat.player-attack")
     assert dreadnaught.about == run.uid("Dreadnaught")
-    choice = _greedy(run.game)
-    assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
-    run.game.answer(dreadnaught.seat, dreadnaught.id, choice)
+    run.game.answer(dreadnaught.seat, dreadnaught.id, _greedy(run.game))
     assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 4
 
 

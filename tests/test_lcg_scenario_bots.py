@@ -51,6 +51,17 @@ def _until(run: Run, rule: str) -> Decision:
     return _answered_until(run.game, lambda d: d.rule == rule, rule)
 
 
+def _eowyns_discard(run: Run) -> Choice:
+    """Éowyn alone commits to the quest and her Action (core-007) is used: the card the
+    greedy bot discards for her +1 willpower."""
+    commit = _until(run, "lcg.quest.commit")
+    run.game.answer(commit.seat, commit.id, (str(run.uid("Éowyn")),))
+    window = _until(run, "lcg.quest.window.commit")
+    run.game.answer(window.seat, window.id, (next(o.id for o in window.options if o.card == run.uid("Éowyn")),))
+    _until(run, "core-007.action")
+    return _greedy(run.game)
+
+
 def _burgle(hand: list[str], bilbo_resources: int, cup: bool = False) -> Run:
     """A successful quest at The Burglar's Turn: Croaking Crows' burgle (1 card matching the
     turned-up card's sphere and type); every card of the deck is a Leadership ally; with
@@ -561,12 +572,7 @@ def test_eowyn_discards_the_card_worth_least() -> None:
         },
         threat=25,
     )
-    commit = _until(run, "lcg.quest.commit")
-    run.game.answer(commit.seat, commit.id, (str(run.uid("Éowyn")),))
-    window = _until(run, "lcg.quest.window.commit")
-    run.game.answer(window.seat, window.id, (next(o.id for o in window.options if o.card == run.uid("Éowyn")),))
-    _until(run, "core-007.action")
-    assert _greedy(run.game) == (str(run.uid("Blade Mastery")),)
+    assert _eowyns_discard(run) == (str(run.uid("Blade Mastery")),)
 
 
 def test_the_galadhrims_greeting_keeps_a_hill_troll_in_the_staging_area() -> None:
@@ -1438,12 +1444,7 @@ def test_eowyn_keeps_the_forest_snare_for_the_hill_troll() -> None:
             "quest": ["To the River..."],
         }
     )
-    commit = _until(run, "lcg.quest.commit")
-    run.game.answer(commit.seat, commit.id, (str(run.uid("Éowyn")),))
-    window = _until(run, "lcg.quest.window.commit")
-    run.game.answer(window.seat, window.id, (next(o.id for o in window.options if o.card == run.uid("Éowyn")),))
-    _until(run, "core-007.action")
-    assert _greedy(run.game) == (str(run.uid("Citadel Plate")),)
+    assert _eowyns_discard(run) == (str(run.uid("Citadel Plate")),)
 
 
 def test_at_anduin_passage_the_quest_plan_meets_two_reveals() -> None:

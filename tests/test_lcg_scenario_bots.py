@@ -1470,24 +1470,29 @@ def test_at_anduin_passage_the_quest_plan_meets_two_reveals() -> None:
     assert {names[i] for i in _greedy(run.game)} == {"Éowyn", "Thalin", "Legolas", "Lórien Guide", "Wandering Took"}
 
 
-def _skiff_and_dreadnaught() -> Run:
-    """Aragorn, Gimli and Legolas (8 attack) at the player attacks, a Corsair Skiff (5 hit
-    points, 2 defense) and the Dreadnaught (4 defense) engaged: sinking the Skiff would leave
-    1 attack for the Dreadnaught."""
+def _at_the_dreadnaught(at: str, phase: str, zones: dict[str, Any]) -> Run:
+    """Aragorn, Gimli and Legolas at 30 threat at stage 2 of The Hunt for the Dreadnaught
+    (Destroy the Dreadnaught, side B)."""
+    zones = {"quest": [{"card": "Destroy the Dreadnaught", "face": "B"}], **zones}
     return Run(
         {
             "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
-            "position": {
-                "at": "lcg.combat.enemy-attacks",
-                "phase": "combat",
-                "threat": {"p1": 30},
-                "zones": {
-                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
-                    "p1.engaged": ["Corsair Skiff", "Dreadnaught"],
-                    "p1.allies": [{"card": "Pride of Lebennin", "exhausted": True}],
-                },
-            },
+            "position": {"at": at, "phase": phase, "threat": {"p1": 30}, "zones": zones},
         }
+    )
+
+
+def _skiff_and_dreadnaught() -> Run:
+    """The three heroes (8 attack) at the player attacks, a Corsair Skiff (5 hit points, 2
+    defense) and the Dreadnaught (4 defense) engaged: sinking the Skiff would leave 1 attack
+    for the Dreadnaught."""
+    return _at_the_dreadnaught(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {
+            "p1.engaged": ["Corsair Skiff", "Dreadnaught"],
+            "p1.allies": [{"card": "Pride of Lebennin", "exhausted": True}],
+        },
     )
 
 
@@ -1529,22 +1534,15 @@ def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -
     Dreadnaught's 4 defense whether or not a Fierce Marauder is engaged too. A plan that
     priced the Marauder's kill first kept every hero back from the quest for a kill the
     combat does not make, and let the staging area's threat raise the player's."""
-    run = Run(
+    run = _at_the_dreadnaught(
+        "lcg.quest.commit",
+        "quest",
         {
-            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
-            "position": {
-                "at": "lcg.quest.commit",
-                "phase": "quest",
-                "threat": {"p1": 30},
-                "zones": {
-                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
-                    "p1.engaged": ["Fierce Marauder", "Dreadnaught"],
-                    "p1.allies": ["Pride of Lebennin"],
-                    "staging": ["Mouths of Anduin"],
-                    "encounter.deck": ["Mouths of Anduin"] * 3,
-                },
-            },
-        }
+            "p1.engaged": ["Fierce Marauder", "Dreadnaught"],
+            "p1.allies": ["Pride of Lebennin"],
+            "staging": ["Mouths of Anduin"],
+            "encounter.deck": ["Mouths of Anduin"] * 3,
+        },
     )
     _until(run, "lcg.quest.commit")
     heroes = {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}

@@ -498,12 +498,15 @@ def test_a_take_back_in_an_epic_group_moves_the_group(server: ThreadedServer) ->
 
         bot = make_bot("greedy", 5, "lcg")  # p1 plays well enough to quest past stage 1A
         for n in range(2000):  # on until something is counted after one of p1's decisions
-            before = counted()
             view = stub.GetView(pb.GetViewRequest(game_id=branch, token=first["p1"])).view
             if view.over:
                 raise AssertionError("the group never contributed")
             if not view.HasField("decision"):
                 continue
+            # counted once p1's decision is pending (the bot seat cannot move meanwhile): a count
+            # taken before the view could rise by the bot's move before p1's decision, which a
+            # take-back of p1's decision does not undo
+            before = counted()
             mine = decision_from_pb(view.decision)
             table = msgspec.json.decode(view.table, type=TableView)
             stub.SubmitDecision(
@@ -521,6 +524,8 @@ def test_a_take_back_in_an_epic_group_moves_the_group(server: ThreadedServer) ->
                 assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
                 assert "the organizer has counted what the group did after version" in (refused.value.details() or "")
                 break
+        else:
+            raise AssertionError("nothing was counted after p1's decisions")
         play(stub, first, branch, seed=1)
         play(stub, second, created.groups[1].game_id, seed=2)
         service = server.servicer.service

@@ -289,6 +289,7 @@ CARDS.update(_pack("core_set_events.toml"))
 CARDS.update(_pack("core_set_scenarios.toml"))
 CARDS.update(_pack("hunt_for_the_dreadnaught.toml"))
 CARDS.update(_pack("the_lonely_mountain.toml"))
+CARDS.update(_pack("hobbit_player.toml"))
 
 
 def load_texts() -> None:
@@ -302,6 +303,7 @@ def load_texts() -> None:
         dol_guldur_orcs,
         escape_from_dol_guldur,
         heroes,
+        hobbit_player,
         hobbit_treasures,
         hunt_for_the_dreadnaught,
         journey_along_the_anduin,

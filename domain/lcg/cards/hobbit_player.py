@@ -66,8 +66,8 @@ def _collected(s: LcgState, e: Event, uid: Uid) -> bool:
     return set(e.cards) == set(table.heroes(s, seat))
 
 
-# Thorin Oakenshield — "If you control at least 5 Dwarf characters, add 1 additional resource
-# to Thorin Oakenshield's pool when you collect resources during the resource phase." The
+# Thorin Oakenshield — with 5 or more Dwarf characters under his player's control, he collects
+# one resource more than the others in the resource phase. The
 # extra resource comes with the collection itself (not from any card's effect the players
 # could respond to separately); once a round.
 text(
@@ -94,7 +94,8 @@ def _dwarf_played(s: LcgState, e: Event, uid: Uid) -> bool:
     )
 
 
-# Nori — "Response: after you play a Dwarf character from your hand, reduce your threat by 1."
+# Nori — Response: once a Dwarf character has been played from his player's hand, that
+# player's threat goes down by 1.
 # (The Dwarf characters played from hand are allies: heroes are never played.)
 text(
     NORI,
@@ -114,8 +115,8 @@ def _resource_phase_begins(s: LcgState, e: Event, uid: Uid) -> bool:
     return isinstance(e, ev.PhaseBegan) and e.phase == "resource" and _company(s, uid)
 
 
-# Ori — "If you control at least 5 Dwarf characters, draw 1 additional card at the beginning of
-# the resource phase."
+# Ori — with 5 or more Dwarf characters under his player's control, that player draws one more
+# card as the resource phase begins.
 text(ORI, forced=(Trigger(ev.PhaseBegan, _resource_phase_begins, draw(PLAYER, 1)),))
 
 
@@ -132,8 +133,8 @@ def _played_with_company(s: LcgState, e: Event, uid: Uid) -> bool:
     return _played_self(s, e, uid) and _company(s, uid)
 
 
-# Bifur — "While you control at least 5 Dwarf characters, Bifur gains: 'Response: After you
-# play Bifur from your hand, draw 2 cards.'"
+# Bifur — Response, only while his player controls 5 or more Dwarf characters: once Bifur has
+# been played from hand, his player draws 2 cards.
 text(
     BIFUR,
     responses=(
@@ -147,8 +148,8 @@ def _dwalin_discount(s: LcgState, seat: Seat, uid: Uid) -> int:
     return 2 if s.cards[uid].code == DWALIN and dwarves(s, seat) >= COMPANY else 0
 
 
-# Dwalin — "Sentinel. While you control at least 5 Dwarf characters, lower the cost to play
-# Dwalin by 2." (Sentinel is his keyword, read by the combat rules.)
+# Dwalin — Sentinel; he costs 2 less to play while his player controls 5 or more Dwarf
+# characters. (Sentinel is his keyword, read by the combat rules.)
 planning.COST_REDUCTIONS.append(table.needs(_dwalin_discount, DWALIN))
 
 
@@ -173,8 +174,8 @@ def _in_planning(s: LcgState, e: Event, uid: Uid) -> bool:
 
 
 def _brothers(code: str, brother: str, name: str) -> None:
-    """Fili and Kili — "Response: after you play X from your hand during the planning phase,
-    search your deck for Y and put him into play under your control. Then shuffle your deck."
+    """Fili and Kili — Response: once one brother has been played from hand in the planning
+    phase, his player finds the other in their deck and puts him into play, then shuffles.
     A copy of Y already in play cannot enter play (unique): the search then finds him but he
     stays in the deck, which is shuffled all the same."""
     text(

@@ -27,7 +27,7 @@ from bots.worlds import copy_state, hidden_places, searchable, world
 from domain.game import Game
 from domain.kernel.decisions import Decision, Kind, Option, check_choice
 from domain.kernel.ruleset import Ruleset
-from domain.kernel.runtime import Runtime, UnchainedState, fold
+from domain.kernel.runtime import Runtime, UnchainedState, apply, fold
 from domain.kernel.state import UNCHAINED
 from domain.kernel.stored import stored_fold
 from domain.lcg.lineups import lcg_options
@@ -438,7 +438,7 @@ def test_a_rollout_plays_as_a_stored_game_without_its_hash_chain(position: Calla
 
 def test_a_rollouts_state_can_never_become_a_games() -> None:
     """A state a rollout played on has no head to trust: a game, a chaining runtime, the fold
-    (in memory and from stored rows) and a copy of it all refuse it; the game it was drawn
+    (in memory, from stored rows, one event) refuse it, and a copy of it too; the game it was drawn
     from goes on untouched."""
     game = advance(lcg_game(3), 25, 3, searched)
     rules, state = game.rules, game.state
@@ -458,6 +458,8 @@ def test_a_rollouts_state_can_never_become_a_games() -> None:
             Runtime(rules, candidate, []).run()
         with pytest.raises(UnchainedState):
             fold(rules, [], candidate)
+        with pytest.raises(UnchainedState):
+            apply(rules, candidate, game.pending_events[-1])
         with pytest.raises(UnchainedState):
             stored_fold(rules).fold([], candidate)
     # a rollout's runtime marks the state it is given at once, before any event

@@ -80,7 +80,10 @@ _LISTED: Final = (Kind.MANY, Kind.ORDER)
 
 
 def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
-    """Fold one event into ``state``. No rule logic runs here."""
+    """Fold one event into ``state``. No rule logic runs here. A rollout's state is
+    refused (:class:`UnchainedState`): an event would give it a head it has no chain to."""
+    if state.head == _UNCHAINED:
+        raise UnchainedState(state.version)
     rules.appliers[type(event)](state, event)
     flow = event.flow
     if flow is not None:

@@ -469,3 +469,24 @@ def test_a_rollouts_state_can_never_become_a_games() -> None:
     before = state.head
     game.answer(decision.seat, decision.id, blueprint)
     assert state.head != before and state.head == game.pending_events[-1].hash
+
+
+def test_a_game_whose_own_state_a_rollout_played_on_stops() -> None:
+    """A rollout given a game's live state instead of a copy: the game refuses its next
+    command (nothing is appended), and its events, reloaded, are the game as it was."""
+    game = advance(lcg_game(3), 25, 3, searched)
+    rules, state = game.rules, game.state
+    spec = searchable(rules.name)
+    decision = state.pending
+    assert decision is not None
+    everyone = frozenset(rules.seats(state))
+    kept = list(game.pending_events)
+    reloaded = fold(rules, kept)
+    blueprint = spec.blueprint(4, everyone).choose(decision, partial(spec.view, state, decision.seat))
+    rollout(rules, spec, state, decision.seat, blueprint, {s: spec.blueprint(4, everyone) for s in everyone}, 1)
+    pending = state.pending
+    assert pending is not None and pending.id != decision.id
+    with pytest.raises(UnchainedState):
+        game.answer(pending.seat, pending.id, (pending.options[0].id,) if pending.options else (str(pending.min),))
+    assert list(game.pending_events) == kept
+    assert reloaded.head == kept[-1].hash and reloaded.pending == decision

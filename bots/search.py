@@ -198,21 +198,24 @@ def rollout(
     """Answer the pending decision with ``choice`` in ``state`` (a world, changed in place)
     and let ``players`` play on to the end: (won, progress) for ``seat``. With a
     ``horizon`` (and a game that can value a position), the rollout stops once the game's
-    round has moved on that far, and both figures are the position's value."""
-    sink: list[Any] = []
+    round has moved on that far, and both figures are the position's value.
+
+    The rollout's runtime has no sink (:class:`~domain.kernel.runtime.Runtime`): its events
+    are neither hashed nor kept, and ``state`` is marked as a rollout's, which no game, fold
+    or chaining runtime takes afterwards. One runtime answers every decision of the rollout."""
     decision = state.pending
     cut = game.value is not None and horizon is not None
     stop = game.clock(state) + (horizon or 0)
-    Runtime(rules, state, sink).answer(decision.seat, decision.id, choice)
+    rt = Runtime(rules, state, None)
+    rt.answer(decision.seat, decision.id, choice)
     answered = 0
     view = game.rollout_view or game.view  # the world is the search's own sample
     while state.pending is not None and answered < ROLLOUT_LIMIT:
         if cut and game.clock(state) >= stop:
             break
         decision = state.pending
-        sink.clear()
         picked = players[decision.seat].choose(decision, partial(view, state, decision.seat))
-        Runtime(rules, state, sink).answer(decision.seat, decision.id, picked)
+        rt.answer(decision.seat, decision.id, picked)
         answered += 1
     if state.over is None:
         if cut and game.value is not None:

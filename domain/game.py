@@ -20,7 +20,7 @@ from domain.kernel.decisions import Choice
 from domain.kernel.events import Event, Frame, Reseeded
 from domain.kernel.flow import program
 from domain.kernel.ruleset import Ruleset
-from domain.kernel.runtime import Runtime, Watcher, fold
+from domain.kernel.runtime import Runtime, Watcher, check_chained, fold
 from domain.kernel.state import State
 from domain.rulesets import ruleset
 
@@ -60,6 +60,7 @@ class BrokenGame(Exception):
 
 class Game:
     def __init__(self, id: UUID, rules: Ruleset[Any], state: State) -> None:
+        check_chained(state)  # a rollout's state (its events neither chained nor kept) is no game's
         self.id = id
         self.rules = rules
         self.state = state

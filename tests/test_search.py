@@ -27,6 +27,9 @@ from bots.worlds import copy_state, hidden_places, searchable, world
 from domain.game import Game
 from domain.kernel.decisions import Decision, Kind, Option, check_choice
 from domain.kernel.ruleset import Ruleset
+from domain.kernel.runtime import Runtime, UnchainedState, apply, fold
+from domain.kernel.state import UNCHAINED
+from domain.kernel.stored import stored_fold
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.wotr.options import wotr_options
@@ -382,3 +385,108 @@ def test_a_war_of_the_ring_position_is_worth_the_icons_held_in_reserve() -> None
     assert 0.0 < now < 1.0 and spec.value(state, shadow) == pytest.approx(1.0 - now)
     assert spec.value(with_reserve(free), free) > now
     assert spec.value(with_reserve(shadow), free) < now
+
+
+def _played_as_a_stored_game(rules: Ruleset[Any], state: Any, choice: Any, players: dict[str, Any]) -> Game:
+    """What a rollout did before it had a runtime of its own: every event chained and kept,
+    decision after decision, as a stored game plays (the reference the rollout must match)."""
+    game = Game(uuid.uuid4(), rules, state)
+    decision = state.pending
+    game.answer(decision.seat, decision.id, choice)
+    view = searchable(rules.name).rollout_view or searchable(rules.name).view
+    while (decision := game.state.pending) is not None:
+        game.answer(
+            decision.seat,
+            decision.id,
+            players[decision.seat].choose(decision, partial(view, game.state, decision.seat)),
+        )
+    return game
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_a_rollout_plays_as_a_stored_game_without_its_hash_chain(position: Callable[[], Game]) -> None:
+    """Seeded rollouts played to the end by the rollout's runtime (no sink, no chain) and by
+    a stored game's (every event hashed and kept) end in the same state, head apart, with the
+    same result: nothing the rules do reads the chain or the kept events."""
+    game = position()
+    rules, state = game.rules, game.state
+    spec = searchable(rules.name)
+    assert state.pending is not None
+    seat = state.pending.seat
+    seats = rules.seats(state)
+    everyone = frozenset(seats)
+    for n in range(2):
+        base = world(rules, spec, state, seat, random.Random(n))
+        blueprint = spec.blueprint(n, everyone).choose(base.pending, partial(spec.view, base, seat))
+
+        def players(n: int = n) -> dict[str, Any]:
+            return {s: spec.blueprint(100 + n, everyone) for s in seats}
+
+        fast = copy_state(rules, base)
+        result = rollout(rules, spec, fast, seat, blueprint, players())
+        stored = _played_as_a_stored_game(rules, copy_state(rules, base), blueprint, players())
+        slow = stored.state
+        assert slow.over is not None and fast.over == slow.over
+        assert result == spec.result(slow, seat)
+        assert fast.version == slow.version > base.version
+        assert fast.head == UNCHAINED and slow.head == stored.pending_events[-1].hash
+        fast.head = slow.head
+        assert encode(rules, fast) == encode(rules, slow)
+        # the stored game's events fold to the same state: its chain is a game's
+        assert encode(rules, fold(rules, stored.pending_events, copy_state(rules, base))) == encode(rules, slow)
+
+
+def test_a_rollouts_state_can_never_become_a_games() -> None:
+    """A state a rollout played on has no head to trust: a game, a chaining runtime, the fold
+    (in memory, from stored rows, one event) refuse it, and a copy of it too; the game it was drawn
+    from goes on untouched."""
+    game = advance(lcg_game(3), 25, 3, searched)
+    rules, state = game.rules, game.state
+    spec = searchable(rules.name)
+    decision = state.pending
+    assert decision is not None
+    seat = decision.seat
+    everyone = frozenset(rules.seats(state))
+    played = world(rules, spec, state, seat, random.Random(4))
+    blueprint = spec.blueprint(4, everyone).choose(played.pending, partial(spec.view, played, seat))
+    rollout(rules, spec, played, seat, blueprint, {s: spec.blueprint(4, everyone) for s in everyone}, horizon=1)
+    assert played.head == UNCHAINED and played.version > state.version
+    for candidate in (played, copy_state(rules, played)):
+        with pytest.raises(UnchainedState):
+            Game(uuid.uuid4(), rules, candidate)
+        with pytest.raises(UnchainedState):
+            Runtime(rules, candidate, []).run()
+        with pytest.raises(UnchainedState):
+            fold(rules, [], candidate)
+        with pytest.raises(UnchainedState):
+            apply(rules, candidate, game.pending_events[-1])
+        with pytest.raises(UnchainedState):
+            stored_fold(rules).fold([], candidate)
+    # a rollout's runtime marks the state it is given at once, before any event
+    untouched = copy_state(rules, state)
+    Runtime(rules, untouched, None)
+    assert untouched.head == UNCHAINED and untouched.version == state.version
+    before = state.head
+    game.answer(decision.seat, decision.id, blueprint)
+    assert state.head != before and state.head == game.pending_events[-1].hash
+
+
+def test_a_game_whose_own_state_a_rollout_played_on_stops() -> None:
+    """A rollout given a game's live state instead of a copy: the game refuses its next
+    command (nothing is appended), and its events, reloaded, are the game as it was."""
+    game = advance(lcg_game(3), 25, 3, searched)
+    rules, state = game.rules, game.state
+    spec = searchable(rules.name)
+    decision = state.pending
+    assert decision is not None
+    everyone = frozenset(rules.seats(state))
+    kept = list(game.pending_events)
+    reloaded = fold(rules, kept)
+    blueprint = spec.blueprint(4, everyone).choose(decision, partial(spec.view, state, decision.seat))
+    rollout(rules, spec, state, decision.seat, blueprint, {s: spec.blueprint(4, everyone) for s in everyone}, 1)
+    pending = state.pending
+    assert pending is not None and pending.id != decision.id
+    with pytest.raises(UnchainedState):
+        game.answer(pending.seat, pending.id, (pending.options[0].id,) if pending.options else (str(pending.min),))
+    assert list(game.pending_events) == kept
+    assert reloaded.head == kept[-1].hash and reloaded.pending == decision

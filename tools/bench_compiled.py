@@ -20,7 +20,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from uuid import uuid4
 
 from domain import build
 from projections.i18n import N_, _, say
@@ -91,9 +90,11 @@ def sqlite_fold(size: int) -> tuple[float, Phrase]:
 
 def rollouts(size: int) -> tuple[float, Phrase]:
     """Fork a Passage through Mirkwood game at its middle and play random bots to the end:
-    rollouts per CPU second (the analysis unit: a fork plus a simulated game)."""
+    rollouts per CPU second (the analysis unit: a fork plus a simulated game). The fork is
+    the fold of the first half's events; the rollout is played as a search plays its own,
+    by a rollout's runtime (no sink: its events neither hashed nor kept)."""
     from bots import random_choice
-    from domain.game import Game
+    from domain.kernel.runtime import Runtime, fold
     from domain.lcg.ruleset import LCG
     from tools.bench import random_game
 
@@ -102,12 +103,13 @@ def rollouts(size: int) -> tuple[float, Phrase]:
     events = 0
     started = time.process_time()
     for k in range(size):
-        game = Game.forked(uuid4(), LCG, history)
-        game.resume()
+        state = fold(LCG, history)
+        rt = Runtime(LCG, state, None)
+        rt.run()
         rng = random.Random(k)
-        while (decision := game.state.pending) is not None:
-            game.answer(decision.seat, decision.id, random_choice(decision, rng))
-        events += game.version - len(history)
+        while (decision := state.pending) is not None:
+            rt.answer(decision.seat, decision.id, random_choice(decision, rng))
+        events += state.version - len(history)
     seconds = time.process_time() - started
     return size / seconds, phrase(
         "%(n)s rollouts from event %(at)s of %(of)s, %(events)s events played",

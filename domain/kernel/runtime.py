@@ -5,6 +5,14 @@ the game is over. Leaf steps emit events; :meth:`Runtime.emit` fills in each eve
 cause, records how the cursor moved since the previous event (``flow``), applies the
 event, lets the ruleset queue what it triggers, and chains the event's hash.
 
+A rollout (a search's or an analysis's throwaway game, played to its end in a copy and only
+its result read) runs a runtime without a sink, ``Runtime(rules, state, None)``: its events
+are applied and trigger as any game's, but are neither hashed nor kept, and no flow is
+recorded on them (nothing will fold them). The state it plays on is marked
+(:data:`~domain.kernel.state.UNCHAINED` in ``head``) the moment that runtime is made, and
+a chaining runtime, :class:`~domain.game.Game` and the fold refuse a marked state
+(:class:`UnchainedState`): nothing played that way can become part of a stored game.
+
 :func:`apply` is the fold: the same function builds the state during play and when a
 game is loaded from its events, so the two cannot drift apart.
 """
@@ -38,7 +46,7 @@ from domain.kernel.events import (
     Reseeded,
 )
 from domain.kernel.flow import NODES, Ask, Asks, FlowError, ForEach, Hold, Node, Played, Repeat, program
-from domain.kernel.state import State
+from domain.kernel.state import UNCHAINED, State
 
 if TYPE_CHECKING:
     from domain.kernel.ruleset import Ruleset
@@ -66,12 +74,16 @@ _FRAME: Final = Frame
 _CAUSE: Final = Cause
 _FLOW: Final = Flow
 _SET: Final = force_setattr
+_UNCHAINED: Final = UNCHAINED
 _LISTED: Final = (Kind.MANY, Kind.ORDER)
 """The kinds of decision answered by a list of option ids (the others by one id)."""
 
 
 def apply(rules: Ruleset[Any], state: State, event: Event) -> None:
-    """Fold one event into ``state``. No rule logic runs here."""
+    """Fold one event into ``state``. No rule logic runs here. A rollout's state is
+    refused (:class:`UnchainedState`): an event would give it a head it has no chain to."""
+    if state.head == _UNCHAINED:
+        raise UnchainedState(state.version)
     rules.appliers[type(event)](state, event)
     flow = event.flow
     if flow is not None:
@@ -131,13 +143,33 @@ def check_follows(version: int, events: Sequence[Any]) -> None:
         expected += 1
 
 
+class UnchainedState(Exception):
+    """A state a rollout's runtime played on (its ``head`` is :data:`~domain.kernel.state.UNCHAINED`)
+    was given to something that chains or keeps events: a game, the fold, a chaining runtime."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        super().__init__(
+            f"this state (version {version}) was played by a rollout, whose events were neither chained "
+            "nor kept: it has no hash chain and belongs to no game"
+        )
+
+
+def check_chained(state: State) -> None:
+    """Raise :class:`UnchainedState` if a rollout's runtime has played on ``state``."""
+    if state.head == _UNCHAINED:
+        raise UnchainedState(state.version)
+
+
 def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = None) -> State:
     """The state after ``events``, folded onto ``state`` (a new game's if None).
 
     Each event must be the one after the last: :class:`BrokenLog` names the first that is
-    not, before anything is applied, so a damaged log never yields a state.
+    not, before anything is applied, so a damaged log never yields a state. A rollout's
+    state is refused (:class:`UnchainedState`).
     """
     state = rules.new_state() if state is None else state
+    check_chained(state)
     check_follows(state.version, events)
     appliers = rules.appliers
     stack = state.stack
@@ -172,9 +204,20 @@ class Watcher(Protocol):
 
 
 class Runtime:
-    """Runs a game forward. Owns nothing: the state and the sink belong to the caller."""
+    """Runs a game forward. Owns nothing: the state and the sink belong to the caller.
 
-    def __init__(self, rules: Ruleset[Any], state: State, sink: list[Event], watcher: Watcher | None = None) -> None:
+    ``sink``: the list each event is appended to, hashed and chained to the state's
+    ``head``; None for a rollout's runtime, which keeps no events and chains none, and marks
+    ``state`` as a rollout's (:data:`~domain.kernel.state.UNCHAINED`) at once, for good.
+    A runtime with a sink refuses a state so marked (:class:`UnchainedState`)."""
+
+    def __init__(
+        self, rules: Ruleset[Any], state: State, sink: list[Event] | None, watcher: Watcher | None = None
+    ) -> None:
+        if sink is None:
+            state.head = _UNCHAINED
+        else:
+            check_chained(state)
         self.rules = rules
         self.state = state
         self.sink = sink
@@ -359,18 +402,20 @@ class Runtime:
         self._going = state.pending is None and state.over is None
         stack = self._stack
         height = len(stack)
-        low = self._low
-        if low != height or self._height != height:
-            _SET(event, "flow", flow_since(low, self._height, stack))
-        chain = _SHA256.copy()
-        chain.update(state.head.encode())
-        chain.update(self._encode(event))
-        digest = chain.hexdigest()
-        _SET(event, "hash", digest)
-        state.head = digest
+        sink = self.sink
+        if sink is not None:  # a rollout's events (no sink) are never folded, exported or verified
+            low = self._low
+            if low != height or self._height != height:
+                _SET(event, "flow", flow_since(low, self._height, stack))
+            chain = _SHA256.copy()
+            chain.update(state.head.encode())
+            chain.update(self._encode(event))
+            digest = chain.hexdigest()
+            _SET(event, "hash", digest)
+            state.head = digest
+            sink.append(event)
         state.version = seq
         self._height = self._low = height
-        self.sink.append(event)
         return event
 
     # -- decisions -------------------------------------------------------------------

@@ -11,10 +11,16 @@ import msgspec
 from domain.kernel.decisions import Decision
 from domain.kernel.events import Delayed, Frame, Limit, Modifier, Outcome
 
-__all__ = ["GENESIS", "Limit", "State"]
+__all__ = ["GENESIS", "UNCHAINED", "Limit", "State"]
 
 GENESIS = "0" * 64
 """The hash the first event of every game is chained to."""
+
+UNCHAINED = "unchained: a rollout's state, no game's"
+"""The ``head`` of a state a rollout's runtime has played on (``Runtime(rules, state, None)``):
+its events were neither chained nor kept, so it has no head to trust. No hex digest looks
+like it, and a runtime that chains, a :class:`~domain.game.Game` and the fold all refuse a
+state that carries it (:class:`~domain.kernel.runtime.UnchainedState`)."""
 
 
 class State(msgspec.Struct, kw_only=True):

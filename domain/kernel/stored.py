@@ -38,7 +38,7 @@ import msgspec
 from domain.kernel.decisions import Decision, Kind
 from domain.kernel.events import KERNEL_EVENTS, DecisionRequested, Event, FlowKeep, Frame
 from domain.kernel.ruleset import KERNEL_APPLIERS, bracketed
-from domain.kernel.runtime import check_follows
+from domain.kernel.runtime import check_chained, check_follows
 from domain.kernel.state import State
 
 Applier = Callable[[Any, Any], None]
@@ -165,6 +165,7 @@ class StoredFold:
         """``state`` with the events of stored rows joined by commas folded onto it, in order.
         Each must be the one after the last: :class:`~domain.kernel.runtime.BrokenLog` names the first that is not,
         before anything is applied. A row that does not decode raises msgspec's error."""
+        check_chained(state)
         events = self.decode(joined) if joined else []
         check_follows(state.version, events)
         appliers = self.appliers

@@ -707,6 +707,8 @@ class GreedyBot:
         if enemy is not None and lcg_ships.ship_kept(enemy, candidates, view, me):
             candidates = [c for c in candidates if not lcg_ships.is_ship(c)]
 
+        # a defender is never one of the attackers that kill a must-die enemy this round
+        candidates = lcg_plans.kill_keepers(me, candidates)
         safe = [c for c in candidates if taken(c) + SHADOW_MARGIN * shadows < _left(c)]
         survivors = safe or [c for c in candidates if taken(c) < _left(c)]
         if survivors:

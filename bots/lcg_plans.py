@@ -119,6 +119,30 @@ def hunt(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | N
     return None
 
 
+def kill_keepers(me: PlayerView, candidates: list[CardView]) -> list[CardView]:
+    """The defenders that leave the seat's ready characters enough attack to kill a must-die
+    enemy engaged with it this round (its hit points left and its defense; Beorn with the +5
+    of his Action): a Hill Troll that survives the round attacks again, and each ally given up
+    to it costs its excess damage in threat (core-082). Gandalf, who survives its attack,
+    defended it and left two allies to hit its 3 defense for nothing; the Gondorian Spearman
+    given up in his place would have let Gandalf's 4 attack kill it. Every candidate when no
+    such kill is on, or when every candidate would spoil it."""
+    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and fighter(c) and (c.attack or 0) > 0]
+
+    def hits(c: CardView) -> int:
+        return (c.attack or 0) + (BEORN_BONUS if c.name == "Beorn" else 0)
+
+    power = sum(hits(c) for c in ready)
+    for troll in me.engaged:
+        if troll.name not in MUST_DIE:
+            continue
+        need = _left(troll) + (troll.defense or 0)
+        if power >= need:
+            kept = [c for c in candidates if power - (hits(c) if c in ready else 0) >= need]
+            return kept or candidates
+    return candidates
+
+
 def useful_progress(view: TableView) -> float:
     """The progress a quest success can still place this round: what the active location
     lacks and what the stage lacks. Progress beyond a stage's quest points is lost (Core Set

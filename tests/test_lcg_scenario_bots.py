@@ -1617,3 +1617,37 @@ def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -
     _until(run, "lcg.quest.commit")
     heroes = {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
     assert heroes & set(_greedy(run.game))
+
+
+def test_the_hill_trolls_defender_is_not_one_of_the_attackers_that_kill_it() -> None:
+    """The Hill Troll, 4 damage on it from Gandalf's entry, attacks: Gandalf (4 defense,
+    4 hit points) survives its 6 attack, yet defending it exhausts him, and Thalin, Legolas
+    and the Gondorian Spearman (6 attack) cannot get through its 3 defense for its 5 hit
+    points left. The Spearman is given up (his response deals the troll 1 damage), and
+    Gandalf, Thalin and Legolas (9 attack) kill it in the same round: the old rule sent the
+    survivor, Gandalf, and the troll lived to attack again."""
+    run = _etl(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {
+            "p1.heroes": [{"card": "Éowyn", "exhausted": True}, "Thalin", "Legolas"],
+            "p1.allies": ["Gandalf", "Gondorian Spearman"],
+            "p1.engaged": [{"card": "Hill Troll", "damage": 4}],
+            "quest": ["To the River..."],
+            "encounter.deck": ["Banks of the Anduin", "Banks of the Anduin"],
+        },
+        threat=30,
+    )
+    defend = _until(run, "lcg.combat.declare-defender")
+    assert _greedy(run.game) == (str(run.uid("Gondorian Spearman")),)
+    run.game.answer(defend.seat, defend.id, _greedy(run.game))
+    for _ in range(50):
+        table = view(cast(LcgState, run.game.state), "p1")
+        if table.phase != "combat":
+            break
+        decision = _pending(run.game)
+        run.game.answer(decision.seat, decision.id, _greedy(run.game))
+    table = view(cast(LcgState, run.game.state), "p1")
+    assert table.phase != "combat"
+    assert not table.players[0].engaged
+    assert "Hill Troll" in {c.name for c in table.victory}

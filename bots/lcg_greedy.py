@@ -303,6 +303,7 @@ class GreedyBot:
             "otd-045.travel": lcg_hobbit.secret_entrance,
             "otd-047.response": lcg_hobbit.western_slopes,
             "otd-020.action": lcg_hobbit.arkenstone_x,
+            "otd-072.forced": lcg_hobbit.advance,
             "thftd.setup.fleet": lambda d, v: lcg_ships.fleet(d, v),
             "thftd-008.setup": self._shuffle_back,
             "thftd-027.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),

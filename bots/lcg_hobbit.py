@@ -121,3 +121,41 @@ def cup_for_a_burgle(decision: Decision, view: TableView, cards: dict[int, CardV
         return None
     cup = next((o for o in decision.options if o.card in cards and cards[o.card].name == GOLDEN_CUP), None)
     return (cup.id,) if cup is not None else None
+
+
+STAGE_3_POWER = 40
+"""Willpower and attack of the characters in play (Bilbo Baggins's too) that the players
+take to Inside Information (otd-073). There the staging area holds 10 threat or more (Smaug
+the Magnificent's 6, The Lonely Mountain's 4 or more, the locations left from stage 2), the
+stage needs 21 progress while Smaug keeps his 20 hit points, and his 8 attack, often twice a
+round, takes an ally (or a hero) each time. Advancing after the first successful burgle, in
+round 3 or 4 with 0 to 2 allies, the greedy bot reached stage 3 in 90 of 100 games and never
+made more than 3 of the 21 progress (seeds 1-100)."""
+THREAT_TO_ADVANCE = 40
+"""From this threat on, the players advance when they may: staying at stage 2 only raises it
+further, and stage 3 is the only way to win."""
+GOLDEN_LAST = 5
+"""Progress on Smaug the Golden at which the players advance when they may: his 6th, placed
+by the next successful quest before its burgle attempt, sends them to stage 4A (otd-040)."""
+
+
+def _power(me: PlayerView) -> int:
+    return sum(max(0, c.willpower or 0) + max(0, c.attack or 0) for c in (*me.heroes, *me.allies))
+
+
+def advance(decision: Decision, view: TableView) -> Choice | None:
+    """The Burglar's Turn (otd-072) offers stage 3 after each successful burgle: taken with a
+    board that can hold Inside Information (``STAGE_3_POWER``), or when waiting costs more
+    than it builds (``THREAT_TO_ADVANCE``, ``GOLDEN_LAST``); otherwise the players stay at
+    stage 2 and play allies."""
+    ids = {o.id for o in decision.options}
+    if ids != {"yes", "no"}:
+        return None
+    me = _me(view, decision.seat)
+    golden = next((c for c in view.staging if c.name == SMAUG_THE_GOLDEN), None)
+    ready = (
+        _power(me) >= STAGE_3_POWER
+        or me.threat >= THREAT_TO_ADVANCE
+        or (golden is not None and golden.progress >= GOLDEN_LAST)
+    )
+    return ("yes",) if ready else ("no",)

@@ -62,10 +62,19 @@ def _eowyns_discard(run: Run) -> Choice:
     return _greedy(run.game)
 
 
-def _burgle(hand: list[str], bilbo_resources: int, cup: bool = False) -> Run:
+def _burgle(
+    hand: list[str],
+    bilbo_resources: int,
+    cup: bool = False,
+    allies: tuple[str, ...] = (),
+    threat: int = 30,
+    golden: int = 0,
+) -> Run:
     """A successful quest at The Burglar's Turn: Croaking Crows' burgle (1 card matching the
     turned-up card's sphere and type); every card of the deck is a Leadership ally; with
-    ``cup``, Thrór's Golden Cup is on Aragorn (its treasure no longer under the mountain)."""
+    ``cup``, Thrór's Golden Cup is on Aragorn (its treasure no longer under the mountain);
+    ``allies`` in play (exhausted: they quested), the first player's ``threat`` and
+    ``golden`` progress on Smaug the Golden before the quest's."""
     zones: dict[str, Any] = {
         "p1.heroes": [
             {"card": "Aragorn", "committed": True, "exhausted": True},
@@ -77,7 +86,7 @@ def _burgle(hand: list[str], bilbo_resources: int, cup: bool = False) -> Run:
         "p1.deck": ["Guard of the Citadel", "Guard of the Citadel", "Guard of the Citadel"],
         "quest": ["The Burglar's Turn"],
         "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
-        "staging": ["Smaug the Golden", "The Lonely Mountain"],
+        "staging": [{"card": "Smaug the Golden", "progress": golden}, "The Lonely Mountain"],
         "treasures": [
             *([] if cup else ["Thrór's Golden Cup"]),
             "The Arkenstone",
@@ -90,10 +99,12 @@ def _burgle(hand: list[str], bilbo_resources: int, cup: bool = False) -> Run:
     if cup:  # Gandalf's willpower for the 2 threat The Lonely Mountain gains with a card less under it
         zones["attachments"] = [{"card": "Thrór's Golden Cup", "on": "Aragorn"}]
         zones["p1.allies"] = [{"card": "Gandalf", "committed": True, "exhausted": True}]
+    if allies:
+        zones["p1.allies"] = [{"card": name, "committed": True, "exhausted": True} for name in allies]
     return Run(
         {
             "game": {"scenario": "the-lonely-mountain", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
-            "position": {"at": "lcg.quest.resolve", "phase": "quest", "zones": zones},
+            "position": {"at": "lcg.quest.resolve", "phase": "quest", "threat": {"p1": threat}, "zones": zones},
         }
     )
 
@@ -115,6 +126,34 @@ def test_the_lonely_mountain_action_only_on_a_card_the_hand_cannot_match() -> No
     window = _until(unmatched, "lcg.burgle.window")
     mountain = unmatched.uid("The Lonely Mountain")
     assert _greedy(unmatched.game) == next((o.id,) for o in window.options if o.card == mountain)
+
+
+def _advances(allies: tuple[str, ...] = (), threat: int = 30, golden: int = 0) -> Choice:
+    """The greedy bot's answer to The Burglar's Turn's offer of stage 3 once the burgle of
+    ``_burgle`` succeeds."""
+    run = _burgle(["Snowbourn Scout"], 0, allies=allies, threat=threat, golden=golden)
+    step = _until(run, "lcg.burgle.step-3")
+    run.game.answer(step.seat, step.id, ("discard",))
+    offer = _until(run, "otd-072.forced")
+    assert {o.id for o in offer.options} == {"yes", "no"}
+    return _greedy(run.game)
+
+
+def test_stage_3_waits_for_a_board_that_can_hold_it() -> None:
+    """Inside Information (otd-073) puts Smaug the Magnificent's 6 threat and 8 attack in the
+    staging area and asks 21 progress: the old bot took The Burglar's Turn's offer after the
+    first successful burgle, with Aragorn, Gimli, Legolas and Bilbo (15 willpower and attack
+    in all) and no ally, and never made more than 3 of the 21. That board stays at stage 2,
+    and with six allies beside it (38); with Bifur too (41) it goes; and it goes at 40
+    threat, or with 5 progress on Smaug the Golden (the 6th sends the players to stage 4A
+    before the next burgle)."""
+    assert _advances() == ("no",)
+    six = ("Gandalf", "Faramir", "Brok Ironfist", "Northern Tracker", "Erebor Hammersmith", "Guard of the Citadel")
+    assert _advances(allies=six) == ("no",)
+    assert _advances(allies=(*six, "Bifur")) == ("yes",)
+    assert _advances(threat=40) == ("yes",)
+    assert _advances(golden=4) == ("yes",)
+    assert _advances(golden=3) == ("no",)
 
 
 def test_bilbo_neither_defends_nor_takes_a_heavy_attack() -> None:

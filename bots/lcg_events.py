@@ -47,8 +47,12 @@ def _before_player_attacks(decision: Decision, me: PlayerView) -> bool:
     return _window(decision) == "lcg.combat.window.enemy-attacks" and bool(me.engaged)
 
 
-def _killable(me: PlayerView, bonus: int = 0) -> bool:
-    power = sum(c.attack or 0 for c in _ready(me)) + bonus * len(_ready(me))
+def _killable(me: PlayerView, each: int = 0, one: int = 0) -> bool:
+    """Whether the ready characters, attacking together, destroy an engaged enemy: with
+    ``each`` more attack on every one of them (For Gondor!), and ``one`` more on a single
+    one of them (Blade Mastery gives its +1 to one character, core-032)."""
+    ready = _ready(me)
+    power = sum(c.attack or 0 for c in ready) + each * len(ready) + (one if ready else 0)
     return any(power - (e.defense or 0) >= _left(e) for e in me.engaged)
 
 
@@ -73,8 +77,10 @@ def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> boo
         )
     if name == "For Gondor!" and _before_player_attacks(decision, me) and lcg_ships.dreadnaught_gain(me, 1) >= 2:
         return True
-    if name in ("For Gondor!", "Blade Mastery"):
-        return _before_player_attacks(decision, me) and not _killable(me) and _killable(me, 1)
+    if name == "For Gondor!":
+        return _before_player_attacks(decision, me) and not _killable(me) and _killable(me, each=1)
+    if name == "Blade Mastery":
+        return _before_player_attacks(decision, me) and not _killable(me) and _killable(me, one=1)
     if name == "Sneak Attack":
         return _before_enemy_attacks(decision, me) and any(
             c.type == "ally" and (c.cost or 0) >= 3 for c in me.hand or []
@@ -163,8 +169,14 @@ def _most_damaged(decision: Decision, view: TableView, seen: Seen) -> Choice | N
     return _best(list(decision.options), seen, lambda c: c.damage)
 
 
-def _best_attacker(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
-    return _best(list(decision.options), seen, lambda c: (c.attack or 0) * 10 - c.damage)
+def _ready_attacker(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    """Blade Mastery: the +1 attack on one of the deciding player's ready characters (one
+    that attacks in the kill it was played for), the hardest hitter of them; an exhausted
+    character or another player's would waste it."""
+    me = next(p for p in view.players if p.seat == decision.seat)
+    ready = {c.uid for c in _ready(me)}
+    mine = [o for o in decision.options if o.card in ready]
+    return _best(mine or list(decision.options), seen, lambda c: (c.attack or 0) * 10 - c.damage)
 
 
 def _most_valuable(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
@@ -209,7 +221,7 @@ def _killing_strike(decision: Decision, view: TableView, seen: Seen) -> Choice |
 TARGETS: dict[str, Callable[[Decision, TableView, Seen], Choice | None]] = {
     "lcg.event.x": _largest_x,
     "core-021.action": _swap_heroes,
-    "core-032.action": _best_attacker,
+    "core-032.action": _ready_attacker,
     "core-033.action": _most_threatened_player,
     "core-034.action": _strongest_enemy,
     "core-035.action": _killing_strike,

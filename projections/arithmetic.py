@@ -55,6 +55,7 @@ RULEBOOK: dict[str, str] = {
     "lcg.combat": "Core Set rulebook, Phase 6: Combat",
     "lcg.combat.deal-shadows": "Core Set rulebook, Phase 6: Combat, Deal Shadow Cards",
     "lcg.combat.enemy-attack": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks",
+    "lcg.combat.shadow-outside-combat": "FAQ 1.9, (1.28) Enemy attacks outside of the combat phase",
     "lcg.combat.player-attack": "Core Set rulebook, Phase 6: Combat, Attack Enemies",
     "lcg.combat.attack-target": "Core Set rulebook, Phase 6: Combat, Attack Enemies (declare the target, p. 20)",
     "lcg.combat.defended-damage": "Core Set rulebook, Phase 6: Combat, Resolve Enemy Attacks (determine combat damage)",

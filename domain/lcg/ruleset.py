@@ -29,7 +29,7 @@ class LcgRules(Ruleset[LcgState]):
     appliers = lcg_events.APPLIERS.table
     root = "lcg.game"
     redraw = "lcg.take-back.redraw"
-    rules_version = 12
+    rules_version = 13
     """Bump with a line in RULES_CHANGELOG.md when a rule change alters re-execution."""
     changelog = Path(__file__).with_name("RULES_CHANGELOG.md")
     position_event: type[Event] | None = lcg_events.PositionSet

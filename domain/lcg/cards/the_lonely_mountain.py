@@ -157,6 +157,7 @@ def _golden_progress(rt: Runtime) -> Event | None:
 
 
 def _smaug_attacks(rt: Runtime) -> dict[str, object]:
+    # an attack outside the combat phase: dealt a shadow card as it begins (FAQ 1.9, 1.28; rules/combat.py)
     return {"enemy": _golden_in_play(st(rt)), "player": st(rt).first, "from_staging": 1}
 
 
@@ -529,7 +530,8 @@ def _staging_dragons(rt: Runtime) -> list[Uid]:
 
 # Belching Fire — "When Revealed: each Dragon enemy in the staging area makes an immediate
 # attack against the player committing the most willpower to the quest (deal no shadow card)."
-# On a tie the first player chooses among the tied players.
+# On a tie the first player chooses among the tied players. Its "deal no shadow card" is the
+# exception to an attack outside the combat phase being dealt one (``no_shadow``, rules/combat.py).
 # (Burgle: 1 card matching type and cost, above.)
 text(
     "otd-050",
@@ -545,7 +547,7 @@ text(
             "dragon",
             Call(
                 "lcg.combat.enemy-attack",
-                lambda rt: {"enemy": rt.env["dragon"], "player": rt.env["target"], "from_staging": 1},
+                lambda rt: {"enemy": rt.env["dragon"], "player": rt.env["target"], "from_staging": 1, "no_shadow": 1},
             ),
         ),
         auto_single=True,

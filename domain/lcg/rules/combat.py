@@ -99,13 +99,31 @@ def _deal_extra_shadow(rt: Runtime) -> Event | None:
 register("lcg.shadow.deal-extra", emit(_deal_extra_shadow), rule="lcg.combat.shadow")
 
 
+def _deal_shadow_outside_combat(rt: Runtime) -> Event | None:
+    """An enemy that attacks outside the combat phase (a card makes it attack: Smaug the
+    Golden after a failed burgle, Out of the Mist, Brash Corsair) is still dealt a shadow card
+    as its attack begins, turned over in that attack and discarded once it resolves (FAQ 1.9,
+    (1.28) Enemy attacks outside of the combat phase). None when the card says to deal none
+    (``no_shadow``: Belching Fire), when it already has its shadow cards for this attack
+    (Hydraken's 2, a Massive enemy's), or with the encounter deck empty."""
+    s = st(rt)
+    if s.phase == "combat" or rt.env.get("no_shadow"):
+        return None
+    enemy = int(rt.env["enemy"])
+    deck = cards_in(s, "encounter.deck")
+    if not deck or table.shadows_of(s, enemy):
+        return None
+    return ev.ShadowCardDealt(enemy=enemy, card=deck[0])
+
+
 def _deal_massive_shadow(rt: Runtime) -> Event | None:
     """A Massive enemy attacks each player in turn: it is dealt one shadow card for each
     of its attacks as that attack begins. Reading: the rulebook deals one shadow card to
     each engaged enemy per player; a Massive enemy is engaged with each player, and its
     card must belong to one attack, so it is dealt when the attack is declared. An attack a
     card makes at once from the staging area (``from_staging``: Belching Fire, The Burglar's
-    Turn) is dealt none."""
+    Turn) is not a Massive attack: outside the combat phase it has the shadow card of
+    :func:`_deal_shadow_outside_combat`, unless its card says to deal none."""
     if rt.env.get("from_staging"):
         return None
     s = st(rt)
@@ -265,6 +283,7 @@ ENEMY_ATTACK = register(
         Seq(
             emit(lambda rt: ev.AttackDeclared(enemy=int(rt.env["enemy"]), player=rt.env["player"])),
             emit(_deal_massive_shadow, rule="lcg.keyword.massive"),
+            emit(_deal_shadow_outside_combat, rule="lcg.combat.shadow-outside-combat"),
             If(
                 _attacks,
                 Decide(

@@ -621,11 +621,8 @@ class GreedyBot:
         )
         capped = lcg_ships.useful_progress(view)
         useful = lcg_plans.useful_progress(view)
-        arrival, arrival_at = lcg_ships.arrival(view)
         plan = dataclasses.replace(
             plan,
-            arrival=arrival,
-            arrival_at=arrival_at,
             optional=lcg_plans.chosen_prey(view, me, ready),
             useful=useful if capped is None else min(useful, capped),
             waiting=waiting,

@@ -31,7 +31,7 @@ from bots.lcg_encounter import (
     WOUND_QUESTER,
     Reveal,
 )
-from bots.lcg_ships import DREADNAUGHT_GUARDS, round_damage
+from bots.lcg_ships import DREADNAUGHT_GUARDS
 from projections.lcg import CardView
 
 HERO_LOST = 14.0
@@ -50,6 +50,8 @@ SHIP_DAMAGE = 1.0
 ready-made decks heals it."""
 DREADNAUGHT_DAMAGE = 2.0
 """A point of damage on the Dreadnaught (The Hunt for the Dreadnaught: its destruction wins)."""
+DREADNAUGHT_CAP = 5
+"""At most 5 damage a round on the Dreadnaught per player (thftd-013)."""
 SHADOW = 1
 """Attack a shadow card is reckoned to add to each enemy's."""
 EXHAUSTIVE = 9
@@ -105,18 +107,6 @@ class Round:
     """Staging-area enemies whose engagement cost is above the seat's threat: a failed quest
     raises the threat before the engagement checks, and one that it takes to their cost
     engages and attacks this round (Hummerhorns at 40 deals 5 damage to a hero besides)."""
-    arrival: CardView | None = None
-    """An enemy that the stage after this one brings into play when this round's quest
-    defeats the stage, and that engages and attacks the seat in this round's combat (The
-    Hunt for the Dreadnaught: the Dreadnaught, bots/lcg_ships.py ``arrival``)."""
-    arrival_at: float = math.inf
-    """The quest's margin (willpower over threat) that defeats the stage this round."""
-    arrival_credit: float = 0.0
-    """What ``arrival`` costs the combat with no character left ready for it (set by
-    ``commit``): the plan that defeats the stage is charged its arrival's cost less this, so
-    defeating the stage never costs more than not (the stage is defeated sooner or later and
-    the enemy fights then all the same), and of the plans that defeat it the one that leaves
-    the ship to defend and the attackers to strike costs least."""
 
 
 def _left(card: CardView) -> int:
@@ -176,7 +166,7 @@ def _fight(ready: list[CardView], plan: Round) -> float:
     guarded = any(e.name in DREADNAUGHT_GUARDS for e in plan.enemies)
     for enemy in plan.enemies:
         if enemy.name == "Dreadnaught" and enemy.type == "enemy" and not guarded:
-            dealt = max(0, min(round_damage(enemy), power - (enemy.defense or 0)))
+            dealt = max(0, min(DREADNAUGHT_CAP, _left(enemy), power - (enemy.defense or 0)))
             cost -= DREADNAUGHT_DAMAGE * dealt
             power -= (enemy.defense or 0) + dealt if dealt else 0
     for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
@@ -277,18 +267,7 @@ def _revealed(
     revealed = reveal.threat * plan.reveal_share
     drawn = _engaged_by_failure(willpower, plan, revealed)
     harm += _engagement_harm(drawn, plan)
-    drawn, harm = _arrived(willpower - plan.staging - revealed, drawn, harm, plan)
     return _quest(willpower, plan, revealed) + _fight(left, _with(fight, drawn)) + harm
-
-
-def _arrived(
-    margin: float, drawn: tuple[CardView, ...], harm: float, plan: Round
-) -> tuple[tuple[CardView, ...], float]:
-    """``drawn`` with the stage's ``arrival`` when the quest's ``margin`` defeats the stage,
-    and ``harm`` less its cost with nobody ready (``Round.arrival_credit``)."""
-    if plan.arrival is None or margin < plan.arrival_at:
-        return drawn, harm
-    return (*drawn, plan.arrival), harm - plan.arrival_credit
 
 
 def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round) -> float:
@@ -301,8 +280,7 @@ def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], pla
         return min(_round(chosen, willpower, left, fought), _round(chosen, willpower, left, left_alone))
     if not plan.reveals:
         drawn = _engaged_by_failure(willpower, plan, 0.0)
-        drawn, harm = _arrived(willpower - plan.staging, drawn, _engagement_harm(drawn, plan), plan)
-        return _quest(willpower, plan) + _fight(left, _with(plan, drawn)) + harm
+        return _quest(willpower, plan) + _fight(left, _with(plan, drawn)) + _engagement_harm(drawn, plan)
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]
     return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan) for r in plan.reveals)
@@ -313,9 +291,6 @@ def commit(
 ) -> list[CardView]:
     """The characters to commit: the cheapest plan for the quest and the combat after it;
     ``kept`` are held back whatever the price (a scenario's plan, bots/lcg_plans.py)."""
-    if plan.arrival is not None:
-        credit = _fight([], _with(plan, [plan.arrival])) - _fight([], plan)
-        plan = dataclasses.replace(plan, arrival_credit=credit)
     booster = next((c for c in ready if c.type == "ally" and c.name in QUEST_BOOSTERS), None)
     # with a booster every character adds willpower, one of no willpower too
     questers = [

@@ -9,12 +9,7 @@ it and live, and pays threat rather than let more Corsairs board while its threa
 
 from __future__ import annotations
 
-import itertools
-import math
-
 from domain.kernel.decisions import Choice, Decision, Option
-from domain.lcg.cards import CARDS
-from domain.lcg.cards.hunt_for_the_dreadnaught import DREADNAUGHT as DREADNAUGHT_CODE
 from projections.lcg import CardView, PlayerView, TableView
 
 FLEET_ORDER = (
@@ -130,16 +125,11 @@ def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int =
     if enemy.name != DREADNAUGHT or enemy.type != "enemy":
         return None
     defense = enemy.defense or 0
-    dealt = round_damage(enemy, players)
-    if dealt <= 0:
-        return []
-    want = defense + dealt
+    left = (enemy.hit_points or 0) - enemy.damage - enemy.other_groups
+    want = defense + min(DAMAGE_CAP * players, left)
     strongest = sorted((c for c in ready if c.attack), key=lambda c: -(c.attack or 0))
     if sum(c.attack or 0 for c in strongest) <= defense:
         return []
-    if dealt < min(DAMAGE_CAP * players, (enemy.hit_points or 0) - enemy.damage - enemy.other_groups):
-        held = _at_most(strongest, want)
-        return held if sum(c.attack or 0 for c in held) > defense else []
     chosen: list[CardView] = []
     for card in strongest:
         if sum(c.attack or 0 for c in chosen) >= want:
@@ -149,37 +139,6 @@ def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int =
         if sum(c.attack or 0 for c in chosen) - (card.attack or 0) >= want:
             chosen.remove(card)
     return chosen
-
-
-def _at_most(attackers: list[CardView], most: int) -> list[CardView]:
-    """The fewest of ``attackers`` whose summed attack comes nearest ``most`` without
-    passing it (the damage held back, ``round_damage``, is not overshot)."""
-    best: tuple[int, int] = (0, 0)
-    chosen: tuple[CardView, ...] = ()
-    for size in range(1, len(attackers) + 1):
-        for group in itertools.combinations(attackers, size):
-            total = sum(c.attack or 0 for c in group)
-            if total <= most and (total, -size) > best:
-                best, chosen = (total, -size), group
-    return list(chosen)
-
-
-def round_damage(enemy: CardView, players: int = 1) -> int:
-    """The damage this round's attack puts on the Dreadnaught: the round's 5 per player
-    (``DAMAGE_CAP``) up to its hit points left, but while it shows its Elite side, never so
-    much that it flips at the end of the round (fewer than half its starting hit points
-    left, thftd-013) with more left than a round's damage. The flip engages a unique
-    Corsair who forbids attacking the Dreadnaught until he is destroyed, so the Dreadnaught
-    then must die in the one round after him: flipped at 8 damage it needs two (a run on
-    seeds 1001-1200 before this rule: 1 win in 34 games flipped at 8 or 9 damage, 11 in 55
-    at 10 or more), and kept at 7 it flips at 12 the round after."""
-    cap = DAMAGE_CAP * players
-    start = enemy.hit_points or 0
-    left = start - enemy.damage - enemy.other_groups
-    full = max(0, min(cap, left))
-    if "Damaged" in enemy.traits or 2 * (left - full) >= start or left - full <= cap:
-        return full
-    return max(0, left - math.ceil(start / 2))
 
 
 def kept_for_dreadnaught(enemy: CardView, view: TableView, me: PlayerView) -> list[CardView]:
@@ -311,7 +270,7 @@ def dreadnaught_gain(me: PlayerView, bonus: int) -> int:
         return 0
     ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and (c.attack or 0) > 0]
     power = sum(c.attack or 0 for c in ready)
-    cap = round_damage(target)
+    cap = min(DAMAGE_CAP, (target.hit_points or 0) - target.damage - target.other_groups)
 
     def dealt(total: int) -> int:
         return max(0, min(cap, total - (target.defense or 0)))
@@ -339,42 +298,6 @@ def useful_progress(view: TableView) -> float | None:
     active = view.active_location
     before = max(0, (active.quest_points or 0) - active.progress) if active is not None else 0
     return float(before + stage)
-
-
-SEARCHING_STAGE = "Searching the High Seas"
-
-
-def arrival(view: TableView) -> tuple[CardView | None, float]:
-    """The Dreadnaught, and the quest margin that brings it this round: stage 1B advances
-    as the quest phase ends once it holds its quest points (thftd-004), stage 2A puts the
-    Dreadnaught in the staging area (thftd-005), and with no engagement cost it engages in
-    the same round's encounter phase and attacks in its combat (7 attack, only a ship
-    defends). The quest that defeats the stage wants the ship ready to defend and the
-    attackers ready to put the round's damage on it; (None, inf) at any other stage, or
-    while the stage lacks more than a round's progress."""
-    quest = view.quest
-    if quest is None or quest.name != SEARCHING_STAGE or not quest.quest_points:
-        return None, math.inf
-    players = max(1, sum(1 for p in view.players if not p.eliminated))
-    lacking = max(0, quest.quest_points - quest.progress - quest.other_groups)
-    if lacking > PROGRESS_CAP * players:
-        return None, math.inf
-    active = view.active_location
-    before = max(0, (active.quest_points or 0) - active.progress) if active is not None else 0
-    d = CARDS[DREADNAUGHT_CODE]
-    card = CardView(
-        uid=-1,
-        code=DREADNAUGHT_CODE,
-        name=d.name,
-        type="enemy",
-        attack=d.attack,
-        defense=d.defense,
-        hit_points=d.hit_points,
-        threat=d.threat,
-        keywords=d.keywords,
-        traits=d.traits,
-    )
-    return card, float(before + max(1, lacking))
 
 
 DREADNAUGHT_GUARDS = frozenset(

@@ -277,44 +277,6 @@ def test_the_ship_stays_back_from_the_quest_to_defend_an_engaged_ship_enemy() ->
     assert not ship_commits(["Slave Ship"])  # an undefended Slave Ship deals 7 to it
 
 
-def test_the_quest_that_defeats_stage_one_keeps_the_ship_for_the_dreadnaught() -> None:
-    """Stage 1B advances as the quest phase ends once it holds its 8 progress (thftd-004),
-    and stage 2A's Dreadnaught (7 attack, only a ship defends) engages and attacks in the
-    same round. With 7 progress on the stage, Aragorn, Gimli and Legolas (5 willpower) beat
-    the Mouths of Anduin and the card revealed: the old bot also sent Pride of Lebennin,
-    whose exhaustion cost 4 threat or 8 damage when the Dreadnaught came; it now stays to
-    defend. With the stage far from done the ship quests as before."""
-
-    def committed(progress: int) -> set[str]:
-        run = Run(
-            {
-                "game": {
-                    "scenario": "hunt-for-the-dreadnaught",
-                    "players": 1,
-                    "heroes": [["Aragorn", "Gimli", "Legolas"]],
-                },
-                "position": {
-                    "at": "lcg.quest.commit",
-                    "phase": "quest",
-                    "threat": {"p1": 30},
-                    "zones": {
-                        "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
-                        "p1.allies": ["Pride of Lebennin"],
-                        "staging": ["Mouths of Anduin"],
-                        "encounter.deck": ["Mouths of Anduin", "Belfalas Shipyard"],
-                        "set-aside": ["Dreadnaught"],
-                    },
-                },
-            }
-        )
-        _until(run, "lcg.quest.commit")
-        state = cast(LcgState, run.game.state)
-        return {CARDS[state.cards[int(c)].code].name for c in _greedy(run.game)}
-
-    assert committed(7) == {"Aragorn", "Gimli", "Legolas"}
-    assert "Pride of Lebennin" in committed(0)
-
-
 def _dreadnaught_attacks(threat: int, ship: dict[str, Any]) -> Run:
     return Run(
         {
@@ -567,37 +529,6 @@ def test_the_dreadnaught_gets_the_fewest_attackers_that_deal_its_five_a_round() 
     assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Legolas", "Glorfindel")}
     run.game.answer(attack.seat, attack.id, choice)
     assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 5
-
-
-def test_the_dreadnaught_is_not_flipped_with_more_than_a_rounds_damage_left() -> None:
-    """The Dreadnaught flips at the end of a round with fewer than 8 of its 15 hit points
-    left, and the Corsair its flip engages forbids attacking it until he dies (thftd-013,
-    thftd-014..019). With 3 damage on it, the old bot sent Aragorn, Legolas, Gimli and the
-    Veteran Axehand (10 attack) for the round's 5: it flipped at 8 with 7 left, two more
-    rounds after the Corsair. Now the attack stops at 7 damage (3 + 3 + 2 attack through
-    its 4 defense), and the next round's 5 flip it at 12, one round's damage from death."""
-    run = Run(
-        {
-            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
-            "position": {
-                "at": "lcg.combat.enemy-attacks",
-                "phase": "combat",
-                "threat": {"p1": 30},
-                "zones": {
-                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
-                    "p1.heroes": ["Aragorn", "Gimli", "Legolas"],
-                    "p1.engaged": [{"card": "Dreadnaught", "damage": 3}],
-                    "p1.allies": ["Pride of Lebennin", "Veteran Axehand"],
-                },
-            },
-        }
-    )
-    _until(run, "thftd-005.response")
-    attack = _until(run, "lcg.combat.player-attack")
-    choice = _greedy(run.game)
-    assert len(choice) == 3
-    run.game.answer(attack.seat, attack.id, choice)
-    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 7
 
 
 def test_standard_modes_ten_damage_sinks_an_engaged_ship_enemy() -> None:
@@ -873,7 +804,7 @@ def test_taking_on_water_is_bailed_out_by_the_crew_left_ready_after_combat() -> 
                 "zones": {
                     "quest": [{"card": "Searching the High Seas", "face": "B"}],
                     "p1.heroes": ["Aragorn", "Gimli", "Legolas"],
-                    "p1.allies": ["Pride of Lebennin", "Guard of the Citadel", "Guard of the Citadel"],
+                    "p1.allies": ["Pride of Lebennin", "Guard of the Citadel"],
                     "attachments": [{"card": "Taking on Water", "on": "Pride of Lebennin"}],
                 },
             },
@@ -1371,10 +1302,9 @@ EOWYN_HAND = ["Guard of the Citadel", "Snowbourn Scout", "Ever Vigilant", "Sneak
 
 def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
     """Éowyn's Action (+1 willpower for a discarded card, core-007) at Searching the High
-    Seas with 7 progress of 8 on it: the committed willpower (the heroes and two Guards of
-    the Citadel; the ship stays back for the Dreadnaught the stage's defeat brings) already
-    makes the last progress the stage takes, so no card of the hand is thrown away for more;
-    with none on it, the stage takes 5 and the willpower is short of it."""
+    Seas with 7 progress of 8 on it: the committed willpower already makes the last progress
+    the stage takes, so no card of the hand is thrown away for more; with none on it, the
+    stage takes 5 and the willpower is short of it."""
 
     def uses(progress: int) -> bool:
         run = Run(
@@ -1384,7 +1314,7 @@ def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
                     "at": "lcg.quest.commit",
                     "phase": "quest",
                     "zones": {
-                        "p1.allies": ["Pride of Lebennin", "Guard of the Citadel", "Guard of the Citadel"],
+                        "p1.allies": ["Pride of Lebennin"],
                         "p1.hand": EOWYN_HAND,
                         "quest": [{"card": "Searching the High Seas", "face": "B", "progress": progress}],
                         "staging": ["Mouths of Anduin", "Belfalas Shipyard"],
@@ -1416,7 +1346,7 @@ def test_the_dreadnaughts_archery_falls_on_an_ally_that_survives_it() -> None:
                 "zones": {
                     "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
                     "p1.engaged": ["Dreadnaught"],
-                    "p1.allies": ["Pride of Lebennin", "Guard of the Citadel", "Guard of the Citadel"],
+                    "p1.allies": ["Pride of Lebennin", "Guard of the Citadel"],
                     "encounter.deck": ["Mouths of Anduin", "Mouths of Anduin", "Mouths of Anduin"],
                 },
             },

@@ -1,0 +1,27 @@
+"""tools/dread_stats.py plays the bench's Dreadnaught games and reads how they went."""
+
+from __future__ import annotations
+
+from bots.search import Budget
+from tools import bench_bots, dread_stats
+
+
+def test_the_stats_play_the_benchs_games_and_end_them_as_the_bench_does() -> None:
+    """Three seeds played by the bench (its row, decks and bot seeds) and by the stats tool
+    end the same way; every game is counted once, and each stage-2 game saw the
+    Dreadnaught attack (it engages the round it arrives)."""
+    seeds = range(1001, 1004)
+    bench = bench_bots.Tally()
+    stats = dread_stats.Tally()
+    for i, seed in enumerate(seeds):
+        bench_bots.play(dread_stats.ROW, seed, i, Budget(), bench)
+        dread_stats.play(seed, stats)
+    assert stats.games == len(seeds) == sum(stats.endings.values())
+    lost = sum(n for ending, n in stats.endings.items() if not ending.endswith(" won"))
+    assert lost == sum(bench.losses.values()) and len(seeds) - lost == bench.wins
+    reasons = {ending.split(" ")[-1] for ending, n in stats.endings.items() if not ending.endswith(" won")}
+    assert reasons == set(bench.losses)
+    reached = sum(n for ending, n in stats.endings.items() if not ending.startswith("stage 1"))
+    assert reached == 0 or sum(stats.dreadnaught_attacks.values()) > 0
+    report = dread_stats.report(stats)
+    assert report.startswith(f"{len(seeds)} games") and "threat raised:" in report

@@ -1,0 +1,172 @@
+"""Where the greedy bot loses The Hunt for the Dreadnaught (``python -m tools.dread_stats``).
+
+Plays the games of ``westmarch bench-bots --scenario hunt-for-the-dreadnaught --bots greedy``
+(the same seeds, decks and bot seeds) and counts, from the events, what the win rate alone
+hides: the stage each game ended in and why, how each attack of the Dreadnaught went
+(defended by a ship, cancelled for 4 threat, undefended) and whether the ship had quested
+that round, the ship-enemy attacks left undefended while the ship was questing, the damage
+on the Dreadnaught when it flipped against the result, and the threat raised by each rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+from typing import cast
+from uuid import uuid4
+
+from bots import make_bot
+from domain.game import Game
+from domain.kernel.events import Event
+from domain.lcg import events as ev
+from domain.lcg.cards import CARDS
+from domain.lcg.cards.hunt_for_the_dreadnaught import DESTROY, DREADNAUGHT
+from domain.lcg.state import LcgState
+from domain.rulesets import ruleset
+from tools.bench_bots import Row, created, won
+from tools.games import kind
+
+ROW = Row("lcg", "hunt-for-the-dreadnaught", "standard", "greedy", "")
+CANCEL_RULE = "thftd-005.response"
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    endings: Counter[str] = field(default_factory=Counter)
+    """``stage 1 <reason>``, ``stage 2 <reason>`` (before the flip) or ``flipped <reason>``."""
+    dreadnaught_attacks: Counter[str] = field(default_factory=Counter)
+    """``<round of stage 2> <defended|cancelled|undefended> <ship quested?>``."""
+    undefended_while_questing: Counter[str] = field(default_factory=Counter)
+    """Ship-enemy attacks (the Dreadnaught's aside) left undefended, by stage and ship quested."""
+    flip_damage: Counter[str] = field(default_factory=Counter)
+    """The Dreadnaught's damage as it flipped, and whether the game was won."""
+    threat: Counter[str] = field(default_factory=Counter)
+    """Threat raised, by stage and the rule that raised it."""
+
+
+def _is_ship_card(s: LcgState, uid: int) -> bool:
+    return "Ship" in CARDS[s.cards[uid].code].traits
+
+
+@dataclass
+class _Game:
+    """What one game's events say, as they come."""
+
+    tally: Tally
+    round: int = 0
+    stage2: int | None = None
+    flipped: bool = False
+    committed: set[int] = field(default_factory=set)
+    attacks: list[tuple[int, int | None]] = field(default_factory=list)
+    """The enemy attacks under way: (enemy, defender)."""
+
+    def ship_quested(self, s: LcgState) -> str:
+        return "ship quested" if any(_is_ship_card(s, u) for u in self.committed) else "ship back"
+
+    def stage(self) -> str:
+        return "stage 2" if self.stage2 is not None else "stage 1"
+
+    def cancelled(self, s: LcgState) -> None:
+        if self.attacks and self.stage2 is not None:
+            self.attacks.pop()
+            self.tally.dreadnaught_attacks[f"round {self.round - self.stage2} cancelled, {self.ship_quested(s)}"] += 1
+
+    def seen(self, s: LcgState, e: Event) -> None:
+        if isinstance(e, ev.RoundBegan):
+            self.round, self.committed = e.round, set()
+        elif isinstance(e, ev.PhaseBegan):
+            self.attacks.clear()
+        elif isinstance(e, ev.CharactersCommitted):
+            self.committed |= set(e.cards)
+        elif isinstance(e, ev.QuestStageRevealed) and s.cards[e.card].code == DESTROY and self.stage2 is None:
+            self.stage2 = self.round
+        elif isinstance(e, ev.CardFlipped) and s.cards[e.card].code == DREADNAUGHT and e.face == "B":
+            self.flipped = True
+            self.tally.flip_damage[f"flipped at {s.cards[e.card].damage} damage"] += 1
+        elif isinstance(e, ev.AttackDeclared):
+            self.attacks.append((e.enemy, None))
+        elif isinstance(e, ev.DefenderDeclared) and self.attacks:
+            self.attacks[-1] = (self.attacks[-1][0], e.defender)
+        elif isinstance(e, ev.AttackResolved) and self.attacks:
+            enemy, defender = self.attacks.pop()
+            if e.by_enemy and _is_ship_card(s, enemy):
+                self._ship_attack(s, enemy, defender)
+        elif isinstance(e, ev.ThreatRaised):
+            self.tally.threat[f"{self.stage()}: {e.cause.rule}"] += e.amount
+
+    def _ship_attack(self, s: LcgState, enemy: int, defender: int | None) -> None:
+        quested = self.ship_quested(s)
+        if s.cards[enemy].code == DREADNAUGHT and self.stage2 is not None:
+            how = "defended" if defender is not None else "undefended"
+            self.tally.dreadnaught_attacks[f"round {self.round - self.stage2} {how}, {quested}"] += 1
+        elif defender is None:
+            self.tally.undefended_while_questing[f"{self.stage()}, {quested}"] += 1
+
+
+def play(seed: int, tally: Tally) -> None:
+    """One game of the bench's row at ``seed``, its events counted into ``tally``."""
+    rules = ruleset("lcg")
+    game = Game.start(uuid4(), rules, created(ROW, seed, 0))
+    seats = rules.seats(game.state)
+    bots = {
+        s: make_bot("greedy", seed * 1000 + n, "lcg", consent=frozenset(seats) - {s}, state=lambda: game.state)
+        for n, s in enumerate(seats)
+    }
+    view = kind("lcg").view
+    seen = _Game(tally)
+    eliminated: str | None = None
+    state = game.state
+    while state.pending is not None:
+        decision = state.pending
+        choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
+        if decision.rule == CANCEL_RULE and choice == ("yes",):
+            seen.cancelled(cast(LcgState, state))
+        for event in game.answer(decision.seat, decision.id, choice):
+            seen.seen(cast(LcgState, game.state), event)
+            if isinstance(event, ev.PlayerEliminated):
+                eliminated = event.reason
+        state = game.state
+    victory, reason = won(game, ROW, eliminated)
+    where = "flipped" if seen.flipped else seen.stage()
+    tally.games += 1
+    tally.endings[f"{where} {'won' if victory else reason}"] += 1
+    if seen.flipped:
+        tally.flip_damage[f"flipped, {'won' if victory else 'lost'}"] += 1
+
+
+def report(tally: Tally) -> str:
+    lines = [f"{tally.games} games"]
+    sections = (
+        ("how the games ended", tally.endings),
+        ("the Dreadnaught's attacks (round of stage 2)", tally.dreadnaught_attacks),
+        ("other ship-enemy attacks left undefended", tally.undefended_while_questing),
+        ("the Dreadnaught's flip", tally.flip_damage),
+        ("threat raised", tally.threat),
+    )
+    for title, counts in sections:
+        lines.append(f"{title}:")
+        lines.extend(f"  {key}: {n}" for key, n in sorted(counts.items()))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.dread_stats", description=__doc__)
+    parser.add_argument("--seed", type=int, default=1001, help="the first game's seed (bench-bots --seed)")
+    parser.add_argument("--games", type=int, default=200, help="how many games, seeds --seed onwards")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        print("dread_stats: --games must be at least 1", file=sys.stderr)
+        return 2
+    tally = Tally()
+    for i in range(args.games):
+        play(args.seed + i, tally)
+    print(report(tally))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

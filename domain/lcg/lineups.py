@@ -63,11 +63,12 @@ def contract_named(name: str) -> str:
 
 def starting_deck() -> tuple[str, ...]:
     """Every Core Set Leadership and Tactics ally at its printed quantity (seed 001's starting
-    deck; the benchmark's long game still deals it)."""
+    deck; the benchmark's long game still deals it). Core Set cards only: the card pool has
+    grown beyond it (the Hobbit saga's Dwarves), and seed 001's games must not change."""
     return tuple(
         c.code
         for c in CARDS.values()
-        if c.type == "ally" and c.sphere in ("leadership", "tactics")
+        if c.type == "ally" and c.sphere in ("leadership", "tactics") and c.code.startswith("core-")
         for _ in range(c.quantity)
     )
 

@@ -226,8 +226,9 @@ def play_and_check(server: ThreadedServer, access: pb.GameAccess, secrets: Secre
                         )
                     )
                 assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
-                assert all(o.label not in refused.value.details() for o in decision.options if len(o.label) > 3)
-                assert decision.prompt not in refused.value.details()
+                details = refused.value.details() or ""
+                assert all(o.label not in details for o in decision.options if len(o.label) > 3)
+                assert decision.prompt not in details
                 errors_checked = True
             stub.SubmitDecision(
                 pb.SubmitDecisionRequest(

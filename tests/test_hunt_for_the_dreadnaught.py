@@ -458,3 +458,36 @@ def test_a_contract_chosen_over_grpc_is_in_play_beside_the_heroes(server: Thread
         table = json.loads(stub.GetView(pb.GetViewRequest(game_id=access.game_id, token=token)).view.table)
     contracts = {p["seat"]: [c["name"] for c in p.get("contract", [])] for p in table["players"]}
     assert contracts == {"p1": [], "p2": ["A Perilous Voyage"]}
+
+
+def test_a_cancelled_dreadnaught_attack_is_no_longer_the_attack_in_progress() -> None:
+    """Destroy the Dreadnaught's Response cancels the Dreadnaught's attack after it was
+    declared: the attack is over (AttackResolved, cancelled), so the state's attack in
+    progress is gone and the player's attack on it that follows stands alone, not inside the
+    cancelled attack (it stood for the rest of the game)."""
+    from tools.fixtures import Run
+
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.engaged": ["Dreadnaught"],
+                    "p1.allies": ["Eithiliant"],
+                },
+            },
+        }
+    )
+    game = run.game
+    pending = game.state.pending
+    assert pending is not None and pending.rule == "thftd-005.response"
+    played = game.answer(pending.seat, pending.id, ("yes",))
+    state = game.state
+    assert isinstance(state, LcgState)
+    assert state.attack is None
+    cancelled = [e for e in played if isinstance(e, ev.AttackResolved)]
+    assert [(e.by_enemy, e.cancelled) for e in cancelled] == [(True, True)]

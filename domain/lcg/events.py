@@ -513,10 +513,14 @@ def _attackers(s: LcgState, e: AttackersDeclared) -> None:
 
 
 class AttackResolved(Event, frozen=True, kw_only=True):
-    """The attack is over; ``by_enemy`` tells an enemy's attack from the players' attack."""
+    """The attack is over; ``by_enemy`` tells an enemy's attack from the players' attack;
+    ``cancelled``: the enemy's attack was cancelled after it was declared (the Dreadnaught's, by
+    Destroy the Dreadnaught's Response), so it did not attack and no "after it attacks" text
+    follows."""
 
     enemy: Uid
     by_enemy: bool = False
+    cancelled: bool = False
 
 
 @on(AttackResolved)

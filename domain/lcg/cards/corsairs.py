@@ -226,7 +226,12 @@ def _return_flag(enemy: Uid) -> str:
 
 def _flagged_return(s: LcgState, event: Event) -> dict[str, object] | None:
     assert isinstance(event, ev.AttackResolved)
-    if not event.by_enemy or not s.limit_used(_return_flag(event.enemy)) or s.cards[event.enemy].zone == "staging":
+    if (
+        not event.by_enemy
+        or event.cancelled
+        or not s.limit_used(_return_flag(event.enemy))
+        or s.cards[event.enemy].zone == "staging"
+    ):
         return None
     return {"enemy": event.enemy}
 
@@ -849,7 +854,7 @@ def _again_flag(enemy: Uid) -> str:
 
 def _flagged_again(s: LcgState, event: Event) -> dict[str, object] | None:
     assert isinstance(event, ev.AttackResolved)
-    if not event.by_enemy or not s.limit_used(_again_flag(event.enemy)):
+    if not event.by_enemy or event.cancelled or not s.limit_used(_again_flag(event.enemy)):
         return None
     seat = table.holder(s, event.enemy)
     return {"enemy": event.enemy, "player": seat} if seat is not None else None

@@ -54,7 +54,7 @@ text(
     forced=(
         Trigger(
             ev.AttackResolved,
-            lambda s, e, uid: isinstance(e, ev.AttackResolved) and e.enemy == uid and e.by_enemy,
+            lambda s, e, uid: isinstance(e, ev.AttackResolved) and e.enemy == uid and e.by_enemy and not e.cancelled,
             emit(lambda rt: ev.ResourcesAdded(cards=(SELF(rt),))),
         ),
     ),

@@ -656,7 +656,13 @@ def _holder(rt: Runtime) -> Seat:
 
 
 def _attacked_by_self(s: LcgState, e: Event, uid: Uid) -> bool:
-    return isinstance(e, ev.AttackResolved) and e.by_enemy and e.enemy == uid and table.holder(s, uid) is not None
+    return (
+        isinstance(e, ev.AttackResolved)
+        and e.by_enemy
+        and not e.cancelled
+        and e.enemy == uid
+        and table.holder(s, uid) is not None
+    )
 
 
 def _deck_empty(s: LcgState, e: Event, uid: Uid) -> bool:

@@ -693,6 +693,7 @@ def _burgle_shadow(s: LcgState, e: Event, uid: Uid) -> bool:
         isinstance(e, ev.AttackResolved)
         and e.enemy == uid
         and e.by_enemy
+        and not e.cancelled
         and s.over is None
         and not s.limit_used(AGAIN_KEY)
         and any(table.defn(s, c).code in BURGLES for c in table.shadows_of(s, uid))

@@ -136,7 +136,7 @@ text(
 
 
 def _shadow_without_effect(s: LcgState, e: Event, uid: Uid) -> bool:
-    if not (isinstance(e, ev.AttackResolved) and e.by_enemy and e.enemy == uid):
+    if not (isinstance(e, ev.AttackResolved) and e.by_enemy and not e.cancelled and e.enemy == uid):
         return False
     return any(text_of(s.cards[c].code).shadow is None for c in table.shadows_of(s, uid))
 

@@ -384,6 +384,12 @@ ENEMY_ATTACK = register(
                     auto_single=True,
                     rule="lcg.combat.declare-defender",
                 ),
+                # cancelled after it was declared (the Dreadnaught's, Destroy the Dreadnaught's
+                # Response): the attack is over, so it no longer stands as the attack in progress
+                otherwise=Seq(
+                    emit(lambda rt: ev.AttackResolved(enemy=int(rt.env["enemy"]), by_enemy=True, cancelled=True)),
+                    end_of("attack"),
+                ),
             ),
         ),
     ),

@@ -9,6 +9,7 @@ the three setup cards.
 from __future__ import annotations
 
 import random
+import tomllib
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -36,6 +37,7 @@ from tests.leak_support import Oracle, play_and_check
 from tests.rpc_support import stub_for, threaded_server
 from tests.test_invariants import _check
 from tests.test_rpc_leaks import SECRETS
+from tools.fixtures import Run
 
 SCENARIO = "hunt-for-the-dreadnaught"
 FLEET = {f"thftd-{n:03}" for n in range(6, 12)}
@@ -465,23 +467,11 @@ def test_a_cancelled_dreadnaught_attack_is_no_longer_the_attack_in_progress() ->
     declared: the attack is over (AttackResolved, cancelled), so the state's attack in
     progress is gone and the player's attack on it that follows stands alone, not inside the
     cancelled attack (it stood for the rest of the game)."""
-    from tools.fixtures import Run
-
-    run = Run(
-        {
-            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
-            "position": {
-                "at": "lcg.combat.enemy-attacks",
-                "phase": "combat",
-                "threat": {"p1": 30},
-                "zones": {
-                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
-                    "p1.engaged": ["Dreadnaught"],
-                    "p1.allies": ["Eithiliant"],
-                },
-            },
-        }
+    fixture = (
+        Path(__file__).parent
+        / "fixtures/lcg/hunt-for-the-dreadnaught/cards/destroy-the-dreadnaught-response-cancels-its-attack.toml"
     )
+    run = Run(tomllib.loads(fixture.read_text(encoding="utf-8")))
     game = run.game
     pending = game.state.pending
     assert pending is not None and pending.rule == "thftd-005.response"

@@ -20,6 +20,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from domain import build
 from projections.i18n import N_, _, say
@@ -88,14 +89,28 @@ def sqlite_fold(size: int) -> tuple[float, Phrase]:
     return total / best, phrase("%(games)s games, %(events)s events", games=size, events=format(total, ","))
 
 
+def unchained_rollout(history: list[Any], k: int) -> int:
+    """Fork the LCG game of ``history`` (a fold) and play it to its end with random choices
+    seeded ``k``, through a rollout's runtime (no sink: its events neither hashed nor kept);
+    the events played."""
+    from bots import random_choice
+    from domain.kernel.runtime import Runtime, fold
+    from domain.lcg.ruleset import LCG
+
+    state = fold(LCG, history)
+    rt = Runtime(LCG, state, None)
+    rt.run()
+    rng = random.Random(k)
+    while (decision := state.pending) is not None:
+        rt.answer(decision.seat, decision.id, random_choice(decision, rng))
+    return state.version - len(history)
+
+
 def rollouts(size: int) -> tuple[float, Phrase]:
     """Fork a Passage through Mirkwood game at its middle and play random bots to the end:
     rollouts per CPU second (the analysis unit: a fork plus a simulated game). The fork is
     the fold of the first half's events; the rollout is played as a search plays its own,
     by a rollout's runtime (no sink: its events neither hashed nor kept)."""
-    from bots import random_choice
-    from domain.kernel.runtime import Runtime, fold
-    from domain.lcg.ruleset import LCG
     from tools.bench import random_game
 
     whole = random_game(7, 2)
@@ -103,13 +118,7 @@ def rollouts(size: int) -> tuple[float, Phrase]:
     events = 0
     started = time.process_time()
     for k in range(size):
-        state = fold(LCG, history)
-        rt = Runtime(LCG, state, None)
-        rt.run()
-        rng = random.Random(k)
-        while (decision := state.pending) is not None:
-            rt.answer(decision.seat, decision.id, random_choice(decision, rng))
-        events += state.version - len(history)
+        events += unchained_rollout(history, k)
     seconds = time.process_time() - started
     return size / seconds, phrase(
         "%(n)s rollouts from event %(at)s of %(of)s, %(events)s events played",

@@ -46,6 +46,7 @@ from domain.kernel.state import State
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from tools.bench import random_game
+from tools.bench_compiled import unchained_rollout
 
 
 def random_unit(size: int) -> tuple[Callable[[], int], Callable[[], int], str]:
@@ -68,13 +69,7 @@ def random_unit(size: int) -> tuple[Callable[[], int], Callable[[], int], str]:
     def unchained() -> int:
         events = 0
         for k in range(size):
-            state = fold(LCG, history)
-            rt = Runtime(LCG, state, None)
-            rt.run()
-            rng = random.Random(k)
-            while (decision := state.pending) is not None:
-                rt.answer(decision.seat, decision.id, random_choice(decision, rng))
-            events += state.version - len(history)
+            events += unchained_rollout(history, k)
         return events
 
     return chained, unchained, f"{size} rollouts from event {len(history)} of {whole.version}"

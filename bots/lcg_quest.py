@@ -138,6 +138,35 @@ def _can_defend(card: CardView, enemy: CardView) -> bool:
     return is_ship(card) == is_ship(enemy)
 
 
+Fights = dict[tuple[int, ...], float]
+"""The combats one ``commit`` has priced, by ``_fight_key``: the reveals that bring no enemy
+and leave the ready characters be price the same combat, once for each of a dozen kinds of
+card, for every plan."""
+
+
+def _fight_key(ready: Sequence[CardView], plan: Round) -> tuple[int, ...]:
+    """What ``_fight`` reads: the ready characters and the enemies (each in its order, which
+    breaks ties), the heroes, the ships and the attacks cancelled. The cards are those of one
+    ``commit`` call, alive while it prices, so their identities stand for them."""
+    return (
+        plan.cancelled,
+        id(plan.heroes),
+        id(plan.ships),
+        len(ready),
+        *map(id, ready),
+        *map(id, plan.enemies),
+    )
+
+
+def _fought(ready: list[CardView], plan: Round, fights: Fights) -> float:
+    """``_fight``, each combat priced once in a ``commit`` call."""
+    key = _fight_key(ready, plan)
+    cost = fights.get(key)
+    if cost is None:
+        cost = fights[key] = _fight(ready, plan)
+    return cost
+
+
 def _fight(ready: list[CardView], plan: Round) -> float:
     """The cost of the combat with ``ready`` characters left to defend and attack."""
     free = list(ready)
@@ -244,7 +273,13 @@ def _weakest(cards: Sequence[CardView]) -> CardView | None:
 
 
 def _revealed(
-    reveal: Reveal, chosen: Sequence[CardView], spent: list[CardView], willpower: int, left: list[CardView], plan: Round
+    reveal: Reveal,
+    chosen: Sequence[CardView],
+    spent: list[CardView],
+    willpower: int,
+    left: list[CardView],
+    plan: Round,
+    fights: Fights,
 ) -> float:
     """The cost of the round when ``reveal`` turns up: ``chosen`` committed, ``spent`` of
     them exhausted by it (the others ready again), ``left`` ready for the combat."""
@@ -267,23 +302,23 @@ def _revealed(
     revealed = reveal.threat * plan.reveal_share
     drawn = _engaged_by_failure(willpower, plan, revealed)
     harm += _engagement_harm(drawn, plan)
-    return _quest(willpower, plan, revealed) + _fight(left, _with(fight, drawn)) + harm
+    return _quest(willpower, plan, revealed) + _fought(left, _with(fight, drawn), fights) + harm
 
 
-def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round) -> float:
+def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round, fights: Fights) -> float:
     """The cost of the quest and the combat, over what the staging step may reveal; with an
     enemy to engage by choice, the better of fighting it and leaving it."""
     if plan.optional is not None:
         enemies = tuple(sorted((*plan.enemies, plan.optional), key=lambda e: -(e.attack or 0)))
         fought = dataclasses.replace(plan, enemies=enemies, optional=None)
         left_alone = dataclasses.replace(plan, optional=None)
-        return min(_round(chosen, willpower, left, fought), _round(chosen, willpower, left, left_alone))
+        return min(_round(chosen, willpower, left, fought, fights), _round(chosen, willpower, left, left_alone, fights))
     if not plan.reveals:
         drawn = _engaged_by_failure(willpower, plan, 0.0)
-        return _quest(willpower, plan) + _fight(left, _with(plan, drawn)) + _engagement_harm(drawn, plan)
+        return _quest(willpower, plan) + _fought(left, _with(plan, drawn), fights) + _engagement_harm(drawn, plan)
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]
-    return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan) for r in plan.reveals)
+    return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan, fights) for r in plan.reveals)
 
 
 def commit(
@@ -297,6 +332,8 @@ def commit(
         c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies or booster is not None) and c.uid not in kept
     ]
 
+    fights: Fights = {}
+
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}
         willpower = sum(c.willpower or 0 for c in chosen)
@@ -305,7 +342,7 @@ def commit(
         if booster is not None and chosen and booster.uid not in uids:
             willpower += QUEST_BOOSTERS[booster.name] * len(chosen)
             left = [c for c in left if c.uid != booster.uid]
-        return _round(chosen, willpower, left, plan)
+        return _round(chosen, willpower, left, plan, fights)
 
     if len(questers) <= EXHAUSTIVE:
         plans: list[tuple[CardView, ...]] = [

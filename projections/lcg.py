@@ -119,7 +119,25 @@ class TableView(msgspec.Struct, omit_defaults=True):
     """The willpower of the characters committed to the quest, as the quest adds it up."""
 
 
-def card_view(s: LcgState, uid: Uid) -> CardView:
+Hosts = dict[Uid | None, list[Uid]]
+"""The cards in the attachments zone by the card each is attached to, in the zone's order."""
+
+
+def hosts(s: LcgState) -> Hosts:
+    """Every card's attachments at once, each list what ``table.attachments_on`` gives: a view
+    asks it of every card it shows, and each ask reads the whole attachments zone."""
+    cards = s.cards
+    found: Hosts = {}
+    for a in s.zone("attachments"):
+        found.setdefault(cards[a].attached_to, []).append(a)
+    return found
+
+
+def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
+    """``uid`` as a viewer who may see it sees it; ``attached``: ``hosts(s)``, for a caller
+    that shows many cards (read afresh when not given)."""
+    if attached is None:
+        attached = hosts(s)
     card = s.cards[uid]
     d = CARDS[card.code]
     v = CardView(
@@ -152,18 +170,18 @@ def card_view(s: LcgState, uid: Uid) -> CardView:
     elif d.type in ("attachment", "event"):
         v.cost = d.cost
     v.other_groups = table.other_groups(s, uid)
-    v.attachments = [card_view(s, a) for a in table.attachments_on(s, uid)]
+    v.attachments = [card_view(s, a, attached) for a in attached.get(uid, ())]
     v.victory_points = d.victory_points or None
     if card.attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid):
         v.guarding = card.attached_to
     return v
 
 
-def _enemy_view(s: LcgState, uid: Uid, all_seeing: bool) -> CardView:
-    v = card_view(s, uid)
+def _enemy_view(s: LcgState, uid: Uid, all_seeing: bool, attached: Hosts) -> CardView:
+    v = card_view(s, uid, attached)
     for shadow in table.shadows_of(s, uid):
         if all_seeing or s.cards[shadow].shown:
-            v.shadows.append(card_view(s, shadow))
+            v.shadows.append(card_view(s, shadow, attached))
         else:
             v.face_down_shadows += 1
     return v
@@ -193,6 +211,7 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     """The one builder of a table view: ``viewer``'s whole view, or (``whole`` false) the
     rollout's, which leaves the piles no bot reads empty and builds the rest alike."""
     all_seeing = viewer == REFEREE or s.over is not None
+    attached = hosts(s)
     players = []
     for seat in s.order:
         player = s.players[seat]
@@ -203,18 +222,18 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
                 threat=player.threat,
                 eliminated=player.eliminated,
                 first=s.first == seat,
-                heroes=[card_view(s, u) for u in s.zone(f"{seat}.heroes")],
-                allies=[card_view(s, u) for u in s.zone(f"{seat}.allies")],
-                engaged=[_enemy_view(s, u, all_seeing) for u in table.engaged(s, seat)],
-                hand=[card_view(s, u) for u in s.zone(f"{seat}.hand")] if mine else None,
+                heroes=[card_view(s, u, attached) for u in s.zone(f"{seat}.heroes")],
+                allies=[card_view(s, u, attached) for u in s.zone(f"{seat}.allies")],
+                engaged=[_enemy_view(s, u, all_seeing, attached) for u in table.engaged(s, seat)],
+                hand=[card_view(s, u, attached) for u in s.zone(f"{seat}.hand")] if mine else None,
                 hand_size=len(s.zone(f"{seat}.hand")),
                 deck_size=len(s.zone(f"{seat}.deck")),
-                discard=[card_view(s, u) for u in s.zone(f"{seat}.discard")] if whole or mine else [],
-                deck=[card_view(s, u) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
-                prisoner=[card_view(s, u) for u in s.zone(f"{seat}.prisoner")],
-                deck_conditions=[card_view(s, u) for u in s.zone(f"{seat}.shackles")],
-                contract=[card_view(s, u) for u in s.zone(f"{seat}.contract")],
-                burgled=[card_view(s, u) for u in s.zone(f"{seat}.burgle")],
+                discard=[card_view(s, u, attached) for u in s.zone(f"{seat}.discard")] if whole or mine else [],
+                deck=[card_view(s, u, attached) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
+                prisoner=[card_view(s, u, attached) for u in s.zone(f"{seat}.prisoner")],
+                deck_conditions=[card_view(s, u, attached) for u in s.zone(f"{seat}.shackles")],
+                contract=[card_view(s, u, attached) for u in s.zone(f"{seat}.contract")],
+                burgled=[card_view(s, u, attached) for u in s.zone(f"{seat}.burgle")],
             )
         )
     stage = table.quest_card(s)
@@ -226,38 +245,38 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         round=s.round,
         phase=s.phase,
         players=players,
-        staging=[_enemy_view(s, u, all_seeing) for u in s.zone("staging")],
+        staging=[_enemy_view(s, u, all_seeing, attached) for u in s.zone("staging")],
         encounter_deck_size=len(s.zone("encounter.deck")),
-        encounter_discard=[card_view(s, u) for u in s.zone("encounter.discard")],
-        victory=[card_view(s, u) for u in s.zone("victory")],
-        quest=card_view(s, stage) if stage is not None else None,
+        encounter_discard=[card_view(s, u, attached) for u in s.zone("encounter.discard")],
+        victory=[card_view(s, u, attached) for u in s.zone("victory")],
+        quest=card_view(s, stage, attached) if stage is not None else None,
         quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
-        active_location=card_view(s, location) if location is not None else None,
-        revealed=[card_view(s, u) for u in s.zone("revealed")],
+        active_location=card_view(s, location, attached) if location is not None else None,
+        revealed=[card_view(s, u, attached) for u in s.zone("revealed")],
         decision=decision if decision is not None and (all_seeing or decision.seat == viewer) else None,
         waiting_for=decision.seat if decision is not None else None,
         outcome=s.over,
         seed=s.seed if all_seeing else None,
-        encounter_deck=[card_view(s, u) for u in s.zone("encounter.deck")] if all_seeing else None,
-        set_aside=[card_view(s, u) for u in s.zone(SET_ASIDE_FACE_UP)],
-        setup=[card_view(s, u) for u in s.zone("setup")],
+        encounter_deck=[card_view(s, u, attached) for u in s.zone("encounter.deck")] if all_seeing else None,
+        set_aside=[card_view(s, u, attached) for u in s.zone(SET_ASIDE_FACE_UP)],
+        setup=[card_view(s, u, attached) for u in s.zone("setup")],
         corsair_deck_size=len(s.zone("corsair.deck")),
-        corsair_discard=[card_view(s, u) for u in s.zone("corsair.discard")] if whole else [],
+        corsair_discard=[card_view(s, u, attached) for u in s.zone("corsair.discard")] if whole else [],
         treasures=len(s.zone("treasures")),
-        offered=_offered(s, viewer, decision) if decision is not None and decision.seat == viewer else [],
+        offered=_offered(s, viewer, decision, attached) if decision is not None and decision.seat == viewer else [],
         staging_threat=table.staging_threat(s),
         committed_willpower=sum(table.willpower(s, u) for u in table.committed(s)),
     )
 
 
-def _offered(s: LcgState, viewer: str, decision: Any) -> list[CardView]:
+def _offered(s: LcgState, viewer: str, decision: Any, attached: Hosts) -> list[CardView]:
     """The cards ``decision`` names (its options' and the one it is about) that ``viewer``
     does not see on the table: a seat is shown what it is asked to choose."""
     named = [o.card for o in decision.options if o.card is not None]
     if decision.about is not None:
         named.append(decision.about)
     hidden = [uid for uid in dict.fromkeys(named) if uid in s.cards and not visible(s, viewer, uid)]
-    return [card_view(s, uid) for uid in hidden]
+    return [card_view(s, uid, attached) for uid in hidden]
 
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------

@@ -194,11 +194,12 @@ def won(game: Game, row: Row, eliminated: str | None = None) -> tuple[bool, str]
     return over.winner == "free", str(over.reason)
 
 
-def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
+def seated(row: Row, seed: int, index: int = 0, budget: Budget | None = None) -> tuple[Game, dict[str, Bot]]:
+    """Game ``index`` of ``row`` at ``seed``, started, and the row's bot in each seat (what every
+    game of the row, and the tools that replay its games, play with)."""
     rules = ruleset(row.game)
     game = Game.start(uuid4(), rules, created(row, seed, index))
     seats = rules.seats(game.state)
-    view = kind(row.game).view
     bots: dict[str, Bot] = {
         s: make_bot(
             row.bot,
@@ -210,6 +211,12 @@ def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
         )
         for n, s in enumerate(seats)
     }
+    return game, bots
+
+
+def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
+    game, bots = seated(row, seed, index, budget)
+    view = kind(row.game).view
     state = game.state
     eliminated: str | None = None
     while state.pending is not None:

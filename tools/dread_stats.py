@@ -16,17 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 from typing import cast
-from uuid import uuid4
 
-from bots import make_bot
-from domain.game import Game
 from domain.kernel.events import Event
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.cards.hunt_for_the_dreadnaught import DESTROY, DREADNAUGHT
 from domain.lcg.state import LcgState
-from domain.rulesets import ruleset
-from tools.bench_bots import Row, created, won
+from tools.bench_bots import Row, seated, won
 from tools.games import kind
 
 ROW = Row("lcg", "hunt-for-the-dreadnaught", "standard", "greedy", "")
@@ -109,13 +105,7 @@ class _Game:
 
 def play(seed: int, tally: Tally) -> None:
     """One game of the bench's row at ``seed``, its events counted into ``tally``."""
-    rules = ruleset("lcg")
-    game = Game.start(uuid4(), rules, created(ROW, seed, 0))
-    seats = rules.seats(game.state)
-    bots = {
-        s: make_bot("greedy", seed * 1000 + n, "lcg", consent=frozenset(seats) - {s}, state=lambda: game.state)
-        for n, s in enumerate(seats)
-    }
+    game, bots = seated(ROW, seed)
     view = kind("lcg").view
     seen = _Game(tally)
     eliminated: str | None = None

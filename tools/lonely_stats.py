@@ -23,15 +23,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from statistics import mean
 from typing import cast
-from uuid import uuid4
 
-from bots import make_bot
-from domain.game import Game
 from domain.lcg import events as ev
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState
-from domain.rulesets import ruleset
-from tools.bench_bots import Row, created, won
+from tools.bench_bots import Row, seated, won
 from tools.games import kind
 
 ROW = Row("lcg", "the-lonely-mountain", "standard", "greedy", "")
@@ -99,15 +95,9 @@ def _commit(s: LcgState, seat: str) -> Commit:
 
 def play(seed: int) -> Record:
     """One game of the bench-bots row, seed ``seed``, recorded."""
-    rules = ruleset("lcg")
-    game = Game.start(uuid4(), rules, created(ROW, seed, 0))
-    seats = rules.seats(game.state)
-    seat = seats[0]
+    game, bots = seated(ROW, seed)
+    seat = next(iter(bots))
     view = kind("lcg").view
-    bots = {
-        s: make_bot("greedy", seed * 1000 + n, "lcg", consent=frozenset(seats) - {s}, state=lambda: game.state)
-        for n, s in enumerate(seats)
-    }
     rec = Record(seed)
     eliminated: str | None = None
     state = cast(LcgState, game.state)

@@ -48,14 +48,20 @@ DECK = "aragorn-gimli-legolas"
 """The ready-made deck of a scenario that ``SCENARIO_DECKS`` does not name."""
 SCENARIO_DECKS = {
     "passage-through-mirkwood": DECK,
-    "journey-along-the-anduin": "eowyn-thalin-legolas",
+    "journey-along-the-anduin": "dunhere-eowyn-thalin",
     "hunt-for-the-dreadnaught": "leadership",
     "the-lonely-mountain": "thorin-nori-ori",
 }
 """The ready-made deck (``domain/lcg/decks/KEY.txt``) each LCG row plays unless ``--deck``
-names one. Passage through Mirkwood's is the one issue 24 pins; the others are the ready-made
-deck the greedy bot did best with on seeds 1001-1200 (200 games with each): no deck won a
-game there, so the one that defeated most quest stages (the Anduin: 36 against the Aragorn,
+names one. Passage through Mirkwood's is the one issue 24 pins. The Anduin's is the deck
+built for it, Dúnhere, Éowyn and Thalin (26 starting threat, Dúnhere's attacks into the
+staging area, three Gandalfs): on seeds 3001-3400 the greedy bot won 15 of 400 games with
+it (2 % to 6 %) against 8 of 400 (1 % to 4 %) with the Éowyn, Thalin and Legolas deck, and
+21 of 400 against 7 on seeds 2001-2400, where it was chosen among a dozen decks (Spirit,
+Lore and Leadership lineups, Forest Snare decks, a Tactics trio), none of which did better.
+The others are the ready-made deck the greedy bot did best with on seeds 1001-1200 (200
+games with each): no deck won a game there, so the one that defeated most quest stages (the
+Anduin, before its own deck: the Éowyn, Thalin and Legolas deck, 36 against the Aragorn,
 Gimli and Legolas deck's 32; The Hunt for the Dreadnaught: stage 1 defeated in 96 games
 against 32, the Lore, Éowyn/Thalin/Legolas and Spirit decks close behind with 93, 92 and 90;
 The Lonely Mountain: stage 3 reached in 182 games against 97, with the Spirit deck; since

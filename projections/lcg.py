@@ -16,9 +16,9 @@ import msgspec
 from domain.kernel.decisions import Decision
 from domain.kernel.events import Outcome
 from domain.lcg import events as lcg_events
-from domain.lcg.cards import CARDS
+from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.rules import ship_keywords, table
-from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
+from domain.lcg.state import SET_ASIDE_FACE_UP, Card, LcgState, Seat, Uid
 from projections.projection import GameProjection
 
 REFEREE = "referee"
@@ -143,7 +143,7 @@ def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     v = CardView(
         uid=uid,
         code=card.code,
-        name=d.name if d.type != "quest" or card.face == "B" else (d.name_a or d.name),
+        name=_title(card, d),
         type=d.type,
         exhausted=card.exhausted,
         committed=card.committed,
@@ -177,6 +177,21 @@ def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     return v
 
 
+def _title(card: Card, d: CardDef) -> str:
+    """The name on the side of the card that is up (a quest card's side A has its own)."""
+    return d.name if d.type != "quest" or card.face == "B" else (d.name_a or d.name)
+
+
+def identity_view(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
+    """Which card ``uid`` is, and what is attached to it, without its stats or text: what a
+    rollout's blueprint reads of the encounter cards out of play (:func:`play_view`)."""
+    card = s.cards[uid]
+    d = CARDS[card.code]
+    v = CardView(uid=uid, code=card.code, name=_title(card, d), type=d.type)
+    v.attachments = [identity_view(s, a, attached) for a in attached.get(uid, ())]
+    return v
+
+
 def _enemy_view(s: LcgState, uid: Uid, all_seeing: bool, attached: Hosts) -> CardView:
     v = card_view(s, uid, attached)
     for shadow in table.shadows_of(s, uid):
@@ -198,9 +213,12 @@ def play_view(s: LcgState, seat: str) -> TableView:
     A rollout plays in a world the search dealt itself (bots/worlds.py), so the blueprint
     may read it straight; what costs is building every card's view. This one leaves empty
     the piles out of play no bot reads (the other players' discard piles, the Corsair
-    discard pile), which took a good part of a rollout's time; the encounter cards out of
-    play stay (the greedy bot reckons the encounter deck's composition from them,
-    bots/lcg_encounter.py). Everything else is the seat's own view, built by the same code
+    discard pile), which took a good part of a rollout's time. The encounter cards out of
+    play (the encounter discard pile, the victory display) are there by their identity
+    alone (:func:`identity_view`): the greedy bot reckons the encounter deck's composition
+    from their codes (bots/lcg_encounter.py) and finds the last burgle card among them
+    (bots/lcg_burgle.py); their stats and text, a pile that grows all game, were most of
+    what was left of a view's cost. Everything else is the seat's own view, built by the same code
     (``_table_view``), so a bot decides in a rollout as it does at the table. It is never
     shown to anyone: the seat's own view stays ``view``.
     """
@@ -209,9 +227,11 @@ def play_view(s: LcgState, seat: str) -> TableView:
 
 def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     """The one builder of a table view: ``viewer``'s whole view, or (``whole`` false) the
-    rollout's, which leaves the piles no bot reads empty and builds the rest alike."""
+    rollout's, which leaves the piles no bot reads empty, shows the encounter cards out of
+    play by their identity, and builds the rest alike."""
     all_seeing = viewer == REFEREE or s.over is not None
     attached = hosts(s)
+    shown = card_view if whole else identity_view
     players = []
     for seat in s.order:
         player = s.players[seat]
@@ -247,8 +267,8 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         players=players,
         staging=[_enemy_view(s, u, all_seeing, attached) for u in s.zone("staging")],
         encounter_deck_size=len(s.zone("encounter.deck")),
-        encounter_discard=[card_view(s, u, attached) for u in s.zone("encounter.discard")],
-        victory=[card_view(s, u, attached) for u in s.zone("victory")],
+        encounter_discard=[shown(s, u, attached) for u in s.zone("encounter.discard")],
+        victory=[shown(s, u, attached) for u in s.zone("victory")],
         quest=card_view(s, stage, attached) if stage is not None else None,
         quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
         active_location=card_view(s, location, attached) if location is not None else None,

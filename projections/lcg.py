@@ -133,6 +133,11 @@ def hosts(s: LcgState) -> Hosts:
     return found
 
 
+_CHARACTER_STATS = ("willpower", "attack", "defense", "hit_points")
+_ENEMY_STATS = ("attack", "defense", "threat", "engagement_cost")
+_LOCATION_STATS = ("threat", "quest_points")
+
+
 def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     """``uid`` as a viewer who may see it sees it; ``attached``: ``hosts(s)``, for a caller
     that shows many cards (read afresh when not given)."""
@@ -140,6 +145,7 @@ def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
         attached = hosts(s)
     card = s.cards[uid]
     d = CARDS[card.code]
+    on = attached.get(uid, [])
     v = CardView(
         uid=uid,
         code=card.code,
@@ -152,25 +158,23 @@ def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
         progress=card.progress,
         sphere=d.sphere,
         keywords=ship_keywords.printed_keywords(s, uid),
-        traits=table.traits(s, uid),
+        traits=table.traits_on(s, uid, on),
         text=table.printed_text(s, uid),
     )
     if d.is_character:
-        v.willpower, v.attack = table.willpower(s, uid), table.attack(s, uid)
-        v.defense, v.hit_points = table.defense(s, uid), table.hit_points(s, uid)
+        v.willpower, v.attack, v.defense, v.hit_points = table.stats_on(s, uid, _CHARACTER_STATS, on)
         v.cost = d.cost if d.type == "ally" else None
     elif d.type == "enemy":
-        v.attack, v.defense = table.attack(s, uid), table.defense(s, uid)
-        v.hit_points, v.threat = table.global_value(s, uid, "hit_points"), table.threat_of(s, uid)
-        v.engagement_cost = table.engagement_cost(s, uid)
+        v.attack, v.defense, v.threat, v.engagement_cost = table.stats_on(s, uid, _ENEMY_STATS, on)
+        v.hit_points = table.global_value(s, uid, "hit_points", on)
     elif d.type == "location":
-        v.threat, v.quest_points = table.threat_of(s, uid), table.quest_points(s, uid)
+        v.threat, v.quest_points = table.stats_on(s, uid, _LOCATION_STATS, on)
     elif d.type == "quest":
-        v.quest_points = table.global_value(s, uid, "quest_points")  # a global value whole
+        v.quest_points = table.global_value(s, uid, "quest_points", on)  # a global value whole
     elif d.type in ("attachment", "event"):
         v.cost = d.cost
     v.other_groups = table.other_groups(s, uid)
-    v.attachments = [card_view(s, a, attached) for a in attached.get(uid, ())]
+    v.attachments = [card_view(s, a, attached) for a in on]
     v.victory_points = d.victory_points or None
     if card.attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid):
         v.guarding = card.attached_to

@@ -272,6 +272,27 @@ def _weakest(cards: Sequence[CardView]) -> CardView | None:
     )
 
 
+Outlooks = dict[tuple[int, int, int], tuple[float, float, Round]]
+"""What a reveal brings whichever characters quest, by ``_outlook``'s key: a commit prices
+each of some sixty plans against the same dozen reveals, and the plans' willpower takes a
+handful of values."""
+
+
+def _outlook(willpower: int, reveal: Reveal, plan: Round, outlooks: Outlooks) -> tuple[float, float, Round]:
+    """For ``willpower`` questing when ``reveal`` turns up: the quest's cost, the harm of
+    engaging the waiting enemies a failed quest brings, and the combat with them and the
+    reveal's enemy; each worked out once in a ``commit`` call. The reveal and the round are
+    those of one call, alive while it prices, so their identities stand for them."""
+    key = (willpower, id(reveal), id(plan))
+    found = outlooks.get(key)
+    if found is None:
+        fight = _with(plan, [reveal.enemy] if reveal.enemy is not None else [])
+        revealed = reveal.threat * plan.reveal_share
+        drawn = _engaged_by_failure(willpower, plan, revealed)
+        found = outlooks[key] = (_quest(willpower, plan, revealed), _engagement_harm(drawn, plan), _with(fight, drawn))
+    return found
+
+
 def _revealed(
     reveal: Reveal,
     chosen: Sequence[CardView],
@@ -279,11 +300,10 @@ def _revealed(
     willpower: int,
     left: list[CardView],
     plan: Round,
-    fights: Fights,
+    priced: tuple[Fights, Outlooks],
 ) -> float:
     """The cost of the round when ``reveal`` turns up: ``chosen`` committed, ``spent`` of
     them exhausted by it (the others ready again), ``left`` ready for the combat."""
-    fight = _with(plan, [reveal.enemy] if reveal.enemy is not None else [])
     harm = 0.0
     if reveal.harm == EXHAUST_ONE:
         # the seat exhausts the character it misses least
@@ -299,26 +319,31 @@ def _revealed(
         willpower -= len(chosen)
     elif reveal.harm == HERO_STUCK:
         harm = STUCK
-    revealed = reveal.threat * plan.reveal_share
-    drawn = _engaged_by_failure(willpower, plan, revealed)
-    harm += _engagement_harm(drawn, plan)
-    return _quest(willpower, plan, revealed) + _fought(left, _with(fight, drawn), fights) + harm
+    fights, outlooks = priced
+    quest, engaging, combat = _outlook(willpower, reveal, plan, outlooks)
+    harm += engaging
+    return quest + _fought(left, combat, fights) + harm
 
 
-def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round, fights: Fights) -> float:
-    """The cost of the quest and the combat, over what the staging step may reveal; with an
-    enemy to engage by choice, the better of fighting it and leaving it."""
-    if plan.optional is not None:
-        enemies = tuple(sorted((*plan.enemies, plan.optional), key=lambda e: -(e.attack or 0)))
-        fought = dataclasses.replace(plan, enemies=enemies, optional=None)
-        left_alone = dataclasses.replace(plan, optional=None)
-        return min(_round(chosen, willpower, left, fought, fights), _round(chosen, willpower, left, left_alone, fights))
+def _rounds(plan: Round) -> tuple[Round, ...]:
+    """The rounds each plan is priced in: ``plan``; with an enemy to engage by choice, the
+    round that fights it and the round that leaves it (the plan's price is the better)."""
+    if plan.optional is None:
+        return (plan,)
+    enemies = tuple(sorted((*plan.enemies, plan.optional), key=lambda e: -(e.attack or 0)))
+    return (dataclasses.replace(plan, enemies=enemies, optional=None), dataclasses.replace(plan, optional=None))
+
+
+def _round(
+    chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round, priced: tuple[Fights, Outlooks]
+) -> float:
+    """The cost of the quest and the combat, over what the staging step may reveal."""
     if not plan.reveals:
         drawn = _engaged_by_failure(willpower, plan, 0.0)
-        return _quest(willpower, plan) + _fought(left, _with(plan, drawn), fights) + _engagement_harm(drawn, plan)
+        return _quest(willpower, plan) + _fought(left, _with(plan, drawn), priced[0]) + _engagement_harm(drawn, plan)
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]
-    return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan, fights) for r in plan.reveals)
+    return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan, priced) for r in plan.reveals)
 
 
 def commit(
@@ -332,7 +357,8 @@ def commit(
         c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies or booster is not None) and c.uid not in kept
     ]
 
-    fights: Fights = {}
+    rounds = _rounds(plan)
+    priced: tuple[Fights, Outlooks] = ({}, {})
 
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}
@@ -342,7 +368,7 @@ def commit(
         if booster is not None and chosen and booster.uid not in uids:
             willpower += QUEST_BOOSTERS[booster.name] * len(chosen)
             left = [c for c in left if c.uid != booster.uid]
-        return _round(chosen, willpower, left, plan, fights)
+        return min(_round(chosen, willpower, left, r, priced) for r in rounds)
 
     if len(questers) <= EXHAUSTIVE:
         plans: list[tuple[CardView, ...]] = [

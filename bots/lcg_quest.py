@@ -103,6 +103,9 @@ class Round:
     """Attacks the seat can cancel (a Feint in hand and a Tactics resource to play it): the
     hardest hitters' (``CANCELLED_ATTACK`` or more, as bots/lcg_events.py plays it) take no
     defender, and every character left ready attacks them."""
+    planned: bool = False
+    """The combat priced by its cheapest plan (``defence``), as the greedy bot chooses its
+    defenders at the stages where it plans them (bots/lcg_plans.py ``plans_defence``)."""
     waiting: tuple[CardView, ...] = ()
     """Staging-area enemies whose engagement cost is above the seat's threat: a failed quest
     raises the threat before the engagement checks, and one that it takes to their cost
@@ -169,6 +172,13 @@ def _fought(ready: list[CardView], plan: Round, fights: Fights) -> float:
 
 def _fight(ready: list[CardView], plan: Round) -> float:
     """The cost of the combat with ``ready`` characters left to defend and attack."""
+    if plan.planned:
+        attacks = [
+            e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)
+        ]
+        planned = _best_defence(ready, attacks, plan.enemies, plan.heroes, limit=PRICED_PLANS)
+        if planned is not None:
+            return planned[0]
     free = list(ready)
     cost = 0.0
     for n, enemy in enumerate(plan.enemies):
@@ -385,3 +395,94 @@ def commit(
         if price([*chosen, card]) <= price(chosen):
             chosen.append(card)
     return chosen
+
+
+UNDEFENDED_SHADOW = 0.3
+"""Threat an undefended attack's shadow card is reckoned to raise besides (Passage through
+Mirkwood: East Bight Patrol's 3 when the attack is undefended, Ungoliant's Spawn's 8 rather
+than 4)."""
+PLANS = 5000
+"""At most this many assignments of defenders to attacks are priced for a defender
+(``defence``); beyond, the general rules choose it."""
+PRICED_PLANS = 500
+"""At most this many for each combat a quest plan prices (``_fight``, a few hundred combats
+for one commit); beyond, its greedy reckoning stands."""
+
+
+def defence(
+    ready: Sequence[CardView],
+    attacks: Sequence[CardView],
+    engaged: Sequence[CardView],
+    heroes: Sequence[CardView],
+    defenders: Collection[int] | None = None,
+) -> CardView | None:
+    """The defender of the first of ``attacks`` in the cheapest plan of the combat
+    (``_best_defence``), only one of ``defenders`` (uids; None: any ready character); None
+    when that plan leaves the attack undefended, or when there are too many plans to price."""
+    planned = _best_defence(ready, attacks, engaged, heroes, defenders)
+    return planned[1] if planned is not None else None
+
+
+def _best_defence(
+    ready: Sequence[CardView],
+    attacks: Sequence[CardView],
+    engaged: Sequence[CardView],
+    heroes: Sequence[CardView],
+    defenders: Collection[int] | None = None,
+    limit: int = PLANS,
+) -> tuple[float, CardView | None] | None:
+    """The cost of the cheapest plan of the combat and the defender it gives the first of
+    ``attacks`` (None: undefended). Every assignment of the ``ready`` characters to the
+    attacks still to come is priced (one defender each, or none: the damage goes on the hero
+    that takes it best, the damage of one undefended attack counted in the next), then the
+    characters left ready attack and kill what they can of the ``engaged`` enemies, as
+    ``_fight`` reckons the kills. A defender that survives each attack may cost more than a
+    few points of damage on a hero and a kill: three heroes that defend three attacks round
+    after round never wear the enemies down, and an enemy killed attacks no more (Legolas'
+    kill is 2 progress besides). None when there are more than ``limit`` assignments."""
+    ready = [c for c in ready if not is_ship(c)]
+    able = [c for c in ready if defenders is None or c.uid in defenders]
+    if (len(able) + 1) ** len(attacks) > limit:
+        return None
+
+    def wounded(plan: Sequence[CardView | None]) -> float:
+        taken: dict[int, int] = {}
+        cost = 0.0
+        for enemy, card in zip(attacks, plan, strict=True):
+            attack = (enemy.attack or 0) + SHADOW
+            if card is not None:
+                cost += _wound(card, attack - (card.defense or 0))
+                continue
+            alive = [h for h in heroes if taken.get(h.uid, 0) < _left(h)]
+            if not alive:
+                return math.inf
+            hit = min(alive, key=lambda h: _wound(h, taken.get(h.uid, 0) + attack) - _wound(h, taken.get(h.uid, 0)))
+            before = taken.get(hit.uid, 0)
+            taken[hit.uid] = before + attack
+            cost += _wound(hit, before + attack) - _wound(hit, before) + UNDEFENDED_SHADOW
+        return cost
+
+    def kills(free: list[CardView]) -> float:
+        power = sum(c.attack or 0 for c in free)
+        progress = any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free)
+        gain = 0.0
+        for enemy in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0)):
+            need = _left(enemy) + (enemy.defense or 0)
+            if power >= need:
+                power -= need
+                gain += KILL + (PROGRESS_ON_KILL if progress else 0.0)
+        return gain
+
+    best: tuple[float, int, bool] | None = None
+    chosen: CardView | None = None
+    for plan in itertools.product(*([None, *able] for _ in attacks)):
+        used = {c.uid for c in plan if c is not None}
+        if len(used) < sum(1 for c in plan if c is not None):
+            continue
+        cost = wounded(plan) - kills([c for c in ready if c.uid not in used])
+        first = plan[0] if plan else None
+        # on equal prices more defenders, and the attack at hand defended
+        key = (cost, -len(used), first is None)
+        if best is None or key < best:
+            best, chosen = key, first
+    return (best[0], chosen) if best is not None else None

@@ -288,7 +288,7 @@ class GreedyBot:
             "lcg.combat.undefended-damage": self._take_damage,
             "lcg.combat.attack-target": self._attack_target,
             "lcg.combat.player-attack": self._attack,
-            "lcg.combat.staging-attack": self._skip,
+            "lcg.combat.staging-attack": self._staging_attack,
             "lcg.combat.declare-defenders": lambda d, v: ("done",),
             "lcg.combat.defended-damage": self._take_damage,
             "lcg.event.pay": self._pay,
@@ -343,6 +343,21 @@ class GreedyBot:
     @staticmethod
     def _target(pick: Callable[[Decision, TableView, dict[int, CardView]], Choice | None]) -> Handler:
         return lambda decision, view: pick(decision, view, visible_cards(view))
+
+    def _staging_attack(self, decision: Decision, view: TableView) -> Choice | None:
+        """Dúnhere attacks alone into the staging area (core-009) the enemy he kills or wears
+        down there (bots/lcg_plans.py ``staging_prey``); the old rule never attacked, and his
+        text went unused."""
+        cards = visible_cards(view)
+        for option in decision.options:
+            hitter, _, enemy = option.id.partition(">")
+            card = cards.get(int(hitter)) if hitter.isdigit() else None
+            if card is None:
+                continue
+            prey = lcg_plans.staging_prey(view, card)
+            if prey is not None and str(prey.uid) == enemy:
+                return (option.id,)
+        return ("skip",)
 
     def _skip(self, decision: Decision, view: TableView) -> Choice | None:
         ids = {o.id for o in decision.options}

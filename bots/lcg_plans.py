@@ -70,12 +70,18 @@ def trolls(view: TableView, me: PlayerView) -> list[CardView]:
 def held_back(view: TableView, me: PlayerView, ready: list[CardView], readies: set[int]) -> set[int]:
     """Characters kept from the quest whatever it would gain: while a must-die enemy is to
     attack, every fighting hero that does not ready after committing (one to take the
-    attack, the others to wound it)."""
+    attack, the others to wound it); and a hero who attacks into the staging area
+    (``STAGING_ATTACKERS``) while it holds an enemy for him (``staging_prey``)."""
+    snipers = {
+        c.uid
+        for c in ready
+        if c.name in STAGING_ATTACKERS and c.uid not in readies and staging_prey(view, c) is not None
+    }
     if hunt(view, me, ready) is not None:
-        return {c.uid for c in ready if c.uid not in readies and fighter(c)}
+        return snipers | {c.uid for c in ready if c.uid not in readies and fighter(c)}
     if not trolls(view, me):
-        return set()
-    return {c.uid for c in ready if c.type == "hero" and c.uid not in readies and fighter(c)}
+        return snipers
+    return snipers | {c.uid for c in ready if c.type == "hero" and c.uid not in readies and fighter(c)}
 
 
 def _left(card: CardView) -> int:
@@ -117,6 +123,35 @@ def hunt(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | N
         if power >= need and (feint or spare):
             return troll
     return None
+
+
+STAGING_ATTACKERS = {"Dúnhere": 1}
+"""Characters who may attack an enemy in the staging area when they attack alone, and the
+attack they gain doing so (Dúnhere, core-009: +1)."""
+
+
+def staging_prey(view: TableView, hitter: CardView) -> CardView | None:
+    """The staging-area enemy a staging attacker (``STAGING_ATTACKERS``) attacks alone: one
+    he kills, the most threat first (it leaves every later quest and never engages: at
+    Anduin Passage, with no engagement checks, the staging area's enemies otherwise pile up
+    against the quest), else a must-die enemy his attack gets through the defense of (the
+    damage stays: a Hill Troll worn down in the staging area before it engages, while it
+    attacks nobody). None: nothing worth his attack."""
+    bonus = STAGING_ATTACKERS.get(hitter.name, 0)
+    best: tuple[tuple[int, int, int], CardView] | None = None
+    for enemy in view.staging:
+        if enemy.type != "enemy":
+            continue
+        dealt = (hitter.attack or 0) + bonus - (enemy.defense or 0)
+        if dealt >= _left(enemy):
+            key = (2, enemy.threat or 0, -(enemy.attack or 0))
+        elif dealt > 0 and enemy.name in MUST_DIE:
+            key = (1, 0, 0)
+        else:
+            continue
+        if best is None or key > best[0]:
+            best = (key, enemy)
+    return best[1] if best else None
 
 
 def kill_keepers(me: PlayerView, candidates: list[CardView]) -> list[CardView]:

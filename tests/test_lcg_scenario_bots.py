@@ -1620,3 +1620,62 @@ def test_the_hill_trolls_defender_is_not_one_of_the_attackers_that_kill_it() -> 
     assert table.phase != "combat"
     assert not table.players[0].engaged
     assert "Hill Troll" in {c.name for c in table.victory}
+
+
+def _det(at: str, phase: str, zones: dict[str, Any], threat: int = 30) -> Run:
+    """Journey Along the Anduin with the scenario's ready-made heroes: Dúnhere, Éowyn, Thalin."""
+    return Run(
+        {
+            "game": {"scenario": "journey-along-the-anduin", "players": 1, "heroes": [["Dúnhere", "Éowyn", "Thalin"]]},
+            "position": {"at": at, "phase": phase, "threat": {"p1": threat}, "zones": zones},
+        }
+    )
+
+
+def test_dunhere_attacks_into_the_staging_area_the_enemy_he_kills_or_the_hill_troll() -> None:
+    """Dúnhere attacks alone into the staging area with +1 attack (core-009): at Anduin
+    Passage he kills the Goblin Sniper (2 threat, 2 hit points, no defense) rather than the
+    Wolf Rider (1 threat), its threat gone from every later quest; at To the River... his 3
+    attack kills nothing but gets through the Hill Troll's 3 defense with a Dwarven Axe, and
+    the damage stays. The old rule never attacked into the staging area."""
+
+    def attacked(staging: list[str], quest: str, axe: bool) -> str:
+        zones: dict[str, Any] = {"p1.heroes": ["Dúnhere", "Éowyn", "Thalin"], "staging": staging, "quest": [quest]}
+        if axe:
+            zones["attachments"] = [{"card": "Dwarven Axe", "on": "Dúnhere"}]
+        run = _det("lcg.combat.player-attacks", "combat", zones)
+        _until(run, "lcg.combat.staging-attack")
+        (choice,) = _greedy(run.game)
+        if choice == "skip":
+            return choice
+        return cast(LcgState, run.game.state).cards[int(choice.partition(">")[2])].code
+
+    assert attacked(["Wolf Rider", "Goblin Sniper"], "Anduin Passage", axe=False) == "core-083"
+    assert attacked(["Hill Troll"], "To the River...", axe=True) == "core-082"
+    assert attacked(["Hill Troll"], "To the River...", axe=False) == "skip"
+
+
+def test_dunhere_stays_back_from_the_quest_for_a_staging_enemy_he_kills() -> None:
+    """A quest exhausts Dúnhere, and only a ready Dúnhere attacks into the staging area:
+    with a Goblin Sniper there (engagement cost 48: it waits there, 2 threat against every
+    quest; 2 hit points against his 3 attack) he is kept back from the quest; with only
+    locations there he quests. The old plan sent him to the quest either way."""
+
+    def committed(staging: list[str]) -> set[str]:
+        run = _det(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Dúnhere", "Éowyn", "Thalin"],
+                "staging": staging,
+                "quest": ["To the River..."],
+                "encounter.deck": ["Banks of the Anduin", "Banks of the Anduin", "Banks of the Anduin"],
+            },
+            threat=26,
+        )
+        _until(run, "lcg.quest.commit")
+        names = {str(run.uid(h)): h for h in ("Dúnhere", "Éowyn", "Thalin")}
+        return {names[u] for u in _greedy(run.game)}
+
+    assert "Dúnhere" not in committed(["Goblin Sniper", "Gladden Fields", "Gladden Fields"])
+    assert "Dúnhere" in committed(["Gladden Fields", "Gladden Fields", "Gladden Fields"])

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from bots import View, lcg_burgle, lcg_hobbit, lcg_plans, lcg_ships, random_choice, without_cards
+from bots import View, lcg_burgle, lcg_hobbit, lcg_plans, lcg_quest, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
 from bots.lcg_encounter import reveals
 from bots.lcg_events import TARGETS, play_event, respond
@@ -642,6 +642,7 @@ class GreedyBot:
             useful=useful if capped is None else min(useful, capped),
             waiting=waiting,
             location_left=_location_left(view),
+            planned=lcg_plans.plans_defence(view, me),
             cancelled=_feints(me),
         )
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
@@ -722,6 +723,10 @@ class GreedyBot:
 
         # a defender is never one of the attackers that kill a must-die enemy this round
         candidates = lcg_plans.kill_keepers(me, candidates)
+        if enemy is not None and lcg_plans.plans_defence(view, me):
+            planned = self._planned_defence(decision, me, enemy, candidates)
+            if planned is not None:
+                return planned
         safe = [c for c in candidates if taken(c) + SHADOW_MARGIN * shadows < _left(c)]
         survivors = safe or [c for c in candidates if taken(c) < _left(c)]
         if survivors:
@@ -734,6 +739,26 @@ class GreedyBot:
         absorbs = [h for h in me.heroes if not essential(h) and _left(h) > attack + SHADOW_MARGIN * shadows]
         if chumps and not (absorbs and attack <= 2):
             return (str(min(chumps, key=lambda c: (c.cost or 0, c.uid not in mine)).uid),)
+        return ("undefended",) if any(o.id == "undefended" for o in decision.options) else None
+
+    @staticmethod
+    def _planned_defence(
+        decision: Decision, me: PlayerView, enemy: CardView, candidates: list[CardView]
+    ) -> Choice | None:
+        """The defender of the cheapest plan of the combat (bots/lcg_quest.py ``defence``):
+        this attack and those still to come (the engaged enemies whose shadow cards are still
+        face down) against the seat's ready characters, the ones left ready killing what
+        they can; "undefended" when the plan leaves this attack to a hero; None (the general
+        rules) when there are too many plans to price."""
+        ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted]
+        to_come = [e for e in _attackers(me) if e.face_down_shadows and e.uid != enemy.uid]
+        attacks = [enemy, *to_come]
+        allowed = {c.uid for c in candidates}
+        if (len(allowed) + 1) ** len(attacks) > lcg_quest.PLANS:
+            return None
+        picked = lcg_quest.defence(ready, attacks, me.engaged, me.heroes, allowed)
+        if picked is not None:
+            return (str(picked.uid),)
         return ("undefended",) if any(o.id == "undefended" for o in decision.options) else None
 
     def _take_damage(self, decision: Decision, view: TableView) -> Choice | None:

@@ -341,3 +341,17 @@ def wear_down(enemy: CardView, view: TableView) -> bool:
     attacks with him, and he is Indestructible: each damage that gets through his defense
     stays and is one progress token less before he goes."""
     return enemy.name == SMAUG_THE_MAGNIFICENT and view.quest is not None and view.quest.name == INSIDE_INFORMATION
+
+
+# -- Passage through Mirkwood ---------------------------------------------------------------
+
+MIRKWOOD = frozenset({"Flies and Spiders", "A Fork in the Road", "Beorn's Path", "Don't Leave the Path!"})
+"""Passage through Mirkwood's quest stages."""
+
+
+def plans_defence(view: TableView, me: PlayerView) -> bool:
+    """Whether the seat's defenders are chosen by a plan of the whole combat
+    (bots/lcg_quest.py ``defence``), and the quest plan prices the combat so: at Passage
+    through Mirkwood's stages, where no enemy must die and no ship defends: the scenario it
+    was measured in (the bench-bots greedy row)."""
+    return view.quest is not None and view.quest.name in MIRKWOOD and not any(e.name in MUST_DIE for e in me.engaged)

@@ -103,6 +103,9 @@ class Round:
     """Attacks the seat can cancel (a Feint in hand and a Tactics resource to play it): the
     hardest hitters' (``CANCELLED_ATTACK`` or more, as bots/lcg_events.py plays it) take no
     defender, and every character left ready attacks them."""
+    planned: bool = False
+    """The combat priced by its cheapest plan (``defence``), as the greedy bot chooses its
+    defenders at the stages where it plans them (bots/lcg_plans.py ``plans_defence``)."""
     waiting: tuple[CardView, ...] = ()
     """Staging-area enemies whose engagement cost is above the seat's threat: a failed quest
     raises the threat before the engagement checks, and one that it takes to their cost
@@ -169,6 +172,13 @@ def _fought(ready: list[CardView], plan: Round, fights: Fights) -> float:
 
 def _fight(ready: list[CardView], plan: Round) -> float:
     """The cost of the combat with ``ready`` characters left to defend and attack."""
+    if plan.planned:
+        attacks = [
+            e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)
+        ]
+        planned = _best_defence(ready, attacks, plan.enemies, plan.heroes, limit=PRICED_PLANS)
+        if planned is not None:
+            return planned[0]
     free = list(ready)
     cost = 0.0
     for n, enemy in enumerate(plan.enemies):
@@ -272,6 +282,27 @@ def _weakest(cards: Sequence[CardView]) -> CardView | None:
     )
 
 
+Outlooks = dict[tuple[int, int, int], tuple[float, float, Round]]
+"""What a reveal brings whichever characters quest, by ``_outlook``'s key: a commit prices
+each of some sixty plans against the same dozen reveals, and the plans' willpower takes a
+handful of values."""
+
+
+def _outlook(willpower: int, reveal: Reveal, plan: Round, outlooks: Outlooks) -> tuple[float, float, Round]:
+    """For ``willpower`` questing when ``reveal`` turns up: the quest's cost, the harm of
+    engaging the waiting enemies a failed quest brings, and the combat with them and the
+    reveal's enemy; each worked out once in a ``commit`` call. The reveal and the round are
+    those of one call, alive while it prices, so their identities stand for them."""
+    key = (willpower, id(reveal), id(plan))
+    found = outlooks.get(key)
+    if found is None:
+        fight = _with(plan, [reveal.enemy] if reveal.enemy is not None else [])
+        revealed = reveal.threat * plan.reveal_share
+        drawn = _engaged_by_failure(willpower, plan, revealed)
+        found = outlooks[key] = (_quest(willpower, plan, revealed), _engagement_harm(drawn, plan), _with(fight, drawn))
+    return found
+
+
 def _revealed(
     reveal: Reveal,
     chosen: Sequence[CardView],
@@ -279,11 +310,10 @@ def _revealed(
     willpower: int,
     left: list[CardView],
     plan: Round,
-    fights: Fights,
+    priced: tuple[Fights, Outlooks],
 ) -> float:
     """The cost of the round when ``reveal`` turns up: ``chosen`` committed, ``spent`` of
     them exhausted by it (the others ready again), ``left`` ready for the combat."""
-    fight = _with(plan, [reveal.enemy] if reveal.enemy is not None else [])
     harm = 0.0
     if reveal.harm == EXHAUST_ONE:
         # the seat exhausts the character it misses least
@@ -299,26 +329,31 @@ def _revealed(
         willpower -= len(chosen)
     elif reveal.harm == HERO_STUCK:
         harm = STUCK
-    revealed = reveal.threat * plan.reveal_share
-    drawn = _engaged_by_failure(willpower, plan, revealed)
-    harm += _engagement_harm(drawn, plan)
-    return _quest(willpower, plan, revealed) + _fought(left, _with(fight, drawn), fights) + harm
+    fights, outlooks = priced
+    quest, engaging, combat = _outlook(willpower, reveal, plan, outlooks)
+    harm += engaging
+    return quest + _fought(left, combat, fights) + harm
 
 
-def _round(chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round, fights: Fights) -> float:
-    """The cost of the quest and the combat, over what the staging step may reveal; with an
-    enemy to engage by choice, the better of fighting it and leaving it."""
-    if plan.optional is not None:
-        enemies = tuple(sorted((*plan.enemies, plan.optional), key=lambda e: -(e.attack or 0)))
-        fought = dataclasses.replace(plan, enemies=enemies, optional=None)
-        left_alone = dataclasses.replace(plan, optional=None)
-        return min(_round(chosen, willpower, left, fought, fights), _round(chosen, willpower, left, left_alone, fights))
+def _rounds(plan: Round) -> tuple[Round, ...]:
+    """The rounds each plan is priced in: ``plan``; with an enemy to engage by choice, the
+    round that fights it and the round that leaves it (the plan's price is the better)."""
+    if plan.optional is None:
+        return (plan,)
+    enemies = tuple(sorted((*plan.enemies, plan.optional), key=lambda e: -(e.attack or 0)))
+    return (dataclasses.replace(plan, enemies=enemies, optional=None), dataclasses.replace(plan, optional=None))
+
+
+def _round(
+    chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round, priced: tuple[Fights, Outlooks]
+) -> float:
+    """The cost of the quest and the combat, over what the staging step may reveal."""
     if not plan.reveals:
         drawn = _engaged_by_failure(willpower, plan, 0.0)
-        return _quest(willpower, plan) + _fought(left, _with(plan, drawn), fights) + _engagement_harm(drawn, plan)
+        return _quest(willpower, plan) + _fought(left, _with(plan, drawn), priced[0]) + _engagement_harm(drawn, plan)
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]
-    return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan, fights) for r in plan.reveals)
+    return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan, priced) for r in plan.reveals)
 
 
 def commit(
@@ -332,7 +367,8 @@ def commit(
         c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies or booster is not None) and c.uid not in kept
     ]
 
-    fights: Fights = {}
+    rounds = _rounds(plan)
+    priced: tuple[Fights, Outlooks] = ({}, {})
 
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}
@@ -342,7 +378,7 @@ def commit(
         if booster is not None and chosen and booster.uid not in uids:
             willpower += QUEST_BOOSTERS[booster.name] * len(chosen)
             left = [c for c in left if c.uid != booster.uid]
-        return _round(chosen, willpower, left, plan, fights)
+        return min(_round(chosen, willpower, left, r, priced) for r in rounds)
 
     if len(questers) <= EXHAUSTIVE:
         plans: list[tuple[CardView, ...]] = [
@@ -359,3 +395,94 @@ def commit(
         if price([*chosen, card]) <= price(chosen):
             chosen.append(card)
     return chosen
+
+
+UNDEFENDED_SHADOW = 0.3
+"""Threat an undefended attack's shadow card is reckoned to raise besides (Passage through
+Mirkwood: East Bight Patrol's 3 when the attack is undefended, Ungoliant's Spawn's 8 rather
+than 4)."""
+PLANS = 5000
+"""At most this many assignments of defenders to attacks are priced for a defender
+(``defence``); beyond, the general rules choose it."""
+PRICED_PLANS = 500
+"""At most this many for each combat a quest plan prices (``_fight``, a few hundred combats
+for one commit); beyond, its greedy reckoning stands."""
+
+
+def defence(
+    ready: Sequence[CardView],
+    attacks: Sequence[CardView],
+    engaged: Sequence[CardView],
+    heroes: Sequence[CardView],
+    defenders: Collection[int] | None = None,
+) -> CardView | None:
+    """The defender of the first of ``attacks`` in the cheapest plan of the combat
+    (``_best_defence``), only one of ``defenders`` (uids; None: any ready character); None
+    when that plan leaves the attack undefended, or when there are too many plans to price."""
+    planned = _best_defence(ready, attacks, engaged, heroes, defenders)
+    return planned[1] if planned is not None else None
+
+
+def _best_defence(
+    ready: Sequence[CardView],
+    attacks: Sequence[CardView],
+    engaged: Sequence[CardView],
+    heroes: Sequence[CardView],
+    defenders: Collection[int] | None = None,
+    limit: int = PLANS,
+) -> tuple[float, CardView | None] | None:
+    """The cost of the cheapest plan of the combat and the defender it gives the first of
+    ``attacks`` (None: undefended). Every assignment of the ``ready`` characters to the
+    attacks still to come is priced (one defender each, or none: the damage goes on the hero
+    that takes it best, the damage of one undefended attack counted in the next), then the
+    characters left ready attack and kill what they can of the ``engaged`` enemies, as
+    ``_fight`` reckons the kills. A defender that survives each attack may cost more than a
+    few points of damage on a hero and a kill: three heroes that defend three attacks round
+    after round never wear the enemies down, and an enemy killed attacks no more (Legolas'
+    kill is 2 progress besides). None when there are more than ``limit`` assignments."""
+    ready = [c for c in ready if not is_ship(c)]
+    able = [c for c in ready if defenders is None or c.uid in defenders]
+    if (len(able) + 1) ** len(attacks) > limit:
+        return None
+
+    def wounded(plan: Sequence[CardView | None]) -> float:
+        taken: dict[int, int] = {}
+        cost = 0.0
+        for enemy, card in zip(attacks, plan, strict=True):
+            attack = (enemy.attack or 0) + SHADOW
+            if card is not None:
+                cost += _wound(card, attack - (card.defense or 0))
+                continue
+            alive = [h for h in heroes if taken.get(h.uid, 0) < _left(h)]
+            if not alive:
+                return math.inf
+            hit = min(alive, key=lambda h: _wound(h, taken.get(h.uid, 0) + attack) - _wound(h, taken.get(h.uid, 0)))
+            before = taken.get(hit.uid, 0)
+            taken[hit.uid] = before + attack
+            cost += _wound(hit, before + attack) - _wound(hit, before) + UNDEFENDED_SHADOW
+        return cost
+
+    def kills(free: list[CardView]) -> float:
+        power = sum(c.attack or 0 for c in free)
+        progress = any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free)
+        gain = 0.0
+        for enemy in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0)):
+            need = _left(enemy) + (enemy.defense or 0)
+            if power >= need:
+                power -= need
+                gain += KILL + (PROGRESS_ON_KILL if progress else 0.0)
+        return gain
+
+    best: tuple[float, int, bool] | None = None
+    chosen: CardView | None = None
+    for plan in itertools.product(*([None, *able] for _ in attacks)):
+        used = {c.uid for c in plan if c is not None}
+        if len(used) < sum(1 for c in plan if c is not None):
+            continue
+        cost = wounded(plan) - kills([c for c in ready if c.uid not in used])
+        first = plan[0] if plan else None
+        # on equal prices more defenders, and the attack at hand defended
+        key = (cost, -len(used), first is None)
+        if best is None or key < best:
+            best, chosen = key, first
+    return (best[0], chosen) if best is not None else None

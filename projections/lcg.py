@@ -16,9 +16,9 @@ import msgspec
 from domain.kernel.decisions import Decision
 from domain.kernel.events import Outcome
 from domain.lcg import events as lcg_events
-from domain.lcg.cards import CARDS
+from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.rules import ship_keywords, table
-from domain.lcg.state import SET_ASIDE_FACE_UP, LcgState, Seat, Uid
+from domain.lcg.state import SET_ASIDE_FACE_UP, Card, LcgState, Seat, Uid
 from projections.projection import GameProjection
 
 REFEREE = "referee"
@@ -133,6 +133,11 @@ def hosts(s: LcgState) -> Hosts:
     return found
 
 
+_CHARACTER_STATS = ("willpower", "attack", "defense", "hit_points")
+_ENEMY_STATS = ("attack", "defense", "threat", "engagement_cost")
+_LOCATION_STATS = ("threat", "quest_points")
+
+
 def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     """``uid`` as a viewer who may see it sees it; ``attached``: ``hosts(s)``, for a caller
     that shows many cards (read afresh when not given)."""
@@ -140,10 +145,11 @@ def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
         attached = hosts(s)
     card = s.cards[uid]
     d = CARDS[card.code]
+    on = attached.get(uid, [])
     v = CardView(
         uid=uid,
         code=card.code,
-        name=d.name if d.type != "quest" or card.face == "B" else (d.name_a or d.name),
+        name=_title(card, d),
         type=d.type,
         exhausted=card.exhausted,
         committed=card.committed,
@@ -152,28 +158,41 @@ def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
         progress=card.progress,
         sphere=d.sphere,
         keywords=ship_keywords.printed_keywords(s, uid),
-        traits=table.traits(s, uid),
+        traits=table.traits_on(s, uid, on),
         text=table.printed_text(s, uid),
     )
     if d.is_character:
-        v.willpower, v.attack = table.willpower(s, uid), table.attack(s, uid)
-        v.defense, v.hit_points = table.defense(s, uid), table.hit_points(s, uid)
+        v.willpower, v.attack, v.defense, v.hit_points = table.stats_on(s, uid, _CHARACTER_STATS, on)
         v.cost = d.cost if d.type == "ally" else None
     elif d.type == "enemy":
-        v.attack, v.defense = table.attack(s, uid), table.defense(s, uid)
-        v.hit_points, v.threat = table.global_value(s, uid, "hit_points"), table.threat_of(s, uid)
-        v.engagement_cost = table.engagement_cost(s, uid)
+        v.attack, v.defense, v.threat, v.engagement_cost = table.stats_on(s, uid, _ENEMY_STATS, on)
+        v.hit_points = table.global_value(s, uid, "hit_points", on)
     elif d.type == "location":
-        v.threat, v.quest_points = table.threat_of(s, uid), table.quest_points(s, uid)
+        v.threat, v.quest_points = table.stats_on(s, uid, _LOCATION_STATS, on)
     elif d.type == "quest":
-        v.quest_points = table.global_value(s, uid, "quest_points")  # a global value whole
+        v.quest_points = table.global_value(s, uid, "quest_points", on)  # a global value whole
     elif d.type in ("attachment", "event"):
         v.cost = d.cost
     v.other_groups = table.other_groups(s, uid)
-    v.attachments = [card_view(s, a, attached) for a in attached.get(uid, ())]
+    v.attachments = [card_view(s, a, attached) for a in on]
     v.victory_points = d.victory_points or None
     if card.attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid):
         v.guarding = card.attached_to
+    return v
+
+
+def _title(card: Card, d: CardDef) -> str:
+    """The name on the side of the card that is up (a quest card's side A has its own)."""
+    return d.name if d.type != "quest" or card.face == "B" else (d.name_a or d.name)
+
+
+def identity_view(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
+    """Which card ``uid`` is, and what is attached to it, without its stats or text: what a
+    rollout's blueprint reads of the encounter cards out of play (:func:`play_view`)."""
+    card = s.cards[uid]
+    d = CARDS[card.code]
+    v = CardView(uid=uid, code=card.code, name=_title(card, d), type=d.type)
+    v.attachments = [identity_view(s, a, attached) for a in attached.get(uid, ())]
     return v
 
 
@@ -198,9 +217,12 @@ def play_view(s: LcgState, seat: str) -> TableView:
     A rollout plays in a world the search dealt itself (bots/worlds.py), so the blueprint
     may read it straight; what costs is building every card's view. This one leaves empty
     the piles out of play no bot reads (the other players' discard piles, the Corsair
-    discard pile), which took a good part of a rollout's time; the encounter cards out of
-    play stay (the greedy bot reckons the encounter deck's composition from them,
-    bots/lcg_encounter.py). Everything else is the seat's own view, built by the same code
+    discard pile), which took a good part of a rollout's time. The encounter cards out of
+    play (the encounter discard pile, the victory display) are there by their identity
+    alone (:func:`identity_view`): the greedy bot reckons the encounter deck's composition
+    from their codes (bots/lcg_encounter.py) and finds the last burgle card among them
+    (bots/lcg_burgle.py); their stats and text, a pile that grows all game, were most of
+    what was left of a view's cost. Everything else is the seat's own view, built by the same code
     (``_table_view``), so a bot decides in a rollout as it does at the table. It is never
     shown to anyone: the seat's own view stays ``view``.
     """
@@ -209,9 +231,11 @@ def play_view(s: LcgState, seat: str) -> TableView:
 
 def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     """The one builder of a table view: ``viewer``'s whole view, or (``whole`` false) the
-    rollout's, which leaves the piles no bot reads empty and builds the rest alike."""
+    rollout's, which leaves the piles no bot reads empty, shows the encounter cards out of
+    play by their identity, and builds the rest alike."""
     all_seeing = viewer == REFEREE or s.over is not None
     attached = hosts(s)
+    shown = card_view if whole else identity_view
     players = []
     for seat in s.order:
         player = s.players[seat]
@@ -247,8 +271,8 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         players=players,
         staging=[_enemy_view(s, u, all_seeing, attached) for u in s.zone("staging")],
         encounter_deck_size=len(s.zone("encounter.deck")),
-        encounter_discard=[card_view(s, u, attached) for u in s.zone("encounter.discard")],
-        victory=[card_view(s, u, attached) for u in s.zone("victory")],
+        encounter_discard=[shown(s, u, attached) for u in s.zone("encounter.discard")],
+        victory=[shown(s, u, attached) for u in s.zone("victory")],
         quest=card_view(s, stage, attached) if stage is not None else None,
         quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
         active_location=card_view(s, location, attached) if location is not None else None,

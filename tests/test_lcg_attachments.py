@@ -10,6 +10,7 @@ import pytest
 
 from domain.game import Game
 from domain.lcg.cards import CARDS
+from domain.lcg.events import AttachmentAttached, CardsDiscarded
 from domain.lcg.position import build
 from domain.lcg.rules import attachments, table
 from domain.lcg.ruleset import LCG
@@ -32,6 +33,43 @@ def test_steward_of_gondor_gives_its_hero_the_gondor_trait() -> None:
     assert table.has_trait(s, gimli, "Gondor") and table.has_trait(s, gimli, "Dwarf")
     assert not table.has_trait(s, legolas, "Gondor")
     assert view(s, "p1").players[0].heroes[1].traits == ("Dwarf", "Noble", "Warrior", "Gondor")
+
+
+def _shown_as_the_rules_count(s: LcgState) -> None:
+    """Every hero's view shows the stats and traits the rules count now."""
+    for hero, shown in zip(table.heroes(s, "p1"), view(s, "p1").players[0].heroes, strict=True):
+        counted = [table.stat(s, hero, which) for which in ("willpower", "attack", "defense", "hit_points")]
+        assert [shown.willpower, shown.attack, shown.defense, shown.hit_points] == counted, table.name(s, hero)
+        assert shown.traits == table.traits(s, hero)
+        assert [a.uid for a in shown.attachments] == table.attachments_on(s, hero)
+
+
+def test_a_view_shows_the_attachments_where_they_are_now() -> None:
+    """A view reads the attachments zone once for all its cards (``table.stats_on``): after an
+    attachment moves to another hero, and another is discarded, the same state's next view
+    shows each hero's stats and traits from the attachments it has then."""
+    s = _table(
+        {
+            "attachments": [
+                {"card": "Citadel Plate", "on": "Gimli"},
+                {"card": "Steward of Gondor", "on": "Gimli"},
+                {"card": "Dwarven Axe", "on": "Gimli"},
+            ]
+        }
+    )
+    aragorn, _, legolas = table.heroes(s, "p1")
+    plate, steward, axe = s.zone("attachments")
+    _shown_as_the_rules_count(s)
+    heroes = view(s, "p1").players[0].heroes
+    assert (heroes[1].hit_points, heroes[1].attack, heroes[2].hit_points) == (9, 4, 4)
+    assert "Gondor" in heroes[1].traits
+    LCG.appliers[AttachmentAttached](s, AttachmentAttached(card=plate, to=legolas))
+    LCG.appliers[CardsDiscarded](s, CardsDiscarded(cards=(steward,)))
+    LCG.appliers[AttachmentAttached](s, AttachmentAttached(card=axe, to=aragorn))
+    _shown_as_the_rules_count(s)
+    heroes = view(s, "p1").players[0].heroes
+    assert (heroes[0].attack, heroes[1].hit_points, heroes[1].attack, heroes[2].hit_points) == (3 + 1, 5, 2, 8)
+    assert "Gondor" not in heroes[1].traits and [a.uid for a in heroes[2].attachments] == [plate]
 
 
 def test_a_trait_in_the_attach_restriction_narrows_the_targets(monkeypatch: pytest.MonkeyPatch) -> None:

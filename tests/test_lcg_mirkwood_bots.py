@@ -12,7 +12,7 @@ from bots.lcg_encounter import composition, reveals
 from bots.lcg_greedy import GreedyBot
 from bots.worlds import LCG_VALUE_FEATURES, LCG_VALUE_WEIGHTS, searchable
 from domain.lcg.cards import CARDS
-from domain.lcg.events import AttackersDeclared, EnemyDefeated, QuestResolved
+from domain.lcg.events import AttackersDeclared, DefenderDeclared, EnemyDefeated, QuestResolved
 from domain.lcg.scenarios import scenario
 from domain.lcg.state import LcgState
 from projections.lcg import view
@@ -105,10 +105,65 @@ def test_a_failed_quest_that_brings_hummerhorns_is_priced_with_their_five_damage
     # At threat 38 the quest failing by 2 raises it to Hummerhorns' engagement cost of 40
     # before the engagement checks: they engage and deal 5 damage to a hero, which kills any
     # of the three. The planner used to keep Gimli and Legolas back for the Forest Spider and
-    # let the quest fail; now every hero quests. At threat 30 the same failure brings nobody.
+    # let the quest fail; now Gimli quests too (4 willpower against the staging area's 2: no
+    # reveal makes it fail by 2), and Legolas stays to kill the spider with Aragorn. At threat
+    # 30 the same failure brings nobody.
     zones = {"staging": ["Hummerhorns", "Old Forest Road"], "p1.engaged": ["Forest Spider"]}
-    assert _committed_at(zones, 38) == {"Aragorn", "Gimli", "Legolas"}
+    assert _committed_at(zones, 38) >= {"Aragorn", "Gimli"}
     assert _committed_at(zones, 30) == {"Aragorn"}
+
+
+def test_an_engaged_spider_s_attack_is_left_to_a_hero_when_that_frees_its_killers_for_the_quest() -> None:
+    # A Forest Spider engaged and no enemy left in the encounter deck: the quest plan used to
+    # price the combat with a defender for each attack first (Aragorn, readied after
+    # committing) and kills with what was left, so that the spider died only if Gimli stayed
+    # back to defend it. Priced by its cheapest plan, the spider's attack falls undefended on
+    # a hero (3 damage) and Aragorn and Legolas kill it, so Gimli's 2 willpower quests too.
+    assert _committed_at({"p1.engaged": ["Forest Spider"], "encounter.discard": _encounter(True)}, 33) == {
+        "Aragorn",
+        "Gimli",
+    }
+
+
+def _combat(zones: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The greedy bot's defenders in a combat phase at Flies and Spiders, and the enemies
+    that die in it; locations in the encounter deck, whose shadow cards do nothing."""
+    run = Run(
+        {
+            "game": {"scenario": MIRKWOOD, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.deal-shadows",
+                "phase": "combat",
+                "threat": {"p1": 34},
+                "zones": {
+                    "quest": [{"card": "Flies and Spiders", "face": "B"}],
+                    "encounter.deck": ["Enchanted Stream", "Forest Gate", "Old Forest Road"],
+                    **zones,
+                },
+            },
+        }
+    )
+    for _ in range(60):
+        state = cast(LcgState, run.game.state)
+        decision = state.pending
+        if decision is None or state.phase != "combat":
+            break
+        run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+    defenders = [run.label(e.defender) for e in run.log if isinstance(e, DefenderDeclared) and e.defender is not None]
+    return defenders, [run.label(e.enemy) for e in run.log if isinstance(e, EnemyDefeated)]
+
+
+def test_three_heroes_do_not_defend_three_attacks_when_a_hero_left_ready_kills() -> None:
+    # Two Forest Spiders (one a point from death) and Dol Guldur Orcs attack three ready
+    # heroes. Defending each attack with a hero that survives it (Legolas takes 1 damage from
+    # the Orcs) left nobody to attack, round after round; the plan of the whole combat
+    # defends one spider with Aragorn and leaves the others to the heroes' hit points, and
+    # Gimli and Legolas kill the wounded spider and the Orcs (Legolas' 2 progress besides).
+    defenders, killed = _combat(
+        {"p1.engaged": [{"card": "Forest Spider", "damage": 3}, "Forest Spider", "Dol Guldur Orcs"]}
+    )
+    assert "Legolas" not in defenders and len(defenders) <= 2
+    assert sorted(killed) == ["Dol Guldur Orcs", "Forest Spider"]
 
 
 def _value(zones: dict[str, Any], threat: int = 29) -> float:

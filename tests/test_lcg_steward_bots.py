@@ -18,7 +18,7 @@ from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import SCENARIOS, load
 from domain.lcg.state import LcgState
-from projections.lcg import TableView, play_view, view
+from projections.lcg import CardView, TableView, play_view, view
 from tools.fixtures import Run
 
 load()  # every scenario registered, for the parametrization
@@ -62,16 +62,30 @@ def test_aragorn_readies_when_nothing_is_saved_for() -> None:
     assert _greedy(_aragorn_commits(["Gondorian Spearman"]).game) == ("yes",)
 
 
+def _identity(card: CardView) -> CardView:
+    """Which card ``card`` is, and what is attached to it (no stats, no text)."""
+    attachments = [_identity(a) for a in card.attachments]
+    return CardView(uid=card.uid, code=card.code, name=card.name, type=card.type, attachments=attachments)
+
+
 def _out_of_play_emptied(table: TableView, seat: str) -> TableView:
-    """``table`` with the piles a rollout's view leaves empty emptied (no bot reads them)."""
+    """``table`` with the piles a rollout's view leaves empty emptied (no bot reads them),
+    and the encounter cards out of play shown by their identity alone."""
     players = [p if p.seat == seat else msgspec.structs.replace(p, discard=[]) for p in table.players]
-    return msgspec.structs.replace(table, players=players, corsair_discard=[])
+    return msgspec.structs.replace(
+        table,
+        players=players,
+        corsair_discard=[],
+        encounter_discard=[_identity(c) for c in table.encounter_discard],
+        victory=[_identity(c) for c in table.victory],
+    )
 
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_the_rollout_view_is_the_seats_view_and_leads_the_greedy_bot_to_the_same_answers(scenario: str) -> None:
     """Rollouts read ``play_view``: at every decision of whole games of each scenario it is
-    the seat's own view but for the piles no bot reads, and the greedy bot answers from it as
+    the seat's own view but for the piles no bot reads and the encounter cards out of play
+    shown by their identity, and the greedy bot answers from it as
     it does from the seat's view (the burgle attempts read the encounter discard pile and the
     card turned up, the fleet the ships offered: a view without them led the rollouts astray)."""
     deck = playable_part(ready_made()["aragorn-gimli-legolas"])

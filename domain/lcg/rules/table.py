@@ -219,53 +219,68 @@ def modifier_source(s: LcgState, source: Uid | None, uid: Uid) -> str:
 def stat(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None = None) -> int:
     """The card's current value of ``which`` (never below zero); with ``parts``, each term
     of the sum is also put there with where it comes from (see :func:`stat_parts`)."""
+    on = attachments_on(s, uid) if s.zones.get("attachments") else []
+    return _stats(s, uid, (which,), on, parts)[0]
+
+
+def stats_on(s: LcgState, uid: Uid, whiches: tuple[str, ...], on: list[Uid]) -> list[int]:
+    """:func:`stat` of each of ``whiches``, for a caller that has the card's attachments
+    (``on``: :func:`attachments_on`, as a view groups the whole zone by host once): a view
+    shows about 25 cards with 2 to 5 stats each, and each :func:`stat` reads the whole
+    attachments zone, the card, its text and the hooks in the game again."""
+    return _stats(s, uid, whiches, on, None)
+
+
+def _stats(
+    s: LcgState, uid: Uid, whiches: tuple[str, ...], on: list[Uid], parts: list[tuple[str, int]] | None
+) -> list[int]:
+    """The one sum behind :func:`stat` and :func:`stats_on`: printed value, lasting effects,
+    the card's own text, its attachments ``on`` it, the auras in play."""
     card = s.cards[uid]
     code = card.code
-    value = _printed(card, code, which)
-    if parts is not None:
-        parts.append(("printed", value))
     modifiers = s.modifiers
-    if modifiers:
-        if parts is None:
-            value += s.modifier_total(uid, which)
-        else:
-            for m in modifiers:
-                if m.target == uid and m.stat == which:
-                    value += m.amount
-                    parts.append((modifier_source(s, m.source, uid), m.amount))
+    mine = [m for m in modifiers if m.target == uid] if modifiers else []
     passive = text_of(code).stat
-    if passive is not None and not blank(s, uid):
-        extra = passive(s, uid, which)
-        value += extra
-        if parts is not None and extra:
-            parts.append(("its own text", extra))
-    if s.zones.get("attachments"):
-        value += _from_attachments(s, uid, which, parts)
-    for aura in in_game(s, AURAS):
-        extra = aura(s, uid, which)
-        value += extra
-        if parts is not None and extra:
-            parts.append(("an effect in play", extra))
-    return value if value > 0 else 0
+    own = passive is not None and not blank(s, uid)
+    cards = s.cards
+    hosts: list[tuple[Uid, Callable[[LcgState, Uid, Uid, str], int]]] = []
+    for a in on:
+        host = text_of(cards[a].code).host
+        if host is not None and host.stat is not None:
+            hosts.append((a, host.stat))
+    auras = in_game(s, AURAS)
+    values: list[int] = []
+    for which in whiches:
+        value = _printed(card, code, which)
+        if parts is not None:
+            parts.append(("printed", value))
+        for m in mine:
+            if m.stat == which:
+                value += m.amount
+                if parts is not None:
+                    parts.append((modifier_source(s, m.source, uid), m.amount))
+        if own and passive is not None:
+            extra = passive(s, uid, which)
+            value += extra
+            if parts is not None and extra:
+                parts.append(("its own text", extra))
+        for a, gives in hosts:
+            extra = gives(s, a, uid, which)
+            value += extra
+            if parts is not None and extra:
+                parts.append((name(s, a), extra))
+        for aura in auras:
+            extra = aura(s, uid, which)
+            value += extra
+            if parts is not None and extra:
+                parts.append(("an effect in play", extra))
+        values.append(value if value > 0 else 0)
+    return values
 
 
 def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:
     """Whether the card has ``keyword`` now: printed, or given by a passive text."""
     return CARDS[s.cards[uid].code].has(keyword) or any(aura(s, uid, keyword) for aura in in_game(s, KEYWORD_AURAS))
-
-
-def _from_attachments(s: LcgState, uid: Uid, which: str, parts: list[tuple[str, int]] | None = None) -> int:
-    """What the attachments on a card add to one of its stats (Citadel Plate, Dark Knowledge)."""
-    total = 0
-    cards = s.cards
-    for a in attachments_on(s, uid):
-        host = text_of(cards[a].code).host
-        if host is not None and host.stat is not None:
-            extra = host.stat(s, a, uid, which)
-            total += extra
-            if parts is not None and extra:
-                parts.append((name(s, a), extra))
-    return total
 
 
 def has_trait(s: LcgState, uid: Uid, trait: str) -> bool:
@@ -289,11 +304,16 @@ TRAIT_AURAS: list[Callable[[LcgState, Uid], tuple[str, ...]]] = []
 
 def traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
     """Printed traits, then those its attachments and passive texts give."""
+    return traits_on(s, uid, attachments_on(s, uid) if s.zones.get("attachments") else [])
+
+
+def traits_on(s: LcgState, uid: Uid, on: list[Uid]) -> tuple[str, ...]:
+    """:func:`traits`, for a caller that has the card's attachments ``on`` (:func:`stats_on`)."""
     printed = CARDS[s.cards[uid].code].traits
     given = [t for aura in TRAIT_AURAS for t in aura(s, uid)]
-    if not s.zones.get("attachments") and not given:
+    if not on and not given:
         return printed
-    gained = [t for a in attachments_on(s, uid) for t in _host(s, a).traits] + given
+    gained = [t for a in on for t in _host(s, a).traits] + given
     return (*printed, *dict.fromkeys(t for t in gained if t not in printed))
 
 
@@ -357,13 +377,15 @@ def other_groups(s: LcgState, uid: Uid) -> int:
     return 0
 
 
-def global_value(s: LcgState, uid: Uid, which: str) -> int:
+def global_value(s: LcgState, uid: Uid, which: str, on: list[Uid] | None = None) -> int:
     """A stat as the players are told it: a global value whole, what the other groups placed
     on their copies counted in it (the rules' own count, ``quest_points`` or ``hit_points``,
     is what this group's own tokens must still reach). Rulebook, Global Values: "the event
     organizer sets the global quest point value for quest stage 1B to 128 and announces this
-    value to the players"."""
-    return stat(s, uid, which) + other_groups(s, uid)
+    value to the players". ``on``: the card's attachments, for a caller that has them
+    (:func:`stats_on`)."""
+    own = stat(s, uid, which) if on is None else _stats(s, uid, (which,), on, None)[0]
+    return own + other_groups(s, uid)
 
 
 def threat_of(s: LcgState, uid: Uid) -> int:

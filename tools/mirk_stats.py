@@ -1,0 +1,156 @@
+"""Where the greedy bot's games of Passage through Mirkwood are lost: ``python -m tools.mirk_stats
+FIRST LAST`` plays seeds FIRST to LAST as ``westmarch bench-bots --scenario passage-through-mirkwood
+--bots greedy`` does (solo, the Aragorn, Gimli and Legolas deck, the same seeds give the same games)
+and prints, over the games:
+
+- how they ended (the reason, the stage, which stage 3), and the round they ended in;
+- the round each stage was reached in, and the threat then;
+- the threat raised, by stage and by cause (the rule that raised it: the refresh phase's point,
+  a failed quest, an undefended attack's shadow, ...);
+- the quests that failed and by how much, by stage;
+- the heroes destroyed, by stage;
+- the enemies engaged (by name) and the threat at the end of the lost games, by stage.
+
+``--games`` lists each lost game on a line (seed, stage, round, threat, reason).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+from statistics import mean
+from typing import cast
+
+from domain.lcg import events as ev
+from domain.lcg.cards import CARDS
+from domain.lcg.rules import table
+from domain.lcg.state import LcgState
+from tools.bench_bots import Row, seated, won
+from tools.games import kind
+
+ROW = Row("lcg", "passage-through-mirkwood", "standard", "greedy", "")
+
+
+def _stage(s: LcgState) -> str:
+    quest = table.quest_card(s)
+    if quest is None:
+        return "?"
+    d = table.defn(s, quest)
+    return f"{d.stage}" if d.stage != 3 else f"3 {d.name}"
+
+
+@dataclass
+class Record:
+    seed: int
+    won: bool = False
+    reason: str = ""
+    stage: str = ""
+    round: int = 0
+    threat: int = 0
+    reached: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """The round each stage was reached in, and the threat then."""
+    raised: Counter[tuple[str, str]] = field(default_factory=Counter)
+    failed: list[tuple[str, int]] = field(default_factory=list)
+    """Each failed quest: the stage, and by how much it failed."""
+    heroes_lost: list[tuple[str, str, int]] = field(default_factory=list)
+    """Each hero destroyed: its name, the stage and the round."""
+    engaged: Counter[str] = field(default_factory=Counter)
+
+
+def play(seed: int) -> Record:
+    """One game of the bench-bots row, seed ``seed``, recorded."""
+    game, bots = seated(ROW, seed)
+    seat = next(iter(bots))
+    view = kind("lcg").view
+    rec = Record(seed)
+    eliminated: str | None = None
+    state = cast(LcgState, game.state)
+    while state.pending is not None:
+        decision = state.pending
+        choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
+        for event in game.answer(decision.seat, decision.id, choice):
+            after = cast(LcgState, game.state)
+            stage = _stage(after)
+            if isinstance(event, ev.QuestStageRevealed) and stage not in rec.reached:
+                rec.reached[stage] = (after.round, after.players[seat].threat)
+            elif isinstance(event, ev.QuestResolved) and event.willpower < event.threat:
+                rec.failed.append((stage, event.threat - event.willpower))
+            elif isinstance(event, ev.ThreatRaised):
+                rec.raised[(stage, event.cause.rule if event.cause else "?")] += event.amount
+            elif isinstance(event, ev.CharacterDestroyed) and CARDS[after.cards[event.card].code].type == "hero":
+                rec.heroes_lost.append((CARDS[after.cards[event.card].code].name, stage, after.round))
+            elif isinstance(event, ev.EnemyEngaged):
+                rec.engaged[CARDS[after.cards[event.enemy].code].name] += 1
+            elif isinstance(event, ev.PlayerEliminated):
+                eliminated = event.reason
+        state = cast(LcgState, game.state)
+    rec.won, rec.reason = won(game, ROW, eliminated)
+    rec.stage = _stage(state)
+    rec.round = state.round
+    rec.threat = state.players[seat].threat
+    return rec
+
+
+def report(records: list[Record], each: bool = False) -> list[str]:
+    """The lines printed for ``records``."""
+    lost = [r for r in records if not r.won]
+    lines = [f"won {sum(r.won for r in records)} of {len(records)}"]
+    lines.append(
+        "endings: " + ", ".join(f"{k} {n}" for k, n in Counter((r.stage, r.reason) for r in records).most_common())
+    )
+    for stage in sorted({s for r in records for s in r.reached}):
+        there = [r.reached[stage] for r in records if stage in r.reached]
+        lines.append(
+            f"reached stage {stage}: {len(there)} games, round {mean(x for x, _ in there):.1f}, "
+            f"threat {mean(t for _, t in there):.1f}"
+        )
+    if lost:
+        lines.append(
+            f"lost games: round {mean(r.round for r in lost):.1f}, threat {mean(r.threat for r in lost):.1f}; "
+            "by stage: "
+            + ", ".join(
+                f"{s} {n} (threat {mean(r.threat for r in lost if r.stage == s):.1f}, "
+                f"round {mean(r.round for r in lost if r.stage == s):.1f})"
+                for s, n in Counter(r.stage for r in lost).most_common()
+            )
+        )
+    raised: Counter[tuple[str, str]] = Counter()
+    for r in records:
+        raised.update(r.raised)
+    lines.append("threat raised a game (stage, cause):")
+    lines.extend(f"  {s} {rule}: {n / len(records):.2f}" for (s, rule), n in raised.most_common(14))
+    failed = Counter(s for r in records for s, _ in r.failed)
+    lines.append(
+        "failed quests a game: "
+        + ", ".join(
+            f"{s} {n / len(records):.2f} (by {mean(m for r in records for x, m in r.failed if x == s):.1f})"
+            for s, n in failed.most_common()
+        )
+    )
+    heroes = Counter((name, s) for r in records for name, s, _ in r.heroes_lost)
+    lines.append("heroes destroyed: " + ", ".join(f"{n}@{s} {k}" for (n, s), k in heroes.most_common()))
+    engaged: Counter[str] = Counter()
+    for r in records:
+        engaged.update(r.engaged)
+    lines.append("enemies engaged: " + ", ".join(f"{k} {n}" for k, n in engaged.most_common()))
+    if each:
+        for r in lost:
+            lines.append(
+                f"  seed {r.seed}: stage {r.stage}, round {r.round}, threat {r.threat}, {r.reason}, "
+                f"heroes lost {[n for n, _, _ in r.heroes_lost]}"
+            )
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    each = "--games" in argv
+    first, last = (int(a) for a in argv if a != "--games")
+    for line in report([play(seed) for seed in range(first, last + 1)], each):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -709,6 +709,8 @@ _RULE_OPTIONS = {
     ("thftd-034.response", "yes"): N_("to pay 5 resources together to repair and upgrade a ship"),  # Belfalas Shipyard
     ("thftd-034.response", "no"): N_("not to pay"),
     ("lcg.event.response", "yes"): N_("to play it"),  # an event played in response (Hasty Stroke)
+    ("core-078.response", "yes"): N_("to search the top 5 cards of their deck"),  # Mountains of Mirkwood
+    ("core-078.response", "no"): N_("not to search their deck"),
 }
 """Options whose words depend on the question: a ``yes`` that is not a plain Yes."""
 

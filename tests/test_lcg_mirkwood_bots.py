@@ -143,12 +143,7 @@ def _combat(zones: dict[str, Any]) -> tuple[list[str], list[str]]:
             },
         }
     )
-    for _ in range(60):
-        state = cast(LcgState, run.game.state)
-        decision = state.pending
-        if decision is None or state.phase != "combat":
-            break
-        run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+    _greedy_combat(run, 60)
     defenders = [run.label(e.defender) for e in run.log if isinstance(e, DefenderDeclared) and e.defender is not None]
     return defenders, [run.label(e.enemy) for e in run.log if isinstance(e, EnemyDefeated)]
 
@@ -227,12 +222,7 @@ def _attacks(zones: dict[str, Any], scenario: str = MIRKWOOD) -> tuple[list[str]
             "position": {"at": "lcg.combat.player-attacks", "phase": "combat", "threat": {"p1": 29}, "zones": zones},
         }
     )
-    for _ in range(20):
-        state = cast(LcgState, run.game.state)
-        decision = state.pending
-        if decision is None or state.phase != "combat":
-            break
-        run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+    _greedy_combat(run, 20)
     attacked = [run.label(e.enemy) for e in run.log if isinstance(e, AttackersDeclared)]
     return attacked, [run.label(e.enemy) for e in run.log if isinstance(e, EnemyDefeated)]
 
@@ -332,3 +322,13 @@ def test_with_faramir_ready_an_ally_of_no_willpower_quests_and_faramir_boosts_th
         assert decision is not None
         run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
     assert [e.willpower for e in resolved] == [2 + 2 + 1 + 0 + 4]
+
+
+def _greedy_combat(run: Run, most: int) -> None:
+    """The greedy bot answers ``run``'s decisions while the combat phase lasts (at most ``most``)."""
+    for _ in range(most):
+        state = cast(LcgState, run.game.state)
+        decision = state.pending
+        if decision is None or state.phase != "combat":
+            return
+        run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))

@@ -14,8 +14,8 @@ SEEDS = range(1, 5)
 
 def test_the_same_seeds_end_as_the_bench_rows_games() -> None:
     """Seeds 1-4 end as bench-bots' greedy row ends them (the same losses), and what is
-    recorded holds together: every game reached stage 1 in round 1, a later stage only in a
-    later round, and the first line of the report counts the games."""
+    recorded holds together: every game reached stage 1 at the setup (round 0, at its
+    starting threat), a later stage only in a round of play, and the first line of the report counts the games."""
     records = [recorded(seed) for seed in SEEDS]
     tally = Tally()
     for i, seed in enumerate(SEEDS):
@@ -23,7 +23,7 @@ def test_the_same_seeds_end_as_the_bench_rows_games() -> None:
     assert Counter(r.reason for r in records if not r.won) == tally.losses
     assert sum(r.won for r in records) == tally.wins
     for r in records:
-        assert r.reached["1"] == (1, 32)
+        assert r.reached["1"] == (0, 32)
         assert all(rnd >= 1 for stage, (rnd, _) in r.reached.items() if stage != "1")
         assert r.stage in r.reached
     assert report(records)[0] == f"won {tally.wins} of {len(SEEDS)}"

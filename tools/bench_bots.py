@@ -37,7 +37,9 @@ from uuid import uuid4
 from bots import Bot, make_bot
 from bots.search import Budget, SearchBot, wilson
 from domain.game import Game
+from domain.kernel.decisions import Choice, Decision
 from domain.kernel.events import Event
+from domain.kernel.state import State
 from domain.rulesets import ruleset
 from projections.i18n import gettext, say
 from tools.games import kind
@@ -220,28 +222,87 @@ def seated(row: Row, seed: int, index: int = 0, budget: Budget | None = None) ->
     return game, bots
 
 
-def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
+class Observer:
+    """What a tool that studies the bench's games sees of each game :func:`observed` plays
+    (tools/mirk_stats.py, tools/lonely_stats.py, tools/dread_stats.py); each hook does
+    nothing unless overridden. The state is the game's own, changed in place as the events
+    are applied: read it in the hook, keep what is read, not the state."""
+
+    def asked(self, decision: Decision, state: State) -> None:
+        """``decision`` is pending, before its seat's bot answers it."""
+
+    def answered(self, decision: Decision, choice: Choice, state: State) -> None:
+        """The bot chose ``choice``; its events are not applied yet."""
+
+    def before(self, event: Event, state: State) -> None:
+        """``event`` is about to be applied to ``state``."""
+
+    def after(self, event: Event, state: State) -> None:
+        """``event`` has just been applied to ``state``."""
+
+    def ended(self, state: State) -> None:
+        """The game is over; ``state`` is its last."""
+
+
+class _Watching:
+    """An :class:`Observer` as the game's :class:`~domain.kernel.runtime.Watcher`, noting
+    the reason a player was eliminated (how the LCG rows' losses are told)."""
+
+    def __init__(self, state: Callable[[], State], observer: Observer) -> None:
+        self.state = state
+        self.observer = observer
+        self.eliminated: str | None = None
+
+    def before(self, event: Event) -> None:
+        self.observer.before(event, self.state())
+
+    def after(self, event: Event) -> None:
+        if type(event).__name__ == "PlayerEliminated":
+            self.eliminated = str(getattr(event, "reason", ""))
+        self.observer.after(event, self.state())
+
+
+def observed(
+    row: Row,
+    seed: int,
+    observer: Observer,
+    index: int = 0,
+    budget: Budget | None = None,
+    tally: Tally | None = None,
+) -> tuple[bool, str]:
+    """Play game ``index`` of ``row`` at ``seed`` to its end as the bench plays it, shown to
+    ``observer`` decision by decision and event by event; the bots' CPU time, decisions and
+    search counts are added to ``tally``. Returns whether the side measured won, and the
+    reason the game ended."""
     game, bots = seated(row, seed, index, budget)
     view = kind(row.game).view
+    watching = _Watching(lambda: game.state, observer)
     state = game.state
-    eliminated: str | None = None
     while state.pending is not None:
         decision = state.pending
+        observer.asked(decision, state)
         started = _cpu()
         choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
-        tally.cpu += _cpu() - started
-        tally.decisions += 1
-        for event in game.answer(decision.seat, decision.id, choice):
-            if type(event).__name__ == "PlayerEliminated":
-                eliminated = str(getattr(event, "reason", ""))
+        if tally is not None:
+            tally.cpu += _cpu() - started
+            tally.decisions += 1
+        observer.answered(decision, choice, state)
+        game.answer(decision.seat, decision.id, choice, watching)
         state = game.state
-    for bot in bots.values():
-        if isinstance(bot, SearchBot):
-            tally.searched += bot.searched
-            tally.deviated += bot.deviated
-            tally.rollouts += bot.rollouts
-            tally.searching += bot.searching
-    victory, reason = won(game, row, eliminated)
+    observer.ended(state)
+    if tally is not None:
+        for bot in bots.values():
+            if isinstance(bot, SearchBot):
+                tally.searched += bot.searched
+                tally.deviated += bot.deviated
+                tally.rollouts += bot.rollouts
+                tally.searching += bot.searching
+    return won(game, row, watching.eliminated)
+
+
+def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
+    """One game of ``row``, counted into ``tally``."""
+    victory, reason = observed(row, seed, Observer(), index, budget, tally)
     tally.games += 1
     tally.wins += victory
     if not victory:

@@ -14,16 +14,16 @@ import argparse
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
 from typing import cast
 
+from domain.kernel.decisions import Choice, Decision
 from domain.kernel.events import Event
+from domain.kernel.state import State
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.cards.hunt_for_the_dreadnaught import DESTROY, DREADNAUGHT
 from domain.lcg.state import LcgState
-from tools.bench_bots import Row, seated, won
-from tools.games import kind
+from tools.bench_bots import Observer, Row, observed
 
 ROW = Row("lcg", "hunt-for-the-dreadnaught", "standard", "greedy", "")
 CANCEL_RULE = "thftd-005.response"
@@ -49,7 +49,7 @@ def _is_ship_card(s: LcgState, uid: int) -> bool:
 
 
 @dataclass
-class _Game:
+class _Game(Observer):
     """What one game's events say, as they come."""
 
     tally: Tally
@@ -70,6 +70,13 @@ class _Game:
         if self.attacks and self.stage2 is not None:
             self.attacks.pop()
             self.tally.dreadnaught_attacks[f"round {self.round - self.stage2} cancelled, {self.ship_quested(s)}"] += 1
+
+    def answered(self, decision: Decision, choice: Choice, state: State) -> None:
+        if decision.rule == CANCEL_RULE and choice == ("yes",):
+            self.cancelled(cast(LcgState, state))
+
+    def after(self, event: Event, state: State) -> None:
+        self.seen(cast(LcgState, state), event)
 
     def seen(self, s: LcgState, e: Event) -> None:
         if isinstance(e, ev.RoundBegan):
@@ -105,22 +112,8 @@ class _Game:
 
 def play(seed: int, tally: Tally) -> None:
     """One game of the bench's row at ``seed``, its events counted into ``tally``."""
-    game, bots = seated(ROW, seed)
-    view = kind("lcg").view
     seen = _Game(tally)
-    eliminated: str | None = None
-    state = game.state
-    while state.pending is not None:
-        decision = state.pending
-        choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
-        if decision.rule == CANCEL_RULE and choice == ("yes",):
-            seen.cancelled(cast(LcgState, state))
-        for event in game.answer(decision.seat, decision.id, choice):
-            seen.seen(cast(LcgState, game.state), event)
-            if isinstance(event, ev.PlayerEliminated):
-                eliminated = event.reason
-        state = game.state
-    victory, reason = won(game, ROW, eliminated)
+    victory, reason = observed(ROW, seed, seen)
     where = "flipped" if seen.flipped else seen.stage()
     tally.games += 1
     tally.endings[f"{where} {'won' if victory else reason}"] += 1

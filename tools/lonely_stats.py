@@ -20,19 +20,22 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
 from statistics import mean
 from typing import cast
 
+from domain.kernel.decisions import Choice, Decision
+from domain.kernel.events import Event
+from domain.kernel.state import State
 from domain.lcg import events as ev
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState
-from tools.bench_bots import Row, seated, won
-from tools.games import kind
+from tools.bench_bots import Observer, Row, observed
 
 ROW = Row("lcg", "the-lonely-mountain", "standard", "greedy", "")
 SMAUG_THE_MAGNIFICENT = "otd-041"
 THE_LONELY_MOUNTAIN = "otd-043"
+SEAT = "p1"
+"""The one player's seat."""
 
 
 @dataclass
@@ -93,45 +96,59 @@ def _commit(s: LcgState, seat: str) -> Commit:
     )
 
 
+class _Recorder(Observer):
+    """Records one game into ``rec``."""
+
+    def __init__(self, rec: Record) -> None:
+        self.rec = rec
+        self.rule = ""
+        """The rule of the decision being answered."""
+
+    def asked(self, decision: Decision, state: State) -> None:
+        s = cast(LcgState, state)
+        if _stage(s) == 3:
+            self._progress(s)
+            if decision.rule == "lcg.quest.commit":
+                self.rec.commits.append(_commit(s, SEAT))
+
+    def answered(self, decision: Decision, choice: Choice, state: State) -> None:
+        self.rule = decision.rule
+
+    def after(self, event: Event, state: State) -> None:
+        s = cast(LcgState, state)
+        rec = self.rec
+        if isinstance(event, ev.QuestStageRevealed) and event.side == "A":
+            stage = table.defn(s, event.card).stage
+            if stage == 3 and rec.advanced is None:
+                rec.advanced = s.round
+                rec.allies = len(s.zone(f"{SEAT}.allies"))
+                rec.willpower = sum(table.willpower(s, u) for u in s.in_play(SEAT))
+                rec.threat_then = s.players[SEAT].threat
+            if stage == 4:
+                rec.to_stage_4.append(self.rule)
+        elif isinstance(event, ev.QuestResolved) and _stage(s) == 3:
+            rec.quests.append((event.willpower, event.threat))
+        elif isinstance(event, ev.DamageDealt) and s.cards[event.card].code == SMAUG_THE_MAGNIFICENT:
+            rec.smaug_damage += event.amount
+        elif isinstance(event, ev.ThreatRaised):
+            rec.raised[(_stage(s), event.cause.rule if event.cause else "?")] += event.amount
+
+    def ended(self, state: State) -> None:
+        s = cast(LcgState, state)
+        if _stage(s) == 3:
+            self._progress(s)
+        self.rec.threat = s.players[SEAT].threat
+
+    def _progress(self, s: LcgState) -> None:
+        quest = table.quest_card(s)
+        if quest is not None:
+            self.rec.progress = max(self.rec.progress, s.cards[quest].progress)
+
+
 def play(seed: int) -> Record:
     """One game of the bench-bots row, seed ``seed``, recorded."""
-    game, bots = seated(ROW, seed)
-    seat = next(iter(bots))
-    view = kind("lcg").view
     rec = Record(seed)
-    eliminated: str | None = None
-    state = cast(LcgState, game.state)
-    while state.pending is not None:
-        decision = state.pending
-        if decision.rule == "lcg.quest.commit" and _stage(state) == 3:
-            rec.commits.append(_commit(state, seat))
-        choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
-        before = state
-        for event in game.answer(decision.seat, decision.id, choice):
-            after = cast(LcgState, game.state)
-            if isinstance(event, ev.QuestStageRevealed) and event.side == "A":
-                stage = table.defn(after, event.card).stage
-                if stage == 3 and rec.advanced is None:
-                    rec.advanced = before.round
-                    rec.allies = len(before.zone(f"{seat}.allies"))
-                    rec.willpower = sum(table.willpower(before, u) for u in before.in_play(seat))
-                    rec.threat_then = before.players[seat].threat
-                if stage == 4:
-                    rec.to_stage_4.append(decision.rule)
-            elif isinstance(event, ev.QuestResolved) and _stage(before) == 3:
-                rec.quests.append((event.willpower, event.threat))
-            elif isinstance(event, ev.DamageDealt) and after.cards[event.card].code == SMAUG_THE_MAGNIFICENT:
-                rec.smaug_damage += event.amount
-            elif isinstance(event, ev.ThreatRaised):
-                rec.raised[(_stage(before), event.cause.rule if event.cause else "?")] += event.amount
-            elif isinstance(event, ev.PlayerEliminated):
-                eliminated = event.reason
-        state = cast(LcgState, game.state)
-        quest = table.quest_card(state)
-        if quest is not None and _stage(state) == 3:
-            rec.progress = max(rec.progress, state.cards[quest].progress)
-    rec.won, rec.reason = won(game, ROW, eliminated)
-    rec.threat = state.players[seat].threat
+    rec.won, rec.reason = observed(ROW, seed, _Recorder(rec))
     return rec
 
 

@@ -19,18 +19,20 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
 from statistics import mean
 from typing import cast
 
+from domain.kernel.events import Event
+from domain.kernel.state import State
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState
-from tools.bench_bots import Row, seated, won
-from tools.games import kind
+from tools.bench_bots import Observer, Row, observed
 
 ROW = Row("lcg", "passage-through-mirkwood", "standard", "greedy", "")
+SEAT = "p1"
+"""The one player's seat."""
 
 
 def _stage(s: LcgState) -> str:
@@ -59,37 +61,35 @@ class Record:
     engaged: Counter[str] = field(default_factory=Counter)
 
 
+class _Recorder(Observer):
+    """Records one game's events into ``rec``."""
+
+    def __init__(self, rec: Record) -> None:
+        self.rec = rec
+
+    def after(self, event: Event, state: State) -> None:
+        s = cast(LcgState, state)
+        rec = self.rec
+        if isinstance(event, ev.QuestStageRevealed):
+            rec.reached.setdefault(_stage(s), (s.round, s.players[SEAT].threat))
+        elif isinstance(event, ev.QuestResolved) and event.willpower < event.threat:
+            rec.failed.append((_stage(s), event.threat - event.willpower))
+        elif isinstance(event, ev.ThreatRaised):
+            rec.raised[(_stage(s), event.cause.rule if event.cause else "?")] += event.amount
+        elif isinstance(event, ev.CharacterDestroyed) and CARDS[s.cards[event.card].code].type == "hero":
+            rec.heroes_lost.append((CARDS[s.cards[event.card].code].name, _stage(s), s.round))
+        elif isinstance(event, ev.EnemyEngaged):
+            rec.engaged[CARDS[s.cards[event.enemy].code].name] += 1
+
+    def ended(self, state: State) -> None:
+        s = cast(LcgState, state)
+        self.rec.stage, self.rec.round, self.rec.threat = _stage(s), s.round, s.players[SEAT].threat
+
+
 def play(seed: int) -> Record:
     """One game of the bench-bots row, seed ``seed``, recorded."""
-    game, bots = seated(ROW, seed)
-    seat = next(iter(bots))
-    view = kind("lcg").view
     rec = Record(seed)
-    eliminated: str | None = None
-    state = cast(LcgState, game.state)
-    while state.pending is not None:
-        decision = state.pending
-        choice = bots[decision.seat].choose(decision, partial(view, state, decision.seat))
-        for event in game.answer(decision.seat, decision.id, choice):
-            after = cast(LcgState, game.state)
-            stage = _stage(after)
-            if isinstance(event, ev.QuestStageRevealed) and stage not in rec.reached:
-                rec.reached[stage] = (after.round, after.players[seat].threat)
-            elif isinstance(event, ev.QuestResolved) and event.willpower < event.threat:
-                rec.failed.append((stage, event.threat - event.willpower))
-            elif isinstance(event, ev.ThreatRaised):
-                rec.raised[(stage, event.cause.rule if event.cause else "?")] += event.amount
-            elif isinstance(event, ev.CharacterDestroyed) and CARDS[after.cards[event.card].code].type == "hero":
-                rec.heroes_lost.append((CARDS[after.cards[event.card].code].name, stage, after.round))
-            elif isinstance(event, ev.EnemyEngaged):
-                rec.engaged[CARDS[after.cards[event.enemy].code].name] += 1
-            elif isinstance(event, ev.PlayerEliminated):
-                eliminated = event.reason
-        state = cast(LcgState, game.state)
-    rec.won, rec.reason = won(game, ROW, eliminated)
-    rec.stage = _stage(state)
-    rec.round = state.round
-    rec.threat = state.players[seat].threat
+    rec.won, rec.reason = observed(ROW, seed, _Recorder(rec))
     return rec
 
 

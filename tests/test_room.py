@@ -492,21 +492,31 @@ def test_a_take_back_in_an_epic_group_moves_the_group(server: ThreadedServer) ->
         sheet = epics.GetEpic(epb.GetEpicRequest(organizer_token=created.organizer_token))
         assert [g.game_id for g in sheet.groups] == [branch, created.groups[1].game_id]
 
-        def counted() -> int:
-            sheet = epics.GetEpic(epb.GetEpicRequest(organizer_token=created.organizer_token))
-            return sum(sheet.groups[0].contributed.values())
+        service = server.servicer.service
+
+        def placed_after(version: int) -> bool:
+            """Whether the group's log placed a contribution after ``version``: once it did,
+            a take-back to ``version`` is refused (the take-back has the organizer follow
+            the group first, so whether it counted them yet does not matter)."""
+            events = server.app.history(UUID(branch), gt=version)
+            return any(organizer.contributions(service.state(UUID(branch)), events).values())
 
         bot = make_bot("greedy", 5, "lcg")  # p1 plays well enough to quest past stage 1A
-        for n in range(2000):  # on until something is counted after one of p1's decisions
+        answered: int | None = None  # the version of p1's last decision
+        for n in range(2000):  # on until the group contributes after one of p1's decisions
             view = stub.GetView(pb.GetViewRequest(game_id=branch, token=first["p1"])).view
             if view.over:
                 raise AssertionError("the group never contributed")
             if not view.HasField("decision"):
                 continue
-            # counted once p1's decision is pending (the bot seat cannot move meanwhile): a count
-            # taken before the view could rise by the bot's move before p1's decision, which a
-            # take-back of p1's decision does not undo
-            before = counted()
+            # p1's decision is pending: the bot seat cannot move, so the log read is whole (the
+            # bot's moves after p1's decision are played on threads of the server's own)
+            if answered is not None and placed_after(answered):
+                with pytest.raises(grpc.RpcError) as refused:
+                    stub.TakeBack(pb.TakeBackRequest(game_id=branch, token=first["p1"]))
+                assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+                assert "the organizer has counted what the group did after version" in (refused.value.details() or "")
+                break
             mine = decision_from_pb(view.decision)
             table = msgspec.json.decode(view.table, type=TableView)
             stub.SubmitDecision(
@@ -518,17 +528,11 @@ def test_a_take_back_in_an_epic_group_moves_the_group(server: ThreadedServer) ->
                     command_id=f"e{n}",
                 )
             )
-            if counted() > before:
-                with pytest.raises(grpc.RpcError) as refused:
-                    stub.TakeBack(pb.TakeBackRequest(game_id=branch, token=first["p1"]))
-                assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
-                assert "the organizer has counted what the group did after version" in (refused.value.details() or "")
-                break
+            answered = mine.id
         else:
             raise AssertionError("nothing was counted after p1's decisions")
         play(stub, first, branch, seed=1)
         play(stub, second, created.groups[1].game_id, seed=2)
-        service = server.servicer.service
         sheet = epics.GetEpic(epb.GetEpicRequest(organizer_token=created.organizer_token))
         for group in sheet.groups:  # the organizer's count of each group is what its log placed
             game_id = UUID(group.game_id)

@@ -645,6 +645,12 @@ class GreedyBot:
             planned=lcg_plans.plans_defence(view, me),
             cancelled=_feints(me),
         )
+        # The Lonely Mountain's 2B: a won quest burgles a treasure, and its progress only serves the location
+        held = lcg_hobbit.success_cost(view, me)
+        if held is not None:
+            plan = dataclasses.replace(
+                plan, success_cost=held, useful=min(plan.useful, lcg_hobbit.useful_progress(view))
+            )
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:

@@ -106,6 +106,11 @@ class Round:
     planned: bool = False
     """The combat priced by its cheapest plan (``defence``), as the greedy bot chooses its
     defenders at the stages where it plans them (bots/lcg_plans.py ``plans_defence``)."""
+    success_cost: float = 0.0
+    """What questing successfully costs besides the progress it makes (The Lonely Mountain's
+    stage 2B: a burgle attempt that takes a treasure, 2 threat more on The Lonely Mountain
+    for the rest of the game, and a progress on Smaug the Golden; bots/lcg_hobbit.py
+    ``success_cost``); a tie is no success."""
     waiting: tuple[CardView, ...] = ()
     """Staging-area enemies whose engagement cost is above the seat's threat: a failed quest
     raises the threat before the engagement checks, and one that it takes to their cost
@@ -257,7 +262,8 @@ def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
     margin = willpower - plan.staging - revealed
     if margin >= 0:
         gained = min(float(margin), plan.useful)
-        return -gained - (LOCATION_LOCK - 1.0) * min(gained, float(plan.location_left))
+        cost = plan.success_cost if margin > 0 else 0.0
+        return cost - gained - (LOCATION_LOCK - 1.0) * min(gained, float(plan.location_left))
     raised = -margin
     if plan.threat + raised >= 50:
         return 100.0

@@ -1679,3 +1679,59 @@ def test_dunhere_stays_back_from_the_quest_for_a_staging_enemy_he_kills() -> Non
 
     assert "Dúnhere" not in committed(["Goblin Sniper", "Gladden Fields", "Gladden Fields"])
     assert "Dúnhere" in committed(["Gladden Fields", "Gladden Fields", "Gladden Fields"])
+
+
+def _burglars_turn_commit(threat: int) -> tuple[int, int]:
+    """The greedy bot's commit at The Burglar's Turn (2B) with Thorin Oakenshield, Nori, Ori
+    and Bilbo Baggins ready, five treasures under The Lonely Mountain (2 threat) and Smaug
+    the Golden (1 threat for each non-Burglar character committed), at ``threat``: the
+    committed characters' willpower net of Smaug the Golden's, and the staging area's threat
+    before the reveal."""
+    run = Run(
+        {
+            "game": {
+                "scenario": "the-lonely-mountain",
+                "players": 1,
+                "heroes": [["Thorin Oakenshield", "Nori", "Ori"]],
+            },
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.heroes": ["Thorin Oakenshield", "Nori", "Ori", "Bilbo Baggins"],
+                    "quest": ["The Burglar's Turn"],
+                    "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
+                    "staging": ["Smaug the Golden", "The Lonely Mountain"],
+                    "treasures": [
+                        "Thrór's Golden Cup",
+                        "The Arkenstone",
+                        "Mithril Shirt",
+                        "Thrór's Battle Axe",
+                        "Thrór's Hunting Bow",
+                    ],
+                    "encounter.deck": ["Hidden Path", "Western Slopes", "Dark Bats"],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    state = cast(LcgState, run.game.state)
+    chosen = [int(u) for u in _greedy(run.game)]
+    net = sum(CARDS[state.cards[u].code].willpower or 0 for u in chosen)
+    net -= sum(1 for u in chosen if state.cards[u].code != "otd-001")
+    return net, 2
+
+
+def test_the_burglars_turn_is_not_won_before_the_board_can_take_stage_3() -> None:
+    """A successful quest at 2B makes a burgle attempt that takes a treasure from under The
+    Lonely Mountain (2 threat more on it in every later quest) and places a progress on
+    Smaug the Golden. The old plan counted the quest's progress as a gain though 2B has no
+    quest points, and committed everyone (Thorin, Nori, Ori and Bilbo: 5 willpower net of
+    Smaug the Golden's 3, against 2); with four heroes and no ally the players will not
+    advance, so the new plan does not beat the staging area's threat. At 40 threat they
+    would advance, and the quest is won."""
+    net, staged = _burglars_turn_commit(30)
+    assert net <= staged
+    net, staged = _burglars_turn_commit(40)
+    assert net > staged

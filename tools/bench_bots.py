@@ -224,7 +224,7 @@ def seated(row: Row, seed: int, index: int = 0, budget: Budget | None = None) ->
 
 class Observer:
     """What a tool that studies the bench's games sees of each game :func:`observed` plays
-    (tools/mirk_stats.py, tools/lonely_stats.py, tools/dread_stats.py); each hook does
+    (tools/mirk_stats.py, tools/lonely_stats.py, tools/dread_stats.py, tools/anduin_stats.py); each hook does
     nothing unless overridden. The state is the game's own, changed in place as the events
     are applied: read it in the hook, keep what is read, not the state."""
 

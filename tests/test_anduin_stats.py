@@ -1,0 +1,32 @@
+"""``tools/anduin_stats.py`` plays the games of the bench-bots row of Journey Along the Anduin."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bots.search import Budget
+from tools.anduin_stats import ROW, report
+from tools.anduin_stats import play as recorded
+from tools.bench_bots import Tally, play
+
+SEEDS = range(1, 5)
+
+
+def test_the_same_seeds_end_as_the_bench_rows_games() -> None:
+    """Seeds 1-4 end as bench-bots' greedy row ends them (the same losses), and what is
+    recorded holds together: every game reached stage 1 at the setup (round 0, at the deck's
+    starting threat of 26), the first Hill Troll engaged at stage 1 by a check or by choice,
+    and the first line of the report counts the games."""
+    records = [recorded(seed) for seed in SEEDS]
+    tally = Tally()
+    for i, seed in enumerate(SEEDS):
+        play(ROW, seed, i, Budget(), tally)
+    assert Counter(r.reason for r in records if not r.won) == tally.losses
+    assert sum(r.won for r in records) == tally.wins
+    for r in records:
+        assert r.reached[1] == (0, 26)
+        assert r.stage in r.reached
+        assert r.troll is None or r.troll[0] in ("check", "choice")
+        assert all(w >= 0 and t >= 0 for w, t in r.passage)
+        assert not r.passage or 2 in r.reached
+    assert report(records)[0] == f"won {tally.wins} of {len(SEEDS)}"

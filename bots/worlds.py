@@ -102,9 +102,29 @@ LCG_VALUE_FEATURES = (
     "active",
     "harmful",
     "round",
+    "brink",
+    "stage1",
+    "stage2",
 )
 """What the LCG value reads of a position, each in [0, 1] (:func:`lcg_features`)."""
-LCG_VALUE_WEIGHTS = (-2.672, 3.048, 1.132, 3.368, -2.544, -1.104, -4.362, -0.282, 1.683, -0.593, -0.517, -3.706, -1.979)
+LCG_VALUE_WEIGHTS = (
+    -5.175,
+    3.390,
+    1.629,
+    3.860,
+    -1.439,
+    -0.207,
+    -4.891,
+    -0.372,
+    1.197,
+    0.105,
+    -0.672,
+    -2.991,
+    -0.730,
+    -1.081,
+    0.449,
+    0.437,
+)
 """The intercept, then a weight per feature of ``LCG_VALUE_FEATURES``: a logistic model of
 the greedy bot's chance of winning Passage through Mirkwood from the position, fitted by
 ``python -m tools.fit_value --games 1000 --seed 1``."""
@@ -131,7 +151,10 @@ def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
     alive, the threat (of 50), the attack of the enemies engaged (of 8), the threat of the
     locations in the staging area (of 10) and of its enemies (of 10) apart, the allies (of 3),
     the cards in hand (of 5), the quest points the active location still needs (of 5), the
-    enemies in the staging area that harm whoever they engage (of 2) and the round (of 20).
+    enemies in the staging area that harm whoever they engage (of 2), the round (of 20), the
+    threat above 40 (of 10: each point there is worth more, the game is lost at 50) and
+    whether the quest is at stage 1 or at stage 2 (a stage's progress is not worth the same
+    at every stage).
 
     Locations and enemies are apart because they weigh differently: a location stays in the
     staging area, adding its threat to every quest until it is traveled to and explored,
@@ -146,7 +169,7 @@ def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
     seats = list(s.players)
     total_hp = left_hp = 0
     heroes = alive = 0
-    threat = allies = hand = engaged = 0.0
+    threat = allies = hand = engaged = brink = 0.0
     for n, who in enumerate(seats):
         dealt = setups[n].heroes if n < len(setups) else ()
         total_hp += sum(CARDS[code].hit_points or 0 for code in dealt)
@@ -156,6 +179,7 @@ def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
             left_hp += max(0, (CARDS[card.code].hit_points or 0) - card.damage)
             alive += 1
         threat += min(50, s.players[who].threat) / 50
+        brink += min(10, max(0, s.players[who].threat - 40)) / 10
         allies += min(3, len(s.zone(f"{who}.allies"))) / 3
         hand += min(5, len(s.zone(f"{who}.hand"))) / 5
         engaged += min(8, sum(CARDS[s.cards[u].code].attack or 0 for u in s.zone(f"{who}.engaged"))) / 8
@@ -165,6 +189,8 @@ def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
     enemies = min(10, sum(c.threat or 0 for c in staging if c.type == "enemy")) / 10
     harmful = min(2, sum(1 for c in staging if c.type == "enemy" and c.name in ENGAGEMENT_HARM)) / 2
     active = sum(max(0, CARDS[s.cards[u].code].quest_points - s.cards[u].progress) for u in s.zone("active"))
+    quest = s.zone("quest")
+    stage = CARDS[s.cards[quest[0]].code].stage if quest else 0
     return (
         lcg_progress(s, seat),
         left_hp / total_hp if total_hp else 0.0,
@@ -178,6 +204,9 @@ def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
         min(5, active) / 5,
         harmful,
         min(20, int(s.round)) / 20,
+        brink / k,
+        1.0 if stage == 1 else 0.0,
+        1.0 if stage == 2 else 0.0,
     )
 
 

@@ -194,6 +194,7 @@ def test_the_committed_weights_have_the_signs_that_make_the_value_monotone() -> 
     assert weights["progress"] > 0 and weights["health"] > 0 and weights["heroes"] > 0
     assert weights["threat"] < 0 and weights["engaged"] < 0 and weights["locations"] < 0
     assert weights["enemies"] < 0 and weights["harmful"] < 0 and weights["active"] < 0
+    assert weights["brink"] < 0  # a threat point above 40 costs more than one below
 
 
 def test_a_fit_is_the_same_from_the_same_seed() -> None:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
-from bots.search import Budget
+from tests.stats_support import assert_ends_as_bench
 from tools.anduin_stats import ROW, report
 from tools.anduin_stats import play as recorded
-from tools.bench_bots import Tally, play
 
 SEEDS = range(1, 5)
 
@@ -18,11 +15,7 @@ def test_the_same_seeds_end_as_the_bench_rows_games() -> None:
     starting threat of 26), the first Hill Troll engaged at stage 1 by a check or by choice,
     and the first line of the report counts the games."""
     records = [recorded(seed) for seed in SEEDS]
-    tally = Tally()
-    for i, seed in enumerate(SEEDS):
-        play(ROW, seed, i, Budget(), tally)
-    assert Counter(r.reason for r in records if not r.won) == tally.losses
-    assert sum(r.won for r in records) == tally.wins
+    tally = assert_ends_as_bench(ROW, SEEDS, records)
     for r in records:
         assert r.reached[1] == (0, 26)
         assert r.stage in r.reached

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
-from bots.search import Budget
-from tools.bench_bots import Tally, play
+from tests.stats_support import assert_ends_as_bench
 from tools.lonely_stats import ROW, report
 from tools.lonely_stats import play as recorded
 
@@ -17,11 +14,7 @@ def test_the_same_seeds_end_as_the_bench_rows_games() -> None:
     recorded holds together: stage-3 quests and progress only in a game that reached stage
     3, and the first line of the report counts the games."""
     records = [recorded(seed) for seed in SEEDS]
-    tally = Tally()
-    for i, seed in enumerate(SEEDS):
-        play(ROW, seed, i, Budget(), tally)
-    assert Counter(r.reason for r in records if not r.won) == tally.losses
-    assert sum(r.won for r in records) == tally.wins
+    tally = assert_ends_as_bench(ROW, SEEDS, records)
     for r in records:
         if r.advanced is None:
             assert not r.quests and not r.commits and r.progress == 0

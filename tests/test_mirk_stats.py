@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
-from bots.search import Budget
-from tools.bench_bots import Tally, play
+from tests.stats_support import assert_ends_as_bench
 from tools.mirk_stats import ROW, report
 from tools.mirk_stats import play as recorded
 
@@ -17,11 +14,7 @@ def test_the_same_seeds_end_as_the_bench_rows_games() -> None:
     recorded holds together: every game reached stage 1 at the setup (round 0, at its
     starting threat), a later stage only in a round of play, and the first line of the report counts the games."""
     records = [recorded(seed) for seed in SEEDS]
-    tally = Tally()
-    for i, seed in enumerate(SEEDS):
-        play(ROW, seed, i, Budget(), tally)
-    assert Counter(r.reason for r in records if not r.won) == tally.losses
-    assert sum(r.won for r in records) == tally.wins
+    tally = assert_ends_as_bench(ROW, SEEDS, records)
     for r in records:
         assert r.reached["1"] == (0, 32)
         assert all(rnd >= 1 for stage, (rnd, _) in r.reached.items() if stage != "1")

@@ -143,13 +143,15 @@ def _power(me: PlayerView) -> int:
     return sum(max(0, c.willpower or 0) + max(0, c.attack or 0) for c in (*me.heroes, *me.allies))
 
 
-def _ready(view: TableView, me: PlayerView) -> bool:
+def _golden_full(view: TableView) -> bool:
+    """Smaug the Golden holds the progress that ends the burgling (``GOLDEN_LAST``)."""
     golden = next((c for c in view.staging if c.name == SMAUG_THE_GOLDEN), None)
-    return (
-        _power(me) >= STAGE_3_POWER
-        or me.threat >= THREAT_TO_ADVANCE
-        or (golden is not None and golden.progress >= GOLDEN_LAST)
-    )
+    return golden is not None and golden.progress >= GOLDEN_LAST
+
+
+def _ready(view: TableView, me: PlayerView) -> bool:
+    """The players would advance to stage 3 now (``advance``)."""
+    return _power(me) >= STAGE_3_POWER or me.threat >= THREAT_TO_ADVANCE or _golden_full(view)
 
 
 BURGLARS_TURN = "The Burglar's Turn"
@@ -173,8 +175,7 @@ def success_cost(view: TableView, me: PlayerView) -> float | None:
     once the players would advance."""
     if view.quest is None or view.quest.name != BURGLARS_TURN:
         return None
-    golden = next((c for c in view.staging if c.name == SMAUG_THE_GOLDEN), None)
-    if golden is not None and golden.progress >= GOLDEN_LAST:
+    if _golden_full(view):
         return TO_STAGE_4
     return 0.0 if _ready(view, me) else HOLD
 

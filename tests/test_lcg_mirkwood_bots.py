@@ -3,6 +3,7 @@ reveal, and the search's fitted value of a position (tools/fit_value.py)."""
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from typing import Any, cast
 
@@ -177,6 +178,16 @@ def test_the_value_of_a_position_is_monotone_in_the_obvious_features() -> None:
     assert _value({"p1.engaged": ["Forest Spider"]}) < base
     assert _value({"staging": ["Necromancer's Pass"]}) < base
     assert _value({"staging": ["Hummerhorns"]}) < base
+
+
+def test_threat_near_50_costs_more_a_point_than_threat_far_from_it() -> None:
+    # the game is lost at 50: two points from 44 to 46 weigh more than two from 29 to 31
+    # (a logistic value linear in the threat would read them alike, in log-odds)
+    def logit(threat: int) -> float:
+        v = _value({}, threat=threat)
+        return math.log(v / (1 - v))
+
+    assert logit(44) - logit(46) > logit(29) - logit(31) > 0
 
 
 def test_a_location_in_the_staging_area_weighs_more_than_an_enemy_of_its_threat() -> None:

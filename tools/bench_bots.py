@@ -234,9 +234,6 @@ class Observer:
     def answered(self, decision: Decision, choice: Choice, state: State) -> None:
         """The bot chose ``choice``; its events are not applied yet."""
 
-    def before(self, event: Event, state: State) -> None:
-        """``event`` is about to be applied to ``state``."""
-
     def after(self, event: Event, state: State) -> None:
         """``event`` has just been applied to ``state``."""
 
@@ -254,7 +251,7 @@ class _Watching:
         self.eliminated: str | None = None
 
     def before(self, event: Event) -> None:
-        self.observer.before(event, self.state())
+        """Nothing: the tools read each event's state once it is applied."""
 
     def after(self, event: Event) -> None:
         if type(event).__name__ == "PlayerEliminated":

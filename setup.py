@@ -39,7 +39,7 @@ def _compiler() -> str | None:
 def _clean() -> None:
     """Remove the extension modules of an earlier build, so that none is left to shadow a source."""
     build.MANIFEST.unlink(missing_ok=True)
-    for package in ("domain", "projections"):
+    for package in build.PACKAGES:
         for path in (HERE / package).rglob("*.so"):
             path.unlink()
     for path in HERE.glob(f"{GROUP}__mypyc.*"):

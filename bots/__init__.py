@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import msgspec
 
+# importing domain decides the build (domain/build.py) before a compiled bot module loads
 from domain.kernel.decisions import Choice, Decision, Kind
 
 View = Callable[[], Any]

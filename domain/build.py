@@ -82,6 +82,17 @@ COMPILED: tuple[str, ...] = (
     # the views: each seat's feed of a command's events, told as the table's story
     "projections.feed",
     "projections.story",
+    "projections.lcg_view",
+    # the search's blueprint: the LCG greedy player its rollouts play in every seat, and the
+    # view it reads (above), where a compiled search rollout spent most of its time (stop 39)
+    "bots.lcg_burgle",
+    "bots.lcg_encounter",
+    "bots.lcg_events",
+    "bots.lcg_greedy",
+    "bots.lcg_hobbit",
+    "bots.lcg_plans",
+    "bots.lcg_quest",
+    "bots.lcg_ships",
 )
 """The modules the profile names (BENCHMARKS.md, compiled core), as dotted names.
 
@@ -90,6 +101,12 @@ msgspec's own C already serves those classes, and a Struct class built by mypyc 
 Struct as a field's default. So do the rulesets' classes (``domain/*/ruleset.py``): a
 compiled class cannot be subclassed by interpreted code, and tests and fixtures subclass
 them; they only dispatch to the compiled rules."""
+
+PACKAGES: tuple[str, ...] = tuple(dict.fromkeys(m.partition(".")[0] for m in COMPILED))
+"""The packages holding compiled modules (``domain``, ``projections``, ``bots``): where a
+build writes its extension modules and a clean removes them. Each one's ``__init__``
+imports ``domain`` first, so :func:`install` has decided the build before any of their
+compiled modules is imported."""
 
 _mode = "pure"
 _reason = "not yet decided"

@@ -4,9 +4,12 @@
 is present. Here the games of every scenario are played with random bots from fixed seeds in
 this process (the compiled build, when it is built) and in a child process that runs pure
 Python (``WESTMARCH_PURE=1``); their event streams, hashes, record lines and final states
-must be the same bytes. Another test makes sure the compiled build is really the one
-imported, so that a silent fallback to pure Python is caught; and the guard that keeps an
-edited source from hiding behind its stale extension module is tried on a copy of the tree.
+must be the same bytes. So must the LCG greedy player's games of every scenario and a
+search bot's seeded searches (a rollout-count budget, never a CPU one): the greedy player
+and the view it reads are compiled too, as the search's blueprint. Another test makes sure
+the compiled build is really the one imported, so that a silent fallback to pure Python is
+caught; and the guard that keeps an edited source from hiding behind its stale extension
+module is tried on a copy of the tree.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ import subprocess
 import sys
 import sysconfig
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import pytest
 
-from bots import random_choice
+from bots import make_bot, random_choice
+from bots.search import Budget, SearchBot, evaluate
+from bots.worlds import searchable
 from domain import build
 from domain.game import Game
 from domain.kernel.events import Event
@@ -73,6 +79,57 @@ def transcript() -> bytes:
     return b"".join(out)
 
 
+def _greedy_game(scenario: str, seed: int) -> list[bytes]:
+    """The record of a two-player game of ``scenario`` played by the greedy player in both
+    seats, each consenting to the other (as ``bench-bots`` seats them)."""
+    game = Game.start(GAME_ID, LCG, LCG.created(lcg_options(scenario, 2), seed))
+    view = searchable(LCG.name).view
+    seats = frozenset(LCG.seats(game.state))
+    bots = {s: make_bot("greedy", seed, LCG.name, consent=seats - {s}) for s in seats}
+    while (decision := game.state.pending) is not None:
+        choice = bots[decision.seat].choose(decision, partial(view, game.state, decision.seat))
+        game.answer(decision.seat, decision.id, choice)
+    events = list(game.pending_events)
+    return [LCG.codec.encode_stored(AT, event) + b"\n" for event in events] + [LCG.codec.encode(game.state) + b"\n"]
+
+
+SEARCH_DECISIONS = 60
+"""Decisions of the searched game: enough for a dozen searches, each a few dozen rollouts."""
+
+
+def _searches(seed: int) -> list[bytes]:
+    """A two-player Passage through Mirkwood game's first decisions answered by the search bot
+    with a budget of rollouts (each a greedy rollout cut at the search's horizon): each answer
+    with the bot's counts, and every candidate's estimates where it searched."""
+    game = Game.start(GAME_ID, LCG, LCG.created(lcg_options("passage-through-mirkwood", 2), seed))
+    view = searchable(LCG.name).view
+    seats = frozenset(LCG.seats(game.state))
+    bots = {s: SearchBot(LCG, lambda: game.state, Budget(rollouts=3), seed, seats - {s}) for s in seats}
+    lines: list[bytes] = []
+    for _ in range(SEARCH_DECISIONS):
+        decision = game.state.pending
+        if decision is None:
+            break
+        bot = bots[decision.seat]
+        searched = bot.searched
+        choice = bot.choose(decision, partial(view, game.state, decision.seat))
+        lines.append(f"{decision.id} {decision.rule} {choice} {bot.searched} {bot.rollouts} {bot.deviated}\n".encode())
+        if bot.searched > searched:
+            values = evaluate(LCG, game.state, decision.seat, Budget(rollouts=2), seed, horizon=bot.horizon)
+            lines += [f"  {v!r}\n".encode() for v in values]
+        game.answer(decision.seat, decision.id, choice)
+    return lines
+
+
+def bot_transcript() -> bytes:
+    """The greedy player's games of every LCG scenario and a search bot's seeded searches."""
+    out: list[bytes] = []
+    for scenario in sorted(LCG_SCENARIOS):
+        out += [f"greedy {scenario}\n".encode(), *_greedy_game(scenario, 1)]
+    out += [b"search\n", *_searches(4)]
+    return b"".join(out)
+
+
 def _pure_env() -> dict[str, str]:
     return {**os.environ, build.PURE_ENV: "1", "PYTHONPATH": str(ROOT)}
 
@@ -108,9 +165,37 @@ def test_compiled_and_pure_python_play_the_same_bytes() -> None:
     assert hashlib.sha256(here).hexdigest() == hashlib.sha256(pure).hexdigest()
 
 
+def test_compiled_and_pure_python_bots_choose_the_same() -> None:
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tests.test_compiled import bot_transcript; sys.stdout.buffer.write(bot_transcript())",
+        ],
+        cwd=ROOT,
+        env=_pure_env(),
+        capture_output=True,
+        check=True,
+        timeout=600,
+    )
+    here = bot_transcript()
+    pure = child.stdout
+    assert here.count(b"\n  OptionValue(") >= 10, "the searched game searched too few decisions"
+    if here != pure:
+        ours, theirs = here.splitlines(), pure.splitlines()
+        at = next(
+            (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs))
+        )
+        title = next(line for line in reversed(ours[: at + 1]) if line.startswith((b"greedy ", b"search")))
+        pytest.fail(
+            f"{build.mode()} and pure bots differ in {title.decode()}, line {at}:\n{ours[at]!r}\n{theirs[at]!r}"
+        )
+
+
 def test_the_pure_python_child_really_runs_pure_python() -> None:
+    # a compiled bot module imported first: its package decides the build before it loads
     code = (
-        "import domain.build as b, domain.lcg.ruleset, domain.wotr.ruleset; "
+        "import bots.lcg_greedy, domain.build as b, domain.lcg.ruleset, domain.wotr.ruleset; "
         "print(b.mode(), any(b.loaded().values()), len(b.loaded()))"
     )
     out = subprocess.run(
@@ -135,7 +220,7 @@ def test_the_compiled_core_is_the_one_imported() -> None:
 
 def _copy_of_the_build(tmp_path: Path) -> Path:
     """The compiled packages with their extension modules, and the compiled core's shared library."""
-    for package in ("domain", "projections"):
+    for package in build.PACKAGES:
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
     for library in ROOT.glob("westmarch_core__mypyc.*"):
         shutil.copy2(library, tmp_path / library.name)

@@ -9,14 +9,16 @@ The burgle effects are the cards' printed text (domain/lcg/rules/burgle.py, ``BU
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.kernel.decisions import Choice, Decision
 from domain.lcg.rules.burgle import BURGLES, Burgle
 from projections.lcg import CardView, PlayerView, TableView
 
-LOSES_WHEN_GONE = frozenset({"Bilbo Baggins"})
+LOSES_WHEN_GONE: Final = frozenset({"Bilbo Baggins"})
 """Characters whose leaving play loses the game (Bilbo Baggins, otd-001): never the one to
 take damage, defend or be given up while any other answer remains."""
-SMAUG_THE_GOLDEN = "Smaug the Golden"
+SMAUG_THE_GOLDEN: Final = "Smaug the Golden"
 """Its threat is the number of non-Burglar characters committed to the quest (otd-040)."""
 
 

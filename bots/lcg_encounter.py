@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Final
 
 from domain.lcg.cards import CARDS
 from domain.lcg.cards.hunt_for_the_dreadnaught import (
@@ -42,19 +43,19 @@ class Reveal:
     """Its When Revealed effect, as the planner prices it (``REVEALED_HARM``), or ""."""
 
 
-EXHAUST_ONE = "exhaust-one"
+EXHAUST_ONE: Final = "exhaust-one"
 """Each player exhausts a character he controls: one fewer ready for the combat."""
-WOUND_EXHAUSTED = "wound-exhausted"
+WOUND_EXHAUSTED: Final = "wound-exhausted"
 """1 damage to each exhausted character: every quester that did not ready."""
-WOUND_QUESTER = "wound-quester"
+WOUND_QUESTER: Final = "wound-quester"
 """2 damage to a character committed to the quest."""
-LOSE_QUESTER = "lose-quester"
+LOSE_QUESTER: Final = "lose-quester"
 """A character is removed from the quest: its willpower no longer counts."""
-LESS_WILLPOWER = "less-willpower"
+LESS_WILLPOWER: Final = "less-willpower"
 """Each committed character gets -1 willpower."""
-HERO_STUCK = "hero-stuck"
+HERO_STUCK: Final = "hero-stuck"
 """A hero does not ready (a condition): the same whatever the plan."""
-REVEALED_HARM = {
+REVEALED_HARM: Final = {
     "core-074": EXHAUST_ONE,  # King Spider
     "core-076": LESS_WILLPOWER,  # Ungoliant's Spawn
     "core-080": HERO_STUCK,  # Caught in a Web
@@ -66,7 +67,7 @@ REVEALED_HARM = {
 plan can answer (commit fewer, keep a spare defender), by card; others count none."""
 
 
-OUTSIDE_THE_DECK = frozenset(
+OUTSIDE_THE_DECK: Final = frozenset(
     {
         *(DREADNAUGHT, *ELITES, *CORSAIRS, *FLEET, GONDORIAN_WARSHIP, *SETUP_CARDS.values()),
         *(SMAUG_THE_GOLDEN, SMAUG_THE_MAGNIFICENT, THE_LONELY_MOUNTAIN, A_BARE_PATCH),

@@ -10,6 +10,7 @@ strongest attacker, the player most threatened, the attack that kills.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from bots import lcg_plans, lcg_ships
 from domain.kernel.decisions import Choice, Decision, Option
@@ -127,7 +128,7 @@ def play_event(decision: Decision, view: TableView) -> Choice | None:
     return None
 
 
-DRAWS = {"Valiant Sacrifice": 2}
+DRAWS: Final = {"Valiant Sacrifice": 2}
 """The cards a Response event draws (core-024)."""
 
 
@@ -218,7 +219,7 @@ def _killing_strike(decision: Decision, view: TableView, seen: Seen) -> Choice |
     return (max(decision.options, key=value).id,)
 
 
-TARGETS: dict[str, Callable[[Decision, TableView, Seen], Choice | None]] = {
+TARGETS: Final[dict[str, Callable[[Decision, TableView, Seen], Choice | None]]] = {
     "lcg.event.x": _largest_x,
     "core-021.action": _swap_heroes,
     "core-032.action": _ready_attacker,

@@ -19,6 +19,7 @@ import dataclasses
 import itertools
 import random
 from collections.abc import Callable
+from typing import Final
 
 import msgspec
 
@@ -33,21 +34,21 @@ from projections.lcg import CardView, PlayerView, TableView
 
 Handler = Callable[[Decision, TableView], Choice | None]
 
-EXPECTED_THREAT_PER_REVEAL = 2
+EXPECTED_THREAT_PER_REVEAL: Final = 2
 """What one staging reveal adds on average when the encounter deck's composition is not
 known (bots/lcg_encounter.py knows it for every scenario's quest)."""
-SHADOW_MARGIN = 1
+SHADOW_MARGIN: Final = 1
 """Attack a shadow card may add: a defender is counted safe only with this much to spare."""
-WINS_WHEN_DEFEATED = ("Ungoliant's Spawn",)
+WINS_WHEN_DEFEATED: Final = ("Ungoliant's Spawn",)
 """Enemies whose defeat wins the game at some stage (Don't Leave the Path!): a search for a
 card brings one into play, to be fought, rather than leave it in the encounter deck."""
-PROGRESS_ON_KILL = frozenset({"Legolas", "Blade of Gondolin"})
+PROGRESS_ON_KILL: Final = frozenset({"Legolas", "Blade of Gondolin"})
 """Cards that place progress on the quest when the character attacks and destroys an enemy:
 such attackers join every attack that kills."""
-HARMFUL_ENGAGEMENT = {"Hummerhorns": 5}
+HARMFUL_ENGAGEMENT: Final = {"Hummerhorns": 5}
 """Enemies that hurt whoever engages them (damage dealt to a hero): never engaged by choice
 unless a hero can take it."""
-DAMAGE_RULES = {
+DAMAGE_RULES: Final = {
     "lcg.keyword.archery": 1,
     "core-089.when-revealed": 2,
     "core-083.forced": 1,
@@ -57,12 +58,12 @@ DAMAGE_RULES = {
     "thftd-046.when-revealed": 1,
 }
 """Decisions that put damage on a character of the seat's choice, with the damage dealt."""
-ALLIES_FIRST = frozenset({"lcg.keyword.archery", "thftd-040.shadow", "thftd-046.when-revealed"})
+ALLIES_FIRST: Final = frozenset({"lcg.keyword.archery", "thftd-040.shadow", "thftd-046.when-revealed"})
 """Damage spread a point at a time round after round (Archery: the Dreadnaught's each combat
 phase, Black Sails' and the War Galleys'; Ballista Barrage; Violent Tempest): an ally that
 survives the point takes it before a hero, whose hit points the Leadership and Spirit decks cannot heal and
 whose loss costs the game sooner."""
-WORST_FIRST = frozenset(
+WORST_FIRST: Final = frozenset(
     {
         "core-074.when-revealed",
         "core-074.shadow",
@@ -74,9 +75,9 @@ WORST_FIRST = frozenset(
 )
 """Decisions that take something from the seat (exhaust a character, attach Caught in a Web,
 remove a questing character, discard an attachment or a card): it gives the least useful."""
-GANDALF_DRAWS = 3
+GANDALF_DRAWS: Final = 3
 """Gandalf's "draw 3 cards" (core-073)."""
-KEEPABLE_HAND = 2
+KEEPABLE_HAND: Final = 2
 """Setup hands with fewer cards the heroes can pay for in two rounds are mulliganed."""
 
 
@@ -102,26 +103,26 @@ def visible_cards(view: TableView) -> dict[int, CardView]:
     return out
 
 
-NOT_WORTH_PLAYING = frozenset({"Dark Knowledge", "Protector of Lórien"})
+NOT_WORTH_PLAYING: Final = frozenset({"Dark Knowledge", "Protector of Lórien"})
 """Cards the greedy bot keeps in hand: what they give is not worth what they cost it (it
 never discards cards for Protector of Lórien's bonus)."""
-FIRST_ATTACHMENTS = frozenset({"Steward of Gondor", "Celebrían's Stone", "Blade of Gondolin"})
+FIRST_ATTACHMENTS: Final = frozenset({"Steward of Gondor", "Celebrían's Stone", "Blade of Gondolin"})
 """Attachments worth more than an ally; the others are played with what allies leave. Blade
 of Gondolin costs 1 and places a progress token on each kill of its hero (Legolas: one more
 on his own), the quest's progress in a deck of little willpower."""
 
-KEPT_EVENTS = frozenset(
+KEPT_EVENTS: Final = frozenset(
     {"A Test of Will", "The Galadhrim's Greeting", "Feint", "Hasty Stroke", "For Gondor!", "Will of the West"}
 )
 """Events kept in hand over allies when a card must be discarded (Éowyn's willpower): they
 cancel a When Revealed effect, an attack or a shadow effect, take 6 threat off, add an
 attack to every character (the Dreadnaught's 5 a round), or give back a pillaged deck."""
 
-WILLPOWER_ATTACHMENTS = frozenset({"Celebrían's Stone", "The Favor of the Lady", "Unexpected Courage"})
-ATTACK_ATTACHMENTS = frozenset({"Dwarven Axe", "Blade of Gondolin"})
-DEFENSE_ATTACHMENTS = frozenset({"Citadel Plate", "Protector of Lórien"})
-HARMFUL_CONDITIONS = frozenset({"Caught in a Web", "Dark Knowledge"})
-OBJECTIVES = ("core-108", "core-109", "core-110")
+WILLPOWER_ATTACHMENTS: Final = frozenset({"Celebrían's Stone", "The Favor of the Lady", "Unexpected Courage"})
+ATTACK_ATTACHMENTS: Final = frozenset({"Dwarven Axe", "Blade of Gondolin"})
+DEFENSE_ATTACHMENTS: Final = frozenset({"Citadel Plate", "Protector of Lórien"})
+HARMFUL_CONDITIONS: Final = frozenset({"Caught in a Web", "Dark Knowledge"})
+OBJECTIVES: Final = ("core-108", "core-109", "core-110")
 """Escape from Dol Guldur's objectives, whose claim asks for a hero."""
 
 
@@ -187,7 +188,7 @@ def _readies_after_commit(card: CardView, me: PlayerView | None = None) -> bool:
     return card.name == "Aragorn" and card.type == "hero" and card.resources > 0
 
 
-STEWARD = "Steward of Gondor"
+STEWARD: Final = "Steward of Gondor"
 
 
 def _saving_for_steward(hero: CardView, me: PlayerView) -> bool:

@@ -12,6 +12,7 @@ among the encounter cards the seat cannot see (bots/lcg_encounter.py).
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from bots import lcg_burgle
 from bots.lcg_encounter import composition
@@ -19,8 +20,8 @@ from domain.kernel.decisions import Choice, Decision
 from domain.lcg.cards import CARDS
 from projections.lcg import CardView, PlayerView, TableView
 
-SMAUG_THE_GOLDEN = "Smaug the Golden"
-BAGGINS = "baggins"
+SMAUG_THE_GOLDEN: Final = "Smaug the Golden"
+BAGGINS: Final = "baggins"
 
 
 def _me(view: TableView, seat: str) -> PlayerView:
@@ -76,8 +77,8 @@ def secret_entrance(decision: Decision, view: TableView) -> Choice | None:
     return (str(weakest.uid),)
 
 
-ARKENSTONE = "The Arkenstone"
-THREAT_TO_SPARE = 40
+ARKENSTONE: Final = "The Arkenstone"
+THREAT_TO_SPARE: Final = 40
 """The Arkenstone raises its controller's threat: not past this (50 eliminates the player)."""
 
 
@@ -110,7 +111,7 @@ def arkenstone_x(decision: Decision, view: TableView) -> Choice | None:
     return (str(fitting[0]),) if fitting else None
 
 
-GOLDEN_CUP = "Thrór's Golden Cup"
+GOLDEN_CUP: Final = "Thrór's Golden Cup"
 
 
 def cup_for_a_burgle(decision: Decision, view: TableView, cards: dict[int, CardView]) -> Choice | None:
@@ -123,7 +124,7 @@ def cup_for_a_burgle(decision: Decision, view: TableView, cards: dict[int, CardV
     return (cup.id,) if cup is not None else None
 
 
-STAGE_3_POWER = 40
+STAGE_3_POWER: Final = 40
 """Willpower and attack of the characters in play (Bilbo Baggins's too) that the players
 take to Inside Information (otd-073). There the staging area holds 10 threat or more (Smaug
 the Magnificent's 6, The Lonely Mountain's 4 or more, the locations left from stage 2), the
@@ -131,10 +132,10 @@ stage needs 21 progress while Smaug keeps his 20 hit points, and his 8 attack, o
 round, takes an ally (or a hero) each time. Advancing after the first successful burgle, in
 round 3 or 4 with 0 to 2 allies, the greedy bot reached stage 3 in 90 of 100 games and never
 made more than 3 of the 21 progress (seeds 1-100)."""
-THREAT_TO_ADVANCE = 40
+THREAT_TO_ADVANCE: Final = 40
 """From this threat on, the players advance when they may: staying at stage 2 only raises it
 further, and stage 3 is the only way to win."""
-GOLDEN_LAST = 5
+GOLDEN_LAST: Final = 5
 """Progress on Smaug the Golden at which the players advance when they may: his 6th, placed
 by the next successful quest before its burgle attempt, sends them to stage 4A (otd-040)."""
 
@@ -154,8 +155,8 @@ def _ready(view: TableView, me: PlayerView) -> bool:
     return _power(me) >= STAGE_3_POWER or me.threat >= THREAT_TO_ADVANCE or _golden_full(view)
 
 
-BURGLARS_TURN = "The Burglar's Turn"
-HOLD = 8.0
+BURGLARS_TURN: Final = "The Burglar's Turn"
+HOLD: Final = 8.0
 """What a successful quest at The Burglar's Turn (otd-072) costs, in threat, while the
 players will not advance after it (``advance``): its burgle attempt takes a treasure from
 under The Lonely Mountain (2 threat more on it in every later quest at stages 2 and 3) or
@@ -163,7 +164,7 @@ fails (Smaug the Golden's attack), and it places a progress on Smaug the Golden.
 treasures under it the greedy bot failed 344 of 548 stage-2 quests (seeds 1001-1200). Held
 so, it won 15 of 600 games instead of 1 (seeds 3001-3600); a cost of 4 won 4 of 400 on
 seeds 1001-1400 where 8 won 5 and the old plan 2, one of 1.5 none of 200."""
-TO_STAGE_4 = 10.0
+TO_STAGE_4: Final = 10.0
 """A successful quest that places Smaug the Golden's 6th progress: stage 4A, where Smaug
 the Magnificent's 6 threat and attacks come back and no burgle attempt is made."""
 

@@ -25,21 +25,22 @@ damage stays and brings nearer the progress that removes him (otd-073).
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from projections.lcg import CardView, PlayerView, TableView
 
-MUST_DIE = frozenset({"Hill Troll"})
+MUST_DIE: Final = frozenset({"Hill Troll"})
 """Enemies that bar the quest while in play (Journey Along the Anduin, 1B): wounded by every
 attack that gets through their defense, even one that cannot kill this round."""
-FOREST_SNARE = "Forest Snare"
+FOREST_SNARE: Final = "Forest Snare"
 
 
-NO_ENGAGEMENT_CHECKS = frozenset({"Anduin Passage"})
+NO_ENGAGEMENT_CHECKS: Final = frozenset({"Anduin Passage"})
 """Quest stages without engagement checks (Journey Along the Anduin, 2B, core-127): an enemy
 in the staging area stays there unless engaged by choice."""
 
 
-EXTRA_REVEALS = {"Anduin Passage": 1}
+EXTRA_REVEALS: Final = {"Anduin Passage": 1}
 """Quest stages that reveal more encounter cards each quest phase than one a player
 (Journey Along the Anduin, 2B, core-127: 1 more)."""
 
@@ -88,7 +89,7 @@ def _left(card: CardView) -> int:
     return (card.hit_points or 0) - card.damage - card.other_groups
 
 
-BEORN_BONUS = 5
+BEORN_BONUS: Final = 5
 """Beorn's Action: +5 attack for the phase (then he is shuffled into the deck, core-031)."""
 
 
@@ -125,7 +126,7 @@ def hunt(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | N
     return None
 
 
-STAGING_ATTACKERS = {"Dúnhere": 1}
+STAGING_ATTACKERS: Final = {"Dúnhere": 1}
 """Characters who may attack an enemy in the staging area when they attack alone, and the
 attack they gain doing so (Dúnhere, core-009: +1)."""
 
@@ -229,7 +230,7 @@ def troll_coming(view: TableView, me: PlayerView) -> bool:
     )
 
 
-RESERVES = {"Feint": ("tactics", 1), "The Galadhrim's Greeting": ("spirit", 3), FOREST_SNARE: ("lore", 3)}
+RESERVES: Final = {"Feint": ("tactics", 1), "The Galadhrim's Greeting": ("spirit", 3), FOREST_SNARE: ("lore", 3)}
 """Cards whose cost is kept in the heroes' pools while a must-die enemy is about (by name:
 sphere and cost): a Feint stops a Hill Troll's attack, whose excess damage is threat (an ally
 given up to it costs 3 to 5), The Galadhrim's Greeting takes 6 threat off while the troll
@@ -283,7 +284,7 @@ def snare(view: TableView, me: PlayerView) -> CardView | None:
     return max((e for e in me.engaged if unsnared(e)), key=lambda e: e.attack or 0, default=None)
 
 
-GANDALF_THREAT = 40
+GANDALF_THREAT: Final = 40
 """Below this threat Gandalf's 4 damage goes to a must-die enemy rather than 5 threat off."""
 
 
@@ -315,10 +316,10 @@ def chosen_prey(view: TableView, me: PlayerView, ready: list[CardView]) -> CardV
 
 # -- The Lonely Mountain ------------------------------------------------------------------
 
-SMAUG_THE_MAGNIFICENT = "Smaug the Magnificent"
+SMAUG_THE_MAGNIFICENT: Final = "Smaug the Magnificent"
 """Stays in the staging area yet is engaged with the first player (otd-041): he attacks the
 first player each combat phase, and again when dealt a shadow card with a burgle effect."""
-SECOND_ATTACK = 2
+SECOND_ATTACK: Final = 2
 """How many of Smaug the Magnificent's attacks a round's plan reckons with: most of The
 Lonely Mountain's encounter cards carry a burgle effect (21 of 35), so his second attack is
 more likely than not."""
@@ -332,7 +333,7 @@ def staging_attackers(view: TableView, me: PlayerView) -> list[CardView]:
     return [c for c in view.staging if c.name == SMAUG_THE_MAGNIFICENT] * SECOND_ATTACK
 
 
-INSIDE_INFORMATION = "Inside Information"
+INSIDE_INFORMATION: Final = "Inside Information"
 
 
 def wear_down(enemy: CardView, view: TableView) -> bool:
@@ -345,7 +346,7 @@ def wear_down(enemy: CardView, view: TableView) -> bool:
 
 # -- Passage through Mirkwood ---------------------------------------------------------------
 
-MIRKWOOD = frozenset({"Flies and Spiders", "A Fork in the Road", "Beorn's Path", "Don't Leave the Path!"})
+MIRKWOOD: Final = frozenset({"Flies and Spiders", "A Fork in the Road", "Beorn's Path", "Don't Leave the Path!"})
 """Passage through Mirkwood's quest stages."""
 
 

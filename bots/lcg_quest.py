@@ -21,6 +21,7 @@ import itertools
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from bots.lcg_encounter import (
     EXHAUST_ONE,
@@ -34,29 +35,29 @@ from bots.lcg_encounter import (
 from bots.lcg_ships import DREADNAUGHT_GUARDS
 from projections.lcg import CardView
 
-HERO_LOST = 14.0
+HERO_LOST: Final = 14.0
 """What losing a hero costs, in threat points: most games are lost with the second."""
-HERO_DAMAGE = 0.6
+HERO_DAMAGE: Final = 0.6
 """What a point of damage on a hero costs (nothing heals it in most decks)."""
-ALLY_DAMAGE = 0.15
-KILL = 5.0
+ALLY_DAMAGE: Final = 0.15
+KILL: Final = 5.0
 """What killing an engaged enemy this round is worth (it attacks no more)."""
-PROGRESS_ON_KILL = 2.0
+PROGRESS_ON_KILL: Final = 2.0
 """Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""
-SHIP_LOST = 3 * HERO_LOST
+SHIP_LOST: Final = 3 * HERO_LOST
 """Losing the last ship eliminates the player (The Hunt for the Dreadnaught)."""
-SHIP_DAMAGE = 1.0
+SHIP_DAMAGE: Final = 1.0
 """A point of damage on a ship: its hit points are the player's life, and nothing in the
 ready-made decks heals it."""
-DREADNAUGHT_DAMAGE = 2.0
+DREADNAUGHT_DAMAGE: Final = 2.0
 """A point of damage on the Dreadnaught (The Hunt for the Dreadnaught: its destruction wins)."""
-DREADNAUGHT_CAP = 5
+DREADNAUGHT_CAP: Final = 5
 """At most 5 damage a round on the Dreadnaught per player (thftd-013)."""
-SHADOW = 1
+SHADOW: Final = 1
 """Attack a shadow card is reckoned to add to each enemy's."""
-EXHAUSTIVE = 9
+EXHAUSTIVE: Final = 9
 """Up to this many ready characters every subset is priced; above, a greedy pass."""
-QUEST_BOOSTERS = {"Faramir": 1}
+QUEST_BOOSTERS: Final = {"Faramir": 1}
 """Ready characters whose Action, used once the characters are committed, gives each of
 them this much willpower (core-014: "exhaust Faramir to choose a player; each character
 that player controls committed to the quest gets +1 willpower"); the greedy bot uses it in
@@ -223,11 +224,11 @@ def _fight(ready: list[CardView], plan: Round) -> float:
     return cost
 
 
-CANCELLED_ATTACK = 3
+CANCELLED_ATTACK: Final = 3
 """The least attack of an enemy whose attack a Feint is played against (bots/lcg_events.py)."""
 
 
-ENGAGEMENT_HARM = {"Hummerhorns": 5}
+ENGAGEMENT_HARM: Final = {"Hummerhorns": 5}
 """Damage dealt to a single hero of the player an enemy engages (core-075's Forced)."""
 
 
@@ -270,7 +271,7 @@ def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
     return raised * (1.0 + max(0.0, plan.threat + raised - 40) / 3)
 
 
-LOCATION_LOCK = 2.0
+LOCATION_LOCK: Final = 2.0
 """What a point of progress that explores the active location is worth while locations wait
 in the staging area behind it (``Round.location_left``): Passage through Mirkwood's
 locations, two or three threat each, pile up in the staging area of a deck with five
@@ -278,7 +279,7 @@ willpower on its heroes, and a quest that cannot clear the active location canno
 again (the greedy bot left Old Forest Road and Mountains of Mirkwood in the staging area in
 a trial, and won 26 of 200 games instead of 44, seeds 1-100 and 401-500)."""
 
-STUCK = 2.0
+STUCK: Final = 2.0
 """What a hero that does not ready next round costs, in threat points."""
 
 
@@ -403,14 +404,14 @@ def commit(
     return chosen
 
 
-UNDEFENDED_SHADOW = 0.3
+UNDEFENDED_SHADOW: Final = 0.3
 """Threat an undefended attack's shadow card is reckoned to raise besides (Passage through
 Mirkwood: East Bight Patrol's 3 when the attack is undefended, Ungoliant's Spawn's 8 rather
 than 4)."""
-PLANS = 5000
+PLANS: Final = 5000
 """At most this many assignments of defenders to attacks are priced for a defender
 (``defence``); beyond, the general rules choose it."""
-PRICED_PLANS = 500
+PRICED_PLANS: Final = 500
 """At most this many for each combat a quest plan prices (``_fight``, a few hundred combats
 for one commit); beyond, its greedy reckoning stands."""
 

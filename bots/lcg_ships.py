@@ -9,10 +9,12 @@ it and live, and pays threat rather than let more Corsairs board while its threa
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.kernel.decisions import Choice, Decision, Option
 from projections.lcg import CardView, PlayerView, TableView
 
-FLEET_ORDER = (
+FLEET_ORDER: Final = (
     "Pride of Lebennin",
     "Twilight's Call",
     "Swan Ship of Dol Amroth",
@@ -23,7 +25,7 @@ FLEET_ORDER = (
 """The Basic ships, best first for the ready-made decks: the ship's defense and hit points
 are the player's life (Pride of Lebennin: 5 defense, 16 hit points, +1 defense to each hero),
 willpower after (thftd-006..011)."""
-THREAT_BEFORE_BOARDING = 40
+THREAT_BEFORE_BOARDING: Final = 40
 """Up to this threat an engaging ship's "raise your threat or it gains Boarding 1" is paid
 in threat (War Galley, Corsair Skiff): one more Corsair engaged costs a defender and a wound."""
 
@@ -67,7 +69,7 @@ def _sinks(view: TableView, me: PlayerView) -> bool:
     return left <= 2 * ((attacker.attack or 0) + 1)
 
 
-WARSHIP_STAGE = "Destroy the Dreadnaught"
+WARSHIP_STAGE: Final = "Destroy the Dreadnaught"
 """Stage 2 (thftd-005): its Action removes 5 progress per player to shuffle a set-aside
 Gondorian Warship into the encounter deck: a second ship (losing the last one eliminates
 the player) with 5 attack, whose shadow deals 5 damage to the attacking enemy (thftd-012).
@@ -80,9 +82,9 @@ def warship(card: CardView) -> bool:
     return card.type == "quest" and card.name == WARSHIP_STAGE
 
 
-CANCEL_COST = 4
+CANCEL_COST: Final = 4
 """Destroy the Dreadnaught (thftd-005): "raise your threat by 4 to cancel that attack"."""
-THREAT_LIMIT = 50
+THREAT_LIMIT: Final = 50
 """A player at this threat is eliminated (Core Set rulebook)."""
 
 
@@ -108,8 +110,8 @@ def cancel_dreadnaught(decision: Decision, view: TableView) -> Choice | None:
     return ("no",) if ready and taken <= 3 and taken < left and not scarcer else ("yes",)
 
 
-DREADNAUGHT = "Dreadnaught"
-DAMAGE_CAP = 5
+DREADNAUGHT: Final = "Dreadnaught"
+DAMAGE_CAP: Final = 5
 """The Dreadnaught (thftd-013): "No more than 5 damage per player can be placed on the
 Dreadnaught each round"; damage beyond it is lost."""
 
@@ -172,14 +174,14 @@ def wound_ship(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
     return ready if sum(c.attack or 0 for c in ready) > (enemy.defense or 0) else None
 
 
-TEN_DAMAGE_WORTH = 9
+TEN_DAMAGE_WORTH: Final = 9
 """The setup card's once-a-game 10 damage (Easy and Standard Mode, B, thftd-001/002) is
 spent on an engaged non-unique ship-enemy whose hit points left and defense add up to this
 much (an attack of 9 or more to kill it: the Skirmisher, the War Galley, the Slave Ship, the
 Ramming Ship, the Black Sails, the Corsair Warship), or one hitting as hard as
 ``TEN_DAMAGE_ATTACK``: a ship-enemy's attack falls on the ship, whatever allies are ready.
 A Corsair Skiff (2 attack, 2 defense, 5 hit points) is left to the characters."""
-TEN_DAMAGE_ATTACK = 6
+TEN_DAMAGE_ATTACK: Final = 6
 
 
 def ten_damage(card: CardView, option: Option, me: PlayerView) -> bool:
@@ -212,13 +214,13 @@ def ten_damage_target(decision: Decision, view: TableView) -> Choice | None:
     return (str(max(offered, key=key).uid),)
 
 
-LEAKS = frozenset({"Taking on Water", "Grappled!"})
+LEAKS: Final = frozenset({"Taking on Water", "Grappled!"})
 """Conditions on a ship discarded by exhausting 3 characters (thftd-042, thftd-045): Taking
 on Water deals the ship 2 damage each time it exhausts (to quest, defend or attack),
 Grappled! keeps it from readying."""
 
 
-BAIL_WINDOWS = ("lcg.combat.window", "lcg.planning.window")
+BAIL_WINDOWS: Final = ("lcg.combat.window", "lcg.planning.window")
 
 
 def bail_out(card: CardView, decision: Decision) -> bool:
@@ -246,7 +248,7 @@ def ship_kept(enemy: CardView, candidates: list[CardView], view: TableView, me: 
     return any(_ship_enemy(e) for e in [*me.engaged, *massive])
 
 
-DRAW_TAX = "Tolfalas Landing"
+DRAW_TAX: Final = "Tolfalas Landing"
 """While in the staging area: a player drawing N cards by a player card effect raises their
 threat by N (thftd-038), each copy on its own."""
 
@@ -278,8 +280,8 @@ def dreadnaught_gain(me: PlayerView, bonus: int) -> int:
     return dealt(power + bonus * len(ready)) - dealt(power)
 
 
-CAPPED_STAGES = frozenset({"Searching the High Seas", WARSHIP_STAGE})
-PROGRESS_CAP = 5
+CAPPED_STAGES: Final = frozenset({"Searching the High Seas", WARSHIP_STAGE})
+PROGRESS_CAP: Final = 5
 """Both stages take at most 5 progress per player each round (thftd-004, thftd-005)."""
 
 
@@ -300,7 +302,7 @@ def useful_progress(view: TableView) -> float | None:
     return float(before + stage)
 
 
-DREADNAUGHT_GUARDS = frozenset(
+DREADNAUGHT_GUARDS: Final = frozenset(
     {
         "Captain of the Haven",
         "Commander of the Dreadnaught",

@@ -8,15 +8,15 @@ Struct classes (``projections/lcg_types.py``) so that they can be compiled with 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.rules import ship_keywords, table
 from domain.lcg.state import SET_ASIDE_FACE_UP, Card, LcgState, Uid
 from projections.lcg_types import CardView, Hosts, PlayerView, TableView
 
-REFEREE = "referee"
-SPECTATOR = "spectator"
+REFEREE: Final = "referee"
+SPECTATOR: Final = "spectator"
 
 
 def hosts(s: LcgState) -> Hosts:
@@ -29,9 +29,9 @@ def hosts(s: LcgState) -> Hosts:
     return found
 
 
-_CHARACTER_STATS = ("willpower", "attack", "defense", "hit_points")
-_ENEMY_STATS = ("attack", "defense", "threat", "engagement_cost")
-_LOCATION_STATS = ("threat", "quest_points")
+_CHARACTER_STATS: Final = ("willpower", "attack", "defense", "hit_points")
+_ENEMY_STATS: Final = ("attack", "defense", "threat", "engagement_cost")
+_LOCATION_STATS: Final = ("threat", "quest_points")
 
 
 def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
@@ -201,7 +201,7 @@ def _offered(s: LcgState, viewer: str, decision: Any, attached: Hosts) -> list[C
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------
 
-_PUBLIC_ZONES = frozenset(
+_PUBLIC_ZONES: Final = frozenset(
     {
         "staging",
         "active",
@@ -219,7 +219,7 @@ _PUBLIC_ZONES = frozenset(
 """Shared zones whose cards are face up (removed from the game: events such as Will of the
 West, and Orc Guards gone from play). Everything else shared (the encounter deck, the quest
 deck, unused quest cards, cards set aside face down) is hidden from every seat."""
-_PUBLIC_PLAYER_ZONES = frozenset(
+_PUBLIC_PLAYER_ZONES: Final = frozenset(
     {"heroes", "allies", "engaged", "discard", "prisoner", "shackles", "contract", "burgle"}
 )
 """A player's face-up zones (the prisoner's identity is known: it was a hero in play); their

@@ -441,6 +441,8 @@ class GreedyBot:
             return (snares[0].id,)
         if lcg_plans.troll_about(view):
             plays = [o for o in plays if o not in snares]
+        if lcg_plans.hold_gandalf(view, me):
+            plays = [o for o in plays if cards[o.card or 0].name != lcg_plans.GANDALF]
         if not plays:
             return ("done",)
 

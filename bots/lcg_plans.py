@@ -235,6 +235,31 @@ def kill_keepers(me: PlayerView, candidates: list[CardView]) -> list[CardView]:
     return candidates
 
 
+def kill_spoilt(me: PlayerView, candidates: list[CardView]) -> bool:
+    """Whether the seat's ready fighters kill a must-die enemy engaged with it this round
+    (``kill_keepers``) and every one of the ``candidates`` to defend is an attacker the kill
+    needs: an attack met by any of them (Thalin defending the Dol Guldur Orcs engaged beside
+    the troll) costs the kill, and the troll attacks again next round."""
+    needed = {c.uid for c in _kill_needs(me)}
+    return bool(candidates) and all(c.uid in needed for c in candidates)
+
+
+def _kill_needs(me: PlayerView) -> list[CardView]:
+    """The ready fighters each of whom a must-die enemy's kill this round needs."""
+    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and fighter(c) and (c.attack or 0) > 0]
+
+    def hits(c: CardView) -> int:
+        return (c.attack or 0) + (BEORN_BONUS if c.name == "Beorn" else 0)
+
+    power = sum(hits(c) for c in ready)
+    for troll in me.engaged:
+        if troll.name in MUST_DIE:
+            need = _left(troll) + (troll.defense or 0)
+            if power >= need:
+                return [c for c in ready if power - hits(c) < need]
+    return []
+
+
 def useful_progress(view: TableView) -> float:
     """The progress a quest success can still place this round: what the active location
     lacks and what the stage lacks. Progress beyond a stage's quest points is lost (Core Set

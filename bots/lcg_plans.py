@@ -153,7 +153,11 @@ def gandalf_kills(view: TableView, me: PlayerView) -> bool:
     pool = sum(h.resources for h in me.heroes)
     tactics = sum(h.resources for h in me.heroes if h.sphere == "tactics")
     feint = pool - (gandalf.cost or 0) >= 1 and tactics >= 1 and any(c.name == "Feint" for c in me.hand or [])
-    for troll in [*(c for c in view.staging if c.type == "enemy"), *me.engaged]:
+    # a must-die enemy in the staging area is engaged by choice only while no other enemy
+    # is engaged with the seat (``hunt``, the encounter phase's rule): their attacks need
+    # defenders of their own
+    others = any(not snared(e) and e.name not in MUST_DIE for e in me.engaged)
+    for troll in [*(c for c in view.staging if c.type == "enemy" and not others), *me.engaged]:
         if troll.name not in MUST_DIE:
             continue
         left = _left(troll) - GANDALF_DAMAGE

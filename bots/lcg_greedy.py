@@ -442,6 +442,8 @@ class GreedyBot:
             return (snares[0].id,)
         if lcg_plans.troll_about(view):
             plays = [o for o in plays if o not in snares]
+        if lcg_plans.hold_gandalf(view, me):
+            plays = [o for o in plays if cards[o.card or 0].name != lcg_plans.GANDALF]
         if not plays:
             return ("done",)
 
@@ -730,6 +732,10 @@ class GreedyBot:
 
         # a defender is never one of the attackers that kill a must-die enemy this round
         candidates = lcg_plans.kill_keepers(me, candidates)
+        # a hero who survives the attack undefended keeps every attacker of the kill ready
+        absorbed = any(not essential(h) and _left(h) > attack + SHADOW_MARGIN * shadows for h in me.heroes)
+        if absorbed and lcg_plans.kill_spoilt(me, candidates) and any(o.id == "undefended" for o in decision.options):
+            return ("undefended",)
         if enemy is not None and lcg_plans.plans_defence(view, me):
             planned = self._planned_defence(decision, me, enemy, candidates)
             if planned is not None:

@@ -126,6 +126,67 @@ def hunt(view: TableView, me: PlayerView, ready: list[CardView]) -> CardView | N
     return None
 
 
+GANDALF: Final = "Gandalf"
+GANDALF_DAMAGE: Final = 4
+"""Gandalf's Response on entering play (core-073): 4 damage to an enemy in play."""
+
+
+def gandalf_kills(view: TableView, me: PlayerView) -> bool:
+    """Whether Gandalf played now (the planning phase) kills a must-die enemy this round: his
+    4 damage on it as he enters, his 4 attack with the seat's ready fighters (Beorn with the
+    +5 of his Action) through its defense for the hit points left, and its attack answered
+    without one of the attackers (a Feint and a Tactics resource left after paying for him,
+    a character that survives it, Gandalf himself when the others kill it alone, or an ally
+    not needed for the kill to give up). Gandalf leaves play at the end of the round: played
+    a round too early, his 4 damage leaves a Hill Troll at 5 hit points with 3 defense, more
+    than Dúnhere and Thalin (2 attack each) get through; played in the round of the kill,
+    his damage and his attack together kill a fresh troll beside them."""
+    gandalf = next((c for c in me.hand or [] if c.name == GANDALF), None)
+    if gandalf is None:
+        return False
+    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted]
+    hitters = [*(c for c in ready if fighter(c) and (c.attack or 0) > 0), gandalf]
+
+    def hits(c: CardView) -> int:
+        return (c.attack or 0) + (BEORN_BONUS if c.name == "Beorn" else 0)
+
+    power = sum(hits(c) for c in hitters)
+    pool = sum(h.resources for h in me.heroes)
+    tactics = sum(h.resources for h in me.heroes if h.sphere == "tactics")
+    feint = pool - (gandalf.cost or 0) >= 1 and tactics >= 1 and any(c.name == "Feint" for c in me.hand or [])
+    # a must-die enemy in the staging area is engaged by choice only while no other enemy
+    # is engaged with the seat (``hunt``, the encounter phase's rule): their attacks need
+    # defenders of their own
+    others = any(not snared(e) and e.name not in MUST_DIE for e in me.engaged)
+    for troll in [*(c for c in view.staging if c.type == "enemy" and not others), *me.engaged]:
+        if troll.name not in MUST_DIE:
+            continue
+        left = _left(troll) - GANDALF_DAMAGE
+        if left <= 0:
+            return True
+        need = left + (troll.defense or 0)
+        spare = [
+            c
+            for c in [*ready, gandalf]
+            if (fighter(c) or c.type == "hero")
+            and power - (hits(c) if c in hitters else 0) >= need
+            and (c.type == "ally" or (c.defense or 0) + _left(c) > (troll.attack or 0) + 1)
+        ]
+        if power >= need and (snared(troll) or feint or spare):
+            return True
+    return False
+
+
+def hold_gandalf(view: TableView, me: PlayerView) -> bool:
+    """Whether Gandalf stays in hand this planning phase: a must-die enemy is in play and
+    his entering does not kill it this round (``gandalf_kills``), while the threat is not
+    pressing (``GANDALF_THREAT``, where his 5 threat off is wanted)."""
+    if me.threat >= GANDALF_THREAT:
+        return False
+    trolls_about = [*(c for c in view.staging if c.name in MUST_DIE), *(e for e in me.engaged if e.name in MUST_DIE)]
+    return bool(trolls_about) and not gandalf_kills(view, me)
+
+
 STAGING_ATTACKERS: Final = {"Dúnhere": 1}
 """Characters who may attack an enemy in the staging area when they attack alone, and the
 attack they gain doing so (Dúnhere, core-009: +1)."""
@@ -177,6 +238,31 @@ def kill_keepers(me: PlayerView, candidates: list[CardView]) -> list[CardView]:
             kept = [c for c in candidates if power - (hits(c) if c in ready else 0) >= need]
             return kept or candidates
     return candidates
+
+
+def kill_spoilt(me: PlayerView, candidates: list[CardView]) -> bool:
+    """Whether the seat's ready fighters kill a must-die enemy engaged with it this round
+    (``kill_keepers``) and every one of the ``candidates`` to defend is an attacker the kill
+    needs: an attack met by any of them (Thalin defending the Dol Guldur Orcs engaged beside
+    the troll) costs the kill, and the troll attacks again next round."""
+    needed = {c.uid for c in _kill_needs(me)}
+    return bool(candidates) and all(c.uid in needed for c in candidates)
+
+
+def _kill_needs(me: PlayerView) -> list[CardView]:
+    """The ready fighters each of whom a must-die enemy's kill this round needs."""
+    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and fighter(c) and (c.attack or 0) > 0]
+
+    def hits(c: CardView) -> int:
+        return (c.attack or 0) + (BEORN_BONUS if c.name == "Beorn" else 0)
+
+    power = sum(hits(c) for c in ready)
+    for troll in me.engaged:
+        if troll.name in MUST_DIE:
+            need = _left(troll) + (troll.defense or 0)
+            if power >= need:
+                return [c for c in ready if power - hits(c) < need]
+    return []
 
 
 def useful_progress(view: TableView) -> float:

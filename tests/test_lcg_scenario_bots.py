@@ -1735,3 +1735,86 @@ def test_the_burglars_turn_is_not_won_before_the_board_can_take_stage_3() -> Non
     assert net <= staged
     net, staged = _burglars_turn_commit(40)
     assert net > staged
+
+
+def _dunhere(at: str, phase: str, zones: dict[str, Any], threat: int) -> Run:
+    """Journey Along the Anduin with the heroes of the deck the bench row plays there:
+    Dúnhere, Éowyn and Thalin."""
+    return Run(
+        {
+            "game": {"scenario": "journey-along-the-anduin", "players": 1, "heroes": [["Dúnhere", "Éowyn", "Thalin"]]},
+            "position": {"at": at, "phase": phase, "threat": {"p1": threat}, "zones": zones},
+        }
+    )
+
+
+def test_gandalf_waits_in_hand_for_the_round_his_entering_kills_the_hill_troll() -> None:
+    """The Hill Troll (9 hit points, 3 defense) waits in the staging area. Gandalf's 4
+    damage and his 4 attack beside Dúnhere and Thalin (2 each) kill it in the round he enters,
+    when its 6 attack falls on someone else: with a Wandering Took to give up he is played,
+    and the whole round goes as planned (the fighters stay out of the quest, the troll is
+    engaged by choice, the Took takes its attack, Gandalf attacks and it dies). With no ally
+    the kill is not on (whoever took the attack could not attack): he stays in hand, where
+    the old rule played him as soon as he was paid for and left the troll at 5 hit points
+    when he left play."""
+
+    def planning(allies: list[str]) -> tuple[Run, Choice, str]:
+        run = _dunhere(
+            "lcg.planning",
+            "planning",
+            {
+                "p1.heroes": [
+                    {"card": "Dúnhere", "resources": 2},
+                    {"card": "Éowyn", "resources": 2},
+                    {"card": "Thalin", "resources": 1},
+                ],
+                "p1.allies": allies,
+                "p1.hand": ["Gandalf"],
+                "staging": ["Hill Troll"],
+                "quest": ["To the River..."],
+                "encounter.deck": ["Banks of the Anduin", "Banks of the Anduin", "Banks of the Anduin"],
+            },
+            threat=26,
+        )
+        play = _until(run, "lcg.planning.play-ally")
+        gandalf = next(o.id for o in play.options if o.card == run.uid("Gandalf"))
+        return run, _greedy(run.game), gandalf
+
+    _, choice, gandalf = planning([])
+    assert choice != (gandalf,)
+    run, choice, gandalf = planning(["Wandering Took"])
+    assert choice == (gandalf,)
+    troll = run.uid("Hill Troll")
+    _answered_until(run.game, lambda d: d.rule == "lcg.combat.player-attack" or d.rule == "lcg.refresh", "attack")
+    state = cast(LcgState, run.game.state)
+    assert state.cards[troll].damage == 4
+    assert state.cards[run.uid("Wandering Took")].zone != "p1.allies"
+    attack = _pending(run.game)
+    assert attack.rule == "lcg.combat.player-attack" and attack.about == troll
+    choice = _greedy(run.game)
+    assert {str(run.uid(n)) for n in ("Dúnhere", "Thalin", "Gandalf")} <= set(choice)
+    run.game.answer(attack.seat, attack.id, choice)
+    assert cast(LcgState, run.game.state).cards[troll].zone != "p1.engaged"
+
+
+def test_an_attack_beside_a_dying_hill_troll_goes_undefended_onto_a_hero_who_survives_it() -> None:
+    """The Hill Troll (4 damage on it, 3 defense: 8 attack kill it) is engaged with Eastern
+    Crows (1 attack). Dúnhere, Thalin and Gandalf (2, 2 and 4 attack) are the kill: whoever
+    defended the Crows would be exhausted and the troll would live to attack again. The
+    Crows' attack goes undefended onto a hero who survives it; the old rule sent Thalin to
+    defend."""
+    run = _dunhere(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {
+            "p1.heroes": ["Dúnhere", {"card": "Éowyn", "exhausted": True}, "Thalin"],
+            "p1.allies": ["Gandalf"],
+            "p1.engaged": [{"card": "Hill Troll", "damage": 4}, "Eastern Crows"],
+            "attachments": [{"card": "Forest Snare", "on": "Hill Troll"}],
+            "quest": ["To the River..."],
+        },
+        threat=30,
+    )
+    defend = _until(run, "lcg.combat.declare-defender")
+    assert defend.about == run.uid("Eastern Crows")
+    assert _greedy(run.game) == ("undefended",)

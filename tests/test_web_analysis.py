@@ -70,6 +70,13 @@ def test_the_seat_deciding_sees_a_bar_beside_each_option(
         "return [...document.querySelectorAll('.value-list .value-bar > span')].map((e) => e.style.width)"
     )
     assert widths[0] == "100%" and "0%" in widths
+    # the decision drawn again (a new view from the stream) keeps its values and bars
+    bars = "return [...document.querySelectorAll('#decision label .value-bar')].length"
+    beside = browser.execute_script(bars)
+    assert beside == 3, beside
+    browser.execute_script("renderDecision()")
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, ".value-list li")] == shown
+    assert browser.execute_script(bars) == beside
     assert not page_errors(browser)
     assert server.app.version(UUID(game)) == before
 
@@ -84,7 +91,9 @@ def test_the_referee_values_from_the_seats_knowledge_or_the_true_cards(
     texts = "return [...document.querySelectorAll('#decision button.value-ask')].map((b) => b.innerText)"
     want = ["Value the answers (what p1 knows)", "Value with the true cards"]
     WebDriverWait(browser, 10).until(lambda d: d.execute_script(texts) == want, f"no {want}")
-    browser.execute_script("document.querySelectorAll('#decision button.value-ask')[1].click()")
+    # the decision drawn again while the search runs (the stream's first view can come then):
+    # its answer still shows
+    browser.execute_script("document.querySelectorAll('#decision button.value-ask')[1].click(); renderDecision()")
     assert values(browser)[0].startswith("100%")
     assert "with the true hidden cards" in text_of(browser, ".value-note")
     assert not page_errors(browser)

@@ -125,6 +125,7 @@ const S = {
   cards: new Map(), // the shown table's cards by uid
   room: null, // the game's room (names, bots, talk, take-backs): room.js
   verdict: null,
+  values: null, // the values asked for the pending decision: { id, viewer, game, out, got }
 };
 
 // What a call about this table names: the token, and the game it plays now.
@@ -498,6 +499,7 @@ function renderDecision() {
   if (!mine) {
     box.append(h("ul", { class: "options readonly" }, options.map((o) => h("li", optionAttrs(o), o.label))));
     box.append(valuesAsk(d));
+    keptBars(d);
     return;
   }
   box.append(valuesAsk(d));
@@ -533,6 +535,7 @@ function renderDecision() {
   const named = options.map((o) => (o.card !== undefined ? offered.get(num(o.card)) : undefined)).filter(Boolean);
   if (named.length) box.append(h("div", { class: "offered", "data-zone": "Offered" }, h("small", {}, t("zone.offered")), h("div", { class: "cards" }, named.map(frame))));
   box.append(seatTools());
+  keptBars(d);
 }
 
 // -- the value of each answer (AnalyzeDecision), on request ---------------------------------
@@ -540,11 +543,45 @@ function renderDecision() {
 function valuesAsk(d) {
   const mine = d.seat === S.viewer;
   if (!mine && S.viewer !== "referee") return null;
+  // the same decision drawn again (a new view from the stream) keeps the values asked for,
+  // and a search still running puts its answer where the viewer sees it
+  if (valuesOf(d)) return S.values.out;
   const out = h("div", { class: "values" });
+  S.values = { id: num(d.id), viewer: S.viewer, game: S.gameId, out, got: null };
   const ask = (trueCards, label) => h("button", { type: "button", class: "value-ask", onclick: () => showValues(d, trueCards, out) }, label);
   out.append(ask(false, mine ? t("values.ask") : t("values.ask-seat", { seat: d.seat })));
   if (!mine) out.append(ask(true, t("values.ask-true")));
   return out;
+}
+
+function percent(v) {
+  return `${Math.round(100 * num(v))}%`;
+}
+
+function valueBar(o) {
+  const filled = h("span", {});
+  filled.style.width = percent(o.value); // a style property: the page's policy refuses style attributes
+  return h("span", { class: "value-bar", title: t("values.bar", { value: percent(o.value), low: percent(o.low), high: percent(o.high), n: num(o.rollouts) }) }, filled);
+}
+
+// Whether the values kept (S.values) were asked for this decision, by this viewer, in this game.
+function valuesOf(d) {
+  return Boolean(S.values) && S.values.id === num(d.id) && S.values.viewer === S.viewer && S.values.game === S.gameId;
+}
+
+// The values asked for this decision before it was drawn again, beside its options again.
+function keptBars(d) {
+  if (valuesOf(d) && S.values.got) valueBars(S.values.got);
+}
+
+// A bar beside each option the values name (one option a choice), in the decision shown now.
+function valueBars(got) {
+  for (const el of document.querySelectorAll("#decision .value-bar")) el.remove();
+  for (const o of got.options || []) {
+    if ((o.choice || []).length !== 1) continue;
+    const option = document.querySelector(`#decision [data-option="${CSS.escape(o.choice[0])}"]`);
+    if (option) option.append(valueBar(o));
+  }
 }
 
 async function showValues(d, trueCards, out) {
@@ -557,21 +594,11 @@ async function showValues(d, trueCards, out) {
     const got = await call("AnalyzeDecision", who({ version: d.id, trueCards }));
     const now = S.live && S.live.decision;
     if (!now || num(now.id) !== num(d.id)) return; // answered meanwhile: the values are of the past
-    const pct = (v) => `${Math.round(100 * num(v))}%`;
-    const bar = (o) => {
-      const filled = h("span", {});
-      filled.style.width = pct(o.value); // a style property: the page's policy refuses style attributes
-      return h("span", { class: "value-bar", title: t("values.bar", { value: pct(o.value), low: pct(o.low), high: pct(o.high), n: num(o.rollouts) }) }, filled);
-    };
-    for (const el of document.querySelectorAll("#decision .value-bar")) el.remove();
-    for (const o of got.options || []) {
-      if ((o.choice || []).length !== 1) continue;
-      const option = document.querySelector(`#decision [data-option="${CSS.escape(o.choice[0])}"]`);
-      if (option) option.append(bar(o));
-    }
+    if (S.values && S.values.out === out) S.values.got = got;
+    valueBars(got);
     const whose = got.knowledge === "referee" ? t("values.true") : t("values.knows", { seat: got.knowledge });
     note.textContent = t("values.note", { seat: d.seat, whose, n: num(got.rollouts) });
-    out.append(h("ol", { class: "value-list" }, (got.options || []).map((o) => h("li", { "data-choice": (o.choice || []).join(",") }, bar(o), h("strong", {}, pct(o.value)), h("small", {}, ` [${pct(o.low)} – ${pct(o.high)}] `), o.label))));
+    out.append(h("ol", { class: "value-list" }, (got.options || []).map((o) => h("li", { "data-choice": (o.choice || []).join(",") }, valueBar(o), h("strong", {}, percent(o.value)), h("small", {}, ` [${percent(o.low)} – ${percent(o.high)}] `), o.label))));
   } catch (error) {
     note.remove();
     showError(error);

@@ -6,7 +6,8 @@ shadows, the conditions attached, the discard pile, the victory display, the act
 location) is out of the deck. What is left is what the next reveal is drawn from, as far
 as the seat can tell: the encounter deck and the face-down shadow cards together, each
 card as likely as another. The quest planner (:mod:`bots.lcg_quest`) prices the staging
-step's reveal over this distribution.
+step's reveal over this distribution, and in Passage through Mirkwood each attack's shadow
+card too (``shadow_odds``).
 """
 
 from __future__ import annotations
@@ -151,3 +152,52 @@ def reveals(view: TableView) -> list[Reveal] | None:
         Reveal(count / total, r.threat, r.enemy, r.harm)
         for count, r in sorted(grouped.values(), key=lambda g: (-g[0], g[1].threat))
     ]
+
+
+@dataclass(frozen=True)
+class Shadow:
+    """One kind of shadow card an attack may be dealt, and its chance: what it adds to the
+    attack and the threat it raises, when the attack is defended and when it is not."""
+
+    chance: float
+    attack: int = 0
+    undefended_attack: int = 0
+    threat: int = 0
+    undefended_threat: int = 0
+
+
+SHADOW_EFFECTS = {
+    "core-089": Shadow(1.0, attack=1, undefended_attack=3),  # Dol Guldur Orcs
+    "core-097": Shadow(1.0, attack=1, undefended_attack=1, undefended_threat=3),  # East Bight Patrol
+    "core-075": Shadow(1.0, attack=1, undefended_attack=2),  # Hummerhorns: 1 damage to each character (2)
+    "core-076": Shadow(1.0, threat=4, undefended_threat=8),  # Ungoliant's Spawn
+}
+"""The shadow effects of Passage through Mirkwood's encounter cards that hurt an attack's
+defender or the defending player (their chance is ``shadow_odds``'): attack added
+(Hummerhorns' damage to each character counted as attack on the one hit) and threat raised;
+the other cards' shadows add none (a discarded attachment, an exhausted character). Of the
+36 cards, 5 add attack: a flat +1 on every attack priced a defended attack at seven times
+its mean, and an undefended one below its tail (Dol Guldur Orcs' +3 kills a hero that a
+Forest Spider's 2 only wounds)."""
+MIRKWOOD_ENCOUNTER = "passage-through-mirkwood"
+
+
+def shadow_odds(view: TableView) -> tuple[Shadow, ...]:
+    """The distribution of a face-down shadow card's effect, grouped by effect, when the
+    quest is Passage through Mirkwood's (the only scenario ``SHADOW_EFFECTS`` reads); empty
+    otherwise (the planner then adds a flat margin to every attack)."""
+    load()
+    quests = _codes(view)
+    if not quests & set(SCENARIOS[MIRKWOOD_ENCOUNTER].quest):
+        return ()
+    left = composition(view)
+    total = sum(left.values()) if left else 0
+    if not left or total == 0:
+        return ()
+    grouped: Counter[Shadow] = Counter()
+    for code, n in left.items():
+        grouped[SHADOW_EFFECTS.get(code, Shadow(1.0))] += n
+    return tuple(
+        Shadow(n / total, s.attack, s.undefended_attack, s.threat, s.undefended_threat)
+        for s, n in sorted(grouped.items(), key=lambda g: -g[1])
+    )

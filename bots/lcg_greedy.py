@@ -25,7 +25,7 @@ import msgspec
 
 from bots import View, lcg_burgle, lcg_hobbit, lcg_plans, lcg_quest, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
-from bots.lcg_encounter import reveals
+from bots.lcg_encounter import reveals, shadow_odds
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
@@ -647,6 +647,7 @@ class GreedyBot:
             location_left=_location_left(view),
             planned=lcg_plans.plans_defence(view, me),
             cancelled=_feints(me),
+            shadows=shadow_odds(view),
         )
         # The Lonely Mountain's 2B: a won quest burgles a treasure, and its progress only serves the location
         held = lcg_hobbit.success_cost(view, me)
@@ -737,7 +738,7 @@ class GreedyBot:
         if absorbed and lcg_plans.kill_spoilt(me, candidates) and any(o.id == "undefended" for o in decision.options):
             return ("undefended",)
         if enemy is not None and lcg_plans.plans_defence(view, me):
-            planned = self._planned_defence(decision, me, enemy, candidates)
+            planned = self._planned_defence(decision, me, enemy, candidates, view)
             if planned is not None:
                 return planned
         safe = [c for c in candidates if taken(c) + SHADOW_MARGIN * shadows < _left(c)]
@@ -756,7 +757,7 @@ class GreedyBot:
 
     @staticmethod
     def _planned_defence(
-        decision: Decision, me: PlayerView, enemy: CardView, candidates: list[CardView]
+        decision: Decision, me: PlayerView, enemy: CardView, candidates: list[CardView], view: TableView
     ) -> Choice | None:
         """The defender of the cheapest plan of the combat (bots/lcg_quest.py ``defence``):
         this attack and those still to come (the engaged enemies whose shadow cards are still
@@ -769,7 +770,7 @@ class GreedyBot:
         allowed = {c.uid for c in candidates}
         if (len(allowed) + 1) ** len(attacks) > lcg_quest.PLANS:
             return None
-        picked = lcg_quest.defence(ready, attacks, me.engaged, me.heroes, allowed)
+        picked = lcg_quest.defence(ready, attacks, me.engaged, me.heroes, allowed, shadow_odds(view))
         if picked is not None:
             return (str(picked.uid),)
         return ("undefended",) if any(o.id == "undefended" for o in decision.options) else None

@@ -31,6 +31,7 @@ from bots.lcg_encounter import (
     WOUND_EXHAUSTED,
     WOUND_QUESTER,
     Reveal,
+    Shadow,
 )
 from bots.lcg_ships import DREADNAUGHT_GUARDS
 from projections.lcg import CardView
@@ -112,6 +113,10 @@ class Round:
     stage 2B: a burgle attempt that takes a treasure, 2 threat more on The Lonely Mountain
     for the rest of the game, and a progress on Smaug the Golden; bots/lcg_hobbit.py
     ``success_cost``); a tie is no success."""
+    shadows: tuple[Shadow, ...] = ()
+    """What the shadow card dealt to each attack may do, each kind with its chance
+    (bots/lcg_encounter.py ``shadow_odds``); empty: a flat ``SHADOW`` on every attack (and
+    ``UNDEFENDED_SHADOW`` threat on an undefended one in a planned combat)."""
     waiting: tuple[CardView, ...] = ()
     """Staging-area enemies whose engagement cost is above the seat's threat: a failed quest
     raises the threat before the engagement checks, and one that it takes to their cost
@@ -139,6 +144,38 @@ def _wound(card: CardView, damage: int) -> float:
     if ship:
         return damage * SHIP_DAMAGE
     return damage * (HERO_DAMAGE if card.type == "hero" else ALLY_DAMAGE)
+
+
+def _defended(card: CardView, attack: int, shadows: Sequence[Shadow]) -> float:
+    """What ``card`` defending an attack of ``attack`` (its shadow card not counted) costs:
+    the damage past its defense, a flat ``SHADOW`` added, or over what the shadow card may
+    add to the attack and the threat it may raise."""
+    if not shadows:
+        return _wound(card, attack + SHADOW - (card.defense or 0))
+    return sum(s.chance * (_wound(card, attack + s.attack - (card.defense or 0)) + s.threat) for s in shadows)
+
+
+def _undefended(hero: CardView, before: int, attack: int, shadows: Sequence[Shadow]) -> float:
+    """What an undefended attack of ``attack`` (its shadow card not counted) adds to the cost
+    when it hits ``hero``, dealt ``before`` damage already this combat: with the shadow
+    cards' undefended attack and threat, each with its chance. A flat margin would price
+    the attack's mean and miss its tail: a Forest Spider's 2 undefended on a 5-hit-point
+    hero costs 2 points of damage, but with Dol Guldur Orcs' shadow (+3 undefended, 3 of
+    Passage through Mirkwood's 36 encounter cards) it kills him."""
+    if not shadows:
+        return _wound(hero, before + attack + SHADOW) - _wound(hero, before) + UNDEFENDED_SHADOW
+    return sum(
+        s.chance * (_wound(hero, before + attack + s.undefended_attack) - _wound(hero, before) + s.undefended_threat)
+        for s in shadows
+    )
+
+
+def _mean_undefended(shadows: Sequence[Shadow]) -> int:
+    """The attack an undefended attack's shadow card adds, rounded: the damage counted on
+    the hero it hits for the attacks after it."""
+    if not shadows:
+        return SHADOW
+    return round(sum(s.chance * s.undefended_attack for s in shadows))
 
 
 def _can_defend(card: CardView, enemy: CardView) -> bool:
@@ -182,7 +219,7 @@ def _fight(ready: list[CardView], plan: Round) -> float:
         attacks = [
             e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)
         ]
-        planned = _best_defence(ready, attacks, plan.enemies, plan.heroes, limit=PRICED_PLANS)
+        planned = _best_defence(ready, attacks, plan.enemies, plan.heroes, limit=PRICED_PLANS, shadows=plan.shadows)
         if planned is not None:
             return planned[0]
     free = list(ready)
@@ -190,16 +227,17 @@ def _fight(ready: list[CardView], plan: Round) -> float:
     for n, enemy in enumerate(plan.enemies):
         if n < plan.cancelled and (enemy.attack or 0) >= CANCELLED_ATTACK:
             continue
-        attack = (enemy.attack or 0) + SHADOW
+        attack = enemy.attack or 0
         hit = plan.ships if is_ship(enemy) and plan.ships else plan.heroes
-        best: tuple[float, CardView | None] = (
-            min((_wound(h, attack) for h in hit), default=HERO_LOST),
-            None,
-        )
+        if plan.shadows:
+            undefended = min((_undefended(h, 0, attack, plan.shadows) for h in hit), default=HERO_LOST)
+        else:
+            undefended = min((_wound(h, attack + SHADOW) for h in hit), default=HERO_LOST)
+        best: tuple[float, CardView | None] = (undefended, None)
         for card in free:
             if not _can_defend(card, enemy):
                 continue
-            price = _wound(card, attack - (card.defense or 0))
+            price = _defended(card, attack, plan.shadows)
             if price < best[0]:
                 best = (price, card)
         cost += best[0]
@@ -422,11 +460,13 @@ def defence(
     engaged: Sequence[CardView],
     heroes: Sequence[CardView],
     defenders: Collection[int] | None = None,
+    shadows: Sequence[Shadow] = (),
 ) -> CardView | None:
     """The defender of the first of ``attacks`` in the cheapest plan of the combat
     (``_best_defence``), only one of ``defenders`` (uids; None: any ready character); None
-    when that plan leaves the attack undefended, or when there are too many plans to price."""
-    planned = _best_defence(ready, attacks, engaged, heroes, defenders)
+    when that plan leaves the attack undefended, or when there are too many plans to price;
+    the shadow cards priced as ``shadows`` says (``Round.shadows``)."""
+    planned = _best_defence(ready, attacks, engaged, heroes, defenders, shadows=shadows)
     return planned[1] if planned is not None else None
 
 
@@ -437,6 +477,7 @@ def _best_defence(
     heroes: Sequence[CardView],
     defenders: Collection[int] | None = None,
     limit: int = PLANS,
+    shadows: Sequence[Shadow] = (),
 ) -> tuple[float, CardView | None] | None:
     """The cost of the cheapest plan of the combat and the defender it gives the first of
     ``attacks`` (None: undefended). Every assignment of the ``ready`` characters to the
@@ -456,17 +497,17 @@ def _best_defence(
         taken: dict[int, int] = {}
         cost = 0.0
         for enemy, card in zip(attacks, plan, strict=True):
-            attack = (enemy.attack or 0) + SHADOW
+            attack = enemy.attack or 0
             if card is not None:
-                cost += _wound(card, attack - (card.defense or 0))
+                cost += _defended(card, attack, shadows)
                 continue
             alive = [h for h in heroes if taken.get(h.uid, 0) < _left(h)]
             if not alive:
                 return math.inf
-            hit = min(alive, key=lambda h: _wound(h, taken.get(h.uid, 0) + attack) - _wound(h, taken.get(h.uid, 0)))
-            before = taken.get(hit.uid, 0)
-            taken[hit.uid] = before + attack
-            cost += _wound(hit, before + attack) - _wound(hit, before) + UNDEFENDED_SHADOW
+            added = {h.uid: _undefended(h, taken.get(h.uid, 0), attack, shadows) for h in alive}
+            hit = min(alive, key=lambda h: added[h.uid])
+            taken[hit.uid] = taken.get(hit.uid, 0) + attack + _mean_undefended(shadows)
+            cost += added[hit.uid]
         return cost
 
     def kills(free: list[CardView]) -> float:

@@ -126,6 +126,22 @@ def test_an_engaged_spider_s_attack_is_left_to_a_hero_when_that_frees_its_killer
     }
 
 
+def test_an_undefended_attack_is_priced_over_the_shadow_cards_the_encounter_deck_holds() -> None:
+    # Dol Guldur Orcs engaged (attack 2), and two of the five cards the seat has not seen
+    # are Dol Guldur Orcs, whose shadow adds 3 attack to an undefended attack: two times in
+    # five the attack left to a hero kills him. A flat +1 for the shadow priced it at 3
+    # damage, and Gimli quested; priced card by card, Gimli stays back to defend it.
+    unseen = ["Dol Guldur Orcs"] * 2 + ["Forest Gate", "Old Forest Road", "Enchanted Stream"]
+    seen = _encounter(True) + _encounter(False)
+    for name in [*unseen, "Dol Guldur Orcs"]:  # the engaged one
+        seen.remove(name)
+    zones = {"p1.engaged": ["Dol Guldur Orcs"], "encounter.discard": seen}
+    run = _run({"quest": ["Flies and Spiders"], **zones})
+    left = composition(view(cast(LcgState, run.game.state), "p1"))
+    assert left is not None and sorted(CARDS[c].name for c in left.elements()) == sorted(unseen)
+    assert _committed_at(zones, 33) == {"Aragorn"}
+
+
 def _combat(zones: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The greedy bot's defenders in a combat phase at Flies and Spiders, and the enemies
     that die in it; locations in the encounter deck, whose shadow cards do nothing."""

@@ -20,3 +20,21 @@ def test_the_same_seeds_end_as_the_bench_rows_games() -> None:
         assert all(rnd >= 1 for stage, (rnd, _) in r.reached.items() if stage != "1")
         assert r.stage in r.reached
     assert report(records)[0] == f"won {tally.wins} of {len(SEEDS)}"
+
+
+def test_the_lock_the_travel_and_the_heroes_phases_are_recorded_for_each_game() -> None:
+    """Each game quests at least once, at stages it reached; each travel decision offered a
+    location or more and chose one of them or none; each hero destroyed has its phase; the
+    report gives the lock by stage and the travel decisions of the stages traveled at."""
+    records = [recorded(seed) for seed in SEEDS]
+    for r in records:
+        assert r.quests
+        assert all(stage in r.reached and threat >= 0 for stage, threat, _ in r.quests)
+        assert all(offered >= 1 and name for (_, name, offered) in r.travels)
+        assert sum(r.hero_phases.values()) == len(r.heroes_lost)
+    lines = report(records)
+    assert any(line.startswith("location lock") and " 1 " in line for line in lines)
+    stages = {stage for r in records for stage, _, _ in r.travels}
+    assert {line.split(":")[0] for line in lines if line.startswith("travel at")} == {
+        f"travel at stage {s}" for s in stages
+    }

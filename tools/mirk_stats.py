@@ -9,7 +9,13 @@ and prints, over the games:
   a failed quest, an undefended attack's shadow, ...);
 - the quests that failed and by how much, by stage;
 - the heroes destroyed, by stage;
-- the enemies engaged (by name) and the threat at the end of the lost games, by stage.
+- the enemies engaged (by name) and the threat at the end of the lost games, by stage;
+- the location lock, by stage: the threat of the locations in the staging area at each quest,
+  and the share of quests made with an active location (it takes the progress first, and
+  the players cannot travel to another until it is explored);
+- the travel decisions, by stage: the location traveled to (or "skip") and how many were offered;
+- the heroes destroyed by phase: in the combat phase (an attack), the encounter phase
+  (Hummerhorns' 5 damage as it engages), the quest phase (a treachery's damage).
 
 ``--games`` lists each lost game on a line (seed, stage, round, threat, reason).
 """
@@ -22,6 +28,7 @@ from dataclasses import dataclass, field
 from statistics import mean
 from typing import cast
 
+from domain.kernel.decisions import Choice, Decision
 from domain.kernel.events import Event
 from domain.kernel.state import State
 from domain.lcg import events as ev
@@ -59,6 +66,13 @@ class Record:
     heroes_lost: list[tuple[str, str, int]] = field(default_factory=list)
     """Each hero destroyed: its name, the stage and the round."""
     engaged: Counter[str] = field(default_factory=Counter)
+    quests: list[tuple[str, int, bool]] = field(default_factory=list)
+    """Each quest resolved: the stage, the locations' threat in the staging area, and whether
+    a location was active."""
+    travels: Counter[tuple[str, str, int]] = field(default_factory=Counter)
+    """Each travel decision: the stage, the location chosen (or "skip"), the number offered."""
+    hero_phases: Counter[str] = field(default_factory=Counter)
+    """The phase each hero was destroyed in."""
 
 
 class _Recorder(Observer):
@@ -67,9 +81,22 @@ class _Recorder(Observer):
     def __init__(self, rec: Record) -> None:
         self.rec = rec
 
+    def answered(self, decision: Decision, choice: Choice, state: State) -> None:
+        if decision.rule != "lcg.travel":
+            return
+        s = cast(LcgState, state)
+        offered = sum(1 for o in decision.options if o.card is not None)
+        picked = "skip" if choice[0] == "skip" else CARDS[s.cards[int(choice[0])].code].name
+        self.rec.travels[(_stage(s), picked, offered)] += 1
+
     def after(self, event: Event, state: State) -> None:
         s = cast(LcgState, state)
         rec = self.rec
+        if isinstance(event, ev.QuestResolved):
+            locations = sum(
+                table.defn(s, u).threat or 0 for u in table.staging(s) if table.defn(s, u).type == "location"
+            )
+            rec.quests.append((_stage(s), locations, table.active_location(s) is not None))
         if isinstance(event, ev.QuestStageRevealed):
             rec.reached.setdefault(_stage(s), (s.round, s.players[SEAT].threat))
         elif isinstance(event, ev.QuestResolved) and event.willpower < event.threat:
@@ -78,6 +105,7 @@ class _Recorder(Observer):
             rec.raised[(_stage(s), event.cause.rule if event.cause else "?")] += event.amount
         elif isinstance(event, ev.CharacterDestroyed) and CARDS[s.cards[event.card].code].type == "hero":
             rec.heroes_lost.append((CARDS[s.cards[event.card].code].name, _stage(s), s.round))
+            rec.hero_phases[s.phase] += 1
         elif isinstance(event, ev.EnemyEngaged):
             rec.engaged[CARDS[s.cards[event.enemy].code].name] += 1
 
@@ -135,6 +163,32 @@ def report(records: list[Record], each: bool = False) -> list[str]:
     for r in records:
         engaged.update(r.engaged)
     lines.append("enemies engaged: " + ", ".join(f"{k} {n}" for k, n in engaged.most_common()))
+    phases: Counter[str] = Counter()
+    for r in records:
+        phases.update(r.hero_phases)
+    lines.append("heroes destroyed by phase: " + ", ".join(f"{k} {n}" for k, n in phases.most_common()))
+    quests = [q for r in records for q in r.quests]
+    lines.append(
+        "location lock (stage: quests, location threat staged a quest, share with an active location): "
+        + ", ".join(
+            f"{s} {len(qs)}, {mean(t for _, t, _ in qs):.2f}, {mean(a for _, _, a in qs):.2f}"
+            for s in sorted({q[0] for q in quests})
+            for qs in [[q for q in quests if q[0] == s]]
+        )
+    )
+    travels: Counter[tuple[str, str, int]] = Counter()
+    for r in records:
+        travels.update(r.travels)
+    for stage in sorted({s for s, _, _ in travels}):
+        here = [(k, n) for k, n in travels.items() if k[0] == stage]
+        chosen = Counter({name: 0 for (_, name, _), _ in here})
+        for (_, name, _), n in here:
+            chosen[name] += n
+        choices = sum(n for (_, _, offered), n in here if offered > 1)
+        lines.append(
+            f"travel at stage {stage}: {sum(chosen.values())} decisions ({choices} between locations): "
+            + ", ".join(f"{k} {n}" for k, n in chosen.most_common())
+        )
     if each:
         for r in lost:
             lines.append(

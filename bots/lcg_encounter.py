@@ -166,7 +166,7 @@ class Shadow:
     undefended_threat: int = 0
 
 
-SHADOW_EFFECTS = {
+SHADOW_EFFECTS: Final = {
     "core-089": Shadow(1.0, attack=1, undefended_attack=3),  # Dol Guldur Orcs
     "core-097": Shadow(1.0, attack=1, undefended_attack=1, undefended_threat=3),  # East Bight Patrol
     "core-075": Shadow(1.0, attack=1, undefended_attack=2),  # Hummerhorns: 1 damage to each character (2)
@@ -179,7 +179,7 @@ the other cards' shadows add none (a discarded attachment, an exhausted characte
 36 cards, 5 add attack: a flat +1 on every attack priced a defended attack at seven times
 its mean, and an undefended one below its tail (Dol Guldur Orcs' +3 kills a hero that a
 Forest Spider's 2 only wounds)."""
-MIRKWOOD_ENCOUNTER = "passage-through-mirkwood"
+MIRKWOOD_ENCOUNTER: Final = "passage-through-mirkwood"
 
 
 def shadow_odds(view: TableView) -> tuple[Shadow, ...]:

@@ -139,57 +139,39 @@ def _compiler_present() -> bool:
     return shutil.which(str(cc).split()[0]) is not None
 
 
-def test_compiled_and_pure_python_play_the_same_bytes() -> None:
+def _pure(function: str) -> bytes:
+    """What ``tests.test_compiled.<function>()`` writes when run in a pure-Python child."""
+    code = f"import sys; from tests.test_compiled import {function}; sys.stdout.buffer.write({function}())"
     child = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from tests.test_compiled import transcript; sys.stdout.buffer.write(transcript())",
-        ],
-        cwd=ROOT,
-        env=_pure_env(),
-        capture_output=True,
-        check=True,
-        timeout=600,
+        [sys.executable, "-c", code], cwd=ROOT, env=_pure_env(), capture_output=True, check=True, timeout=600
     )
+    return child.stdout
+
+
+def _same(here: bytes, pure: bytes, titles: tuple[bytes, ...], what: str) -> None:
+    """Fail at the first line where this build's transcript and the pure child's differ,
+    naming the game (the last line starting with one of ``titles`` before it)."""
+    if here == pure:
+        return
+    ours, theirs = here.splitlines(), pure.splitlines()
+    at = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs)))
+    title = next(line for line in reversed(ours[: at + 1]) if line.startswith(titles))
+    pytest.fail(f"{build.mode()} and pure {what} differ in {title.decode()}, line {at}:\n{ours[at]!r}\n{theirs[at]!r}")
+
+
+def test_compiled_and_pure_python_play_the_same_bytes() -> None:
+    pure = _pure("transcript")
     here = transcript()
-    pure = child.stdout
     assert pure.count(b"\n") > 10_000
-    if here != pure:
-        ours, theirs = here.splitlines(), pure.splitlines()
-        at = next(
-            (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs))
-        )
-        title = next(line for line in reversed(ours[: at + 1]) if line.startswith((b"lcg ", b"wotr ")))
-        pytest.fail(f"{build.mode()} and pure differ in {title.decode()}, line {at}:\n{ours[at]!r}\n{theirs[at]!r}")
+    _same(here, pure, (b"lcg ", b"wotr "), "games")
     assert hashlib.sha256(here).hexdigest() == hashlib.sha256(pure).hexdigest()
 
 
 def test_compiled_and_pure_python_bots_choose_the_same() -> None:
-    child = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from tests.test_compiled import bot_transcript; sys.stdout.buffer.write(bot_transcript())",
-        ],
-        cwd=ROOT,
-        env=_pure_env(),
-        capture_output=True,
-        check=True,
-        timeout=600,
-    )
+    pure = _pure("bot_transcript")
     here = bot_transcript()
-    pure = child.stdout
     assert here.count(b"\n  OptionValue(") >= 10, "the searched game searched too few decisions"
-    if here != pure:
-        ours, theirs = here.splitlines(), pure.splitlines()
-        at = next(
-            (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs))
-        )
-        title = next(line for line in reversed(ours[: at + 1]) if line.startswith((b"greedy ", b"search")))
-        pytest.fail(
-            f"{build.mode()} and pure bots differ in {title.decode()}, line {at}:\n{ours[at]!r}\n{theirs[at]!r}"
-        )
+    _same(here, pure, (b"greedy ", b"search"), "bots")
 
 
 def test_the_pure_python_child_really_runs_pure_python() -> None:

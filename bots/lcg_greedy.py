@@ -608,6 +608,12 @@ class GreedyBot:
         readies = {c.uid for c in ready if _readies_after_commit(c, me)}
         coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
         coming += lcg_plans.staging_attackers(view, me)
+        # a must-die enemy the seat engages by choice after the quest (``hunt``) attacks and is
+        # killed whether the quest succeeds or fails: priced only as one a failed quest's threat
+        # draws in, it made a failure look like the kill's price (Éowyn kept back, 3 threat)
+        prey = lcg_plans.hunt(view, me, ready)
+        if prey is not None and prey not in coming:
+            coming.append(prey)
         players = max(1, sum(1 for p in view.players if not p.eliminated))
         enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
         ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))

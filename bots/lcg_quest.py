@@ -33,6 +33,7 @@ from bots.lcg_encounter import (
     Reveal,
     Shadow,
 )
+from bots.lcg_plans import MUST_DIE
 from bots.lcg_ships import DREADNAUGHT_GUARDS
 from projections.lcg import CardView
 
@@ -268,6 +269,13 @@ CANCELLED_ATTACK: Final = 3
 
 ENGAGEMENT_HARM: Final = {"Hummerhorns": 5}
 """Damage dealt to a single hero of the player an enemy engages (core-075's Forced)."""
+MUST_DIE_DRAWN = 6.0
+"""What a must-die enemy that a failed quest's threat draws in costs beyond this round's
+combat: a Hill Troll that engages by check at To the River... (1B) does so at full hit
+points, is worn down over three or four rounds of its attacks (each an ally given up and
+its excess damage in threat, or a hero), and bars the quest meanwhile. Priced as one round
+of its combat, a failure that drew it in looked cheaper than the quest (two kills beside
+it), and the bot quested with nobody to bring it in."""
 
 
 def _engaged_by_failure(willpower: int, plan: Round, revealed: float) -> tuple[CardView, ...]:
@@ -279,9 +287,11 @@ def _engaged_by_failure(willpower: int, plan: Round, revealed: float) -> tuple[C
 
 def _engagement_harm(enemies: Sequence[CardView], plan: Round) -> float:
     """What engaging ``enemies`` costs besides their attacks: Hummerhorns' 5 damage to the
-    hero that takes it best."""
+    hero that takes it best, a must-die enemy's later rounds (``MUST_DIE_DRAWN``)."""
     cost = 0.0
     for enemy in enemies:
+        if enemy.name in MUST_DIE:
+            cost += MUST_DIE_DRAWN
         damage = ENGAGEMENT_HARM.get(enemy.name, 0)
         if damage:
             cost += min((_wound(h, damage) for h in plan.heroes), default=HERO_LOST)

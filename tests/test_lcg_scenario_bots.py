@@ -1818,3 +1818,59 @@ def test_an_attack_beside_a_dying_hill_troll_goes_undefended_onto_a_hero_who_sur
     defend = _until(run, "lcg.combat.declare-defender")
     assert defend.about == run.uid("Eastern Crows")
     assert _greedy(run.game) == ("undefended",)
+
+
+def test_a_hill_troll_to_be_hunted_is_no_reason_to_fail_the_quest() -> None:
+    """To the River... (1B) has its 8 points; the Hill Troll in the staging area (4 damage on
+    it) is engaged by choice after the quest and killed (Gandalf, Dúnhere, Thalin and the
+    Horseback Archer). Éowyn quests against its threat: the old plan priced the troll only as
+    an enemy a failed quest's threat draws in (29 threat, engagement cost 30), so the kill
+    looked like the failure's gain, and nobody quested."""
+    names = ("Dúnhere", "Éowyn", "Thalin", "Gandalf", "Gondorian Spearman", "Horseback Archer", "Northern Tracker")
+    run = _dunhere(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "p1.heroes": [
+                {"card": "Dúnhere", "damage": 1},
+                {"card": "Éowyn", "damage": 1},
+                {"card": "Thalin", "damage": 1, "resources": 1},
+            ],
+            "p1.allies": ["Gandalf", "Gondorian Spearman", "Horseback Archer", "Northern Tracker"],
+            "staging": [{"card": "Hill Troll", "damage": 4}],
+            "quest": [{"card": "To the River...", "progress": 8}],
+        },
+        threat=29,
+    )
+    _until(run, "lcg.quest.commit")
+    ids = {str(run.uid(h)): h for h in names}
+    assert {ids.get(i, i) for i in _greedy(run.game)} == {"Éowyn"}
+
+
+def test_a_fresh_hill_troll_is_not_drawn_in_by_a_quest_failed_on_purpose() -> None:
+    """At 28 threat the Hill Troll (engagement cost 30, no damage on it) waits in the staging
+    area beside Eastern Crows while Misty Mountain Goblins are engaged. A quest that fails by
+    2 raises the threat to 30 and both engage: the old plan priced the troll as one round of
+    its attack beside two kills (the Crows and the Goblins) and quested with nobody. Engaged at
+    9 hit points it attacks for three or four rounds: Éowyn and Thalin quest."""
+    names = ("Dúnhere", "Éowyn", "Thalin", "Northern Tracker", "Veteran Axehand")
+    run = _dunhere(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "p1.heroes": [
+                {"card": "Dúnhere", "damage": 2, "resources": 1},
+                {"card": "Éowyn", "damage": 1, "resources": 1},
+                {"card": "Thalin", "damage": 1, "resources": 1},
+            ],
+            "p1.allies": ["Northern Tracker", "Veteran Axehand"],
+            "p1.hand": ["Gandalf", "Beorn", "Feint", "Gandalf", "Veteran Axehand"],
+            "p1.engaged": ["Misty Mountain Goblins"],
+            "staging": ["Hill Troll", "Eastern Crows"],
+            "quest": ["To the River..."],
+        },
+        threat=28,
+    )
+    _until(run, "lcg.quest.commit")
+    ids = {str(run.uid(h)): h for h in names}
+    assert {ids.get(i, i) for i in _greedy(run.game)} == {"Éowyn", "Thalin"}

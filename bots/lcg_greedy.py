@@ -738,11 +738,17 @@ class GreedyBot:
             candidates = [c for c in candidates if not lcg_ships.is_ship(c)]
 
         # a defender is never one of the attackers that kill a must-die enemy this round
+        everyone = candidates
         candidates = lcg_plans.kill_keepers(me, candidates)
         # a hero who survives the attack undefended keeps every attacker of the kill ready
         absorbed = any(not essential(h) and _left(h) > attack + SHADOW_MARGIN * shadows for h in me.heroes)
         if absorbed and lcg_plans.kill_spoilt(me, candidates) and any(o.id == "undefended" for o in decision.options):
             return ("undefended",)
+        # but the kill is not bought with a hero: when nobody it spares survives the attack or
+        # is an ally to give up, and no hero survives it undefended, an attacker of the kill
+        # defends (a Hill Troll's 6 went undefended onto Dúnhere while four allies stood ready)
+        if not absorbed and not any(c.type == "ally" or taken(c) < _left(c) for c in candidates):
+            candidates = everyone
         if enemy is not None and lcg_plans.plans_defence(view, me):
             planned = self._planned_defence(decision, me, enemy, candidates, view)
             if planned is not None:

@@ -1874,3 +1874,25 @@ def test_a_fresh_hill_troll_is_not_drawn_in_by_a_quest_failed_on_purpose() -> No
     _until(run, "lcg.quest.commit")
     ids = {str(run.uid(h)): h for h in names}
     assert {ids.get(i, i) for i in _greedy(run.game)} == {"Éowyn", "Thalin"}
+
+
+def test_a_hill_trolls_attack_is_not_left_to_kill_a_hero_for_the_kill() -> None:
+    """The Hill Troll (5 damage on it, 3 defense: 7 attack kill it) attacks. Dúnhere, Thalin,
+    the Veteran Axehand and the Wandering Took (2, 2, 2 and 1 attack) are the kill, and Éowyn,
+    the one defender the kill spares, dies to its 6 attack as any hero would undefended: an
+    ally is given up to it. The old rule kept every attacker of the kill from defending and
+    left the attack undefended, and a hero died for a kill."""
+    run = _dunhere(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {
+            "p1.heroes": ["Dúnhere", "Éowyn", "Thalin"],
+            "p1.allies": ["Veteran Axehand", "Wandering Took"],
+            "p1.engaged": [{"card": "Hill Troll", "damage": 5}],
+            "quest": ["To the River..."],
+        },
+        threat=30,
+    )
+    defend = _until(run, "lcg.combat.declare-defender")
+    assert defend.about == run.uid("Hill Troll")
+    assert _greedy(run.game) in {(str(run.uid(a)),) for a in ("Veteran Axehand", "Wandering Took")}

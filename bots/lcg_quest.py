@@ -269,7 +269,7 @@ CANCELLED_ATTACK: Final = 3
 
 ENGAGEMENT_HARM: Final = {"Hummerhorns": 5}
 """Damage dealt to a single hero of the player an enemy engages (core-075's Forced)."""
-MUST_DIE_DRAWN = 6.0
+MUST_DIE_DRAWN: Final = 6.0
 """What a must-die enemy that a failed quest's threat draws in costs beyond this round's
 combat: a Hill Troll that engages by check at To the River... (1B) does so at full hit
 points, is worn down over three or four rounds of its attacks (each an ally given up and

@@ -137,6 +137,13 @@ def open_table(browser: WebDriver, server: ThreadedServer, token: str) -> None:
     page_errors(browser)
     browser.get(page(server, token))
     until(browser, lambda d: shown_version(d) > 0 and d.find_elements(By.CSS_SELECTOR, "#events li"), "no table")
+    # the page draws the table from GetView, then again from the stream's first update and the
+    # room's (its names): an element found before those is replaced under the test
+    until(browser, lambda d: d.execute_script(SETTLED), "the stream's first update was not drawn")
+
+
+SETTLED = "return S.streamed && (!R.watching || S.room !== null)"
+"""Whether the page has drawn the stream's first update and, when it watches the room, the room's."""
 
 
 def page_errors(browser: WebDriver) -> list[str]:

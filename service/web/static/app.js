@@ -126,6 +126,7 @@ const S = {
   room: null, // the game's room (names, bots, talk, take-backs): room.js
   verdict: null,
   values: null, // the values asked for the pending decision: { id, viewer, game, out, got }
+  streamed: false, // the stream's first update is drawn: the table is no longer the first look's
 };
 
 // What a call about this table names: the token, and the game it plays now.
@@ -719,6 +720,8 @@ async function watch() {
     for await (const update of stream("Watch", who({ fromVersion: from }), controller.signal)) {
       addEvents(update.events);
       if (update.view) setLive(update.view);
+      // after the frame that draws it (setLive's, asked for first)
+      if (!S.streamed) requestAnimationFrame(() => (S.streamed = S.watching === controller));
     }
     setLiveMark(false, S.live && S.live.over ? "" : t("live.ended"));
     if (!(S.live && S.live.over) && S.watching === controller) setTimeout(() => S.watching === controller && watch(), 1000);
@@ -972,7 +975,7 @@ function addressParams() {
 }
 
 function clearTable() {
-  Object.assign(S, { live: null, shown: null, at: null, latest: 0, events: [], selected: null, watching: null, room: null, verdict: null });
+  Object.assign(S, { live: null, shown: null, at: null, latest: 0, events: [], selected: null, watching: null, room: null, verdict: null, values: null, streamed: false });
   for (const id of ["events", "table", "decision", "talk-list", "asks", "moved", "seats"]) $(id).replaceChildren();
   for (const id of ["forked", "verdict", "explain", "chain", "exported", "error", "past"]) $(id).hidden = true;
   for (const id of ["game", "viewer", "version", "status"]) $(id).textContent = "";

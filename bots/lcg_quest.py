@@ -205,22 +205,30 @@ def _fight_key(ready: Sequence[CardView], plan: Round) -> tuple[int, ...]:
     )
 
 
-def _fought(ready: list[CardView], plan: Round, fights: Fights) -> float:
+Wounds = dict[tuple[int, int, int, int], float]
+"""What a character defending an attack, or a hero taking an undefended one, costs, by
+``_best_defence``'s key: the combats of one ``commit`` meet the same characters, attacks and
+shadow cards again and again."""
+
+
+def _fought(ready: list[CardView], plan: Round, fights: Fights, wounds: Wounds) -> float:
     """``_fight``, each combat priced once in a ``commit`` call."""
     key = _fight_key(ready, plan)
     cost = fights.get(key)
     if cost is None:
-        cost = fights[key] = _fight(ready, plan)
+        cost = fights[key] = _fight(ready, plan, wounds)
     return cost
 
 
-def _fight(ready: list[CardView], plan: Round) -> float:
+def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> float:
     """The cost of the combat with ``ready`` characters left to defend and attack."""
     if plan.planned:
         attacks = [
             e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)
         ]
-        planned = _best_defence(ready, attacks, plan.enemies, plan.heroes, limit=PRICED_PLANS, shadows=plan.shadows)
+        planned = _best_defence(
+            ready, attacks, plan.enemies, plan.heroes, limit=PRICED_PLANS, shadows=plan.shadows, wounds=wounds
+        )
         if planned is not None:
             return planned[0]
     free = list(ready)
@@ -365,7 +373,7 @@ def _revealed(
     willpower: int,
     left: list[CardView],
     plan: Round,
-    priced: tuple[Fights, Outlooks],
+    priced: tuple[Fights, Outlooks, Wounds],
 ) -> float:
     """The cost of the round when ``reveal`` turns up: ``chosen`` committed, ``spent`` of
     them exhausted by it (the others ready again), ``left`` ready for the combat."""
@@ -384,10 +392,10 @@ def _revealed(
         willpower -= len(chosen)
     elif reveal.harm == HERO_STUCK:
         harm = STUCK
-    fights, outlooks = priced
+    fights, outlooks, wounds = priced
     quest, engaging, combat = _outlook(willpower, reveal, plan, outlooks)
     harm += engaging
-    return quest + _fought(left, combat, fights) + harm
+    return quest + _fought(left, combat, fights, wounds) + harm
 
 
 def _rounds(plan: Round) -> tuple[Round, ...]:
@@ -400,12 +408,17 @@ def _rounds(plan: Round) -> tuple[Round, ...]:
 
 
 def _round(
-    chosen: Sequence[CardView], willpower: int, left: list[CardView], plan: Round, priced: tuple[Fights, Outlooks]
+    chosen: Sequence[CardView],
+    willpower: int,
+    left: list[CardView],
+    plan: Round,
+    priced: tuple[Fights, Outlooks, Wounds],
 ) -> float:
     """The cost of the quest and the combat, over what the staging step may reveal."""
     if not plan.reveals:
         drawn = _engaged_by_failure(willpower, plan, 0.0)
-        return _quest(willpower, plan) + _fought(left, _with(plan, drawn), priced[0]) + _engagement_harm(drawn, plan)
+        fought = _fought(left, _with(plan, drawn), priced[0], priced[2])
+        return _quest(willpower, plan) + fought + _engagement_harm(drawn, plan)
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]
     return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan, priced) for r in plan.reveals)
@@ -423,7 +436,7 @@ def commit(
     ]
 
     rounds = _rounds(plan)
-    priced: tuple[Fights, Outlooks] = ({}, {})
+    priced: tuple[Fights, Outlooks, Wounds] = ({}, {}, {})
 
     def price(chosen: Sequence[CardView]) -> float:
         uids = {c.uid for c in chosen}
@@ -488,6 +501,7 @@ def _best_defence(
     defenders: Collection[int] | None = None,
     limit: int = PLANS,
     shadows: Sequence[Shadow] = (),
+    wounds: Wounds | None = None,
 ) -> tuple[float, CardView | None] | None:
     """The cost of the cheapest plan of the combat and the defender it gives the first of
     ``attacks`` (None: undefended). Every assignment of the ``ready`` characters to the
@@ -497,48 +511,85 @@ def _best_defence(
     ``_fight`` reckons the kills. A defender that survives each attack may cost more than a
     few points of damage on a hero and a kill: three heroes that defend three attacks round
     after round never wear the enemies down, and an enemy killed attacks no more (Legolas'
-    kill is 2 progress besides). None when there are more than ``limit`` assignments."""
+    kill is 2 progress besides). None when there are more than ``limit`` assignments.
+    ``wounds`` keeps the characters' and heroes' prices for the other combats of a
+    ``commit`` call: its cards and shadow cards are alive while it prices, so their
+    identities stand for them."""
     ready = [c for c in ready if not is_ship(c)]
     able = [c for c in ready if defenders is None or c.uid in defenders]
     if (len(able) + 1) ** len(attacks) > limit:
         return None
-
-    def wounded(plan: Sequence[CardView | None]) -> float:
-        taken: dict[int, int] = {}
-        cost = 0.0
-        for enemy, card in zip(attacks, plan, strict=True):
-            attack = enemy.attack or 0
-            if card is not None:
-                cost += _defended(card, attack, shadows)
-                continue
-            alive = [h for h in heroes if taken.get(h.uid, 0) < _left(h)]
-            if not alive:
-                return math.inf
-            added = {h.uid: _undefended(h, taken.get(h.uid, 0), attack, shadows) for h in alive}
-            hit = min(alive, key=lambda h: added[h.uid])
-            taken[hit.uid] = taken.get(hit.uid, 0) + attack + _mean_undefended(shadows)
-            cost += added[hit.uid]
-        return cost
-
-    def kills(free: list[CardView]) -> float:
-        power = sum(c.attack or 0 for c in free)
-        progress = any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free)
-        gain = 0.0
-        for enemy in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0)):
-            need = _left(enemy) + (enemy.defense or 0)
-            if power >= need:
-                power -= need
-                gain += KILL + (PROGRESS_ON_KILL if progress else 0.0)
-        return gain
+    # Each card's stats are read once here, not in the loop over the assignments (a few
+    # hundred for each of the few hundred combats a commit prices): what each character
+    # costs defending each attack, what each undefended attack adds on each hero for the
+    # damage it already took, and the kills for each attack power left ready, are the same
+    # in every assignment that meets them.
+    hits = [e.attack or 0 for e in attacks]
+    if wounds is None:
+        wounds = {}
+    seen = id(shadows)
+    cover: list[list[float]] = []
+    for attack in hits:
+        row: list[float] = []
+        for c in able:
+            met = (-1, id(c), attack, seen)
+            price = wounds.get(met)
+            if price is None:
+                price = wounds[met] = _defended(c, attack, shadows)
+            row.append(price)
+        cover.append(row)
+    able_uids = [c.uid for c in able]
+    powers = [(c.uid, c.attack or 0) for c in ready]
+    heralds = [c.uid for c in ready if c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments)]
+    needs = [_left(e) + (e.defense or 0) for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))]
+    lasting = [(h, h.uid, _left(h)) for h in heroes]
+    mean = _mean_undefended(shadows)
+    gains: dict[tuple[int, bool], float] = {}
 
     best: tuple[float, int, bool] | None = None
     chosen: CardView | None = None
-    for plan in itertools.product(*([None, *able] for _ in attacks)):
-        used = {c.uid for c in plan if c is not None}
-        if len(used) < sum(1 for c in plan if c is not None):
+    for plan in itertools.product(*([-1, *range(len(able))] for _ in attacks)):
+        used = {able_uids[j] for j in plan if j >= 0}
+        if len(used) < sum(1 for j in plan if j >= 0):
             continue
-        cost = wounded(plan) - kills([c for c in ready if c.uid not in used])
-        first = plan[0] if plan else None
+        # the damage of the assignment: each attack's defender, or the hero it hurts least
+        taken: dict[int, int] = {}
+        hurt = 0.0
+        for attack, j, costs in zip(hits, plan, cover, strict=True):
+            if j >= 0:
+                hurt += costs[j]
+                continue
+            hit: int | None = None
+            added = 0.0
+            for h, uid, left in lasting:
+                before = taken.get(uid, 0)
+                if before >= left:
+                    continue
+                met = (id(h), before, attack, seen)
+                price = wounds.get(met)
+                if price is None:
+                    price = wounds[met] = _undefended(h, before, attack, shadows)
+                if hit is None or price < added:
+                    hit, added = uid, price
+            if hit is None:
+                hurt = math.inf
+                break
+            taken[hit] = taken.get(hit, 0) + attack + mean
+            hurt += added
+        # the kills of the characters left ready (``_fight`` reckons them alike)
+        power = sum(a for uid, a in powers if uid not in used)
+        free_progress = any(uid not in used for uid in heralds)
+        gkey = (power, free_progress)
+        gain = gains.get(gkey)
+        if gain is None:
+            gain = 0.0
+            for need in needs:
+                if power >= need:
+                    power -= need
+                    gain += KILL + (PROGRESS_ON_KILL if free_progress else 0.0)
+            gains[gkey] = gain
+        cost = hurt - gain
+        first = able[plan[0]] if plan and plan[0] >= 0 else None
         # on equal prices more defenders, and the attack at hand defended
         key = (cost, -len(used), first is None)
         if best is None or key < best:

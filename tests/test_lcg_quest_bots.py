@@ -1,0 +1,136 @@
+"""The quest plan's combat pricing (bots/lcg_quest.py ``_best_defence``) reads each card's
+stats once per decision and keeps its prices for the other combats of a ``commit`` call; it
+must choose as the plain reckoning below does, assignment by assignment, to the last bit of
+each price: the greedy bot's games (and so the search's rollouts) hang on its ties."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Collection, Sequence
+
+from bots.lcg_encounter import Shadow
+from bots.lcg_quest import (
+    KILL,
+    PROGRESS_ON_KILL,
+    Wounds,
+    _best_defence,
+    _defended,
+    _left,
+    _mean_undefended,
+    _undefended,
+    is_ship,
+)
+from projections.lcg import CardView
+
+
+def _plain(
+    ready: Sequence[CardView],
+    attacks: Sequence[CardView],
+    engaged: Sequence[CardView],
+    heroes: Sequence[CardView],
+    defenders: Collection[int] | None,
+    limit: int,
+    shadows: Sequence[Shadow],
+) -> tuple[float, CardView | None] | None:
+    """``_best_defence`` as it read every card's stats in every assignment."""
+    ready = [c for c in ready if not is_ship(c)]
+    able = [c for c in ready if defenders is None or c.uid in defenders]
+    if (len(able) + 1) ** len(attacks) > limit:
+        return None
+
+    def wounded(plan: Sequence[CardView | None]) -> float:
+        taken: dict[int, int] = {}
+        cost = 0.0
+        for enemy, card in zip(attacks, plan, strict=True):
+            attack = enemy.attack or 0
+            if card is not None:
+                cost += _defended(card, attack, shadows)
+                continue
+            alive = [h for h in heroes if taken.get(h.uid, 0) < _left(h)]
+            if not alive:
+                return math.inf
+            added = {h.uid: _undefended(h, taken.get(h.uid, 0), attack, shadows) for h in alive}
+            hit = min(alive, key=lambda h: added[h.uid])
+            taken[hit.uid] = taken.get(hit.uid, 0) + attack + _mean_undefended(shadows)
+            cost += added[hit.uid]
+        return cost
+
+    def kills(free: list[CardView]) -> float:
+        power = sum(c.attack or 0 for c in free)
+        progress = any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free)
+        gain = 0.0
+        for enemy in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0)):
+            need = _left(enemy) + (enemy.defense or 0)
+            if power >= need:
+                power -= need
+                gain += KILL + (PROGRESS_ON_KILL if progress else 0.0)
+        return gain
+
+    best: tuple[float, int, bool] | None = None
+    chosen: CardView | None = None
+    for plan in itertools.product(*([None, *able] for _ in attacks)):
+        used = {c.uid for c in plan if c is not None}
+        if len(used) < sum(1 for c in plan if c is not None):
+            continue
+        cost = wounded(plan) - kills([c for c in ready if c.uid not in used])
+        first = plan[0] if plan else None
+        key = (cost, -len(used), first is None)
+        if best is None or key < best:
+            best, chosen = key, first
+    return (best[0], chosen) if best is not None else None
+
+
+def _character(rng: random.Random, uid: int, kind: str) -> CardView:
+    names = ["Gimli", "Legolas", "Beravor", "Gandalf", "Snowbourn Scout"]
+    blade = [CardView(uid=1000 + uid, code="core-039", name="Blade of Gondolin", type="attachment")]
+    return CardView(
+        uid=uid,
+        code=f"x-{uid}",
+        name=rng.choice(names),
+        type=kind,
+        damage=rng.randint(0, 3),
+        attack=rng.choice([None, 0, 1, 2, 3]),
+        defense=rng.choice([None, 0, 1, 2, 3]),
+        hit_points=rng.choice([1, 2, 3, 4, 5]),
+        cost=rng.choice([None, 1, 2, 3]),
+        traits=("Ship",) if rng.random() < 0.1 else (),
+        attachments=blade if rng.random() < 0.2 else [],
+    )
+
+
+def _enemy(rng: random.Random, uid: int) -> CardView:
+    return CardView(
+        uid=uid,
+        code=f"e-{uid}",
+        name=rng.choice(["Forest Spider", "Hill Troll", "Chieftain Ufthak"]),
+        type="enemy",
+        damage=rng.randint(0, 2),
+        attack=rng.choice([None, 1, 2, 3, 4, 6]),
+        defense=rng.choice([None, 0, 1, 2, 3]),
+        hit_points=rng.choice([2, 3, 4, 6]),
+    )
+
+
+def test_the_combat_pricing_chooses_as_the_plain_reckoning_does() -> None:
+    rng = random.Random(7)
+    for _ in range(400):
+        characters = [_character(rng, n, rng.choice(["hero", "ally"])) for n in range(rng.randint(0, 5))]
+        heroes = [c for c in characters if c.type == "hero"] or [_character(rng, 90, "hero")]
+        engaged = [_enemy(rng, 100 + n) for n in range(rng.randint(0, 3))]
+        attacks = sorted(engaged, key=lambda e: -(e.attack or 0))
+        shadows = rng.choice(
+            [(), (Shadow(0.75), Shadow(0.25, attack=1, undefended_attack=3, undefended_threat=2, threat=1))]
+        )
+        defenders = None if rng.random() < 0.7 else {c.uid for c in characters if rng.random() < 0.5}
+        limit = rng.choice([500, 5000])
+        wounds: Wounds = {}
+        # a commit call prices the same cards in several combats, its prices kept between them
+        for fewer in (characters, characters[1:], characters):
+            expected = _plain(fewer, attacks, engaged, heroes, defenders, limit, shadows)
+            found = _best_defence(fewer, attacks, engaged, heroes, defenders, limit, shadows, wounds)
+            assert found == expected
+            if found is not None and expected is not None:
+                assert found[1] is expected[1]
+                assert math.copysign(1.0, found[0]) == math.copysign(1.0, expected[0])

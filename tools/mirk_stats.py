@@ -15,7 +15,10 @@ and prints, over the games:
   the players cannot travel to another until it is explored);
 - the travel decisions, by stage: the location traveled to (or "skip") and how many were offered;
 - the heroes destroyed by phase: in the combat phase (an attack), the encounter phase
-  (Hummerhorns' 5 damage as it engages), the quest phase (a treachery's damage).
+  (Hummerhorns' 5 damage as it engages), the quest phase (a treachery's damage);
+- Hummerhorns: the games they were revealed in and engaged in (and how many of each were
+  won), the round and threat they engaged at, the hero given the 5 damage, whether it died,
+  and whether a Citadel Plate was in play.
 
 ``--games`` lists each lost game on a line (seed, stage, round, threat, reason).
 """
@@ -73,6 +76,13 @@ class Record:
     """Each travel decision: the stage, the location chosen (or "skip"), the number offered."""
     hero_phases: Counter[str] = field(default_factory=Counter)
     """The phase each hero was destroyed in."""
+    hummer_revealed: int = 0
+    """The round Hummerhorns were first seen in the staging area at a quest (0: never)."""
+    hummer_threat: int = 0
+    """The threat then."""
+    hummer: list[tuple[int, int, str, int, bool, bool]] = field(default_factory=list)
+    """Each time Hummerhorns' 5 damage was dealt: the round, the threat, the hero chosen, its
+    hit points left before, whether it was destroyed, whether a Citadel Plate was in play."""
 
 
 class _Recorder(Observer):
@@ -82,9 +92,15 @@ class _Recorder(Observer):
         self.rec = rec
 
     def answered(self, decision: Decision, choice: Choice, state: State) -> None:
+        s = cast(LcgState, state)
+        if decision.rule == "core-075.forced":
+            hero = int(choice[0])
+            plate = any(CARDS[c.code].name == "Citadel Plate" and c.attached_to is not None for c in s.cards.values())
+            left = table.hit_points(s, hero) - s.cards[hero].damage
+            name = CARDS[s.cards[hero].code].name
+            self.rec.hummer.append((s.round, s.players[SEAT].threat, name, left, left <= 5, plate))
         if decision.rule != "lcg.travel":
             return
-        s = cast(LcgState, state)
         offered = sum(1 for o in decision.options if o.card is not None)
         picked = "skip" if choice[0] == "skip" else CARDS[s.cards[int(choice[0])].code].name
         self.rec.travels[(_stage(s), picked, offered)] += 1
@@ -108,6 +124,12 @@ class _Recorder(Observer):
             rec.hero_phases[s.phase] += 1
         elif isinstance(event, ev.EnemyEngaged):
             rec.engaged[CARDS[s.cards[event.enemy].code].name] += 1
+        if (
+            not rec.hummer_revealed
+            and isinstance(event, ev.QuestResolved)
+            and any(CARDS[s.cards[u].code].name == "Hummerhorns" for u in table.staging(s))
+        ):
+            rec.hummer_revealed, rec.hummer_threat = s.round, s.players[SEAT].threat
 
     def ended(self, state: State) -> None:
         s = cast(LcgState, state)
@@ -167,6 +189,17 @@ def report(records: list[Record], each: bool = False) -> list[str]:
     for r in records:
         phases.update(r.hero_phases)
     lines.append("heroes destroyed by phase: " + ", ".join(f"{k} {n}" for k, n in phases.most_common()))
+    revealed = [r for r in records if r.hummer_revealed]
+    struck = [r for r in records if r.hummer]
+    hits = [h for r in records for h in r.hummer]
+    lines.append(
+        f"Hummerhorns: revealed in {len(revealed)} games ({sum(r.won for r in revealed)} won, round "
+        f"{mean(r.hummer_revealed for r in revealed) if revealed else 0:.1f}), engaged in {len(struck)} "
+        f"({sum(r.won for r in struck)} won); 5 damage dealt {len(hits)} times, round "
+        f"{mean(h[0] for h in hits) if hits else 0:.1f}, threat {mean(h[1] for h in hits) if hits else 0:.1f}, "
+        f"hero destroyed {sum(h[4] for h in hits)}, Citadel Plate in play {sum(h[5] for h in hits)}; "
+        "to: " + ", ".join(f"{k} {n}" for k, n in Counter((h[2], h[4]) for h in hits).most_common())
+    )
     quests = [q for r in records for q in r.quests]
     lines.append(
         "location lock (stage: quests, location threat staged a quest, share with an active location): "

@@ -77,6 +77,11 @@ WORST_FIRST: Final = frozenset(
 remove a questing character, discard an attachment or a card): it gives the least useful."""
 GANDALF_DRAWS: Final = 3
 """Gandalf's "draw 3 cards" (core-073)."""
+HARMFUL_KILL_THREAT: Final = 45
+"""Below this threat Gandalf's 4 damage ("deal 4 damage to 1 enemy in play", core-073; the
+staging area is in play) kills a harmful enemy waiting there (``HARMFUL_ENGAGEMENT``:
+Hummerhorns, 3 hit points) before it engages, rather than take 5 threat off, which only
+puts its engagement off (the threat rises every round)."""
 KEEPABLE_HAND: Final = 2
 """Setup hands with fewer cards the heroes can pay for in two rounds are mulliganed."""
 
@@ -544,14 +549,18 @@ class GreedyBot:
         return (harmful[0].id,) if harmful else None
 
     def _gandalf(self, decision: Decision, view: TableView) -> Choice | None:
-        """Lower a high threat, else kill the strongest enemy engaged with anyone, else draw."""
+        """Kill Hummerhorns waiting in the staging area, else lower a high threat, else kill
+        the strongest enemy engaged with anyone, else draw."""
         ids = {o.id for o in decision.options}
+        waiting = {c.uid for c in view.staging if c.name in HARMFUL_ENGAGEMENT and _left(c) <= lcg_plans.GANDALF_DAMAGE}
         if "draw" not in ids:
             cards = visible_cards(view)
             enemies = [cards[o.card] for o in decision.options if o.card in cards and cards[o.card].type == "enemy"]
-            key = lambda e: (e.name in lcg_plans.MUST_DIE, e.attack or 0)  # noqa: E731
+            key = lambda e: (e.uid in waiting, e.name in lcg_plans.MUST_DIE, e.attack or 0)  # noqa: E731
             return (str(max(enemies, key=key).uid),) if enemies else None
         me = _me(view, decision.seat)
+        if "damage" in ids and waiting and me.threat < HARMFUL_KILL_THREAT:
+            return ("damage",)
         if "damage" in ids and lcg_plans.troll_to_wound(view, me):
             return ("damage",)
         if me.threat >= 35 or lcg_plans.troll_coming(view, me):

@@ -360,3 +360,71 @@ def _greedy_combat(run: Run, most: int) -> None:
         if decision is None or state.phase != "combat":
             return
         run.game.answer(decision.seat, decision.id, GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+
+
+def _gandalf_choices(threat: int) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """Gandalf is played with Hummerhorns waiting in the staging area and a Forest Spider
+    engaged: the greedy bot's choice of his response, then (when it takes the damage) of the
+    enemy; and the Hummerhorns' uid."""
+    run = Run(
+        {
+            "game": {"scenario": MIRKWOOD, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Aragorn", "resources": 1},
+                        {"card": "Gimli", "resources": 2},
+                        {"card": "Legolas", "resources": 2},
+                    ],
+                    "p1.hand": ["Gandalf"],
+                    "staging": ["Hummerhorns", "Old Forest Road"],
+                    "p1.engaged": ["Forest Spider"],
+                    "quest": ["Flies and Spiders"],
+                },
+            },
+        }
+    )
+    game = run.game
+
+    def pending() -> Any:
+        decision = cast(LcgState, game.state).pending
+        assert decision is not None
+        return decision
+
+    def greedy() -> tuple[str, ...]:
+        state, decision = cast(LcgState, game.state), pending()
+        return tuple(GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+
+    for _ in range(20):
+        if pending().rule == "lcg.planning.play-ally":
+            break
+        game.answer(pending().seat, pending().id, greedy())
+    play = pending()
+    game.answer(play.seat, play.id, (next(o.id for o in play.options if o.card == run.uid("Gandalf")),))
+    for _ in range(20):
+        if pending().rule == "core-073.response" and "yes" not in {o.id for o in pending().options}:
+            break
+        game.answer(pending().seat, pending().id, greedy())
+    mode = pending()
+    chose = greedy()
+    target: tuple[str, ...] = ()
+    if chose == ("damage",):
+        game.answer(mode.seat, mode.id, chose)
+        target = greedy()
+    return chose, target, str(run.uid("Hummerhorns"))
+
+
+def test_gandalf_kills_the_hummerhorns_waiting_in_the_staging_area() -> None:
+    # Hummerhorns (3 hit points, no defense) engage at threat 40 and deal 5 damage to a hero,
+    # which kills any hero of the deck; Gandalf's 4 damage kills them in the staging area
+    # ("deal 4 damage to 1 enemy in play", core-073: the staging area is in play). The bot
+    # used to take 5 threat off from threat 35 up, which only put their engagement off, and to
+    # aim the damage at the engaged enemy with most attack: over seeds 10001-12000, 2001-2600
+    # and 3001-3400 it won 24 games the old choice lost, and lost 2 it won.
+    for threat in (30, 38):
+        chose, target, hummerhorns = _gandalf_choices(threat)
+        assert chose == ("damage",)
+        assert target == (hummerhorns,)

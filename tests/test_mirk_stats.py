@@ -38,3 +38,19 @@ def test_the_lock_the_travel_and_the_heroes_phases_are_recorded_for_each_game() 
     assert {line.split(":")[0] for line in lines if line.startswith("travel at")} == {
         f"travel at stage {s}" for s in stages
     }
+
+
+def test_hummerhorns_engagements_are_recorded() -> None:
+    """Seeds 10005, 10007, 10030 and 10031 (Hummerhorns engaged in each with the greedy bot
+    of the time of writing): Hummerhorns engage at threat 40 or more, after they were first
+    seen in the staging area, and their 5 damage goes to one of the deck's heroes; the
+    report has their line."""
+    records = [recorded(seed) for seed in (10005, 10007, 10030, 10031)]
+    struck = [r for r in records if r.hummer]
+    assert struck
+    for r in struck:
+        assert 1 <= r.hummer_revealed <= r.hummer[0][0]
+        for rnd, threat, hero, left, _, _ in r.hummer:
+            assert rnd >= 1 and threat >= 40 and left >= 1
+            assert hero in ("Aragorn", "Gimli", "Legolas")
+    assert any(line.startswith(f"Hummerhorns: revealed in {len(struck)} games") for line in report(struck))

@@ -1632,6 +1632,38 @@ def _det(at: str, phase: str, zones: dict[str, Any], threat: int = 30) -> Run:
     )
 
 
+def test_a_hero_the_shadow_card_may_kill_does_not_defend_while_an_ally_can_be_given_up() -> None:
+    """The Wargs (3 attack, a shadow card) attack: Thalin, 2 damage on his 4 hit points and
+    2 defense, survives the attack only if the shadow card adds nothing (Wargs' own shadow
+    effect is +1 attack), and he is the deck's only Tactics hero. The Wandering Took is given
+    up instead; the old rule sent Thalin, the one character its attack leaves alive. With no
+    ally to give up, Thalin still defends."""
+
+    def defender(allies: list[str]) -> tuple[Choice, Run]:
+        run = _det(
+            "lcg.combat.deal-shadows",
+            "combat",
+            {
+                "p1.heroes": [
+                    {"card": "Dúnhere", "exhausted": True},
+                    {"card": "Éowyn", "exhausted": True},
+                    {"card": "Thalin", "damage": 2},
+                ],
+                "p1.allies": allies,
+                "p1.engaged": ["Wargs"],
+                "quest": ["To the River..."],
+                "encounter.deck": ["Banks of the Anduin", "Banks of the Anduin"],
+            },
+        )
+        _until(run, "lcg.combat.declare-defender")
+        return tuple(_greedy(run.game)), run
+
+    took, run = defender(["Wandering Took"])
+    assert took == (str(run.uid("Wandering Took")),)
+    alone, run = defender([])
+    assert alone == (str(run.uid("Thalin")),)
+
+
 def test_dunhere_attacks_into_the_staging_area_the_enemy_he_kills_or_the_hill_troll() -> None:
     """Dúnhere attacks alone into the staging area with +1 attack (core-009): at Anduin
     Passage he kills the Goblin Sniper (2 threat, 2 hit points, no defense) rather than the

@@ -8,10 +8,13 @@ and prints, over the games:
   by the bot's choice (``lcg_plans.hunt``), with the damage already on it then, and the stage
   each kind of game got to; how its attacks were met (an ally, a hero, undefended);
 - the heroes destroyed, by stage and by the enemy whose attack was being resolved (else by the
-  phase, a treachery's damage in the quest phase);
+  phase, a treachery's damage in the quest phase); those an enemy other than a Hill Troll
+  destroyed, by how its attack was met (the hero defending it, undefended, another defender)
+  and whether an ally stood ready when the defender was declared;
 - at Anduin Passage (2B): the willpower committed against the threat met, a quest a round.
 
-``--games`` lists each lost game on a line (seed, stage, round, threat, reason).
+``--games`` lists each lost game on a line (seed, stage, round, threat, reason); ``--won`` prints
+the seeds won on one line, for a paired per-seed comparison of two versions of the bots.
 """
 
 from __future__ import annotations
@@ -63,6 +66,9 @@ class Record:
     """Each hero destroyed: the stage, and the enemy attacking (else ``phase:NAME``)."""
     passage: list[tuple[int, int]] = field(default_factory=list)
     """Each quest at Anduin Passage: willpower committed, threat met."""
+    hero_deaths: Counter[str] = field(default_factory=Counter)
+    """The heroes an enemy other than a Hill Troll destroyed by its attack, by how the attack
+    was met (``defending``, ``undefended``, ``other``) and whether an ally was ready then."""
 
 
 class _Recorder(Observer):
@@ -71,6 +77,8 @@ class _Recorder(Observer):
     def __init__(self, rec: Record) -> None:
         self.rec = rec
         self.attacker = ""
+        self.defender: int | None = None
+        self.ally_ready = False
 
     def after(self, event: Event, state: State) -> None:
         s = cast(LcgState, state)
@@ -81,15 +89,22 @@ class _Recorder(Observer):
             self.attacker = f"phase:{event.phase}"
         elif isinstance(event, ev.AttackDeclared):
             self.attacker = _name(s, event.enemy)
+            self.defender, self.ally_ready = None, False
         elif isinstance(event, ev.EnemyEngaged) and _name(s, event.enemy) == HILL_TROLL:
             if rec.troll is None and _stage(s) == 1:
                 how = "check" if event.cause is not None and "check" in event.cause.rule else "choice"
                 rec.troll = (how, s.cards[event.enemy].damage)
-        elif isinstance(event, ev.DefenderDeclared) and _name(s, event.enemy) == HILL_TROLL:
-            met = "undefended" if event.defender is None else CARDS[s.cards[event.defender].code].type
-            rec.troll_defended[met] += 1
+        elif isinstance(event, ev.DefenderDeclared):
+            self.defender = event.defender
+            self.ally_ready = any(not s.cards[uid].exhausted for uid in s.zone(f"{SEAT}.allies"))
+            if _name(s, event.enemy) == HILL_TROLL:
+                met = "undefended" if event.defender is None else CARDS[s.cards[event.defender].code].type
+                rec.troll_defended[met] += 1
         elif isinstance(event, ev.CharacterDestroyed) and CARDS[s.cards[event.card].code].type == "hero":
             rec.heroes_lost.append((_stage(s), self.attacker))
+            if self.attacker not in (HILL_TROLL, "") and not self.attacker.startswith("phase:"):
+                how = "defending" if self.defender == event.card else "undefended" if self.defender is None else "other"
+                rec.hero_deaths[f"{how}, {'an ally' if self.ally_ready else 'no ally'} ready"] += 1
         elif isinstance(event, ev.QuestResolved) and _stage(s) == 2:
             rec.passage.append((event.willpower, event.threat))
 
@@ -134,6 +149,10 @@ def report(records: list[Record], each: bool = False) -> list[str]:
     lines.append("troll attacks a game: " + ", ".join(f"{k} {v / n:.2f}" for k, v in defended.most_common()))
     heroes = Counter(h for r in records for h in r.heroes_lost)
     lines.append("heroes destroyed: " + ", ".join(f"{s} {by} {k}" for (s, by), k in heroes.most_common(12)))
+    deaths: Counter[str] = Counter()
+    for r in records:
+        deaths.update(r.hero_deaths)
+    lines.append("heroes other enemies destroyed: " + ", ".join(f"{how} {k}" for how, k in deaths.most_common()))
     passage = [q for r in records for q in r.passage]
     if passage:
         lines.append(
@@ -151,9 +170,12 @@ def report(records: list[Record], each: bool = False) -> list[str]:
 
 def main(argv: list[str]) -> int:
     each = "--games" in argv
-    first, last = (int(a) for a in argv if a != "--games")
-    for line in report([play(seed) for seed in range(first, last + 1)], each):
+    first, last = (int(a) for a in argv if not a.startswith("--"))
+    records = [play(seed) for seed in range(first, last + 1)]
+    for line in report(records, each):
         print(line)
+    if "--won" in argv:
+        print(" ".join(["won:", *(str(r.seed) for r in records if r.won)]))
     return 0
 
 

@@ -15,6 +15,9 @@ from domain.lcg.rules import ship_keywords, table
 from domain.lcg.state import SET_ASIDE_FACE_UP, Card, LcgState, Uid
 from projections.lcg_types import CardView, Hosts, PlayerView, TableView
 
+_CARDS: Final = CARDS
+"""The card registry, Final: the compiled view reads it from a C static (table.CARDS)."""
+
 REFEREE: Final = "referee"
 SPECTATOR: Final = "spectator"
 
@@ -30,51 +33,156 @@ def hosts(s: LcgState) -> Hosts:
 
 
 _CHARACTER_STATS: Final = ("willpower", "attack", "defense", "hit_points")
-_ENEMY_STATS: Final = ("attack", "defense", "threat", "engagement_cost")
+_ENEMY_STATS: Final = ("attack", "defense", "threat", "engagement_cost", "hit_points")
+"""An enemy's stats, its hit points last: shown as a global value (``table.global_value``)."""
 _LOCATION_STATS: Final = ("threat", "quest_points")
+_QUEST_STATS: Final = ("quest_points",)
+
+# What a card's definition gives its view, by kind (``_Face.kind``).
+_OTHER: Final = 0
+_CHARACTER: Final = 1
+_ENEMY: Final = 2
+_LOCATION: Final = 3
+_QUEST: Final = 4
+_PRICED: Final = 5
+"""Attachments and events: their cost shown."""
+
+
+class _Face:
+    """What a view shows of a card that its definition alone decides, on the side that is
+    up: its name, type, sphere, printed keywords, printed traits, text, cost and victory
+    points. A view shows ~27 cards and a search's rollouts build one for every decision of
+    the greedy player, and each of these read afresh was a dict lookup and several Struct
+    field reads; they are read once per code and side (:func:`_face`), by the same
+    functions (``_title``, ``ship_keywords.printed_keywords``, ``table.printed_text``)."""
+
+    def __init__(self, s: LcgState, uid: Uid, card: Card, d: CardDef) -> None:
+        self.d = d
+        self.name = _title(card, d)
+        self.type = d.type
+        self.sphere = d.sphere
+        self.keywords = ship_keywords.printed_keywords(s, uid)
+        self.traits = d.traits
+        self.text = table.printed_text(s, uid)
+        self.victory_points = d.victory_points or None
+        self.cost: int | None = None
+        kind = _OTHER
+        if d.is_character:
+            kind = _CHARACTER
+            self.cost = d.cost if d.type == "ally" else None
+        elif d.type == "enemy":
+            kind = _ENEMY
+        elif d.type == "location":
+            kind = _LOCATION
+        elif d.type == "quest":
+            kind = _QUEST
+        elif d.type in ("attachment", "event"):
+            kind = _PRICED
+            self.cost = d.cost
+        self.kind = kind
+
+
+_FACES_A: Final[dict[str, _Face]] = {}
+_FACES_B: Final[dict[str, _Face]] = {}
+""":class:`_Face` by code, of side A and side B: a card's definition never changes while its
+code is registered (one checked against ``CARDS``, as a test may register a code anew)."""
+
+
+def _face(s: LcgState, uid: Uid, card: Card) -> _Face:
+    code = card.code
+    face = card.face
+    d = _CARDS[code]
+    faces = _FACES_A if face == "A" else _FACES_B if face == "B" else None
+    if faces is None:
+        return _Face(s, uid, card, d)
+    found = faces.get(code)
+    if found is None or found.d is not d:
+        found = faces[code] = _Face(s, uid, card, d)
+    return found
+
+
+class _Table:
+    """What every card view of one table view shares, read once per view: the attachments by
+    host, and whether the texts that give cards traits or keep resources on them, or the other
+    groups' share of a global value, can apply in this game at all (``table.in_game``; the
+    texts are tied to their cards by ``table.needs``). Where they cannot, a card shows its
+    printed traits, its own resource tokens and no other groups' share, as
+    ``table.traits_on``, ``table.resources_on`` and ``table.other_groups`` would give."""
+
+    def __init__(self, s: LcgState, attached: Hosts) -> None:
+        self.s = s
+        self.cards = s.cards
+        self.attached = attached
+        self.trait_auras = bool(table.in_game(s, table.TRAIT_AURAS))
+        self.kept = bool(table.in_game(s, table.KEPT_RESOURCES))
+        self.epic = bool(s.shared)
+
+
+_NONE: Final[list[Uid]] = []
+"""No attachments (never changed)."""
 
 
 def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     """``uid`` as a viewer who may see it sees it; ``attached``: ``hosts(s)``, for a caller
     that shows many cards (read afresh when not given)."""
-    if attached is None:
-        attached = hosts(s)
-    card = s.cards[uid]
-    d = CARDS[card.code]
-    on = attached.get(uid, [])
-    v = CardView(
+    return _card(_Table(s, hosts(s) if attached is None else attached), uid)
+
+
+def _card(t: _Table, uid: Uid) -> CardView:
+    s = t.s
+    card = t.cards[uid]
+    f = _face(s, uid, card)
+    on = t.attached.get(uid)
+    if on is None:
+        on = _NONE
+    kind = f.kind
+    willpower: int | None = None
+    attack: int | None = None
+    defense: int | None = None
+    hit_points: int | None = None
+    threat: int | None = None
+    engagement_cost: int | None = None
+    quest_points: int | None = None
+    if kind == _CHARACTER:
+        willpower, attack, defense, hit_points = table.stats_on(s, uid, _CHARACTER_STATS, on)
+    elif kind == _ENEMY:
+        attack, defense, threat, engagement_cost, hit = table.stats_on(s, uid, _ENEMY_STATS, on)
+        hit_points = hit + table.other_groups(s, uid) if t.epic else hit
+    elif kind == _LOCATION:
+        threat, quest_points = table.stats_on(s, uid, _LOCATION_STATS, on)
+    elif kind == _QUEST:
+        points = table.stats_on(s, uid, _QUEST_STATS, on)[0]
+        quest_points = points + table.other_groups(s, uid) if t.epic else points  # a global value whole
+    attached_to = card.attached_to
+    return CardView(
         uid=uid,
         code=card.code,
-        name=_title(card, d),
-        type=d.type,
+        name=f.name,
+        type=f.type,
         exhausted=card.exhausted,
         committed=card.committed,
         damage=card.damage,
-        resources=table.resources_on(s, uid),
+        resources=table.resources_on(s, uid) if t.kept else card.resources,
         progress=card.progress,
-        sphere=d.sphere,
-        keywords=ship_keywords.printed_keywords(s, uid),
-        traits=table.traits_on(s, uid, on),
-        text=table.printed_text(s, uid),
+        willpower=willpower,
+        attack=attack,
+        defense=defense,
+        hit_points=hit_points,
+        threat=threat,
+        engagement_cost=engagement_cost,
+        quest_points=quest_points,
+        cost=f.cost,
+        sphere=f.sphere,
+        keywords=f.keywords,
+        traits=table.traits_on(s, uid, on) if on or t.trait_auras else f.traits,
+        text=f.text,
+        attachments=[_card(t, a) for a in on],
+        victory_points=f.victory_points,
+        guarding=attached_to
+        if attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid)
+        else None,
+        other_groups=table.other_groups(s, uid) if t.epic else 0,
     )
-    if d.is_character:
-        v.willpower, v.attack, v.defense, v.hit_points = table.stats_on(s, uid, _CHARACTER_STATS, on)
-        v.cost = d.cost if d.type == "ally" else None
-    elif d.type == "enemy":
-        v.attack, v.defense, v.threat, v.engagement_cost = table.stats_on(s, uid, _ENEMY_STATS, on)
-        v.hit_points = table.global_value(s, uid, "hit_points", on)
-    elif d.type == "location":
-        v.threat, v.quest_points = table.stats_on(s, uid, _LOCATION_STATS, on)
-    elif d.type == "quest":
-        v.quest_points = table.global_value(s, uid, "quest_points", on)  # a global value whole
-    elif d.type in ("attachment", "event"):
-        v.cost = d.cost
-    v.other_groups = table.other_groups(s, uid)
-    v.attachments = [card_view(s, a, attached) for a in on]
-    v.victory_points = d.victory_points or None
-    if card.attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid):
-        v.guarding = card.attached_to
-    return v
 
 
 def _title(card: Card, d: CardDef) -> str:
@@ -92,11 +200,12 @@ def identity_view(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
     return v
 
 
-def _enemy_view(s: LcgState, uid: Uid, all_seeing: bool, attached: Hosts) -> CardView:
-    v = card_view(s, uid, attached)
+def _enemy_view(t: _Table, uid: Uid, all_seeing: bool) -> CardView:
+    s = t.s
+    v = _card(t, uid)
     for shadow in table.shadows_of(s, uid):
-        if all_seeing or s.cards[shadow].shown:
-            v.shadows.append(card_view(s, shadow, attached))
+        if all_seeing or t.cards[shadow].shown:
+            v.shadows.append(_card(t, shadow))
         else:
             v.face_down_shadows += 1
     return v
@@ -131,72 +240,118 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     play by their identity, and builds the rest alike."""
     all_seeing = viewer == REFEREE or s.over is not None
     attached = hosts(s)
-    shown = card_view if whole else identity_view
+    t = _Table(s, attached)
+    zone = table.cards_in
     players = []
+    committed_willpower = 0
     for seat in s.order:
         player = s.players[seat]
         mine = all_seeing or viewer == seat
+        hand = zone(s, f"{seat}.hand")
+        heroes = _cards(t, zone(s, f"{seat}.heroes"))
+        allies = _cards(t, zone(s, f"{seat}.allies"))
+        if not player.eliminated:
+            committed_willpower += _committed_willpower(s, heroes) + _committed_willpower(s, allies)
         players.append(
             PlayerView(
                 seat=seat,
                 threat=player.threat,
                 eliminated=player.eliminated,
                 first=s.first == seat,
-                heroes=[card_view(s, u, attached) for u in s.zone(f"{seat}.heroes")],
-                allies=[card_view(s, u, attached) for u in s.zone(f"{seat}.allies")],
-                engaged=[_enemy_view(s, u, all_seeing, attached) for u in table.engaged(s, seat)],
-                hand=[card_view(s, u, attached) for u in s.zone(f"{seat}.hand")] if mine else None,
-                hand_size=len(s.zone(f"{seat}.hand")),
-                deck_size=len(s.zone(f"{seat}.deck")),
-                discard=[card_view(s, u, attached) for u in s.zone(f"{seat}.discard")] if whole or mine else [],
-                deck=[card_view(s, u, attached) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
-                prisoner=[card_view(s, u, attached) for u in s.zone(f"{seat}.prisoner")],
-                deck_conditions=[card_view(s, u, attached) for u in s.zone(f"{seat}.shackles")],
-                contract=[card_view(s, u, attached) for u in s.zone(f"{seat}.contract")],
-                burgled=[card_view(s, u, attached) for u in s.zone(f"{seat}.burgle")],
+                heroes=heroes,
+                allies=allies,
+                engaged=_engaged(t, seat, all_seeing),
+                hand=_cards(t, hand) if mine else None,
+                hand_size=len(hand),
+                deck_size=len(zone(s, f"{seat}.deck")),
+                discard=_cards(t, zone(s, f"{seat}.discard")) if whole or mine else [],
+                deck=_cards(t, zone(s, f"{seat}.deck")) if all_seeing else None,
+                prisoner=_cards(t, zone(s, f"{seat}.prisoner")),
+                deck_conditions=_cards(t, zone(s, f"{seat}.shackles")),
+                contract=_cards(t, zone(s, f"{seat}.contract")),
+                burgled=_cards(t, zone(s, f"{seat}.burgle")),
             )
         )
     stage = table.quest_card(s)
     location = table.active_location(s)
     decision = s.pending
+    encounter_discard = zone(s, "encounter.discard")
+    victory = zone(s, "victory")
     return TableView(
         viewer=viewer,
         version=s.version,
         round=s.round,
         phase=s.phase,
         players=players,
-        staging=[_enemy_view(s, u, all_seeing, attached) for u in s.zone("staging")],
-        encounter_deck_size=len(s.zone("encounter.deck")),
-        encounter_discard=[shown(s, u, attached) for u in s.zone("encounter.discard")],
-        victory=[shown(s, u, attached) for u in s.zone("victory")],
-        quest=card_view(s, stage, attached) if stage is not None else None,
-        quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
-        active_location=card_view(s, location, attached) if location is not None else None,
-        revealed=[card_view(s, u, attached) for u in s.zone("revealed")],
+        staging=[_enemy_view(t, u, all_seeing) for u in zone(s, "staging")],
+        encounter_deck_size=len(zone(s, "encounter.deck")),
+        encounter_discard=_cards(t, encounter_discard)
+        if whole
+        else [identity_view(s, u, attached) for u in encounter_discard],
+        victory=_cards(t, victory) if whole else [identity_view(s, u, attached) for u in victory],
+        quest=_card(t, stage) if stage is not None else None,
+        quest_stage=_CARDS[s.cards[stage].code].stage if stage is not None else 0,
+        active_location=_card(t, location) if location is not None else None,
+        revealed=_cards(t, zone(s, "revealed")),
         decision=decision if decision is not None and (all_seeing or decision.seat == viewer) else None,
         waiting_for=decision.seat if decision is not None else None,
         outcome=s.over,
         seed=s.seed if all_seeing else None,
-        encounter_deck=[card_view(s, u, attached) for u in s.zone("encounter.deck")] if all_seeing else None,
-        set_aside=[card_view(s, u, attached) for u in s.zone(SET_ASIDE_FACE_UP)],
-        setup=[card_view(s, u, attached) for u in s.zone("setup")],
-        corsair_deck_size=len(s.zone("corsair.deck")),
-        corsair_discard=[card_view(s, u, attached) for u in s.zone("corsair.discard")] if whole else [],
-        treasures=len(s.zone("treasures")),
-        offered=_offered(s, viewer, decision, attached) if decision is not None and decision.seat == viewer else [],
+        encounter_deck=_cards(t, zone(s, "encounter.deck")) if all_seeing else None,
+        set_aside=_cards(t, zone(s, SET_ASIDE_FACE_UP)),
+        setup=_cards(t, zone(s, "setup")),
+        corsair_deck_size=len(zone(s, "corsair.deck")),
+        corsair_discard=_cards(t, zone(s, "corsair.discard")) if whole else [],
+        treasures=len(zone(s, "treasures")),
+        offered=_offered(t, viewer, decision) if decision is not None and decision.seat == viewer else [],
         staging_threat=table.staging_threat(s),
-        committed_willpower=sum(table.willpower(s, u) for u in table.committed(s)),
+        committed_willpower=committed_willpower,
     )
 
 
-def _offered(s: LcgState, viewer: str, decision: Any, attached: Hosts) -> list[CardView]:
+def _cards(t: _Table, uids: list[Uid]) -> list[CardView]:
+    return [_card(t, u) for u in uids]
+
+
+def _committed_willpower(s: LcgState, characters: list[CardView]) -> int:
+    """The willpower the committed ones of ``characters`` (one seat's heroes or allies) add to
+    the quest: ``table.willpower`` of each, which their views show (a card shown without
+    willpower read afresh)."""
+    total = 0
+    for v in characters:
+        if v.committed:
+            willpower = v.willpower
+            total += willpower if willpower is not None else table.willpower(s, v.uid)
+    return total
+
+
+def _engaged(t: _Table, seat: str, all_seeing: bool) -> list[CardView]:
+    """The enemies engaged with ``seat`` in ``table.engaged``'s order (highest engagement cost
+    first, ties in the zone's order), sorted by the engagement costs their views show rather
+    than each read again (a card shown without one is ordered by ``table.engaged``)."""
+    s = t.s
+    views = [_enemy_view(t, u, all_seeing) for u in table.cards_in(s, f"{seat}.engaged")]
+    if len(views) < 2:
+        return views
+    keyed: list[tuple[int, int]] = []
+    for k, v in enumerate(views):
+        cost = v.engagement_cost
+        if cost is None:
+            return [_enemy_view(t, u, all_seeing) for u in table.engaged(s, seat)]
+        keyed.append((-cost, k))
+    keyed.sort()
+    return [views[k] for _, k in keyed]
+
+
+def _offered(t: _Table, viewer: str, decision: Any) -> list[CardView]:
     """The cards ``decision`` names (its options' and the one it is about) that ``viewer``
     does not see on the table: a seat is shown what it is asked to choose."""
+    s = t.s
     named = [o.card for o in decision.options if o.card is not None]
     if decision.about is not None:
         named.append(decision.about)
     hidden = [uid for uid in dict.fromkeys(named) if uid in s.cards and not visible(s, viewer, uid)]
-    return [card_view(s, uid, attached) for uid in hidden]
+    return [_card(t, uid) for uid in hidden]
 
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------

@@ -67,19 +67,23 @@ class _Face:
         self.victory_points = d.victory_points or None
         self.cost: int | None = None
         kind = _OTHER
+        stats: tuple[str, ...] = ()
         if d.is_character:
-            kind = _CHARACTER
+            kind, stats = _CHARACTER, _CHARACTER_STATS
             self.cost = d.cost if d.type == "ally" else None
         elif d.type == "enemy":
-            kind = _ENEMY
+            kind, stats = _ENEMY, _ENEMY_STATS
         elif d.type == "location":
-            kind = _LOCATION
+            kind, stats = _LOCATION, _LOCATION_STATS
         elif d.type == "quest":
-            kind = _QUEST
+            kind, stats = _QUEST, _QUEST_STATS
         elif d.type in ("attachment", "event"):
             kind = _PRICED
             self.cost = d.cost
         self.kind = kind
+        self.printed = [max(table.printed(s, uid, which), 0) for which in stats]
+        """The stats of its kind as printed (never below zero): ``table.stats_on`` of a card
+        that nothing changes (:func:`_stats`)."""
 
 
 _FACES_A: Final[dict[str, _Face]] = {}
@@ -101,6 +105,41 @@ def _face(s: LcgState, uid: Uid, card: Card) -> _Face:
     return found
 
 
+_CARD_FIELDS: Final = (
+    "uid",
+    "code",
+    "name",
+    "type",
+    "exhausted",
+    "committed",
+    "damage",
+    "resources",
+    "progress",
+    "willpower",
+    "attack",
+    "defense",
+    "hit_points",
+    "threat",
+    "engagement_cost",
+    "quest_points",
+    "cost",
+    "sphere",
+    "keywords",
+    "traits",
+    "text",
+    "attachments",
+    "shadows",
+    "face_down_shadows",
+    "victory_points",
+    "guarding",
+    "other_groups",
+)
+"""``CardView``'s fields in order, as :func:`_card` passes them (by position: ~1,800
+instructions a card fewer than by keyword, compiled)."""
+if CardView.__struct_fields__ != _CARD_FIELDS:
+    raise RuntimeError("projections/lcg_types.py's CardView fields changed: update lcg_view._card")
+
+
 class _Table:
     """What every card view of one table view shares, read once per view: the attachments by
     host, and whether the texts that give cards traits or keep resources on them, or the other
@@ -116,10 +155,25 @@ class _Table:
         self.trait_auras = bool(table.in_game(s, table.TRAIT_AURAS))
         self.kept = bool(table.in_game(s, table.KEPT_RESOURCES))
         self.epic = bool(s.shared)
+        self.auras = bool(table.in_game(s, table.AURAS))
+        self.modified = {m.target for m in s.modifiers} if s.modifiers else _NO_UIDS
 
 
 _NONE: Final[list[Uid]] = []
 """No attachments (never changed)."""
+_NO_UIDS: Final[set[Uid]] = set()
+"""No card with a lasting modifier (never changed)."""
+
+
+def _stats(t: _Table, uid: Uid, code: str, f: _Face, whiches: tuple[str, ...], on: list[Uid]) -> list[int]:
+    """``table.stats_on`` of ``whiches`` (``f``'s kind's stats), read from ``f`` where nothing
+    changes the card's stats: no lasting modifier on it, no text of its own that changes
+    them, nothing attached to it and no aura in this game. Most cards a view shows are such
+    (a hand, the allies), and ``stats_on`` reads each of them afresh, ~6,000 instructions
+    a card (compiled)."""
+    if not on and not t.auras and uid not in t.modified and table.text_of(code).stat is None:
+        return f.printed
+    return table.stats_on(t.s, uid, whiches, on)
 
 
 def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
@@ -131,6 +185,7 @@ def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
 def _card(t: _Table, uid: Uid) -> CardView:
     s = t.s
     card = t.cards[uid]
+    code = card.code
     f = _face(s, uid, card)
     on = t.attached.get(uid)
     if on is None:
@@ -144,44 +199,47 @@ def _card(t: _Table, uid: Uid) -> CardView:
     engagement_cost: int | None = None
     quest_points: int | None = None
     if kind == _CHARACTER:
-        willpower, attack, defense, hit_points = table.stats_on(s, uid, _CHARACTER_STATS, on)
+        willpower, attack, defense, hit_points = _stats(t, uid, code, f, _CHARACTER_STATS, on)
     elif kind == _ENEMY:
-        attack, defense, threat, engagement_cost, hit = table.stats_on(s, uid, _ENEMY_STATS, on)
+        attack, defense, threat, engagement_cost, hit = _stats(t, uid, code, f, _ENEMY_STATS, on)
         hit_points = hit + table.other_groups(s, uid) if t.epic else hit
     elif kind == _LOCATION:
-        threat, quest_points = table.stats_on(s, uid, _LOCATION_STATS, on)
+        threat, quest_points = _stats(t, uid, code, f, _LOCATION_STATS, on)
     elif kind == _QUEST:
-        points = table.stats_on(s, uid, _QUEST_STATS, on)[0]
+        points = _stats(t, uid, code, f, _QUEST_STATS, on)[0]
         quest_points = points + table.other_groups(s, uid) if t.epic else points  # a global value whole
     attached_to = card.attached_to
+    # positional, in _CARD_FIELDS' order: a Struct matches each keyword to its field
     return CardView(
-        uid=uid,
-        code=card.code,
-        name=f.name,
-        type=f.type,
-        exhausted=card.exhausted,
-        committed=card.committed,
-        damage=card.damage,
-        resources=table.resources_on(s, uid) if t.kept else card.resources,
-        progress=card.progress,
-        willpower=willpower,
-        attack=attack,
-        defense=defense,
-        hit_points=hit_points,
-        threat=threat,
-        engagement_cost=engagement_cost,
-        quest_points=quest_points,
-        cost=f.cost,
-        sphere=f.sphere,
-        keywords=f.keywords,
-        traits=table.traits_on(s, uid, on) if on or t.trait_auras else f.traits,
-        text=f.text,
-        attachments=[_card(t, a) for a in on],
-        victory_points=f.victory_points,
-        guarding=attached_to
+        uid,
+        code,
+        f.name,
+        f.type,
+        card.exhausted,
+        card.committed,
+        card.damage,
+        table.resources_on(s, uid) if t.kept else card.resources,
+        card.progress,
+        willpower,
+        attack,
+        defense,
+        hit_points,
+        threat,
+        engagement_cost,
+        quest_points,
+        f.cost,
+        f.sphere,
+        f.keywords,
+        table.traits_on(s, uid, on) if on or t.trait_auras else f.traits,
+        f.text,
+        [_card(t, a) for a in on],
+        [],
+        0,
+        f.victory_points,
+        attached_to
         if attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid)
         else None,
-        other_groups=table.other_groups(s, uid) if t.epic else 0,
+        table.other_groups(s, uid) if t.epic else 0,
     )
 
 
@@ -194,10 +252,11 @@ def identity_view(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
     """Which card ``uid`` is, and what is attached to it, without its stats or text: what a
     rollout's blueprint reads of the encounter cards out of play (:func:`play_view`)."""
     card = s.cards[uid]
-    d = CARDS[card.code]
-    v = CardView(uid=uid, code=card.code, name=_title(card, d), type=d.type)
-    v.attachments = [identity_view(s, a, attached) for a in attached.get(uid, ())]
-    return v
+    f = _face(s, uid, card)
+    on = attached.get(uid)
+    if on is None:
+        return CardView(uid, card.code, f.name, f.type)
+    return CardView(uid, card.code, f.name, f.type, attachments=[identity_view(s, a, attached) for a in on])
 
 
 def _enemy_view(t: _Table, uid: Uid, all_seeing: bool) -> CardView:
@@ -234,6 +293,32 @@ def play_view(s: LcgState, seat: str) -> TableView:
     return _table_view(s, seat, whole=False)
 
 
+class _SeatZones:
+    """The keys of a seat's zones (``p1.hand``...), made once per seat rather than per view."""
+
+    def __init__(self, seat: str) -> None:
+        self.heroes = f"{seat}.heroes"
+        self.allies = f"{seat}.allies"
+        self.engaged = f"{seat}.engaged"
+        self.hand = f"{seat}.hand"
+        self.deck = f"{seat}.deck"
+        self.discard = f"{seat}.discard"
+        self.prisoner = f"{seat}.prisoner"
+        self.shackles = f"{seat}.shackles"
+        self.contract = f"{seat}.contract"
+        self.burgle = f"{seat}.burgle"
+
+
+_SEAT_ZONES: Final[dict[str, _SeatZones]] = {}
+
+
+def _seat_zones(seat: str) -> _SeatZones:
+    found = _SEAT_ZONES.get(seat)
+    if found is None:
+        found = _SEAT_ZONES[seat] = _SeatZones(seat)
+    return found
+
+
 def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     """The one builder of a table view: ``viewer``'s whole view, or (``whole`` false) the
     rollout's, which leaves the piles no bot reads empty, shows the encounter cards out of
@@ -247,9 +332,10 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     for seat in s.order:
         player = s.players[seat]
         mine = all_seeing or viewer == seat
-        hand = zone(s, f"{seat}.hand")
-        heroes = _cards(t, zone(s, f"{seat}.heroes"))
-        allies = _cards(t, zone(s, f"{seat}.allies"))
+        keys = _seat_zones(seat)
+        hand = zone(s, keys.hand)
+        heroes = _cards(t, zone(s, keys.heroes))
+        allies = _cards(t, zone(s, keys.allies))
         if not player.eliminated:
             committed_willpower += _committed_willpower(s, heroes) + _committed_willpower(s, allies)
         players.append(
@@ -260,21 +346,22 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
                 first=s.first == seat,
                 heroes=heroes,
                 allies=allies,
-                engaged=_engaged(t, seat, all_seeing),
+                engaged=_engaged(t, seat, keys.engaged, all_seeing),
                 hand=_cards(t, hand) if mine else None,
                 hand_size=len(hand),
-                deck_size=len(zone(s, f"{seat}.deck")),
-                discard=_cards(t, zone(s, f"{seat}.discard")) if whole or mine else [],
-                deck=_cards(t, zone(s, f"{seat}.deck")) if all_seeing else None,
-                prisoner=_cards(t, zone(s, f"{seat}.prisoner")),
-                deck_conditions=_cards(t, zone(s, f"{seat}.shackles")),
-                contract=_cards(t, zone(s, f"{seat}.contract")),
-                burgled=_cards(t, zone(s, f"{seat}.burgle")),
+                deck_size=len(zone(s, keys.deck)),
+                discard=_cards(t, zone(s, keys.discard)) if whole or mine else [],
+                deck=_cards(t, zone(s, keys.deck)) if all_seeing else None,
+                prisoner=_cards(t, zone(s, keys.prisoner)),
+                deck_conditions=_cards(t, zone(s, keys.shackles)),
+                contract=_cards(t, zone(s, keys.contract)),
+                burgled=_cards(t, zone(s, keys.burgle)),
             )
         )
     stage = table.quest_card(s)
     location = table.active_location(s)
     decision = s.pending
+    staging = [_enemy_view(t, u, all_seeing) for u in zone(s, "staging")]
     encounter_discard = zone(s, "encounter.discard")
     victory = zone(s, "victory")
     return TableView(
@@ -283,7 +370,7 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         round=s.round,
         phase=s.phase,
         players=players,
-        staging=[_enemy_view(t, u, all_seeing) for u in zone(s, "staging")],
+        staging=staging,
         encounter_deck_size=len(zone(s, "encounter.deck")),
         encounter_discard=_cards(t, encounter_discard)
         if whole
@@ -304,9 +391,20 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         corsair_discard=_cards(t, zone(s, "corsair.discard")) if whole else [],
         treasures=len(zone(s, "treasures")),
         offered=_offered(t, viewer, decision) if decision is not None and decision.seat == viewer else [],
-        staging_threat=table.staging_threat(s),
+        staging_threat=table.staging_threat(s, _staged_threats(s, staging)),
         committed_willpower=committed_willpower,
     )
+
+
+def _staged_threats(s: LcgState, staging: list[CardView]) -> dict[Uid, int]:
+    """The threat of each staged card as its view shows it (``table.threat_of``: the view's
+    stats are ``table.stat``'s), read afresh where the view shows none (neither an enemy nor
+    a location)."""
+    out: dict[Uid, int] = {}
+    for v in staging:
+        threat = v.threat
+        out[v.uid] = threat if threat is not None else table.threat_of(s, v.uid)
+    return out
 
 
 def _cards(t: _Table, uids: list[Uid]) -> list[CardView]:
@@ -325,12 +423,12 @@ def _committed_willpower(s: LcgState, characters: list[CardView]) -> int:
     return total
 
 
-def _engaged(t: _Table, seat: str, all_seeing: bool) -> list[CardView]:
+def _engaged(t: _Table, seat: str, key: str, all_seeing: bool) -> list[CardView]:
     """The enemies engaged with ``seat`` in ``table.engaged``'s order (highest engagement cost
     first, ties in the zone's order), sorted by the engagement costs their views show rather
     than each read again (a card shown without one is ordered by ``table.engaged``)."""
     s = t.s
-    views = [_enemy_view(t, u, all_seeing) for u in table.cards_in(s, f"{seat}.engaged")]
+    views = [_enemy_view(t, u, all_seeing) for u in table.cards_in(s, key)]
     if len(views) < 2:
         return views
     keyed: list[tuple[int, int]] = []

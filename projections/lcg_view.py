@@ -15,6 +15,9 @@ from domain.lcg.rules import ship_keywords, table
 from domain.lcg.state import SET_ASIDE_FACE_UP, Card, LcgState, Uid
 from projections.lcg_types import CardView, Hosts, PlayerView, TableView
 
+_CARDS: Final = CARDS
+"""The card registry, Final: the compiled view reads it from a C static (table.CARDS)."""
+
 REFEREE: Final = "referee"
 SPECTATOR: Final = "spectator"
 
@@ -30,51 +33,214 @@ def hosts(s: LcgState) -> Hosts:
 
 
 _CHARACTER_STATS: Final = ("willpower", "attack", "defense", "hit_points")
-_ENEMY_STATS: Final = ("attack", "defense", "threat", "engagement_cost")
+_ENEMY_STATS: Final = ("attack", "defense", "threat", "engagement_cost", "hit_points")
+"""An enemy's stats, its hit points last: shown as a global value (``table.global_value``)."""
 _LOCATION_STATS: Final = ("threat", "quest_points")
+_QUEST_STATS: Final = ("quest_points",)
+
+# What a card's definition gives its view, by kind (``_Face.kind``).
+_OTHER: Final = 0
+_CHARACTER: Final = 1
+_ENEMY: Final = 2
+_LOCATION: Final = 3
+_QUEST: Final = 4
+_PRICED: Final = 5
+"""Attachments and events: their cost shown."""
+
+
+class _Face:
+    """What a view shows of a card that its definition alone decides, on the side that is
+    up: its name, type, sphere, printed keywords, printed traits, text, cost and victory
+    points. A view shows ~27 cards and a search's rollouts build one for every decision of
+    the greedy player, and each of these read afresh was a dict lookup and several Struct
+    field reads; they are read once per code and side (:func:`_face`), by the same
+    functions (``_title``, ``ship_keywords.printed_keywords``, ``table.printed_text``)."""
+
+    def __init__(self, s: LcgState, uid: Uid, card: Card, d: CardDef) -> None:
+        self.d = d
+        self.name = _title(card, d)
+        self.type = d.type
+        self.sphere = d.sphere
+        self.keywords = ship_keywords.printed_keywords(s, uid)
+        self.traits = d.traits
+        self.text = table.printed_text(s, uid)
+        self.victory_points = d.victory_points or None
+        self.cost: int | None = None
+        kind = _OTHER
+        stats: tuple[str, ...] = ()
+        if d.is_character:
+            kind, stats = _CHARACTER, _CHARACTER_STATS
+            self.cost = d.cost if d.type == "ally" else None
+        elif d.type == "enemy":
+            kind, stats = _ENEMY, _ENEMY_STATS
+        elif d.type == "location":
+            kind, stats = _LOCATION, _LOCATION_STATS
+        elif d.type == "quest":
+            kind, stats = _QUEST, _QUEST_STATS
+        elif d.type in ("attachment", "event"):
+            kind = _PRICED
+            self.cost = d.cost
+        self.kind = kind
+        self.printed = [max(table.printed(s, uid, which), 0) for which in stats]
+        """The stats of its kind as printed (never below zero): ``table.stats_on`` of a card
+        that nothing changes (:func:`_stats`)."""
+
+
+_FACES_A: Final[dict[str, _Face]] = {}
+_FACES_B: Final[dict[str, _Face]] = {}
+""":class:`_Face` by code, of side A and side B: a card's definition never changes while its
+code is registered (one checked against ``CARDS``, as a test may register a code anew)."""
+
+
+def _face(s: LcgState, uid: Uid, card: Card) -> _Face:
+    code = card.code
+    face = card.face
+    d = _CARDS[code]
+    faces = _FACES_A if face == "A" else _FACES_B if face == "B" else None
+    if faces is None:
+        return _Face(s, uid, card, d)
+    found = faces.get(code)
+    if found is None or found.d is not d:
+        found = faces[code] = _Face(s, uid, card, d)
+    return found
+
+
+_CARD_FIELDS: Final = (
+    "uid",
+    "code",
+    "name",
+    "type",
+    "exhausted",
+    "committed",
+    "damage",
+    "resources",
+    "progress",
+    "willpower",
+    "attack",
+    "defense",
+    "hit_points",
+    "threat",
+    "engagement_cost",
+    "quest_points",
+    "cost",
+    "sphere",
+    "keywords",
+    "traits",
+    "text",
+    "attachments",
+    "shadows",
+    "face_down_shadows",
+    "victory_points",
+    "guarding",
+    "other_groups",
+)
+"""``CardView``'s fields in order, as :func:`_card` passes them (by position: ~1,800
+instructions a card fewer than by keyword, compiled)."""
+if CardView.__struct_fields__ != _CARD_FIELDS:
+    raise RuntimeError("projections/lcg_types.py's CardView fields changed: update lcg_view._card")
+
+
+class _Table:
+    """What every card view of one table view shares, read once per view: the attachments by
+    host, and whether the texts that give cards traits or keep resources on them, or the other
+    groups' share of a global value, can apply in this game at all (``table.in_game``; the
+    texts are tied to their cards by ``table.needs``). Where they cannot, a card shows its
+    printed traits, its own resource tokens and no other groups' share, as
+    ``table.traits_on``, ``table.resources_on`` and ``table.other_groups`` would give."""
+
+    def __init__(self, s: LcgState, attached: Hosts) -> None:
+        self.s = s
+        self.cards = s.cards
+        self.attached = attached
+        self.trait_auras = bool(table.in_game(s, table.TRAIT_AURAS))
+        self.kept = bool(table.in_game(s, table.KEPT_RESOURCES))
+        self.epic = bool(s.shared)
+        self.auras = bool(table.in_game(s, table.AURAS))
+        self.modified = {m.target for m in s.modifiers} if s.modifiers else _NO_UIDS
+
+
+_NONE: Final[list[Uid]] = []
+"""No attachments (never changed)."""
+_NO_UIDS: Final[set[Uid]] = set()
+"""No card with a lasting modifier (never changed)."""
+
+
+def _stats(t: _Table, uid: Uid, code: str, f: _Face, whiches: tuple[str, ...], on: list[Uid]) -> list[int]:
+    """``table.stats_on`` of ``whiches`` (``f``'s kind's stats), read from ``f`` where nothing
+    changes the card's stats: no lasting modifier on it, no text of its own that changes
+    them, nothing attached to it and no aura in this game. Most cards a view shows are such
+    (a hand, the allies), and ``stats_on`` reads each of them afresh, ~6,000 instructions
+    a card (compiled)."""
+    if not on and not t.auras and uid not in t.modified and table.text_of(code).stat is None:
+        return f.printed
+    return table.stats_on(t.s, uid, whiches, on)
 
 
 def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     """``uid`` as a viewer who may see it sees it; ``attached``: ``hosts(s)``, for a caller
     that shows many cards (read afresh when not given)."""
-    if attached is None:
-        attached = hosts(s)
-    card = s.cards[uid]
-    d = CARDS[card.code]
-    on = attached.get(uid, [])
-    v = CardView(
-        uid=uid,
-        code=card.code,
-        name=_title(card, d),
-        type=d.type,
-        exhausted=card.exhausted,
-        committed=card.committed,
-        damage=card.damage,
-        resources=table.resources_on(s, uid),
-        progress=card.progress,
-        sphere=d.sphere,
-        keywords=ship_keywords.printed_keywords(s, uid),
-        traits=table.traits_on(s, uid, on),
-        text=table.printed_text(s, uid),
+    return _card(_Table(s, hosts(s) if attached is None else attached), uid)
+
+
+def _card(t: _Table, uid: Uid) -> CardView:
+    s = t.s
+    card = t.cards[uid]
+    code = card.code
+    f = _face(s, uid, card)
+    on = t.attached.get(uid)
+    if on is None:
+        on = _NONE
+    kind = f.kind
+    willpower: int | None = None
+    attack: int | None = None
+    defense: int | None = None
+    hit_points: int | None = None
+    threat: int | None = None
+    engagement_cost: int | None = None
+    quest_points: int | None = None
+    if kind == _CHARACTER:
+        willpower, attack, defense, hit_points = _stats(t, uid, code, f, _CHARACTER_STATS, on)
+    elif kind == _ENEMY:
+        attack, defense, threat, engagement_cost, hit = _stats(t, uid, code, f, _ENEMY_STATS, on)
+        hit_points = hit + table.other_groups(s, uid) if t.epic else hit
+    elif kind == _LOCATION:
+        threat, quest_points = _stats(t, uid, code, f, _LOCATION_STATS, on)
+    elif kind == _QUEST:
+        points = _stats(t, uid, code, f, _QUEST_STATS, on)[0]
+        quest_points = points + table.other_groups(s, uid) if t.epic else points  # a global value whole
+    attached_to = card.attached_to
+    # positional, in _CARD_FIELDS' order: a Struct matches each keyword to its field
+    return CardView(
+        uid,
+        code,
+        f.name,
+        f.type,
+        card.exhausted,
+        card.committed,
+        card.damage,
+        table.resources_on(s, uid) if t.kept else card.resources,
+        card.progress,
+        willpower,
+        attack,
+        defense,
+        hit_points,
+        threat,
+        engagement_cost,
+        quest_points,
+        f.cost,
+        f.sphere,
+        f.keywords,
+        table.traits_on(s, uid, on) if on or t.trait_auras else f.traits,
+        f.text,
+        [_card(t, a) for a in on],
+        [],
+        0,
+        f.victory_points,
+        attached_to
+        if attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid)
+        else None,
+        table.other_groups(s, uid) if t.epic else 0,
     )
-    if d.is_character:
-        v.willpower, v.attack, v.defense, v.hit_points = table.stats_on(s, uid, _CHARACTER_STATS, on)
-        v.cost = d.cost if d.type == "ally" else None
-    elif d.type == "enemy":
-        v.attack, v.defense, v.threat, v.engagement_cost = table.stats_on(s, uid, _ENEMY_STATS, on)
-        v.hit_points = table.global_value(s, uid, "hit_points", on)
-    elif d.type == "location":
-        v.threat, v.quest_points = table.stats_on(s, uid, _LOCATION_STATS, on)
-    elif d.type == "quest":
-        v.quest_points = table.global_value(s, uid, "quest_points", on)  # a global value whole
-    elif d.type in ("attachment", "event"):
-        v.cost = d.cost
-    v.other_groups = table.other_groups(s, uid)
-    v.attachments = [card_view(s, a, attached) for a in on]
-    v.victory_points = d.victory_points or None
-    if card.attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid):
-        v.guarding = card.attached_to
-    return v
 
 
 def _title(card: Card, d: CardDef) -> str:
@@ -86,17 +252,19 @@ def identity_view(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
     """Which card ``uid`` is, and what is attached to it, without its stats or text: what a
     rollout's blueprint reads of the encounter cards out of play (:func:`play_view`)."""
     card = s.cards[uid]
-    d = CARDS[card.code]
-    v = CardView(uid=uid, code=card.code, name=_title(card, d), type=d.type)
-    v.attachments = [identity_view(s, a, attached) for a in attached.get(uid, ())]
-    return v
+    f = _face(s, uid, card)
+    on = attached.get(uid)
+    if on is None:
+        return CardView(uid, card.code, f.name, f.type)
+    return CardView(uid, card.code, f.name, f.type, attachments=[identity_view(s, a, attached) for a in on])
 
 
-def _enemy_view(s: LcgState, uid: Uid, all_seeing: bool, attached: Hosts) -> CardView:
-    v = card_view(s, uid, attached)
+def _enemy_view(t: _Table, uid: Uid, all_seeing: bool) -> CardView:
+    s = t.s
+    v = _card(t, uid)
     for shadow in table.shadows_of(s, uid):
-        if all_seeing or s.cards[shadow].shown:
-            v.shadows.append(card_view(s, shadow, attached))
+        if all_seeing or t.cards[shadow].shown:
+            v.shadows.append(_card(t, shadow))
         else:
             v.face_down_shadows += 1
     return v
@@ -125,78 +293,163 @@ def play_view(s: LcgState, seat: str) -> TableView:
     return _table_view(s, seat, whole=False)
 
 
+class _SeatZones:
+    """The keys of a seat's zones (``p1.hand``...), made once per seat rather than per view."""
+
+    def __init__(self, seat: str) -> None:
+        self.heroes = f"{seat}.heroes"
+        self.allies = f"{seat}.allies"
+        self.engaged = f"{seat}.engaged"
+        self.hand = f"{seat}.hand"
+        self.deck = f"{seat}.deck"
+        self.discard = f"{seat}.discard"
+        self.prisoner = f"{seat}.prisoner"
+        self.shackles = f"{seat}.shackles"
+        self.contract = f"{seat}.contract"
+        self.burgle = f"{seat}.burgle"
+
+
+_SEAT_ZONES: Final[dict[str, _SeatZones]] = {}
+
+
+def _seat_zones(seat: str) -> _SeatZones:
+    found = _SEAT_ZONES.get(seat)
+    if found is None:
+        found = _SEAT_ZONES[seat] = _SeatZones(seat)
+    return found
+
+
 def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     """The one builder of a table view: ``viewer``'s whole view, or (``whole`` false) the
     rollout's, which leaves the piles no bot reads empty, shows the encounter cards out of
     play by their identity, and builds the rest alike."""
     all_seeing = viewer == REFEREE or s.over is not None
     attached = hosts(s)
-    shown = card_view if whole else identity_view
+    t = _Table(s, attached)
+    zone = table.cards_in
     players = []
+    committed_willpower = 0
     for seat in s.order:
         player = s.players[seat]
         mine = all_seeing or viewer == seat
+        keys = _seat_zones(seat)
+        hand = zone(s, keys.hand)
+        heroes = _cards(t, zone(s, keys.heroes))
+        allies = _cards(t, zone(s, keys.allies))
+        if not player.eliminated:
+            committed_willpower += _committed_willpower(s, heroes) + _committed_willpower(s, allies)
         players.append(
             PlayerView(
                 seat=seat,
                 threat=player.threat,
                 eliminated=player.eliminated,
                 first=s.first == seat,
-                heroes=[card_view(s, u, attached) for u in s.zone(f"{seat}.heroes")],
-                allies=[card_view(s, u, attached) for u in s.zone(f"{seat}.allies")],
-                engaged=[_enemy_view(s, u, all_seeing, attached) for u in table.engaged(s, seat)],
-                hand=[card_view(s, u, attached) for u in s.zone(f"{seat}.hand")] if mine else None,
-                hand_size=len(s.zone(f"{seat}.hand")),
-                deck_size=len(s.zone(f"{seat}.deck")),
-                discard=[card_view(s, u, attached) for u in s.zone(f"{seat}.discard")] if whole or mine else [],
-                deck=[card_view(s, u, attached) for u in s.zone(f"{seat}.deck")] if all_seeing else None,
-                prisoner=[card_view(s, u, attached) for u in s.zone(f"{seat}.prisoner")],
-                deck_conditions=[card_view(s, u, attached) for u in s.zone(f"{seat}.shackles")],
-                contract=[card_view(s, u, attached) for u in s.zone(f"{seat}.contract")],
-                burgled=[card_view(s, u, attached) for u in s.zone(f"{seat}.burgle")],
+                heroes=heroes,
+                allies=allies,
+                engaged=_engaged(t, seat, keys.engaged, all_seeing),
+                hand=_cards(t, hand) if mine else None,
+                hand_size=len(hand),
+                deck_size=len(zone(s, keys.deck)),
+                discard=_cards(t, zone(s, keys.discard)) if whole or mine else [],
+                deck=_cards(t, zone(s, keys.deck)) if all_seeing else None,
+                prisoner=_cards(t, zone(s, keys.prisoner)),
+                deck_conditions=_cards(t, zone(s, keys.shackles)),
+                contract=_cards(t, zone(s, keys.contract)),
+                burgled=_cards(t, zone(s, keys.burgle)),
             )
         )
     stage = table.quest_card(s)
     location = table.active_location(s)
     decision = s.pending
+    staging = [_enemy_view(t, u, all_seeing) for u in zone(s, "staging")]
+    encounter_discard = zone(s, "encounter.discard")
+    victory = zone(s, "victory")
     return TableView(
         viewer=viewer,
         version=s.version,
         round=s.round,
         phase=s.phase,
         players=players,
-        staging=[_enemy_view(s, u, all_seeing, attached) for u in s.zone("staging")],
-        encounter_deck_size=len(s.zone("encounter.deck")),
-        encounter_discard=[shown(s, u, attached) for u in s.zone("encounter.discard")],
-        victory=[shown(s, u, attached) for u in s.zone("victory")],
-        quest=card_view(s, stage, attached) if stage is not None else None,
-        quest_stage=CARDS[s.cards[stage].code].stage if stage is not None else 0,
-        active_location=card_view(s, location, attached) if location is not None else None,
-        revealed=[card_view(s, u, attached) for u in s.zone("revealed")],
+        staging=staging,
+        encounter_deck_size=len(zone(s, "encounter.deck")),
+        encounter_discard=_cards(t, encounter_discard)
+        if whole
+        else [identity_view(s, u, attached) for u in encounter_discard],
+        victory=_cards(t, victory) if whole else [identity_view(s, u, attached) for u in victory],
+        quest=_card(t, stage) if stage is not None else None,
+        quest_stage=_CARDS[s.cards[stage].code].stage if stage is not None else 0,
+        active_location=_card(t, location) if location is not None else None,
+        revealed=_cards(t, zone(s, "revealed")),
         decision=decision if decision is not None and (all_seeing or decision.seat == viewer) else None,
         waiting_for=decision.seat if decision is not None else None,
         outcome=s.over,
         seed=s.seed if all_seeing else None,
-        encounter_deck=[card_view(s, u, attached) for u in s.zone("encounter.deck")] if all_seeing else None,
-        set_aside=[card_view(s, u, attached) for u in s.zone(SET_ASIDE_FACE_UP)],
-        setup=[card_view(s, u, attached) for u in s.zone("setup")],
-        corsair_deck_size=len(s.zone("corsair.deck")),
-        corsair_discard=[card_view(s, u, attached) for u in s.zone("corsair.discard")] if whole else [],
-        treasures=len(s.zone("treasures")),
-        offered=_offered(s, viewer, decision, attached) if decision is not None and decision.seat == viewer else [],
-        staging_threat=table.staging_threat(s),
-        committed_willpower=sum(table.willpower(s, u) for u in table.committed(s)),
+        encounter_deck=_cards(t, zone(s, "encounter.deck")) if all_seeing else None,
+        set_aside=_cards(t, zone(s, SET_ASIDE_FACE_UP)),
+        setup=_cards(t, zone(s, "setup")),
+        corsair_deck_size=len(zone(s, "corsair.deck")),
+        corsair_discard=_cards(t, zone(s, "corsair.discard")) if whole else [],
+        treasures=len(zone(s, "treasures")),
+        offered=_offered(t, viewer, decision) if decision is not None and decision.seat == viewer else [],
+        staging_threat=table.staging_threat(s, _staged_threats(s, staging)),
+        committed_willpower=committed_willpower,
     )
 
 
-def _offered(s: LcgState, viewer: str, decision: Any, attached: Hosts) -> list[CardView]:
+def _staged_threats(s: LcgState, staging: list[CardView]) -> dict[Uid, int]:
+    """The threat of each staged card as its view shows it (``table.threat_of``: the view's
+    stats are ``table.stat``'s), read afresh where the view shows none (neither an enemy nor
+    a location)."""
+    out: dict[Uid, int] = {}
+    for v in staging:
+        threat = v.threat
+        out[v.uid] = threat if threat is not None else table.threat_of(s, v.uid)
+    return out
+
+
+def _cards(t: _Table, uids: list[Uid]) -> list[CardView]:
+    return [_card(t, u) for u in uids]
+
+
+def _committed_willpower(s: LcgState, characters: list[CardView]) -> int:
+    """The willpower the committed ones of ``characters`` (one seat's heroes or allies) add to
+    the quest: ``table.willpower`` of each, which their views show (a card shown without
+    willpower read afresh)."""
+    total = 0
+    for v in characters:
+        if v.committed:
+            willpower = v.willpower
+            total += willpower if willpower is not None else table.willpower(s, v.uid)
+    return total
+
+
+def _engaged(t: _Table, seat: str, key: str, all_seeing: bool) -> list[CardView]:
+    """The enemies engaged with ``seat`` in ``table.engaged``'s order (highest engagement cost
+    first, ties in the zone's order), sorted by the engagement costs their views show rather
+    than each read again (a card shown without one is ordered by ``table.engaged``)."""
+    s = t.s
+    views = [_enemy_view(t, u, all_seeing) for u in table.cards_in(s, key)]
+    if len(views) < 2:
+        return views
+    keyed: list[tuple[int, int]] = []
+    for k, v in enumerate(views):
+        cost = v.engagement_cost
+        if cost is None:
+            return [_enemy_view(t, u, all_seeing) for u in table.engaged(s, seat)]
+        keyed.append((-cost, k))
+    keyed.sort()
+    return [views[k] for _, k in keyed]
+
+
+def _offered(t: _Table, viewer: str, decision: Any) -> list[CardView]:
     """The cards ``decision`` names (its options' and the one it is about) that ``viewer``
     does not see on the table: a seat is shown what it is asked to choose."""
+    s = t.s
     named = [o.card for o in decision.options if o.card is not None]
     if decision.about is not None:
         named.append(decision.about)
     hidden = [uid for uid in dict.fromkeys(named) if uid in s.cards and not visible(s, viewer, uid)]
-    return [card_view(s, uid, attached) for uid in hidden]
+    return [_card(t, uid) for uid in hidden]
 
 
 # -- which cards a viewer may see (default-deny), for views and event feeds ---------------

@@ -584,7 +584,9 @@ def fortune(s: LcgState, uid: Uid) -> int:
     return s.modifier_total(uid, FORTUNE) if s.modifiers else 0
 
 
-table.KEPT_RESOURCES.append(lambda s, uid: fortune(s, uid) if s.cards[uid].code == ISLE_OF_FORTUNE else 0)
+table.KEPT_RESOURCES.append(
+    table.needs(lambda s, uid: fortune(s, uid) if s.cards[uid].code == ISLE_OF_FORTUNE else 0, ISLE_OF_FORTUNE)
+)
 
 
 def _ship_enemy_entered(s: LcgState, e: Event, uid: Uid) -> bool:

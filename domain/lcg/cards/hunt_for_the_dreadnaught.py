@@ -901,7 +901,7 @@ def _borrowed_traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
     )
 
 
-table.TRAIT_AURAS.append(_borrowed_traits)
+table.TRAIT_AURAS.append(table.needs(_borrowed_traits, EITHILIANT))  # its flag is set by Eithiliant's Setup alone
 
 # Eithiliant — Basic: "Each hero you control gets +1 Willpower. Setup: choose a hero you
 # control; it gains the printed traits of another hero you control until the end of the

@@ -524,13 +524,15 @@ FORBIDS_READYING: set[str] = set()
 """Attachments (by code) whose host cannot ready (Grappled!)."""
 
 
-def staging_threat(s: LcgState) -> int:
+def staging_threat(s: LcgState, known: dict[Uid, int] | None = None) -> int:
     """The threat of the enemies and locations in the staging area. An enemy considered engaged
     from there (Massive, Smaug the Magnificent) counts too: it does not actually engage, as only
-    entering the player's area does (FAQ 1.50), and only engaged enemies count none (FAQ 1.20)."""
+    entering the player's area does (FAQ 1.50), and only engaged enemies count none (FAQ 1.20).
+    ``known``: each staged card's :func:`threat_of`, for a caller that has read them all (a
+    view)."""
     cards = s.cards
     total = sum(
-        threat_of(s, u)
+        (threat_of(s, u) if known is None else known[u])
         for u in cards_in(s, "staging")
         if defn_in(cards, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
     ) + sum(aura(s) for aura in in_game(s, THREAT_AURAS))

@@ -187,9 +187,7 @@ def test_bilbo_neither_defends_nor_takes_a_heavy_attack() -> None:
     assert _greedy(run.game) != (str(run.uid("Bilbo Baggins")),)
 
 
-def test_the_fleet_is_eithiliant() -> None:
-    """Eithiliant's 5 willpower and +1 willpower on each hero (thftd-006) let the heroes make
-    the stage's 5 progress a round while the ship stays back for the ship-enemies."""
+def test_the_fleet_is_the_sturdiest_ship() -> None:
     deck = playable_part(ready_made()["aragorn-gimli-legolas"])
     rules = ruleset("lcg")
     game = Game.start(
@@ -201,7 +199,7 @@ def test_the_fleet_is_eithiliant() -> None:
     assert decision.rule == "thftd.setup.fleet"
     names = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).offered}
     (picked,) = _greedy(game)
-    assert names[next(o.card for o in decision.options if o.id == picked) or 0] == "Eithiliant"
+    assert names[next(o.card for o in decision.options if o.id == picked) or 0] == "Pride of Lebennin"
 
 
 def test_pride_of_lebennin_shuffles_back_the_cards_the_first_rounds_cannot_use() -> None:
@@ -1213,60 +1211,6 @@ def test_the_ship_quests_only_for_progress_the_stage_can_take() -> None:
 
     assert ship_commits(0)
     assert not ship_commits(7)
-
-
-def _ship_commits(ship: dict[str, Any], stage: str, progress: int, threat: int, zones: dict[str, Any]) -> bool:
-    """Whether the greedy bot commits ``ship`` to the quest at ``stage`` (side B) holding
-    ``progress``, the Leadership deck's heroes ready beside it."""
-    run = Run(
-        {
-            "game": {
-                "scenario": "hunt-for-the-dreadnaught",
-                "players": 1,
-                "heroes": [["Aragorn", "Théodred", "Glóin"]],
-            },
-            "position": {
-                "at": "lcg.quest.commit",
-                "phase": "quest",
-                "threat": {"p1": threat},
-                "zones": {
-                    "p1.allies": [ship],
-                    "quest": [{"card": stage, "face": "B", "progress": progress}],
-                    **zones,
-                },
-            },
-        }
-    )
-    _until(run, "lcg.quest.commit")
-    return str(run.uid(ship["card"])) in _greedy(run.game)
-
-
-def test_a_worn_ship_stays_back_from_the_quest() -> None:
-    """A point of damage on the ship costs its share of the ship's loss over the hit points
-    it has left (bots/lcg_quest.py ``SHIP_SHARE``): Eithiliant with 7 of its 13 left stays
-    back from the quest, ready for a ship-enemy the staging step may reveal (it would attack
-    a quested ship undefended); unhurt, it quests."""
-    staging = {"staging": ["Mouths of Anduin"]}
-    assert _ship_commits({"card": "Eithiliant"}, "Searching the High Seas", 0, 30, staging)
-    assert not _ship_commits({"card": "Eithiliant", "damage": 6}, "Searching the High Seas", 0, 30, staging)
-
-
-def test_the_ship_stays_back_when_the_quest_brings_the_dreadnaught() -> None:
-    """With 4 progress left on Searching the High Seas the heroes' quest completes it, stage
-    2 adds the Dreadnaught (thftd-005), and it engages and attacks the ship this round: the
-    ship stays back to defend; with 8 left (5 a round at most) it quests."""
-    staging = {"staging": ["Mouths of Anduin"]}
-    assert _ship_commits({"card": "Eithiliant"}, "Searching the High Seas", 0, 30, staging)
-    assert not _ship_commits({"card": "Eithiliant"}, "Searching the High Seas", 4, 30, staging)
-
-
-def test_the_ship_quests_when_the_dreadnaughts_attack_is_cancelled_for_less() -> None:
-    """At 25 threat, 4 threat cancels the Dreadnaught's attack (thftd-005) for less than the
-    damage it would deal Pride of Lebennin undefended: the quest plan prices its attack at
-    the cheaper of the two, and the ship quests; at 35 the threat is dearer and it stays back."""
-    engaged = {"p1.engaged": ["Dreadnaught"]}
-    assert _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 25, engaged)
-    assert not _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 35, engaged)
 
 
 def test_standard_modes_ten_damage_is_kept_from_a_corsair_skiff() -> None:

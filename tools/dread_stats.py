@@ -4,8 +4,10 @@ Plays the games of ``westmarch bench-bots --scenario hunt-for-the-dreadnaught --
 (the same seeds, decks and bot seeds) and counts, from the events, what the win rate alone
 hides: the stage each game ended in and why, how each attack of the Dreadnaught went
 (defended by a ship, cancelled for 4 threat, undefended) and whether the ship had quested
-that round, the ship-enemy attacks left undefended while the ship was questing, the damage
-on the Dreadnaught when it flipped against the result, and the threat raised by each rule.
+that round, the ship-enemy attacks left undefended while the ship was questing (and whether
+their enemy was engaged, in the staging area or not yet in play when the ship was committed),
+the damage on the Dreadnaught when it flipped against the result, the threat raised by each
+rule, and the damage dealt to the ships by each source (the blows that sank them apart).
 """
 
 from __future__ import annotations

@@ -1213,6 +1213,59 @@ def test_the_ship_quests_only_for_progress_the_stage_can_take() -> None:
     assert not ship_commits(7)
 
 
+def _ship_commits(ship: dict[str, Any], stage: str, progress: int, threat: int, zones: dict[str, Any]) -> bool:
+    """Whether the greedy bot commits ``ship`` to the quest at ``stage`` (side B) holding
+    ``progress``, the Leadership deck's heroes ready beside it."""
+    run = Run(
+        {
+            "game": {
+                "scenario": "hunt-for-the-dreadnaught",
+                "players": 1,
+                "heroes": [["Aragorn", "Théodred", "Glóin"]],
+            },
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.allies": [ship],
+                    "quest": [{"card": stage, "face": "B", "progress": progress}],
+                    **zones,
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    return str(run.uid(ship["card"])) in _greedy(run.game)
+
+
+def test_the_ship_stays_back_when_the_quest_brings_the_dreadnaught() -> None:
+    """With 4 progress left on Searching the High Seas the heroes' quest completes it, stage
+    2 adds the Dreadnaught (thftd-005), and it engages and attacks the ship this round: at
+    40 threat (its 4-threat cancel dear) the ship stays back to defend; with 8 left (5 a
+    round at most) the Dreadnaught cannot come this round, and it quests."""
+    staging = {"staging": ["Mouths of Anduin"]}
+    assert _ship_commits({"card": "Pride of Lebennin"}, "Searching the High Seas", 0, 40, staging)
+    assert not _ship_commits({"card": "Pride of Lebennin"}, "Searching the High Seas", 4, 40, staging)
+
+
+def test_the_ship_quests_when_the_dreadnaughts_attack_is_cancelled_for_less() -> None:
+    """At 25 threat, 4 threat cancels the Dreadnaught's attack (thftd-005) for less than the
+    damage it would deal Pride of Lebennin undefended: the quest plan prices its attack at
+    the cheaper of the two (``_cancel_price``), and the ship quests."""
+    engaged = {"p1.engaged": ["Dreadnaught"]}
+    assert _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 25, engaged)
+
+
+def test_a_ship_is_sunk_once() -> None:
+    """Undefended ship-enemy attacks add up on the ship within a priced combat: Pride of
+    Lebennin with 6 hit points left is sunk by Black Sails' 6 whether or not War Galley's 5
+    follow, so the second attack costs nothing more, and the ship quests (priced apart, each
+    attack sank it, and the ship stayed back to defend one of them)."""
+    zones = {"staging": ["Mouths of Anduin"], "p1.engaged": ["Black Sails", "War Galley"]}
+    assert _ship_commits({"card": "Pride of Lebennin", "damage": 10}, "Searching the High Seas", 0, 30, zones)
+
+
 def test_standard_modes_ten_damage_is_kept_from_a_corsair_skiff() -> None:
     """A Corsair Skiff (2 attack, 2 defense, 5 hit points) dies to the heroes' attacks: the
     once-a-game 10 damage of Standard Mode is kept for a ship-enemy they cannot sink."""

@@ -1357,7 +1357,8 @@ def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
     """Éowyn's Action (+1 willpower for a discarded card, core-007) at Searching the High
     Seas with 7 progress of 8 on it: the committed willpower already makes the last progress
     the stage takes, so no card of the hand is thrown away for more; with none on it, the
-    stage takes 5 and the willpower is short of it."""
+    stage takes 5 and the willpower is short of it. Every ready character is committed by
+    hand (the commit plan may keep some back for the Dreadnaught the last progress brings)."""
 
     def uses(progress: int) -> bool:
         run = Run(
@@ -1380,6 +1381,10 @@ def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
             if decision.rule == "lcg.quest.window.commit":
                 choice = _greedy(run.game)
                 return any(o.id in choice and o.card == run.uid("Éowyn") for o in decision.options)
+            if decision.rule == "lcg.quest.commit":
+                everyone = tuple(o.id for o in decision.options if o.card is not None)
+                run.game.answer(decision.seat, decision.id, everyone)
+                continue
             run.game.answer(decision.seat, decision.id, _greedy(run.game))
         raise AssertionError("no window after the commit")
 
@@ -1623,22 +1628,29 @@ def test_the_attackers_the_dreadnaught_needs_are_kept_from_a_smaller_enemy() -> 
 def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -> None:
     """The combat keeps the Dreadnaught's attackers from smaller enemies, so the quest plan
     prices the fight the same way: Aragorn, Gimli and Legolas (8 attack) go at the
-    Dreadnaught's 4 defense whether or not a Fierce Marauder is engaged too. A plan that
-    priced the Marauder's kill first kept every hero back from the quest for a kill the
-    combat does not make, and let the staging area's threat raise the player's."""
-    run = _at_the_dreadnaught(
-        "lcg.quest.commit",
-        "quest",
-        {
-            "p1.engaged": ["Fierce Marauder", "Dreadnaught"],
-            "p1.allies": ["Pride of Lebennin"],
-            "staging": ["Mouths of Anduin"],
-            "encounter.deck": ["Mouths of Anduin"] * 3,
-        },
-    )
-    _until(run, "lcg.quest.commit")
-    heroes = {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
-    assert heroes & set(_greedy(run.game))
+    Dreadnaught's 4 defense whether or not a Fierce Marauder is engaged too, and the same
+    characters quest either way. A plan that priced the Marauder's kill first kept every
+    hero back from the quest for a kill the combat does not make, and let the staging area's
+    threat raise the player's. (At 30 threat Pride of Lebennin quests and the Dreadnaught's
+    attack is cancelled for 4 threat, cheaper than its damage on the ship undefended.)"""
+
+    def committed(engaged: list[str]) -> set[str]:
+        run = _at_the_dreadnaught(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.engaged": engaged,
+                "p1.allies": ["Pride of Lebennin"],
+                "staging": ["Mouths of Anduin"],
+                "encounter.deck": ["Mouths of Anduin"] * 3,
+            },
+        )
+        _until(run, "lcg.quest.commit")
+        state = cast(LcgState, run.game.state)
+        return {state.cards[int(u)].code for u in _greedy(run.game)}
+
+    with_marauder = committed(["Fierce Marauder", "Dreadnaught"])
+    assert with_marauder and with_marauder == committed(["Dreadnaught"])
 
 
 def test_the_hill_trolls_defender_is_not_one_of_the_attackers_that_kill_it() -> None:

@@ -654,8 +654,11 @@ class GreedyBot:
         )
         capped = lcg_ships.useful_progress(view)
         useful = lcg_plans.useful_progress(view)
+        arriving, advance = lcg_ships.arriving(view)
         plan = dataclasses.replace(
             plan,
+            arriving=arriving,
+            advance=advance,
             optional=lcg_plans.chosen_prey(view, me, ready),
             useful=useful if capped is None else min(useful, capped),
             waiting=waiting,

@@ -122,6 +122,12 @@ class Round:
     """Staging-area enemies whose engagement cost is above the seat's threat: a failed quest
     raises the threat before the engagement checks, and one that it takes to their cost
     engages and attacks this round (Hummerhorns at 40 deals 5 damage to a hero besides)."""
+    arriving: tuple[CardView, ...] = ()
+    """Enemies that come into play and attack this round when the quest makes ``advance``
+    progress: the stage it defeats reveals them (The Hunt for the Dreadnaught's stage 1B
+    brings the Dreadnaught, bots/lcg_ships.py ``arriving``)."""
+    advance: float = math.inf
+    """The quest's progress (its willpower beyond the threat) that brings ``arriving``."""
 
 
 def _left(card: CardView) -> int:
@@ -233,15 +239,27 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
             return planned[0]
     free = list(ready)
     cost = 0.0
+    # the damage undefended ship-enemy attacks put on each ship, counted in the next one's
+    sunk: dict[int, int] = {}
     for n, enemy in enumerate(plan.enemies):
         if n < plan.cancelled and (enemy.attack or 0) >= CANCELLED_ATTACK:
             continue
         attack = enemy.attack or 0
-        hit = plan.ships if is_ship(enemy) and plan.ships else plan.heroes
-        if plan.shadows:
-            undefended = min((_undefended(h, 0, attack, plan.shadows) for h in hit), default=HERO_LOST)
-        else:
-            undefended = min((_wound(h, attack + SHADOW) for h in hit), default=HERO_LOST)
+        on_ship = is_ship(enemy) and bool(plan.ships)
+        hit = plan.ships if on_ship else plan.heroes
+        prices = [
+            (
+                _undefended(h, sunk.get(h.uid, 0), attack, plan.shadows)
+                if plan.shadows
+                else _wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - _wound(h, sunk.get(h.uid, 0)),
+                h,
+            )
+            for h in hit
+        ]
+        undefended, target = min(prices, key=lambda p: p[0], default=(HERO_LOST, None))
+        if enemy.name == "Dreadnaught" and enemy.type == "enemy" and _cancel_price(plan.threat) < undefended:
+            # Destroy the Dreadnaught's Response cancels its attack for 4 threat (thftd-005)
+            undefended, target = _cancel_price(plan.threat), None
         best: tuple[float, CardView | None] = (undefended, None)
         for card in free:
             if not _can_defend(card, enemy):
@@ -252,6 +270,8 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         cost += best[0]
         if best[1] is not None:
             free.remove(best[1])
+        elif on_ship and target is not None:
+            sunk[target.uid] = sunk.get(target.uid, 0) + attack + _mean_undefended(plan.shadows)
     power = sum(c.attack or 0 for c in free if not is_ship(c))
     # the attackers the Dreadnaught's round of damage needs are kept for it before any kill
     # (bots/lcg_ships.py ``kept_for_dreadnaught``)
@@ -269,6 +289,19 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
             if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):
                 cost -= PROGRESS_ON_KILL
     return cost
+
+
+CANCEL_THREAT: Final = 4
+"""Destroy the Dreadnaught (thftd-005): "raise your threat by 4 to cancel that attack"."""
+
+
+def _cancel_price(threat: int) -> float:
+    """What cancelling the Dreadnaught's attack costs at ``threat``: its 4 threat, as a
+    failed quest's threat is priced (``_quest``); never within a point of the 50 that
+    eliminates (bots/lcg_ships.py ``cancel_dreadnaught`` does not cancel there)."""
+    if threat + CANCEL_THREAT >= 49:
+        return math.inf
+    return CANCEL_THREAT * (1.0 + max(0.0, threat + CANCEL_THREAT - 40) / 3)
 
 
 CANCELLED_ATTACK: Final = 3
@@ -291,6 +324,13 @@ def _engaged_by_failure(willpower: int, plan: Round, revealed: float) -> tuple[C
     raised = max(0.0, plan.staging + revealed - willpower)
     reach = plan.threat + math.ceil(raised - 1e-9)
     return tuple(e for e in plan.waiting if e.engagement_cost is not None and e.engagement_cost <= reach)
+
+
+def _arrived(willpower: int, plan: Round, revealed: float) -> tuple[CardView, ...]:
+    """The enemies a quest that makes ``plan.advance`` progress brings (``Round.arriving``)."""
+    if not plan.arriving or willpower - plan.staging - revealed < plan.advance:
+        return ()
+    return plan.arriving
 
 
 def _engagement_harm(enemies: Sequence[CardView], plan: Round) -> float:
@@ -362,7 +402,8 @@ def _outlook(willpower: int, reveal: Reveal, plan: Round, outlooks: Outlooks) ->
         fight = _with(plan, [reveal.enemy] if reveal.enemy is not None else [])
         revealed = reveal.threat * plan.reveal_share
         drawn = _engaged_by_failure(willpower, plan, revealed)
-        found = outlooks[key] = (_quest(willpower, plan, revealed), _engagement_harm(drawn, plan), _with(fight, drawn))
+        coming = (*drawn, *_arrived(willpower, plan, revealed))
+        found = outlooks[key] = (_quest(willpower, plan, revealed), _engagement_harm(drawn, plan), _with(fight, coming))
     return found
 
 
@@ -417,7 +458,7 @@ def _round(
     """The cost of the quest and the combat, over what the staging step may reveal."""
     if not plan.reveals:
         drawn = _engaged_by_failure(willpower, plan, 0.0)
-        fought = _fought(left, _with(plan, drawn), priced[0], priced[2])
+        fought = _fought(left, _with(plan, (*drawn, *_arrived(willpower, plan, 0.0))), priced[0], priced[2])
         return _quest(willpower, plan) + fought + _engagement_harm(drawn, plan)
     ready = {c.uid for c in left}
     spent = [c for c in chosen if c.uid not in ready]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
 from domain.kernel.decisions import Choice, Decision, Option
 from projections.lcg import CardView, PlayerView, TableView
 
@@ -328,3 +330,38 @@ def guards_dreadnaught(enemy: CardView, view: TableView) -> bool:
     return any(e.name == DREADNAUGHT for p in view.players for e in p.engaged) or any(
         e.name == DREADNAUGHT for e in view.staging
     )
+
+
+SEARCHING: Final = "Searching the High Seas"
+DREADNAUGHT_STAND_IN: Final = CardView(
+    uid=-13,
+    code="thftd-013",
+    name=DREADNAUGHT,
+    type="enemy",
+    attack=7,
+    defense=4,
+    hit_points=15,
+    traits=("Elite", "Corsair", "Ship"),
+)
+"""The set-aside Dreadnaught, Elite side (thftd-013: 7 attack, 4 defense, 15 hit points per
+player), as the quest plan meets it before it is in play."""
+
+
+def arriving(view: TableView) -> tuple[tuple[CardView, ...], float]:
+    """The enemies a quest this round may bring, and the progress that brings them: at
+    Searching the High Seas (thftd-004, advancing at the end of the quest phase) when this
+    round's quest can complete it, the Dreadnaught, which stage 2's When Revealed adds to the
+    staging area (thftd-005) and which engages in the encounter phase (no engagement cost)
+    and attacks the ship this round; only a ship defends against it, and a ship that quested
+    is exhausted."""
+    quest = view.quest
+    if quest is None or quest.name != SEARCHING or not quest.quest_points:
+        return (), float("inf")
+    players = max(1, sum(1 for p in view.players if not p.eliminated))
+    left = max(0, quest.quest_points - quest.progress - quest.other_groups)
+    if left > PROGRESS_CAP * players:
+        return (), float("inf")
+    active = view.active_location
+    before = max(0, (active.quest_points or 0) - active.progress) if active is not None else 0
+    hit_points = 15 * players
+    return (msgspec.structs.replace(DREADNAUGHT_STAND_IN, hit_points=hit_points),), float(before + left)

@@ -23,5 +23,9 @@ def test_the_stats_play_the_benchs_games_and_end_them_as_the_bench_does() -> Non
     assert reasons == set(bench.losses)
     reached = sum(n for ending, n in stats.endings.items() if not ending.startswith("stage 1"))
     assert reached == 0 or sum(stats.dreadnaught_attacks.values()) > 0
+    # a game lost for want of a ship saw its last ship take the damage that sank it
+    sunk = sum(n for ending, n in stats.endings.items() if ending.endswith("no-ship"))
+    assert sunk <= sum(stats.ship_sunk.values()) and (sunk == 0 or stats.ship_damage)
     report = dread_stats.report(stats)
     assert report.startswith(f"{len(seeds)} games") and "threat raised:" in report
+    assert "damage on the ships:" in report

@@ -1213,6 +1213,59 @@ def test_the_ship_quests_only_for_progress_the_stage_can_take() -> None:
     assert not ship_commits(7)
 
 
+def _ship_commits(ship: dict[str, Any], stage: str, progress: int, threat: int, zones: dict[str, Any]) -> bool:
+    """Whether the greedy bot commits ``ship`` to the quest at ``stage`` (side B) holding
+    ``progress``, the Leadership deck's heroes ready beside it."""
+    run = Run(
+        {
+            "game": {
+                "scenario": "hunt-for-the-dreadnaught",
+                "players": 1,
+                "heroes": [["Aragorn", "Théodred", "Glóin"]],
+            },
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.allies": [ship],
+                    "quest": [{"card": stage, "face": "B", "progress": progress}],
+                    **zones,
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    return str(run.uid(ship["card"])) in _greedy(run.game)
+
+
+def test_the_ship_stays_back_when_the_quest_brings_the_dreadnaught() -> None:
+    """With 4 progress left on Searching the High Seas the heroes' quest completes it, stage
+    2 adds the Dreadnaught (thftd-005), and it engages and attacks the ship this round: at
+    40 threat (its 4-threat cancel dear) the ship stays back to defend; with 8 left (5 a
+    round at most) the Dreadnaught cannot come this round, and it quests."""
+    staging = {"staging": ["Mouths of Anduin"]}
+    assert _ship_commits({"card": "Pride of Lebennin"}, "Searching the High Seas", 0, 40, staging)
+    assert not _ship_commits({"card": "Pride of Lebennin"}, "Searching the High Seas", 4, 40, staging)
+
+
+def test_the_ship_quests_when_the_dreadnaughts_attack_is_cancelled_for_less() -> None:
+    """At 25 threat, 4 threat cancels the Dreadnaught's attack (thftd-005) for less than the
+    damage it would deal Pride of Lebennin undefended: the quest plan prices its attack at
+    the cheaper of the two (``_cancel_price``), and the ship quests."""
+    engaged = {"p1.engaged": ["Dreadnaught"]}
+    assert _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 25, engaged)
+
+
+def test_a_ship_is_sunk_once() -> None:
+    """Undefended ship-enemy attacks add up on the ship within a priced combat: Pride of
+    Lebennin with 6 hit points left is sunk by Black Sails' 6 whether or not War Galley's 5
+    follow, so the second attack costs nothing more, and the ship quests (priced apart, each
+    attack sank it, and the ship stayed back to defend one of them)."""
+    zones = {"staging": ["Mouths of Anduin"], "p1.engaged": ["Black Sails", "War Galley"]}
+    assert _ship_commits({"card": "Pride of Lebennin", "damage": 10}, "Searching the High Seas", 0, 30, zones)
+
+
 def test_standard_modes_ten_damage_is_kept_from_a_corsair_skiff() -> None:
     """A Corsair Skiff (2 attack, 2 defense, 5 hit points) dies to the heroes' attacks: the
     once-a-game 10 damage of Standard Mode is kept for a ship-enemy they cannot sink."""
@@ -1304,7 +1357,8 @@ def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
     """Éowyn's Action (+1 willpower for a discarded card, core-007) at Searching the High
     Seas with 7 progress of 8 on it: the committed willpower already makes the last progress
     the stage takes, so no card of the hand is thrown away for more; with none on it, the
-    stage takes 5 and the willpower is short of it."""
+    stage takes 5 and the willpower is short of it. Every ready character is committed by
+    hand (the commit plan may keep some back for the Dreadnaught the last progress brings)."""
 
     def uses(progress: int) -> bool:
         run = Run(
@@ -1327,6 +1381,10 @@ def test_eowyn_gives_no_card_for_willpower_the_stage_cannot_take() -> None:
             if decision.rule == "lcg.quest.window.commit":
                 choice = _greedy(run.game)
                 return any(o.id in choice and o.card == run.uid("Éowyn") for o in decision.options)
+            if decision.rule == "lcg.quest.commit":
+                everyone = tuple(o.id for o in decision.options if o.card is not None)
+                run.game.answer(decision.seat, decision.id, everyone)
+                continue
             run.game.answer(decision.seat, decision.id, _greedy(run.game))
         raise AssertionError("no window after the commit")
 
@@ -1570,22 +1628,29 @@ def test_the_attackers_the_dreadnaught_needs_are_kept_from_a_smaller_enemy() -> 
 def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -> None:
     """The combat keeps the Dreadnaught's attackers from smaller enemies, so the quest plan
     prices the fight the same way: Aragorn, Gimli and Legolas (8 attack) go at the
-    Dreadnaught's 4 defense whether or not a Fierce Marauder is engaged too. A plan that
-    priced the Marauder's kill first kept every hero back from the quest for a kill the
-    combat does not make, and let the staging area's threat raise the player's."""
-    run = _at_the_dreadnaught(
-        "lcg.quest.commit",
-        "quest",
-        {
-            "p1.engaged": ["Fierce Marauder", "Dreadnaught"],
-            "p1.allies": ["Pride of Lebennin"],
-            "staging": ["Mouths of Anduin"],
-            "encounter.deck": ["Mouths of Anduin"] * 3,
-        },
-    )
-    _until(run, "lcg.quest.commit")
-    heroes = {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
-    assert heroes & set(_greedy(run.game))
+    Dreadnaught's 4 defense whether or not a Fierce Marauder is engaged too, and the same
+    characters quest either way. A plan that priced the Marauder's kill first kept every
+    hero back from the quest for a kill the combat does not make, and let the staging area's
+    threat raise the player's. (At 30 threat Pride of Lebennin quests and the Dreadnaught's
+    attack is cancelled for 4 threat, cheaper than its damage on the ship undefended.)"""
+
+    def committed(engaged: list[str]) -> set[str]:
+        run = _at_the_dreadnaught(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.engaged": engaged,
+                "p1.allies": ["Pride of Lebennin"],
+                "staging": ["Mouths of Anduin"],
+                "encounter.deck": ["Mouths of Anduin"] * 3,
+            },
+        )
+        _until(run, "lcg.quest.commit")
+        state = cast(LcgState, run.game.state)
+        return {state.cards[int(u)].code for u in _greedy(run.game)}
+
+    with_marauder = committed(["Fierce Marauder", "Dreadnaught"])
+    assert with_marauder and with_marauder == committed(["Dreadnaught"])
 
 
 def test_the_hill_trolls_defender_is_not_one_of_the_attackers_that_kill_it() -> None:

@@ -4,8 +4,10 @@ Plays the games of ``westmarch bench-bots --scenario hunt-for-the-dreadnaught --
 (the same seeds, decks and bot seeds) and counts, from the events, what the win rate alone
 hides: the stage each game ended in and why, how each attack of the Dreadnaught went
 (defended by a ship, cancelled for 4 threat, undefended) and whether the ship had quested
-that round, the ship-enemy attacks left undefended while the ship was questing, the damage
-on the Dreadnaught when it flipped against the result, and the threat raised by each rule.
+that round, the ship-enemy attacks left undefended while the ship was questing (and whether
+their enemy was engaged, in the staging area or not yet in play when the ship was committed),
+the damage on the Dreadnaught when it flipped against the result, the threat raised by each
+rule, and the damage dealt to the ships by each source (the blows that sank them apart).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from domain.kernel.state import State
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.cards.hunt_for_the_dreadnaught import DESTROY, DREADNAUGHT
+from domain.lcg.rules import table
 from domain.lcg.state import LcgState
 from tools.bench_bots import Observer, Row, observed
 
@@ -42,6 +45,11 @@ class Tally:
     """The Dreadnaught's damage as it flipped, and whether the game was won."""
     threat: Counter[str] = field(default_factory=Counter)
     """Threat raised, by stage and the rule that raised it."""
+    ship_damage: Counter[str] = field(default_factory=Counter)
+    """Damage dealt to the player's ships, by stage and source: an enemy's attack (defended
+    or not, the ship quested or back) or the rule that dealt it."""
+    ship_sunk: Counter[str] = field(default_factory=Counter)
+    """The damage that destroyed a ship, by stage and source as ``ship_damage`` says."""
 
 
 def _is_ship_card(s: LcgState, uid: int) -> bool:
@@ -59,6 +67,8 @@ class _Game(Observer):
     committed: set[int] = field(default_factory=set)
     attacks: list[tuple[int, int | None]] = field(default_factory=list)
     """The enemy attacks under way: (enemy, defender)."""
+    engaged_at_commit: set[int] = field(default_factory=set)
+    staged_at_commit: set[int] = field(default_factory=set)
 
     def ship_quested(self, s: LcgState) -> str:
         return "ship quested" if any(_is_ship_card(s, u) for u in self.committed) else "ship back"
@@ -84,6 +94,9 @@ class _Game(Observer):
         elif isinstance(e, ev.PhaseBegan):
             self.attacks.clear()
         elif isinstance(e, ev.CharactersCommitted):
+            if not self.committed:
+                self.engaged_at_commit = set(s.zone("p1.engaged"))
+                self.staged_at_commit = set(s.zone("staging"))
             self.committed |= set(e.cards)
         elif isinstance(e, ev.QuestStageRevealed) and s.cards[e.card].code == DESTROY and self.stage2 is None:
             self.stage2 = self.round
@@ -100,6 +113,18 @@ class _Game(Observer):
                 self._ship_attack(s, enemy, defender)
         elif isinstance(e, ev.ThreatRaised):
             self.tally.threat[f"{self.stage()}: {e.cause.rule}"] += e.amount
+        elif isinstance(e, ev.DamageDealt) and _is_ship_card(s, e.card) and CARDS[s.cards[e.card].code].type != "enemy":
+            source = f"{self.stage()}: {self._source(s, e)}"
+            self.tally.ship_damage[source] += e.amount
+            if s.cards[e.card].damage >= table.hit_points(s, e.card):
+                self.tally.ship_sunk[source] += 1
+
+    def _source(self, s: LcgState, e: ev.DamageDealt) -> str:
+        attack = s.attack
+        if attack is None or attack.attackers:
+            return str(e.cause.rule)
+        how = "defended" if attack.defender is not None else "undefended"
+        return f"{CARDS[s.cards[attack.enemy].code].name} {how}, {self.ship_quested(s)}"
 
     def _ship_attack(self, s: LcgState, enemy: int, defender: int | None) -> None:
         quested = self.ship_quested(s)
@@ -108,6 +133,15 @@ class _Game(Observer):
             self.tally.dreadnaught_attacks[f"round {self.round - self.stage2} {how}, {quested}"] += 1
         elif defender is None:
             self.tally.undefended_while_questing[f"{self.stage()}, {quested}"] += 1
+            if quested == "ship quested":
+                when = (
+                    "engaged at the commit"
+                    if enemy in self.engaged_at_commit
+                    else "staged at the commit"
+                    if enemy in self.staged_at_commit
+                    else "arrived after the commit"
+                )
+                self.tally.undefended_while_questing[f"{self.stage()}, ship quested, {when}"] += 1
 
 
 def play(seed: int, tally: Tally) -> None:
@@ -129,6 +163,8 @@ def report(tally: Tally) -> str:
         ("other ship-enemy attacks left undefended", tally.undefended_while_questing),
         ("the Dreadnaught's flip", tally.flip_damage),
         ("threat raised", tally.threat),
+        ("damage on the ships", tally.ship_damage),
+        ("the damage that destroyed a ship", tally.ship_sunk),
     )
     for title, counts in sections:
         lines.append(f"{title}:")

@@ -554,7 +554,7 @@ _WORDS = {
     "pass": N_("Pass"),
     "yes": N_("Yes"),
     "no": N_("No"),
-    "done": N_("Done"),
+    "done": N_("to stop"),  # "Make no more attacks", "Play no more cards": the seat stops
     "skip": N_("not to"),
     "ring": N_("to use their Ring token"),
     "winnow": N_("to winnow"),

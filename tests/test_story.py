@@ -407,7 +407,7 @@ def test_story_remembers_the_question_to_tell_the_answer() -> None:
     for event in events:
         apply(LCG, state, event)
         if isinstance(event, DecisionAnswered) and event.choice == ("done",):
-            assert describe(event, Namer(LCG, state)) == f"{event.seat} chooses Done"
+            assert describe(event, Namer(LCG, state)) == f"{event.seat} chooses to stop"
             break
 
 

@@ -54,3 +54,18 @@ def test_hummerhorns_engagements_are_recorded() -> None:
             assert rnd >= 1 and threat >= 40 and left >= 1
             assert hero in ("Aragorn", "Gimli", "Legolas")
     assert any(line.startswith(f"Hummerhorns: revealed in {len(struck)} games") for line in report(struck))
+
+
+def test_the_heroes_destroyed_in_combat_are_recorded_with_the_attack() -> None:
+    """Seeds 10002 and 10004 (heroes destroyed by attacks with the greedy bot of the time of
+    writing): each hero destroyed in the combat phase has its record (the attacking enemy,
+    its declared attack, how it was met, the hit points the hero had left), and the report
+    has their line."""
+    records = [recorded(seed) for seed in (10002, 10004)]
+    deaths = [d for r in records for d in r.combat_deaths]
+    assert deaths
+    assert len(deaths) == sum(r.hero_phases["combat"] for r in records)
+    for d in deaths:
+        assert d.enemy and d.attack >= 1 and d.left >= 1
+        assert d.met in ("undefended", "itself", "other")
+    assert any(line.startswith(f"heroes destroyed in combat: {len(deaths)};") for line in report(records))

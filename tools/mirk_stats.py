@@ -16,6 +16,10 @@ and prints, over the games:
 - the travel decisions, by stage: the location traveled to (or "skip") and how many were offered;
 - the heroes destroyed by phase: in the combat phase (an attack), the encounter phase
   (Hummerhorns' 5 damage as it engages), the quest phase (a treachery's damage);
+- the heroes destroyed in the combat phase: by the attacking enemy, how the attack was
+  met (undefended, defended by the hero who died, by another), the shadow cards turned up,
+  the hit points the hero had left as the attack was declared, whether an ally could have
+  defended (it was offered as a defender), and whether the enemy was engaged by choice;
 - Hummerhorns: the games they were revealed in and engaged in (and how many of each were
   won), the round and threat they engaged at, the hero given the 5 damage, whether it died,
   and whether a Citadel Plate was in play.
@@ -53,6 +57,24 @@ def _stage(s: LcgState) -> str:
     return f"{d.stage}" if d.stage != 3 else f"3 {d.name}"
 
 
+@dataclass(frozen=True)
+class CombatDeath:
+    """A hero destroyed by an enemy's attack."""
+
+    enemy: str
+    attack: int
+    """The enemy's attack as it was declared (before its shadow cards)."""
+    met: str
+    """"undefended", "itself" (the hero defended), or "other" (another character did)."""
+    shadows: tuple[str, ...]
+    left: int
+    """The hero's hit points left as the attack was declared."""
+    ally_offered: bool
+    """An ally was among the characters offered to defend the attack."""
+    chosen: bool
+    """The enemy was engaged by the seat's choice (an optional engagement)."""
+
+
 @dataclass
 class Record:
     seed: int
@@ -83,6 +105,7 @@ class Record:
     hummer: list[tuple[int, int, str, int, bool, bool]] = field(default_factory=list)
     """Each time Hummerhorns' 5 damage was dealt: the round, the threat, the hero chosen, its
     hit points left before, whether it was destroyed, whether a Citadel Plate was in play."""
+    combat_deaths: list[CombatDeath] = field(default_factory=list)
 
 
 class _Recorder(Observer):
@@ -90,9 +113,24 @@ class _Recorder(Observer):
 
     def __init__(self, rec: Record) -> None:
         self.rec = rec
+        self.chosen: set[int] = set()
+        """The enemies engaged by choice."""
+        self.allies: dict[int, bool] = {}
+        """Each attacking enemy: whether an ally was offered to defend its attack."""
+        self.declared: dict[int, tuple[int, dict[int, int]]] = {}
+        """Each attacking enemy: its attack and the heroes' hit points left as it attacked."""
+
+    def asked(self, decision: Decision, state: State) -> None:
+        s = cast(LcgState, state)
+        if decision.rule == "lcg.combat.declare-defender" and decision.about is not None:
+            self.allies[decision.about] = any(
+                o.card in s.cards and CARDS[s.cards[o.card].code].type == "ally" for o in decision.options
+            )
 
     def answered(self, decision: Decision, choice: Choice, state: State) -> None:
         s = cast(LcgState, state)
+        if decision.rule == "lcg.encounter.optional-engagement":
+            self.chosen.update(o.card for o in decision.options if o.id == choice[0] and o.card is not None)
         if decision.rule == "core-075.forced":
             hero = int(choice[0])
             plate = any(CARDS[c.code].name == "Citadel Plate" and c.attached_to is not None for c in s.cards.values())
@@ -119,9 +157,14 @@ class _Recorder(Observer):
             rec.failed.append((_stage(s), event.threat - event.willpower))
         elif isinstance(event, ev.ThreatRaised):
             rec.raised[(_stage(s), event.cause.rule if event.cause else "?")] += event.amount
+        elif isinstance(event, ev.AttackDeclared) and s.attack is not None and not s.attack.attackers:
+            left = {h: table.hit_points(s, h) - s.cards[h].damage for h in table.heroes(s, SEAT)}
+            self.declared[event.enemy] = (table.attack(s, event.enemy), left)
         elif isinstance(event, ev.CharacterDestroyed) and CARDS[s.cards[event.card].code].type == "hero":
             rec.heroes_lost.append((CARDS[s.cards[event.card].code].name, _stage(s), s.round))
             rec.hero_phases[s.phase] += 1
+            if s.phase == "combat" and s.attack is not None and not s.attack.attackers:
+                rec.combat_deaths.append(self._death(s, event.card, s.attack.enemy, s.attack.defender))
         elif isinstance(event, ev.EnemyEngaged):
             rec.engaged[CARDS[s.cards[event.enemy].code].name] += 1
         if (
@@ -130,6 +173,18 @@ class _Recorder(Observer):
             and any(CARDS[s.cards[u].code].name == "Hummerhorns" for u in table.staging(s))
         ):
             rec.hummer_revealed, rec.hummer_threat = s.round, s.players[SEAT].threat
+
+    def _death(self, s: LcgState, hero: int, enemy: int, defender: int | None) -> CombatDeath:
+        attack, left = self.declared.get(enemy, (0, {}))
+        return CombatDeath(
+            enemy=CARDS[s.cards[enemy].code].name,
+            attack=attack,
+            met="undefended" if defender is None else "itself" if defender == hero else "other",
+            shadows=tuple(CARDS[s.cards[u].code].name for u in table.shadows_of(s, enemy) if s.cards[u].shown),
+            left=left.get(hero, 0),
+            ally_offered=self.allies.get(enemy, False),
+            chosen=enemy in self.chosen,
+        )
 
     def ended(self, state: State) -> None:
         s = cast(LcgState, state)
@@ -189,6 +244,19 @@ def report(records: list[Record], each: bool = False) -> list[str]:
     for r in records:
         phases.update(r.hero_phases)
     lines.append("heroes destroyed by phase: " + ", ".join(f"{k} {n}" for k, n in phases.most_common()))
+    deaths = [d for r in records for d in r.combat_deaths]
+    lines.append(
+        f"heroes destroyed in combat: {len(deaths)}; met: "
+        + ", ".join(f"{k} {n}" for k, n in Counter(d.met for d in deaths).most_common())
+        + f"; an ally offered to defend {sum(d.ally_offered for d in deaths)} (undefended "
+        f"{sum(d.ally_offered and d.met == 'undefended' for d in deaths)}); engaged by choice "
+        f"{sum(d.chosen for d in deaths)}; hit points left before: "
+        + ", ".join(f"{k} {n}" for k, n in sorted(Counter(d.left for d in deaths).items()))
+        + "; enemy: "
+        + ", ".join(f"{k} {n}" for k, n in Counter(d.enemy for d in deaths).most_common())
+        + "; shadow: "
+        + ", ".join(f"{k} {n}" for k, n in Counter(s for d in deaths for s in d.shadows).most_common(6))
+    )
     revealed = [r for r in records if r.hummer_revealed]
     struck = [r for r in records if r.hummer]
     hits = [h for r in records for h in r.hummer]

@@ -37,3 +37,20 @@ def test_won_prints_the_seeds_won(capsys: pytest.CaptureFixture[str]) -> None:
     won = [r.seed for r in (recorded(1), recorded(2)) if r.won]
     assert lines[-1] == " ".join(["won:", *map(str, won)])
     assert any(line.startswith("heroes other enemies destroyed: ") for line in lines)
+
+
+@pytest.mark.parametrize("argv", [["5", "2"], ["1"], ["one", "two"]])
+def test_a_wrong_seed_range_is_refused_with_its_usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The stats tools share one command line (``tools.bench_bots.seed_range``): a range that
+    ends before it starts, a missing or a non-numeric seed is refused before any game is played,
+    with the usage and what was wrong; ``--help`` tells the tool's docstring and its flags."""
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: ") and "first last" in err and "error: " in err
+    with pytest.raises(SystemExit) as helped:
+        main(["--help"])
+    assert helped.value.code == 0
+    out = capsys.readouterr().out
+    assert "Journey Along the Anduin" in out and "--won" in out and "--games" in out

@@ -31,7 +31,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState
-from tools.bench_bots import Observer, Row, observed
+from tools.bench_bots import Observer, Row, observed, seed_range
 
 ROW = Row("lcg", "journey-along-the-anduin", "standard", "greedy", "")
 SEAT = "p1"
@@ -169,12 +169,18 @@ def report(records: list[Record], each: bool = False) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    each = "--games" in argv
-    first, last = (int(a) for a in argv if not a.startswith("--"))
-    records = [play(seed) for seed in range(first, last + 1)]
-    for line in report(records, each):
+    args = seed_range(
+        argv,
+        __doc__,
+        {
+            "--games": "also print each lost game: its seed, stage, round, threat and reason",
+            "--won": "also print the seeds won, on one line (for paired comparisons)",
+        },
+    )
+    records = [play(seed) for seed in range(args.first, args.last + 1)]
+    for line in report(records, args.games):
         print(line)
-    if "--won" in argv:
+    if args.won:
         print(" ".join(["won:", *(str(r.seed) for r in records if r.won)]))
     return 0
 

@@ -297,6 +297,21 @@ def observed(
     return won(game, row, watching.eliminated)
 
 
+def seed_range(argv: list[str], doc: str | None, flags: dict[str, str]) -> argparse.Namespace:
+    """The command line of a stats tool that plays seeds FIRST to LAST of a bench row
+    (``python -m tools.mirk_stats 10001 10400``): ``first``, ``last`` and each of ``flags``
+    (``{"--games": "help"}``) as a boolean; ``doc``, the tool's docstring, is its help."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("first", type=int, help="the first seed played")
+    parser.add_argument("last", type=int, help="the last seed played (inclusive)")
+    for flag, help_text in flags.items():
+        parser.add_argument(flag, action="store_true", help=help_text)
+    args = parser.parse_args(argv)
+    if args.last < args.first:
+        parser.error(f"LAST ({args.last}) is before FIRST ({args.first})")
+    return args
+
+
 def play(row: Row, seed: int, index: int, budget: Budget, tally: Tally) -> None:
     """One game of ``row``, counted into ``tally``."""
     victory, reason = observed(row, seed, Observer(), index, budget, tally)

@@ -29,7 +29,7 @@ from domain.kernel.state import State
 from domain.lcg import events as ev
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState
-from tools.bench_bots import Observer, Row, observed
+from tools.bench_bots import Observer, Row, observed, seed_range
 
 ROW = Row("lcg", "the-lonely-mountain", "standard", "greedy", "")
 SMAUG_THE_MAGNIFICENT = "otd-041"
@@ -205,8 +205,8 @@ def report(records: list[Record]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    first, last = int(argv[0]), int(argv[1])
-    for line in report([play(seed) for seed in range(first, last + 1)]):
+    args = seed_range(argv, __doc__, {})
+    for line in report([play(seed) for seed in range(args.first, args.last + 1)]):
         print(line)
     return 0
 

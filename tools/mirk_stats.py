@@ -42,7 +42,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState
-from tools.bench_bots import Observer, Row, observed
+from tools.bench_bots import Observer, Row, observed, seed_range
 
 ROW = Row("lcg", "passage-through-mirkwood", "standard", "greedy", "")
 SEAT = "p1"
@@ -300,9 +300,10 @@ def report(records: list[Record], each: bool = False) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    each = "--games" in argv
-    first, last = (int(a) for a in argv if a != "--games")
-    for line in report([play(seed) for seed in range(first, last + 1)], each):
+    args = seed_range(
+        argv, __doc__, {"--games": "also print each lost game: its seed, stage, round, threat and reason"}
+    )
+    for line in report([play(seed) for seed in range(args.first, args.last + 1)], args.games):
         print(line)
     return 0
 

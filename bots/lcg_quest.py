@@ -42,7 +42,7 @@ HERO_LOST: Final = 14.0
 HERO_DAMAGE: Final = 0.6
 """What a point of damage on a hero costs (nothing heals it in most decks), besides
 ``NEAR_DEATH``."""
-NEAR_DEATH: Final = 3.0
+NEAR_DEATH: Final = 1.0
 """What the point of damage that leaves a hero 1 hit point costs besides ``HERO_DAMAGE``; the
 point that leaves him ``n`` costs ``NEAR_DEATH / n``: the last points before death cost more
 than the first (a hero left at 1-2 hit points dies to the next undefended attack)."""

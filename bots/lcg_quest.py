@@ -40,7 +40,12 @@ from projections.lcg import CardView
 HERO_LOST: Final = 14.0
 """What losing a hero costs, in threat points: most games are lost with the second."""
 HERO_DAMAGE: Final = 0.6
-"""What a point of damage on a hero costs (nothing heals it in most decks)."""
+"""What a point of damage on a hero costs (nothing heals it in most decks), besides
+``NEAR_DEATH``."""
+NEAR_DEATH: Final = 1.0
+"""What the point of damage that leaves a hero 1 hit point costs besides ``HERO_DAMAGE``; the
+point that leaves him ``n`` costs ``NEAR_DEATH / n``: the last points before death cost more
+than the first (a hero left at 1-2 hit points dies to the next undefended attack)."""
 ALLY_DAMAGE: Final = 0.15
 KILL: Final = 5.0
 """What killing an engaged enemy this round is worth (it attacks no more)."""
@@ -150,7 +155,10 @@ def _wound(card: CardView, damage: int) -> float:
         return HERO_LOST if card.type == "hero" else 1.0 + (card.cost or 0)
     if ship:
         return damage * SHIP_DAMAGE
-    return damage * (HERO_DAMAGE if card.type == "hero" else ALLY_DAMAGE)
+    if card.type != "hero":
+        return damage * ALLY_DAMAGE
+    left = _left(card)
+    return damage * HERO_DAMAGE + sum(NEAR_DEATH / n for n in range(left - damage, left))
 
 
 def _defended(card: CardView, attack: int, shadows: Sequence[Shadow]) -> float:

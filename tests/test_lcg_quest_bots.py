@@ -20,6 +20,7 @@ from bots.lcg_quest import (
     _left,
     _mean_undefended,
     _undefended,
+    defence,
     is_ship,
 )
 from projections.lcg import CardView
@@ -134,3 +135,17 @@ def test_the_combat_pricing_chooses_as_the_plain_reckoning_does() -> None:
             if found is not None and expected is not None:
                 assert found[1] is expected[1]
                 assert math.copysign(1.0, found[0]) == math.copysign(1.0, expected[0])
+
+
+def test_a_hero_near_death_is_spared_a_wound_an_ally_can_take() -> None:
+    # Gimli (5 hit points, 2 damage) has quested; Eastern Crows (attack 1) attack: undefended,
+    # with its shadow card's 1, they leave him 1 hit point, a dead hero at the next undefended
+    # attack: the Snowbourn Scout (cost 1) is given up rather than those last points.
+    gimli = CardView(
+        uid=1, code="core-004", name="Gimli", type="hero", exhausted=True, damage=2, attack=2, defense=2, hit_points=5
+    )
+    scout = CardView(
+        uid=2, code="core-016", name="Snowbourn Scout", type="ally", attack=0, defense=1, hit_points=1, cost=1
+    )
+    crows = CardView(uid=3, code="core-115", name="Eastern Crows", type="enemy", attack=1, defense=0, hit_points=1)
+    assert defence([scout], [crows], [crows], [gimli]) is scout

@@ -208,6 +208,7 @@ FIXED = (
     N_("No more defenders"),
     N_("Player attacks: choose the enemy to attack next"),
     N_("Make no more attacks"),
+    N_("Done"),  # planning's last option (domain/lcg/rules/planning.py) and others
     N_("choose X (its cost)"),
     N_("Effects due at the end of the phase: the first player chooses which resolves next"),
     N_("Effects due at the end of the round: the first player chooses which resolves next"),

@@ -34,7 +34,7 @@ from bots.lcg_encounter import (
     Shadow,
 )
 from bots.lcg_plans import MUST_DIE
-from bots.lcg_ships import DREADNAUGHT_GUARDS
+from bots.lcg_ships import CANCEL_COST, DREADNAUGHT, DREADNAUGHT_GUARDS, THREAT_LIMIT
 from projections.lcg import CardView
 
 HERO_LOST: Final = 14.0
@@ -265,7 +265,7 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
             for h in hit
         ]
         undefended, target = min(prices, key=lambda p: p[0], default=(HERO_LOST, None))
-        if enemy.name == "Dreadnaught" and enemy.type == "enemy" and _cancel_price(plan.threat) < undefended:
+        if enemy.name == DREADNAUGHT and enemy.type == "enemy" and _cancel_price(plan.threat) < undefended:
             # Destroy the Dreadnaught's Response cancels its attack for 4 threat (thftd-005)
             undefended, target = _cancel_price(plan.threat), None
         best: tuple[float, CardView | None] = (undefended, None)
@@ -285,13 +285,13 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
     # (bots/lcg_ships.py ``kept_for_dreadnaught``)
     guarded = any(e.name in DREADNAUGHT_GUARDS for e in plan.enemies)
     for enemy in plan.enemies:
-        if enemy.name == "Dreadnaught" and enemy.type == "enemy" and not guarded:
+        if enemy.name == DREADNAUGHT and enemy.type == "enemy" and not guarded:
             dealt = max(0, min(DREADNAUGHT_CAP, _left(enemy), power - (enemy.defense or 0)))
             cost -= DREADNAUGHT_DAMAGE * dealt
             power -= (enemy.defense or 0) + dealt if dealt else 0
     for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
         need = _left(enemy) + (enemy.defense or 0)
-        if enemy.name != "Dreadnaught" and power >= need:
+        if enemy.name != DREADNAUGHT and power >= need:
             power -= need
             cost -= KILL
             if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):
@@ -299,17 +299,14 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
     return cost
 
 
-CANCEL_THREAT: Final = 4
-"""Destroy the Dreadnaught (thftd-005): "raise your threat by 4 to cancel that attack"."""
-
-
 def _cancel_price(threat: int) -> float:
-    """What cancelling the Dreadnaught's attack costs at ``threat``: its 4 threat, as a
-    failed quest's threat is priced (``_quest``); never within a point of the 50 that
-    eliminates (bots/lcg_ships.py ``cancel_dreadnaught`` does not cancel there)."""
-    if threat + CANCEL_THREAT >= 49:
+    """What cancelling the Dreadnaught's attack costs at ``threat``: its 4 threat
+    (thftd-005, ``CANCEL_COST``), as a failed quest's threat is priced (``_quest``); never
+    within a point of the 50 that eliminates (bots/lcg_ships.py ``cancel_dreadnaught`` does
+    not cancel there)."""
+    if threat + CANCEL_COST >= THREAT_LIMIT - 1:
         return math.inf
-    return CANCEL_THREAT * (1.0 + max(0.0, threat + CANCEL_THREAT - 40) / 3)
+    return _threat_price(threat, CANCEL_COST)
 
 
 CANCELLED_ATTACK: Final = 3
@@ -370,9 +367,14 @@ def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
         cost = plan.success_cost if margin > 0 else 0.0
         return cost - gained - (LOCATION_LOCK - 1.0) * min(gained, float(plan.location_left))
     raised = -margin
-    if plan.threat + raised >= 50:
+    if plan.threat + raised >= THREAT_LIMIT:
         return 100.0
-    return raised * (1.0 + max(0.0, plan.threat + raised - 40) / 3)
+    return _threat_price(plan.threat, raised)
+
+
+def _threat_price(threat: int, raised: float) -> float:
+    """What raising a threat of ``threat`` by ``raised`` costs: a point each, dearer above 40."""
+    return raised * (1.0 + max(0.0, threat + raised - 40) / 3)
 
 
 LOCATION_LOCK: Final = 2.0

@@ -363,5 +363,5 @@ def arriving(view: TableView) -> tuple[tuple[CardView, ...], float]:
         return (), float("inf")
     active = view.active_location
     before = max(0, (active.quest_points or 0) - active.progress) if active is not None else 0
-    hit_points = 15 * players
+    hit_points = (DREADNAUGHT_STAND_IN.hit_points or 0) * players
     return (msgspec.structs.replace(DREADNAUGHT_STAND_IN, hit_points=hit_points),), float(before + left)

@@ -666,6 +666,7 @@ class GreedyBot:
             planned=lcg_plans.plans_defence(view, me),
             cancelled=_feints(me),
             shadows=shadow_odds(view),
+            characters=(*me.heroes, *me.allies),
         )
         # The Lonely Mountain's 2B: a won quest burgles a treasure, and its progress only serves the location
         held = lcg_hobbit.success_cost(view, me)
@@ -801,7 +802,8 @@ class GreedyBot:
         allowed = {c.uid for c in candidates}
         if (len(allowed) + 1) ** len(attacks) > lcg_quest.PLANS:
             return None
-        picked = lcg_quest.defence(ready, attacks, me.engaged, me.heroes, allowed, shadow_odds(view))
+        everyone = (*me.heroes, *me.allies)
+        picked = lcg_quest.defence(ready, attacks, me.engaged, me.heroes, allowed, shadow_odds(view), everyone)
         if picked is not None:
             return (str(picked.uid),)
         return ("undefended",) if any(o.id == "undefended" for o in decision.options) else None

@@ -133,6 +133,9 @@ class Round:
     brings the Dreadnaught, bots/lcg_ships.py ``arriving``)."""
     advance: float = math.inf
     """The quest's progress (its willpower beyond the threat) that brings ``arriving``."""
+    characters: tuple[CardView, ...] = ()
+    """Every character the seat controls, ready or not: a shadow card that damages each of
+    them (``Shadow.each``) is priced on all of them; empty: on the one it hits alone."""
 
 
 def _left(card: CardView) -> int:
@@ -161,26 +164,50 @@ def _wound(card: CardView, damage: int) -> float:
     return damage * HERO_DAMAGE + sum(NEAR_DEATH / n for n in range(left - damage, left))
 
 
-def _defended(card: CardView, attack: int, shadows: Sequence[Shadow]) -> float:
+def _splash(hit: CardView, damage: int, characters: Sequence[CardView]) -> float:
+    """What ``damage`` dealt to each of ``characters`` but ``hit`` costs (a shadow card that
+    deals damage to each character the defending player controls: Hummerhorns')."""
+    if damage <= 0:
+        return 0.0
+    return sum(_wound(c, damage) for c in characters if c.uid != hit.uid)
+
+
+def _defended(card: CardView, attack: int, shadows: Sequence[Shadow], characters: Sequence[CardView] = ()) -> float:
     """What ``card`` defending an attack of ``attack`` (its shadow card not counted) costs:
     the damage past its defense, a flat ``SHADOW`` added, or over what the shadow card may
-    add to the attack and the threat it may raise."""
+    add to the attack, the threat it may raise and the damage it may deal to the seat's
+    other ``characters``."""
     if not shadows:
         return _wound(card, attack + SHADOW - (card.defense or 0))
-    return sum(s.chance * (_wound(card, attack + s.attack - (card.defense or 0)) + s.threat) for s in shadows)
+    return sum(
+        s.chance
+        * (_wound(card, attack + s.attack - (card.defense or 0)) + s.threat + _splash(card, s.each, characters))
+        for s in shadows
+    )
 
 
-def _undefended(hero: CardView, before: int, attack: int, shadows: Sequence[Shadow]) -> float:
+def _undefended(
+    hero: CardView, before: int, attack: int, shadows: Sequence[Shadow], characters: Sequence[CardView] = ()
+) -> float:
     """What an undefended attack of ``attack`` (its shadow card not counted) adds to the cost
     when it hits ``hero``, dealt ``before`` damage already this combat: with the shadow
-    cards' undefended attack and threat, each with its chance. A flat margin would price
+    cards' undefended attack and threat, and the damage they may deal to the seat's other
+    ``characters``, each with its chance. A flat margin would price
     the attack's mean and miss its tail: a Forest Spider's 2 undefended on a 5-hit-point
     hero costs 2 points of damage, but with Dol Guldur Orcs' shadow (+3 undefended, 3 of
-    Passage through Mirkwood's 36 encounter cards) it kills him."""
+    Passage through Mirkwood's 36 encounter cards) it kills him; Hummerhorns' shadow (2
+    damage to each character when undefended) kills every other hero and ally left at 2 hit
+    points, which the price of the one hit missed."""
     if not shadows:
         return _wound(hero, before + attack + SHADOW) - _wound(hero, before) + UNDEFENDED_SHADOW
     return sum(
-        s.chance * (_wound(hero, before + attack + s.undefended_attack) - _wound(hero, before) + s.undefended_threat)
+        s.chance
+        * (
+            _wound(hero, before + attack + s.undefended_attack)
+            - _wound(hero, before)
+            + s.undefended_threat
+            + _splash(hero, s.undefended_each, characters)
+        )
         for s in shadows
     )
 
@@ -241,7 +268,14 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
             e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)
         ]
         planned = _best_defence(
-            ready, attacks, plan.enemies, plan.heroes, limit=PRICED_PLANS, shadows=plan.shadows, wounds=wounds
+            ready,
+            attacks,
+            plan.enemies,
+            plan.heroes,
+            limit=PRICED_PLANS,
+            shadows=plan.shadows,
+            wounds=wounds,
+            characters=plan.characters,
         )
         if planned is not None:
             return planned[0]
@@ -257,7 +291,7 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         hit = plan.ships if on_ship else plan.heroes
         prices = [
             (
-                _undefended(h, sunk.get(h.uid, 0), attack, plan.shadows)
+                _undefended(h, sunk.get(h.uid, 0), attack, plan.shadows, plan.characters)
                 if plan.shadows
                 else _wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - _wound(h, sunk.get(h.uid, 0)),
                 h,
@@ -272,7 +306,7 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         for card in free:
             if not _can_defend(card, enemy):
                 continue
-            price = _defended(card, attack, plan.shadows)
+            price = _defended(card, attack, plan.shadows, plan.characters)
             if price < best[0]:
                 best = (price, card)
         cost += best[0]
@@ -535,12 +569,13 @@ def defence(
     heroes: Sequence[CardView],
     defenders: Collection[int] | None = None,
     shadows: Sequence[Shadow] = (),
+    characters: Sequence[CardView] = (),
 ) -> CardView | None:
     """The defender of the first of ``attacks`` in the cheapest plan of the combat
     (``_best_defence``), only one of ``defenders`` (uids; None: any ready character); None
     when that plan leaves the attack undefended, or when there are too many plans to price;
     the shadow cards priced as ``shadows`` says (``Round.shadows``)."""
-    planned = _best_defence(ready, attacks, engaged, heroes, defenders, shadows=shadows)
+    planned = _best_defence(ready, attacks, engaged, heroes, defenders, shadows=shadows, characters=characters)
     return planned[1] if planned is not None else None
 
 
@@ -553,6 +588,7 @@ def _best_defence(
     limit: int = PLANS,
     shadows: Sequence[Shadow] = (),
     wounds: Wounds | None = None,
+    characters: Sequence[CardView] = (),
 ) -> tuple[float, CardView | None] | None:
     """The cost of the cheapest plan of the combat and the defender it gives the first of
     ``attacks`` (None: undefended). Every assignment of the ``ready`` characters to the
@@ -586,7 +622,7 @@ def _best_defence(
             met = (-1, id(c), attack, seen)
             price = wounds.get(met)
             if price is None:
-                price = wounds[met] = _defended(c, attack, shadows)
+                price = wounds[met] = _defended(c, attack, shadows, characters)
             row.append(price)
         cover.append(row)
     able_uids = [c.uid for c in able]
@@ -619,7 +655,7 @@ def _best_defence(
                 met = (id(h), before, attack, seen)
                 price = wounds.get(met)
                 if price is None:
-                    price = wounds[met] = _undefended(h, before, attack, shadows)
+                    price = wounds[met] = _undefended(h, before, attack, shadows, characters)
                 if hit is None or price < added:
                     hit, added = uid, price
             if hit is None:

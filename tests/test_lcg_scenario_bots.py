@@ -1993,3 +1993,27 @@ def test_a_hill_trolls_attack_is_not_left_to_kill_a_hero_for_the_kill() -> None:
     defend = _until(run, "lcg.combat.declare-defender")
     assert defend.about == run.uid("Hill Troll")
     assert _greedy(run.game) in {(str(run.uid(a)),) for a in ("Veteran Axehand", "Wandering Took")}
+
+
+def test_gandalf_stays_back_from_the_quest_to_kill_the_engaged_hill_troll() -> None:
+    """Seed 4601 of the Anduin row, round 3: Gandalf's 4 damage left the engaged Hill Troll
+    at 4 hit points (3 defense); Gandalf, Dúnhere and Thalin (8 attack) kill it while the
+    Wandering Took is given up to its attack. The old plan priced Gandalf as its defender
+    (he survives it), found no kill either way, and sent him to the quest: the troll lived
+    and killed Dúnhere the next round. Éowyn quests alone against the Marsh Adder's 3."""
+    run = _anduin(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "p1.heroes": ["Dúnhere", "Éowyn", {"card": "Thalin", "resources": 1}],
+            "p1.allies": ["Wandering Took", "Gandalf"],
+            "p1.engaged": [{"card": "Hill Troll", "damage": 5}],
+            "staging": ["Marsh Adder"],
+            "quest": ["To the River..."],
+        },
+        threat=33,
+    )
+    _until(run, "lcg.quest.commit")
+    committed = set(_greedy(run.game))
+    assert str(run.uid("Gandalf")) not in committed
+    assert str(run.uid("Éowyn")) in committed

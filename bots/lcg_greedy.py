@@ -561,9 +561,14 @@ class GreedyBot:
         me = _me(view, decision.seat)
         if "damage" in ids and waiting and me.threat < HARMFUL_KILL_THREAT:
             return ("damage",)
+        # a Hill Troll about to engage by check at full hit points is kept in the staging area:
+        # his 4 damage on it (the old choice here) left it 5 hit points and 3 defense, more
+        # than the board got through before it killed a hero
+        if lcg_plans.troll_coming(view, me):
+            return ("threat",)
         if "damage" in ids and lcg_plans.troll_to_wound(view, me):
             return ("damage",)
-        if me.threat >= 35 or lcg_plans.troll_coming(view, me):
+        if me.threat >= 35:
             return ("threat",)
         if "damage" in ids and any(p.engaged for p in view.players):
             return ("damage",)

@@ -49,6 +49,10 @@ than the first (a hero left at 1-2 hit points dies to the next undefended attack
 ALLY_DAMAGE: Final = 0.15
 KILL: Final = 5.0
 """What killing an engaged enemy this round is worth (it attacks no more)."""
+MUST_DIE_KILL: Final = 6.0
+"""What killing a must-die enemy this round is worth besides ``KILL``: a Hill Troll left
+alive attacks again next round (an ally given up and its excess damage in threat, or a
+hero) and bars the quest (Journey Along the Anduin, 1B)."""
 PROGRESS_ON_KILL: Final = 2.0
 """Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""
 SHIP_LOST: Final = 3 * HERO_LOST
@@ -263,7 +267,9 @@ def _fought(ready: list[CardView], plan: Round, fights: Fights, wounds: Wounds) 
 
 def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> float:
     """The cost of the combat with ``ready`` characters left to defend and attack."""
-    if plan.planned:
+    # a must-die enemy's kill decides who defends: the greedy reckoning below gave its attack
+    # to Gandalf (who survives it) and left too little attack to kill a Hill Troll
+    if plan.planned or any(e.name in MUST_DIE for e in plan.enemies):
         attacks = [
             e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)
         ]
@@ -327,7 +333,7 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         need = _left(enemy) + (enemy.defense or 0)
         if enemy.name != DREADNAUGHT and power >= need:
             power -= need
-            cost -= KILL
+            cost -= KILL + (MUST_DIE_KILL if enemy.name in MUST_DIE else 0.0)
             if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):
                 cost -= PROGRESS_ON_KILL
     return cost
@@ -628,7 +634,10 @@ def _best_defence(
     able_uids = [c.uid for c in able]
     powers = [(c.uid, c.attack or 0) for c in ready]
     heralds = [c.uid for c in ready if c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments)]
-    needs = [_left(e) + (e.defense or 0) for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))]
+    needs = [
+        (_left(e) + (e.defense or 0), MUST_DIE_KILL if e.name in MUST_DIE else 0.0)
+        for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))
+    ]
     lasting = [(h, h.uid, _left(h)) for h in heroes]
     mean = _mean_undefended(shadows)
     gains: dict[tuple[int, bool], float] = {}
@@ -670,10 +679,10 @@ def _best_defence(
         gain = gains.get(gkey)
         if gain is None:
             gain = 0.0
-            for need in needs:
+            for need, extra in needs:
                 if power >= need:
                     power -= need
-                    gain += KILL + (PROGRESS_ON_KILL if free_progress else 0.0)
+                    gain += KILL + extra + (PROGRESS_ON_KILL if free_progress else 0.0)
             gains[gkey] = gain
         cost = hurt - gain
         first = able[plan[0]] if plan and plan[0] >= 0 else None

@@ -11,8 +11,10 @@ import random
 from collections.abc import Collection, Sequence
 
 from bots.lcg_encounter import Shadow
+from bots.lcg_plans import MUST_DIE
 from bots.lcg_quest import (
     KILL,
+    MUST_DIE_KILL,
     PROGRESS_ON_KILL,
     Wounds,
     _best_defence,
@@ -66,7 +68,8 @@ def _plain(
             need = _left(enemy) + (enemy.defense or 0)
             if power >= need:
                 power -= need
-                gain += KILL + (PROGRESS_ON_KILL if progress else 0.0)
+                gain += KILL + (MUST_DIE_KILL if enemy.name in MUST_DIE else 0.0)
+                gain += PROGRESS_ON_KILL if progress else 0.0
         return gain
 
     best: tuple[float, int, bool] | None = None

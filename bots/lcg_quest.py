@@ -62,6 +62,10 @@ SHIP_DAMAGE: Final = 1.0
 ready-made decks heals it."""
 DREADNAUGHT_DAMAGE: Final = 2.0
 """A point of damage on the Dreadnaught (The Hunt for the Dreadnaught: its destruction wins)."""
+DREADNAUGHT_DESTROYED: Final = 60.0
+"""What destroying the Dreadnaught this round is worth: the game is won (thftd-005). Only its
+Damaged side can be left with 5 hit points or fewer (the Elite side flips at the end of the
+round it is left with fewer than half), its unique Corsair guarding it (killed first)."""
 DREADNAUGHT_CAP: Final = 5
 """At most 5 damage a round on the Dreadnaught per player (thftd-013)."""
 SHADOW: Final = 1
@@ -321,17 +325,30 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         elif on_ship and target is not None:
             sunk[target.uid] = sunk.get(target.uid, 0) + attack + _mean_undefended(plan.shadows)
     power = sum(c.attack or 0 for c in free if not is_ship(c))
+    guards = [e for e in plan.enemies if e.name in DREADNAUGHT_GUARDS]
+    killed: list[CardView] = []
+    dreadnaught = next((e for e in plan.enemies if e.name == DREADNAUGHT and e.type == "enemy"), None)
+    if guards and dreadnaught is not None:
+        # the guards are attacked first (bots/lcg_greedy.py ``_attack_target``): killed, their
+        # ban on attacking the Dreadnaught is lifted for the attacks after
+        need = sum(_left(e) + (e.defense or 0) for e in guards)
+        if power >= need:
+            power -= need
+            cost -= KILL * len(guards)
+            killed, guards = guards, []
     # the attackers the Dreadnaught's round of damage needs are kept for it before any kill
     # (bots/lcg_ships.py ``kept_for_dreadnaught``)
-    guarded = any(e.name in DREADNAUGHT_GUARDS for e in plan.enemies)
-    for enemy in plan.enemies:
-        if enemy.name == DREADNAUGHT and enemy.type == "enemy" and not guarded:
-            dealt = max(0, min(DREADNAUGHT_CAP, _left(enemy), power - (enemy.defense or 0)))
-            cost -= DREADNAUGHT_DAMAGE * dealt
-            power -= (enemy.defense or 0) + dealt if dealt else 0
+    if dreadnaught is not None and not guards:
+        # a ship-objective attacks a ship-enemy too (The Hunt for the Dreadnaught rulebook)
+        ships = sum(c.attack or 0 for c in free if is_ship(c))
+        if power + ships - (dreadnaught.defense or 0) >= _left(dreadnaught) <= DREADNAUGHT_CAP:
+            cost -= DREADNAUGHT_DESTROYED
+        dealt = max(0, min(DREADNAUGHT_CAP, _left(dreadnaught), power - (dreadnaught.defense or 0)))
+        cost -= DREADNAUGHT_DAMAGE * dealt
+        power -= (dreadnaught.defense or 0) + dealt if dealt else 0
     for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
         need = _left(enemy) + (enemy.defense or 0)
-        if enemy.name != DREADNAUGHT and power >= need:
+        if enemy.name != DREADNAUGHT and enemy not in killed and power >= need:
             power -= need
             cost -= KILL + (MUST_DIE_KILL if enemy.name in MUST_DIE else 0.0)
             if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):

@@ -2028,3 +2028,35 @@ def test_gandalf_stays_back_from_the_quest_to_kill_the_engaged_hill_troll() -> N
     committed = set(_greedy(run.game))
     assert str(run.uid("Gandalf")) not in committed
     assert str(run.uid("Éowyn")) in committed
+
+
+def test_the_quest_keeps_back_the_attackers_that_kill_a_guard_and_then_the_dreadnaught() -> None:
+    """The Damaged Dreadnaught with 5 hit points left and Descendant of Castamir guarding it
+    (thftd-016: its engaged player may not attack the Dreadnaught). With nobody questing, 17
+    attack are ready besides the ship: two of them defend, the guard is killed first (7
+    through its 2 defense and 5 hit points) and the 8 left put the last 5 through the
+    Dreadnaught's 3 defense: the game is won, whatever threat the failed quest raises.
+    Priced as one enemy killed, the heroes quested and the chance went by."""
+    allies = ["Pride of Lebennin", "Son of Arnor", "Son of Arnor", "Veteran Axehand", "Longbeard Orc Slayer"]
+    run = Run(
+        {
+            "game": {
+                "scenario": "hunt-for-the-dreadnaught",
+                "players": 1,
+                "heroes": [["Aragorn", "Théodred", "Glóin"]],
+            },
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "staging": [{"card": "Dreadnaught", "face": "B", "damage": 10}, "Mouths of Anduin"],
+                    "p1.engaged": ["Descendant of Castamir"],
+                    "p1.allies": [*allies, "Silverlode Archer"],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    assert _greedy(run.game) == ()

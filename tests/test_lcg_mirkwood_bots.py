@@ -446,3 +446,28 @@ def test_gandalf_kills_the_hummerhorns_waiting_in_the_staging_area() -> None:
         chose, target, hummerhorns = _gandalf_choices(threat)
         assert chose == ("damage",)
         assert target == (hummerhorns,)
+
+
+def _attackers(zones: dict[str, Any]) -> list[str]:
+    """The characters the greedy bot attacks with at the player-attacks step."""
+    run = Run(
+        {
+            "game": {"scenario": MIRKWOOD, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {"at": "lcg.combat.player-attacks", "phase": "combat", "threat": {"p1": 29}, "zones": zones},
+        }
+    )
+    _greedy_combat(run, 20)
+    return [run.label(uid) for e in run.log if isinstance(e, AttackersDeclared) for uid in e.attackers]
+
+
+def test_a_webbed_hero_who_cannot_pay_to_ready_stays_out_of_an_attack_the_others_make() -> None:
+    # Aragorn under Caught in a Web with no resources readied after the quest; Legolas (3)
+    # and Gimli (2) kill the Forest Spider (4 hit points, defense 1) without him. Exhausted
+    # by the attack, he would not ready in the refresh phase (2 resources from his pool),
+    # nor quest the next round: in traced games he stayed exhausted 5-6 rounds.
+    web = {"p1.heroes": ["Aragorn", "Gimli", "Legolas"], "attachments": [{"card": "Caught in a Web", "on": "Aragorn"}]}
+    attackers = _attackers({**web, "p1.engaged": ["Forest Spider"]})
+    assert sorted(attackers) == ["Gimli", "Legolas"]
+    # with 2 resources to pay he attacks as before: the hardest hitters
+    paid = {**web, "p1.heroes": [{"card": "Aragorn", "resources": 2}, "Gimli", "Legolas"]}
+    assert sorted(_attackers({**paid, "p1.engaged": ["Forest Spider"]})) == ["Aragorn", "Legolas"]

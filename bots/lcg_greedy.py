@@ -630,6 +630,9 @@ class GreedyBot:
         me = _me(view, decision.seat)
         ready = [cards[o.card] for o in decision.options if o.card in cards]
         readies = {c.uid for c in ready if _readies_after_commit(c, me)}
+        # a webbed hero who cannot pay to ready quests only if he readies after (Aragorn, 1
+        # resource): left ready, he quests the next round instead of staying exhausted
+        ready = [c for c in ready if c.uid in readies or not webbed(c)]
         coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
         coming += lcg_plans.staging_attackers(view, me)
         # a must-die enemy the seat engages by choice after the quest (``hunt``) attacks and is
@@ -743,6 +746,17 @@ class GreedyBot:
     # -- combat ----------------------------------------------------------------------
 
     def _defend(self, decision: Decision, view: TableView) -> Choice | None:
+        """A webbed hero who cannot pay to ready defends only when nobody else would (the
+        attack would go undefended); see ``_defender`` for the rest."""
+        cards = visible_cards(view)
+        stuck = {o.id for o in decision.options if o.card in cards and webbed(cards[o.card or 0])}
+        if stuck:
+            picked = self._defender(without_ids(decision, stuck), view)
+            if picked is not None and picked != ("undefended",):
+                return picked
+        return self._defender(decision, view)
+
+    def _defender(self, decision: Decision, view: TableView) -> Choice | None:
         """Defend with the character that survives with most to spare and hits least (it is
         wanted for the attack after), a hero who survives only if the shadow card adds nothing
         only when no ally can be given up; else chump with the cheapest ally rather than let

@@ -446,3 +446,49 @@ def test_gandalf_kills_the_hummerhorns_waiting_in_the_staging_area() -> None:
         chose, target, hummerhorns = _gandalf_choices(threat)
         assert chose == ("damage",)
         assert target == (hummerhorns,)
+
+
+def _attackers(zones: dict[str, Any]) -> list[str]:
+    """The characters the greedy bot attacks with at the player-attacks step."""
+    run = Run(
+        {
+            "game": {"scenario": MIRKWOOD, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {"at": "lcg.combat.player-attacks", "phase": "combat", "threat": {"p1": 29}, "zones": zones},
+        }
+    )
+    _greedy_combat(run, 20)
+    return [run.label(uid) for e in run.log if isinstance(e, AttackersDeclared) for uid in e.attackers]
+
+
+def test_a_webbed_hero_who_cannot_pay_to_ready_stays_out_of_an_attack_the_others_make() -> None:
+    # Aragorn under Caught in a Web with no resources readied after the quest; Legolas (3)
+    # and Gimli (2) kill the Forest Spider (4 hit points, defense 1) without him. Exhausted
+    # by the attack, he would not ready in the refresh phase (2 resources from his pool),
+    # nor quest the next round: in traced games he stayed exhausted 5-6 rounds.
+    web = {"p1.heroes": ["Aragorn", "Gimli", "Legolas"], "attachments": [{"card": "Caught in a Web", "on": "Aragorn"}]}
+    attackers = _attackers({**web, "p1.engaged": ["Forest Spider"]})
+    assert sorted(attackers) == ["Gimli", "Legolas"]
+    # with 2 resources to pay he attacks as before: the hardest hitters
+    paid = {**web, "p1.heroes": [{"card": "Aragorn", "resources": 2}, "Gimli", "Legolas"]}
+    assert sorted(_attackers({**paid, "p1.engaged": ["Forest Spider"]})) == ["Aragorn", "Legolas"]
+
+
+def test_a_webbed_hero_who_cannot_pay_to_ready_leaves_a_defence_to_another_who_can() -> None:
+    # Dol Guldur Orcs (2 attack) attack; Aragorn, under Caught in a Web with no resources,
+    # and Gimli (2 defense each) are ready. Aragorn defended (he hits harder, Gimli was kept
+    # for the attack) and stayed exhausted the rounds after; Gimli defends it as well.
+    web = {"attachments": [{"card": "Caught in a Web", "on": "Aragorn"}]}
+    heroes = ["Aragorn", "Gimli", {"card": "Legolas", "exhausted": True}]
+    defenders, _ = _combat(
+        {**web, "p1.heroes": heroes, "p1.engaged": ["Dol Guldur Orcs"], "p1.allies": ["Gondorian Spearman"]}
+    )
+    assert defenders == ["Gimli"]
+
+
+def test_a_webbed_hero_who_cannot_pay_to_ready_quests_only_if_he_readies_after() -> None:
+    # Aragorn with no resource cannot ready after the quest; committed under Caught in a
+    # Web, he would stay exhausted until 2 resources gathered in his pool. Left ready, he
+    # quests the next round, his resource readying him.
+    web = {"attachments": [{"card": "Caught in a Web", "on": "Aragorn"}]}
+    assert _committed({"quest": ["Flies and Spiders"], "staging": ["Old Forest Road"]}) == {"Aragorn", "Gimli"}
+    assert _committed({**web, "quest": ["Flies and Spiders"], "staging": ["Old Forest Road"]}) == {"Gimli"}

@@ -326,7 +326,14 @@ def _with(plan: Round, enemies: Sequence[CardView]) -> Round:
     """``plan`` with ``enemies`` attacking too, hardest hitter first."""
     if not enemies:
         return plan
-    return dataclasses.replace(plan, enemies=tuple(sorted((*plan.enemies, *enemies), key=lambda e: -(e.attack or 0))))
+    return dataclasses.replace(plan, enemies=_joined(plan.enemies, enemies))
+
+
+def _joined(enemies: tuple[CardView, ...], more: Sequence[CardView]) -> tuple[CardView, ...]:
+    """``enemies`` with ``more`` attacking too, hardest hitter first (``_with``'s enemies)."""
+    if not more:
+        return enemies
+    return tuple(sorted((*enemies, *more), key=lambda e: -(e.attack or 0)))
 
 
 def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
@@ -510,30 +517,33 @@ class _Plans:
             plan = self.rounds[n]
             if k < 0:
                 drawn = _engaged_by_failure(willpower, plan, 0.0)
-                fight = _with(plan, (*drawn, *_arrived(willpower, plan, 0.0)))
-                found = (_quest(willpower, plan), _engagement_harm(drawn, plan), self._combat(fight))
+                coming = (*drawn, *_arrived(willpower, plan, 0.0))
+                found = (_quest(willpower, plan), _engagement_harm(drawn, plan), self._combat(n, plan.enemies, coming))
             else:
                 reveal = self.reveals[k]
-                fight = _with(plan, [reveal.enemy] if reveal.enemy is not None else [])
+                fight = _joined(plan.enemies, [reveal.enemy] if reveal.enemy is not None else [])
                 revealed = reveal.threat * plan.reveal_share
                 drawn = _engaged_by_failure(willpower, plan, revealed)
                 coming = (*drawn, *_arrived(willpower, plan, revealed))
                 found = (
                     _quest(willpower, plan, revealed),
                     _engagement_harm(drawn, plan),
-                    self._combat(_with(fight, coming)),
+                    self._combat(n, fight, coming),
                 )
             self.outlooks[key] = found
         return found
 
-    def _combat(self, plan: Round) -> int:
-        """The number of the combat ``plan`` prices: its enemies in their order (the rounds
-        of one commit differ in nothing else ``_fight`` reads), by their identities."""
-        key = tuple(map(id, plan.enemies))
+    def _combat(self, n: int, enemies: tuple[CardView, ...], coming: Sequence[CardView]) -> int:
+        """The number of the combat of round ``n`` with ``enemies`` and ``coming`` attacking
+        (``_with``), by the enemies' identities in their order: the rounds of one commit
+        differ in nothing else ``_fight`` reads, and each combat's round is built once."""
+        enemies = _joined(enemies, coming)
+        key = tuple(map(id, enemies))
         found = self.combat_keys.get(key)
         if found is None:
+            plan = self.rounds[n]
             found = self.combat_keys[key] = len(self.combats)
-            self.combats.append(plan)
+            self.combats.append(plan if enemies is plan.enemies else dataclasses.replace(plan, enemies=enemies))
         return found
 
     def _fought(self, left: int, combat: int) -> float:
@@ -666,7 +676,7 @@ def _best_defence(
         able_uids,
         [(c.uid, c.attack or 0) for c in ready],
         [c.uid for c in ready if c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments)],
-        [_left(e) + (e.defense or 0) for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))],
+        sorted([_left(e) + (e.defense or 0) for e in engaged]),
     )
     walk.walk(0, 0, 0, 0.0, [0] * len(heroes), -1)
     if not walk.found:

@@ -164,12 +164,17 @@ class Shadow:
     undefended_attack: int = 0
     threat: int = 0
     undefended_threat: int = 0
+    each: int = 0
+    """Damage dealt to each other character the defending player controls (Hummerhorns: 1)."""
+    undefended_each: int = 0
+    """The same when the attack is undefended (Hummerhorns: 2)."""
 
 
 SHADOW_EFFECTS: Final = {
     "core-089": Shadow(1.0, attack=1, undefended_attack=3),  # Dol Guldur Orcs
     "core-097": Shadow(1.0, attack=1, undefended_attack=1, undefended_threat=3),  # East Bight Patrol
-    "core-075": Shadow(1.0, attack=1, undefended_attack=2),  # Hummerhorns: 1 damage to each character (2)
+    # Hummerhorns: 1 damage to each character (2 if undefended): on the one hit and on the others
+    "core-075": Shadow(1.0, attack=1, undefended_attack=2, each=1, undefended_each=2),
     "core-076": Shadow(1.0, threat=4, undefended_threat=8),  # Ungoliant's Spawn
 }
 """The shadow effects of Passage through Mirkwood's encounter cards that hurt an attack's
@@ -198,6 +203,6 @@ def shadow_odds(view: TableView) -> tuple[Shadow, ...]:
     for code, n in left.items():
         grouped[SHADOW_EFFECTS.get(code, Shadow(1.0))] += n
     return tuple(
-        Shadow(n / total, s.attack, s.undefended_attack, s.threat, s.undefended_threat)
+        Shadow(n / total, s.attack, s.undefended_attack, s.threat, s.undefended_threat, s.each, s.undefended_each)
         for s, n in sorted(grouped.items(), key=lambda g: -g[1])
     )

@@ -561,9 +561,14 @@ class GreedyBot:
         me = _me(view, decision.seat)
         if "damage" in ids and waiting and me.threat < HARMFUL_KILL_THREAT:
             return ("damage",)
+        # a Hill Troll about to engage by check at full hit points is kept in the staging area:
+        # his 4 damage on it (the old choice here) left it 5 hit points and 3 defense, more
+        # than the board got through before it killed a hero
+        if lcg_plans.troll_coming(view, me):
+            return ("threat",)
         if "damage" in ids and lcg_plans.troll_to_wound(view, me):
             return ("damage",)
-        if me.threat >= 35 or lcg_plans.troll_coming(view, me):
+        if me.threat >= 35:
             return ("threat",)
         if "damage" in ids and any(p.engaged for p in view.players):
             return ("damage",)
@@ -666,6 +671,7 @@ class GreedyBot:
             planned=lcg_plans.plans_defence(view, me),
             cancelled=_feints(me),
             shadows=shadow_odds(view),
+            characters=(*me.heroes, *me.allies),
         )
         # The Lonely Mountain's 2B: a won quest burgles a treasure, and its progress only serves the location
         held = lcg_hobbit.success_cost(view, me)
@@ -801,7 +807,8 @@ class GreedyBot:
         allowed = {c.uid for c in candidates}
         if (len(allowed) + 1) ** len(attacks) > lcg_quest.PLANS:
             return None
-        picked = lcg_quest.defence(ready, attacks, me.engaged, me.heroes, allowed, shadow_odds(view))
+        everyone = (*me.heroes, *me.allies)
+        picked = lcg_quest.defence(ready, attacks, me.engaged, me.heroes, allowed, shadow_odds(view), everyone)
         if picked is not None:
             return (str(picked.uid),)
         return ("undefended",) if any(o.id == "undefended" for o in decision.options) else None

@@ -49,6 +49,10 @@ than the first (a hero left at 1-2 hit points dies to the next undefended attack
 ALLY_DAMAGE: Final = 0.15
 KILL: Final = 5.0
 """What killing an engaged enemy this round is worth (it attacks no more)."""
+MUST_DIE_KILL: Final = 6.0
+"""What killing a must-die enemy this round is worth besides ``KILL``: a Hill Troll left
+alive attacks again next round (an ally given up and its excess damage in threat, or a
+hero) and bars the quest (Journey Along the Anduin, 1B)."""
 PROGRESS_ON_KILL: Final = 2.0
 """Progress placed when Legolas (or a Blade of Gondolin) takes part in a kill."""
 SHIP_LOST: Final = 3 * HERO_LOST
@@ -58,6 +62,10 @@ SHIP_DAMAGE: Final = 1.0
 ready-made decks heals it."""
 DREADNAUGHT_DAMAGE: Final = 2.0
 """A point of damage on the Dreadnaught (The Hunt for the Dreadnaught: its destruction wins)."""
+DREADNAUGHT_DESTROYED: Final = 60.0
+"""What destroying the Dreadnaught this round is worth: the game is won (thftd-005). Only its
+Damaged side can be left with 5 hit points or fewer (the Elite side flips at the end of the
+round it is left with fewer than half), its unique Corsair guarding it (killed first)."""
 DREADNAUGHT_CAP: Final = 5
 """At most 5 damage a round on the Dreadnaught per player (thftd-013)."""
 SHADOW: Final = 1
@@ -133,6 +141,9 @@ class Round:
     brings the Dreadnaught, bots/lcg_ships.py ``arriving``)."""
     advance: float = math.inf
     """The quest's progress (its willpower beyond the threat) that brings ``arriving``."""
+    characters: tuple[CardView, ...] = ()
+    """Every character the seat controls, ready or not: a shadow card that damages each of
+    them (``Shadow.each``) is priced on all of them; empty: on the one it hits alone."""
 
 
 def _left(card: CardView) -> int:
@@ -161,26 +172,50 @@ def _wound(card: CardView, damage: int) -> float:
     return damage * HERO_DAMAGE + sum(NEAR_DEATH / n for n in range(left - damage, left))
 
 
-def _defended(card: CardView, attack: int, shadows: Sequence[Shadow]) -> float:
+def _splash(hit: CardView, damage: int, characters: Sequence[CardView]) -> float:
+    """What ``damage`` dealt to each of ``characters`` but ``hit`` costs (a shadow card that
+    deals damage to each character the defending player controls: Hummerhorns')."""
+    if damage <= 0:
+        return 0.0
+    return sum(_wound(c, damage) for c in characters if c.uid != hit.uid)
+
+
+def _defended(card: CardView, attack: int, shadows: Sequence[Shadow], characters: Sequence[CardView] = ()) -> float:
     """What ``card`` defending an attack of ``attack`` (its shadow card not counted) costs:
     the damage past its defense, a flat ``SHADOW`` added, or over what the shadow card may
-    add to the attack and the threat it may raise."""
+    add to the attack, the threat it may raise and the damage it may deal to the seat's
+    other ``characters``."""
     if not shadows:
         return _wound(card, attack + SHADOW - (card.defense or 0))
-    return sum(s.chance * (_wound(card, attack + s.attack - (card.defense or 0)) + s.threat) for s in shadows)
+    return sum(
+        s.chance
+        * (_wound(card, attack + s.attack - (card.defense or 0)) + s.threat + _splash(card, s.each, characters))
+        for s in shadows
+    )
 
 
-def _undefended(hero: CardView, before: int, attack: int, shadows: Sequence[Shadow]) -> float:
+def _undefended(
+    hero: CardView, before: int, attack: int, shadows: Sequence[Shadow], characters: Sequence[CardView] = ()
+) -> float:
     """What an undefended attack of ``attack`` (its shadow card not counted) adds to the cost
     when it hits ``hero``, dealt ``before`` damage already this combat: with the shadow
-    cards' undefended attack and threat, each with its chance. A flat margin would price
+    cards' undefended attack and threat, and the damage they may deal to the seat's other
+    ``characters``, each with its chance. A flat margin would price
     the attack's mean and miss its tail: a Forest Spider's 2 undefended on a 5-hit-point
     hero costs 2 points of damage, but with Dol Guldur Orcs' shadow (+3 undefended, 3 of
-    Passage through Mirkwood's 36 encounter cards) it kills him."""
+    Passage through Mirkwood's 36 encounter cards) it kills him; Hummerhorns' shadow (2
+    damage to each character when undefended) kills every other hero and ally left at 2 hit
+    points, which the price of the one hit missed."""
     if not shadows:
         return _wound(hero, before + attack + SHADOW) - _wound(hero, before) + UNDEFENDED_SHADOW
     return sum(
-        s.chance * (_wound(hero, before + attack + s.undefended_attack) - _wound(hero, before) + s.undefended_threat)
+        s.chance
+        * (
+            _wound(hero, before + attack + s.undefended_attack)
+            - _wound(hero, before)
+            + s.undefended_threat
+            + _splash(hero, s.undefended_each, characters)
+        )
         for s in shadows
     )
 
@@ -207,12 +242,21 @@ shadow cards again and again."""
 
 def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> float:
     """The cost of the combat with ``ready`` characters left to defend and attack."""
-    if plan.planned:
+    # a must-die enemy's kill decides who defends: the greedy reckoning below gave its attack
+    # to Gandalf (who survives it) and left too little attack to kill a Hill Troll
+    if plan.planned or any(e.name in MUST_DIE for e in plan.enemies):
         attacks = [
             e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)
         ]
         planned = _best_defence(
-            ready, attacks, plan.enemies, plan.heroes, limit=PRICED_PLANS, shadows=plan.shadows, wounds=wounds
+            ready,
+            attacks,
+            plan.enemies,
+            plan.heroes,
+            limit=PRICED_PLANS,
+            shadows=plan.shadows,
+            wounds=wounds,
+            characters=plan.characters,
         )
         if planned is not None:
             return planned[0]
@@ -228,7 +272,7 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         hit = plan.ships if on_ship else plan.heroes
         prices = [
             (
-                _undefended(h, sunk.get(h.uid, 0), attack, plan.shadows)
+                _undefended(h, sunk.get(h.uid, 0), attack, plan.shadows, plan.characters)
                 if plan.shadows
                 else _wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - _wound(h, sunk.get(h.uid, 0)),
                 h,
@@ -243,7 +287,7 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         for card in free:
             if not _can_defend(card, enemy):
                 continue
-            price = _defended(card, attack, plan.shadows)
+            price = _defended(card, attack, plan.shadows, plan.characters)
             if price < best[0]:
                 best = (price, card)
         cost += best[0]
@@ -252,19 +296,32 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         elif on_ship and target is not None:
             sunk[target.uid] = sunk.get(target.uid, 0) + attack + _mean_undefended(plan.shadows)
     power = sum(c.attack or 0 for c in free if not is_ship(c))
+    guards = [e for e in plan.enemies if e.name in DREADNAUGHT_GUARDS]
+    killed: list[CardView] = []
+    dreadnaught = next((e for e in plan.enemies if e.name == DREADNAUGHT and e.type == "enemy"), None)
+    if guards and dreadnaught is not None:
+        # the guards are attacked first (bots/lcg_greedy.py ``_attack_target``): killed, their
+        # ban on attacking the Dreadnaught is lifted for the attacks after
+        need = sum(_left(e) + (e.defense or 0) for e in guards)
+        if power >= need:
+            power -= need
+            cost -= KILL * len(guards)
+            killed, guards = guards, []
     # the attackers the Dreadnaught's round of damage needs are kept for it before any kill
     # (bots/lcg_ships.py ``kept_for_dreadnaught``)
-    guarded = any(e.name in DREADNAUGHT_GUARDS for e in plan.enemies)
-    for enemy in plan.enemies:
-        if enemy.name == DREADNAUGHT and enemy.type == "enemy" and not guarded:
-            dealt = max(0, min(DREADNAUGHT_CAP, _left(enemy), power - (enemy.defense or 0)))
-            cost -= DREADNAUGHT_DAMAGE * dealt
-            power -= (enemy.defense or 0) + dealt if dealt else 0
+    if dreadnaught is not None and not guards:
+        # a ship-objective attacks a ship-enemy too (The Hunt for the Dreadnaught rulebook)
+        ships = sum(c.attack or 0 for c in free if is_ship(c))
+        if power + ships - (dreadnaught.defense or 0) >= _left(dreadnaught) <= DREADNAUGHT_CAP:
+            cost -= DREADNAUGHT_DESTROYED
+        dealt = max(0, min(DREADNAUGHT_CAP, _left(dreadnaught), power - (dreadnaught.defense or 0)))
+        cost -= DREADNAUGHT_DAMAGE * dealt
+        power -= (dreadnaught.defense or 0) + dealt if dealt else 0
     for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
         need = _left(enemy) + (enemy.defense or 0)
-        if enemy.name != DREADNAUGHT and power >= need:
+        if enemy.name != DREADNAUGHT and enemy not in killed and power >= need:
             power -= need
-            cost -= KILL
+            cost -= KILL + (MUST_DIE_KILL if enemy.name in MUST_DIE else 0.0)
             if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):
                 cost -= PROGRESS_ON_KILL
     return cost
@@ -606,12 +663,13 @@ def defence(
     heroes: Sequence[CardView],
     defenders: Collection[int] | None = None,
     shadows: Sequence[Shadow] = (),
+    characters: Sequence[CardView] = (),
 ) -> CardView | None:
     """The defender of the first of ``attacks`` in the cheapest plan of the combat
     (``_best_defence``), only one of ``defenders`` (uids; None: any ready character); None
     when that plan leaves the attack undefended, or when there are too many plans to price;
     the shadow cards priced as ``shadows`` says (``Round.shadows``)."""
-    planned = _best_defence(ready, attacks, engaged, heroes, defenders, shadows=shadows)
+    planned = _best_defence(ready, attacks, engaged, heroes, defenders, shadows=shadows, characters=characters)
     return planned[1] if planned is not None else None
 
 
@@ -624,6 +682,7 @@ def _best_defence(
     limit: int = PLANS,
     shadows: Sequence[Shadow] = (),
     wounds: Wounds | None = None,
+    characters: Sequence[CardView] = (),
 ) -> tuple[float, CardView | None] | None:
     """The cost of the cheapest plan of the combat and the defender it gives the first of
     ``attacks`` (None: undefended). Every assignment of the ``ready`` characters to the
@@ -657,7 +716,7 @@ def _best_defence(
             met = (-1, id(c), attack, seen)
             price = wounds.get(met)
             if price is None:
-                price = wounds[met] = _defended(c, attack, shadows)
+                price = wounds[met] = _defended(c, attack, shadows, characters)
             row.append(price)
         cover.append(row)
     able_uids = [c.uid for c in able]
@@ -676,7 +735,11 @@ def _best_defence(
         able_uids,
         [(c.uid, c.attack or 0) for c in ready],
         [c.uid for c in ready if c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments)],
-        sorted([_left(e) + (e.defense or 0) for e in engaged]),
+        [
+            (_left(e) + (e.defense or 0), MUST_DIE_KILL if e.name in MUST_DIE else 0.0)
+            for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))
+        ],
+        characters,
     )
     walk.walk(0, 0, 0, 0.0, [0] * len(heroes), -1)
     if not walk.found:
@@ -702,7 +765,8 @@ class _Assignments:
         able_uids: list[int],
         powers: list[tuple[int, int]],
         heralds: list[int],
-        needs: list[int],
+        needs: list[tuple[int, float]],
+        characters: Sequence[CardView],
     ) -> None:
         self.hits = hits
         self.cover = cover
@@ -720,6 +784,8 @@ class _Assignments:
         self.powers = powers
         self.heralds = heralds
         self.needs = needs
+        """What killing each engaged enemy takes, fewest first, and what its kill is worth besides ``KILL``."""
+        self.characters = characters
         self.gains: dict[int, float] = {}
         """The kills of the characters left ready, by the defenders' bitmask."""
         self.found = False
@@ -752,7 +818,7 @@ class _Assignments:
                     met = (id(h), before, attack, self.seen)
                     price = self.wounds.get(met)
                     if price is None:
-                        price = self.wounds[met] = _undefended(h, before, attack, self.shadows)
+                        price = self.wounds[met] = _undefended(h, before, attack, self.shadows, self.characters)
                     self.spots[spot] = price
                 if hit < 0 or price < added:
                     hit, added = group, price
@@ -786,10 +852,10 @@ class _Assignments:
             power = sum(a for uid, a in self.powers if uid not in defending)
             free_progress = any(uid not in defending for uid in self.heralds)
             gain = 0.0
-            for need in self.needs:
+            for need, extra in self.needs:
                 if power >= need:
                     power -= need
-                    gain += KILL + (PROGRESS_ON_KILL if free_progress else 0.0)
+                    gain += KILL + extra + (PROGRESS_ON_KILL if free_progress else 0.0)
             self.gains[used] = gain
         cost = hurt - gain
         # on equal prices more defenders, and the attack at hand defended

@@ -178,6 +178,24 @@ def test_three_heroes_do_not_defend_three_attacks_when_a_hero_left_ready_kills()
     assert sorted(killed) == ["Dol Guldur Orcs", "Forest Spider"]
 
 
+def test_an_attack_is_defended_when_hummerhorns_shadow_would_kill_the_heroes_it_does_not_hit() -> None:
+    # A Forest Spider engaged, Aragorn (exhausted) and Legolas at 2 hit points, and one card
+    # in three the seat has not seen is Hummerhorns, whose shadow deals 2 damage to each
+    # character when the attack is undefended. Priced on the hero it hit alone (Gimli, 5 hit
+    # points), the attack was left undefended so that Gimli and Legolas killed the spider;
+    # priced on every character, it kills Aragorn and Legolas one time in three, and Gimli
+    # defends it (1 damage to each of the others then, which they survive).
+    unseen = ["Hummerhorns", "Forest Gate", "Old Forest Road"]
+    seen = _encounter(True) + _encounter(False)
+    for name in [*unseen, "Forest Spider"]:
+        seen.remove(name)
+    heroes = [{"card": "Aragorn", "damage": 3, "exhausted": True}, "Gimli", {"card": "Legolas", "damage": 2}]
+    defenders, _ = _combat(
+        {"p1.heroes": heroes, "p1.engaged": ["Forest Spider"], "encounter.discard": seen, "encounter.deck": unseen}
+    )
+    assert defenders == ["Gimli"]
+
+
 def _value(zones: dict[str, Any], threat: int = 29) -> float:
     run = _run({"quest": ["Flies and Spiders"], **zones}, threat=threat)
     return searchable("lcg").value(cast(LcgState, run.game.state), "p1")  # type: ignore[misc]

@@ -24,9 +24,11 @@ from bots.lcg_encounter import (
     Reveal,
     Shadow,
 )
+from bots.lcg_plans import MUST_DIE
 from bots.lcg_quest import (
     EXHAUSTIVE,
     KILL,
+    MUST_DIE_KILL,
     PROGRESS_ON_KILL,
     QUEST_BOOSTERS,
     STUCK,
@@ -93,7 +95,8 @@ def _plain(
             need = _left(enemy) + (enemy.defense or 0)
             if power >= need:
                 power -= need
-                gain += KILL + (PROGRESS_ON_KILL if progress else 0.0)
+                gain += KILL + (MUST_DIE_KILL if enemy.name in MUST_DIE else 0.0)
+                gain += PROGRESS_ON_KILL if progress else 0.0
         return gain
 
     best: tuple[float, int, bool] | None = None

@@ -1093,10 +1093,9 @@ def test_a_feint_keeps_its_tactics_resource_while_a_hill_troll_is_engaged() -> N
     assert plays_axehand([])
 
 
-def test_gandalfs_four_damage_goes_on_the_hill_troll() -> None:
-    """Gandalf enters with the Hill Troll in the staging area and the threat at 29, a point
-    from its engagement: his 4 damage stays on the troll (9 hit points), where 5 threat off
-    only put off its engagement (the old choice)."""
+def _gandalfs_mode(threat: int) -> Choice:
+    """Gandalf enters with the Hill Troll (engagement cost 30) in the staging area beside
+    Wargs: the mode the greedy bot picks for his Response (core-073)."""
     run = _etl(
         "lcg.planning",
         "planning",
@@ -1110,7 +1109,7 @@ def test_gandalfs_four_damage_goes_on_the_hill_troll() -> None:
             "staging": ["Hill Troll", "Wargs"],
             "quest": ["To the River..."],
         },
-        threat=29,
+        threat=threat,
     )
     decision = _until(run, "lcg.planning.play-ally")
     run.game.answer(decision.seat, decision.id, (next(o.id for o in decision.options if o.card == run.uid("Gandalf")),))
@@ -1118,10 +1117,22 @@ def test_gandalfs_four_damage_goes_on_the_hill_troll() -> None:
     run.game.answer(use.seat, use.id, ("yes",))
     mode = _pending(run.game)
     assert {"damage", "threat"} <= {o.id for o in mode.options}
-    assert _greedy(run.game) == ("damage",)
-    run.game.answer(mode.seat, mode.id, ("damage",))
-    _until(run, "core-073.response")
-    assert _greedy(run.game) == (str(run.uid("Hill Troll")),)
+    choice = _greedy(run.game)
+    if choice == ("damage",):
+        run.game.answer(mode.seat, mode.id, ("damage",))
+        _until(run, "core-073.response")
+        assert _greedy(run.game) == (str(run.uid("Hill Troll")),)
+    return choice
+
+
+def test_gandalf_keeps_a_coming_hill_troll_in_the_staging_area() -> None:
+    """At 29 threat the Hill Troll is a point from engaging by check, at full hit points,
+    before the board can kill it: Gandalf takes 5 threat off and it stays in the staging area
+    while allies come down (the old choice, his 4 damage on it, let it engage; on seeds
+    4601-5400 the greedy Anduin row won 63 games with this rule and the Gandalf played for it
+    against 45 without). Far from its engagement (25 threat) his 4 damage stays on it."""
+    assert _gandalfs_mode(29) == ("threat",)
+    assert _gandalfs_mode(25) == ("damage",)
 
 
 def _arkenstone(threat: int) -> Run:
@@ -1993,3 +2004,59 @@ def test_a_hill_trolls_attack_is_not_left_to_kill_a_hero_for_the_kill() -> None:
     defend = _until(run, "lcg.combat.declare-defender")
     assert defend.about == run.uid("Hill Troll")
     assert _greedy(run.game) in {(str(run.uid(a)),) for a in ("Veteran Axehand", "Wandering Took")}
+
+
+def test_gandalf_stays_back_from_the_quest_to_kill_the_engaged_hill_troll() -> None:
+    """Seed 4601 of the Anduin row, round 3: Gandalf's 4 damage left the engaged Hill Troll
+    at 4 hit points (3 defense); Gandalf, Dúnhere and Thalin (8 attack) kill it while the
+    Wandering Took is given up to its attack. The old plan priced Gandalf as its defender
+    (he survives it), found no kill either way, and sent him to the quest: the troll lived
+    and killed Dúnhere the next round. Éowyn quests alone against the Marsh Adder's 3."""
+    run = _anduin(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "p1.heroes": ["Dúnhere", "Éowyn", {"card": "Thalin", "resources": 1}],
+            "p1.allies": ["Wandering Took", "Gandalf"],
+            "p1.engaged": [{"card": "Hill Troll", "damage": 5}],
+            "staging": ["Marsh Adder"],
+            "quest": ["To the River..."],
+        },
+        threat=33,
+    )
+    _until(run, "lcg.quest.commit")
+    committed = set(_greedy(run.game))
+    assert str(run.uid("Gandalf")) not in committed
+    assert str(run.uid("Éowyn")) in committed
+
+
+def test_the_quest_keeps_back_the_attackers_that_kill_a_guard_and_then_the_dreadnaught() -> None:
+    """The Damaged Dreadnaught with 5 hit points left and Descendant of Castamir guarding it
+    (thftd-016: its engaged player may not attack the Dreadnaught). With nobody questing, 17
+    attack are ready besides the ship: two of them defend, the guard is killed first (7
+    through its 2 defense and 5 hit points) and the 8 left put the last 5 through the
+    Dreadnaught's 3 defense: the game is won, whatever threat the failed quest raises.
+    Priced as one enemy killed, the heroes quested and the chance went by."""
+    allies = ["Pride of Lebennin", "Son of Arnor", "Son of Arnor", "Veteran Axehand", "Longbeard Orc Slayer"]
+    run = Run(
+        {
+            "game": {
+                "scenario": "hunt-for-the-dreadnaught",
+                "players": 1,
+                "heroes": [["Aragorn", "Théodred", "Glóin"]],
+            },
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "staging": [{"card": "Dreadnaught", "face": "B", "damage": 10}, "Mouths of Anduin"],
+                    "p1.engaged": ["Descendant of Castamir"],
+                    "p1.allies": [*allies, "Silverlode Archer"],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    assert _greedy(run.game) == ()

@@ -234,39 +234,10 @@ def _can_defend(card: CardView, enemy: CardView) -> bool:
     return is_ship(card) == is_ship(enemy)
 
 
-Fights = dict[tuple[int, ...], float]
-"""The combats one ``commit`` has priced, by ``_fight_key``: the reveals that bring no enemy
-and leave the ready characters be price the same combat, once for each of a dozen kinds of
-card, for every plan."""
-
-
-def _fight_key(ready: Sequence[CardView], plan: Round) -> tuple[int, ...]:
-    """What ``_fight`` reads: the ready characters and the enemies (each in its order, which
-    breaks ties), the heroes, the ships and the attacks cancelled. The cards are those of one
-    ``commit`` call, alive while it prices, so their identities stand for them."""
-    return (
-        plan.cancelled,
-        id(plan.heroes),
-        id(plan.ships),
-        len(ready),
-        *map(id, ready),
-        *map(id, plan.enemies),
-    )
-
-
 Wounds = dict[tuple[int, int, int, int], float]
 """What a character defending an attack, or a hero taking an undefended one, costs, by
 ``_best_defence``'s key: the combats of one ``commit`` meet the same characters, attacks and
 shadow cards again and again."""
-
-
-def _fought(ready: list[CardView], plan: Round, fights: Fights, wounds: Wounds) -> float:
-    """``_fight``, each combat priced once in a ``commit`` call."""
-    key = _fight_key(ready, plan)
-    cost = fights.get(key)
-    if cost is None:
-        cost = fights[key] = _fight(ready, plan, wounds)
-    return cost
 
 
 def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> float:
@@ -412,7 +383,14 @@ def _with(plan: Round, enemies: Sequence[CardView]) -> Round:
     """``plan`` with ``enemies`` attacking too, hardest hitter first."""
     if not enemies:
         return plan
-    return dataclasses.replace(plan, enemies=tuple(sorted((*plan.enemies, *enemies), key=lambda e: -(e.attack or 0))))
+    return dataclasses.replace(plan, enemies=_joined(plan.enemies, enemies))
+
+
+def _joined(enemies: tuple[CardView, ...], more: Sequence[CardView]) -> tuple[CardView, ...]:
+    """``enemies`` with ``more`` attacking too, hardest hitter first (``_with``'s enemies)."""
+    if not more:
+        return enemies
+    return tuple(sorted((*enemies, *more), key=lambda e: -(e.attack or 0)))
 
 
 def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
@@ -452,60 +430,6 @@ def _weakest(cards: Sequence[CardView]) -> CardView | None:
     )
 
 
-Outlooks = dict[tuple[int, int, int], tuple[float, float, Round]]
-"""What a reveal brings whichever characters quest, by ``_outlook``'s key: a commit prices
-each of some sixty plans against the same dozen reveals, and the plans' willpower takes a
-handful of values."""
-
-
-def _outlook(willpower: int, reveal: Reveal, plan: Round, outlooks: Outlooks) -> tuple[float, float, Round]:
-    """For ``willpower`` questing when ``reveal`` turns up: the quest's cost, the harm of
-    engaging the waiting enemies a failed quest brings, and the combat with them and the
-    reveal's enemy; each worked out once in a ``commit`` call. The reveal and the round are
-    those of one call, alive while it prices, so their identities stand for them."""
-    key = (willpower, id(reveal), id(plan))
-    found = outlooks.get(key)
-    if found is None:
-        fight = _with(plan, [reveal.enemy] if reveal.enemy is not None else [])
-        revealed = reveal.threat * plan.reveal_share
-        drawn = _engaged_by_failure(willpower, plan, revealed)
-        coming = (*drawn, *_arrived(willpower, plan, revealed))
-        found = outlooks[key] = (_quest(willpower, plan, revealed), _engagement_harm(drawn, plan), _with(fight, coming))
-    return found
-
-
-def _revealed(
-    reveal: Reveal,
-    chosen: Sequence[CardView],
-    spent: list[CardView],
-    willpower: int,
-    left: list[CardView],
-    plan: Round,
-    priced: tuple[Fights, Outlooks, Wounds],
-) -> float:
-    """The cost of the round when ``reveal`` turns up: ``chosen`` committed, ``spent`` of
-    them exhausted by it (the others ready again), ``left`` ready for the combat."""
-    harm = 0.0
-    if reveal.harm == EXHAUST_ONE:
-        # the seat exhausts the character it misses least
-        gone = _weakest(left)
-        left = [c for c in left if c is not gone]
-    elif reveal.harm == WOUND_EXHAUSTED:
-        harm = sum(_wound(c, 1) for c in spent)
-    elif reveal.harm == WOUND_QUESTER and chosen:
-        harm = min(_wound(c, 2) for c in chosen)
-    elif reveal.harm == LOSE_QUESTER and chosen:
-        willpower -= min(c.willpower or 0 for c in chosen)
-    elif reveal.harm == LESS_WILLPOWER:
-        willpower -= len(chosen)
-    elif reveal.harm == HERO_STUCK:
-        harm = STUCK
-    fights, outlooks, wounds = priced
-    quest, engaging, combat = _outlook(willpower, reveal, plan, outlooks)
-    harm += engaging
-    return quest + _fought(left, combat, fights, wounds) + harm
-
-
 def _rounds(plan: Round) -> tuple[Round, ...]:
     """The rounds each plan is priced in: ``plan``; with an enemy to engage by choice, the
     round that fights it and the round that leaves it (the plan's price is the better)."""
@@ -515,21 +439,178 @@ def _rounds(plan: Round) -> tuple[Round, ...]:
     return (dataclasses.replace(plan, enemies=enemies, optional=None), dataclasses.replace(plan, optional=None))
 
 
-def _round(
-    chosen: Sequence[CardView],
-    willpower: int,
-    left: list[CardView],
-    plan: Round,
-    priced: tuple[Fights, Outlooks, Wounds],
-) -> float:
-    """The cost of the quest and the combat, over what the staging step may reveal."""
-    if not plan.reveals:
-        drawn = _engaged_by_failure(willpower, plan, 0.0)
-        fought = _fought(left, _with(plan, (*drawn, *_arrived(willpower, plan, 0.0))), priced[0], priced[2])
-        return _quest(willpower, plan) + fought + _engagement_harm(drawn, plan)
-    ready = {c.uid for c in left}
-    spent = [c for c in chosen if c.uid not in ready]
-    return sum(r.chance * _revealed(r, chosen, spent, willpower, left, plan, priced) for r in plan.reveals)
+_HARMS: Final = {
+    EXHAUST_ONE: 1,
+    WOUND_EXHAUSTED: 2,
+    WOUND_QUESTER: 3,
+    LOSE_QUESTER: 4,
+    LESS_WILLPOWER: 5,
+    HERO_STUCK: 6,
+}
+"""Each When Revealed harm the plan prices (bots/lcg_encounter.py), as a number (0: none)."""
+
+
+class _Plans:
+    """The plans of one ``commit`` call, priced: the cost of the quest and the combat, over
+    what the staging step may reveal, in each round of ``_rounds``.
+
+    Each ready character's facts are read once (its willpower, its prices wounded), a set of
+    characters is a bitmask of their positions among the ready characters (the characters
+    left ready for a combat are always in that order, which breaks its ties), and what each
+    reveal brings for each willpower total (the quest's cost, the harm of engaging, the combat
+    with its enemies) and each combat for each set of characters left ready are worked out
+    once, by number: a commit prices some sixty plans against a dozen reveals each."""
+
+    def __init__(self, ready: Sequence[CardView], readies: set[int], plan: Round, booster: int) -> None:
+        self.cards = list(ready)
+        self.plan = plan
+        self.rounds = _rounds(plan)
+        self.booster = booster
+        """The position of the ready ally whose Action adds willpower (``QUEST_BOOSTERS``), or -1."""
+        self.boost = QUEST_BOOSTERS[ready[booster].name] if booster >= 0 else 0
+        n = len(ready)
+        self.size = n
+        uids = [c.uid for c in ready]
+        self.same = [sum(1 << j for j in range(n) if uids[j] == uid) for uid in uids]
+        """The positions of the characters with each one's uid (its own, but for a repeat)."""
+        self.itself = [sum(1 << j for j in range(n) if ready[j] is card) for card in ready]
+        self.readying = sum(1 << j for j in range(n) if uids[j] in readies)
+        self.willpower = [c.willpower or 0 for c in ready]
+        self.taxed = [0 if "Burglar" in c.traits else 1 for c in ready]
+        self.reveals = plan.reveals
+        self.harms = [_HARMS.get(r.harm, 0) for r in plan.reveals]
+        # what a point of damage on each character costs, and two (``WOUND_EXHAUSTED``, ``WOUND_QUESTER``)
+        self.wounded = [_wound(c, 1) for c in ready] if 2 in self.harms else []
+        self.wounded_twice = [_wound(c, 2) for c in ready] if 3 in self.harms else []
+        self.stride = (len(plan.reveals) + 1) * len(self.rounds)
+        self.outlooks: dict[int, tuple[float, float, int]] = {}
+        self.combats: list[Round] = []
+        self.combat_keys: dict[tuple[int, ...], int] = {}
+        self.fights: dict[int, float] = {}
+        self.wounds: Wounds = {}
+        self.weakened: dict[int, int] = {}
+
+    def price(self, chosen: Sequence[int]) -> float:
+        """The cost of committing the characters at positions ``chosen`` (in their order)."""
+        uids = 0
+        willpower = 0
+        taxed = 0
+        for i in chosen:
+            uids |= self.same[i]
+            willpower += self.willpower[i]
+            taxed += self.taxed[i]
+        willpower -= self.plan.per_quester * taxed
+        left = ((1 << self.size) - 1) & ~(uids & ~self.readying)
+        if self.booster >= 0 and chosen and not uids >> self.booster & 1:
+            willpower += self.boost * len(chosen)
+            left &= ~self.same[self.booster]
+        best = 0.0
+        for n in range(len(self.rounds)):
+            cost = self._round(n, chosen, willpower, left)
+            if n == 0 or cost < best:
+                best = cost
+        return best
+
+    def _round(self, n: int, chosen: Sequence[int], willpower: int, left: int) -> float:
+        """The cost of the quest and the combat of round ``n``, over what the staging step may reveal."""
+        if not self.reveals:
+            quest, harm, combat = self._outlook(willpower, -1, n)
+            return quest + self._fought(left, combat) + harm
+        total = 0.0
+        for k, reveal in enumerate(self.reveals):
+            kind = self.harms[k]
+            harm = 0.0
+            power = willpower
+            ready = left
+            if kind == 1:
+                # EXHAUST_ONE: the seat exhausts the character it misses least
+                ready = self._weakened(left)
+            elif kind == 2:
+                # WOUND_EXHAUSTED: every quester that did not ready
+                harm = sum([self.wounded[i] for i in chosen if not self.same[i] & left])
+            elif kind == 3 and chosen:
+                # WOUND_QUESTER
+                harm = min([self.wounded_twice[i] for i in chosen])
+            elif kind == 4 and chosen:
+                # LOSE_QUESTER
+                power -= min([self.willpower[i] for i in chosen])
+            elif kind == 5:
+                # LESS_WILLPOWER
+                power -= len(chosen)
+            elif kind == 6:
+                # HERO_STUCK
+                harm = STUCK
+            found = self.outlooks.get(power * self.stride + (k + 1) * len(self.rounds) + n)
+            if found is None:
+                found = self._outlook(power, k, n)
+            quest, engaging, combat = found
+            harm += engaging
+            fought = self.fights.get(combat << self.size | ready)
+            if fought is None:
+                fought = self._fought(ready, combat)
+            total += reveal.chance * (quest + fought + harm)
+        return total
+
+    def _weakened(self, left: int) -> int:
+        """``left`` without the character the seat misses least (``_weakest``)."""
+        found = self.weakened.get(left)
+        if found is None:
+            gone = _weakest([c for j, c in enumerate(self.cards) if left >> j & 1])
+            found = left
+            for j, card in enumerate(self.cards):
+                if card is gone:
+                    found = left & ~self.itself[j]
+                    break
+            self.weakened[left] = found
+        return found
+
+    def _outlook(self, willpower: int, k: int, n: int) -> tuple[float, float, int]:
+        """For ``willpower`` questing in round ``n`` when reveal ``k`` turns up (-1: no reveal
+        priced): the quest's cost, the harm of engaging the waiting enemies a failed quest
+        brings, and the combat with them and the reveal's enemy (its number)."""
+        key = willpower * self.stride + (k + 1) * len(self.rounds) + n
+        found = self.outlooks.get(key)
+        if found is None:
+            plan = self.rounds[n]
+            if k < 0:
+                drawn = _engaged_by_failure(willpower, plan, 0.0)
+                coming = (*drawn, *_arrived(willpower, plan, 0.0))
+                found = (_quest(willpower, plan), _engagement_harm(drawn, plan), self._combat(n, plan.enemies, coming))
+            else:
+                reveal = self.reveals[k]
+                fight = _joined(plan.enemies, [reveal.enemy] if reveal.enemy is not None else [])
+                revealed = reveal.threat * plan.reveal_share
+                drawn = _engaged_by_failure(willpower, plan, revealed)
+                coming = (*drawn, *_arrived(willpower, plan, revealed))
+                found = (
+                    _quest(willpower, plan, revealed),
+                    _engagement_harm(drawn, plan),
+                    self._combat(n, fight, coming),
+                )
+            self.outlooks[key] = found
+        return found
+
+    def _combat(self, n: int, enemies: tuple[CardView, ...], coming: Sequence[CardView]) -> int:
+        """The number of the combat of round ``n`` with ``enemies`` and ``coming`` attacking
+        (``_with``), by the enemies' identities in their order: the rounds of one commit
+        differ in nothing else ``_fight`` reads, and each combat's round is built once."""
+        enemies = _joined(enemies, coming)
+        key = tuple(map(id, enemies))
+        found = self.combat_keys.get(key)
+        if found is None:
+            plan = self.rounds[n]
+            found = self.combat_keys[key] = len(self.combats)
+            self.combats.append(plan if enemies is plan.enemies else dataclasses.replace(plan, enemies=enemies))
+        return found
+
+    def _fought(self, left: int, combat: int) -> float:
+        """``_fight`` of combat number ``combat`` with the characters ``left`` ready, each priced once."""
+        key = combat << self.size | left
+        cost = self.fights.get(key)
+        if cost is None:
+            ready = [c for j, c in enumerate(self.cards) if left >> j & 1]
+            cost = self.fights[key] = _fight(ready, self.combats[combat], self.wounds)
+        return cost
 
 
 def commit(
@@ -537,40 +618,30 @@ def commit(
 ) -> list[CardView]:
     """The characters to commit: the cheapest plan for the quest and the combat after it;
     ``kept`` are held back whatever the price (a scenario's plan, bots/lcg_plans.py)."""
-    booster = next((c for c in ready if c.type == "ally" and c.name in QUEST_BOOSTERS), None)
+    booster = next((n for n, c in enumerate(ready) if c.type == "ally" and c.name in QUEST_BOOSTERS), -1)
     # with a booster every character adds willpower, one of no willpower too
     questers = [
-        c for c in ready if ((c.willpower or 0) > 0 or c.uid in readies or booster is not None) and c.uid not in kept
+        n
+        for n, c in enumerate(ready)
+        if ((c.willpower or 0) > 0 or c.uid in readies or booster >= 0) and c.uid not in kept
     ]
-
-    rounds = _rounds(plan)
-    priced: tuple[Fights, Outlooks, Wounds] = ({}, {}, {})
-
-    def price(chosen: Sequence[CardView]) -> float:
-        uids = {c.uid for c in chosen}
-        willpower = sum(c.willpower or 0 for c in chosen)
-        willpower -= plan.per_quester * sum(1 for c in chosen if "Burglar" not in c.traits)
-        left = [c for c in ready if c.uid not in uids or c.uid in readies]
-        if booster is not None and chosen and booster.uid not in uids:
-            willpower += QUEST_BOOSTERS[booster.name] * len(chosen)
-            left = [c for c in left if c.uid != booster.uid]
-        return min(_round(chosen, willpower, left, r, priced) for r in rounds)
+    plans = _Plans(ready, readies, plan, booster)
 
     if len(questers) <= EXHAUSTIVE:
-        plans: list[tuple[CardView, ...]] = [
+        combos: list[tuple[int, ...]] = [
             combo for k in range(len(questers) + 1) for combo in itertools.combinations(questers, k)
         ]
         # on equal prices more questers (a margin against what the staging step reveals), unless
         # the quest takes no more progress: then a character left ready may yet defend or hunt
         more = -1 if math.isinf(plan.useful) else 1
-        best: tuple[CardView, ...] = min(plans, key=lambda p: (price(p), more * len(p)))
-        return list(best)
-    chosen = [c for c in questers if c.uid in readies]
-    rest = sorted((c for c in questers if c.uid not in readies), key=lambda c: -(c.willpower or 0))
-    for card in rest:
-        if price([*chosen, card]) <= price(chosen):
-            chosen.append(card)
-    return chosen
+        best = min(combos, key=lambda p: (plans.price(p), more * len(p)))
+        return [ready[n] for n in best]
+    chosen = [n for n in questers if ready[n].uid in readies]
+    rest = sorted((n for n in questers if ready[n].uid not in readies), key=lambda n: -(ready[n].willpower or 0))
+    for n in rest:
+        if plans.price([*chosen, n]) <= plans.price(chosen):
+            chosen.append(n)
+    return [ready[n] for n in chosen]
 
 
 UNDEFENDED_SHADOW: Final = 0.3
@@ -649,62 +720,148 @@ def _best_defence(
             row.append(price)
         cover.append(row)
     able_uids = [c.uid for c in able]
-    powers = [(c.uid, c.attack or 0) for c in ready]
-    heralds = [c.uid for c in ready if c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments)]
-    needs = [
-        (_left(e) + (e.defense or 0), MUST_DIE_KILL if e.name in MUST_DIE else 0.0)
-        for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))
-    ]
-    lasting = [(h, h.uid, _left(h)) for h in heroes]
-    mean = _mean_undefended(shadows)
-    gains: dict[tuple[int, bool], float] = {}
+    # the defenders of an assignment as a bitmask of their positions in ``able``; one that
+    # meets a position of the same uid twice is no assignment
+    twins = [sum(1 << k for k, other in enumerate(able_uids) if other == uid) for uid in able_uids]
+    # each hero by the first position of its uid (the damage an assignment deals it)
+    hero_uids = [h.uid for h in heroes]
+    walk = _Assignments(
+        hits,
+        cover,
+        twins,
+        [(h, hero_uids.index(h.uid), _left(h)) for h in heroes],
+        shadows,
+        wounds,
+        able_uids,
+        [(c.uid, c.attack or 0) for c in ready],
+        [c.uid for c in ready if c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments)],
+        [
+            (_left(e) + (e.defense or 0), MUST_DIE_KILL if e.name in MUST_DIE else 0.0)
+            for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))
+        ],
+        characters,
+    )
+    walk.walk(0, 0, 0, 0.0, [0] * len(heroes), -1)
+    if not walk.found:
+        return None
+    return (walk.best, able[walk.lead] if walk.lead >= 0 else None)
 
-    best: tuple[float, int, bool] | None = None
-    chosen: CardView | None = None
-    for plan in itertools.product(*([-1, *range(len(able))] for _ in attacks)):
-        used = {able_uids[j] for j in plan if j >= 0}
-        if len(used) < sum(1 for j in plan if j >= 0):
-            continue
-        # the damage of the assignment: each attack's defender, or the hero it hurts least
-        taken: dict[int, int] = {}
-        hurt = 0.0
-        for attack, j, costs in zip(hits, plan, cover, strict=True):
-            if j >= 0:
-                hurt += costs[j]
-                continue
-            hit: int | None = None
+
+class _Assignments:
+    """The assignments of ``_best_defence``'s ready characters to its attacks, walked in
+    the order of ``itertools.product`` over each attack's choices (none, then each
+    character in turn), one attack after another: the damage of the attacks assigned so far
+    is summed once for every assignment that begins so, and one that gives a character two
+    attacks is left at its first repeat. The cheapest (the first of equal keys) is kept."""
+
+    def __init__(
+        self,
+        hits: list[int],
+        cover: list[list[float]],
+        twins: list[int],
+        lasting: list[tuple[CardView, int, int]],
+        shadows: Sequence[Shadow],
+        wounds: Wounds,
+        able_uids: list[int],
+        powers: list[tuple[int, int]],
+        heralds: list[int],
+        needs: list[tuple[int, float]],
+        characters: Sequence[CardView],
+    ) -> None:
+        self.hits = hits
+        self.cover = cover
+        self.twins = twins
+        self.lasting = lasting
+        """Each hero, the first position of its uid (where its damage is counted) and its hit points left."""
+        self.span = max([1, *(left for _, _, left in lasting)])
+        self.spots: dict[int, float] = {}
+        """What an undefended attack costs on a hero, by attack, hero and the damage it took before."""
+        self.shadows = shadows
+        self.seen = id(shadows)
+        self.mean = _mean_undefended(shadows)
+        self.wounds = wounds
+        self.able_uids = able_uids
+        self.powers = powers
+        self.heralds = heralds
+        self.needs = needs
+        """What killing each engaged enemy takes, fewest first, and what its kill is worth besides ``KILL``."""
+        self.characters = characters
+        self.gains: dict[int, float] = {}
+        """The kills of the characters left ready, by the defenders' bitmask."""
+        self.found = False
+        self.best = 0.0
+        self.most = 0
+        self.lead = -1
+        """The defender of the first attack in the cheapest assignment (-1: undefended)."""
+
+    def walk(self, n: int, used: int, count: int, hurt: float, taken: list[int], lead: int) -> None:
+        """Every assignment that begins with the attacks before ``n`` assigned so: ``used``
+        their defenders (``count`` of them), ``hurt`` their damage, ``taken`` the damage
+        each hero took, ``lead`` the first attack's defender."""
+        if n == len(self.hits):
+            self.settle(used, count, hurt, lead)
+            return
+        # undefended: the damage goes on the hero it hurts least
+        after = taken
+        lost = hurt
+        if not math.isinf(hurt):
+            attack = self.hits[n]
+            hit = -1
             added = 0.0
-            for h, uid, left in lasting:
-                before = taken.get(uid, 0)
+            for m, (h, group, left) in enumerate(self.lasting):
+                before = taken[group]
                 if before >= left:
                     continue
-                met = (id(h), before, attack, seen)
-                price = wounds.get(met)
+                spot = (n * len(self.lasting) + m) * self.span + before
+                price = self.spots.get(spot)
                 if price is None:
-                    price = wounds[met] = _undefended(h, before, attack, shadows, characters)
-                if hit is None or price < added:
-                    hit, added = uid, price
-            if hit is None:
-                hurt = math.inf
-                break
-            taken[hit] = taken.get(hit, 0) + attack + mean
-            hurt += added
+                    met = (id(h), before, attack, self.seen)
+                    price = self.wounds.get(met)
+                    if price is None:
+                        price = self.wounds[met] = _undefended(h, before, attack, self.shadows, self.characters)
+                    self.spots[spot] = price
+                if hit < 0 or price < added:
+                    hit, added = group, price
+            if hit < 0:
+                lost = math.inf
+            else:
+                after = list(taken)
+                after[hit] += attack + self.mean
+                lost = hurt + added
+        # the last attack's choices settle their assignments at once
+        last = n + 1 == len(self.hits)
+        if last:
+            self.settle(used, count, lost, lead if n else -1)
+        else:
+            self.walk(n + 1, used, count, lost, after, lead if n else -1)
+        costs = self.cover[n]
+        for j in range(len(costs)):
+            if used & self.twins[j]:
+                continue
+            if last:
+                self.settle(used | 1 << j, count + 1, hurt + costs[j], lead if n else j)
+            else:
+                self.walk(n + 1, used | 1 << j, count + 1, hurt + costs[j], taken, lead if n else j)
+
+    def settle(self, used: int, count: int, hurt: float, lead: int) -> None:
+        """The assignment of every attack: kept if it is the cheapest so far."""
         # the kills of the characters left ready (``_fight`` reckons them alike)
-        power = sum(a for uid, a in powers if uid not in used)
-        free_progress = any(uid not in used for uid in heralds)
-        gkey = (power, free_progress)
-        gain = gains.get(gkey)
+        gain = self.gains.get(used)
         if gain is None:
+            defending = {self.able_uids[j] for j in range(len(self.able_uids)) if used >> j & 1}
+            power = sum(a for uid, a in self.powers if uid not in defending)
+            free_progress = any(uid not in defending for uid in self.heralds)
             gain = 0.0
-            for need, extra in needs:
+            for need, extra in self.needs:
                 if power >= need:
                     power -= need
                     gain += KILL + extra + (PROGRESS_ON_KILL if free_progress else 0.0)
-            gains[gkey] = gain
+            self.gains[used] = gain
         cost = hurt - gain
-        first = able[plan[0]] if plan and plan[0] >= 0 else None
         # on equal prices more defenders, and the attack at hand defended
-        key = (cost, -len(used), first is None)
-        if best is None or key < best:
-            best, chosen = key, first
-    return (best[0], chosen) if best is not None else None
+        if (
+            not self.found
+            or cost < self.best
+            or (cost == self.best and (count > self.most or (count == self.most and lead >= 0 > self.lead)))
+        ):
+            self.found, self.best, self.most, self.lead = True, cost, count, lead

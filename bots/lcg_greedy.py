@@ -610,10 +610,17 @@ class GreedyBot:
         """Éowyn's +1 willpower for a card from a hand of 5 or more, when the hand holds a
         card it can spare (not a kept event or a first attachment) and the quest can use the
         willpower: not once the committed willpower already makes all the progress a capped
-        stage takes this round (The Hunt for the Dreadnaught), a reveal's threat counted."""
+        stage takes this round (The Hunt for the Dreadnaught), or all that the stage and the
+        active location still lack (past it progress is lost), a reveal's threat counted."""
         if (me.hand_size or 0) <= 4 or all(c.name in KEPT_EVENTS | FIRST_ATTACHMENTS for c in me.hand or []):
             return False
         useful = lcg_ships.useful_progress(view)
+        quest = view.quest
+        if useful is None and quest is not None and quest.quest_points:
+            # progress beyond what the stage and the active location still lack is lost
+            active = view.active_location
+            before = max(0, (active.quest_points or 0) - active.progress) if active is not None else 0
+            useful = float(before + max(0, quest.quest_points - quest.progress))
         margin = view.committed_willpower - view.staging_threat - EXPECTED_THREAT_PER_REVEAL
         return useful is None or margin < useful
 

@@ -2060,3 +2060,31 @@ def test_the_quest_keeps_back_the_attackers_that_kill_a_guard_and_then_the_dread
     )
     _until(run, "lcg.quest.commit")
     assert _greedy(run.game) == ()
+
+
+def test_eowyn_gives_no_card_for_progress_the_anduin_stage_cannot_take() -> None:
+    """Éowyn's Action (+1 willpower for a discarded card, core-007) at To the River... (8
+    quest points): with 7 progress on it her 4 willpower against the Banks of the Anduin's 1
+    threat and a reveal's 2 already make the last point, so no card is thrown away for more
+    (the old bot paid a card whenever the hand held 5); with none on it, she uses it."""
+
+    def uses(progress: int) -> bool:
+        run = _etl(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Éowyn", "Thalin", "Legolas"],
+                "p1.hand": ["Gondorian Spearman", "Blade Mastery", "Lórien Guide", "Horseback Archer", "Dwarven Axe"],
+                "staging": ["Banks of the Anduin"],
+                "quest": [{"card": "To the River...", "face": "B", "progress": progress}],
+            },
+            threat=25,
+        )
+        commit = _until(run, "lcg.quest.commit")
+        run.game.answer(commit.seat, commit.id, (str(run.uid("Éowyn")),))
+        window = _until(run, "lcg.quest.window.commit")
+        choice = _greedy(run.game)
+        return any(o.id in choice and o.card == run.uid("Éowyn") for o in window.options)
+
+    assert not uses(7)
+    assert uses(0)

@@ -1578,13 +1578,15 @@ def test_at_anduin_passage_the_quest_plan_meets_two_reveals() -> None:
     assert {names[i] for i in _greedy(run.game)} == {"Éowyn", "Thalin", "Legolas", "Lórien Guide", "Wandering Took"}
 
 
-def _at_the_dreadnaught(at: str, phase: str, zones: dict[str, Any]) -> Run:
-    """Aragorn, Gimli and Legolas at 30 threat at stage 2 of The Hunt for the Dreadnaught
-    (Destroy the Dreadnaught, side B)."""
+def _at_the_dreadnaught(
+    at: str, phase: str, zones: dict[str, Any], heroes: tuple[str, ...] = ("Aragorn", "Gimli", "Legolas")
+) -> Run:
+    """``heroes`` (Aragorn, Gimli and Legolas) at 30 threat at stage 2 of The Hunt for the
+    Dreadnaught (Destroy the Dreadnaught, side B)."""
     zones = {"quest": [{"card": "Destroy the Dreadnaught", "face": "B"}], **zones}
     return Run(
         {
-            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [list(heroes)]},
             "position": {"at": at, "phase": phase, "threat": {"p1": 30}, "zones": zones},
         }
     )
@@ -2038,25 +2040,15 @@ def test_the_quest_keeps_back_the_attackers_that_kill_a_guard_and_then_the_dread
     Dreadnaught's 3 defense: the game is won, whatever threat the failed quest raises.
     Priced as one enemy killed, the heroes quested and the chance went by."""
     allies = ["Pride of Lebennin", "Son of Arnor", "Son of Arnor", "Veteran Axehand", "Longbeard Orc Slayer"]
-    run = Run(
+    run = _at_the_dreadnaught(
+        "lcg.quest.commit",
+        "quest",
         {
-            "game": {
-                "scenario": "hunt-for-the-dreadnaught",
-                "players": 1,
-                "heroes": [["Aragorn", "Théodred", "Glóin"]],
-            },
-            "position": {
-                "at": "lcg.quest.commit",
-                "phase": "quest",
-                "threat": {"p1": 30},
-                "zones": {
-                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
-                    "staging": [{"card": "Dreadnaught", "face": "B", "damage": 10}, "Mouths of Anduin"],
-                    "p1.engaged": ["Descendant of Castamir"],
-                    "p1.allies": [*allies, "Silverlode Archer"],
-                },
-            },
-        }
+            "staging": [{"card": "Dreadnaught", "face": "B", "damage": 10}, "Mouths of Anduin"],
+            "p1.engaged": ["Descendant of Castamir"],
+            "p1.allies": [*allies, "Silverlode Archer"],
+        },
+        heroes=("Aragorn", "Théodred", "Glóin"),
     )
     _until(run, "lcg.quest.commit")
     assert _greedy(run.game) == ()

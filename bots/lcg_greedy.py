@@ -615,14 +615,10 @@ class GreedyBot:
         if (me.hand_size or 0) <= 4 or all(c.name in KEPT_EVENTS | FIRST_ATTACHMENTS for c in me.hand or []):
             return False
         useful = lcg_ships.useful_progress(view)
-        quest = view.quest
-        if useful is None and quest is not None and quest.quest_points:
-            # progress beyond what the stage and the active location still lack is lost
-            active = view.active_location
-            before = max(0, (active.quest_points or 0) - active.progress) if active is not None else 0
-            useful = float(before + max(0, quest.quest_points - quest.progress))
+        if useful is None:
+            useful = lcg_plans.useful_progress(view)
         margin = view.committed_willpower - view.staging_threat - EXPECTED_THREAT_PER_REVEAL
-        return useful is None or margin < useful
+        return margin < useful
 
     def _pay(self, decision: Decision, view: TableView) -> Choice | None:
         """Pay so that resources stay spread: the split using the fewest resources of any one hero."""

@@ -678,6 +678,14 @@ class GreedyBot:
             and lcg_plans.engagement_checks(view)
             and _last_to_engage(me, view)
         )
+        # enemies the reveal may bring above the threat: as for ``waiting``, they count only
+        # where engagement checks run and this seat's threat is the highest, the one they go to
+        unseen: dict[int, float] = {}
+        if known is not None and lcg_plans.engagement_checks(view) and _last_to_engage(me, view):
+            for r in known:
+                cost = r.enemy.engagement_cost if r.enemy is not None else None
+                if cost is not None and cost > me.threat:
+                    unseen[cost] = unseen.get(cost, 0.0) + r.chance
         capped = lcg_ships.useful_progress(view)
         useful = lcg_plans.useful_progress(view)
         arriving, advance = lcg_ships.arriving(view)
@@ -693,6 +701,7 @@ class GreedyBot:
             cancelled=_feints(me),
             shadows=shadow_odds(view),
             characters=(*me.heroes, *me.allies),
+            unseen=tuple(sorted(unseen.items())),
         )
         # The Lonely Mountain's 2B: a won quest burgles a treasure, and its progress only serves the location
         held = lcg_hobbit.success_cost(view, me)

@@ -144,6 +144,12 @@ class Round:
     characters: tuple[CardView, ...] = ()
     """Every character the seat controls, ready or not: a shadow card that damages each of
     them (``Shadow.each``) is priced on all of them; empty: on the one it hits alone."""
+    unseen: tuple[tuple[int, float], ...] = ()
+    """Enemies the encounter deck may still reveal whose engagement cost is above the seat's
+    threat (Passage through Mirkwood: Dol Guldur Beastmaster and Chieftain Ufthak at 35,
+    Hummerhorns at 40): each one's cost and the chance a reveal turns it up. A failed quest
+    whose threat reaches a cost brings such an enemy into engagement as it is revealed, in
+    the rounds the threat's refresh point would not yet have (``_early_engagement``)."""
 
 
 def _left(card: CardView) -> int:
@@ -404,12 +410,30 @@ def _quest(willpower: int, plan: Round, revealed: float = 0.0) -> float:
     raised = -margin
     if plan.threat + raised >= THREAT_LIMIT:
         return 100.0
-    return _threat_price(plan.threat, raised)
+    return _threat_price(plan.threat, raised) + _early_engagement(plan, raised)
+
+
+def _early_engagement(plan: Round, raised: float) -> float:
+    """What a failed quest's ``raised`` threat costs in enemies it brings into engagement
+    sooner: each unseen enemy whose engagement cost the raised threat reaches engages as it
+    is revealed, this round and each round until the refresh phase's point a round would
+    have taken the threat to its cost, rather than wait in the staging area till then."""
+    reach = plan.threat + math.ceil(raised - 1e-9)
+    return EARLY_ENGAGEMENT * sum(chance * (cost - plan.threat) for cost, chance in plan.unseen if cost <= reach)
 
 
 def _threat_price(threat: int, raised: float) -> float:
     """What raising a threat of ``threat`` by ``raised`` costs: a point each, dearer above 40."""
     return raised * (1.0 + max(0.0, threat + raised - 40) / 3)
+
+
+EARLY_ENGAGEMENT: Final = 8.0
+"""What a revealed enemy engaging at once rather than waiting in the staging area till the
+threat reaches its engagement cost costs, in threat points (``_early_engagement``); swept
+2-16 on Mirkwood seeds 6401-7200, 8 best: paired with none, Mirkwood 6401-7200 337 -> 346,
+15601-16400 317 -> 335, 16401-17200 333 -> 340 of 800, mostly round 1's commit at threat 32
+(Aragorn and Gimli rather than Aragorn alone); Anduin 11001-11400 33 -> 34, Dreadnaught
+11001-11400 19 -> 19 of 400, Lonely Mountain 1-200 7 -> 6, 201-600 9 -> 9."""
 
 
 LOCATION_LOCK: Final = 2.0

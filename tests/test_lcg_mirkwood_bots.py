@@ -114,6 +114,18 @@ def test_a_failed_quest_that_brings_hummerhorns_is_priced_with_their_five_damage
     assert _committed_at(zones, 30) == {"Aragorn"}
 
 
+def test_round_one_s_quest_keeps_the_threat_below_the_35_enemies_waiting_in_the_encounter_deck() -> None:
+    # Round 1 as setup leaves it (seeds 6402 and 6403): threat 32, the Forest Spider and Old
+    # Forest Road in the staging area. Aragorn alone (2 willpower against 3 and the reveal)
+    # fails by 1 or more, which raises the threat to 33-35: at 35 the Dol Guldur Beastmaster
+    # or Chieftain Ufthak the encounter deck may reveal engages at once rather than waiting two
+    # rounds of refresh. The planner used to send Aragorn alone; now Gimli quests with him. At
+    # threat 31 no failure reaches 35 and Aragorn still quests alone.
+    zones = {"staging": ["Forest Spider", "Old Forest Road"]}
+    assert _committed_at(zones, 32) == {"Aragorn", "Gimli"}
+    assert _committed_at(zones, 31) == {"Aragorn"}
+
+
 def test_an_engaged_spider_s_attack_is_left_to_a_hero_when_that_frees_its_killers_for_the_quest() -> None:
     # A Forest Spider engaged and no enemy left in the encounter deck: the quest plan used to
     # price the combat with a defender for each attack first (Aragorn, readied after

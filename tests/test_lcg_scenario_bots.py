@@ -658,6 +658,25 @@ def test_goblin_snipers_damage_goes_where_it_kills_nobody() -> None:
     assert _greedy(run.game) in {(str(run.uid("Thalin")),), (str(run.uid("Legolas")),)}
 
 
+def test_goblin_snipers_damage_falls_on_an_ally_that_survives_it() -> None:
+    """Goblin Sniper's point each combat phase it waits in the staging area (core-083) goes to
+    a Veteran Axehand that survives it (2 hit points), not to a hero: a hero's hit points are
+    never healed in this deck, and Evil Storm and The Necromancer's Reach find him later."""
+    run = _etl(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {
+            "p1.heroes": ["Éowyn", "Thalin", "Dúnhere"],
+            "p1.allies": ["Veteran Axehand"],
+            "staging": ["Goblin Sniper", "Hill Troll"],
+            "quest": ["To the River..."],
+        },
+        threat=25,
+    )
+    _until(run, "core-083.forced")
+    assert _greedy(run.game) == (str(run.uid("Veteran Axehand")),)
+
+
 def test_a_hill_troll_that_can_die_this_round_is_engaged_by_choice() -> None:
     """At 25 threat the Hill Troll (engagement cost 30) stays in the staging area. With a
     Feint in hand (and Thalin's resource to play it) and 13 attack among the fighters, it can

@@ -61,6 +61,14 @@ def _hand_small(me: PlayerView) -> bool:
     return me.hand_size <= 3
 
 
+PASSAGE_GREETING_THREAT: Final = 33
+"""At a stage without engagement checks (Anduin Passage) The Galadhrim's Greeting (6 threat
+off, core-046) is played from this threat, before Evil Storm and Treacherous Fog (35 threat)
+start to hurt, rather than at 38: no enemy's engagement cost is near then, and failed quests
+raise the threat to 50. The greedy Anduin row won 70 of 800 games on seeds 9401-10200 with
+33 (69 with 29 and 31, 66 with 35, 65 at 38) and 82 against 80 on 10201-11000."""
+
+
 def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> bool:
     """Whether the Action event ``name`` helps now."""
     staging_threat = sum(c.threat or 0 for c in view.staging)
@@ -100,6 +108,8 @@ def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> boo
         return _before_enemy_attacks(decision, me) and any(
             (c.attack or 0) - (e.defense or 0) >= _left(e) for c in _ready(me) for e in me.engaged
         )
+    if name == "The Galadhrim's Greeting" and not lcg_plans.engagement_checks(view):
+        return me.threat >= PASSAGE_GREETING_THREAT
     if name == "The Galadhrim's Greeting":
         return max(p.threat for p in view.players if not p.eliminated) >= 38 or lcg_plans.troll_coming(view, me)
     if name == "Will of the West":

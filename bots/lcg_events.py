@@ -61,6 +61,14 @@ def _hand_small(me: PlayerView) -> bool:
     return me.hand_size <= 3
 
 
+PASSAGE_GREETING_THREAT: Final = 33
+"""At a stage without engagement checks (Anduin Passage) The Galadhrim's Greeting (6 threat
+off, core-046) is played from this threat, before Evil Storm and Treacherous Fog (35 threat)
+start to hurt, rather than at 38: no enemy's engagement cost is near then, and failed quests
+raise the threat to 50. The greedy Anduin row won 70 of 800 games on seeds 9401-10200 with
+33 (69 with 29 and 31, 66 with 35, 65 at 38) and 82 against 80 on 10201-11000."""
+
+
 def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> bool:
     """Whether the Action event ``name`` helps now."""
     staging_threat = sum(c.threat or 0 for c in view.staging)
@@ -100,6 +108,8 @@ def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> boo
         return _before_enemy_attacks(decision, me) and any(
             (c.attack or 0) - (e.defense or 0) >= _left(e) for c in _ready(me) for e in me.engaged
         )
+    if name == "The Galadhrim's Greeting" and not lcg_plans.engagement_checks(view):
+        return me.threat >= PASSAGE_GREETING_THREAT
     if name == "The Galadhrim's Greeting":
         return max(p.threat for p in view.players if not p.eliminated) >= 38 or lcg_plans.troll_coming(view, me)
     if name == "Will of the West":
@@ -145,7 +155,40 @@ def respond(decision: Decision, view: TableView, seen: Seen) -> Choice:
         return ("no",)
     if card is not None and card.name == "Swift Strike":
         return ("yes",) if any(_left(e) <= 4 for e in me.engaged) else ("no",)
+    if card is not None and card.name == TEST_OF_WILL and view.revealed and not _harms(view.revealed[-1], view):
+        return ("no",)
     return ("yes",)
+
+
+TEST_OF_WILL: Final = "A Test of Will"
+"""Core-050: cancels the When Revealed effects of a card just revealed."""
+HIGH_THREAT: Final = 35
+"""The threat from which Evil Storm (core-116) and Treacherous Fog (core-118) touch a player."""
+
+
+def _harms(revealed: CardView, view: TableView) -> bool:
+    """Whether the When Revealed effect of ``revealed`` does anything to the table now: A Test
+    of Will spent on one that does nothing (Evil Storm below 35 threat, The Necromancer's
+    Reach with nobody exhausted) is not there for the one that kills a hero (the greedy
+    Anduin row cancelled Evil Storm below 35 threat 8 times in 100 games, and lost 21 heroes
+    in those games to Evil Storm above it). Cards not named here are counted harmful."""
+    players = [p for p in view.players if not p.eliminated]
+    characters = [c for p in players for c in _mine(p)]
+    high = any(p.threat >= HIGH_THREAT for p in players)
+    name = revealed.name
+    if name == "Evil Storm":
+        return high
+    if name == "The Necromancer's Reach":
+        return any(c.exhausted for c in characters)
+    if name == "Pursued by Shadow":
+        return any(not c.committed for c in characters)
+    if name == "Dol Guldur Orcs":
+        return any(c.committed for c in characters)
+    if name == "Despair":
+        return view.quest is not None and view.quest.progress > 0
+    if name == "Treacherous Fog":
+        return any(c.type == "location" for c in view.staging) or (high and any(p.hand_size for p in players))
+    return True
 
 
 # -- choosing the targets of an event ----------------------------------------------------

@@ -58,9 +58,14 @@ DAMAGE_RULES: Final = {
     "thftd-046.when-revealed": 1,
 }
 """Decisions that put damage on a character of the seat's choice, with the damage dealt."""
-ALLIES_FIRST: Final = frozenset({"lcg.keyword.archery", "thftd-040.shadow", "thftd-046.when-revealed"})
+ALLIES_FIRST: Final = frozenset(
+    {"lcg.keyword.archery", "thftd-040.shadow", "thftd-046.when-revealed", "core-083.forced"}
+)
 """Damage spread a point at a time round after round (Archery: the Dreadnaught's each combat
-phase, Black Sails' and the War Galleys'; Ballista Barrage; Violent Tempest): an ally that
+phase, Black Sails' and the War Galleys'; Ballista Barrage; Violent Tempest; Goblin Sniper's
+point each combat phase it waits in the staging area, where the Anduin's Evil Storm and
+Necromancer's Reach later find the hero it wounded: on seeds 9401-10200 and 10201-11000 the
+greedy Anduin row won 65 and 80 games with it first on an ally, 61 and 74 without): an ally that
 survives the point takes it before a hero, whose hit points the Leadership and Spirit decks cannot heal and
 whose loss costs the game sooner."""
 WORST_FIRST: Final = frozenset(

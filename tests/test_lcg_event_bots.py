@@ -98,6 +98,39 @@ def test_a_test_of_will_is_played_on_a_harmful_reveal() -> None:
     assert _greedy(run.game) == ("yes",)
 
 
+def _evil_storm_revealed(threat: int) -> Run:
+    """Evil Storm revealed while A Test of Will is in hand, the player at ``threat``, Thalin at 1 hit point."""
+    return Run(
+        {
+            "game": {"players": 1, "heroes": [["Éowyn", "Dúnhere", "Thalin"]]},
+            "position": {
+                "at": "lcg.quest.staging",
+                "phase": "quest",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Éowyn", "resources": 1, "exhausted": True, "committed": True},
+                        "Dúnhere",
+                        {"card": "Thalin", "damage": 3},
+                    ],
+                    "p1.hand": ["A Test of Will"],
+                    "encounter.deck": ["Evil Storm"],
+                },
+            },
+        }
+    )
+
+
+def test_a_test_of_will_is_kept_while_evil_storm_does_nothing() -> None:
+    # Evil Storm hurts only a player at 35 threat or more: below it the cancel is wasted
+    low, high = _evil_storm_revealed(34), _evil_storm_revealed(35)
+    for run in (low, high):
+        decision = run.game.state.pending
+        assert decision is not None and decision.rule == "lcg.event.response"
+    assert _greedy(low.game) == ("no",)
+    assert _greedy(high.game) == ("yes",)
+
+
 def test_greedy_games_with_decks_full_of_events() -> None:
     played: set[str] = set()
     for seed in range(1, 13):

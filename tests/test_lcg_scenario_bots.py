@@ -639,6 +639,31 @@ def test_the_galadhrims_greeting_keeps_a_hill_troll_in_the_staging_area() -> Non
     assert not played(25)
 
 
+def test_the_galadhrims_greeting_is_played_at_anduin_passage_before_evil_storm_hurts() -> None:
+    """At Anduin Passage (no engagement checks: the Hill Troll in the staging area never
+    comes) the Greeting is played from 33 threat, before Evil Storm's 35 (1 damage to each
+    character) and the failed quests' threat; at 32 it is kept."""
+
+    def played(threat: int) -> bool:
+        run = _etl(
+            "lcg.planning.window",
+            "planning",
+            {
+                "p1.heroes": [{"card": "Éowyn", "resources": 3}, "Thalin", "Legolas"],
+                "p1.hand": ["The Galadhrim's Greeting"],
+                "staging": ["Hill Troll"],
+                "quest": [{"card": "Anduin Passage", "face": "B"}],
+            },
+            threat=threat,
+        )
+        window = _until(run, "lcg.planning.window")
+        choice = _greedy(run.game)
+        return any(o.card == run.uid("The Galadhrim's Greeting") and (o.id,) == choice for o in window.options)
+
+    assert played(33)
+    assert not played(32)
+
+
 def test_goblin_snipers_damage_goes_where_it_kills_nobody() -> None:
     """Goblin Sniper in the staging area at the end of the combat phase: 1 damage to a
     character of the player's choice (core-083). Éowyn, 1 hit point left, would die; the
@@ -656,6 +681,25 @@ def test_goblin_snipers_damage_goes_where_it_kills_nobody() -> None:
     _until(run, "core-083.forced")
     assert _greedy(run.game) != (str(run.uid("Éowyn")),)
     assert _greedy(run.game) in {(str(run.uid("Thalin")),), (str(run.uid("Legolas")),)}
+
+
+def test_goblin_snipers_damage_falls_on_an_ally_that_survives_it() -> None:
+    """Goblin Sniper's point each combat phase it waits in the staging area (core-083) goes to
+    a Veteran Axehand that survives it (2 hit points), not to a hero: a hero's hit points are
+    never healed in this deck, and Evil Storm and The Necromancer's Reach find him later."""
+    run = _etl(
+        "lcg.combat.enemy-attacks",
+        "combat",
+        {
+            "p1.heroes": ["Éowyn", "Thalin", "Dúnhere"],
+            "p1.allies": ["Veteran Axehand"],
+            "staging": ["Goblin Sniper", "Hill Troll"],
+            "quest": ["To the River..."],
+        },
+        threat=25,
+    )
+    _until(run, "core-083.forced")
+    assert _greedy(run.game) == (str(run.uid("Veteran Axehand")),)
 
 
 def test_a_hill_troll_that_can_die_this_round_is_engaged_by_choice() -> None:

@@ -1579,15 +1579,19 @@ def test_at_anduin_passage_the_quest_plan_meets_two_reveals() -> None:
 
 
 def _at_the_dreadnaught(
-    at: str, phase: str, zones: dict[str, Any], heroes: tuple[str, ...] = ("Aragorn", "Gimli", "Legolas")
+    at: str,
+    phase: str,
+    zones: dict[str, Any],
+    heroes: tuple[str, ...] = ("Aragorn", "Gimli", "Legolas"),
+    threat: int = 30,
 ) -> Run:
-    """``heroes`` (Aragorn, Gimli and Legolas) at 30 threat at stage 2 of The Hunt for the
-    Dreadnaught (Destroy the Dreadnaught, side B)."""
+    """``heroes`` (Aragorn, Gimli and Legolas) at ``threat`` (30) at stage 2 of The Hunt for
+    the Dreadnaught (Destroy the Dreadnaught, side B)."""
     zones = {"quest": [{"card": "Destroy the Dreadnaught", "face": "B"}], **zones}
     return Run(
         {
             "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [list(heroes)]},
-            "position": {"at": at, "phase": phase, "threat": {"p1": 30}, "zones": zones},
+            "position": {"at": at, "phase": phase, "threat": {"p1": threat}, "zones": zones},
         }
     )
 
@@ -2075,6 +2079,30 @@ def test_the_quest_keeps_back_the_attackers_that_kill_the_flips_guard() -> None:
     commit = _until(run, "lcg.quest.commit")
     assert _greedy(run.game) == ()
     run.game.answer(commit.seat, commit.id, ())
+    _until(run, "lcg.quest.commit")
+    assert run.uid("Varjax") in cast(LcgState, run.game.state).zone("victory")
+
+
+def test_the_flips_guard_is_killed_though_a_failed_quest_costs_dear_at_40_threat() -> None:
+    """As above, at 40 threat with Tolfalas Landing in the staging area too (7 threat to
+    quest against): the heroes stay back all the same, only Pride of Lebennin quests, and
+    Varjax dies in the combat. With the guard's kill priced at ``KILL`` + 10 the three heroes
+    quested with the ship, the dearer threat a failed quest raises above 40 outweighing it."""
+    run = _at_the_dreadnaught(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "staging": [{"card": "Dreadnaught", "face": "B", "damage": 10}, "Mouths of Anduin", "Tolfalas Landing"],
+            "p1.engaged": ["Varjax"],
+            "p1.allies": ["Pride of Lebennin", "Veteran Axehand", "Son of Arnor"],
+            "encounter.deck": ["Mouths of Anduin"] * 3,
+        },
+        threat=40,
+    )
+    commit = _until(run, "lcg.quest.commit")
+    choice = _greedy(run.game)
+    assert choice == (str(run.uid("Pride of Lebennin")),)
+    run.game.answer(commit.seat, commit.id, choice)
     _until(run, "lcg.quest.commit")
     assert run.uid("Varjax") in cast(LcgState, run.game.state).zone("victory")
 

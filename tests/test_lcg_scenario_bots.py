@@ -1623,15 +1623,19 @@ def test_at_anduin_passage_the_quest_plan_meets_two_reveals() -> None:
 
 
 def _at_the_dreadnaught(
-    at: str, phase: str, zones: dict[str, Any], heroes: tuple[str, ...] = ("Aragorn", "Gimli", "Legolas")
+    at: str,
+    phase: str,
+    zones: dict[str, Any],
+    heroes: tuple[str, ...] = ("Aragorn", "Gimli", "Legolas"),
+    threat: int = 30,
 ) -> Run:
-    """``heroes`` (Aragorn, Gimli and Legolas) at 30 threat at stage 2 of The Hunt for the
-    Dreadnaught (Destroy the Dreadnaught, side B)."""
+    """``heroes`` (Aragorn, Gimli and Legolas) at ``threat`` (30) at stage 2 of The Hunt for
+    the Dreadnaught (Destroy the Dreadnaught, side B)."""
     zones = {"quest": [{"card": "Destroy the Dreadnaught", "face": "B"}], **zones}
     return Run(
         {
             "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [list(heroes)]},
-            "position": {"at": at, "phase": phase, "threat": {"p1": 30}, "zones": zones},
+            "position": {"at": at, "phase": phase, "threat": {"p1": threat}, "zones": zones},
         }
     )
 
@@ -2098,6 +2102,75 @@ def test_the_quest_keeps_back_the_attackers_that_kill_a_guard_and_then_the_dread
     )
     _until(run, "lcg.quest.commit")
     assert set(_greedy(run.game)) <= {str(run.uid("Pride of Lebennin"))}
+
+
+def test_the_quest_keeps_back_the_attackers_that_kill_the_flips_guard() -> None:
+    """The Damaged Dreadnaught with 5 hit points left and Varjax guarding it (thftd-019: its
+    engaged player may not attack the Dreadnaught). The three heroes (8 attack) and the two
+    allies (4) kill it if none of them quests (9 through its 3 defense and 6 hit points, an
+    ally given up to its 7 attack), and the greedy bot won half the flipped games whose guard
+    died against 2 % of the others: nobody quests, whatever threat the failed quest raises,
+    and Varjax is in the victory display by the next round's quest. Priced as any other
+    kill, the three heroes quested and the allies alone could not kill it."""
+    run = _at_the_dreadnaught(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "staging": [{"card": "Dreadnaught", "face": "B", "damage": 10}, "Mouths of Anduin"],
+            "p1.engaged": ["Varjax"],
+            "p1.allies": ["Pride of Lebennin", "Veteran Axehand", "Son of Arnor"],
+            "encounter.deck": ["Mouths of Anduin"] * 3,
+        },
+    )
+    commit = _until(run, "lcg.quest.commit")
+    assert _greedy(run.game) == ()
+    run.game.answer(commit.seat, commit.id, ())
+    _until(run, "lcg.quest.commit")
+    assert run.uid("Varjax") in cast(LcgState, run.game.state).zone("victory")
+
+
+def test_the_flips_guard_is_killed_though_a_failed_quest_costs_dear_at_40_threat() -> None:
+    """As above, at 40 threat with Tolfalas Landing in the staging area too (7 threat to
+    quest against): the heroes stay back all the same, only Pride of Lebennin quests, and
+    Varjax dies in the combat. With the guard's kill priced at ``KILL`` + 10 the three heroes
+    quested with the ship, the dearer threat a failed quest raises above 40 outweighing it."""
+    run = _at_the_dreadnaught(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "staging": [{"card": "Dreadnaught", "face": "B", "damage": 10}, "Mouths of Anduin", "Tolfalas Landing"],
+            "p1.engaged": ["Varjax"],
+            "p1.allies": ["Pride of Lebennin", "Veteran Axehand", "Son of Arnor"],
+            "encounter.deck": ["Mouths of Anduin"] * 3,
+        },
+        threat=40,
+    )
+    commit = _until(run, "lcg.quest.commit")
+    choice = _greedy(run.game)
+    assert choice == (str(run.uid("Pride of Lebennin")),)
+    run.game.answer(commit.seat, commit.id, choice)
+    _until(run, "lcg.quest.commit")
+    assert run.uid("Varjax") in cast(LcgState, run.game.state).zone("victory")
+
+
+def test_ophidian_is_no_kill_for_the_quest_to_keep_attackers_back_for() -> None:
+    """Ophidian (thftd-018: 1 defense, 8 hit points) guards the Dreadnaught as Varjax does,
+    but no more than 1 character can attack it each round: the 12 attack of the heroes and
+    allies never kill it together, so the plan does not keep them all back from the quest
+    for that kill (priced as one, nobody quested and the failed quest raised the threat for
+    nothing)."""
+    run = _at_the_dreadnaught(
+        "lcg.quest.commit",
+        "quest",
+        {
+            "staging": [{"card": "Dreadnaught", "face": "B", "damage": 10}, "Mouths of Anduin"],
+            "p1.engaged": ["Ophidian"],
+            "p1.allies": ["Pride of Lebennin", "Veteran Axehand", "Son of Arnor"],
+            "encounter.deck": ["Mouths of Anduin"] * 3,
+        },
+    )
+    _until(run, "lcg.quest.commit")
+    assert _greedy(run.game) != ()
 
 
 def test_eowyn_gives_no_card_for_progress_the_anduin_stage_cannot_take() -> None:

@@ -27,7 +27,7 @@ from domain.lcg.cards.hunt_for_the_dreadnaught import (
 )
 from domain.lcg.cards.the_lonely_mountain import A_BARE_PATCH, SMAUG_THE_GOLDEN, SMAUG_THE_MAGNIFICENT
 from domain.lcg.rules.burgle import THE_LONELY_MOUNTAIN
-from domain.lcg.scenarios import SCENARIOS, load
+from domain.lcg.scenarios import SCENARIOS, Scenario, load
 from projections.lcg import CardView, TableView
 
 
@@ -86,15 +86,31 @@ def _codes(view: TableView) -> set[str]:
     return {q.code for q in (view.quest,) if q is not None}
 
 
+_DECKS: Final[dict[str, tuple[Scenario, int, Counter[str]]]] = {}
+"""Each scenario's standard encounter deck less ``OUTSIDE_THE_DECK``, by key, with the
+scenario and the size of ``CARDS`` it was reckoned from: ``Scenario.encounter_deck`` reads
+every registered card (~340,000 instructions a call compiled, callgrind), and the greedy bot
+asks for the composition two or three times a decision."""
+
+
+def _deck(found: Scenario) -> Counter[str]:
+    """``found``'s standard encounter deck less the cards outside it (never changed)."""
+    kept = _DECKS.get(found.key)
+    if kept is None or kept[0] is not found or kept[1] != len(CARDS):
+        base = Counter(code for code in found.encounter_deck("standard") if code not in OUTSIDE_THE_DECK)
+        kept = _DECKS[found.key] = (found, len(CARDS), base)
+    return kept[2]
+
+
 def composition(view: TableView) -> Counter[str] | None:
     """The encounter cards (by code) the seat cannot see, as a multiset; None when the quest
     is not one a scenario knows."""
     load()
     quests = _codes(view)
-    found = next((s for s in SCENARIOS.values() if quests & set(s.quest)), None)
+    found = next((s for s in SCENARIOS.values() if any(q in s.quest for q in quests)), None)
     if found is None:
         return None
-    left = Counter(code for code in found.encounter_deck("standard") if code not in OUTSIDE_THE_DECK)
+    deck = _deck(found)
     seen: dict[int, str] = {}
 
     def mark(card: CardView) -> None:
@@ -110,14 +126,25 @@ def composition(view: TableView) -> Counter[str] | None:
     for player in view.players:
         for card in (*player.heroes, *player.allies, *player.engaged):
             mark(card)
-    left.subtract(Counter(code for code in seen.values() if code in left))
-    return +left
+    # the deck less the cards seen, those left in the deck's order: what ``Counter.subtract``
+    # and ``+`` gave, without their interpreted loops
+    out: dict[str, int] = {}
+    for code in seen.values():
+        if code in deck:
+            out[code] = out.get(code, 0) + 1
+    left: Counter[str] = Counter()
+    for code, n in deck.items():
+        n -= out.get(code, 0)
+        if n > 0:
+            left[code] = n
+    return left
 
 
-def reveals(view: TableView) -> list[Reveal] | None:
+def reveals(view: TableView, known: Counter[str] | None = None) -> list[Reveal] | None:
     """The distribution of the next card revealed, grouped by what it does to a round's plan;
-    None when the encounter deck's composition is unknown or empty."""
-    left = composition(view)
+    None when the encounter deck's composition is unknown or empty. ``known``: the view's
+    ``composition``, when the caller has it."""
+    left = composition(view) if known is None else known
     total = sum(left.values()) if left else 0
     if not left or total == 0:
         return None
@@ -187,22 +214,34 @@ Forest Spider's 2 only wounds)."""
 MIRKWOOD_ENCOUNTER: Final = "passage-through-mirkwood"
 
 
-def shadow_odds(view: TableView) -> tuple[Shadow, ...]:
+def shadow_odds(view: TableView, known: Counter[str] | None = None) -> tuple[Shadow, ...]:
     """The distribution of a face-down shadow card's effect, grouped by effect, when the
     quest is Passage through Mirkwood's (the only scenario ``SHADOW_EFFECTS`` reads); empty
-    otherwise (the planner then adds a flat margin to every attack)."""
+    otherwise (the planner then adds a flat margin to every attack). ``known``: the view's
+    ``composition``, when the caller has it."""
     load()
     quests = _codes(view)
-    if not quests & set(SCENARIOS[MIRKWOOD_ENCOUNTER].quest):
+    if not any(q in SCENARIOS[MIRKWOOD_ENCOUNTER].quest for q in quests):
         return ()
-    left = composition(view)
+    left = composition(view) if known is None else known
     total = sum(left.values()) if left else 0
     if not left or total == 0:
         return ()
-    grouped: Counter[Shadow] = Counter()
+    # grouped by the effect's code ("" for no effect: every other card's), in the order each
+    # effect is first met: ``SHADOW_EFFECTS``' effects differ from each other and from none,
+    # so this is grouping by effect without a Shadow made and hashed for every card
+    grouped: dict[str, int] = {}
     for code, n in left.items():
-        grouped[SHADOW_EFFECTS.get(code, Shadow(1.0))] += n
-    return tuple(
-        Shadow(n / total, s.attack, s.undefended_attack, s.threat, s.undefended_threat, s.each, s.undefended_each)
-        for s, n in sorted(grouped.items(), key=lambda g: -g[1])
-    )
+        key = code if code in SHADOW_EFFECTS else ""
+        grouped[key] = grouped.get(key, 0) + n
+    out = []
+    for key, n in sorted(grouped.items(), key=lambda g: -g[1]):
+        s = SHADOW_EFFECTS.get(key, _NO_EFFECT)
+        out.append(
+            Shadow(n / total, s.attack, s.undefended_attack, s.threat, s.undefended_threat, s.each, s.undefended_each)
+        )
+    return tuple(out)
+
+
+_NO_EFFECT: Final = Shadow(1.0)
+"""The shadow effect of a card not in ``SHADOW_EFFECTS``: none."""

@@ -25,7 +25,7 @@ import msgspec
 
 from bots import View, lcg_burgle, lcg_hobbit, lcg_plans, lcg_quest, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
-from bots.lcg_encounter import reveals, shadow_odds
+from bots.lcg_encounter import composition, reveals, shadow_odds
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
@@ -658,7 +658,9 @@ class GreedyBot:
         enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
         ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))
         staged = sum(c.threat or 0 for c in view.staging)
-        known = reveals(view)
+        # the encounter deck's composition read once for the reveals and the shadow cards
+        deck = composition(view)
+        known = reveals(view, deck)
         extra = lcg_plans.extra_reveals(view)
         if known is None:
             share = -(-(staged + EXPECTED_THREAT_PER_REVEAL * (players + extra)) // players)
@@ -704,7 +706,7 @@ class GreedyBot:
             location_left=_location_left(view),
             planned=lcg_plans.plans_defence(view, me),
             cancelled=_feints(me),
-            shadows=shadow_odds(view),
+            shadows=shadow_odds(view, deck),
             characters=(*me.heroes, *me.allies),
             unseen=tuple(sorted(unseen.items())),
         )

@@ -162,6 +162,61 @@ class Round:
     the rounds the threat's refresh point would not yet have (``_early_engagement``)."""
 
 
+_ROUND_FIELDS: Final = (
+    "threat",
+    "staging",
+    "enemies",
+    "heroes",
+    "ships",
+    "per_quester",
+    "reveals",
+    "reveal_share",
+    "optional",
+    "useful",
+    "location_left",
+    "cancelled",
+    "planned",
+    "success_cost",
+    "shadows",
+    "waiting",
+    "arriving",
+    "advance",
+    "characters",
+    "unseen",
+)
+"""``Round``'s fields in order, as :func:`_fighting` copies them."""
+if tuple(f.name for f in dataclasses.fields(Round)) != _ROUND_FIELDS:
+    raise RuntimeError("bots/lcg_quest.py's Round fields changed: update _fighting")
+
+
+def _fighting(plan: Round, enemies: tuple[CardView, ...]) -> Round:
+    """``dataclasses.replace(plan, enemies=enemies)``, by the constructor: ``replace`` is
+    interpreted (it reads the fields and calls the class by keyword), and a commit builds a
+    round for each combat its reveals bring."""
+    return Round(
+        plan.threat,
+        plan.staging,
+        enemies,
+        plan.heroes,
+        plan.ships,
+        plan.per_quester,
+        plan.reveals,
+        plan.reveal_share,
+        plan.optional,
+        plan.useful,
+        plan.location_left,
+        plan.cancelled,
+        plan.planned,
+        plan.success_cost,
+        plan.shadows,
+        plan.waiting,
+        plan.arriving,
+        plan.advance,
+        plan.characters,
+        plan.unseen,
+    )
+
+
 def _left(card: CardView) -> int:
     # in an epic group the hit points shown are a global value, the other groups' damage counted in it
     return (card.hit_points or 0) - card.damage - card.other_groups
@@ -188,6 +243,38 @@ def _wound(card: CardView, damage: int) -> float:
     return damage * HERO_DAMAGE + sum(NEAR_DEATH / n for n in range(left - damage, left))
 
 
+class _Memo:
+    """``_wound`` and ``_splash`` of one ``commit`` call (or one ``_best_defence``), each
+    worked out once: the prices of defending and of undefended attacks read each character's
+    stats for every shadow kind and every other character for a splash (Hummerhorns'), some
+    twenty thousand ``_wound`` calls a rollout where a few hundred differ. Its cards are
+    alive while it prices, so their identities stand for them; ``characters`` are the ones
+    every splash it prices is dealt to."""
+
+    def __init__(self, characters: Sequence[CardView]) -> None:
+        self.characters = characters
+        self.wounds: dict[tuple[int, int], float] = {}
+        self.splashes: dict[tuple[int, int], float] = {}
+
+    def wound(self, card: CardView, damage: int) -> float:
+        """``_wound(card, damage)``."""
+        key = (id(card), damage)
+        found = self.wounds.get(key)
+        if found is None:
+            found = self.wounds[key] = _wound(card, damage)
+        return found
+
+    def splash(self, hit: CardView, damage: int) -> float:
+        """``_splash(hit, damage, self.characters)``, its wounds summed in the same order."""
+        if damage <= 0:
+            return 0.0
+        key = (hit.uid, damage)
+        found = self.splashes.get(key)
+        if found is None:
+            found = self.splashes[key] = sum(self.wound(c, damage) for c in self.characters if c.uid != hit.uid)
+        return found
+
+
 def _splash(hit: CardView, damage: int, characters: Sequence[CardView]) -> float:
     """What ``damage`` dealt to each of ``characters`` but ``hit`` costs (a shadow card that
     deals damage to each character the defending player controls: Hummerhorns')."""
@@ -196,22 +283,35 @@ def _splash(hit: CardView, damage: int, characters: Sequence[CardView]) -> float
     return sum(_wound(c, damage) for c in characters if c.uid != hit.uid)
 
 
-def _defended(card: CardView, attack: int, shadows: Sequence[Shadow], characters: Sequence[CardView] = ()) -> float:
+def _defended(
+    card: CardView,
+    attack: int,
+    shadows: Sequence[Shadow],
+    characters: Sequence[CardView] = (),
+    memo: _Memo | None = None,
+) -> float:
     """What ``card`` defending an attack of ``attack`` (its shadow card not counted) costs:
     the damage past its defense, a flat ``SHADOW`` added, or over what the shadow card may
     add to the attack, the threat it may raise and the damage it may deal to the seat's
-    other ``characters``."""
+    other ``characters``; ``memo``: the wounds and splashes worked out already (its
+    characters ``characters``)."""
+    if memo is None:
+        memo = _Memo(characters)
     if not shadows:
-        return _wound(card, attack + SHADOW - (card.defense or 0))
+        return memo.wound(card, attack + SHADOW - (card.defense or 0))
     return sum(
-        s.chance
-        * (_wound(card, attack + s.attack - (card.defense or 0)) + s.threat + _splash(card, s.each, characters))
+        s.chance * (memo.wound(card, attack + s.attack - (card.defense or 0)) + s.threat + memo.splash(card, s.each))
         for s in shadows
     )
 
 
 def _undefended(
-    hero: CardView, before: int, attack: int, shadows: Sequence[Shadow], characters: Sequence[CardView] = ()
+    hero: CardView,
+    before: int,
+    attack: int,
+    shadows: Sequence[Shadow],
+    characters: Sequence[CardView] = (),
+    memo: _Memo | None = None,
 ) -> float:
     """What an undefended attack of ``attack`` (its shadow card not counted) adds to the cost
     when it hits ``hero``, dealt ``before`` damage already this combat: with the shadow
@@ -221,16 +321,18 @@ def _undefended(
     hero costs 2 points of damage, but with Dol Guldur Orcs' shadow (+3 undefended, 3 of
     Passage through Mirkwood's 36 encounter cards) it kills him; Hummerhorns' shadow (2
     damage to each character when undefended) kills every other hero and ally left at 2 hit
-    points, which the price of the one hit missed."""
+    points, which the price of the one hit missed. ``memo`` as ``_defended``'s."""
+    if memo is None:
+        memo = _Memo(characters)
     if not shadows:
-        return _wound(hero, before + attack + SHADOW) - _wound(hero, before) + UNDEFENDED_SHADOW
+        return memo.wound(hero, before + attack + SHADOW) - memo.wound(hero, before) + UNDEFENDED_SHADOW
     return sum(
         s.chance
         * (
-            _wound(hero, before + attack + s.undefended_attack)
-            - _wound(hero, before)
+            memo.wound(hero, before + attack + s.undefended_attack)
+            - memo.wound(hero, before)
             + s.undefended_threat
-            + _splash(hero, s.undefended_each, characters)
+            + memo.splash(hero, s.undefended_each)
         )
         for s in shadows
     )
@@ -257,16 +359,12 @@ shadow cards again and again."""
 
 
 def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> float:
-    """The cost of the combat with ``ready`` characters left to defend and attack."""
-    # a must-die enemy's kill decides who defends: the greedy reckoning below gave its attack
-    # to Gandalf (who survives it) and left too little attack to kill a Hill Troll
-    if plan.planned or any(e.name in MUST_DIE for e in plan.enemies):
-        attacks = [
-            e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)
-        ]
+    """The cost of the combat with ``ready`` characters left to defend and attack: by its
+    cheapest plan (``_planned_path``), else (or with too many plans to price) ``_reckoned``."""
+    if _planned_path(plan):
         planned = _best_defence(
             ready,
-            attacks,
+            _priced_attacks(plan),
             plan.enemies,
             plan.heroes,
             limit=PRICED_PLANS,
@@ -276,6 +374,41 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         )
         if planned is not None:
             return planned[0]
+    return _reckoned(ready, plan)
+
+
+def _planned_path(plan: Round) -> bool:
+    """Whether ``_fight`` prices ``plan``'s combat by its cheapest plan (``_best_defence``)."""
+    # a must-die enemy's kill decides who defends: the greedy reckoning below gave its attack
+    # to Gandalf (who survives it) and left too little attack to kill a Hill Troll
+    return plan.planned or any(e.name in MUST_DIE for e in plan.enemies)
+
+
+def _priced_attacks(plan: Round) -> list[CardView]:
+    """The attacks of ``plan``'s combat that a cheapest plan meets: all but those cancelled."""
+    return [e for n, e in enumerate(plan.enemies) if not (n < plan.cancelled and (e.attack or 0) >= CANCELLED_ATTACK)]
+
+
+def _kill_needs(engaged: Sequence[CardView]) -> list[tuple[int, float]]:
+    """What killing each of ``engaged`` takes, fewest first, and what its kill is worth
+    besides ``KILL`` (``_Assignments.needs``)."""
+    return [
+        (_left(e) + (e.defense or 0), MUST_DIE_KILL if e.name in MUST_DIE else 0.0)
+        for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))
+    ]
+
+
+def _herald(card: CardView) -> bool:
+    """Whether ``card`` taking part in a kill places progress (``PROGRESS_ON_KILL``)."""
+    return card.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in card.attachments)
+
+
+def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> float:
+    """``_fight``'s greedy reckoning: each attack met by the cheapest of the ``ready``
+    characters or left to the hero it hurts least, the ones left ready killing what they can
+    (``memo``: the wounds of ``plan.characters`` worked out already)."""
+    if memo is None:
+        memo = _Memo(plan.characters)
     free = list(ready)
     cost = 0.0
     # the damage undefended ship-enemy attacks put on each ship, counted in the next one's
@@ -288,9 +421,9 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         hit = plan.ships if on_ship else plan.heroes
         prices = [
             (
-                _undefended(h, sunk.get(h.uid, 0), attack, plan.shadows, plan.characters)
+                _undefended(h, sunk.get(h.uid, 0), attack, plan.shadows, plan.characters, memo)
                 if plan.shadows
-                else _wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - _wound(h, sunk.get(h.uid, 0)),
+                else memo.wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - memo.wound(h, sunk.get(h.uid, 0)),
                 h,
             )
             for h in hit
@@ -303,7 +436,7 @@ def _fight(ready: list[CardView], plan: Round, wounds: Wounds | None = None) -> 
         for card in free:
             if not _can_defend(card, enemy):
                 continue
-            price = _defended(card, attack, plan.shadows, plan.characters)
+            price = _defended(card, attack, plan.shadows, plan.characters, memo)
             if price < best[0]:
                 best = (price, card)
         cost += best[0]
@@ -527,6 +660,27 @@ class _Plans:
         self.fights: dict[int, float] = {}
         self.wounds: Wounds = {}
         self.weakened: dict[int, int] = {}
+        # What ``_best_defence`` would read again for every combat and set of characters left
+        # ready (a few hundred of each a commit): the characters that can defend (not ships),
+        # each one's attack and whether its kill places progress, the heroes' hit points, each
+        # character's price defending each attack; and for each combat (``_specs``) its
+        # attacks and kill needs; for each set of characters that can defend (``_ables``)
+        # their uids, attacks and repeats. ``_planned`` walks the same assignments with them.
+        self.landed = sum(1 << j for j in range(n) if not is_ship(ready[j]))
+        self.uids = uids
+        self.attacks = [c.attack or 0 for c in ready]
+        self.heralds = [_herald(c) for c in ready]
+        hero_uids = [h.uid for h in plan.heroes]
+        self.lasting = [(h, hero_uids.index(h.uid), _left(h)) for h in plan.heroes]
+        self.covers: dict[int, float] = {}
+        self.memo = _Memo(plan.characters)
+        self.spots: dict[int, float] = {}
+        self.joined: dict[int, tuple[CardView, ...]] = {}
+        """The enemies of each reveal's combat, by slot (reveal and round, ``_outlook``)."""
+        self.bare: dict[int, int] = {}
+        """The number of each slot's combat when the quest brings no enemy more."""
+        self.specs: dict[int, tuple[list[int], list[tuple[int, float]]] | None] = {}
+        self.ables: dict[int, tuple[list[int], list[int], list[int], list[tuple[int, int]], list[int]]] = {}
 
     def price(self, chosen: Sequence[int]) -> float:
         """The cost of committing the characters at positions ``chosen`` (in their order)."""
@@ -610,22 +764,41 @@ class _Plans:
         found = self.outlooks.get(key)
         if found is None:
             plan = self.rounds[n]
+            slot = (k + 1) * len(self.rounds) + n
             if k < 0:
                 drawn = _engaged_by_failure(willpower, plan, 0.0)
                 coming = (*drawn, *_arrived(willpower, plan, 0.0))
-                found = (_quest(willpower, plan), _engagement_harm(drawn, plan), self._combat(n, plan.enemies, coming))
+                found = (
+                    _quest(willpower, plan),
+                    _engagement_harm(drawn, plan),
+                    self._slot_combat(slot, n, plan.enemies, coming),
+                )
             else:
                 reveal = self.reveals[k]
-                fight = _joined(plan.enemies, [reveal.enemy] if reveal.enemy is not None else [])
+                fight = self.joined.get(slot)
+                if fight is None:
+                    fight = self.joined[slot] = _joined(
+                        plan.enemies, [reveal.enemy] if reveal.enemy is not None else []
+                    )
                 revealed = reveal.threat * plan.reveal_share
                 drawn = _engaged_by_failure(willpower, plan, revealed)
                 coming = (*drawn, *_arrived(willpower, plan, revealed))
                 found = (
                     _quest(willpower, plan, revealed),
                     _engagement_harm(drawn, plan),
-                    self._combat(n, fight, coming),
+                    self._slot_combat(slot, n, fight, coming),
                 )
             self.outlooks[key] = found
+        return found
+
+    def _slot_combat(self, slot: int, n: int, enemies: tuple[CardView, ...], coming: Sequence[CardView]) -> int:
+        """``_combat`` of ``slot``'s ``enemies`` (the same each time) and ``coming``: kept
+        by slot when nothing comes, as for most willpower totals (no enemies sorted, no key made)."""
+        if coming:
+            return self._combat(n, enemies, coming)
+        found = self.bare.get(slot)
+        if found is None:
+            found = self.bare[slot] = self._combat(n, enemies, coming)
         return found
 
     def _combat(self, n: int, enemies: tuple[CardView, ...], coming: Sequence[CardView]) -> int:
@@ -633,12 +806,12 @@ class _Plans:
         (``_with``), by the enemies' identities in their order: the rounds of one commit
         differ in nothing else ``_fight`` reads, and each combat's round is built once."""
         enemies = _joined(enemies, coming)
-        key = tuple(map(id, enemies))
+        key = tuple([id(e) for e in enemies])
         found = self.combat_keys.get(key)
         if found is None:
             plan = self.rounds[n]
             found = self.combat_keys[key] = len(self.combats)
-            self.combats.append(plan if enemies is plan.enemies else dataclasses.replace(plan, enemies=enemies))
+            self.combats.append(plan if enemies is plan.enemies else _fighting(plan, enemies))
         return found
 
     def _fought(self, left: int, combat: int) -> float:
@@ -646,9 +819,82 @@ class _Plans:
         key = combat << self.size | left
         cost = self.fights.get(key)
         if cost is None:
-            ready = [c for j, c in enumerate(self.cards) if left >> j & 1]
-            cost = self.fights[key] = _fight(ready, self.combats[combat], self.wounds)
+            found = self._planned(left, combat)
+            if found is None:
+                ready = [c for j, c in enumerate(self.cards) if left >> j & 1]
+                found = _reckoned(ready, self.combats[combat], self.memo)
+            cost = self.fights[key] = found
         return cost
+
+    def _spec(self, combat: int) -> tuple[list[int], list[tuple[int, float]]] | None:
+        """Combat ``combat``'s attacks (their attack values) and kill needs, when ``_fight``
+        prices it by its cheapest plan; None when it reckons it greedily."""
+        if combat in self.specs:
+            return self.specs[combat]
+        plan = self.combats[combat]
+        spec = None
+        if _planned_path(plan):
+            spec = ([e.attack or 0 for e in _priced_attacks(plan)], _kill_needs(plan.enemies))
+        self.specs[combat] = spec
+        return spec
+
+    def _able(self, able: int) -> tuple[list[int], list[int], list[int], list[tuple[int, int]], list[int]]:
+        """The characters at the positions ``able`` (a bitmask), as ``_best_defence`` reads
+        them: their positions, each one's repeats among them (a bitmask of their order), their
+        uids, uids and attacks, and the uids of those whose kill places progress."""
+        found = self.ables.get(able)
+        if found is None:
+            positions = [j for j in range(self.size) if able >> j & 1]
+            uids = [self.uids[j] for j in positions]
+            twins = [sum(1 << k for k, other in enumerate(uids) if other == uid) for uid in uids]
+            powers = [(self.uids[j], self.attacks[j]) for j in positions]
+            heralds = [self.uids[j] for j in positions if self.heralds[j]]
+            found = self.ables[able] = (positions, twins, uids, powers, heralds)
+        return found
+
+    def _planned(self, left: int, combat: int) -> float | None:
+        """``_best_defence``'s cost of combat ``combat`` with the characters ``left`` ready
+        (all of them may defend, ``PRICED_PLANS`` at most), from what this commit read once;
+        None when ``_fight`` reckons it greedily."""
+        spec = self._spec(combat)
+        if spec is None:
+            return None
+        hits, needs = spec
+        positions, twins, able_uids, powers, heralds = self._able(left & self.landed)
+        if (len(positions) + 1) ** len(hits) > PRICED_PLANS:
+            return None
+        plan = self.plan
+        cover: list[list[float]] = []
+        for attack in hits:
+            row: list[float] = []
+            for j in positions:
+                met = attack << self.size | j
+                price = self.covers.get(met)
+                if price is None:
+                    price = self.covers[met] = _defended(
+                        self.cards[j], attack, plan.shadows, plan.characters, self.memo
+                    )
+                row.append(price)
+            cover.append(row)
+        walk = _Assignments(
+            hits,
+            cover,
+            twins,
+            self.lasting,
+            plan.shadows,
+            self.wounds,
+            able_uids,
+            powers,
+            heralds,
+            needs,
+            plan.characters,
+            self.memo,
+            self.spots,
+        )
+        walk.walk(0, 0, 0, 0.0, [0] * len(self.lasting), -1)
+        if not walk.found:
+            return None
+        return walk.best
 
 
 def commit(
@@ -747,6 +993,7 @@ def _best_defence(
     if wounds is None:
         wounds = {}
     seen = id(shadows)
+    memo = _Memo(characters)
     cover: list[list[float]] = []
     for attack in hits:
         row: list[float] = []
@@ -754,7 +1001,7 @@ def _best_defence(
             met = (-1, id(c), attack, seen)
             price = wounds.get(met)
             if price is None:
-                price = wounds[met] = _defended(c, attack, shadows, characters)
+                price = wounds[met] = _defended(c, attack, shadows, characters, memo)
             row.append(price)
         cover.append(row)
     able_uids = [c.uid for c in able]
@@ -772,12 +1019,11 @@ def _best_defence(
         wounds,
         able_uids,
         [(c.uid, c.attack or 0) for c in ready],
-        [c.uid for c in ready if c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments)],
-        [
-            (_left(e) + (e.defense or 0), MUST_DIE_KILL if e.name in MUST_DIE else 0.0)
-            for e in sorted(engaged, key=lambda e: _left(e) + (e.defense or 0))
-        ],
+        [c.uid for c in ready if _herald(c)],
+        _kill_needs(engaged),
         characters,
+        memo,
+        {},
     )
     walk.walk(0, 0, 0, 0.0, [0] * len(heroes), -1)
     if not walk.found:
@@ -805,6 +1051,8 @@ class _Assignments:
         heralds: list[int],
         needs: list[tuple[int, float]],
         characters: Sequence[CardView],
+        memo: _Memo,
+        spots: dict[int, float],
     ) -> None:
         self.hits = hits
         self.cover = cover
@@ -812,8 +1060,9 @@ class _Assignments:
         self.lasting = lasting
         """Each hero, the first position of its uid (where its damage is counted) and its hit points left."""
         self.span = max([1, *(left for _, _, left in lasting)])
-        self.spots: dict[int, float] = {}
-        """What an undefended attack costs on a hero, by attack, hero and the damage it took before."""
+        self.spots = spots
+        """What an undefended attack costs on a hero, by attack, hero and the damage it took
+        before: the same in every combat of a ``commit`` (its heroes and shadow cards are)."""
         self.shadows = shadows
         self.seen = id(shadows)
         self.mean = _mean_undefended(shadows)
@@ -824,6 +1073,7 @@ class _Assignments:
         self.needs = needs
         """What killing each engaged enemy takes, fewest first, and what its kill is worth besides ``KILL``."""
         self.characters = characters
+        self.memo = memo
         self.gains: dict[int, float] = {}
         """The kills of the characters left ready, by the defenders' bitmask."""
         self.found = False
@@ -850,14 +1100,18 @@ class _Assignments:
                 before = taken[group]
                 if before >= left:
                     continue
-                spot = (n * len(self.lasting) + m) * self.span + before
-                price = self.spots.get(spot)
+                # a key of each attack, hero and damage before (none for a negative one)
+                spot = (attack * len(self.lasting) + m) * self.span + before if attack >= 0 <= before else -1
+                price = self.spots.get(spot) if spot >= 0 else None
                 if price is None:
                     met = (id(h), before, attack, self.seen)
                     price = self.wounds.get(met)
                     if price is None:
-                        price = self.wounds[met] = _undefended(h, before, attack, self.shadows, self.characters)
-                    self.spots[spot] = price
+                        price = self.wounds[met] = _undefended(
+                            h, before, attack, self.shadows, self.characters, self.memo
+                        )
+                    if spot >= 0:
+                        self.spots[spot] = price
                 if hit < 0 or price < added:
                     hit, added = group, price
             if hit < 0:

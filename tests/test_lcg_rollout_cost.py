@@ -1,0 +1,135 @@
+"""What the greedy blueprint reads once per decision rather than again and again (a search's
+rollouts ask it a decision at a time, issue 27): the encounter deck of a scenario, and the
+per-commit facts of the quest plan's combats. Each check is on a real Passage through
+Mirkwood position, and the answers are the ones the plain reckoning gives."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from functools import partial
+from typing import Any, cast
+
+import pytest
+
+from bots import lcg_encounter, lcg_quest
+from bots.lcg_encounter import SHADOW_EFFECTS, Shadow, composition, reveals, shadow_odds
+from bots.lcg_greedy import GreedyBot
+from domain import build
+from domain.lcg.scenarios import Scenario
+from domain.lcg.state import LcgState
+from projections.lcg import CardView, TableView, view
+from tests.test_lcg_mirkwood_bots import MIRKWOOD, _encounter, _run
+from tests.test_lcg_quest_bots import _character, _enemy, _round
+
+pytestmark = pytest.mark.skipif(build.mode() != "pure", reason="patches module functions: pure Python only")
+
+
+def _position() -> LcgState:
+    """Flies and Spiders at threat 33: a Forest Spider engaged, Hummerhorns in the staging
+    area, Old Forest Road active, the quest to commit to."""
+    zones: dict[str, Any] = {
+        "quest": ["Flies and Spiders"],
+        "p1.engaged": ["Forest Spider"],
+        "staging": ["Hummerhorns"],
+        "active": ["Old Forest Road"],
+        "encounter.discard": _encounter(False)[:6],
+    }
+    return cast(LcgState, _run(zones, threat=33).game.state)
+
+
+def _plain_shadows(left: Counter[str]) -> tuple[Shadow, ...]:
+    """``shadow_odds`` as it grouped the cards: a Shadow made and counted for each."""
+    total = sum(left.values())
+    grouped: Counter[Shadow] = Counter()
+    for code, n in left.items():
+        grouped[SHADOW_EFFECTS.get(code, Shadow(1.0))] += n
+    return tuple(
+        Shadow(n / total, s.attack, s.undefended_attack, s.threat, s.undefended_threat, s.each, s.undefended_each)
+        for s, n in sorted(grouped.items(), key=lambda g: -g[1])
+    )
+
+
+def _plain_composition(table: TableView, deck: Counter[str]) -> Counter[str]:
+    """``composition`` as it reckoned the cards left: the deck less every card the seat sees."""
+    left = Counter(deck)
+    seen: dict[int, str] = {}
+
+    def mark(card: CardView) -> None:
+        seen[card.uid] = card.code
+        for other in (*card.attachments, *card.shadows):
+            mark(other)
+
+    for card in [*table.staging, *table.revealed, *table.encounter_discard, *table.victory, *table.set_aside]:
+        mark(card)
+    if table.active_location is not None:
+        mark(table.active_location)
+    for player in table.players:
+        for card in (*player.heroes, *player.allies, *player.engaged):
+            mark(card)
+    left.subtract(Counter(code for code in seen.values() if code in left))
+    return +left
+
+
+def test_the_encounter_deck_is_read_once_per_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every registered card was read for each composition, two or three a decision
+    table = view(_position(), "p1")
+    deck = Counter(
+        c
+        for c in Scenario.encounter_deck(lcg_encounter.SCENARIOS[MIRKWOOD], "standard")
+        if c not in lcg_encounter.OUTSIDE_THE_DECK
+    )
+    first = composition(table)
+    assert first is not None
+
+    def unread(self: Scenario, difficulty: str) -> list[str]:
+        raise AssertionError("the encounter deck read again")
+
+    monkeypatch.setattr(Scenario, "encounter_deck", unread)
+    again = composition(table)
+    plain = _plain_composition(table, deck)
+    assert list(again.items()) == list(first.items()) == list(plain.items())
+    assert sum(again.values()) < sum(deck.values())
+    assert shadow_odds(table) == shadow_odds(table, again) == _plain_shadows(again)
+    assert reveals(table) == reveals(table, again)
+
+
+def test_a_commit_prices_its_planned_combats_from_what_it_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the quest plan priced each combat by ``_best_defence``, which read the characters'
+    # stats, the heroes' hit points and the kill needs again for each of a few hundred
+    # combats a commit; the commit's own reckoning of them chooses the same
+    state = _position()
+    decision = state.pending
+    assert decision is not None and decision.rule == "lcg.quest.commit"
+    expected = GreedyBot(1).choose(decision, partial(view, state, decision.seat))
+    calls: list[int] = []
+    plain = lcg_quest._best_defence
+    wounds: Counter[tuple[int, int]] = Counter()
+    wound = lcg_quest._wound
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return plain(*args, **kwargs)
+
+    def wounded(card: CardView, damage: int) -> float:
+        wounds[id(card), damage] += 1
+        return wound(card, damage)
+
+    monkeypatch.setattr(lcg_quest, "_best_defence", counted)
+    monkeypatch.setattr(lcg_quest, "_wound", wounded)
+    assert GreedyBot(1).choose(decision, partial(view, state, decision.seat)) == expected
+    assert not calls
+    # each wound priced once for the commit's combats (``_Memo``; once more at most for the
+    # reveals' harms and an engagement's, which read their own): it was up to 20 times
+    assert wounds and max(wounds.values()) <= 2
+
+
+def test_a_round_rebuilt_for_a_combat_is_the_round_with_its_enemies() -> None:
+    # ``_fighting`` copies a Round field by field where ``dataclasses.replace`` read them
+    rng = random.Random(5)
+    for _ in range(200):
+        characters = [_character(rng, n, rng.choice(["hero", "ally"])) for n in range(rng.randint(0, 6))]
+        plan = _round(rng, characters)
+        enemies = tuple(_enemy(rng, 500 + n) for n in range(rng.randint(0, 3)))
+        assert lcg_quest._fighting(plan, enemies) == dataclasses.replace(plan, enemies=enemies)

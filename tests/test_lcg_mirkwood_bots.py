@@ -504,3 +504,68 @@ def test_a_webbed_hero_who_cannot_pay_to_ready_quests_only_if_he_readies_after()
     web = {"attachments": [{"card": "Caught in a Web", "on": "Aragorn"}]}
     assert _committed({"quest": ["Flies and Spiders"], "staging": ["Old Forest Road"]}) == {"Aragorn", "Gimli"}
     assert _committed({**web, "quest": ["Flies and Spiders"], "staging": ["Old Forest Road"]}) == {"Gimli"}
+
+
+def _plate_choices(staging: list[str]) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, int]]:
+    """A Citadel Plate and a Beorn in hand, 4 Tactics resources (Beorn costs 6): the greedy
+    bot's first play of the planning phase, the hero it attaches the plate to (when it plays
+    it), and the heroes' uids."""
+    run = Run(
+        {
+            "game": {"scenario": MIRKWOOD, "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "threat": {"p1": 36},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Aragorn", "resources": 1},
+                        {"card": "Gimli", "resources": 2},
+                        {"card": "Legolas", "resources": 2},
+                    ],
+                    "p1.hand": ["Citadel Plate", "Beorn"],
+                    "staging": staging,
+                    "quest": ["Flies and Spiders"],
+                },
+            },
+        }
+    )
+    game = run.game
+
+    def greedy() -> tuple[str, ...]:
+        state = cast(LcgState, game.state)
+        decision = state.pending
+        assert decision is not None
+        return tuple(GreedyBot(1).choose(decision, partial(view, state, decision.seat)))
+
+    heroes = {name: run.uid(name) for name in ("Aragorn", "Gimli", "Legolas")}
+    for _ in range(20):
+        decision = cast(LcgState, game.state).pending
+        assert decision is not None
+        if decision.rule == "lcg.planning.play-ally":
+            break
+        game.answer(decision.seat, decision.id, greedy())
+    play = cast(LcgState, game.state).pending
+    assert play is not None
+    chose = greedy()
+    played = next((o for o in play.options if o.id == chose[0] and o.card == run.uid("Citadel Plate")), None)
+    if played is None:
+        return chose, (), heroes
+    game.answer(play.seat, play.id, chose)
+    for _ in range(20):
+        decision = cast(LcgState, game.state).pending
+        assert decision is not None
+        if decision.about == run.uid("Citadel Plate"):
+            return ("plate",), greedy(), heroes
+        game.answer(decision.seat, decision.id, greedy())
+    return ("plate",), (), heroes
+
+
+def test_a_citadel_plate_goes_on_gimli_before_allies_while_hummerhorns_wait() -> None:
+    # Hummerhorns deal 5 damage to a hero as they engage (threat 40), which kills any hero of
+    # the deck; on Gimli the plate's 4 hit points let him live and his +1 attack a damage
+    # token turns the damage into attack. The plate used to wait behind the allies in hand
+    # (its resources saved for Beorn), and was in hand at 27 of 74 of their engagements.
+    chose, target, heroes = _plate_choices(["Hummerhorns", "Old Forest Road"])
+    assert chose == ("plate",)
+    assert target == (str(heroes["Gimli"]),)

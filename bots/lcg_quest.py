@@ -480,14 +480,23 @@ def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> 
     return cost
 
 
+CANCEL_AHEAD: Final = 12
+"""The threat a cancel of the Dreadnaught's attack is priced at beyond the present one: the
+4 threat stay on until the Dreadnaught flips two or three rounds on, when the threat decides
+the game (flipped games lost within a round or two at 44 or more), so they are priced as
+raised there; the quest then keeps the ship back to defend the attack of the Dreadnaught
+its progress brings. Swept 0/6/12/18 on Dreadnaught seeds 11401-12200: 34/35/41/40 of 800."""
+
+
 def _cancel_price(threat: int) -> float:
     """What cancelling the Dreadnaught's attack costs at ``threat``: its 4 threat
-    (thftd-005, ``CANCEL_COST``), as a failed quest's threat is priced (``_quest``); never
+    (thftd-005, ``CANCEL_COST``), as a failed quest's threat is priced (``_quest``) at the
+    threat expected when the Dreadnaught flips (``CANCEL_AHEAD``); never
     within a point of the 50 that eliminates (bots/lcg_ships.py ``cancel_dreadnaught`` does
     not cancel there)."""
     if threat + CANCEL_COST >= THREAT_LIMIT - 1:
         return math.inf
-    return _threat_price(threat, CANCEL_COST)
+    return _threat_price(threat + CANCEL_AHEAD, CANCEL_COST)
 
 
 CANCELLED_ATTACK: Final = 3

@@ -277,6 +277,31 @@ def test_the_ship_stays_back_from_the_quest_to_defend_an_engaged_ship_enemy() ->
     assert not ship_commits(["Slave Ship"])  # an undefended Slave Ship deals 7 to it
 
 
+def test_the_ship_stays_back_from_the_quest_that_brings_the_dreadnaught() -> None:
+    """Searching the High Seas (8 quest points) has 6 progress: this round's quest brings the
+    Dreadnaught, whose 7 attack falls on an exhausted ship unless 4 threat cancel it
+    (thftd-005). Those 4 threat are priced as raised when it flips (``CANCEL_AHEAD``), so a
+    hero quests and Pride of Lebennin stays ready to defend; priced at the present 32 threat
+    the ship quested alone and the attack was cancelled."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": 32},
+                "zones": {
+                    "quest": [{"card": "Searching the High Seas", "progress": 6}],
+                    "p1.allies": ["Pride of Lebennin"],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    committed = _greedy(run.game)
+    assert committed and str(run.uid("Pride of Lebennin")) not in committed
+
+
 def _dreadnaught_attacks(threat: int, ship: dict[str, Any]) -> Run:
     return Run(
         {
@@ -1305,11 +1330,12 @@ def test_the_ship_stays_back_when_the_quest_brings_the_dreadnaught() -> None:
 
 
 def test_the_ship_quests_when_the_dreadnaughts_attack_is_cancelled_for_less() -> None:
-    """At 25 threat, 4 threat cancels the Dreadnaught's attack (thftd-005) for less than the
-    damage it would deal Pride of Lebennin undefended: the quest plan prices its attack at
-    the cheaper of the two (``_cancel_price``), and the ship quests."""
+    """At 24 threat, 4 threat cancels the Dreadnaught's attack (thftd-005) for less than the
+    damage it would deal Pride of Lebennin undefended, even priced at the threat 12 higher
+    expected at its flip (``CANCEL_AHEAD``): the quest plan prices its attack at the cheaper
+    of the two (``_cancel_price``), and the ship quests."""
     engaged = {"p1.engaged": ["Dreadnaught"]}
-    assert _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 25, engaged)
+    assert _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 24, engaged)
 
 
 def test_a_ship_is_sunk_once() -> None:
@@ -1692,8 +1718,9 @@ def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -
     Dreadnaught's 4 defense whether or not a Fierce Marauder is engaged too, and the same
     characters quest either way. A plan that priced the Marauder's kill first kept every
     hero back from the quest for a kill the combat does not make, and let the staging area's
-    threat raise the player's. (At 30 threat Pride of Lebennin quests and the Dreadnaught's
-    attack is cancelled for 4 threat, cheaper than its damage on the ship undefended.)"""
+    threat raise the player's. (At 24 threat Pride of Lebennin quests and the Dreadnaught's
+    attack is cancelled for 4 threat, cheaper than its damage on the ship undefended even
+    priced at the flip's threat, ``CANCEL_AHEAD``.)"""
 
     def committed(engaged: list[str]) -> set[str]:
         run = _at_the_dreadnaught(
@@ -1705,6 +1732,7 @@ def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -
                 "staging": ["Mouths of Anduin"],
                 "encounter.deck": ["Mouths of Anduin"] * 3,
             },
+            threat=24,
         )
         _until(run, "lcg.quest.commit")
         state = cast(LcgState, run.game.state)

@@ -691,19 +691,17 @@ class GreedyBot:
             plan = Round(
                 me.threat, share_of, enemies, tuple(me.heroes), ships, lcg_burgle.golden_tax(view), mine, 1 / players
             )
+        # staged enemies, and those the reveal may bring, come to this seat by its threat only
+        # where engagement checks run and its threat is the highest
+        engages = lcg_plans.engagement_checks(view) and _last_to_engage(me, view)
         waiting = tuple(
             c
             for c in view.staging
-            if c.type == "enemy"
-            and c.engagement_cost is not None
-            and c not in coming
-            and lcg_plans.engagement_checks(view)
-            and _last_to_engage(me, view)
+            if engages and c.type == "enemy" and c.engagement_cost is not None and c not in coming
         )
-        # enemies the reveal may bring above the threat: as for ``waiting``, they count only
-        # where engagement checks run and this seat's threat is the highest, the one they go to
+        # enemies the reveal may bring above the threat, by engagement cost
         unseen: dict[int, float] = {}
-        if known is not None and lcg_plans.engagement_checks(view) and _last_to_engage(me, view):
+        if known is not None and engages:
             for r in known:
                 cost = r.enemy.engagement_cost if r.enemy is not None else None
                 if cost is not None and cost > me.threat:

@@ -475,7 +475,7 @@ def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> 
                 continue
             power -= need
             cost -= KILL + (MUST_DIE_KILL if enemy.name in MUST_DIE else 0.0)
-            if any(c.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in c.attachments) for c in free):
+            if any(_herald(c) for c in free):
                 cost -= PROGRESS_ON_KILL
     return cost
 

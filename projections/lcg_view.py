@@ -194,13 +194,7 @@ def _card(t: _Table, uid: Uid) -> CardView:
     f = _face(s, uid, card, code)
     on = t.attached.get(uid)
     if on is None:
-        if (
-            t.keep
-            and f.kind != _ENEMY
-            and card.attached_to is None
-            and uid not in t.modified
-            and table.text_of(code).stat is None
-        ):
+        if t.keep and card.attached_to is None and uid not in t.modified and table.text_of(code).stat is None:
             return _plain(uid, code, card, f)
         on = _NONE
     kind = f.kind
@@ -278,9 +272,10 @@ the card before it is given again)."""
 
 
 def _plain(uid: Uid, code: str, card: Card, f: _Face) -> CardView:
-    """``_card`` of a plain card in a rollout's view (``_Table.keep``): not an enemy (whose view
-    gets its shadows), with nothing attached to it and attached to nothing, no lasting
-    modifier on it and no text of its own that changes its stats. Such a view is its face
+    """``_card`` of a plain card in a rollout's view (``_Table.keep``; not an enemy with
+    shadows, whose view gets them: ``_enemy_view``): with nothing attached to it and attached
+    to nothing, no lasting modifier on it and no text of its own that changes its stats. Such
+    a view is its face
     (``f``: its code and side) and its tokens alone, its stats the printed ones; the view of
     the same card with the same face and tokens is the one built before, given again (not
     copied: a rollout's blueprint only reads its views). A search's rollouts build a view for
@@ -310,8 +305,11 @@ def _plain(uid: Uid, code: str, card: Card, f: _Face) -> CardView:
     hit_points: int | None = None
     threat: int | None = None
     quest_points: int | None = None
+    engagement_cost: int | None = None
     if kind == _CHARACTER:
         willpower, attack, defense, hit_points = f.printed
+    elif kind == _ENEMY:
+        attack, defense, threat, engagement_cost, hit_points = f.printed
     elif kind == _LOCATION:
         threat, quest_points = f.printed
     elif kind == _QUEST:
@@ -332,7 +330,7 @@ def _plain(uid: Uid, code: str, card: Card, f: _Face) -> CardView:
         defense,
         hit_points,
         threat,
-        None,
+        engagement_cost,
         quest_points,
         f.cost,
         f.sphere,
@@ -401,8 +399,14 @@ def _identity(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
 
 def _enemy_view(t: _Table, uid: Uid, all_seeing: bool) -> CardView:
     s = t.s
+    shadows = table.shadows_of(s, uid)
+    if not shadows:
+        return _card(t, uid)
+    keep = t.keep
+    t.keep = False  # its view gets its shadows: never one kept (``_plain``) nor kept
     v = _card(t, uid)
-    for shadow in table.shadows_of(s, uid):
+    t.keep = keep
+    for shadow in shadows:
         if all_seeing or t.cards[shadow].shown:
             v.shadows.append(_card(t, shadow))
         else:

@@ -157,6 +157,9 @@ def test_a_rollout_view_gives_again_the_views_of_the_cards_unchanged_since_the_l
     assert all(a is b for a, b in zip(mine.hand, mine_again.hand or [], strict=True))
     assert all(a is b for a, b in zip(mine.allies, mine_again.allies, strict=True))
     assert all(a is b for a, b in zip(first.encounter_discard, again.encounter_discard, strict=True))
+    # the enemies without shadow cards too, engaged and staged
+    assert first.staging and first.staging[0] is again.staging[0]
+    assert mine.engaged and mine.engaged[0] is mine_again.engaged[0]
     # Gimli's text changes his attack: his view is built afresh each time
     kept = [a for a, b in zip(mine.heroes, mine_again.heroes, strict=True) if a is b]
     assert [h.name for h in kept] == ["Aragorn", "Legolas"]

@@ -92,8 +92,8 @@ _FACES_B: Final[dict[str, _Face]] = {}
 code is registered (one checked against ``CARDS``, as a test may register a code anew)."""
 
 
-def _face(s: LcgState, uid: Uid, card: Card) -> _Face:
-    code = card.code
+def _face(s: LcgState, uid: Uid, card: Card, code: str) -> _Face:
+    """``card``'s :class:`_Face` (``code``: its code, which the caller has read)."""
     face = card.face
     d = _CARDS[code]
     faces = _FACES_A if face == "A" else _FACES_B if face == "B" else None
@@ -152,11 +152,16 @@ class _Table:
         self.s = s
         self.cards = s.cards
         self.attached = attached
-        self.trait_auras = bool(table.in_game(s, table.TRAIT_AURAS))
+        self.trait_hooks = table.in_game(s, table.TRAIT_AURAS)
+        self.trait_auras = bool(self.trait_hooks)
         self.kept = bool(table.in_game(s, table.KEPT_RESOURCES))
         self.epic = bool(s.shared)
         self.auras = bool(table.in_game(s, table.AURAS))
         self.modified = {m.target for m in s.modifiers} if s.modifiers else _NO_UIDS
+        self.keep = False
+        """Whether a plain card's view may be the one kept from an earlier view (:func:`_plain`):
+        a rollout's view (``play_view``) in a game where nothing of the table changes a card
+        that has nothing attached (no aura, no kept resources, no traits given, no epic share)."""
 
 
 _NONE: Final[list[Uid]] = []
@@ -186,9 +191,11 @@ def _card(t: _Table, uid: Uid) -> CardView:
     s = t.s
     card = t.cards[uid]
     code = card.code
-    f = _face(s, uid, card)
+    f = _face(s, uid, card, code)
     on = t.attached.get(uid)
     if on is None:
+        if t.keep and card.attached_to is None and uid not in t.modified and table.text_of(code).stat is None:
+            return _plain(uid, code, card, f)
         on = _NONE
     kind = f.kind
     willpower: int | None = None
@@ -230,7 +237,7 @@ def _card(t: _Table, uid: Uid) -> CardView:
         f.cost,
         f.sphere,
         f.keywords,
-        table.traits_on(s, uid, on) if on or t.trait_auras else f.traits,
+        table.traits_on(s, uid, on, t.trait_hooks) if on or t.trait_auras else f.traits,
         f.text,
         [_card(t, a) for a in on],
         [],
@@ -243,6 +250,104 @@ def _card(t: _Table, uid: Uid) -> CardView:
     )
 
 
+class _Kept:
+    """A plain card's view as a rollout's view last built it, and the card's tokens and state
+    it was built from (:func:`_plain`)."""
+
+    def __init__(
+        self, f: _Face, exhausted: bool, committed: bool, damage: int, resources: int, progress: int, v: CardView
+    ) -> None:
+        self.f = f
+        self.exhausted = exhausted
+        self.committed = committed
+        self.damage = damage
+        self.resources = resources
+        self.progress = progress
+        self.v = v
+
+
+_KEPT: Final[dict[Uid, _Kept]] = {}
+"""The last view :func:`_plain` built of each uid (of whichever world: it is checked against
+the card before it is given again)."""
+
+
+def _plain(uid: Uid, code: str, card: Card, f: _Face) -> CardView:
+    """``_card`` of a plain card in a rollout's view (``_Table.keep``; not an enemy with
+    shadows, whose view gets them: ``_enemy_view``): with nothing attached to it and attached
+    to nothing, no lasting modifier on it and no text of its own that changes its stats. Such
+    a view is its face
+    (``f``: its code and side) and its tokens alone, its stats the printed ones; the view of
+    the same card with the same face and tokens is the one built before, given again (not
+    copied: a rollout's blueprint only reads its views). A search's rollouts build a view for
+    every decision of the greedy player, and two thirds of the ~27 cards each shows are such,
+    most of them unchanged since the last decision (a hand, the allies): each built afresh
+    was ~5,000 instructions (compiled)."""
+    exhausted = card.exhausted
+    committed = card.committed
+    damage = card.damage
+    resources = card.resources
+    progress = card.progress
+    kept = _KEPT.get(uid)
+    if (
+        kept is not None
+        and kept.f is f
+        and kept.exhausted == exhausted
+        and kept.committed == committed
+        and kept.damage == damage
+        and kept.resources == resources
+        and kept.progress == progress
+    ):
+        return kept.v
+    kind = f.kind
+    willpower: int | None = None
+    attack: int | None = None
+    defense: int | None = None
+    hit_points: int | None = None
+    threat: int | None = None
+    quest_points: int | None = None
+    engagement_cost: int | None = None
+    if kind == _CHARACTER:
+        willpower, attack, defense, hit_points = f.printed
+    elif kind == _ENEMY:
+        attack, defense, threat, engagement_cost, hit_points = f.printed
+    elif kind == _LOCATION:
+        threat, quest_points = f.printed
+    elif kind == _QUEST:
+        quest_points = f.printed[0]
+    # as _card builds it, positional in _CARD_FIELDS' order
+    v = CardView(
+        uid,
+        code,
+        f.name,
+        f.type,
+        exhausted,
+        committed,
+        damage,
+        resources,
+        progress,
+        willpower,
+        attack,
+        defense,
+        hit_points,
+        threat,
+        engagement_cost,
+        quest_points,
+        f.cost,
+        f.sphere,
+        f.keywords,
+        f.traits,
+        f.text,
+        [],
+        [],
+        0,
+        f.victory_points,
+        None,
+        0,
+    )
+    _KEPT[uid] = _Kept(f, exhausted, committed, damage, resources, progress, v)
+    return v
+
+
 def _title(card: Card, d: CardDef) -> str:
     """The name on the side of the card that is up (a quest card's side A has its own)."""
     return d.name if d.type != "quest" or card.face == "B" else (d.name_a or d.name)
@@ -252,17 +357,56 @@ def identity_view(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
     """Which card ``uid`` is, and what is attached to it, without its stats or text: what a
     rollout's blueprint reads of the encounter cards out of play (:func:`play_view`)."""
     card = s.cards[uid]
-    f = _face(s, uid, card)
+    code = card.code
+    f = _face(s, uid, card, code)
     on = attached.get(uid)
     if on is None:
-        return CardView(uid, card.code, f.name, f.type)
-    return CardView(uid, card.code, f.name, f.type, attachments=[identity_view(s, a, attached) for a in on])
+        return CardView(uid, code, f.name, f.type)
+    return CardView(uid, code, f.name, f.type, attachments=[identity_view(s, a, attached) for a in on])
+
+
+class _Known:
+    """A card's identity view as a rollout's view last built it, and the face it shows
+    (:func:`_identity`)."""
+
+    def __init__(self, f: _Face, v: CardView) -> None:
+        self.f = f
+        self.v = v
+
+
+_KNOWN: Final[dict[Uid, _Known]] = {}
+"""The last identity view :func:`_identity` built of each uid (of whichever world: checked
+against the card's face before it is given again)."""
+
+
+def _identity(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
+    """``identity_view`` of a card out of play in a rollout's view: one with nothing attached
+    is its uid and face alone (``_Face``: code and side), so the view built before of the same
+    uid with the same face is given again (the encounter discard pile and the victory display
+    a rollout's view shows grow all game, and change a card at a time)."""
+    if uid in attached:
+        return identity_view(s, uid, attached)
+    card = s.cards[uid]
+    code = card.code
+    f = _face(s, uid, card, code)
+    kept = _KNOWN.get(uid)
+    if kept is not None and kept.f is f:
+        return kept.v
+    v = CardView(uid, code, f.name, f.type)
+    _KNOWN[uid] = _Known(f, v)
+    return v
 
 
 def _enemy_view(t: _Table, uid: Uid, all_seeing: bool) -> CardView:
     s = t.s
+    shadows = table.shadows_of(s, uid)
+    if not shadows:
+        return _card(t, uid)
+    keep = t.keep
+    t.keep = False  # its view gets its shadows: never one kept (``_plain``) nor kept
     v = _card(t, uid)
-    for shadow in table.shadows_of(s, uid):
+    t.keep = keep
+    for shadow in shadows:
         if all_seeing or t.cards[shadow].shown:
             v.shadows.append(_card(t, shadow))
         else:
@@ -326,16 +470,16 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     all_seeing = viewer == REFEREE or s.over is not None
     attached = hosts(s)
     t = _Table(s, attached)
-    zone = table.cards_in
+    t.keep = not whole and not (t.auras or t.kept or t.trait_auras or t.epic)
     players = []
     committed_willpower = 0
     for seat in s.order:
         player = s.players[seat]
         mine = all_seeing or viewer == seat
         keys = _seat_zones(seat)
-        hand = zone(s, keys.hand)
-        heroes = _cards(t, zone(s, keys.heroes))
-        allies = _cards(t, zone(s, keys.allies))
+        hand = table.cards_in(s, keys.hand)
+        heroes = _cards(t, table.cards_in(s, keys.heroes))
+        allies = _cards(t, table.cards_in(s, keys.allies))
         if not player.eliminated:
             committed_willpower += _committed_willpower(s, heroes) + _committed_willpower(s, allies)
         players.append(
@@ -349,21 +493,21 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
                 engaged=_engaged(t, seat, keys.engaged, all_seeing),
                 hand=_cards(t, hand) if mine else None,
                 hand_size=len(hand),
-                deck_size=len(zone(s, keys.deck)),
-                discard=_cards(t, zone(s, keys.discard)) if whole or mine else [],
-                deck=_cards(t, zone(s, keys.deck)) if all_seeing else None,
-                prisoner=_cards(t, zone(s, keys.prisoner)),
-                deck_conditions=_cards(t, zone(s, keys.shackles)),
-                contract=_cards(t, zone(s, keys.contract)),
-                burgled=_cards(t, zone(s, keys.burgle)),
+                deck_size=len(table.cards_in(s, keys.deck)),
+                discard=_cards(t, table.cards_in(s, keys.discard)) if whole or mine else [],
+                deck=_cards(t, table.cards_in(s, keys.deck)) if all_seeing else None,
+                prisoner=_cards(t, table.cards_in(s, keys.prisoner)),
+                deck_conditions=_cards(t, table.cards_in(s, keys.shackles)),
+                contract=_cards(t, table.cards_in(s, keys.contract)),
+                burgled=_cards(t, table.cards_in(s, keys.burgle)),
             )
         )
     stage = table.quest_card(s)
     location = table.active_location(s)
     decision = s.pending
-    staging = [_enemy_view(t, u, all_seeing) for u in zone(s, "staging")]
-    encounter_discard = zone(s, "encounter.discard")
-    victory = zone(s, "victory")
+    staging = [_enemy_view(t, u, all_seeing) for u in table.cards_in(s, "staging")]
+    encounter_discard = table.cards_in(s, "encounter.discard")
+    victory = table.cards_in(s, "victory")
     return TableView(
         viewer=viewer,
         version=s.version,
@@ -371,25 +515,25 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         phase=s.phase,
         players=players,
         staging=staging,
-        encounter_deck_size=len(zone(s, "encounter.deck")),
+        encounter_deck_size=len(table.cards_in(s, "encounter.deck")),
         encounter_discard=_cards(t, encounter_discard)
         if whole
-        else [identity_view(s, u, attached) for u in encounter_discard],
-        victory=_cards(t, victory) if whole else [identity_view(s, u, attached) for u in victory],
+        else [_identity(s, u, attached) for u in encounter_discard],
+        victory=_cards(t, victory) if whole else [_identity(s, u, attached) for u in victory],
         quest=_card(t, stage) if stage is not None else None,
         quest_stage=_CARDS[s.cards[stage].code].stage if stage is not None else 0,
         active_location=_card(t, location) if location is not None else None,
-        revealed=_cards(t, zone(s, "revealed")),
+        revealed=_cards(t, table.cards_in(s, "revealed")),
         decision=decision if decision is not None and (all_seeing or decision.seat == viewer) else None,
         waiting_for=decision.seat if decision is not None else None,
         outcome=s.over,
         seed=s.seed if all_seeing else None,
-        encounter_deck=_cards(t, zone(s, "encounter.deck")) if all_seeing else None,
-        set_aside=_cards(t, zone(s, SET_ASIDE_FACE_UP)),
-        setup=_cards(t, zone(s, "setup")),
-        corsair_deck_size=len(zone(s, "corsair.deck")),
-        corsair_discard=_cards(t, zone(s, "corsair.discard")) if whole else [],
-        treasures=len(zone(s, "treasures")),
+        encounter_deck=_cards(t, table.cards_in(s, "encounter.deck")) if all_seeing else None,
+        set_aside=_cards(t, table.cards_in(s, SET_ASIDE_FACE_UP)),
+        setup=_cards(t, table.cards_in(s, "setup")),
+        corsair_deck_size=len(table.cards_in(s, "corsair.deck")),
+        corsair_discard=_cards(t, table.cards_in(s, "corsair.discard")) if whole else [],
+        treasures=len(table.cards_in(s, "treasures")),
         offered=_offered(t, viewer, decision) if decision is not None and decision.seat == viewer else [],
         staging_threat=table.staging_threat(s, _staged_threats(s, staging)),
         committed_willpower=committed_willpower,

@@ -17,9 +17,10 @@ from bots import lcg_encounter, lcg_quest
 from bots.lcg_encounter import SHADOW_EFFECTS, Shadow, composition, reveals, shadow_odds
 from bots.lcg_greedy import GreedyBot
 from domain import build
+from domain.lcg.rules import table as rules_table
 from domain.lcg.scenarios import Scenario
 from domain.lcg.state import LcgState
-from projections.lcg import CardView, TableView, view
+from projections.lcg import CardView, TableView, play_view, view
 from tests.test_lcg_mirkwood_bots import MIRKWOOD, _encounter, _run
 from tests.test_lcg_quest_bots import _character, _enemy, _round
 
@@ -133,3 +134,78 @@ def test_a_round_rebuilt_for_a_combat_is_the_round_with_its_enemies() -> None:
         plan = _round(rng, characters)
         enemies = tuple(_enemy(rng, 500 + n) for n in range(rng.randint(0, 3)))
         assert lcg_quest._fighting(plan, enemies) == dataclasses.replace(plan, enemies=enemies)
+
+
+def test_a_rollout_view_gives_again_the_views_of_the_cards_unchanged_since_the_last() -> None:
+    # a search's rollouts build a view for every decision of the greedy player, and most of
+    # its cards (a hand, the heroes with nothing attached, the encounter discard pile) are as
+    # they were at the last one: their views are the ones built then, as a fresh build makes them
+    zones: dict[str, Any] = {
+        "quest": ["Flies and Spiders"],
+        "p1.engaged": ["Forest Spider"],
+        "staging": ["Hummerhorns"],
+        "active": ["Old Forest Road"],
+        "encounter.discard": _encounter(False)[:6],
+        "p1.hand": ["Feint", "Blade Mastery", "Gondorian Spearman"],
+        "p1.allies": ["Faramir"],
+    }
+    state = cast(LcgState, _run(zones, threat=33).game.state)
+    first = play_view(state, "p1")
+    again = play_view(state, "p1")
+    mine, mine_again = first.players[0], again.players[0]
+    assert mine.hand and mine.allies and mine.heroes and first.encounter_discard
+    assert all(a is b for a, b in zip(mine.hand, mine_again.hand or [], strict=True))
+    assert all(a is b for a, b in zip(mine.allies, mine_again.allies, strict=True))
+    assert all(a is b for a, b in zip(first.encounter_discard, again.encounter_discard, strict=True))
+    # the enemies without shadow cards too, engaged and staged
+    assert first.staging and first.staging[0] is again.staging[0]
+    assert mine.engaged and mine.engaged[0] is mine_again.engaged[0]
+    # Gimli's text changes his attack: his view is built afresh each time
+    kept = [a for a, b in zip(mine.heroes, mine_again.heroes, strict=True) if a is b]
+    assert [h.name for h in kept] == ["Aragorn", "Legolas"]
+    # a card whose state changed is built again; the seat's own view never gives a kept one
+    hero = kept[0]
+    state.cards[hero.uid].exhausted = not hero.exhausted
+    changed = play_view(state, "p1")
+    shown = view(state, "p1")
+    again_hero = next(h for h in changed.players[0].heroes if h.uid == hero.uid)
+    assert again_hero is not hero and again_hero.exhausted is not hero.exhausted
+    assert changed.players[0].allies[0] is mine.allies[0]
+    assert shown.players[0].allies[0] is not mine.allies[0]
+    for built, fresh in (
+        (changed.players[0].heroes, shown.players[0].heroes),
+        (changed.players[0].hand, shown.players[0].hand),
+        (changed.players[0].allies, shown.players[0].allies),
+        (changed.staging, shown.staging),
+        (changed.players[0].engaged, shown.players[0].engaged),
+    ):
+        assert built == fresh
+    assert changed.quest == shown.quest and changed.active_location == shown.active_location
+
+
+def test_a_view_asks_no_text_giving_traits_that_cannot_apply_in_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a card with something attached showed the traits ``table.traits_on`` gives, which asked
+    # every text that gives traits (Eithiliant's, an interpreted call) even in the games
+    # where none can apply: ~6,000 instructions a card (compiled); the view asks those
+    # ``table.in_game`` keeps, and shows the same traits
+    asked: list[int] = []
+
+    def borrowed(s: LcgState, uid: int) -> tuple[str, ...]:
+        asked.append(uid)
+        return ()
+
+    monkeypatch.setattr(rules_table, "TRAIT_AURAS", [*rules_table.TRAIT_AURAS, borrowed])
+    monkeypatch.setitem(rules_table.NEEDS, borrowed, frozenset({"thftd-001"}))
+    zones: dict[str, Any] = {
+        "quest": ["Flies and Spiders"],
+        "staging": ["Hummerhorns"],
+        "attachments": [{"card": "Caught in a Web", "on": "Aragorn"}],
+    }
+    state = cast(LcgState, _run(zones).game.state)
+    assert all(card.code != "thftd-001" for card in state.cards.values())
+    for table in (view(state, "p1"), play_view(state, "p1")):
+        aragorn = next(h for h in table.players[0].heroes if h.name == "Aragorn")
+        assert [a.name for a in aragorn.attachments] == ["Caught in a Web"]
+        assert not asked
+        assert aragorn.traits == rules_table.traits(state, aragorn.uid)
+        asked.clear()

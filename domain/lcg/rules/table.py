@@ -307,10 +307,14 @@ def traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
     return traits_on(s, uid, attachments_on(s, uid) if s.zones.get("attachments") else [])
 
 
-def traits_on(s: LcgState, uid: Uid, on: list[Uid]) -> tuple[str, ...]:
-    """:func:`traits`, for a caller that has the card's attachments ``on`` (:func:`stats_on`)."""
+def traits_on(
+    s: LcgState, uid: Uid, on: list[Uid], auras: list[Callable[[LcgState, Uid], tuple[str, ...]]] | None = None
+) -> tuple[str, ...]:
+    """:func:`traits`, for a caller that has the card's attachments ``on`` (:func:`stats_on`);
+    ``auras``: ``in_game(s, TRAIT_AURAS)``, for a caller that has read them (a view: the
+    others give nothing in this game, and each asked is an interpreted call)."""
     printed = CARDS[s.cards[uid].code].traits
-    given = [t for aura in TRAIT_AURAS for t in aura(s, uid)]
+    given = [t for aura in (TRAIT_AURAS if auras is None else auras) for t in aura(s, uid)]
     if not on and not given:
         return printed
     gained = [t for a in on for t in _host(s, a).traits] + given

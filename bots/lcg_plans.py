@@ -335,8 +335,11 @@ on the troll stops all its attacks while it is worn down (``snare``)."""
 
 def reserve(view: TableView, me: PlayerView) -> dict[str, int]:
     """Resources kept by sphere for the events in hand that answer a must-die enemy: a Feint
-    while one is engaged with the seat or will engage it this round, the Greeting while one
-    in the staging area is within 3 threat of engaging (a planning phase spent to the last
+    while one is in play (``troll_about``: its Tactics resource kept from the round it waits
+    in the staging area, for the round a failed quest's threat brings it in; kept only from
+    the round it was to engage, the greedy Anduin row won, paired by seed, 68 -> 71 of 800 on
+    seeds 13001-13800, 63 -> 68 on 13801-14600, 56 -> 62 on 14601-15400), the Greeting while
+    one in the staging area is within 3 threat of engaging (a planning phase spent to the last
     resource left both in hand when the troll came, core-082)."""
     kept: dict[str, int] = {}
     hand = {c.name for c in me.hand or []}
@@ -345,7 +348,7 @@ def reserve(view: TableView, me: PlayerView) -> dict[str, int]:
         for c in view.staging
     )
     wanted = {
-        "Feint": bool(trolls(view, me)),
+        "Feint": troll_about(view),
         "The Galadhrim's Greeting": near and not any(e.name in MUST_DIE for e in me.engaged),
         FOREST_SNARE: any(unsnared(e) for e in [*view.staging, *me.engaged]),
     }

@@ -1934,6 +1934,40 @@ def _dunhere(at: str, phase: str, zones: dict[str, Any], threat: int) -> Run:
     )
 
 
+def test_a_feint_keeps_its_tactics_resource_while_the_hill_troll_waits() -> None:
+    """The Hill Troll (engagement cost 30) waits in the staging area at 26 threat: it does not
+    engage this round, but a failed quest's threat may bring it in a round later. Thalin's 2
+    Tactics resources would pay for a Veteran Axehand and leave the Feint in hand with nothing
+    to play it; the Axehand waits and the Feint's resource is kept. With no troll about, the
+    Axehand comes down."""
+
+    def planning(staging: list[str]) -> tuple[Choice, str]:
+        run = _dunhere(
+            "lcg.planning",
+            "planning",
+            {
+                "p1.heroes": [
+                    {"card": "Dúnhere", "resources": 0},
+                    {"card": "Éowyn", "resources": 0},
+                    {"card": "Thalin", "resources": 2},
+                ],
+                "p1.hand": ["Feint", "Veteran Axehand"],
+                "staging": staging,
+                "quest": ["To the River..."],
+                "encounter.deck": ["Banks of the Anduin", "Banks of the Anduin", "Banks of the Anduin"],
+            },
+            threat=26,
+        )
+        play = _until(run, "lcg.planning.play-ally")
+        axehand = next(o.id for o in play.options if o.card == run.uid("Veteran Axehand"))
+        return _greedy(run.game), axehand
+
+    choice, axehand = planning(["Hill Troll"])
+    assert choice != (axehand,)
+    choice, axehand = planning(["Banks of the Anduin"])
+    assert choice == (axehand,)
+
+
 def test_gandalf_waits_in_hand_for_the_round_his_entering_kills_the_hill_troll() -> None:
     """The Hill Troll (9 hit points, 3 defense) waits in the staging area. Gandalf's 4
     damage and his 4 attack beside Dúnhere and Thalin (2 each) kill it in the round he enters,

@@ -429,9 +429,11 @@ def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> 
             for h in hit
         ]
         undefended, target = min(prices, key=lambda p: p[0], default=(HERO_LOST, None))
-        if enemy.name == DREADNAUGHT and enemy.type == "enemy" and _cancel_price(plan.threat) < undefended:
+        if enemy.name == DREADNAUGHT and enemy.type == "enemy":
             # Destroy the Dreadnaught's Response cancels its attack for 4 threat (thftd-005)
-            undefended, target = _cancel_price(plan.threat), None
+            cancel = _cancel_price(plan.threat, enemy, plan.characters or plan.heroes)
+            if cancel < undefended:
+                undefended, target = cancel, None
         best: tuple[float, CardView | None] = (undefended, None)
         for card in free:
             if not _can_defend(card, enemy):
@@ -480,23 +482,45 @@ def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> 
     return cost
 
 
-CANCEL_AHEAD: Final = 12
-"""The threat a cancel of the Dreadnaught's attack is priced at beyond the present one: the
-4 threat stay on until the Dreadnaught flips two or three rounds on, when the threat decides
-the game (flipped games lost within a round or two at 44 or more), so they are priced as
-raised there; the quest then keeps the ship back to defend the attack of the Dreadnaught
-its progress brings. Swept 0/6/12/18 on Dreadnaught seeds 11401-12200: 34/35/41/40 of 800."""
+THREAT_A_ROUND: Final = 4
+"""The threat a cancel of the Dreadnaught's attack is priced at beyond the present one for
+each round the Dreadnaught has before it flips (``_flip_rounds``): the 4 threat stay on
+until the flip, when the threat decides the game (flipped games lost within a round or two
+at 44 or more), and the threat rises about this much a round on the way (the refresh
+point, failed quests, Corsairs' Forced effects and shadows), so they are priced as raised
+there; the quest then keeps the ship back to defend the attack of the Dreadnaught its
+progress brings. It replaced a flat 12 (swept 0/6/12/18 on seeds 11401-12200: 34/35/41/40
+of 800). Paired with the flat 12, Dreadnaught dev seeds 13001-13800 44 -> 46 of 800 (only
+flat 3, only this 5), held-out 13801-14600 48 -> 55 (2 and 9); 2/3/5/6 a round: dev
+42/48/45/43 (3: held-out 51, 10 and 13 seeds apart); 6 a round at 5 damage a round whatever
+the attack: dev 43; 4 a round and 4 more at 5 damage a round: dev 44."""
 
 
-def _cancel_price(threat: int) -> float:
-    """What cancelling the Dreadnaught's attack costs at ``threat``: its 4 threat
-    (thftd-005, ``CANCEL_COST``), as a failed quest's threat is priced (``_quest``) at the
-    threat expected when the Dreadnaught flips (``CANCEL_AHEAD``); never
-    within a point of the 50 that eliminates (bots/lcg_ships.py ``cancel_dreadnaught`` does
-    not cancel there)."""
+def _flip_rounds(dreadnaught: CardView, characters: Sequence[CardView]) -> int:
+    """The rounds the Dreadnaught's Elite side has before it flips (thftd-013: at the end of
+    the round it has fewer than half its starting hit points left): the damage it still
+    needs over what ``characters``' summed attack (the ships' aside) puts on it a round past
+    its defense, at least 1 and at most the 5 of ``DREADNAUGHT_CAP``; 0 once it is on its
+    Damaged side (Massive)."""
+    if "Massive" in dreadnaught.keywords:
+        return 0
+    need = _left(dreadnaught) - ((dreadnaught.hit_points or 0) - 1) // 2
+    if need <= 0:
+        return 0
+    power = sum(c.attack or 0 for c in characters if not is_ship(c))
+    rate = max(1, min(DREADNAUGHT_CAP, power - (dreadnaught.defense or 0)))
+    return -(-need // rate)
+
+
+def _cancel_price(threat: int, dreadnaught: CardView, characters: Sequence[CardView]) -> float:
+    """What cancelling ``dreadnaught``'s attack costs at ``threat``: its 4 threat (thftd-005,
+    ``CANCEL_COST``), as a failed quest's threat is priced (``_quest``) at the threat
+    expected when the Dreadnaught flips (``THREAT_A_ROUND`` for each of its
+    ``_flip_rounds`` with ``characters`` attacking it); never within a point of the 50 that
+    eliminates (bots/lcg_ships.py ``cancel_dreadnaught`` does not cancel there)."""
     if threat + CANCEL_COST >= THREAT_LIMIT - 1:
         return math.inf
-    return _threat_price(threat + CANCEL_AHEAD, CANCEL_COST)
+    return _threat_price(threat + THREAT_A_ROUND * _flip_rounds(dreadnaught, characters), CANCEL_COST)
 
 
 CANCELLED_ATTACK: Final = 3

@@ -280,7 +280,8 @@ def test_the_ship_stays_back_from_the_quest_to_defend_an_engaged_ship_enemy() ->
 def test_the_ship_stays_back_from_the_quest_that_brings_the_dreadnaught() -> None:
     """Searching the High Seas (8 quest points) has 6 progress: this round's quest brings the
     Dreadnaught, whose 7 attack falls on an exhausted ship unless 4 threat cancel it
-    (thftd-005). Those 4 threat are priced as raised when it flips (``CANCEL_AHEAD``), so a
+    (thftd-005). Those 4 threat are priced as raised when it flips (``THREAT_A_ROUND`` for
+    each of the two rounds the heroes' 8 attack takes to flip it, ``_flip_rounds``), so a
     hero quests and Pride of Lebennin stays ready to defend; priced at the present 32 threat
     the ship quested alone and the attack was cancelled."""
     run = Run(
@@ -1332,10 +1333,24 @@ def test_the_ship_stays_back_when_the_quest_brings_the_dreadnaught() -> None:
 def test_the_ship_quests_when_the_dreadnaughts_attack_is_cancelled_for_less() -> None:
     """At 24 threat, 4 threat cancels the Dreadnaught's attack (thftd-005) for less than the
     damage it would deal Pride of Lebennin undefended, even priced at the threat 12 higher
-    expected at its flip (``CANCEL_AHEAD``): the quest plan prices its attack at the cheaper
+    expected at its flip (``THREAT_A_ROUND`` for each of the three rounds the heroes' 7
+    attack takes to flip it, ``_flip_rounds``): the quest plan prices its attack at the cheaper
     of the two (``_cancel_price``), and the ship quests."""
     engaged = {"p1.engaged": ["Dreadnaught"]}
     assert _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 24, engaged)
+
+
+def test_the_ship_quests_when_the_dreadnaught_flips_next_round() -> None:
+    """With 6 damage on the Dreadnaught's Elite side (15 hit points), the 2 more that flip it
+    (thftd-013: fewer than half left at the end of the round) come in a round of the heroes'
+    7 attack against its 4 defense, so a cancel's 4 threat (thftd-005) is priced at the
+    threat 4 higher (``THREAT_A_ROUND`` for that one round, ``_flip_rounds``): at 32 threat
+    that is cheaper than the Dreadnaught's attack on Pride of Lebennin undefended, and the
+    ship quests. Priced at a flat 12 more, whatever its damage, the ship stayed back."""
+    engaged = {"p1.engaged": [{"card": "Dreadnaught", "damage": 6}]}
+    assert _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 32, engaged)
+    fresh = {"p1.engaged": ["Dreadnaught"]}
+    assert not _ship_commits({"card": "Pride of Lebennin"}, "Destroy the Dreadnaught", 0, 32, fresh)
 
 
 def test_a_ship_is_sunk_once() -> None:
@@ -1720,7 +1735,7 @@ def test_the_quest_plan_prices_the_dreadnaughts_damage_before_a_smaller_kill() -
     hero back from the quest for a kill the combat does not make, and let the staging area's
     threat raise the player's. (At 24 threat Pride of Lebennin quests and the Dreadnaught's
     attack is cancelled for 4 threat, cheaper than its damage on the ship undefended even
-    priced at the flip's threat, ``CANCEL_AHEAD``.)"""
+    priced at the flip's threat, ``THREAT_A_ROUND`` a round till it flips.)"""
 
     def committed(engaged: list[str]) -> set[str]:
         run = _at_the_dreadnaught(

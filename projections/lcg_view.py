@@ -195,8 +195,14 @@ def _card(t: _Table, uid: Uid) -> CardView:
     on = t.attached.get(uid)
     if on is None:
         if t.keep and card.attached_to is None and uid not in t.modified and table.text_of(code).stat is None:
-            return _plain(uid, code, card, f)
+            return _plain(t, uid, code, card, f)
         on = _NONE
+    return _built(t, uid, card, code, f, on)
+
+
+def _built(t: _Table, uid: Uid, card: Card, code: str, f: _Face, on: list[Uid]) -> CardView:
+    """The view of card ``uid`` built afresh (``f``: its face; ``on``: its attachments)."""
+    s = t.s
     kind = f.kind
     willpower: int | None = None
     attack: int | None = None
@@ -271,14 +277,14 @@ _KEPT: Final[dict[Uid, _Kept]] = {}
 the card before it is given again)."""
 
 
-def _plain(uid: Uid, code: str, card: Card, f: _Face) -> CardView:
+def _plain(t: _Table, uid: Uid, code: str, card: Card, f: _Face) -> CardView:
     """``_card`` of a plain card in a rollout's view (``_Table.keep``; not an enemy with
     shadows, whose view gets them: ``_enemy_view``): with nothing attached to it and attached
     to nothing, no lasting modifier on it and no text of its own that changes its stats. Such
-    a view is its face
-    (``f``: its code and side) and its tokens alone, its stats the printed ones; the view of
-    the same card with the same face and tokens is the one built before, given again (not
-    copied: a rollout's blueprint only reads its views). A search's rollouts build a view for
+    a view depends on its face (``f``: its code and side) and its tokens alone: it is built by
+    :func:`_built`, as every card's, and kept; the view of the same card with the same face and
+    tokens is the one built before, given again (not copied: a rollout's blueprint only reads
+    its views). A search's rollouts build a view for
     every decision of the greedy player, and two thirds of the ~27 cards each shows are such,
     most of them unchanged since the last decision (a hand, the allies): each built afresh
     was ~5,000 instructions (compiled)."""
@@ -298,52 +304,7 @@ def _plain(uid: Uid, code: str, card: Card, f: _Face) -> CardView:
         and kept.progress == progress
     ):
         return kept.v
-    kind = f.kind
-    willpower: int | None = None
-    attack: int | None = None
-    defense: int | None = None
-    hit_points: int | None = None
-    threat: int | None = None
-    quest_points: int | None = None
-    engagement_cost: int | None = None
-    if kind == _CHARACTER:
-        willpower, attack, defense, hit_points = f.printed
-    elif kind == _ENEMY:
-        attack, defense, threat, engagement_cost, hit_points = f.printed
-    elif kind == _LOCATION:
-        threat, quest_points = f.printed
-    elif kind == _QUEST:
-        quest_points = f.printed[0]
-    # as _card builds it, positional in _CARD_FIELDS' order
-    v = CardView(
-        uid,
-        code,
-        f.name,
-        f.type,
-        exhausted,
-        committed,
-        damage,
-        resources,
-        progress,
-        willpower,
-        attack,
-        defense,
-        hit_points,
-        threat,
-        engagement_cost,
-        quest_points,
-        f.cost,
-        f.sphere,
-        f.keywords,
-        f.traits,
-        f.text,
-        [],
-        [],
-        0,
-        f.victory_points,
-        None,
-        0,
-    )
+    v = _built(t, uid, card, code, f, _NONE)
     _KEPT[uid] = _Kept(f, exhausted, committed, damage, resources, progress, v)
     return v
 

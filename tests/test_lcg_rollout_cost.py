@@ -24,18 +24,20 @@ from projections.lcg import CardView, TableView, play_view, view
 from tests.test_lcg_mirkwood_bots import MIRKWOOD, _encounter, _run
 from tests.test_lcg_quest_bots import _character, _enemy, _round
 
-pytestmark = pytest.mark.skipif(build.mode() != "pure", reason="patches module functions: pure Python only")
+pure_only = pytest.mark.skipif(build.mode() != "pure", reason="patches module functions: pure Python only")
 
 
-def _position() -> LcgState:
+def _position(**more: list[str]) -> LcgState:
     """Flies and Spiders at threat 33: a Forest Spider engaged, Hummerhorns in the staging
-    area, Old Forest Road active, the quest to commit to."""
+    area, Old Forest Road active, the quest to commit to; ``more``: other zones' cards (a
+    zone's key with ``_`` for ``.``)."""
     zones: dict[str, Any] = {
         "quest": ["Flies and Spiders"],
         "p1.engaged": ["Forest Spider"],
         "staging": ["Hummerhorns"],
         "active": ["Old Forest Road"],
         "encounter.discard": _encounter(False)[:6],
+        **{key.replace("_", "."): cards for key, cards in more.items()},
     }
     return cast(LcgState, _run(zones, threat=33).game.state)
 
@@ -73,6 +75,7 @@ def _plain_composition(table: TableView, deck: Counter[str]) -> Counter[str]:
     return +left
 
 
+@pure_only
 def test_the_encounter_deck_is_read_once_per_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
     # every registered card was read for each composition, two or three a decision
     table = view(_position(), "p1")
@@ -96,6 +99,7 @@ def test_the_encounter_deck_is_read_once_per_scenario(monkeypatch: pytest.Monkey
     assert reveals(table) == reveals(table, again)
 
 
+@pure_only
 def test_a_commit_prices_its_planned_combats_from_what_it_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # the quest plan priced each combat by ``_best_defence``, which read the characters'
     # stats, the heroes' hit points and the kill needs again for each of a few hundred
@@ -140,16 +144,7 @@ def test_a_rollout_view_gives_again_the_views_of_the_cards_unchanged_since_the_l
     # a search's rollouts build a view for every decision of the greedy player, and most of
     # its cards (a hand, the heroes with nothing attached, the encounter discard pile) are as
     # they were at the last one: their views are the ones built then, as a fresh build makes them
-    zones: dict[str, Any] = {
-        "quest": ["Flies and Spiders"],
-        "p1.engaged": ["Forest Spider"],
-        "staging": ["Hummerhorns"],
-        "active": ["Old Forest Road"],
-        "encounter.discard": _encounter(False)[:6],
-        "p1.hand": ["Feint", "Blade Mastery", "Gondorian Spearman"],
-        "p1.allies": ["Faramir"],
-    }
-    state = cast(LcgState, _run(zones, threat=33).game.state)
+    state = _position(p1_hand=["Feint", "Blade Mastery", "Gondorian Spearman"], p1_allies=["Faramir"])
     first = play_view(state, "p1")
     again = play_view(state, "p1")
     mine, mine_again = first.players[0], again.players[0]
@@ -183,6 +178,7 @@ def test_a_rollout_view_gives_again_the_views_of_the_cards_unchanged_since_the_l
     assert changed.quest == shown.quest and changed.active_location == shown.active_location
 
 
+@pure_only
 def test_a_view_asks_no_text_giving_traits_that_cannot_apply_in_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     # a card with something attached showed the traits ``table.traits_on`` gives, which asked
     # every text that gives traits (Eithiliant's, an interpreted call) even in the games

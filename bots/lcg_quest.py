@@ -403,12 +403,17 @@ def _herald(card: CardView) -> bool:
     return card.name == "Legolas" or any(a.name == "Blade of Gondolin" for a in card.attachments)
 
 
-def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> float:
+def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None, wounds: Wounds | None = None) -> float:
     """``_fight``'s greedy reckoning: each attack met by the cheapest of the ``ready``
     characters or left to the hero it hurts least, the ones left ready killing what they can
-    (``memo``: the wounds of ``plan.characters`` worked out already)."""
+    (``memo``: the wounds of ``plan.characters`` worked out already; ``wounds``: the prices of
+    defending and of undefended attacks worked out already, by ``_best_defence``'s keys, for a
+    ``commit`` call that reckons the same combat with many sets of characters left ready)."""
     if memo is None:
         memo = _Memo(plan.characters)
+    if wounds is None:
+        wounds = {}
+    seen = id(plan.shadows)
     free = list(ready)
     cost = 0.0
     # the damage undefended ship-enemy attacks put on each ship, counted in the next one's
@@ -421,7 +426,7 @@ def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> 
         hit = plan.ships if on_ship else plan.heroes
         prices = [
             (
-                _undefended(h, sunk.get(h.uid, 0), attack, plan.shadows, plan.characters, memo)
+                _undefended_in(wounds, h, sunk.get(h.uid, 0), attack, plan, seen, memo)
                 if plan.shadows
                 else memo.wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - memo.wound(h, sunk.get(h.uid, 0)),
                 h,
@@ -438,7 +443,10 @@ def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> 
         for card in free:
             if not _can_defend(card, enemy):
                 continue
-            price = _defended(card, attack, plan.shadows, plan.characters, memo)
+            met = (-1, id(card), attack, seen)
+            price = wounds.get(met)
+            if price is None:
+                price = wounds[met] = _defended(card, attack, plan.shadows, plan.characters, memo)
             if price < best[0]:
                 best = (price, card)
         cost += best[0]
@@ -480,6 +488,18 @@ def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None) -> 
             if any(_herald(c) for c in free):
                 cost -= PROGRESS_ON_KILL
     return cost
+
+
+def _undefended_in(
+    wounds: Wounds, hero: CardView, before: int, attack: int, plan: Round, seen: int, memo: _Memo
+) -> float:
+    """``_undefended`` of ``plan``'s shadow cards and characters (``seen``: the shadow cards'
+    identity), kept in ``wounds`` under ``_Assignments.walk``'s key."""
+    met = (id(hero), before, attack, seen)
+    price = wounds.get(met)
+    if price is None:
+        price = wounds[met] = _undefended(hero, before, attack, plan.shadows, plan.characters, memo)
+    return price
 
 
 THREAT_A_ROUND: Final = 4
@@ -705,6 +725,8 @@ class _Plans:
         self.heralds = [_herald(c) for c in ready]
         hero_uids = [h.uid for h in plan.heroes]
         self.lasting = [(h, hero_uids.index(h.uid), _left(h)) for h in plan.heroes]
+        self.span = _span(self.lasting)
+        self.mean = _mean_undefended(plan.shadows)
         self.covers: dict[int, float] = {}
         self.memo = _Memo(plan.characters)
         self.spots: dict[int, float] = {}
@@ -855,7 +877,7 @@ class _Plans:
             found = self._planned(left, combat)
             if found is None:
                 ready = [c for j, c in enumerate(self.cards) if left >> j & 1]
-                found = _reckoned(ready, self.combats[combat], self.memo)
+                found = _reckoned(ready, self.combats[combat], self.memo, self.wounds)
             cost = self.fights[key] = found
         return cost
 
@@ -923,6 +945,8 @@ class _Plans:
             plan.characters,
             self.memo,
             self.spots,
+            self.span,
+            self.mean,
         )
         walk.walk(0, 0, 0, 0.0, [0] * len(self.lasting), -1)
         if not walk.found:
@@ -1043,11 +1067,12 @@ def _best_defence(
     twins = [sum(1 << k for k, other in enumerate(able_uids) if other == uid) for uid in able_uids]
     # each hero by the first position of its uid (the damage an assignment deals it)
     hero_uids = [h.uid for h in heroes]
+    lasting = [(h, hero_uids.index(h.uid), _left(h)) for h in heroes]
     walk = _Assignments(
         hits,
         cover,
         twins,
-        [(h, hero_uids.index(h.uid), _left(h)) for h in heroes],
+        lasting,
         shadows,
         wounds,
         able_uids,
@@ -1057,11 +1082,18 @@ def _best_defence(
         characters,
         memo,
         {},
+        _span(lasting),
+        _mean_undefended(shadows),
     )
     walk.walk(0, 0, 0, 0.0, [0] * len(heroes), -1)
     if not walk.found:
         return None
     return (walk.best, able[walk.lead] if walk.lead >= 0 else None)
+
+
+def _span(lasting: list[tuple[CardView, int, int]]) -> int:
+    """The most hit points any of ``lasting``'s heroes has left, at least 1 (``_Assignments.span``)."""
+    return max([1, *(left for _, _, left in lasting)])
 
 
 class _Assignments:
@@ -1086,19 +1118,23 @@ class _Assignments:
         characters: Sequence[CardView],
         memo: _Memo,
         spots: dict[int, float],
+        span: int,
+        mean: int,
     ) -> None:
         self.hits = hits
         self.cover = cover
         self.twins = twins
         self.lasting = lasting
         """Each hero, the first position of its uid (where its damage is counted) and its hit points left."""
-        self.span = max([1, *(left for _, _, left in lasting)])
+        self.span = span
+        """``_span(lasting)``: the keys of ``spots`` by the damage a hero took before."""
         self.spots = spots
         """What an undefended attack costs on a hero, by attack, hero and the damage it took
         before: the same in every combat of a ``commit`` (its heroes and shadow cards are)."""
         self.shadows = shadows
         self.seen = id(shadows)
-        self.mean = _mean_undefended(shadows)
+        self.mean = mean
+        """``_mean_undefended(shadows)``, worked out once by the caller (once per ``commit``)."""
         self.wounds = wounds
         self.able_uids = able_uids
         self.powers = powers

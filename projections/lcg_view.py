@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from msgspec.structs import astuple
+
 from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.rules import ship_keywords, table
 from domain.lcg.state import SET_ASIDE_FACE_UP, Card, LcgState, Uid
@@ -94,7 +96,11 @@ code is registered (one checked against ``CARDS``, as a test may register a code
 
 def _face(s: LcgState, uid: Uid, card: Card, code: str) -> _Face:
     """``card``'s :class:`_Face` (``code``: its code, which the caller has read)."""
-    face = card.face
+    return _side(s, uid, card, code, card.face)
+
+
+def _side(s: LcgState, uid: Uid, card: Card, code: str, face: str) -> _Face:
+    """:func:`_face`, the side that is up (``face``) read by the caller too."""
     d = _CARDS[code]
     faces = _FACES_A if face == "A" else _FACES_B if face == "B" else None
     if faces is None:
@@ -187,21 +193,40 @@ def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     return _card(_Table(s, hosts(s) if attached is None else attached), uid)
 
 
+_FIELDS: Final = astuple
+"""A card's fields, in ``Card.__struct_fields__``' order, read at once: a view reads a card's
+code, side, host and five tokens, each a Struct field read (~165 instructions compiled), and a
+plain card's view is kept by all its fields (:func:`_plain`)."""
+_CODE: Final = Card.__struct_fields__.index("code")
+_SIDE: Final = Card.__struct_fields__.index("face")
+_HOST: Final = Card.__struct_fields__.index("attached_to")
+_ZONE: Final = Card.__struct_fields__.index("zone")
+_EXHAUSTED: Final = Card.__struct_fields__.index("exhausted")
+_COMMITTED: Final = Card.__struct_fields__.index("committed")
+_DAMAGE: Final = Card.__struct_fields__.index("damage")
+_RESOURCES: Final = Card.__struct_fields__.index("resources")
+_PROGRESS: Final = Card.__struct_fields__.index("progress")
+"""Where ``_FIELDS`` puts a card's code, the side that is up, the card it is attached to, its
+zone and its tokens."""
+
+
 def _card(t: _Table, uid: Uid) -> CardView:
     s = t.s
     card = t.cards[uid]
-    code = card.code
-    f = _face(s, uid, card, code)
+    fields = _FIELDS(card)
+    code: str = fields[_CODE]
+    f = _side(s, uid, card, code, fields[_SIDE])
     on = t.attached.get(uid)
     if on is None:
-        if t.keep and card.attached_to is None and uid not in t.modified and table.text_of(code).stat is None:
-            return _plain(t, uid, code, card, f)
+        if t.keep and fields[_HOST] is None and uid not in t.modified and table.text_of(code).stat is None:
+            return _plain(t, uid, code, f, fields)
         on = _NONE
-    return _built(t, uid, card, code, f, on)
+    return _built(t, uid, code, f, on, fields)
 
 
-def _built(t: _Table, uid: Uid, card: Card, code: str, f: _Face, on: list[Uid]) -> CardView:
-    """The view of card ``uid`` built afresh (``f``: its face; ``on``: its attachments)."""
+def _built(t: _Table, uid: Uid, code: str, f: _Face, on: list[Uid], fields: tuple[Any, ...]) -> CardView:
+    """The view of card ``uid`` built afresh (``f``: its face; ``on``: its attachments;
+    ``fields``: the card's, ``_FIELDS``)."""
     s = t.s
     kind = f.kind
     willpower: int | None = None
@@ -221,18 +246,18 @@ def _built(t: _Table, uid: Uid, card: Card, code: str, f: _Face, on: list[Uid]) 
     elif kind == _QUEST:
         points = _stats(t, uid, code, f, _QUEST_STATS, on)[0]
         quest_points = points + table.other_groups(s, uid) if t.epic else points  # a global value whole
-    attached_to = card.attached_to
+    attached_to = fields[_HOST]
     # positional, in _CARD_FIELDS' order: a Struct matches each keyword to its field
     return CardView(
         uid,
         code,
         f.name,
         f.type,
-        card.exhausted,
-        card.committed,
-        card.damage,
-        table.resources_on(s, uid) if t.kept else card.resources,
-        card.progress,
+        fields[_EXHAUSTED],
+        fields[_COMMITTED],
+        fields[_DAMAGE],
+        table.resources_on(s, uid) if t.kept else fields[_RESOURCES],
+        fields[_PROGRESS],
         willpower,
         attack,
         defense,
@@ -250,25 +275,19 @@ def _built(t: _Table, uid: Uid, card: Card, code: str, f: _Face, on: list[Uid]) 
         0,
         f.victory_points,
         attached_to
-        if attached_to is not None and card.zone not in ("attachments", "shadows") and table.is_in_play(s, uid)
+        if attached_to is not None and fields[_ZONE] not in ("attachments", "shadows") and table.is_in_play(s, uid)
         else None,
         table.other_groups(s, uid) if t.epic else 0,
     )
 
 
 class _Kept:
-    """A plain card's view as a rollout's view last built it, and the card's tokens and state
-    it was built from (:func:`_plain`)."""
+    """A plain card's view as a rollout's view last built it, and the card's face and fields
+    (``_FIELDS``) it was built from (:func:`_plain`)."""
 
-    def __init__(
-        self, f: _Face, exhausted: bool, committed: bool, damage: int, resources: int, progress: int, v: CardView
-    ) -> None:
+    def __init__(self, f: _Face, fields: tuple[Any, ...], v: CardView) -> None:
         self.f = f
-        self.exhausted = exhausted
-        self.committed = committed
-        self.damage = damage
-        self.resources = resources
-        self.progress = progress
+        self.fields = fields
         self.v = v
 
 
@@ -277,35 +296,22 @@ _KEPT: Final[dict[Uid, _Kept]] = {}
 the card before it is given again)."""
 
 
-def _plain(t: _Table, uid: Uid, code: str, card: Card, f: _Face) -> CardView:
+def _plain(t: _Table, uid: Uid, code: str, f: _Face, fields: tuple[Any, ...]) -> CardView:
     """``_card`` of a plain card in a rollout's view (``_Table.keep``; not an enemy with
     shadows, whose view gets them: ``_enemy_view``): with nothing attached to it and attached
     to nothing, no lasting modifier on it and no text of its own that changes its stats. Such
     a view depends on its face (``f``: its code and side) and its tokens alone: it is built by
-    :func:`_built`, as every card's, and kept; the view of the same card with the same face and
-    tokens is the one built before, given again (not copied: a rollout's blueprint only reads
-    its views). A search's rollouts build a view for
+    :func:`_built`, as every card's, and kept with the card's ``fields``; the view of the same
+    card with the same face and fields (its tokens among them) is the one built before, given
+    again (not copied: a rollout's blueprint only reads its views). A search's rollouts build a view for
     every decision of the greedy player, and two thirds of the ~27 cards each shows are such,
     most of them unchanged since the last decision (a hand, the allies): each built afresh
     was ~5,000 instructions (compiled)."""
-    exhausted = card.exhausted
-    committed = card.committed
-    damage = card.damage
-    resources = card.resources
-    progress = card.progress
     kept = _KEPT.get(uid)
-    if (
-        kept is not None
-        and kept.f is f
-        and kept.exhausted == exhausted
-        and kept.committed == committed
-        and kept.damage == damage
-        and kept.resources == resources
-        and kept.progress == progress
-    ):
+    if kept is not None and kept.f is f and kept.fields == fields:
         return kept.v
-    v = _built(t, uid, card, code, f, _NONE)
-    _KEPT[uid] = _Kept(f, exhausted, committed, damage, resources, progress, v)
+    v = _built(t, uid, code, f, _NONE, fields)
+    _KEPT[uid] = _Kept(f, fields, v)
     return v
 
 

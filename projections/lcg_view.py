@@ -218,7 +218,12 @@ def _card(t: _Table, uid: Uid) -> CardView:
     f = _side(s, uid, card, code, fields[_SIDE])
     on = t.attached.get(uid)
     if on is None:
-        if t.keep and fields[_HOST] is None and uid not in t.modified and table.text_of(code).stat is None:
+        if (
+            t.keep
+            and (fields[_HOST] is None or fields[_ZONE] == "attachments")
+            and uid not in t.modified
+            and table.text_of(code).stat is None
+        ):
             return _plain(t, uid, code, f, fields)
         on = _NONE
     return _built(t, uid, code, f, on, fields)
@@ -298,15 +303,16 @@ the card before it is given again)."""
 
 def _plain(t: _Table, uid: Uid, code: str, f: _Face, fields: tuple[Any, ...]) -> CardView:
     """``_card`` of a plain card in a rollout's view (``_Table.keep``; not an enemy with
-    shadows, whose view gets them: ``_enemy_view``): with nothing attached to it and attached
-    to nothing, no lasting modifier on it and no text of its own that changes its stats. Such
+    shadows, whose view gets them: ``_enemy_view``): with nothing attached to it, attached to
+    nothing or an attachment (in the attachments zone, whose view shows no card it guards), no
+    lasting modifier on it and no text of its own that changes its stats. Such
     a view depends on its face (``f``: its code and side) and its tokens alone: it is built by
     :func:`_built`, as every card's, and kept with the card's ``fields``; the view of the same
     card with the same face and fields (its tokens among them) is the one built before, given
     again (not copied: a rollout's blueprint only reads its views). A search's rollouts build a view for
     every decision of the greedy player, and two thirds of the ~27 cards each shows are such,
-    most of them unchanged since the last decision (a hand, the allies): each built afresh
-    was ~5,000 instructions (compiled)."""
+    most of them unchanged since the last decision (a hand, the allies, the heroes' attachments
+    and the conditions attached to them): each built afresh was ~5,000 instructions (compiled)."""
     kept = _KEPT.get(uid)
     if kept is not None and kept.f is f and kept.fields == fields:
         return kept.v

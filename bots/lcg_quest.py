@@ -1091,6 +1091,11 @@ def _best_defence(
     return (walk.best, able[walk.lead] if walk.lead >= 0 else None)
 
 
+def _positions(uids: list[int], uid: int) -> int:
+    """The positions of ``uid`` in ``uids``, as a bitmask."""
+    return sum(1 << j for j, other in enumerate(uids) if other == uid)
+
+
 def _span(lasting: list[tuple[CardView, int, int]]) -> int:
     """The most hit points any of ``lasting``'s heroes has left, at least 1 (``_Assignments.span``)."""
     return max([1, *(left for _, _, left in lasting)])
@@ -1136,9 +1141,11 @@ class _Assignments:
         self.mean = mean
         """``_mean_undefended(shadows)``, worked out once by the caller (once per ``commit``)."""
         self.wounds = wounds
-        self.able_uids = able_uids
-        self.powers = powers
-        self.heralds = heralds
+        self.strengths = [a for _, a in powers]
+        self.reach = [_positions(able_uids, uid) for uid, _ in powers]
+        """For each of ``powers``, the positions of the characters that can defend with its uid
+        (a bitmask; 0: it does not defend): it attacks unless the defenders' bitmask meets it."""
+        self.herald_reach = [_positions(able_uids, uid) for uid in heralds]
         self.needs = needs
         """What killing each engaged enemy takes, fewest first, and what its kill is worth besides ``KILL``."""
         self.characters = characters
@@ -1209,9 +1216,11 @@ class _Assignments:
         # the kills of the characters left ready (``_fight`` reckons them alike)
         gain = self.gains.get(used)
         if gain is None:
-            defending = {self.able_uids[j] for j in range(len(self.able_uids)) if used >> j & 1}
-            power = sum(a for uid, a in self.powers if uid not in defending)
-            free_progress = any(uid not in defending for uid in self.heralds)
+            power = 0
+            for k, strength in enumerate(self.strengths):
+                if not used & self.reach[k]:
+                    power += strength
+            free_progress = any(not used & reach for reach in self.herald_reach)
             gain = 0.0
             for need, extra in self.needs:
                 if power >= need:

@@ -10,14 +10,19 @@ import random
 from collections import Counter
 from functools import partial
 from typing import Any, cast
+from uuid import uuid4
 
 import pytest
 
-from bots import lcg_encounter, lcg_quest
+from bots import lcg_encounter, lcg_greedy, lcg_quest
 from bots.lcg_encounter import SHADOW_EFFECTS, Shadow, composition, reveals, shadow_odds
 from bots.lcg_greedy import GreedyBot
+from bots.worlds import searchable
 from domain import build
+from domain.game import Game
+from domain.lcg.lineups import lcg_options
 from domain.lcg.rules import table as rules_table
+from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import Scenario
 from domain.lcg.state import LcgState
 from projections.lcg import CardView, TableView, play_view, view
@@ -130,6 +135,44 @@ def test_a_commit_prices_its_planned_combats_from_what_it_read_once(monkeypatch:
     assert wounds and max(wounds.values()) <= 2
 
 
+@pure_only
+def test_a_commit_reckons_each_undefended_attack_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a combat with too many plans to price, or none to plan, is reckoned greedily
+    # (``_reckoned``) for each set of characters the commit leaves ready; it priced each hero's
+    # undefended attack again for each (in this game's 11th commit 109 times the same price):
+    # the commit keeps them, as its walk of the planned combats does
+    game = searchable(LCG.name)
+    played = Game.start(uuid4(), LCG, LCG.created(lcg_options(MIRKWOOD, 2, None, "standard"), 11))
+    seats = frozenset(("p1", "p2"))
+    bots = {s: game.blueprint(11, seats) for s in seats}
+    priced: Counter[tuple[int, int, int]] = Counter()
+    reckoned: list[int] = []
+    commits: list[int] = []
+    undefended, plain, commit = lcg_quest._undefended, lcg_quest._reckoned, lcg_quest.commit
+
+    def counted(hero: CardView, before: int, attack: int, *args: Any) -> float:
+        priced[id(hero), before, attack] += 1
+        return undefended(hero, before, attack, *args)
+
+    def reckoning(*args: Any) -> float:
+        reckoned.append(1)
+        return plain(*args)
+
+    def committing(*args: Any) -> list[CardView]:
+        priced.clear()
+        chosen = commit(*args)
+        commits.append(max(priced.values(), default=0))
+        return chosen
+
+    monkeypatch.setattr(lcg_quest, "_undefended", counted)
+    monkeypatch.setattr(lcg_quest, "_reckoned", reckoning)
+    monkeypatch.setattr(lcg_greedy, "commit", committing)
+    while (decision := played.state.pending) is not None:
+        view_of = partial(game.view, played.state, decision.seat)
+        played.answer(decision.seat, decision.id, bots[decision.seat].choose(decision, view_of))
+    assert reckoned and commits and max(commits) == 1
+
+
 def test_a_round_rebuilt_for_a_combat_is_the_round_with_its_enemies() -> None:
     # ``_fighting`` copies a Round field by field where ``dataclasses.replace`` read them
     rng = random.Random(5)
@@ -176,6 +219,32 @@ def test_a_rollout_view_gives_again_the_views_of_the_cards_unchanged_since_the_l
     ):
         assert built == fresh
     assert changed.quest == shown.quest and changed.active_location == shown.active_location
+
+
+def test_a_rollout_view_gives_again_the_views_of_attachments_unchanged_since_the_last() -> None:
+    # an attachment's view (in the attachments zone) shows no card it guards: like a plain
+    # card's, it depends on its face and tokens alone, and the heroes' attachments and the
+    # conditions attached to them are given again, where they were built afresh every view
+    zones: dict[str, Any] = {
+        "quest": ["Flies and Spiders"],
+        "p1.engaged": ["Forest Spider"],
+        "active": ["Old Forest Road"],
+        "encounter.discard": _encounter(False)[:6],
+        "attachments": [{"card": "Caught in a Web", "on": "Aragorn"}, {"card": "Celebrían's Stone", "on": "Aragorn"}],
+    }
+    state = cast(LcgState, _run(zones, threat=33).game.state)
+    first = play_view(state, "p1").players[0].heroes[0]
+    again = play_view(state, "p1").players[0].heroes[0]
+    assert first.name == "Aragorn" and first is not again  # his stats are his attachments': built afresh
+    assert [a.name for a in first.attachments] == ["Caught in a Web", "Celebrían's Stone"]
+    assert all(a is b for a, b in zip(first.attachments, again.attachments, strict=True))
+    assert first.attachments == view(state, "p1").players[0].heroes[0].attachments
+    # an attachment whose tokens changed is built again
+    stone = first.attachments[1]
+    state.cards[stone.uid].exhausted = not stone.exhausted
+    changed = play_view(state, "p1").players[0].heroes[0]
+    assert changed.attachments[0] is first.attachments[0] and changed.attachments[1] is not stone
+    assert changed.attachments == view(state, "p1").players[0].heroes[0].attachments
 
 
 @pure_only

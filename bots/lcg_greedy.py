@@ -631,12 +631,17 @@ class GreedyBot:
         card it can spare (not a kept event or a first attachment) and the quest can use the
         willpower: not once the committed willpower already makes all the progress a capped
         stage takes this round (The Hunt for the Dreadnaught), or all that the stage and the
-        active location still lack (past it progress is lost), a reveal's threat counted."""
+        active location still lack (past it progress is lost), a reveal's threat counted; and
+        at a stage a must-die enemy bars (``lcg_plans.barred``) only a quest that would fail
+        without her point: its progress waits on the troll's death, and the card (an ally, an
+        Axe) is one less to kill it with."""
         if (me.hand_size or 0) <= 4 or all(c.name in KEPT_EVENTS | FIRST_ATTACHMENTS for c in me.hand or []):
             return False
         useful = lcg_ships.useful_progress(view)
         if useful is None:
             useful = lcg_plans.useful_progress(view)
+        if lcg_plans.barred(view):
+            useful = 0.0
         margin = view.committed_willpower - view.staging_threat - EXPECTED_THREAT_PER_REVEAL
         return margin < useful
 

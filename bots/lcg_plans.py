@@ -45,6 +45,26 @@ EXTRA_REVEALS: Final = {"Anduin Passage": 1}
 (Journey Along the Anduin, 2B, core-127: 1 more)."""
 
 
+BARRING: Final = frozenset({"To the River..."})
+"""Quest stages that cannot be defeated while a must-die enemy is in play (Journey Along the
+Anduin, 1B, core-126: "while any Hill Troll is in play")."""
+
+
+def barred(view: TableView) -> bool:
+    """Whether the current stage cannot be defeated because a must-die enemy is in play (in
+    the staging area or engaged with any player, ``BARRING``): its progress waits on the
+    kill, and Éowyn gives a card for her +1 willpower only to keep the quest from failing
+    (bots/lcg_greedy.py ``_eowyn_pays``: at To the River... she gave 2.4 cards a game, allies
+    and Dwarven Axes among them, and 1.1 with this, seeds 15401-15600; the greedy Anduin row
+    won, paired by seed, 46 -> 76 of 800 on seeds 15401-16200 (74 when she paid while the
+    quest was within a point of failing, 73 when she never paid there), 54 -> 72 on
+    16201-17000, 65 -> 70 on 17001-17800; stage 3 was reached in 110 games of the first
+    range, 72 before: the cards kept serve Anduin Passage)."""
+    if view.quest is None or view.quest.name not in BARRING:
+        return False
+    return any(e.name in MUST_DIE for e in [*view.staging, *(e for p in view.players for e in p.engaged)])
+
+
 def extra_reveals(view: TableView) -> int:
     """The encounter cards the staging step reveals beyond one a player at the current stage."""
     return 0 if view.quest is None else EXTRA_REVEALS.get(view.quest.name, 0)

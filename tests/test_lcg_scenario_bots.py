@@ -640,6 +640,40 @@ def test_eowyn_discards_the_card_worth_least() -> None:
     assert _eowyns_discard(run) == (str(run.uid("Blade Mastery")),)
 
 
+def test_eowyn_gives_a_card_at_to_the_river_only_to_keep_the_quest_from_failing() -> None:
+    """At To the River... the stage cannot be defeated while the Hill Troll is in play
+    (core-126): Éowyn (4 willpower) against the troll and Banks of the Anduin (1 threat
+    each) and a reveal's 2 does not fail, and her +1 willpower is not bought with a card
+    (an ally or an Axe kept to kill the troll; the old bot paid for the progress). Against
+    Gladden Fields (3 threat) the quest would fail without her point, and she pays; with no
+    troll in play, or at Anduin Passage, the progress counts, and she pays."""
+
+    hand = ["Gondorian Spearman", "Dwarven Axe", "Veteran Axehand", "Horseback Archer", "Blade Mastery"]
+
+    def pays(staging: list[str], quest: dict[str, str] | str = "To the River...") -> bool:
+        run = _etl(
+            "lcg.quest.commit",
+            "quest",
+            {
+                "p1.heroes": ["Éowyn", "Thalin", "Legolas"],
+                "p1.hand": hand,
+                "staging": staging,
+                "quest": [quest],
+            },
+            threat=25,
+        )
+        commit = _until(run, "lcg.quest.commit")
+        run.game.answer(commit.seat, commit.id, (str(run.uid("Éowyn")),))
+        window = _until(run, "lcg.quest.window.commit")
+        choice = _greedy(run.game)
+        return any(o.card == run.uid("Éowyn") and (o.id,) == choice for o in window.options)
+
+    assert not pays(["Hill Troll", "Banks of the Anduin"])
+    assert pays(["Hill Troll", "Gladden Fields"])
+    assert pays(["Banks of the Anduin"])
+    assert pays(["Hill Troll", "Banks of the Anduin"], {"card": "Anduin Passage", "face": "B"})
+
+
 def test_the_galadhrims_greeting_keeps_a_hill_troll_in_the_staging_area() -> None:
     """At 29 threat the Hill Troll (engagement cost 30) engages if the quest fails by a
     point: the Greeting (6 threat off) is played in the planning phase, and the troll stays

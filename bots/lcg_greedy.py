@@ -29,6 +29,7 @@ from bots.lcg_encounter import composition, reveals, shadow_odds
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
+from domain.lcg.rules.burgle import MOUNTAIN_COST
 from domain.lcg.rules.planning import ACTION as ACTION_OPTION
 from projections.lcg import CardView, PlayerView, TableView
 
@@ -340,6 +341,7 @@ class GreedyBot:
             "otd-047.response": lcg_hobbit.western_slopes,
             "otd-020.action": lcg_hobbit.arkenstone_x,
             "otd-072.forced": lcg_hobbit.advance,
+            "otd-048.when-revealed": lcg_hobbit.pretending_to_sleep,
             "thftd.setup.fleet": lambda d, v: lcg_ships.fleet(d, v),
             "thftd-008.setup": self._shuffle_back,
             "thftd-027.forced": lambda d, v: lcg_ships.threat_or_boarding(d, v),
@@ -471,6 +473,7 @@ class GreedyBot:
             and cards[o.card].name not in NOT_WORTH_PLAYING
             and affordable(cards[o.card])
             and (arkenstone or not discount(o))
+            and not lcg_burgle.play_kills(cards[o.card], me)
         ]
         snares = [o for o in plays if cards[o.card or 0].name == lcg_plans.FOREST_SNARE]
         if snares and lcg_plans.snare(view, me) is not None:
@@ -652,7 +655,10 @@ class GreedyBot:
             parts = [int(p.split(":")[1]) for p in o.id.split(",") if ":" in p]
             return max(parts, default=0)
 
-        return (min(decision.options, key=spread).id,)
+        # never the payment that kills Bilbo Baggins under Dragon-Spell while another remains
+        me = _me(view, decision.seat)
+        options = [o for o in decision.options if not lcg_burgle.payment_kills(o.id, me)] or decision.options
+        return (min(options, key=spread).id,)
 
     # -- questing --------------------------------------------------------------------
 
@@ -734,6 +740,10 @@ class GreedyBot:
             plan = dataclasses.replace(
                 plan, success_cost=held, useful=min(plan.useful, lcg_hobbit.useful_progress(view))
             )
+            smaug = lcg_hobbit.arriving(view, me)
+            if smaug:
+                enemies = tuple(sorted((*plan.enemies, *smaug), key=lambda e: -(e.attack or 0)))
+                plan = dataclasses.replace(plan, enemies=enemies)
         return tuple(str(c.uid) for c in commit(ready, readies, plan, lcg_plans.held_back(view, me, ready, readies)))
 
     def _travel(self, decision: Decision, view: TableView) -> Choice | None:
@@ -741,11 +751,22 @@ class GreedyBot:
         fewest quest points, unless its travel cost outweighs it (a card revealed, a hero
         exhausted, cards discarded)."""
         cards = visible_cards(view)
-        places = [o for o in decision.options if o.card in cards]
+        places = [
+            o
+            for o in decision.options
+            if o.card in cards
+            and not lcg_hobbit.golden_clock(cards[o.card or 0], view)
+            and not lcg_hobbit.travel_kills(cards[o.card or 0], _me(view, decision.seat))
+        ]
 
         def worth(o: Option) -> float:
             c = cards[o.card or 0]
-            return 2.0 * (c.threat or 0) - 0.25 * (c.quest_points or 0) - _travel_cost(c)
+            return (
+                2.0 * (c.threat or 0)
+                - 0.25 * (c.quest_points or 0)
+                - _travel_cost(c)
+                + lcg_hobbit.travel_bonus(c, view)
+            )
 
         best = max(places, key=worth, default=None)
         if best is None or worth(best) <= 0:
@@ -1103,7 +1124,7 @@ class GreedyBot:
                 return (option.id,)
             if name == "The Lonely Mountain" and decision.rule == "lcg.burgle.window":
                 # take the turned-up card and turn up another only when this one cannot be matched
-                if not lcg_burgle.can_succeed(view, me):
+                if not lcg_burgle.can_succeed(view, me) and lcg_burgle.bilbo_can_spend(me, MOUNTAIN_COST):
                     return (option.id,)
                 continue
             if self._helps(name, option, decision, view, cards):

@@ -7,6 +7,12 @@ Slopes (otd-047) gives a choice between 2 cards and 1 progress less on Smaug the
 whose 6th token sends the players to stage 4A; Secret Entrance (otd-045) is reached only
 when the named type is the encounter deck's top card, so the name is the commonest type
 among the encounter cards the seat cannot see (bots/lcg_encounter.py).
+
+At stage 2, where the quests are held and the active location stays for rounds, the travel
+choice never takes Great Hall (its progress on Smaug the Golden each round brings stage 4A)
+and counts what Hidden Path, Secret Entrance and Desolation of Smaug do while active; the
+quest that will take stage 3 keeps allies back for Smaug the Magnificent, who attacks in the
+same round; and Bilbo Baggins under Dragon-Spell spends no resources that kill him.
 """
 
 from __future__ import annotations
@@ -16,12 +22,26 @@ from typing import Final
 
 from bots import lcg_burgle
 from bots.lcg_encounter import composition
+from bots.lcg_plans import SECOND_ATTACK
 from domain.kernel.decisions import Choice, Decision
 from domain.lcg.cards import CARDS
 from projections.lcg import CardView, PlayerView, TableView
 
 SMAUG_THE_GOLDEN: Final = "Smaug the Golden"
 BAGGINS: Final = "baggins"
+GREAT_HALL: Final = "Great Hall"
+HIDDEN_PATH: Final = "Hidden Path"
+HIDDEN_PATH_COST: Final = 2
+"""Hidden Path's travel cost (otd-035): 2 Baggins resources, Bilbo Baggins's."""
+SECRET_ENTRANCE: Final = "Secret Entrance"
+DESOLATION: Final = "Desolation of Smaug"
+THE_LONELY_MOUNTAIN: Final = "The Lonely Mountain"
+SURGE_PRICE: Final = 2.0
+"""What Desolation of Smaug as the active location costs the travel choice (otd-046: the
+round's first treachery surges, a card more most rounds while the quests at stage 2 are held
+and it stays active), in the travel's units (threat counted twice): 1 threat. Set, not
+tuned; ``travel_bonus`` as a whole, beside the Great Hall rule, won 17 of 800 dev games
+(seeds 4001-4800) against 13 with the Great Hall rule alone."""
 
 
 def _me(view: TableView, seat: str) -> PlayerView:
@@ -75,6 +95,46 @@ def secret_entrance(decision: Decision, view: TableView) -> Choice | None:
         return None
     weakest = min(offered, key=lambda h: ((h.attack or 0) + (h.defense or 0), h.willpower or 0))
     return (str(weakest.uid),)
+
+
+def travel_kills(location: CardView, me: PlayerView) -> bool:
+    """Hidden Path's travel cost (otd-035: spend 2 Baggins resources) kills a Bilbo Baggins
+    under Dragon-Spell with 2 hit points or fewer left."""
+    return location.name == HIDDEN_PATH and not lcg_burgle.bilbo_can_spend(me, HIDDEN_PATH_COST)
+
+
+def pretending_to_sleep(decision: Decision, view: TableView) -> Choice | None:
+    """Pretending to Sleep (otd-048): spend X Baggins resources (X the progress on Smaug the
+    Golden), or advance to stage 4A; the resources, unless spending them kills Bilbo Baggins
+    under Dragon-Spell (the game is lost with him)."""
+    ids = {o.id for o in decision.options}
+    golden = next((c for c in view.staging if c.name == SMAUG_THE_GOLDEN), None)
+    x = golden.progress if golden is not None else 0
+    if "pay" in ids and lcg_burgle.bilbo_can_spend(_me(view, decision.seat), x):
+        return ("pay",)
+    return ("stage-4",) if "stage-4" in ids else None
+
+
+def golden_clock(location: CardView, view: TableView) -> bool:
+    """Great Hall (otd-044) as the active location places a progress on Smaug the Golden at
+    the end of each round, and his 6th sends the players to stage 4A (otd-040): never
+    traveled to while he is in the staging area (stage 2), where the quests are held (not
+    won, ``success_cost``) and an active location stays for rounds."""
+    return location.name == GREAT_HALL and any(c.name == SMAUG_THE_GOLDEN for c in view.staging)
+
+
+def travel_bonus(location: CardView, view: TableView) -> float:
+    """What the location's active text is worth to the travel choice (threat counted twice):
+    Hidden Path takes 1 threat off each other location in the staging area, Secret Entrance
+    halves The Lonely Mountain's, Desolation of Smaug surges the round's first treachery."""
+    if location.name == HIDDEN_PATH:
+        return 2.0 * sum(1 for c in view.staging if c.type == "location" and c.uid != location.uid)
+    if location.name == SECRET_ENTRANCE:
+        mountain = next((c.threat or 0 for c in view.staging if c.name == THE_LONELY_MOUNTAIN), 0)
+        return 2.0 * (mountain // 2)
+    if location.name == DESOLATION:
+        return -SURGE_PRICE
+    return 0.0
 
 
 ARKENSTONE: Final = "The Arkenstone"
@@ -188,6 +248,41 @@ def useful_progress(view: TableView) -> float:
     if location is None or location.quest_points is None:
         return 0.0
     return float(max(0, location.quest_points - location.progress))
+
+
+SMAUG_STAND_IN: Final = CardView(
+    uid=-41,
+    code="otd-041",
+    name="Smaug the Magnificent",
+    type="enemy",
+    attack=8,
+    defense=8,
+    hit_points=20,
+    threat=6,
+    engagement_cost=50,
+    traits=("Dragon",),
+)
+"""The set-aside Smaug the Magnificent (otd-041), as the quest plan meets him before he is in
+play: Inside Information (otd-073) adds him to the staging area, engaged with the first
+player, and he attacks in that round's combat phase."""
+
+
+def arriving(view: TableView, me: PlayerView) -> tuple[CardView, ...]:
+    """Smaug the Magnificent's attacks in this round's combat phase when the players will
+    take stage 3 after a successful quest at The Burglar's Turn (``advance``): Inside
+    Information adds him, engaged with the first player, and he attacks twice when his
+    shadow card has a burgle effect (bots/lcg_plans.py ``SECOND_ATTACK``). A plan that
+    committed everyone left no ally to give up to him, and his 8 damage killed a hero. Reckoned
+    with whatever the quest's outcome, so that no plan fails the quest to keep him away."""
+    if (
+        not me.first
+        or view.quest is None
+        or view.quest.name != BURGLARS_TURN
+        or _golden_full(view)
+        or not _ready(view, me)
+    ):
+        return ()
+    return (SMAUG_STAND_IN,) * SECOND_ATTACK
 
 
 def advance(decision: Decision, view: TableView) -> Choice | None:

@@ -1013,6 +1013,129 @@ def test_western_slopes_takes_progress_off_smaug_the_golden_while_he_has_any() -
     assert _greedy(calm.game) == ("draw",)
 
 
+def _travel_to(quest: str, staging: list[str]) -> tuple[Choice, Run]:
+    """The greedy bot's travel at ``quest`` with ``staging`` in the staging area (Thorin,
+    Nori, Ori and Bilbo Baggins, no active location)."""
+    run = Run(
+        {
+            "game": {
+                "scenario": "the-lonely-mountain",
+                "players": 1,
+                "heroes": [["Thorin Oakenshield", "Nori", "Ori"]],
+            },
+            "position": {
+                "at": "lcg.travel",
+                "phase": "travel",
+                "zones": {
+                    "p1.heroes": ["Thorin Oakenshield", "Nori", "Ori", "Bilbo Baggins"],
+                    "quest": [quest],
+                    "staging": staging,
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt", "Thrór's Battle Axe"],
+                    "encounter.deck": ["Dark Bats", "Belching Fire"],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.travel")
+    return _greedy(run.game), run
+
+
+def test_great_hall_is_not_traveled_to_while_smaug_the_golden_counts_its_rounds() -> None:
+    """Great Hall (otd-044, 4 threat) as the active location places a progress on Smaug the
+    Golden at the end of each round, and his 6th sends the players to stage 4A; at The
+    Burglar's Turn the quests are held and the location stays active for rounds (the old bot
+    traveled there as the most threat out of the staging area, and stage 4A followed). There
+    the players travel to Western Slopes instead; at Inside Information, where Smaug the
+    Golden is out of play, Great Hall is taken."""
+    choice, run = _travel_to(
+        "The Burglar's Turn", ["Smaug the Golden", "The Lonely Mountain", "Great Hall", "Western Slopes"]
+    )
+    assert choice == (str(run.uid("Western Slopes")),)
+    choice, run = _travel_to(
+        "Inside Information", ["Smaug the Magnificent", "The Lonely Mountain", "Great Hall", "Western Slopes"]
+    )
+    assert choice == (str(run.uid("Great Hall")),)
+
+
+def test_bilbo_under_dragon_spell_pays_no_resources_that_kill_him() -> None:
+    """Dragon-Spell (otd-051) deals its hero 1 damage for each resource he spends. Bilbo
+    Baggins (3 hit points, 1 damage, 2 resources) under it meets Pretending to Sleep (otd-048)
+    with 1 progress on Smaug the Golden (2 once it is revealed): the old bot paid the 2
+    resources, and Bilbo's death lost the game; stage 4A is taken instead. Unwounded (2
+    damage of 3), he pays."""
+
+    def answer(damage: int) -> Choice:
+        run = Run(
+            {
+                "game": {
+                    "scenario": "the-lonely-mountain",
+                    "players": 1,
+                    "heroes": [["Thorin Oakenshield", "Nori", "Ori"]],
+                },
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "zones": {
+                        "p1.heroes": [
+                            "Thorin Oakenshield",
+                            "Nori",
+                            "Ori",
+                            {"card": "Bilbo Baggins", "resources": 2, "damage": damage},
+                        ],
+                        "attachments": [{"card": "Dragon-Spell", "on": "Bilbo Baggins"}],
+                        "quest": ["The Burglar's Turn"],
+                        "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
+                        "staging": [{"card": "Smaug the Golden", "progress": 1}, "The Lonely Mountain"],
+                        "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt", "Thrór's Battle Axe"],
+                        "encounter.deck": ["Pretending to Sleep", "Hidden Path", "Western Slopes"],
+                    },
+                },
+            }
+        )
+        decision = _until(run, "otd-048.when-revealed")
+        assert {o.id for o in decision.options} == {"pay", "stage-4"}
+        return _greedy(run.game)
+
+    assert answer(1) == ("stage-4",)
+    assert answer(0) == ("pay",)
+
+
+def test_the_quest_that_takes_stage_3_keeps_allies_for_smaug_the_magnificent() -> None:
+    """Inside Information (otd-073), taken after a successful quest at The Burglar's Turn,
+    adds Smaug the Magnificent engaged with the first player, and he attacks in that round's
+    combat phase (8 attack, twice when his shadow card has a burgle effect). At 40 threat the
+    players take it; the old plan committed every ally but Faramir (who boosts the quest and
+    exhausts), so his attacks fell on the heroes; two allies now stay back to be given up."""
+    allies = ["Faramir", "Erebor Hammersmith", "Guard of the Citadel", "Fili", "Kili"]
+    run = Run(
+        {
+            "game": {
+                "scenario": "the-lonely-mountain",
+                "players": 1,
+                "heroes": [["Thorin Oakenshield", "Nori", "Ori"]],
+            },
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": 40},
+                "zones": {
+                    "p1.heroes": ["Thorin Oakenshield", "Nori", "Ori", "Bilbo Baggins"],
+                    "p1.allies": allies,
+                    "quest": ["The Burglar's Turn"],
+                    "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
+                    "staging": ["Smaug the Golden", "The Lonely Mountain", "Great Hall", "Hidden Path"],
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt", "Thrór's Battle Axe"],
+                    "encounter.deck": ["Hidden Path", "Western Slopes", "Dark Bats"],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    committed = {int(u) for u in _greedy(run.game)}
+    kept = [name for name in allies if name != "Faramir" and run.uid(name) not in committed]
+    assert len(kept) >= 2
+
+
 def test_secret_entrance_names_the_commonest_type_left_in_the_encounter_deck() -> None:
     """Secret Entrance's travel (otd-045): the hero exhausted is the one that counts least in
     a fight (Bilbo Baggins, 1 attack and 1 defense; then Legolas, 3 and 1 with 1 willpower,

@@ -567,12 +567,13 @@ def many_defenders(seat: Seat) -> str:
     return f"many-defenders:{seat}"
 
 
-def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
+def controlled_attachments(s: LcgState, seat: Seat, among: list[Uid] | None = None) -> list[Uid]:
     """Attachments ``seat`` controls: player cards it owns, and objectives it claimed (on its
-    characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06)."""
+    characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06).
+    ``among``: only those of these cards of the attachments zone (in its order)."""
     out = []
     cards = s.cards
-    for a in cards_in(s, "attachments"):
+    for a in cards_in(s, "attachments") if among is None else among:
         card = cards[a]
         owner = card.owner
         if owner == seat:

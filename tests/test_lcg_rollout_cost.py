@@ -323,3 +323,47 @@ def test_an_action_window_reads_what_the_heroes_can_pay_once_for_the_whole_hand(
     assert len(plain) == 4
     # once per sphere asked (it was once per event the heroes' resources could cover: six)
     assert sorted(asked, key=str) == ["leadership", "tactics"]
+
+
+@pure_only
+def test_a_heros_resource_icons_are_read_from_the_attachments_only_under_a_card_giving_icons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a card's cost asks, of each hero whose sphere is not the card's, the icons its
+    # attachments give, and each such hero's read every attachment in play: now only a hero
+    # that a card giving icons (Celebrían's Stone) is attached to has them read
+    run = Run(
+        {
+            "game": {"players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "zones": {
+                    "p1.heroes": [{"card": "Aragorn", "resources": 2}, {"card": "Gimli", "resources": 3}, "Legolas"],
+                    "p1.hand": ["The Favor of the Lady", "Guard of the Citadel"],
+                    "attachments": [
+                        {"card": "Celebrían's Stone", "on": "Aragorn"},
+                        {"card": "Blade of Gondolin", "on": "Gimli"},
+                        {"card": "Horn of Gondor", "on": "Legolas"},
+                    ],
+                },
+            },
+        }
+    )
+    state = cast(LcgState, run.game.state)
+    aragorn, gimli, legolas = (run.uid(name) for name in ("Aragorn", "Gimli", "Legolas"))
+    scanned: list[str] = []
+    cards_in = rules_table.cards_in
+
+    def counted(s: LcgState, key: str) -> list[int]:
+        if key == "attachments":
+            scanned.append(key)
+        return cards_in(s, key)
+
+    monkeypatch.setattr(rules_table, "cards_in", counted)
+    assert rules_table.spheres(state, gimli) == ("tactics",)
+    assert rules_table.spheres(state, legolas) == ("tactics",)
+    assert not scanned  # each read all three attachments
+    assert rules_table.spheres(state, aragorn) == ("leadership", "spirit")
+    assert scanned == ["attachments"]
+    assert resources.can_pay_cost(state, "p1", "spirit", 1) and not resources.can_pay_cost(state, "p1", "lore", 0)

@@ -21,13 +21,16 @@ from bots.worlds import searchable
 from domain import build
 from domain.game import Game
 from domain.lcg.lineups import lcg_options
+from domain.lcg.rules import resources
 from domain.lcg.rules import table as rules_table
+from domain.lcg.rules.playing_events import event_actions
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import Scenario
 from domain.lcg.state import LcgState
 from projections.lcg import CardView, TableView, play_view, view
 from tests.test_lcg_mirkwood_bots import MIRKWOOD, _encounter, _run
 from tests.test_lcg_quest_bots import _character, _enemy, _round
+from tools.fixtures import Run
 
 pure_only = pytest.mark.skipif(build.mode() != "pure", reason="patches module functions: pure Python only")
 
@@ -274,3 +277,93 @@ def test_a_view_asks_no_text_giving_traits_that_cannot_apply_in_the_game(monkeyp
         assert not asked
         assert aragorn.traits == rules_table.traits(state, aragorn.uid)
         asked.clear()
+
+
+@pure_only
+def test_an_action_window_reads_what_the_heroes_can_pay_once_for_the_whole_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a window asked each Action event in hand whether it can be paid for, and each asked
+    # afresh which heroes match its sphere and what their pools hold (a search's rollouts
+    # ask ~30 windows each); the hand's events now share one ``Purse``, with the same answers
+    run = Run(
+        {
+            "game": {"players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.combat.window.shadows",
+                "phase": "combat",
+                "zones": {
+                    "p1.heroes": [{"card": "Aragorn", "resources": 2}, {"card": "Gimli", "resources": 1}, "Legolas"],
+                    "p1.hand": ["Common Cause", "Ever Vigilant", "Sneak Attack", "For Gondor!", "Feint", "Feint"],
+                    "p1.allies": [{"card": "Snowbourn Scout", "exhausted": True}],
+                    "p1.engaged": ["East Bight Patrol"],
+                },
+            },
+        }
+    )
+    state = cast(LcgState, run.game.state)
+    plain = [
+        f"{uid}.{i}"
+        for uid in state.zone("p1.hand")
+        for i, action in enumerate(rules_table.text_of(state.cards[uid].code).actions)
+        if action.available(state, uid, "p1")
+    ]
+    asked: list[str | None] = []
+    matching = resources.matching_heroes
+
+    def counted(s: LcgState, seat: str, sphere: str | None) -> list[int]:
+        asked.append(sphere)
+        return matching(s, seat, sphere)
+
+    monkeypatch.setattr(resources, "matching_heroes", counted)
+    options = event_actions(state, "p1")
+    assert [o.id for o in options] == plain
+    # Ever Vigilant, For Gondor! and both Feints (no hero exhausted for Common Cause, no ally
+    # in hand for Sneak Attack): six events whose cost the heroes' resources cover
+    assert len(plain) == 4
+    # once per sphere asked (it was once per event the heroes' resources could cover: six)
+    assert sorted(asked, key=str) == ["leadership", "tactics"]
+
+
+@pure_only
+def test_a_heros_resource_icons_are_read_from_the_attachments_only_under_a_card_giving_icons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a card's cost asks, of each hero whose sphere is not the card's, the icons its
+    # attachments give, and each such hero's read every attachment in play: now only a hero
+    # that a card giving icons (Celebrían's Stone) is attached to has them read
+    run = Run(
+        {
+            "game": {"players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "zones": {
+                    "p1.heroes": [{"card": "Aragorn", "resources": 2}, {"card": "Gimli", "resources": 3}, "Legolas"],
+                    "p1.hand": ["The Favor of the Lady", "Guard of the Citadel"],
+                    "attachments": [
+                        {"card": "Celebrían's Stone", "on": "Aragorn"},
+                        {"card": "Blade of Gondolin", "on": "Gimli"},
+                        {"card": "Horn of Gondor", "on": "Legolas"},
+                    ],
+                },
+            },
+        }
+    )
+    state = cast(LcgState, run.game.state)
+    aragorn, gimli, legolas = (run.uid(name) for name in ("Aragorn", "Gimli", "Legolas"))
+    scanned: list[str] = []
+    cards_in = rules_table.cards_in
+
+    def counted(s: LcgState, key: str) -> list[int]:
+        if key == "attachments":
+            scanned.append(key)
+        return cards_in(s, key)
+
+    monkeypatch.setattr(rules_table, "cards_in", counted)
+    assert rules_table.spheres(state, gimli) == ("tactics",)
+    assert rules_table.spheres(state, legolas) == ("tactics",)
+    assert not scanned  # each read all three attachments
+    assert rules_table.spheres(state, aragorn) == ("leadership", "spirit")
+    assert scanned == ["attachments"]
+    assert resources.can_pay_cost(state, "p1", "spirit", 1) and not resources.can_pay_cost(state, "p1", "lore", 0)

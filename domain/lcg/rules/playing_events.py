@@ -29,7 +29,7 @@ from domain.lcg import events as ev
 from domain.lcg.cards import Action, Trigger, TriggerTest, text
 from domain.lcg.effects import PLAYER, SELF, emit, st
 from domain.lcg.rules import table
-from domain.lcg.rules.resources import can_pay_cost, cost_payments, payment_id
+from domain.lcg.rules.resources import Purse, can_pay_cost, cost_payments, payment_id
 from domain.lcg.rules.table import CARDS, cards_in, text_of
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -64,11 +64,14 @@ def reduction(s: LcgState, seat: Seat, uid: Uid) -> int:
     return sum(r(s, seat, uid) for r in table.in_game(s, COST_REDUCTIONS)) if COST_REDUCTIONS else 0
 
 
-def _affordable(s: LcgState, seat: Seat, uid: Uid, cost: Cost) -> bool:
+def _affordable(s: LcgState, seat: Seat, uid: Uid, cost: Cost, purse: Purse | None = None) -> bool:
+    """Whether ``seat`` can pay for event ``uid`` now; ``purse``: ``seat``'s at ``s``, if the
+    caller asks of several events."""
     d = table.defn(s, uid)
+    paying = Purse(s, seat) if purse is None else purse
     if cost.x is not None:
-        return any(can_pay_cost(s, seat, d.sphere, x, cost.heroes_needed) for x in cost.x(s, seat, uid))
-    return can_pay_cost(s, seat, d.sphere, max(0, d.cost - reduction(s, seat, uid)), cost.heroes_needed)
+        return any(paying.can_pay(d.sphere, x, cost.heroes_needed) for x in cost.x(s, seat, uid))
+    return paying.can_pay(d.sphere, max(0, d.cost - reduction(s, seat, uid)), cost.heroes_needed)
 
 
 def _amount(rt: Runtime) -> int:
@@ -150,19 +153,32 @@ def action_event(
     """Register an Action event; ``phase`` limits it to one phase (Quest or Combat Action)."""
 
     def available(s: LcgState, uid: Uid, seat: Seat) -> bool:
-        return (
-            (phase is None or s.phase == phase)
-            and s.cards[uid].zone == f"{seat}.hand"
-            and _affordable(s, seat, uid, cost)
-            and playable(s, seat, uid)
-        )
+        return _available(s, seat, uid, playable, phase, cost, None)
 
+    action = Action(available, play(effect, f"{code}.action", cost), label)
     ACTION_EVENTS[code] = (playable, phase, cost)
-    text(code, actions=(Action(available, play(effect, f"{code}.action", cost), label),))
+    _ACTIONS[code] = action
+    text(code, actions=(action,))
+
+
+def _available(
+    s: LcgState, seat: Seat, uid: Uid, playable: Playable, phase: str | None, cost: Cost, purse: Purse | None
+) -> bool:
+    """Whether ``seat`` may play the Action event ``uid`` now (``playable``, ``phase``, ``cost``:
+    as registered by :func:`action_event`; ``purse``: ``seat``'s at ``s``, if known)."""
+    return (
+        (phase is None or s.phase == phase)
+        and s.cards[uid].zone == f"{seat}.hand"
+        and _affordable(s, seat, uid, cost, purse)
+        and playable(s, seat, uid)
+    )
 
 
 ACTION_EVENTS: dict[str, tuple[Playable, str | None, Cost]] = {}
 """Each Action event's own conditions (what its effect needs, its phase, its cost), by code."""
+_ACTIONS: Final[dict[str, Action]] = {}
+"""The Action :func:`action_event` registered for each code (:func:`event_actions` asks its
+conditions itself, with one :class:`Purse` for the whole hand)."""
 
 
 def playable_outside_hand(s: LcgState, seat: Seat, uid: Uid, less: int) -> bool:
@@ -187,13 +203,20 @@ def event_actions(s: LcgState, seat: Seat) -> list[Option]:
     """The Action events ``seat`` may play now from hand (option ids as Actions on cards)."""
     options: list[Option] = []
     cards = s.cards
+    purse = Purse(s, seat)
     for uid in cards_in(s, f"{seat}.hand"):
         code = cards[uid].code
         card = CARDS[code]
         if card.type != "event":
             continue
+        registered = _ACTIONS.get(code)
         for i, action in enumerate(text_of(code).actions):
-            if action.available(s, uid, seat):
+            if action is registered:
+                playable, phase, cost = ACTION_EVENTS[code]
+                usable = _available(s, seat, uid, playable, phase, cost, purse)
+            else:
+                usable = action.available(s, uid, seat)
+            if usable:
                 options.append(Option(f"{uid}.{i}", f"Play {card.name}: {action.label}", uid))
     return options
 

@@ -56,20 +56,50 @@ def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_
     when it costs 0. ``heroes_needed`` > 1: the cost must come from that many different
     heroes' pools (Thicket of Spears).
     """
-    cards = s.cards
-    if cost > 0 and sum(max(0, cards[h].resources) for h in table.cards_in(s, f"{seat}.heroes")) < cost:
-        return False  # not even all the heroes' resources would pay (the matching ones are among them)
-    heroes = matching_heroes(s, seat, sphere)
-    if not heroes and sphere not in (None, "neutral"):
-        return False
-    pools: list[int] = []
-    for h in heroes:
-        pool = cards[h].resources
-        if pool > 0:
-            pools.append(pool)
-    if heroes_needed > 1:
-        return len(pools) >= heroes_needed and sum(pools) >= cost
-    return sum(pools) >= cost
+    return Purse(s, seat).can_pay(sphere, cost, heroes_needed)
+
+
+class Purse:
+    """What ``seat``'s heroes can pay at one state, for asking :func:`can_pay_cost` of several
+    cards at once (the Action events in a hand, asked at every action window): the heroes'
+    resources, and the pools of the heroes matching each sphere asked, are read once."""
+
+    def __init__(self, s: LcgState, seat: Seat) -> None:
+        self.s = s
+        self.seat = seat
+        self.total = -1
+        """All the heroes' resources (-1: not read yet)."""
+        self.pools: dict[str | None, list[int] | None] = {}
+        """By sphere: the resources of the matching heroes that have any; None when no hero
+        matches a sphere (not neutral)."""
+
+    def can_pay(self, sphere: str | None, cost: int, heroes_needed: int = 1) -> bool:
+        """:func:`can_pay_cost` of ``seat`` at this state."""
+        s = self.s
+        cards = s.cards
+        if cost > 0:
+            if self.total < 0:
+                self.total = sum(max(0, cards[h].resources) for h in table.cards_in(s, f"{self.seat}.heroes"))
+            if self.total < cost:
+                return False  # not even all the heroes' resources would pay (the matching ones are among them)
+        if sphere in self.pools:
+            pools = self.pools[sphere]
+        else:
+            heroes = matching_heroes(s, self.seat, sphere)
+            if not heroes and sphere not in (None, "neutral"):
+                pools = None
+            else:
+                pools = []
+                for h in heroes:
+                    pool = cards[h].resources
+                    if pool > 0:
+                        pools.append(pool)
+            self.pools[sphere] = pools
+        if pools is None:
+            return False
+        if heroes_needed > 1:
+            return len(pools) >= heroes_needed and sum(pools) >= cost
+        return sum(pools) >= cost
 
 
 def cost_payments(

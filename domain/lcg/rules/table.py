@@ -76,6 +76,9 @@ class _Pool:
         """Each code's cards, in uid order."""
         self.hooks: dict[int, tuple[int, list[Any]]] = {}
         """By the id of a (module-level) list of hooks: its length then, and those that apply."""
+        self.givers: list[Uid] | None = None
+        """The cards whose text gives their host resource icons (:func:`spheres`; None: not
+        read yet)."""
 
 
 _POOL: Final = _Pool()
@@ -92,6 +95,7 @@ def _pool(s: LcgState) -> _Pool:
         pool.cards, pool.size, pool.codes, pool.by_code = cards, len(cards), codes, by_code
         pool.types = frozenset([CARDS[code].type for code in codes if code in CARDS])
         pool.hooks = {}
+        pool.givers = None
     return pool
 
 
@@ -326,6 +330,17 @@ def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
     cards = s.cards
     own = CARDS[cards[uid].code].sphere
     out: tuple[str, ...] = (own,) if own else ()
+    pool = _pool(s)
+    givers = pool.givers
+    if givers is None:
+        givers = pool.givers = [
+            u
+            for code, uids in pool.by_code.items()
+            if (text_of(code).host or _NO_HOST_TEXT).spheres is not None
+            for u in uids
+        ]
+    if not any(cards[a].attached_to == uid for a in givers):
+        return out  # no card that gives icons is attached to it (most heroes, most games: no scan)
     for a in cards_in(s, "attachments"):
         if cards[a].attached_to == uid:
             gives = (text_of(cards[a].code).host or _NO_HOST_TEXT).spheres
@@ -567,12 +582,13 @@ def many_defenders(seat: Seat) -> str:
     return f"many-defenders:{seat}"
 
 
-def controlled_attachments(s: LcgState, seat: Seat) -> list[Uid]:
+def controlled_attachments(s: LcgState, seat: Seat, among: list[Uid] | None = None) -> list[Uid]:
     """Attachments ``seat`` controls: player cards it owns, and objectives it claimed (on its
-    characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06)."""
+    characters). An encounter condition (Caught in a Web) is controlled by nobody (FAQ 1.06).
+    ``among``: only those of these cards of the attachments zone (in its order)."""
     out = []
     cards = s.cards
-    for a in cards_in(s, "attachments"):
+    for a in cards_in(s, "attachments") if among is None else among:
         card = cards[a]
         owner = card.owner
         if owner == seat:

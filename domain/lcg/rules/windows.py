@@ -55,19 +55,19 @@ def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
     stage are nobody's (their Actions say who may use them)."""
     out: list[tuple[Seat | None, int]] = []
     cards = s.cards
+    # only attachments with Actions, in the zone's order: an attachment left out here has
+    # none, so it is left out of each player's and of the nobody's below
+    acting = [a for a in cards_in(s, "attachments") if text_of(cards[a].code).actions]
     for owner in seats_in_turn(s):
-        # only cards with Actions: an attachment left out here has none, so it is left out
-        # of the nobody's below as well
-        for u in table.characters(s, owner) + table.controlled_attachments(s, owner):
+        for u in table.characters(s, owner):
             if text_of(cards[u].code).actions:
                 out.append((owner, u))
+        if acting:
+            out += [(owner, a) for a in table.controlled_attachments(s, owner, acting)]
         out += [(owner, u) for u in cards_in(s, f"{owner}.contract") if text_of(cards[u].code).actions]
-    controlled = {u for _, u in out}
-    for a in cards_in(s, "attachments"):
-        if a not in controlled:
-            card = cards[a]
-            if card.owner is None and text_of(card.code).actions:
-                out.append((None, a))
+    if acting:
+        controlled = {u for _, u in out}
+        out += [(None, a) for a in acting if a not in controlled and cards[a].owner is None]
     out += [(None, u) for u in cards_in(s, "setup") + cards_in(s, "quest") if text_of(cards[u].code).actions]
     return out
 

@@ -323,9 +323,9 @@ def wound(enemy: CardView, ready: list[CardView], view: TableView | None = None)
 
 def troll_coming(view: TableView, me: PlayerView) -> bool:
     """A must-die enemy still in the staging area engages this seat this round, or will if
-    the threat rises by ``COMING`` (a failed quest, the refresh phase), and none is engaged
-    with it yet: threat lowered now keeps it there while allies come down (lowering it once
-    the troll is engaged frees nobody)."""
+    the threat rises by ``COMING`` (failed quests, the refresh phase's point a round), and
+    none is engaged with it yet: threat lowered now keeps it there while allies come down
+    (lowering it once the troll is engaged frees nobody)."""
     if any(e.name in MUST_DIE for e in me.engaged) or not engagement_checks(view):
         return False
     if hunt(view, me, [c for c in [*me.heroes, *me.allies] if not c.exhausted]) is not None:
@@ -339,10 +339,16 @@ def troll_coming(view: TableView, me: PlayerView) -> bool:
     )
 
 
-COMING: Final = 2
+COMING: Final = 12
 """A must-die enemy in the staging area whose engagement cost is at most this far above the
-threat is coming (``troll_coming``): Gandalf is played for his 5 threat off (on seeds
-4601-5400 the greedy Anduin row won 63 games with 2, 58 with 1, 61 with 3)."""
+threat is coming (``troll_coming``): Gandalf is played for his 5 threat off, and The
+Galadhrim's Greeting for its 6. At 12 a Hill Troll (engagement cost 30) is coming from the
+first round of a game started at 26 threat: each threat point taken off while it waits puts
+off its engagement by check at full hit points. The greedy Anduin row (seeds 4601-5400, an
+older bot) won 63 games with 2, 58 with 1, 61 with 3; paired by seed with 2, on the
+development seeds 17801-18600 it won 79 -> 82 with 3, 85 with 4, 101 with 5, 106 with 6,
+117 with 8, 124 with 12; with 12 on the held-out 18601-19400 84 -> 120, and on 19401-20200
+74 -> 117."""
 
 
 RESERVES: Final = {"Feint": ("tactics", 1), "The Galadhrim's Greeting": ("spirit", 3), FOREST_SNARE: ("lore", 3)}

@@ -676,8 +676,9 @@ def test_eowyn_gives_a_card_at_to_the_river_only_to_keep_the_quest_from_failing(
 
 def test_the_galadhrims_greeting_keeps_a_hill_troll_in_the_staging_area() -> None:
     """At 29 threat the Hill Troll (engagement cost 30) engages if the quest fails by a
-    point: the Greeting (6 threat off) is played in the planning phase, and the troll stays
-    in the staging area while allies come down. At 25 threat it is kept."""
+    point, and at 25 it engages within a few rounds (bots/lcg_plans.py ``COMING``): the
+    Greeting (6 threat off) is played in the planning phase, and the troll stays in the
+    staging area while allies come down. At 17 threat it is kept."""
 
     def played(threat: int) -> bool:
         run = _etl(
@@ -696,7 +697,8 @@ def test_the_galadhrims_greeting_keeps_a_hill_troll_in_the_staging_area() -> Non
         return any(o.card == run.uid("The Galadhrim's Greeting") and (o.id,) == choice for o in window.options)
 
     assert played(29)
-    assert not played(25)
+    assert played(25)
+    assert not played(17)
 
 
 def test_the_galadhrims_greeting_is_played_at_anduin_passage_before_evil_storm_hurts() -> None:
@@ -1357,9 +1359,12 @@ def test_gandalf_keeps_a_coming_hill_troll_in_the_staging_area() -> None:
     before the board can kill it: Gandalf takes 5 threat off and it stays in the staging area
     while allies come down (the old choice, his 4 damage on it, let it engage; on seeds
     4601-5400 the greedy Anduin row won 63 games with this rule and the Gandalf played for it
-    against 45 without). Far from its engagement (25 threat) his 4 damage stays on it."""
+    against 45 without). At 25 threat too, 5 threat off puts off its engagement by check
+    (bots/lcg_plans.py ``COMING``). Far from its engagement (17 threat) his 4 damage stays on
+    it."""
     assert _gandalfs_mode(29) == ("threat",)
-    assert _gandalfs_mode(25) == ("damage",)
+    assert _gandalfs_mode(25) == ("threat",)
+    assert _gandalfs_mode(17) == ("damage",)
 
 
 def _arkenstone(threat: int) -> Run:
@@ -2148,7 +2153,8 @@ def test_gandalf_waits_in_hand_for_the_round_his_entering_kills_the_hill_troll()
     engaged by choice, the Took takes its attack, Gandalf attacks and it dies). With no ally
     the kill is not on (whoever took the attack could not attack): he stays in hand, where
     the old rule played him as soon as he was paid for and left the troll at 5 hit points
-    when he left play."""
+    when he left play. At 17 threat the troll is not coming (bots/lcg_plans.py ``COMING``:
+    nearer, Gandalf is played for his 5 threat off)."""
 
     def planning(allies: list[str]) -> tuple[Run, Choice, str]:
         run = _dunhere(
@@ -2166,7 +2172,7 @@ def test_gandalf_waits_in_hand_for_the_round_his_entering_kills_the_hill_troll()
                 "quest": ["To the River..."],
                 "encounter.deck": ["Banks of the Anduin", "Banks of the Anduin", "Banks of the Anduin"],
             },
-            threat=26,
+            threat=17,
         )
         play = _until(run, "lcg.planning.play-ally")
         gandalf = next(o.id for o in play.options if o.card == run.uid("Gandalf"))

@@ -143,8 +143,8 @@ GANDALF_HELD_BELOW: Final = 44
 set, not tuned (a few failed quests short of the 50 that ends the game). Held so, the greedy
 row won, paired by seed with the old bot that played him when affordable, 21 -> 41 of 800
 games on seeds 6401-7200, 18 -> 52 on 7201-8000, 20 -> 46 on 8001-8800. On 6401-6800 the
-players reached stage 3 in 231 games rather than 144 (the resources went on allies that
-stay), failed quests at stage 2 raised the threat by 7049 rather than 8093, and the stage-3
+players reached stage 3 in 231 games rather than 144 (his 5 resources went on other cards
+first), failed quests at stage 2 raised the threat by 7049 rather than 8093, and the stage-3
 quests were begun at 37.7 threat rather than 38.9."""
 
 

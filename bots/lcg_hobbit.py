@@ -138,14 +138,14 @@ def travel_bonus(location: CardView, view: TableView) -> float:
     return 0.0
 
 
-GANDALF_HELD_BELOW: Final = 44
-"""The threat below which Gandalf stays in hand at The Burglar's Turn (``gandalf_for_stage_3``):
-set, not tuned (a few failed quests short of the 50 that ends the game). Held so, the greedy
-row won, paired by seed with the old bot that played him when affordable, 21 -> 41 of 800
-games on seeds 6401-7200, 18 -> 52 on 7201-8000, 20 -> 46 on 8001-8800. On 6401-6800 the
-players reached stage 3 in 231 games rather than 144 (his 5 resources went on other cards
-first), failed quests at stage 2 raised the threat by 7049 rather than 8093, and the stage-3
-quests were begun at 37.7 threat rather than 38.9."""
+GANDALF_HELD_BELOW: Final = 47
+"""The threat below which Gandalf stays in hand at The Burglar's Turn (``gandalf_for_stage_3``).
+Held below 44, the greedy row won, paired by seed with the old bot that played him when
+affordable, 21 -> 41 of 800 games on seeds 6401-7200, 18 -> 52 on 7201-8000, 20 -> 46 on
+8001-8800; on 6401-6800 the players reached stage 3 in 231 games rather than 144 (his 5
+resources went on other cards first), failed quests at stage 2 raised the threat by 7049
+rather than 8093, and the stage-3 quests were begun at 37.7 threat rather than 38.9. Below
+47 rather than 44: 41 -> 47 on 6401-7200, 52 -> 57 on 7201-8000, 46 -> 48 on 8001-8800."""
 
 
 def gandalf_for_stage_3(view: TableView, me: PlayerView) -> bool:

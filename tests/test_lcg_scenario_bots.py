@@ -2476,6 +2476,7 @@ def _plays_gandalf_at_the_burglars_turn(threat: int) -> bool:
 def test_gandalf_waits_at_the_burglars_turn_for_inside_information() -> None:
     """Gandalf's 4 willpower lasts the round he is played in: at The Burglar's Turn, where the
     quests are held, he stays in hand for Inside Information (the old bot played him at 30
-    threat); from 44 threat his 5 threat off is wanted at once."""
+    threat); from 47 threat his 5 threat off is wanted at once."""
     assert not _plays_gandalf_at_the_burglars_turn(30)
-    assert _plays_gandalf_at_the_burglars_turn(44)
+    assert not _plays_gandalf_at_the_burglars_turn(46)
+    assert _plays_gandalf_at_the_burglars_turn(47)

@@ -12,7 +12,8 @@ At stage 2, where the quests are held and the active location stays for rounds, 
 choice never takes Great Hall (its progress on Smaug the Golden each round brings stage 4A)
 and counts what Hidden Path, Secret Entrance and Desolation of Smaug do while active; the
 quest that will take stage 3 keeps allies back for Smaug the Magnificent, who attacks in the
-same round; and Bilbo Baggins under Dragon-Spell spends no resources that kill him.
+same round; Bilbo Baggins under Dragon-Spell spends no resources that kill him; and Gandalf
+waits in hand at stage 2 for stage 3, where his willpower decides a quest.
 """
 
 from __future__ import annotations
@@ -135,6 +136,24 @@ def travel_bonus(location: CardView, view: TableView) -> float:
     if location.name == DESOLATION:
         return -SURGE_PRICE
     return 0.0
+
+
+GANDALF_HELD_BELOW: Final = 47
+"""The threat below which Gandalf stays in hand at The Burglar's Turn (``gandalf_for_stage_3``).
+Held below 44, the greedy row won, paired by seed with the old bot that played him when
+affordable, 21 -> 41 of 800 games on seeds 6401-7200, 18 -> 52 on 7201-8000, 20 -> 46 on
+8001-8800; on 6401-6800 the players reached stage 3 in 231 games rather than 144 (his 5
+resources went on other cards first), failed quests at stage 2 raised the threat by 7049
+rather than 8093, and the stage-3 quests were begun at 37.7 threat rather than 38.9. Below
+47 rather than 44: 41 -> 47 on 6401-7200, 52 -> 57 on 7201-8000, 46 -> 48 on 8001-8800."""
+
+
+def gandalf_for_stage_3(view: TableView, me: PlayerView) -> bool:
+    """Whether Gandalf (core-073: 4 willpower for the round he is played in, and 5 threat off)
+    stays in hand at The Burglar's Turn (2B) for Inside Information (3B), where a quest is
+    won only when the ready willpower beats the staging area's threat by 6 or more: his
+    threat comes off there as well, unless the threat reaches ``GANDALF_HELD_BELOW`` first."""
+    return view.quest is not None and view.quest.name == BURGLARS_TURN and me.threat < GANDALF_HELD_BELOW
 
 
 ARKENSTONE: Final = "The Arkenstone"

@@ -2441,3 +2441,48 @@ def test_eowyn_gives_no_card_for_progress_the_anduin_stage_cannot_take() -> None
 
     assert not uses(7)
     assert uses(0)
+
+
+def _plays_gandalf_at_the_burglars_turn(threat: int) -> bool:
+    """Whether the greedy bot plays Gandalf (core-073), affordable, in the planning phase at
+    The Burglar's Turn (stage 2B of The Lonely Mountain) at ``threat``."""
+    run = Run(
+        {
+            "game": {
+                "scenario": "the-lonely-mountain",
+                "players": 1,
+                "heroes": [["Thorin Oakenshield", "Nori", "Ori"]],
+            },
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Thorin Oakenshield", "resources": 3},
+                        {"card": "Nori", "resources": 1},
+                        {"card": "Ori", "resources": 2},
+                        "Bilbo Baggins",
+                    ],
+                    "p1.hand": ["Gandalf"],
+                    "quest": ["The Burglar's Turn"],
+                    "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
+                    "staging": ["Smaug the Golden", "The Lonely Mountain"],
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt", "Thrór's Battle Axe"],
+                    "encounter.deck": ["Hidden Path", "Hidden Path"],
+                },
+            },
+        }
+    )
+    decision = _until(run, "lcg.planning.play-ally")
+    gandalf = next(o.id for o in decision.options if o.card == run.uid("Gandalf"))
+    return _greedy(run.game) == (gandalf,)
+
+
+def test_gandalf_waits_at_the_burglars_turn_for_inside_information() -> None:
+    """Gandalf's 4 willpower lasts the round he is played in: at The Burglar's Turn, where the
+    quests are held, he stays in hand for Inside Information (the old bot played him at 30
+    threat); from 47 threat his 5 threat off is wanted at once."""
+    assert not _plays_gandalf_at_the_burglars_turn(30)
+    assert not _plays_gandalf_at_the_burglars_turn(46)
+    assert _plays_gandalf_at_the_burglars_turn(47)

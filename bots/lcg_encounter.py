@@ -140,6 +140,25 @@ def composition(view: TableView) -> Counter[str] | None:
     return left
 
 
+def stand_in(code: str, uid: int = -1) -> CardView:
+    """An enemy not in play (one the encounter deck may reveal, one set aside), as the quest
+    plan meets it: its printed stats, keywords and traits (``CARDS``), with a uid no card has."""
+    d = CARDS[code]
+    return CardView(
+        uid=uid,
+        code=code,
+        name=d.name,
+        type=d.type,
+        attack=d.attack,
+        defense=d.defense,
+        hit_points=d.hit_points,
+        threat=d.threat,
+        engagement_cost=d.engagement_cost,
+        keywords=d.keywords,
+        traits=d.traits,
+    )
+
+
 def reveals(view: TableView, known: Counter[str] | None = None) -> list[Reveal] | None:
     """The distribution of the next card revealed, grouped by what it does to a round's plan;
     None when the encounter deck's composition is unknown or empty. ``known``: the view's
@@ -151,21 +170,7 @@ def reveals(view: TableView, known: Counter[str] | None = None) -> list[Reveal] 
     grouped: dict[tuple[object, ...], tuple[int, Reveal]] = {}
     for code, n in left.items():
         d = CARDS[code]
-        enemy = None
-        if d.type == "enemy":
-            enemy = CardView(
-                uid=-1,
-                code=code,
-                name=d.name,
-                type="enemy",
-                attack=d.attack,
-                defense=d.defense,
-                hit_points=d.hit_points,
-                threat=d.threat,
-                engagement_cost=d.engagement_cost,
-                keywords=d.keywords,
-                traits=d.traits,
-            )
+        enemy = stand_in(code) if d.type == "enemy" else None
         threat = d.threat if d.type in ("enemy", "location") else 0
         harm = REVEALED_HARM.get(code, "")
         key = (

@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Final
 
 from bots import lcg_burgle
-from bots.lcg_encounter import composition
+from bots.lcg_encounter import composition, stand_in
 from bots.lcg_plans import SECOND_ATTACK
 from domain.kernel.decisions import Choice, Decision
 from domain.lcg.cards import CARDS
@@ -269,21 +269,10 @@ def useful_progress(view: TableView) -> float:
     return float(max(0, location.quest_points - location.progress))
 
 
-SMAUG_STAND_IN: Final = CardView(
-    uid=-41,
-    code="otd-041",
-    name="Smaug the Magnificent",
-    type="enemy",
-    attack=8,
-    defense=8,
-    hit_points=20,
-    threat=6,
-    engagement_cost=50,
-    traits=("Dragon",),
-)
-"""The set-aside Smaug the Magnificent (otd-041), as the quest plan meets him before he is in
-play: Inside Information (otd-073) adds him to the staging area, engaged with the first
-player, and he attacks in that round's combat phase."""
+SMAUG_THE_MAGNIFICENT: Final = "otd-041"
+"""The set-aside Smaug the Magnificent, whom the quest plan meets (``lcg_encounter.stand_in``)
+before he is in play: Inside Information (otd-073) adds him to the staging area, engaged with
+the first player, and he attacks in that round's combat phase."""
 
 
 def arriving(view: TableView, me: PlayerView) -> tuple[CardView, ...]:
@@ -301,7 +290,7 @@ def arriving(view: TableView, me: PlayerView) -> tuple[CardView, ...]:
         or not _ready(view, me)
     ):
         return ()
-    return (SMAUG_STAND_IN,) * SECOND_ATTACK
+    return (stand_in(SMAUG_THE_MAGNIFICENT, -41),) * SECOND_ATTACK
 
 
 def advance(decision: Decision, view: TableView) -> Choice | None:

@@ -29,3 +29,19 @@ def test_the_stats_play_the_benchs_games_and_end_them_as_the_bench_does() -> Non
     report = dread_stats.report(stats)
     assert report.startswith(f"{len(seeds)} games") and "threat raised:" in report
     assert "damage on the ships:" in report
+
+
+def test_the_stats_say_how_long_stage_one_lasted_and_what_it_cost_the_ship() -> None:
+    """Each game is counted once by its result in the stage-1 lines, with its rounds there;
+    each game that reached stage 2 once by the ships' hit points left as it came."""
+    seeds = range(1001, 1004)
+    stats = dread_stats.Tally()
+    for seed in seeds:
+        dread_stats.play(seed, stats)
+    games = sum(n for key, n in stats.stage_one.items() if key.endswith(": games"))
+    assert games == len(seeds)
+    assert sum(n for key, n in stats.stage_one.items() if key.endswith(": rounds")) >= len(seeds)
+    reached = sum(n for ending, n in stats.endings.items() if not ending.startswith("stage 1"))
+    assert sum(stats.stage_two_ship.values()) == reached
+    report = dread_stats.report(stats)
+    assert "stage 1 by result" in report and "the ships' hit points as stage 2 came:" in report

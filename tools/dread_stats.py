@@ -7,7 +7,9 @@ hides: the stage each game ended in and why, how each attack of the Dreadnaught 
 that round, the ship-enemy attacks left undefended while the ship was questing (and whether
 their enemy was engaged, in the staging area or not yet in play when the ship was committed),
 the damage on the Dreadnaught when it flipped against the result, the threat raised by each
-rule, and the damage dealt to the ships by each source (the blows that sank them apart).
+rule, the damage dealt to the ships by each source (the blows that sank them apart), how
+many rounds stage 1 lasted and how much ship damage a round it cost by the game's result,
+and the ship's hit points left as stage 2 came against the result.
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ class Tally:
     or not, the ship quested or back) or the rule that dealt it."""
     ship_sunk: Counter[str] = field(default_factory=Counter)
     """The damage that destroyed a ship, by stage and source as ``ship_damage`` says."""
+    stage_one: Counter[str] = field(default_factory=Counter)
+    """By the game's result (``won``, or its reason and the stage it ended at): ``games``,
+    the ``rounds`` played at stage 1 before the one whose quest revealed stage 2 (every round
+    of a game that ended at stage 1) and the ``ship damage`` dealt in them."""
+    stage_two_ship: Counter[str] = field(default_factory=Counter)
+    """The ships' hit points left as stage 2 was revealed, in bands of 3, and the result."""
 
 
 def _is_ship_card(s: LcgState, uid: int) -> bool:
@@ -69,6 +77,10 @@ class _Game(Observer):
     """The enemy attacks under way: (enemy, defender)."""
     engaged_at_commit: set[int] = field(default_factory=set)
     staged_at_commit: set[int] = field(default_factory=set)
+    stage_one_damage: int = 0
+    """Damage dealt to the player's ships in the rounds before the one that revealed stage 2."""
+    ship_left: int | None = None
+    """The ships' hit points left as stage 2 was revealed."""
 
     def ship_quested(self, s: LcgState) -> str:
         return "ship quested" if any(_is_ship_card(s, u) for u in self.committed) else "ship back"
@@ -100,6 +112,8 @@ class _Game(Observer):
             self.committed |= set(e.cards)
         elif isinstance(e, ev.QuestStageRevealed) and s.cards[e.card].code == DESTROY and self.stage2 is None:
             self.stage2 = self.round
+            ships = [u for u in s.zone("p1.allies") if _is_ship_card(s, u)]
+            self.ship_left = sum(table.hit_points(s, u) - s.cards[u].damage for u in ships)
         elif isinstance(e, ev.CardFlipped) and s.cards[e.card].code == DREADNAUGHT and e.face == "B":
             self.flipped = True
             self.tally.flip_damage[f"flipped at {s.cards[e.card].damage} damage"] += 1
@@ -116,6 +130,8 @@ class _Game(Observer):
         elif isinstance(e, ev.DamageDealt) and _is_ship_card(s, e.card) and CARDS[s.cards[e.card].code].type != "enemy":
             source = f"{self.stage()}: {self._source(s, e)}"
             self.tally.ship_damage[source] += e.amount
+            if self.stage2 is None or self.round < self.stage2:
+                self.stage_one_damage += e.amount
             if s.cards[e.card].damage >= table.hit_points(s, e.card):
                 self.tally.ship_sunk[source] += 1
 
@@ -153,6 +169,13 @@ def play(seed: int, tally: Tally) -> None:
     tally.endings[f"{where} {'won' if victory else reason}"] += 1
     if seen.flipped:
         tally.flip_damage[f"flipped, {'won' if victory else 'lost'}"] += 1
+    result = "won" if victory else f"{reason} at {seen.stage()}"
+    tally.stage_one[f"{result}: games"] += 1
+    tally.stage_one[f"{result}: rounds"] += seen.stage2 - 1 if seen.stage2 is not None else seen.round
+    tally.stage_one[f"{result}: ship damage"] += seen.stage_one_damage
+    if seen.ship_left is not None:
+        band = max(0, seen.ship_left) // 3 * 3
+        tally.stage_two_ship[f"{band:2d}-{band + 2} hit points, {'won' if victory else 'lost'}"] += 1
 
 
 def report(tally: Tally) -> str:
@@ -169,6 +192,13 @@ def report(tally: Tally) -> str:
     for title, counts in sections:
         lines.append(f"{title}:")
         lines.extend(f"  {key}: {n}" for key, n in sorted(counts.items()))
+    lines.append("stage 1 by result (rounds before stage 2's, ship damage a round in them):")
+    for result in sorted({key.rsplit(":", 1)[0] for key in tally.stage_one}):
+        games, rounds = tally.stage_one[f"{result}: games"], tally.stage_one[f"{result}: rounds"]
+        damage = tally.stage_one[f"{result}: ship damage"]
+        lines.append(f"  {result}: {games} games, {rounds / games:.1f} rounds, {damage / max(1, rounds):.1f} a round")
+    lines.append("the ships' hit points as stage 2 came:")
+    lines.extend(f"  {key}: {n}" for key, n in sorted(tally.stage_two_ship.items()))
     return "\n".join(lines)
 
 

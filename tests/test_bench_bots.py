@@ -9,6 +9,7 @@ from typing import cast
 import pytest
 
 from domain.game import Game
+from domain.lcg.cards import CARDS
 from tools.bench_bots import DECK, SCENARIO_DECKS, Row, rows, won
 from tools.cli import main
 
@@ -101,6 +102,25 @@ def test_each_row_names_its_deck_and_mirkwood_plays_the_pinned_one() -> None:
     assert all(r.deck_key in ready_made() for r in lcg)
     assert all(f"ready-made {r.deck_key} deck" in r.label for r in lcg)
     assert {r.deck_key for r in rows("lcg", ("greedy",), deck="spirit")} == {"spirit"}
+
+
+def test_the_lonely_mountain_row_plays_the_willpower_deck() -> None:
+    """The Lonely Mountain's row plays the Thorin, Nori and Ori deck built for willpower (two
+    Wandering Tooks for the two Northern Trackers), a legal deck of the cards the engine plays."""
+    from domain.lcg.decks import problems
+    from domain.lcg.decks.ready_made import playable_part, ready_made
+
+    row = next(r for r in rows("lcg", ("greedy",)) if r.scenario == "the-lonely-mountain")
+    assert row.deck_key == "thorin-nori-ori-will"
+    deck = ready_made()[row.deck_key]
+    assert problems(deck) == []
+    assert playable_part(deck) == deck
+    titles = {card: n for card, n in ((CARDS[c].name, n) for c, n in deck.cards)}
+    assert titles["Wandering Took"] == 2
+    assert "Northern Tracker" not in titles
+    former = ready_made()["thorin-nori-ori"]
+    assert deck.heroes == former.heroes
+    assert deck.size == former.size
 
 
 def test_bench_bots_plays_the_deck_asked_for(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from bots import lcg_plans, lcg_ships
+from bots import lcg_hobbit, lcg_plans, lcg_ships
 from domain.kernel.decisions import Choice, Decision, Option
 from projections.lcg import CardView, PlayerView, TableView
 
@@ -122,6 +122,8 @@ def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> boo
         return any(c.damage >= 2 or (c.damage and _left(c) <= 1) for p in view.players for c in _mine(p))
     if name == "Beorn's Hospitality":
         return sum(h.damage for h in me.heroes) >= 4
+    if name == lcg_hobbit.SECRET_PATHS and lcg_hobbit.paths_for_stage_3(view, me):
+        return False
     if name in ("Radagast's Cunning", "Secret Paths"):
         return _window(decision) == "lcg.quest.window.staging" and staging_threat >= 2
     return False

@@ -13,7 +13,9 @@ choice never takes Great Hall (its progress on Smaug the Golden each round bring
 and counts what Hidden Path, Secret Entrance and Desolation of Smaug do while active; the
 quest that will take stage 3 keeps allies back for Smaug the Magnificent, who attacks in the
 same round; Bilbo Baggins under Dragon-Spell spends no resources that kill him; and Gandalf
-waits in hand at stage 2 for stage 3, where his willpower decides a quest.
+waits in hand at stage 2 for stage 3, where his willpower decides a quest, and so does Secret
+Paths, whose location's threat taken out of a quest there is progress toward removing Smaug
+the Magnificent.
 """
 
 from __future__ import annotations
@@ -154,6 +156,28 @@ def gandalf_for_stage_3(view: TableView, me: PlayerView) -> bool:
     won only when the ready willpower beats the staging area's threat by 6 or more: his
     threat comes off there as well, unless the threat reaches ``GANDALF_HELD_BELOW`` first."""
     return view.quest is not None and view.quest.name == BURGLARS_TURN and me.threat < GANDALF_HELD_BELOW
+
+
+SECRET_PATHS: Final = "Secret Paths"
+PATHS_HELD_BELOW: Final = 47
+"""The threat below which Secret Paths stays in hand at The Burglar's Turn
+(``paths_for_stage_3``). The old bot played it at 2B whenever the staging area held 2 threat
+(in 100 games of seeds 14401-14500: 88 times at stage 2, 21 at stage 3; held, 2 and 59). Held
+below 47 (the threat ``GANDALF_HELD_BELOW`` holds Gandalf below; no other figure tried), the
+greedy row won, paired by seed with the old bot, 51 -> 60 of 800 games on seeds 14401-15200
+(12 seeds won only by the old bot, 21 only by the new), 50 -> 54 on 15201-16000 (17 / 21),
+41 -> 49 on 16001-16800 (13 / 21)."""
+
+
+def paths_for_stage_3(view: TableView, me: PlayerView) -> bool:
+    """Whether Secret Paths (core-066: a location in the staging area contributes no threat
+    until the end of the quest phase) stays in hand at The Burglar's Turn (2B) for Inside
+    Information (3B). At 2B the quests are held (tied, or lost by a point or two,
+    ``success_cost``), so a location's threat taken out there spares a failed quest's point or
+    two or wins a quest meant to be held; at 3B each point of it is a point of progress toward
+    the 21 that remove Smaug the Magnificent, in the two or three quests the threat leaves.
+    Played at 2B once the threat reaches ``PATHS_HELD_BELOW``."""
+    return view.quest is not None and view.quest.name == BURGLARS_TURN and me.threat < PATHS_HELD_BELOW
 
 
 ARKENSTONE: Final = "The Arkenstone"

@@ -2486,3 +2486,53 @@ def test_gandalf_waits_at_the_burglars_turn_for_inside_information() -> None:
     assert not _plays_gandalf_at_the_burglars_turn(30)
     assert not _plays_gandalf_at_the_burglars_turn(46)
     assert _plays_gandalf_at_the_burglars_turn(47)
+
+
+def _plays_secret_paths(quest: str, staging: list[str], threat: int) -> bool:
+    """Whether the greedy bot plays Secret Paths (core-066, Ori's 1 Lore resource) in the
+    quest phase's action window after the staging step, Thorin and Nori committed, at
+    ``quest`` of The Lonely Mountain with ``staging`` (Hidden Path: 3 threat) at ``threat``."""
+    run = Run(
+        {
+            "game": {
+                "scenario": "the-lonely-mountain",
+                "players": 1,
+                "heroes": [["Thorin Oakenshield", "Nori", "Ori"]],
+            },
+            "position": {
+                "at": "lcg.quest.window.staging",
+                "phase": "quest",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Thorin Oakenshield", "exhausted": True, "committed": True},
+                        {"card": "Nori", "exhausted": True, "committed": True},
+                        {"card": "Ori", "resources": 1},
+                        "Bilbo Baggins",
+                    ],
+                    "p1.hand": ["Secret Paths"],
+                    "quest": [quest],
+                    "quest.deck": ["Inside Information", "Thieves! Fire! Murder!"],
+                    "staging": staging,
+                    "treasures": ["Thrór's Golden Cup", "The Arkenstone", "Mithril Shirt", "Thrór's Battle Axe"],
+                    "encounter.deck": ["Western Slopes", "Dark Bats"],
+                },
+            },
+        }
+    )
+    decision = _pending(run.game)
+    assert decision.rule == "lcg.quest.window.staging"
+    paths = next(o.id for o in decision.options if o.card == run.uid("Secret Paths"))
+    return _greedy(run.game) == (paths,)
+
+
+def test_secret_paths_waits_at_the_burglars_turn_for_inside_information() -> None:
+    """At The Burglar's Turn the quests are held, so Hidden Path's 3 threat taken out of one
+    spares a failed quest's threat or wins a quest meant to be held: Secret Paths stays in
+    hand for Inside Information (the old bot played it at 30 threat), where the 3 are 3
+    progress toward removing Smaug the Magnificent; from 47 threat it is played at 2B."""
+    at_2b = ["Smaug the Golden", "The Lonely Mountain", "Hidden Path"]
+    assert not _plays_secret_paths("The Burglar's Turn", at_2b, 30)
+    assert _plays_secret_paths("The Burglar's Turn", at_2b, 47)
+    at_3b = ["Smaug the Magnificent", "The Lonely Mountain", "Hidden Path"]
+    assert _plays_secret_paths("Inside Information", at_3b, 30)

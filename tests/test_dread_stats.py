@@ -45,3 +45,17 @@ def test_the_stats_say_how_long_stage_one_lasted_and_what_it_cost_the_ship() -> 
     assert sum(stats.stage_two_ship.values()) == reached
     report = dread_stats.report(stats)
     assert "stage 1 by result" in report and "the ships' hit points as stage 2 came:" in report
+
+
+def test_the_stats_play_another_ready_made_deck_as_the_bench_does() -> None:
+    """``--deck`` plays the bench's games of that deck (``bench-bots --deck``): the same
+    endings as the bench's row with the deck, seed by seed."""
+    row = bench_bots.Row("lcg", "hunt-for-the-dreadnaught", "standard", "greedy", "", "tactics")
+    for seed in (1001, 1002):
+        stats = dread_stats.Tally()
+        dread_stats.play(seed, stats, "tactics")
+        won, reason = bench_bots.observed(row, seed, bench_bots.Observer())
+        assert stats.games == 1
+        (ending,) = stats.endings
+        assert ending.endswith(" won" if won else f" {reason}")
+    assert dread_stats.main(["--games", "1", "--deck", "no-such-deck"]) == 2

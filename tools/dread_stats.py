@@ -10,6 +10,8 @@ the damage on the Dreadnaught when it flipped against the result, the threat rai
 rule, the damage dealt to the ships by each source (the blows that sank them apart), how
 many rounds stage 1 lasted and how much ship damage a round it cost by the game's result,
 and the ship's hit points left as stage 2 came against the result.
+``--deck KEY`` plays the same seeds with another ready-made deck (``bench-bots --deck``), to
+see where a deck loses its games rather than only how many.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from domain.kernel.decisions import Choice, Decision
@@ -26,6 +28,7 @@ from domain.kernel.state import State
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
 from domain.lcg.cards.hunt_for_the_dreadnaught import DESTROY, DREADNAUGHT
+from domain.lcg.decks.ready_made import ready_made
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState
 from tools.bench_bots import Observer, Row, observed
@@ -160,10 +163,11 @@ class _Game(Observer):
                 self.tally.undefended_while_questing[f"{self.stage()}, ship quested, {when}"] += 1
 
 
-def play(seed: int, tally: Tally) -> None:
-    """One game of the bench's row at ``seed``, its events counted into ``tally``."""
+def play(seed: int, tally: Tally, deck: str = "") -> None:
+    """One game of the bench's row at ``seed``, its events counted into ``tally``; with
+    ``deck``, the same game with that ready-made deck (``bench-bots --deck``)."""
     seen = _Game(tally)
-    victory, reason = observed(ROW, seed, seen)
+    victory, reason = observed(replace(ROW, deck=deck), seed, seen)
     where = "flipped" if seen.flipped else seen.stage()
     tally.games += 1
     tally.endings[f"{where} {'won' if victory else reason}"] += 1
@@ -206,13 +210,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.dread_stats", description=__doc__)
     parser.add_argument("--seed", type=int, default=1001, help="the first game's seed (bench-bots --seed)")
     parser.add_argument("--games", type=int, default=200, help="how many games, seeds --seed onwards")
+    parser.add_argument("--deck", default="", help="a ready-made deck's key (default: the scenario's, as the bench)")
     args = parser.parse_args(argv)
     if args.games < 1:
         print("dread_stats: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.deck and args.deck not in ready_made():
+        print(f"dread_stats: --deck takes a ready-made deck: {', '.join(ready_made())}", file=sys.stderr)
+        return 2
     tally = Tally()
     for i in range(args.games):
-        play(args.seed + i, tally)
+        play(args.seed + i, tally, args.deck)
     print(report(tally))
     return 0
 

@@ -122,7 +122,7 @@ def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> boo
         return any(c.damage >= 2 or (c.damage and _left(c) <= 1) for p in view.players for c in _mine(p))
     if name == "Beorn's Hospitality":
         return sum(h.damage for h in me.heroes) >= 4
-    if name == lcg_hobbit.SECRET_PATHS and lcg_hobbit.paths_for_stage_3(view, me):
+    if name == lcg_hobbit.SECRET_PATHS and lcg_hobbit.kept_for_stage_3(view, me):
         return False
     if name in ("Radagast's Cunning", "Secret Paths"):
         return _window(decision) == "lcg.quest.window.staging" and staging_threat >= 2

@@ -480,7 +480,7 @@ class GreedyBot:
             return (snares[0].id,)
         if lcg_plans.troll_about(view):
             plays = [o for o in plays if o not in snares]
-        if lcg_plans.hold_gandalf(view, me) or lcg_hobbit.gandalf_for_stage_3(view, me):
+        if lcg_plans.hold_gandalf(view, me) or lcg_hobbit.kept_for_stage_3(view, me):
             plays = [o for o in plays if cards[o.card or 0].name != lcg_plans.GANDALF]
         if not plays:
             return ("done",)

@@ -140,44 +140,36 @@ def travel_bonus(location: CardView, view: TableView) -> float:
     return 0.0
 
 
-GANDALF_HELD_BELOW: Final = 47
-"""The threat below which Gandalf stays in hand at The Burglar's Turn (``gandalf_for_stage_3``).
-Held below 44, the greedy row won, paired by seed with the old bot that played him when
+SECRET_PATHS: Final = "Secret Paths"
+HELD_FOR_STAGE_3_BELOW: Final = 47
+"""The threat below which Gandalf and Secret Paths stay in hand at The Burglar's Turn
+(``kept_for_stage_3``).
+
+Gandalf held below 44, the greedy row won, paired by seed with the old bot that played him when
 affordable, 21 -> 41 of 800 games on seeds 6401-7200, 18 -> 52 on 7201-8000, 20 -> 46 on
 8001-8800; on 6401-6800 the players reached stage 3 in 231 games rather than 144 (his 5
 resources went on other cards first), failed quests at stage 2 raised the threat by 7049
 rather than 8093, and the stage-3 quests were begun at 37.7 threat rather than 38.9. Below
-47 rather than 44: 41 -> 47 on 6401-7200, 52 -> 57 on 7201-8000, 46 -> 48 on 8001-8800."""
+47 rather than 44: 41 -> 47 on 6401-7200, 52 -> 57 on 7201-8000, 46 -> 48 on 8001-8800.
+
+Secret Paths: the old bot played it at 2B whenever the staging area held 2 threat (in 100
+games of seeds 14401-14500: 88 times at stage 2, 21 at stage 3; held, 2 and 59). Held below
+47 (Gandalf's figure; no other tried), the greedy row won, paired by seed with the old bot,
+51 -> 60 of 800 games on seeds 14401-15200 (12 seeds won only by the old bot, 21 only by the
+new), 50 -> 54 on 15201-16000 (17 / 21), 41 -> 49 on 16001-16800 (13 / 21)."""
 
 
-def gandalf_for_stage_3(view: TableView, me: PlayerView) -> bool:
-    """Whether Gandalf (core-073: 4 willpower for the round he is played in, and 5 threat off)
-    stays in hand at The Burglar's Turn (2B) for Inside Information (3B), where a quest is
-    won only when the ready willpower beats the staging area's threat by 6 or more: his
-    threat comes off there as well, unless the threat reaches ``GANDALF_HELD_BELOW`` first."""
-    return view.quest is not None and view.quest.name == BURGLARS_TURN and me.threat < GANDALF_HELD_BELOW
-
-
-SECRET_PATHS: Final = "Secret Paths"
-PATHS_HELD_BELOW: Final = 47
-"""The threat below which Secret Paths stays in hand at The Burglar's Turn
-(``paths_for_stage_3``). The old bot played it at 2B whenever the staging area held 2 threat
-(in 100 games of seeds 14401-14500: 88 times at stage 2, 21 at stage 3; held, 2 and 59). Held
-below 47 (the threat ``GANDALF_HELD_BELOW`` holds Gandalf below; no other figure tried), the
-greedy row won, paired by seed with the old bot, 51 -> 60 of 800 games on seeds 14401-15200
-(12 seeds won only by the old bot, 21 only by the new), 50 -> 54 on 15201-16000 (17 / 21),
-41 -> 49 on 16001-16800 (13 / 21)."""
-
-
-def paths_for_stage_3(view: TableView, me: PlayerView) -> bool:
-    """Whether Secret Paths (core-066: a location in the staging area contributes no threat
-    until the end of the quest phase) stays in hand at The Burglar's Turn (2B) for Inside
-    Information (3B). At 2B the quests are held (tied, or lost by a point or two,
-    ``success_cost``), so a location's threat taken out there spares a failed quest's point or
-    two or wins a quest meant to be held; at 3B each point of it is a point of progress toward
-    the 21 that remove Smaug the Magnificent, in the two or three quests the threat leaves.
-    Played at 2B once the threat reaches ``PATHS_HELD_BELOW``."""
-    return view.quest is not None and view.quest.name == BURGLARS_TURN and me.threat < PATHS_HELD_BELOW
+def kept_for_stage_3(view: TableView, me: PlayerView) -> bool:
+    """Whether a card for Inside Information (3B) stays in hand at The Burglar's Turn (2B):
+    at 3B a quest is won only when the ready willpower beats the staging area's threat by 6
+    or more, and at 2B the quests are held (tied, or lost by a point or two, ``success_cost``).
+    Gandalf (core-073: 4 willpower for the round he is played in, and 5 threat off) is worth
+    more there, his threat coming off there as well; so is Secret Paths (core-066: a location
+    in the staging area contributes no threat until the end of the quest phase), each point
+    of it a point of progress toward the 21 that remove Smaug the Magnificent in the two or
+    three quests the threat leaves. Both are played at 2B once the threat reaches
+    ``HELD_FOR_STAGE_3_BELOW``."""
+    return view.quest is not None and view.quest.name == BURGLARS_TURN and me.threat < HELD_FOR_STAGE_3_BELOW
 
 
 ARKENSTONE: Final = "The Arkenstone"

@@ -83,6 +83,8 @@ WORST_FIRST: Final = frozenset(
 remove a questing character, discard an attachment or a card): it gives the least useful."""
 GANDALF_DRAWS: Final = 3
 """Gandalf's "draw 3 cards" (core-073)."""
+GANDALF_THREAT_OFF: Final = 5
+"""Gandalf's "lower your threat by 5" (core-073)."""
 HARMFUL_KILL_THREAT: Final = 45
 """Below this threat Gandalf's 4 damage ("deal 4 damage to 1 enemy in play", core-073; the
 staging area is in play) kills a harmful enemy waiting there (``HARMFUL_ENGAGEMENT``:
@@ -587,7 +589,8 @@ class GreedyBot:
         return (harmful[0].id,) if harmful else None
 
     def _gandalf(self, decision: Decision, view: TableView) -> Choice | None:
-        """Kill Hummerhorns waiting in the staging area, else lower a high threat, else kill
+        """Kill Hummerhorns waiting in the staging area, else lower a high threat (or one a
+        ship-enemy's engagement cost is near, ``lcg_ships.keeps_ship_enemy_away``), else kill
         the strongest enemy engaged with anyone, else draw."""
         ids = {o.id for o in decision.options}
         waiting = {c.uid for c in view.staging if c.name in HARMFUL_ENGAGEMENT and _left(c) <= lcg_plans.GANDALF_DAMAGE}
@@ -606,7 +609,7 @@ class GreedyBot:
             return ("threat",)
         if "damage" in ids and lcg_plans.troll_to_wound(view, me):
             return ("damage",)
-        if me.threat >= 35:
+        if me.threat >= 35 or lcg_ships.keeps_ship_enemy_away(view, me, GANDALF_THREAT_OFF):
             return ("threat",)
         if "damage" in ids and any(p.engaged for p in view.players):
             return ("damage",)

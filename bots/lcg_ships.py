@@ -9,10 +9,12 @@ it and live, and pays threat rather than let more Corsairs board while its threa
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Final
 
 import msgspec
 
+from bots.lcg_encounter import composition, stand_in
 from domain.kernel.decisions import Choice, Decision, Option
 from projections.lcg import CardView, PlayerView, TableView
 
@@ -365,3 +367,32 @@ def arriving(view: TableView) -> tuple[tuple[CardView, ...], float]:
     before = max(0, (active.quest_points or 0) - active.progress) if active is not None else 0
     hit_points = (DREADNAUGHT_STAND_IN.hit_points or 0) * players
     return (msgspec.structs.replace(DREADNAUGHT_STAND_IN, hit_points=hit_points),), float(before + left)
+
+
+SHIP_ENEMY_REACH: Final = 1
+"""A ship-enemy is kept out of engagement by a threat cut (Gandalf's 5, core-073) when its
+engagement cost is at most this far above the threat: the refresh phase's point, or a failed
+quest's, takes the threat there. Counted for the ship-enemies in the staging area and those
+still in the encounter deck (a revealed one engages at once when the threat reaches its
+cost): the greedy Dreadnaught row (deck ``leadership``), paired by seed, won 41 -> 45 of
+800 on the dev seeds 27401-28200 (4 gained, 0 lost), 44 -> 46 on 28201-29000 (5 gained, 3
+lost), 41 -> 43 on 29001-29800 (3 gained, 1 lost); counting only the staged ones, 41 -> 41
+on the dev seeds (Gandalf's mode changed in 10 games)."""
+
+
+def keeps_ship_enemy_away(view: TableView, me: PlayerView, off: int) -> bool:
+    """Whether taking ``off`` threat now brings the threat under the engagement cost of a
+    ship-enemy, in the staging area or still in the encounter deck, that the threat reaches
+    or nearly reaches (``SHIP_ENEMY_REACH``): only a ship defends against a ship-enemy, and
+    its undefended attack is dealt to the ship (The Hunt for the Dreadnaught rulebook,
+    Ship-Enemies); waiting in the staging area, it attacks nothing. Never in a scenario
+    without ship-enemies."""
+    left: Counter[str] = composition(view) or Counter()
+    unseen = [stand_in(code) for code, n in left.items() if n > 0]
+    return any(
+        _ship_enemy(e)
+        and e.name != DREADNAUGHT
+        and e.engagement_cost is not None
+        and me.threat - off < e.engagement_cost <= me.threat + SHIP_ENEMY_REACH
+        for e in [*view.staging, *unseen]
+    )

@@ -2536,3 +2536,45 @@ def test_secret_paths_waits_at_the_burglars_turn_for_inside_information() -> Non
     assert _plays_secret_paths("The Burglar's Turn", at_2b, 47)
     at_3b = ["Smaug the Magnificent", "The Lonely Mountain", "Hidden Path"]
     assert _plays_secret_paths("Inside Information", at_3b, 30)
+
+
+def _gandalf_at_sea(threat: int) -> Choice:
+    """Gandalf enters in the planning phase of The Hunt for the Dreadnaught (the Leadership
+    heroes' 5 resources pay for him, nothing engaged, no Tolfalas Landing staged, Cobas Haven
+    in the staging area): the mode the greedy bot picks for his Response (core-073)."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [LEADERSHIP_HEROES]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.heroes": [
+                        {"card": "Aragorn", "resources": 2},
+                        {"card": "Théodred", "resources": 2},
+                        {"card": "Glóin", "resources": 1},
+                    ],
+                    "p1.hand": ["Gandalf"],
+                    "p1.allies": ["Pride of Lebennin"],
+                    "staging": ["Cobas Haven"],
+                },
+            },
+        }
+    )
+    decision = _until(run, "lcg.planning.play-ally")
+    run.game.answer(decision.seat, decision.id, (next(o.id for o in decision.options if o.card == run.uid("Gandalf")),))
+    use = _until(run, "core-073.response")
+    run.game.answer(use.seat, use.id, ("yes",))
+    mode = _pending(run.game)
+    assert {"draw", "threat"} <= {o.id for o in mode.options}
+    return _greedy(run.game)
+
+
+def test_gandalf_keeps_the_threat_under_a_ship_enemys_engagement_cost() -> None:
+    """At 29 threat (the Leadership heroes' start) a Corsair Skirmisher or a Ramming Ship
+    (engagement cost 28) still in the encounter deck engages as it is revealed, and only the
+    ship defends against it: Gandalf takes 5 threat off, to 24 (the old choice drew 3
+    cards). At 20 threat no ship-enemy's cost is within his 5 points: he draws."""
+    assert _gandalf_at_sea(29) == ("threat",)
+    assert _gandalf_at_sea(20) == ("draw",)

@@ -12,13 +12,15 @@ from typing import Any, Final
 
 from msgspec.structs import astuple
 
-from domain.lcg.cards import CARDS, CardDef
+from domain.lcg.cards import CARDS, REGISTRY, CardDef
 from domain.lcg.rules import ship_keywords, table
 from domain.lcg.state import SET_ASIDE_FACE_UP, Card, LcgState, Uid
 from projections.lcg_types import CardView, Hosts, PlayerView, TableView
 
 _CARDS: Final = CARDS
 """The card registry, Final: the compiled view reads it from a C static (table.CARDS)."""
+_REGISTRY: Final = REGISTRY
+"""The card registry's version (:func:`_current`)."""
 
 REFEREE: Final = "referee"
 SPECTATOR: Final = "spectator"
@@ -59,7 +61,6 @@ class _Face:
     functions (``_title``, ``ship_keywords.printed_keywords``, ``table.printed_text``)."""
 
     def __init__(self, s: LcgState, uid: Uid, card: Card, d: CardDef) -> None:
-        self.d = d
         self.name = _title(card, d)
         self.type = d.type
         self.sphere = d.sphere
@@ -67,6 +68,9 @@ class _Face:
         self.traits = d.traits
         self.text = table.printed_text(s, uid)
         self.victory_points = d.victory_points or None
+        self.stage = d.stage
+        self.own_stat = table.text_of(d.code).stat is not None
+        """Whether its text changes its own stats (Gimli's attack)."""
         self.cost: int | None = None
         kind = _OTHER
         stats: tuple[str, ...] = ()
@@ -90,8 +94,31 @@ class _Face:
 
 _FACES_A: Final[dict[str, _Face]] = {}
 _FACES_B: Final[dict[str, _Face]] = {}
-""":class:`_Face` by code, of side A and side B: a card's definition never changes while its
-code is registered (one checked against ``CARDS``, as a test may register a code anew)."""
+""":class:`_Face` by code, of side A and side B, read under the card registry's version
+:data:`_READ` holds (:func:`_current`): a card's definition and text change only when a card
+or a text is registered, which moves the version on."""
+
+
+class _Version:
+    def __init__(self) -> None:
+        self.version = -1
+
+
+_READ: Final = _Version()
+"""The card registry's version under which :data:`_FACES_A` and :data:`_FACES_B` were read."""
+
+
+def _current() -> None:
+    """Forget the faces read under an older version of the card registry (a card or a text
+    registered since, as a test may register a code anew), once per view: each face was
+    checked against ``CARDS`` (a lookup by code per card a view shows, ~0.9 M instructions of
+    a search rollout's ~40 M, compiled). A view kept of a card (``_KEPT``, ``_KNOWN``) is given
+    again only with the face it was built from, so theirs go with them."""
+    version = _REGISTRY.version
+    if version != _READ.version:
+        _FACES_A.clear()
+        _FACES_B.clear()
+        _READ.version = version
 
 
 def _face(s: LcgState, uid: Uid, card: Card, code: str) -> _Face:
@@ -100,14 +127,14 @@ def _face(s: LcgState, uid: Uid, card: Card, code: str) -> _Face:
 
 
 def _side(s: LcgState, uid: Uid, card: Card, code: str, face: str) -> _Face:
-    """:func:`_face`, the side that is up (``face``) read by the caller too."""
-    d = _CARDS[code]
+    """:func:`_face`, the side that is up (``face``) read by the caller too; its caller's
+    view has called :func:`_current`."""
     faces = _FACES_A if face == "A" else _FACES_B if face == "B" else None
     if faces is None:
-        return _Face(s, uid, card, d)
+        return _Face(s, uid, card, _CARDS[code])
     found = faces.get(code)
-    if found is None or found.d is not d:
-        found = faces[code] = _Face(s, uid, card, d)
+    if found is None:
+        found = faces[code] = _Face(s, uid, card, _CARDS[code])
     return found
 
 
@@ -182,7 +209,7 @@ def _stats(t: _Table, uid: Uid, code: str, f: _Face, whiches: tuple[str, ...], o
     them, nothing attached to it and no aura in this game. Most cards a view shows are such
     (a hand, the allies), and ``stats_on`` reads each of them afresh, ~6,000 instructions
     a card (compiled)."""
-    if not on and not t.auras and uid not in t.modified and table.text_of(code).stat is None:
+    if not on and not t.auras and uid not in t.modified and not f.own_stat:
         return f.printed
     return table.stats_on(t.s, uid, whiches, on)
 
@@ -190,6 +217,7 @@ def _stats(t: _Table, uid: Uid, code: str, f: _Face, whiches: tuple[str, ...], o
 def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     """``uid`` as a viewer who may see it sees it; ``attached``: ``hosts(s)``, for a caller
     that shows many cards (read afresh when not given)."""
+    _current()
     return _card(_Table(s, hosts(s) if attached is None else attached), uid)
 
 
@@ -222,7 +250,7 @@ def _card(t: _Table, uid: Uid) -> CardView:
             t.keep
             and (fields[_HOST] is None or fields[_ZONE] == "attachments")
             and uid not in t.modified
-            and table.text_of(code).stat is None
+            and not f.own_stat
         ):
             return _plain(t, uid, code, f, fields)
         on = _NONE
@@ -329,13 +357,19 @@ def _title(card: Card, d: CardDef) -> str:
 def identity_view(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
     """Which card ``uid`` is, and what is attached to it, without its stats or text: what a
     rollout's blueprint reads of the encounter cards out of play (:func:`play_view`)."""
+    _current()
+    return _identified(s, uid, attached)
+
+
+def _identified(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
+    """:func:`identity_view` in a view that has called :func:`_current`."""
     card = s.cards[uid]
     code = card.code
     f = _face(s, uid, card, code)
     on = attached.get(uid)
     if on is None:
         return CardView(uid, code, f.name, f.type)
-    return CardView(uid, code, f.name, f.type, attachments=[identity_view(s, a, attached) for a in on])
+    return CardView(uid, code, f.name, f.type, attachments=[_identified(s, a, attached) for a in on])
 
 
 class _Known:
@@ -358,7 +392,7 @@ def _identity(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
     uid with the same face is given again (the encounter discard pile and the victory display
     a rollout's view shows grow all game, and change a card at a time)."""
     if uid in attached:
-        return identity_view(s, uid, attached)
+        return _identified(s, uid, attached)
     card = s.cards[uid]
     code = card.code
     f = _face(s, uid, card, code)
@@ -441,6 +475,7 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     rollout's, which leaves the piles no bot reads empty, shows the encounter cards out of
     play by their identity, and builds the rest alike."""
     all_seeing = viewer == REFEREE or s.over is not None
+    _current()
     attached = hosts(s)
     t = _Table(s, attached)
     t.keep = not whole and not (t.auras or t.kept or t.trait_auras or t.epic)
@@ -494,7 +529,7 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         else [_identity(s, u, attached) for u in encounter_discard],
         victory=_cards(t, victory) if whole else [_identity(s, u, attached) for u in victory],
         quest=_card(t, stage) if stage is not None else None,
-        quest_stage=_CARDS[s.cards[stage].code].stage if stage is not None else 0,
+        quest_stage=_stage(s, stage) if stage is not None else 0,
         active_location=_card(t, location) if location is not None else None,
         revealed=_cards(t, table.cards_in(s, "revealed")),
         decision=decision if decision is not None and (all_seeing or decision.seat == viewer) else None,
@@ -511,6 +546,12 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         staging_threat=table.staging_threat(s, _staged_threats(s, staging)),
         committed_willpower=committed_willpower,
     )
+
+
+def _stage(s: LcgState, uid: Uid) -> int:
+    """The stage number of quest card ``uid``, read from its face."""
+    card = s.cards[uid]
+    return _face(s, uid, card, card.code).stage
 
 
 def _staged_threats(s: LcgState, staging: list[CardView]) -> dict[Uid, int]:

@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any, cast
 from uuid import uuid4
 
+import msgspec
 import pytest
 
 from bots import lcg_encounter, lcg_greedy, lcg_quest
@@ -20,13 +21,16 @@ from bots.lcg_greedy import GreedyBot
 from bots.worlds import searchable
 from domain import build
 from domain.game import Game
+from domain.lcg import cards
+from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.lineups import lcg_options
 from domain.lcg.rules import resources
 from domain.lcg.rules import table as rules_table
 from domain.lcg.rules.playing_events import event_actions
 from domain.lcg.ruleset import LCG
-from domain.lcg.scenarios import Scenario
+from domain.lcg.scenarios import SCENARIOS, Scenario
 from domain.lcg.state import LcgState
+from projections import lcg_view
 from projections.lcg import CardView, TableView, play_view, view
 from tests.test_lcg_mirkwood_bots import MIRKWOOD, _encounter, _run
 from tests.test_lcg_quest_bots import _character, _enemy, _round
@@ -88,9 +92,7 @@ def test_the_encounter_deck_is_read_once_per_scenario(monkeypatch: pytest.Monkey
     # every registered card was read for each composition, two or three a decision
     table = view(_position(), "p1")
     deck = Counter(
-        c
-        for c in Scenario.encounter_deck(lcg_encounter.SCENARIOS[MIRKWOOD], "standard")
-        if c not in lcg_encounter.OUTSIDE_THE_DECK
+        c for c in Scenario.encounter_deck(SCENARIOS[MIRKWOOD], "standard") if c not in lcg_encounter.OUTSIDE_THE_DECK
     )
     first = composition(table)
     assert first is not None
@@ -100,6 +102,7 @@ def test_the_encounter_deck_is_read_once_per_scenario(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(Scenario, "encounter_deck", unread)
     again = composition(table)
+    assert again is not None
     plain = _plain_composition(table, deck)
     assert list(again.items()) == list(first.items()) == list(plain.items())
     assert sum(again.values()) < sum(deck.values())
@@ -248,6 +251,40 @@ def test_a_rollout_view_gives_again_the_views_of_attachments_unchanged_since_the
     changed = play_view(state, "p1").players[0].heroes[0]
     assert changed.attachments[0] is first.attachments[0] and changed.attachments[1] is not stone
     assert changed.attachments == view(state, "p1").players[0].heroes[0].attachments
+
+
+@pure_only
+def test_a_view_reads_no_card_definition_again_while_the_registry_is_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # each card a view showed looked its definition up by code (``CARDS``) to check that its
+    # face, kept by code, was still the registered card's (a test may register a code anew):
+    # the faces are kept while the card registry's version is unchanged
+    state = _position(p1_hand=["Feint", "Blade Mastery", "Gondorian Spearman"], p1_allies=["Faramir"])
+    first = play_view(state, "p1")
+    looked: list[str] = []
+
+    class Counted(dict[str, CardDef]):
+        def __getitem__(self, code: str) -> CardDef:
+            looked.append(code)
+            return CARDS[code]
+
+    monkeypatch.setattr(lcg_view, "_CARDS", Counted())
+    assert play_view(state, "p1") == first
+    shown = view(state, "p1")
+    assert not looked and len(shown.players[0].hand or []) == 3
+    # a card registered anew is read again, and no view kept of a card of that code is given
+    aragorn = first.players[0].heroes[0]
+    printed = CARDS[aragorn.code]
+    assert aragorn.name == "Aragorn" and aragorn is play_view(state, "p1").players[0].heroes[0]
+    cards.register_cards(msgspec.structs.replace(printed, name="Aragorn II"))
+    try:
+        renamed = play_view(state, "p1").players[0].heroes[0]
+        assert renamed.name == "Aragorn II" and aragorn.code in looked
+        assert view(state, "p1").players[0].heroes[0] == renamed
+    finally:
+        cards.register_cards(printed)
+    assert play_view(state, "p1") == first
 
 
 @pure_only

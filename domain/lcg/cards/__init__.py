@@ -198,6 +198,10 @@ class Text:
     resources are paid from its pool (Caught in a Web)."""
     host: Host | None = None
     """Attachments: what they do to the card they are attached to."""
+    steady_stat: bool = False
+    """``stat`` reads nothing but the card's own code, side and tokens (Gimli's damage): a
+    search rollout's view gives again the card's view it built while those are unchanged,
+    in a game where no text can blank it (``projections/lcg_view.py``)."""
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,14 @@ class Host:
     """Resource icons the host gains: ``spheres(state, host)`` (Celebrían's Stone)."""
     cannot_attack: bool = False
     """The host (an enemy) cannot attack (Forest Snare)."""
+    steady: bool = False
+    """``stat`` reads nothing but the attachment's and the host's own cards (their codes, sides
+    and tokens) and the host's traits (printed, or given by its attachments): a search
+    rollout's view gives again the host's view it built while those are unchanged
+    (``projections/lcg_view.py``)."""
+    in_attacks: bool = False
+    """``stat`` gives nothing while no attack is being made (``s.attack`` is None): outside
+    attacks the host's view is kept as a :attr:`steady` one's is."""
 
 
 TEXTS: dict[str, Text] = {}
@@ -235,6 +247,7 @@ def text(
     staging_attack_bonus: int | None = None,
     holds_in_refresh: int | None = None,
     host: Host | None = None,
+    steady_stat: bool = False,
 ) -> Text:
     """Register what the text of card ``code`` does; its programs get stable names."""
     if code in TEXTS:
@@ -271,6 +284,7 @@ def text(
         staging_attack_bonus,
         holds_in_refresh,
         host,
+        steady_stat,
     )
     TEXTS[code] = entry
     REGISTRY.version += 1

@@ -12,13 +12,15 @@ from typing import Any, Final
 
 from msgspec.structs import astuple
 
-from domain.lcg.cards import CARDS, CardDef
+from domain.lcg.cards import CARDS, REGISTRY, CardDef
 from domain.lcg.rules import ship_keywords, table
 from domain.lcg.state import SET_ASIDE_FACE_UP, Card, LcgState, Uid
 from projections.lcg_types import CardView, Hosts, PlayerView, TableView
 
 _CARDS: Final = CARDS
 """The card registry, Final: the compiled view reads it from a C static (table.CARDS)."""
+_REGISTRY: Final = REGISTRY
+"""The card registry's version (:func:`_current`)."""
 
 REFEREE: Final = "referee"
 SPECTATOR: Final = "spectator"
@@ -59,7 +61,6 @@ class _Face:
     functions (``_title``, ``ship_keywords.printed_keywords``, ``table.printed_text``)."""
 
     def __init__(self, s: LcgState, uid: Uid, card: Card, d: CardDef) -> None:
-        self.d = d
         self.name = _title(card, d)
         self.type = d.type
         self.sphere = d.sphere
@@ -67,6 +68,12 @@ class _Face:
         self.traits = d.traits
         self.text = table.printed_text(s, uid)
         self.victory_points = d.victory_points or None
+        self.stage = d.stage
+        text = table.text_of(d.code)
+        self.own_stat = text.stat is not None
+        """Whether its text changes its own stats (Gimli's attack)."""
+        self.steady_stat = text.steady_stat
+        """Whether that change reads nothing but the card's own code, side and tokens."""
         self.cost: int | None = None
         kind = _OTHER
         stats: tuple[str, ...] = ()
@@ -90,8 +97,31 @@ class _Face:
 
 _FACES_A: Final[dict[str, _Face]] = {}
 _FACES_B: Final[dict[str, _Face]] = {}
-""":class:`_Face` by code, of side A and side B: a card's definition never changes while its
-code is registered (one checked against ``CARDS``, as a test may register a code anew)."""
+""":class:`_Face` by code, of side A and side B, read under the card registry's version
+:data:`_READ` holds (:func:`_current`): a card's definition and text change only when a card
+or a text is registered, which moves the version on."""
+
+
+class _Version:
+    def __init__(self) -> None:
+        self.version = -1
+
+
+_READ: Final = _Version()
+"""The card registry's version under which :data:`_FACES_A` and :data:`_FACES_B` were read."""
+
+
+def _current() -> None:
+    """Forget the faces read under an older version of the card registry (a card or a text
+    registered since, as a test may register a code anew), once per view: each face was
+    checked against ``CARDS`` (a lookup by code per card a view shows, ~0.9 M instructions of
+    a search rollout's ~40 M, compiled). A view kept of a card (``_KEPT``, ``_KNOWN``) is given
+    again only with the face it was built from, so theirs go with them."""
+    version = _REGISTRY.version
+    if version != _READ.version:
+        _FACES_A.clear()
+        _FACES_B.clear()
+        _READ.version = version
 
 
 def _face(s: LcgState, uid: Uid, card: Card, code: str) -> _Face:
@@ -100,14 +130,14 @@ def _face(s: LcgState, uid: Uid, card: Card, code: str) -> _Face:
 
 
 def _side(s: LcgState, uid: Uid, card: Card, code: str, face: str) -> _Face:
-    """:func:`_face`, the side that is up (``face``) read by the caller too."""
-    d = _CARDS[code]
+    """:func:`_face`, the side that is up (``face``) read by the caller too; its caller's
+    view has called :func:`_current`."""
     faces = _FACES_A if face == "A" else _FACES_B if face == "B" else None
     if faces is None:
-        return _Face(s, uid, card, d)
+        return _Face(s, uid, card, _CARDS[code])
     found = faces.get(code)
-    if found is None or found.d is not d:
-        found = faces[code] = _Face(s, uid, card, d)
+    if found is None:
+        found = faces[code] = _Face(s, uid, card, _CARDS[code])
     return found
 
 
@@ -164,6 +194,8 @@ class _Table:
         self.epic = bool(s.shared)
         self.auras = bool(table.in_game(s, table.AURAS))
         self.modified = {m.target for m in s.modifiers} if s.modifiers else _NO_UIDS
+        self.blanking = bool(table.in_game(s, table.BLANKING))
+        """Whether a text that blanks others' (Overworked) can apply in this game."""
         self.keep = False
         """Whether a plain card's view may be the one kept from an earlier view (:func:`_plain`):
         a rollout's view (``play_view``) in a game where nothing of the table changes a card
@@ -182,7 +214,7 @@ def _stats(t: _Table, uid: Uid, code: str, f: _Face, whiches: tuple[str, ...], o
     them, nothing attached to it and no aura in this game. Most cards a view shows are such
     (a hand, the allies), and ``stats_on`` reads each of them afresh, ~6,000 instructions
     a card (compiled)."""
-    if not on and not t.auras and uid not in t.modified and table.text_of(code).stat is None:
+    if not on and not t.auras and uid not in t.modified and not f.own_stat:
         return f.printed
     return table.stats_on(t.s, uid, whiches, on)
 
@@ -190,6 +222,7 @@ def _stats(t: _Table, uid: Uid, code: str, f: _Face, whiches: tuple[str, ...], o
 def card_view(s: LcgState, uid: Uid, attached: Hosts | None = None) -> CardView:
     """``uid`` as a viewer who may see it sees it; ``attached``: ``hosts(s)``, for a caller
     that shows many cards (read afresh when not given)."""
+    _current()
     return _card(_Table(s, hosts(s) if attached is None else attached), uid)
 
 
@@ -217,21 +250,25 @@ def _card(t: _Table, uid: Uid) -> CardView:
     code: str = fields[_CODE]
     f = _side(s, uid, card, code, fields[_SIDE])
     on = t.attached.get(uid)
-    if on is None:
-        if (
-            t.keep
-            and (fields[_HOST] is None or fields[_ZONE] == "attachments")
-            and uid not in t.modified
-            and table.text_of(code).stat is None
-        ):
+    if (
+        t.keep
+        and (fields[_HOST] is None or fields[_ZONE] == "attachments")
+        and uid not in t.modified
+        and (not f.own_stat or (f.steady_stat and not t.blanking))
+    ):
+        if on is None:
             return _plain(t, uid, code, f, fields)
-        on = _NONE
-    return _built(t, uid, code, f, on, fields)
+        return _carrying(t, uid, code, f, on, fields)
+    if on is None:
+        return _built(t, uid, code, f, _NONE, fields, [])
+    return _built(t, uid, code, f, on, fields, [_card(t, a) for a in on])
 
 
-def _built(t: _Table, uid: Uid, code: str, f: _Face, on: list[Uid], fields: tuple[Any, ...]) -> CardView:
-    """The view of card ``uid`` built afresh (``f``: its face; ``on``: its attachments;
-    ``fields``: the card's, ``_FIELDS``)."""
+def _built(
+    t: _Table, uid: Uid, code: str, f: _Face, on: list[Uid], fields: tuple[Any, ...], attachments: list[CardView]
+) -> CardView:
+    """The view of card ``uid`` built afresh (``f``: its face; ``on``: its attachments, and
+    ``attachments`` their views; ``fields``: the card's, ``_FIELDS``)."""
     s = t.s
     kind = f.kind
     willpower: int | None = None
@@ -275,7 +312,7 @@ def _built(t: _Table, uid: Uid, code: str, f: _Face, on: list[Uid], fields: tupl
         f.keywords,
         table.traits_on(s, uid, on, t.trait_hooks) if on or t.trait_auras else f.traits,
         f.text,
-        [_card(t, a) for a in on],
+        attachments,
         [],
         0,
         f.victory_points,
@@ -305,7 +342,8 @@ def _plain(t: _Table, uid: Uid, code: str, f: _Face, fields: tuple[Any, ...]) ->
     """``_card`` of a plain card in a rollout's view (``_Table.keep``; not an enemy with
     shadows, whose view gets them: ``_enemy_view``): with nothing attached to it, attached to
     nothing or an attachment (in the attachments zone, whose view shows no card it guards), no
-    lasting modifier on it and no text of its own that changes its stats. Such
+    lasting modifier on it and no text of its own that changes its stats but by its own tokens
+    (``Text.steady_stat``: Gimli's, in a game where no text can blank his: ``_Table.blanking``). Such
     a view depends on its face (``f``: its code and side) and its tokens alone: it is built by
     :func:`_built`, as every card's, and kept with the card's ``fields``; the view of the same
     card with the same face and fields (its tokens among them) is the one built before, given
@@ -316,8 +354,64 @@ def _plain(t: _Table, uid: Uid, code: str, f: _Face, fields: tuple[Any, ...]) ->
     kept = _KEPT.get(uid)
     if kept is not None and kept.f is f and kept.fields == fields:
         return kept.v
-    v = _built(t, uid, code, f, _NONE, fields)
+    v = _built(t, uid, code, f, _NONE, fields, [])
     _KEPT[uid] = _Kept(f, fields, v)
+    return v
+
+
+class _Carrier:
+    """A card's view with attachments as a rollout's view last built it, the face and fields
+    (``_FIELDS``) it was built from, and whether an attachment's bonus to it applies in an
+    attack (``Host.in_attacks``: the view was built outside one) (:func:`_carrying`)."""
+
+    def __init__(self, f: _Face, fields: tuple[Any, ...], v: CardView, attacks: bool) -> None:
+        self.f = f
+        self.fields = fields
+        self.v = v
+        self.attacks = attacks
+
+
+_CARRIERS: Final[dict[Uid, _Carrier]] = {}
+"""The last view :func:`_carrying` kept of each uid (of whichever world: it is checked against
+the card and its attachments' views before it is given again)."""
+
+
+def _carrying(t: _Table, uid: Uid, code: str, f: _Face, on: list[Uid], fields: tuple[Any, ...]) -> CardView:
+    """``_card`` of a card with attachments (``on``) in a rollout's view (``_Table.keep``),
+    attached to nothing (or an attachment), with no lasting modifier on it and no text of its
+    own that changes its stats (as :func:`_plain`'s): its view depends on its face, its tokens
+    and its attachments, whose texts give it stats and traits (``Host``). Where each
+    attachment's bonus reads nothing but the two cards (``Host.steady``), or gives nothing
+    outside an attack (``Host.in_attacks``) and none is being made, the view built before of
+    the card with the same face and fields, and attachments whose views are the very ones it
+    shows (each kept by :func:`_plain` with the same face and tokens), is given again. A hero with attachments is
+    such (Aragorn under Caught in a Web, Glóin with Steward of Gondor, Legolas with Blade of
+    Gondolin outside combat): ~110 of them in a search rollout's views, each built afresh, its
+    stats alone ~9,300 instructions (``table.stats_on``, compiled)."""
+    attachments = [_card(t, a) for a in on]
+    kept = _CARRIERS.get(uid)
+    if kept is not None and kept.f is f and kept.fields == fields and (not kept.attacks or t.s.attack is None):
+        shown = kept.v.attachments
+        if len(shown) == len(attachments):
+            same = True
+            for k, view_of in enumerate(attachments):
+                if shown[k] is not view_of:
+                    same = False
+                    break
+            if same:
+                return kept.v
+    v = _built(t, uid, code, f, on, fields, attachments)
+    attacks = False
+    cards = t.cards
+    for a in on:
+        host = table.text_of(cards[a].code).host
+        if host is None or host.stat is None or host.steady:
+            continue
+        if host.in_attacks and t.s.attack is None:
+            attacks = True
+            continue
+        return v
+    _CARRIERS[uid] = _Carrier(f, fields, v, attacks)
     return v
 
 
@@ -329,13 +423,19 @@ def _title(card: Card, d: CardDef) -> str:
 def identity_view(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
     """Which card ``uid`` is, and what is attached to it, without its stats or text: what a
     rollout's blueprint reads of the encounter cards out of play (:func:`play_view`)."""
+    _current()
+    return _identified(s, uid, attached)
+
+
+def _identified(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
+    """:func:`identity_view` in a view that has called :func:`_current`."""
     card = s.cards[uid]
     code = card.code
     f = _face(s, uid, card, code)
     on = attached.get(uid)
     if on is None:
         return CardView(uid, code, f.name, f.type)
-    return CardView(uid, code, f.name, f.type, attachments=[identity_view(s, a, attached) for a in on])
+    return CardView(uid, code, f.name, f.type, attachments=[_identified(s, a, attached) for a in on])
 
 
 class _Known:
@@ -358,7 +458,7 @@ def _identity(s: LcgState, uid: Uid, attached: Hosts) -> CardView:
     uid with the same face is given again (the encounter discard pile and the victory display
     a rollout's view shows grow all game, and change a card at a time)."""
     if uid in attached:
-        return identity_view(s, uid, attached)
+        return _identified(s, uid, attached)
     card = s.cards[uid]
     code = card.code
     f = _face(s, uid, card, code)
@@ -441,6 +541,7 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
     rollout's, which leaves the piles no bot reads empty, shows the encounter cards out of
     play by their identity, and builds the rest alike."""
     all_seeing = viewer == REFEREE or s.over is not None
+    _current()
     attached = hosts(s)
     t = _Table(s, attached)
     t.keep = not whole and not (t.auras or t.kept or t.trait_auras or t.epic)
@@ -494,7 +595,7 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         else [_identity(s, u, attached) for u in encounter_discard],
         victory=_cards(t, victory) if whole else [_identity(s, u, attached) for u in victory],
         quest=_card(t, stage) if stage is not None else None,
-        quest_stage=_CARDS[s.cards[stage].code].stage if stage is not None else 0,
+        quest_stage=_stage(s, stage) if stage is not None else 0,
         active_location=_card(t, location) if location is not None else None,
         revealed=_cards(t, table.cards_in(s, "revealed")),
         decision=decision if decision is not None and (all_seeing or decision.seat == viewer) else None,
@@ -511,6 +612,12 @@ def _table_view(s: LcgState, viewer: str, whole: bool) -> TableView:
         staging_threat=table.staging_threat(s, _staged_threats(s, staging)),
         committed_willpower=committed_willpower,
     )
+
+
+def _stage(s: LcgState, uid: Uid) -> int:
+    """The stage number of quest card ``uid``, read from its face."""
+    card = s.cards[uid]
+    return _face(s, uid, card, card.code).stage
 
 
 def _staged_threats(s: LcgState, staging: list[CardView]) -> dict[Uid, int]:

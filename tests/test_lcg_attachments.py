@@ -6,10 +6,9 @@ from __future__ import annotations
 from uuid import uuid4
 
 import msgspec
-import pytest
 
 from domain.game import Game
-from domain.lcg.cards import CARDS
+from domain.lcg.cards import CARDS, register_cards
 from domain.lcg.events import AttachmentAttached, CardsDiscarded
 from domain.lcg.position import build
 from domain.lcg.rules import attachments, table
@@ -72,12 +71,16 @@ def test_a_view_shows_the_attachments_where_they_are_now() -> None:
     assert "Gondor" not in heroes[1].traits and [a.uid for a in heroes[2].attachments] == [plate]
 
 
-def test_a_trait_in_the_attach_restriction_narrows_the_targets(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_trait_in_the_attach_restriction_narrows_the_targets() -> None:
     s = _table({"p1.hand": ["Citadel Plate"]})
     plate = s.zone("p1.hand")[0]
     assert attachments.targets(s, plate) == table.heroes(s, "p1")
-    monkeypatch.setitem(CARDS, "core-040", msgspec.structs.replace(CARDS["core-040"], attach_to="Dwarf hero"))
-    assert [table.name(s, u) for u in attachments.targets(s, plate)] == ["Gimli"]
+    printed = CARDS["core-040"]
+    register_cards(msgspec.structs.replace(printed, attach_to="Dwarf hero"))
+    try:
+        assert [table.name(s, u) for u in attachments.targets(s, plate)] == ["Gimli"]
+    finally:
+        register_cards(printed)
 
 
 def test_every_attachment_of_the_pool_has_a_known_restriction() -> None:

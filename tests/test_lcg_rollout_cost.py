@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any, cast
 from uuid import uuid4
 
+import msgspec
 import pytest
 
 from bots import lcg_encounter, lcg_greedy, lcg_quest
@@ -20,13 +21,16 @@ from bots.lcg_greedy import GreedyBot
 from bots.worlds import searchable
 from domain import build
 from domain.game import Game
+from domain.lcg import cards
+from domain.lcg.cards import CARDS, CardDef
 from domain.lcg.lineups import lcg_options
 from domain.lcg.rules import resources
 from domain.lcg.rules import table as rules_table
 from domain.lcg.rules.playing_events import event_actions
 from domain.lcg.ruleset import LCG
-from domain.lcg.scenarios import Scenario
-from domain.lcg.state import LcgState
+from domain.lcg.scenarios import SCENARIOS, Scenario
+from domain.lcg.state import Attack, LcgState
+from projections import lcg_view
 from projections.lcg import CardView, TableView, play_view, view
 from tests.test_lcg_mirkwood_bots import MIRKWOOD, _encounter, _run
 from tests.test_lcg_quest_bots import _character, _enemy, _round
@@ -88,9 +92,7 @@ def test_the_encounter_deck_is_read_once_per_scenario(monkeypatch: pytest.Monkey
     # every registered card was read for each composition, two or three a decision
     table = view(_position(), "p1")
     deck = Counter(
-        c
-        for c in Scenario.encounter_deck(lcg_encounter.SCENARIOS[MIRKWOOD], "standard")
-        if c not in lcg_encounter.OUTSIDE_THE_DECK
+        c for c in Scenario.encounter_deck(SCENARIOS[MIRKWOOD], "standard") if c not in lcg_encounter.OUTSIDE_THE_DECK
     )
     first = composition(table)
     assert first is not None
@@ -100,6 +102,7 @@ def test_the_encounter_deck_is_read_once_per_scenario(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(Scenario, "encounter_deck", unread)
     again = composition(table)
+    assert again is not None
     plain = _plain_composition(table, deck)
     assert list(again.items()) == list(first.items()) == list(plain.items())
     assert sum(again.values()) < sum(deck.values())
@@ -201,9 +204,9 @@ def test_a_rollout_view_gives_again_the_views_of_the_cards_unchanged_since_the_l
     # the enemies without shadow cards too, engaged and staged
     assert first.staging and first.staging[0] is again.staging[0]
     assert mine.engaged and mine.engaged[0] is mine_again.engaged[0]
-    # Gimli's text changes his attack: his view is built afresh each time
+    # Gimli's text changes his attack by his own damage alone: his view is kept too
     kept = [a for a, b in zip(mine.heroes, mine_again.heroes, strict=True) if a is b]
-    assert [h.name for h in kept] == ["Aragorn", "Legolas"]
+    assert [h.name for h in kept] == ["Aragorn", "Gimli", "Legolas"]
     # a card whose state changed is built again; the seat's own view never gives a kept one
     hero = kept[0]
     state.cards[hero.uid].exhausted = not hero.exhausted
@@ -238,7 +241,7 @@ def test_a_rollout_view_gives_again_the_views_of_attachments_unchanged_since_the
     state = cast(LcgState, _run(zones, threat=33).game.state)
     first = play_view(state, "p1").players[0].heroes[0]
     again = play_view(state, "p1").players[0].heroes[0]
-    assert first.name == "Aragorn" and first is not again  # his stats are his attachments': built afresh
+    assert first.name == "Aragorn" and first is again  # nor has he changed: his view given again too
     assert [a.name for a in first.attachments] == ["Caught in a Web", "Celebrían's Stone"]
     assert all(a is b for a, b in zip(first.attachments, again.attachments, strict=True))
     assert first.attachments == view(state, "p1").players[0].heroes[0].attachments
@@ -248,6 +251,109 @@ def test_a_rollout_view_gives_again_the_views_of_attachments_unchanged_since_the
     changed = play_view(state, "p1").players[0].heroes[0]
     assert changed.attachments[0] is first.attachments[0] and changed.attachments[1] is not stone
     assert changed.attachments == view(state, "p1").players[0].heroes[0].attachments
+    assert changed is not first and changed == view(state, "p1").players[0].heroes[0]
+
+
+def test_a_rollout_view_gives_again_the_view_of_a_hero_whose_attachments_are_unchanged() -> None:
+    # a hero with attachments was built afresh for every view, its stats read from each
+    # attachment's text (~1.1 M instructions of a search rollout's ~40 M, compiled): while it
+    # and its attachments are unchanged (their views the ones kept) the view built before is
+    # given again, where each attachment's bonus reads nothing but the two cards
+    # (``Host.steady``) or gives nothing outside an attack (``Host.in_attacks``)
+    zones: dict[str, Any] = {
+        "quest": ["Flies and Spiders"],
+        "p1.engaged": ["Dol Guldur Orcs"],
+        "active": ["Old Forest Road"],
+        "attachments": [
+            {"card": "Citadel Plate", "on": "Aragorn"},
+            {"card": "Steward of Gondor", "on": "Aragorn"},
+            {"card": "Blade of Gondolin", "on": "Legolas"},
+            {"card": "Dwarven Axe", "on": "Legolas"},
+        ],
+    }
+    state = cast(LcgState, _run(zones, threat=33).game.state)
+    first = play_view(state, "p1").players[0].heroes
+    aragorn, legolas = first[0], first[2]
+    assert (aragorn.name, aragorn.hit_points, legolas.name, legolas.attack) == ("Aragorn", 5 + 4, "Legolas", 3 + 1)
+    assert "Gondor" in aragorn.traits
+    again = play_view(state, "p1").players[0].heroes
+    assert again[0] is aragorn and again[2] is legolas
+    assert first == view(state, "p1").players[0].heroes
+    # an attachment's tokens changed, or the hero's: built again, as a fresh view shows it
+    plate = aragorn.attachments[0]
+    state.cards[plate.uid].exhausted = True
+    changed = play_view(state, "p1").players[0].heroes
+    assert changed[0] is not aragorn and changed[2] is legolas and changed == view(state, "p1").players[0].heroes
+    state.cards[aragorn.uid].damage = 2
+    hurt = play_view(state, "p1").players[0].heroes[0]
+    assert hurt is not changed[0] and hurt.damage == 2 and hurt == view(state, "p1").players[0].heroes[0]
+    assert play_view(state, "p1").players[0].heroes[0] is hurt
+    # attacking an Orc, Legolas's Blade of Gondolin gives +1 attack: built afresh in the attack
+    orcs = state.zone("p1.engaged")[0]
+    state.attack = Attack(enemy=orcs, player="p1", attackers=[legolas.uid])
+    attacking = play_view(state, "p1").players[0].heroes[2]
+    assert attacking is not legolas and attacking.attack == 3 + 1 + 1
+    assert attacking == view(state, "p1").players[0].heroes[2]
+    assert play_view(state, "p1").players[0].heroes[2] is not attacking
+    state.attack = None
+    assert play_view(state, "p1").players[0].heroes[2] is legolas
+
+
+@pure_only
+def test_a_rollout_view_gives_again_the_view_of_a_card_whose_text_reads_its_own_tokens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Gimli's text gives him +1 attack for each damage token on him, and his view was built
+    # afresh for every view (~1,000 times in 20 search rollouts); his text reads his own
+    # tokens alone (``Text.steady_stat``), so his view is given again while they are unchanged,
+    # in a game where no text can blank his (Overworked: ``table.BLANKING``, tied to its code)
+    state = _position()
+    first = play_view(state, "p1").players[0].heroes
+    gimli = next(h for h in first if h.name == "Gimli")
+    assert gimli.attack == 2 and play_view(state, "p1").players[0].heroes[1] is gimli
+    state.cards[gimli.uid].damage = 2
+    hurt = play_view(state, "p1").players[0].heroes[1]
+    assert hurt is not gimli and hurt.attack == 2 + 2 and hurt == view(state, "p1").players[0].heroes[1]
+    assert play_view(state, "p1").players[0].heroes[1] is hurt
+    # where a text that blanks others' can apply, his view is built afresh each time
+    monkeypatch.setattr(rules_table, "BLANKING", [*rules_table.BLANKING, lambda s, uid: False])
+    blankable = play_view(state, "p1").players[0].heroes[1]
+    assert blankable is not hurt and blankable == hurt
+    assert play_view(state, "p1").players[0].heroes[1] is not blankable
+
+
+@pure_only
+def test_a_view_reads_no_card_definition_again_while_the_registry_is_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # each card a view showed looked its definition up by code (``CARDS``) to check that its
+    # face, kept by code, was still the registered card's (a test may register a code anew):
+    # the faces are kept while the card registry's version is unchanged
+    state = _position(p1_hand=["Feint", "Blade Mastery", "Gondorian Spearman"], p1_allies=["Faramir"])
+    first = play_view(state, "p1")
+    looked: list[str] = []
+
+    class Counted(dict[str, CardDef]):
+        def __getitem__(self, code: str) -> CardDef:
+            looked.append(code)
+            return CARDS[code]
+
+    monkeypatch.setattr(lcg_view, "_CARDS", Counted())
+    assert play_view(state, "p1") == first
+    shown = view(state, "p1")
+    assert not looked and len(shown.players[0].hand or []) == 3
+    # a card registered anew is read again, and no view kept of a card of that code is given
+    aragorn = first.players[0].heroes[0]
+    printed = CARDS[aragorn.code]
+    assert aragorn.name == "Aragorn" and aragorn is play_view(state, "p1").players[0].heroes[0]
+    cards.register_cards(msgspec.structs.replace(printed, name="Aragorn II"))
+    try:
+        renamed = play_view(state, "p1").players[0].heroes[0]
+        assert renamed.name == "Aragorn II" and aragorn.code in looked
+        assert view(state, "p1").players[0].heroes[0] == renamed
+    finally:
+        cards.register_cards(printed)
+    assert play_view(state, "p1") == first
 
 
 @pure_only

@@ -198,6 +198,10 @@ class Text:
     resources are paid from its pool (Caught in a Web)."""
     host: Host | None = None
     """Attachments: what they do to the card they are attached to."""
+    steady_stat: bool = False
+    """``stat`` reads nothing but the card's own code, side and tokens (Gimli's damage): a
+    search rollout's view gives again the card's view it built while those are unchanged,
+    in a game where no text can blank it (``projections/lcg_view.py``)."""
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,14 @@ class Host:
     """Resource icons the host gains: ``spheres(state, host)`` (Celebrían's Stone)."""
     cannot_attack: bool = False
     """The host (an enemy) cannot attack (Forest Snare)."""
+    steady: bool = False
+    """``stat`` reads nothing but the attachment's and the host's own cards (their codes, sides
+    and tokens) and the host's traits (printed, or given by its attachments): a search
+    rollout's view gives again the host's view it built while those are unchanged
+    (``projections/lcg_view.py``)."""
+    in_attacks: bool = False
+    """``stat`` gives nothing while no attack is being made (``s.attack`` is None): outside
+    attacks the host's view is kept as a :attr:`steady` one's is."""
 
 
 TEXTS: dict[str, Text] = {}
@@ -235,6 +247,7 @@ def text(
     staging_attack_bonus: int | None = None,
     holds_in_refresh: int | None = None,
     host: Host | None = None,
+    steady_stat: bool = False,
 ) -> Text:
     """Register what the text of card ``code`` does; its programs get stable names."""
     if code in TEXTS:
@@ -271,8 +284,10 @@ def text(
         staging_attack_bonus,
         holds_in_refresh,
         host,
+        steady_stat,
     )
     TEXTS[code] = entry
+    REGISTRY.version += 1
     return entry
 
 
@@ -283,13 +298,43 @@ def text_of(code: str) -> Text:
 NO_TEXT = Text()
 """The text of a card without one (the compiled rules read it through ``table.text_of``)."""
 
-CARDS: dict[str, CardDef] = dict(_pack("core_set.toml"))
-CARDS.update(_pack("core_set_player.toml"))
-CARDS.update(_pack("core_set_events.toml"))
-CARDS.update(_pack("core_set_scenarios.toml"))
-CARDS.update(_pack("hunt_for_the_dreadnaught.toml"))
-CARDS.update(_pack("the_lonely_mountain.toml"))
-CARDS.update(_pack("hobbit_player.toml"))
+
+class Registry:
+    """The version of the card registry (:data:`CARDS` and :data:`TEXTS`): it moves on
+    whenever a card or a card's text is registered (:func:`register_cards`, :func:`text`), so what
+    was read of a code's card and text may be kept while it is unchanged (a view's faces,
+    ``projections/lcg_view.py``: a search's rollouts build a view for every decision of the
+    greedy player, and a lookup of each card's definition by code to check it was still the
+    one registered cost ~0.9 M instructions of a rollout's ~40 M). Change :data:`CARDS` through
+    :func:`register_cards` only."""
+
+    version = 0
+
+
+REGISTRY = Registry()
+
+
+def register_cards(*defs: CardDef) -> None:
+    """Register each card of ``defs`` under its code, replacing the card of that code if
+    there was one (a test's changed card): the registry's version moves on."""
+    for d in defs:
+        CARDS[d.code] = d
+    REGISTRY.version += 1
+
+
+CARDS: dict[str, CardDef] = {}
+"""Every card by code: change it through :func:`register_cards` (which moves :data:`REGISTRY`'s
+version on), never directly."""
+_PACKS = (
+    "core_set.toml",
+    "core_set_player.toml",
+    "core_set_events.toml",
+    "core_set_scenarios.toml",
+    "hunt_for_the_dreadnaught.toml",
+    "the_lonely_mountain.toml",
+    "hobbit_player.toml",
+)
+register_cards(*(d for pack in _PACKS for d in _pack(pack).values()))
 
 
 def load_texts() -> None:

@@ -48,7 +48,7 @@ def _host(rt: Runtime) -> Uid:
 
 def _gives(which: str, amount: int) -> Host:
     """A flat bonus to one stat of the host."""
-    return Host(stat=lambda s, a, host, stat: amount if stat == which else 0)
+    return Host(stat=lambda s, a, host, stat: amount if stat == which else 0, steady=True)
 
 
 def _ready(s: LcgState, uid: Uid) -> bool:
@@ -83,7 +83,7 @@ def _celebrian(s: LcgState, hero: Uid) -> tuple[str, ...]:
 # Celebrían's Stone — "Attach to a hero. Restricted. Attached hero gets +2 Willpower. If
 # the attached hero is Aragorn, he also gains a Spirit resource icon." The icon lets
 # Aragorn's resources pay for Spirit cards (Core Set rulebook, Resource match).
-text("core-027", host=Host(stat=_gives("willpower", 2).stat, spheres=_celebrian))
+text("core-027", host=Host(stat=_gives("willpower", 2).stat, spheres=_celebrian, steady=True))
 
 # -- Tactics -----------------------------------------------------------------------------
 
@@ -112,7 +112,9 @@ def _host_destroyed_an_enemy(s: LcgState, e: Event, uid: Uid) -> bool:
 # 1 progress token on the current quest."
 text(
     "core-039",
-    host=Host(stat=lambda s, a, host, which: 1 if which == "attack" and _attacking_an_orc(s, host) else 0),
+    host=Host(
+        stat=lambda s, a, host, which: 1 if which == "attack" and _attacking_an_orc(s, host) else 0, in_attacks=True
+    ),
     responses=(Trigger(ev.EnemyDefeated, _host_destroyed_an_enemy, progress_on_current_quest(1), optional=True),),
 )
 
@@ -124,7 +126,8 @@ text("core-040", host=_gives("hit_points", 4))
 text(
     "core-041",
     host=Host(
-        stat=lambda s, a, host, which: (2 if table.has_trait(s, host, "Dwarf") else 1) if which == "attack" else 0
+        stat=lambda s, a, host, which: (2 if table.has_trait(s, host, "Dwarf") else 1) if which == "attack" else 0,
+        steady=True,
     ),
 )
 

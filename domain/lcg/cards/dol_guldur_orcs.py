@@ -51,6 +51,7 @@ text(
 text(
     "core-090",
     stat=lambda s, uid, which: 2 * s.cards[uid].resources if which == "attack" else 0,
+    steady_stat=True,
     forced=(
         Trigger(
             ev.AttackResolved,

@@ -104,7 +104,7 @@ text(
 )
 
 # Gimli — "Gimli gets +1 Attack for each damage token on him."
-text("core-004", stat=lambda s, uid, which: s.cards[uid].damage if which == "attack" else 0)
+text("core-004", stat=lambda s, uid, which: s.cards[uid].damage if which == "attack" else 0, steady_stat=True)
 
 # Legolas — "Response: after Legolas takes part in an attack that destroys an enemy,
 # place 2 progress tokens on the current quest." The progress goes on the active location

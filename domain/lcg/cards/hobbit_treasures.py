@@ -122,7 +122,7 @@ text(
 # Mithril Shirt — "Attach to Bilbo Baggins. Attached hero gets +1 defense and +1 hit point."
 text(
     "otd-021",
-    host=Host(stat=lambda s, a, host, which: 1 if which in ("defense", "hit_points") else 0),
+    host=Host(stat=lambda s, a, host, which: 1 if which in ("defense", "hit_points") else 0, steady=True),
 )
 
 
@@ -147,7 +147,7 @@ def _other_engaged(rt: Runtime) -> list[Uid]:
 # with you."
 text(
     "otd-022",
-    host=Host(stat=lambda s, a, host, which: 2 if which == "attack" else 0),
+    host=Host(stat=lambda s, a, host, which: 2 if which == "attack" else 0, steady=True),
     responses=(
         Trigger(
             ev.EnemyDefeated,
@@ -212,4 +212,4 @@ def _ranged_attack(s: LcgState, a: Uid, host: Uid, which: str) -> int:
 
 # Thrór's Hunting Bow — "Attach to a hero. Restricted. Attached hero gains Ranged. Attached hero
 # gets +2 attack when making a ranged attack" (an attack on an enemy engaged with another player).
-text(HUNTING_BOW, host=Host(stat=_ranged_attack))
+text(HUNTING_BOW, host=Host(stat=_ranged_attack, in_attacks=True))

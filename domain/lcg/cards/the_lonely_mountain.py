@@ -905,7 +905,7 @@ text(
         emit(lambda rt: ev.AttachmentAttached(card=int(rt.env["self"]), to=int(rt.env["spelled"]))),
         rule="otd-051.when-revealed",
     ),
-    host=Host(stat=lambda s, a, host, which: -s.cards[host].resources if which == "willpower" else 0),
+    host=Host(stat=lambda s, a, host, which: -s.cards[host].resources if which == "willpower" else 0, steady=True),
     forced=(
         Trigger(
             _SPENDING,

@@ -128,7 +128,7 @@ text(
 )
 
 
-_BATS = Host(stat=lambda s, a, host, which: -1 if which in ("willpower", "attack", "defense") else 0)
+_BATS = Host(stat=lambda s, a, host, which: -1 if which in ("willpower", "attack", "defense") else 0, steady=True)
 
 
 def _bats_damaged(s: LcgState, e: object, uid: Uid) -> bool:

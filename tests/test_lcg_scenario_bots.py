@@ -2536,3 +2536,13 @@ def test_secret_paths_waits_at_the_burglars_turn_for_inside_information() -> Non
     assert _plays_secret_paths("The Burglar's Turn", at_2b, 47)
     at_3b = ["Smaug the Magnificent", "The Lonely Mountain", "Hidden Path"]
     assert _plays_secret_paths("Inside Information", at_3b, 30)
+
+
+def test_secret_paths_is_played_at_the_burglars_turn_when_the_failed_quest_eliminates() -> None:
+    """Thorin and Nori's 5 willpower against Smaug the Golden's 2, The Lonely Mountain's 4
+    (immune to Secret Paths with treasures under it) and Hidden Path's 3: the quest fails by
+    4. At 46 threat that is 50, and Secret Paths on Hidden Path leaves 47 (the old bot kept it
+    in hand below 47 and was eliminated); at 45 the failure leaves 49 and it stays in hand."""
+    at_2b = ["Smaug the Golden", "The Lonely Mountain", "Hidden Path"]
+    assert _plays_secret_paths("The Burglar's Turn", at_2b, 46)
+    assert not _plays_secret_paths("The Burglar's Turn", at_2b, 45)

@@ -158,7 +158,13 @@ Secret Paths: the old bot played it at 2B whenever the staging area held 2 threa
 games of seeds 14401-14500: 88 times at stage 2, 21 at stage 3; held, 2 and 59). Held below
 47 (Gandalf's figure; no other tried), the greedy row won, paired by seed with the old bot,
 51 -> 60 of 800 games on seeds 14401-15200 (12 seeds won only by the old bot, 21 only by the
-new), 50 -> 54 on 15201-16000 (17 / 21), 41 -> 49 on 16001-16800 (13 / 21)."""
+new), 50 -> 54 on 15201-16000 (17 / 21), 41 -> 49 on 16001-16800 (13 / 21).
+
+With Secret Paths played to stay in the game (``ELIMINATION``), both cards held below 49 won
+63 -> 64 of 800 on seeds 17601-18400 (2 gained, 1 lost), 65 -> 62 on 18401-19200 (0 / 3),
+56 -> 56 on 19201-20000 (1 / 1); below 44, 63 -> 64 (5 / 4), 65 -> 63 (2 / 4), 56 -> 52
+(1 / 5): 47 kept. The Galadhrim's Greeting also kept in hand here won 62 -> 60 on
+17601-18400 (13 / 15), played at 2B only when a failed quest would eliminate, the same."""
 
 
 def kept_for_stage_3(view: TableView, me: PlayerView) -> bool:

@@ -123,7 +123,7 @@ def _when(name: str, view: TableView, decision: Decision, me: PlayerView) -> boo
     if name == "Beorn's Hospitality":
         return sum(h.damage for h in me.heroes) >= 4
     if name == lcg_hobbit.SECRET_PATHS and lcg_hobbit.kept_for_stage_3(view, me):
-        return False
+        return _window(decision) == "lcg.quest.window.staging" and lcg_hobbit.saving_location(view, me) is not None
     if name in ("Radagast's Cunning", "Secret Paths"):
         return _window(decision) == "lcg.quest.window.staging" and staging_threat >= 2
     return False
@@ -211,6 +211,16 @@ def _highest_threat(decision: Decision, view: TableView, seen: Seen) -> Choice |
     return _best(list(decision.options), seen, lambda c: c.threat or 0)
 
 
+def _secret_paths_target(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    """Secret Paths: at The Burglar's Turn, when the failing quest eliminates the player, the
+    location that keeps them in the game (``lcg_hobbit.saving_location``); else the location
+    of the highest threat."""
+    me = next(p for p in view.players if p.seat == decision.seat)
+    saving = lcg_hobbit.saving_location(view, me)
+    chosen = next((o for o in decision.options if saving is not None and o.card == saving.uid), None)
+    return (chosen.id,) if chosen is not None else _highest_threat(decision, view, seen)
+
+
 def _most_damaged(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
     return _best(list(decision.options), seen, lambda c: c.damage)
 
@@ -276,7 +286,7 @@ TARGETS: Final[dict[str, Callable[[Decision, TableView, Seen], Choice | None]]] 
     "core-052.action": _strongest_enemy,
     "core-063.action": _most_damaged,
     "core-065.action": _highest_threat,
-    "core-066.action": _highest_threat,
+    "core-066.action": _secret_paths_target,
     "core-067.action": _most_valuable,
 }
 """Target choices by the rule of the decision (the event's own)."""

@@ -15,7 +15,8 @@ quest that will take stage 3 keeps allies back for Smaug the Magnificent, who at
 same round; Bilbo Baggins under Dragon-Spell spends no resources that kill him; and Gandalf
 waits in hand at stage 2 for stage 3, where his willpower decides a quest, and so does Secret
 Paths, whose location's threat taken out of a quest there is progress toward removing Smaug
-the Magnificent.
+the Magnificent (unless a failed quest there would eliminate the player, and its location's
+threat taken out keeps them in the game).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Final
 from bots import lcg_burgle
 from bots.lcg_encounter import composition, stand_in
 from bots.lcg_plans import SECOND_ATTACK
+from bots.lcg_ships import THREAT_LIMIT
 from domain.kernel.decisions import Choice, Decision
 from domain.lcg.cards import CARDS
 from projections.lcg import CardView, PlayerView, TableView
@@ -156,7 +158,13 @@ Secret Paths: the old bot played it at 2B whenever the staging area held 2 threa
 games of seeds 14401-14500: 88 times at stage 2, 21 at stage 3; held, 2 and 59). Held below
 47 (Gandalf's figure; no other tried), the greedy row won, paired by seed with the old bot,
 51 -> 60 of 800 games on seeds 14401-15200 (12 seeds won only by the old bot, 21 only by the
-new), 50 -> 54 on 15201-16000 (17 / 21), 41 -> 49 on 16001-16800 (13 / 21)."""
+new), 50 -> 54 on 15201-16000 (17 / 21), 41 -> 49 on 16001-16800 (13 / 21).
+
+With Secret Paths played to stay in the game (``ELIMINATION``), both cards held below 49 won
+63 -> 64 of 800 on seeds 17601-18400 (2 gained, 1 lost), 65 -> 62 on 18401-19200 (0 / 3),
+56 -> 56 on 19201-20000 (1 / 1); below 44, 63 -> 64 (5 / 4), 65 -> 63 (2 / 4), 56 -> 52
+(1 / 5): 47 kept. The Galadhrim's Greeting also kept in hand here won 62 -> 60 on
+17601-18400 (13 / 15), played at 2B only when a failed quest would eliminate, the same."""
 
 
 def kept_for_stage_3(view: TableView, me: PlayerView) -> bool:
@@ -170,6 +178,45 @@ def kept_for_stage_3(view: TableView, me: PlayerView) -> bool:
     three quests the threat leaves. Both are played at 2B once the threat reaches
     ``HELD_FOR_STAGE_3_BELOW``."""
     return view.quest is not None and view.quest.name == BURGLARS_TURN and me.threat < HELD_FOR_STAGE_3_BELOW
+
+
+def shortfall(view: TableView) -> int:
+    """What the quest being resolved falls short by (the staging area's threat against the
+    committed characters' willpower; 0 when it is tied or won): each player's threat rise."""
+    return max(0, view.staging_threat - view.committed_willpower)
+
+
+ELIMINATION: Final = THREAT_LIMIT
+"""The threat that eliminates a player (Core Set rulebook). Below ``HELD_FOR_STAGE_3_BELOW``
+Secret Paths is still played at The Burglar's Turn when the quest, failed, raises the threat to
+this, on a location that keeps the player in the game (``saving_location``). Paired by seed
+with the bot that kept it in hand, the greedy row won 62 -> 63 of 800 games on seeds
+17601-18400 (1 gained, 0 lost), 62 -> 65 on 18401-19200 (3 gained, 0 lost), 56 -> 56 on
+19201-20000 (0 gained, 0 lost); Passage through Mirkwood seeds 1-200 unchanged (82 of 200).
+Played instead only when it ties the failing quest (its location's threat just what the quest
+falls short by, at any threat below 47), it won 62 -> 52 on 17601-18400 (13 gained, 23 lost)."""
+
+
+def saving_location(view: TableView, me: PlayerView) -> CardView | None:
+    """At The Burglar's Turn, when the quest being resolved, failed, raises the threat to
+    ``ELIMINATION``: a location in the staging area whose threat taken out of the quest
+    (Secret Paths) keeps the player in the game; the one that leaves the quest failed by the
+    least (a won quest brings a burgle attempt), else the least that wins it."""
+    if view.quest is None or view.quest.name != BURGLARS_TURN:
+        return None
+    short = shortfall(view)
+    needed = me.threat + short - (ELIMINATION - 1)
+    if needed <= 0:
+        return None
+    saving = [
+        c
+        for c in view.staging
+        # otd-043: with a card stacked under it The Lonely Mountain is immune to player card effects
+        if c.type == "location" and (c.threat or 0) >= needed and not (c.name == THE_LONELY_MOUNTAIN and view.treasures)
+    ]
+    if not saving:
+        return None
+    return min(saving, key=lambda c: ((c.threat or 0) > short, abs(short - (c.threat or 0))))
 
 
 ARKENSTONE: Final = "The Arkenstone"

@@ -2578,3 +2578,13 @@ def test_gandalf_keeps_the_threat_under_a_ship_enemys_engagement_cost() -> None:
     cards). At 20 threat no ship-enemy's cost is within his 5 points: he draws."""
     assert _gandalf_at_sea(29) == ("threat",)
     assert _gandalf_at_sea(20) == ("draw",)
+
+
+def test_secret_paths_is_played_at_the_burglars_turn_when_the_failed_quest_eliminates() -> None:
+    """Thorin and Nori's 5 willpower against Smaug the Golden's 2, The Lonely Mountain's 4
+    (immune to Secret Paths with treasures under it) and Hidden Path's 3: the quest fails by
+    4. At 46 threat that is 50, and Secret Paths on Hidden Path leaves 47 (the old bot kept it
+    in hand below 47 and was eliminated); at 45 the failure leaves 49 and it stays in hand."""
+    at_2b = ["Smaug the Golden", "The Lonely Mountain", "Hidden Path"]
+    assert _plays_secret_paths("The Burglar's Turn", at_2b, 46)
+    assert not _plays_secret_paths("The Burglar's Turn", at_2b, 45)

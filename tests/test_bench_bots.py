@@ -108,7 +108,8 @@ def test_the_lonely_mountain_row_plays_the_allies_deck() -> None:
     """The Lonely Mountain's row plays the Thorin, Nori and Ori deck whose willpower is in
     cheap allies of the three spheres (Gléowine, Henamarth Riversong, Silverlode Archers, a
     Longbeard Orc Slayer for the willpower deck's Lórien Guides, The Favor of the Lady and
-    Unexpected Courage), a legal deck of the cards the engine plays."""
+    Unexpected Courage; Snowbourn Scouts for its Sneak Attacks), a legal deck of the cards the
+    engine plays."""
     from domain.lcg.decks import problems
     from domain.lcg.decks.ready_made import playable_part, ready_made
 
@@ -120,8 +121,9 @@ def test_the_lonely_mountain_row_plays_the_allies_deck() -> None:
     titles = {card: n for card, n in ((CARDS[c].name, n) for c, n in deck.cards)}
     assert titles["Wandering Took"] == 2
     assert (titles["Gléowine"], titles["Henamarth Riversong"], titles["Silverlode Archer"]) == (2, 1, 2)
-    assert titles["Longbeard Orc Slayer"] == 1
+    assert (titles["Longbeard Orc Slayer"], titles["Snowbourn Scout"]) == (1, 2)
     assert not {"Northern Tracker", "Lórien Guide", "The Favor of the Lady", "Unexpected Courage"} & set(titles)
+    assert "Sneak Attack" not in titles
     former = ready_made()["thorin-nori-ori-will"]
     assert deck.heroes == former.heroes
     assert deck.size == former.size

@@ -270,16 +270,17 @@ def test_thorin_nori_and_ori_bring_the_allies_deck_to_the_lonely_mountain() -> N
     """A player of The Lonely Mountain who names Thorin Oakenshield, Nori and Ori and brings no
     deck plays the first of their ready-made decks by file name, ``thorin-nori-ori-allies``
     (the bench row's deck, tools/bench_bots.py ``SCENARIO_DECKS``): its Gléowines, Henamarth
-    Riversong, Silverlode Archers and Longbeard Orc Slayer are in the game's deck, the Lórien
-    Guides and The Favor of the Lady of the willpower deck are not."""
+    Riversong, Silverlode Archers, Longbeard Orc Slayer and Snowbourn Scouts are in the game's
+    deck, the Lórien Guides, The Favor of the Lady and Sneak Attacks of the willpower deck are
+    not."""
     options = lcg_options("the-lonely-mountain", 1, [["Thorin Oakenshield", "Nori", "Ori"]])
     game = Game.start(uuid.uuid4(), LCG, LCG.created(options, 20001))
     cards = cast(LcgState, game.state).cards.values()
     titles = Counter(CARDS[c.code].name for c in cards if c.owner == "p1" and CARDS[c.code].type != "hero")
     assert default_deck(options.players[0].heroes).name == "Thorin Oakenshield, Nori and Ori (allies)"
     assert (titles["Gléowine"], titles["Henamarth Riversong"], titles["Silverlode Archer"]) == (2, 1, 2)
-    assert titles["Longbeard Orc Slayer"] == 1
-    assert titles["Lórien Guide"] == titles["The Favor of the Lady"] == 0
+    assert (titles["Longbeard Orc Slayer"], titles["Snowbourn Scout"]) == (1, 2)
+    assert titles["Lórien Guide"] == titles["The Favor of the Lady"] == titles["Sneak Attack"] == 0
     assert sum(titles.values()) == 44
 
 

@@ -104,21 +104,27 @@ def test_each_row_names_its_deck_and_mirkwood_plays_the_pinned_one() -> None:
     assert {r.deck_key for r in rows("lcg", ("greedy",), deck="spirit")} == {"spirit"}
 
 
-def test_the_lonely_mountain_row_plays_the_willpower_deck() -> None:
-    """The Lonely Mountain's row plays the Thorin, Nori and Ori deck built for willpower (two
-    Wandering Tooks for the two Northern Trackers), a legal deck of the cards the engine plays."""
+def test_the_lonely_mountain_row_plays_the_allies_deck() -> None:
+    """The Lonely Mountain's row plays the Thorin, Nori and Ori deck whose willpower is in
+    cheap allies of the three spheres (Gléowine, Henamarth Riversong, Silverlode Archers, a
+    Longbeard Orc Slayer for the willpower deck's Lórien Guides, The Favor of the Lady and
+    Unexpected Courage; Snowbourn Scouts for its Sneak Attacks), a legal deck of the cards the
+    engine plays."""
     from domain.lcg.decks import problems
     from domain.lcg.decks.ready_made import playable_part, ready_made
 
     row = next(r for r in rows("lcg", ("greedy",)) if r.scenario == "the-lonely-mountain")
-    assert row.deck_key == "thorin-nori-ori-will"
+    assert row.deck_key == "thorin-nori-ori-allies"
     deck = ready_made()[row.deck_key]
     assert problems(deck) == []
     assert playable_part(deck) == deck
     titles = {card: n for card, n in ((CARDS[c].name, n) for c, n in deck.cards)}
     assert titles["Wandering Took"] == 2
-    assert "Northern Tracker" not in titles
-    former = ready_made()["thorin-nori-ori"]
+    assert (titles["Gléowine"], titles["Henamarth Riversong"], titles["Silverlode Archer"]) == (2, 1, 2)
+    assert (titles["Longbeard Orc Slayer"], titles["Snowbourn Scout"]) == (1, 2)
+    assert not {"Northern Tracker", "Lórien Guide", "The Favor of the Lady", "Unexpected Courage"} & set(titles)
+    assert "Sneak Attack" not in titles
+    former = ready_made()["thorin-nori-ori-will"]
     assert deck.heroes == former.heroes
     assert deck.size == former.size
 

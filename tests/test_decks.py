@@ -13,6 +13,7 @@ import json
 import uuid
 from collections import Counter
 from pathlib import Path
+from typing import cast
 from uuid import UUID
 
 import grpc
@@ -29,6 +30,7 @@ from domain.lcg.decks.formats import detect, read_deck
 from domain.lcg.decks.ready_made import default_deck, playable_part, ready_made, waiting
 from domain.lcg.lineups import DEFAULT_HEROES, SetupError, lcg_options
 from domain.lcg.ruleset import LCG
+from domain.lcg.state import LcgState
 from domain.verify import verify
 from service.app import store_env
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
@@ -240,7 +242,7 @@ def test_ready_made_decks_are_legal_with_the_whole_core_set() -> None:
             box = PLAYER_CARD_IDS[code].quantity if in_core_set(code) else CARDS[code].quantity
             assert n <= box, (key, code)
     saga = [key for key, deck in decks.items() if any(c.startswith(HOBBIT_BOXES) for c in deck.codes())]
-    assert sorted(saga) == ["thorin-nori-ori", "thorin-nori-ori-will"]
+    assert sorted(saga) == ["thorin-nori-ori", "thorin-nori-ori-allies", "thorin-nori-ori-will"]
 
 
 def test_the_default_decks_together_fit_in_one_core_set() -> None:
@@ -262,6 +264,24 @@ def test_a_default_seat_plays_the_ready_made_deck_of_its_heroes() -> None:
         shipped = next(d for d in ready_made().values() if set(d.heroes) == set(lineup))
         assert Counter(setup.deck) == Counter(playable_part(shipped).codes())
         assert set(setup.deck) <= {c for c, _ in shipped.cards}
+
+
+def test_thorin_nori_and_ori_bring_the_allies_deck_to_the_lonely_mountain() -> None:
+    """A player of The Lonely Mountain who names Thorin Oakenshield, Nori and Ori and brings no
+    deck plays the first of their ready-made decks by file name, ``thorin-nori-ori-allies``
+    (the bench row's deck, tools/bench_bots.py ``SCENARIO_DECKS``): its Gléowines, Henamarth
+    Riversong, Silverlode Archers, Longbeard Orc Slayer and Snowbourn Scouts are in the game's
+    deck, the Lórien Guides, The Favor of the Lady and Sneak Attacks of the willpower deck are
+    not."""
+    options = lcg_options("the-lonely-mountain", 1, [["Thorin Oakenshield", "Nori", "Ori"]])
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, 20001))
+    cards = cast(LcgState, game.state).cards.values()
+    titles = Counter(CARDS[c.code].name for c in cards if c.owner == "p1" and CARDS[c.code].type != "hero")
+    assert default_deck(options.players[0].heroes).name == "Thorin Oakenshield, Nori and Ori (allies)"
+    assert (titles["Gléowine"], titles["Henamarth Riversong"], titles["Silverlode Archer"]) == (2, 1, 2)
+    assert (titles["Longbeard Orc Slayer"], titles["Snowbourn Scout"]) == (1, 2)
+    assert titles["Lórien Guide"] == titles["The Favor of the Lady"] == titles["Sneak Attack"] == 0
+    assert sum(titles.values()) == 44
 
 
 def test_every_default_seat_can_play_cards() -> None:

@@ -52,11 +52,26 @@ SCENARIO_DECKS = {
     "passage-through-mirkwood": DECK,
     "journey-along-the-anduin": "dunhere-eowyn-thalin",
     "hunt-for-the-dreadnaught": "leadership",
-    "the-lonely-mountain": "thorin-nori-ori-will",
+    "the-lonely-mountain": "thorin-nori-ori-allies",
 }
 """The ready-made deck (``domain/lcg/decks/KEY.txt``) each LCG row plays unless ``--deck``
 names one. Passage through Mirkwood's is the one issue 24 pins. The Lonely Mountain's is the
-Thorin, Nori and Ori deck with two Wandering Tooks for its two Northern Trackers (1 willpower
+Thorin, Nori and Ori deck whose willpower is in cheap allies of all three spheres: the
+willpower deck below with its two The Favor of the Lady, Unexpected Courage and three Lórien
+Guides (Spirit cards, for Nori's 1 resource a round; the bot played a Favor for 1 in 6 drawn,
+a Guide for 1 in 3) given up for two Gléowine, Henamarth Riversong, two Silverlode Archers and
+a Longbeard Orc Slayer, and its two Sneak Attacks for two Snowbourn Scouts. Paired by seed
+with the willpower deck, the greedy bot won 52 -> 203 of 800 games on seeds 20001-20800 (176
+gained, 25 lost), 69 -> 226 on 20801-21600 (184 / 27) and 69 -> 209 on 21601-22400 (170 /
+30). Built on 20001-20800 in steps, each paired there with the one before: the two Favors for
+two Gléowine won 52 -> 112, the Favors and Unexpected Courage for two Gléowine and Henamarth
+113 (for two Silverlode Archers and Henamarth 108); that deck with two Silverlode Archers and
+a Lórien Guide for the three Guides 113 -> 154, with a Longbeard Orc Slayer for the last
+Guide 154 -> 184 (a Kili more for a second Slayer: 172); the Sneak Attacks for Snowbourn
+Scouts 184 -> 203 (93 gained, 74 lost), and 188 -> 226 (116 / 78) and 179 -> 209 (106 / 76)
+on the other two ranges, where the deck before them had won 69 -> 188 (157 / 38) and 69 ->
+179 (142 / 32). The willpower deck is the Thorin, Nori and Ori deck with two Wandering Tooks for
+its two Northern Trackers (1 willpower
 for 2 resources rather than 4): paired by seed, the greedy bot won 48 -> 55 of 800 games on
 seeds 12001-12800 (26 gained, 19 lost), 51 -> 62 on 12801-13600 and 43 -> 53 on 13601-14400;
 on 12001-12800 that deck with two Power in the Earth for its two Sneak Attacks won 43, for its

@@ -1,14 +1,15 @@
 """The decks shipped with Westmarch: one per default lineup and one per sphere.
 
 Each is a plain deck list in ``domain/lcg/decks/`` (its key is the file's name), built from
-the quantities of one Core Set (``thorin-nori-ori`` and its variant ``thorin-nori-ori-will``,
-for The Lonely Mountain, add the two Hobbit saga boxes' Dwarves, as the deck lists in those
-boxes do): the four decks the default lineups play together never hold more copies of a card
-than one Core Set does. A player who brings no deck plays the ready-made deck of their heroes
-(:func:`default_deck`; of two with the same heroes, the first by file name:
-``thorin-nori-ori-will`` for Thorin Oakenshield, Nori and Ori), so every default seat has
-cards of its own spheres to play. Cards the engine does not play yet are left out of the game
-deck (:func:`playable_part`) and listed by :func:`waiting`.
+the quantities of one Core Set (``thorin-nori-ori`` and its variants ``thorin-nori-ori-will``
+and ``thorin-nori-ori-allies``, for The Lonely Mountain, add the two Hobbit saga boxes'
+Dwarves, as the deck lists in those boxes do): the four decks the default lineups play
+together never hold more copies of a card than one Core Set does. A player who brings no deck
+plays the ready-made deck of their heroes (:func:`default_deck`; of two or more with the same
+heroes, the first by file name: ``thorin-nori-ori-allies``, the bench row's deck, for Thorin
+Oakenshield, Nori and Ori), so every default seat has cards of its own spheres to play. Cards
+the engine does not play yet are left out of the game deck (:func:`playable_part`) and listed
+by :func:`waiting`.
 """
 
 from __future__ import annotations

@@ -175,3 +175,27 @@ def test_a_loss_after_an_elimination_names_both_reasons() -> None:
     assert won(ended("lost", "bilbo-left-play"), row) == (False, "bilbo-left-play")
     assert won(ended("lost", "heroes"), row, "heroes") == (False, "heroes")
     assert won(ended("won", "inside-information"), row) == (True, "inside-information")
+
+
+def test_the_dreadnaught_row_plays_the_leadership_deck_with_three_gandalfs() -> None:
+    """The Hunt for the Dreadnaught's row plays the Leadership deck with its two Common Causes
+    given up for two more Gandalfs (``ships-leadership``), a legal deck of the cards the engine
+    plays, of the Leadership deck's heroes and size."""
+    from domain.lcg.decks import problems
+    from domain.lcg.decks.ready_made import playable_part, ready_made
+
+    row = next(r for r in rows("lcg", ("greedy",)) if r.scenario == "hunt-for-the-dreadnaught")
+    assert row.deck_key == "ships-leadership"
+    deck = ready_made()[row.deck_key]
+    assert problems(deck) == []
+    assert playable_part(deck) == deck
+    titles = {card: n for card, n in ((CARDS[c].name, n) for c, n in deck.cards)}
+    assert titles["Gandalf"] == 3
+    assert "Common Cause" not in titles
+    former = ready_made()["leadership"]
+    assert deck.heroes == former.heroes
+    assert deck.size == former.size
+    were = {CARDS[c].name: n for c, n in former.cards}
+    assert {t: n for t, n in titles.items() if t != "Gandalf"} == {
+        t: n for t, n in were.items() if t not in {"Gandalf", "Common Cause"}
+    }

@@ -284,6 +284,22 @@ def test_thorin_nori_and_ori_bring_the_allies_deck_to_the_lonely_mountain() -> N
     assert sum(titles.values()) == 44
 
 
+def test_aragorn_theodred_and_gloin_still_bring_the_leadership_deck() -> None:
+    """A player of The Hunt for the Dreadnaught who names Aragorn, Théodred and Glóin and
+    brings no deck plays ``leadership``, the first of their ready-made decks by file name, not
+    ``ships-leadership`` (the bench row's deck, tools/bench_bots.py ``SCENARIO_DECKS``), whose
+    two Common Causes are two more Gandalfs: one Gandalf, two Common Causes in the game's deck."""
+    options = lcg_options("hunt-for-the-dreadnaught", 1, [["Aragorn", "Théodred", "Glóin"]])
+    game = Game.start(uuid.uuid4(), LCG, LCG.created(options, 33001))
+    cards = cast(LcgState, game.state).cards.values()
+    titles = Counter(CARDS[c.code].name for c in cards if c.owner == "p1" and CARDS[c.code].type != "hero")
+    assert "ships-leadership" in ready_made()
+    assert default_deck(options.players[0].heroes).name == "Leadership"
+    assert (titles["Gandalf"], titles["Common Cause"]) == (1, 2)
+    ships = {CARDS[c].name: n for c, n in ready_made()["ships-leadership"].cards}
+    assert (ships["Gandalf"], ships.get("Common Cause", 0)) == (3, 0)
+
+
 def test_every_default_seat_can_play_cards() -> None:
     """Each default lineup has cards in its deck that its own heroes can pay for."""
     options = lcg_options("passage-through-mirkwood", 4)

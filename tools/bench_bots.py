@@ -51,11 +51,21 @@ DECK = "aragorn-gimli-legolas"
 SCENARIO_DECKS = {
     "passage-through-mirkwood": DECK,
     "journey-along-the-anduin": "dunhere-eowyn-thalin",
-    "hunt-for-the-dreadnaught": "leadership",
+    "hunt-for-the-dreadnaught": "ships-leadership",
     "the-lonely-mountain": "thorin-nori-ori-allies",
 }
 """The ready-made deck (``domain/lcg/decks/KEY.txt``) each LCG row plays unless ``--deck``
-names one. Passage through Mirkwood's is the one issue 24 pins. The Lonely Mountain's is the
+names one. Passage through Mirkwood's is the one issue 24 pins. The Hunt for the Dreadnaught's
+is the Leadership deck with its two Common Causes (the greedy bot played 11 of 71 drawn on seeds
+33001-33060) given up for two more Gandalfs, the three a deck may hold (``ships-leadership``,
+named to sort after ``leadership``, which stays the default deck of Aragorn, Théodred and
+Glóin). Paired by seed with the Leadership deck, the greedy bot won 50 -> 79 of 800 games on
+seeds 33001-33800 (43 gained, 14 lost), 51 -> 69 on 33801-34600 (26 / 8) and 55 -> 80 on
+34601-35400 (39 / 14). Chosen on 33001-33800 among the Leadership deck's weakest cards given
+up for Gandalfs (a Sneak Attack puts one into play for 1): Grim Resolve for one, 50 -> 61; the
+two For Gondor! 75, the two Sneak Attacks 71; a Common Cause and Grim Resolve 66, a Common
+Cause and a For Gondor! 80 (79 -> 80, 6 gained, 5 lost, against the Common Causes). The
+Lonely Mountain's is the
 Thorin, Nori and Ori deck whose willpower is in cheap allies of all three spheres: the
 willpower deck below with its two The Favor of the Lady, Unexpected Courage and three Lórien
 Guides (Spirit cards, for Nori's 1 resource a round; the bot played a Favor for 1 in 6 drawn,

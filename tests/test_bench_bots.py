@@ -10,6 +10,7 @@ import pytest
 
 from domain.game import Game
 from domain.lcg.cards import CARDS
+from domain.lcg.decks import Deck
 from tools.bench_bots import DECK, SCENARIO_DECKS, Row, rows, won
 from tools.cli import main
 
@@ -104,21 +105,29 @@ def test_each_row_names_its_deck_and_mirkwood_plays_the_pinned_one() -> None:
     assert {r.deck_key for r in rows("lcg", ("greedy",), deck="spirit")} == {"spirit"}
 
 
+def _row_deck(scenario: str, key: str) -> tuple[Deck, dict[str, int]]:
+    """The ready-made deck ``scenario``'s greedy row plays, checked to be ``key`` and a legal
+    deck of the cards the engine plays, with the count of each title in it."""
+    from domain.lcg.decks import problems
+    from domain.lcg.decks.ready_made import playable_part, ready_made
+
+    row = next(r for r in rows("lcg", ("greedy",)) if r.scenario == scenario)
+    assert row.deck_key == key
+    deck = ready_made()[key]
+    assert problems(deck) == []
+    assert playable_part(deck) == deck
+    return deck, {CARDS[c].name: n for c, n in deck.cards}
+
+
 def test_the_lonely_mountain_row_plays_the_allies_deck() -> None:
     """The Lonely Mountain's row plays the Thorin, Nori and Ori deck whose willpower is in
     cheap allies of the three spheres (Gléowine, Henamarth Riversong, Silverlode Archers, a
     Longbeard Orc Slayer for the willpower deck's Lórien Guides, The Favor of the Lady and
     Unexpected Courage; Snowbourn Scouts for its Sneak Attacks), a legal deck of the cards the
     engine plays."""
-    from domain.lcg.decks import problems
-    from domain.lcg.decks.ready_made import playable_part, ready_made
+    from domain.lcg.decks.ready_made import ready_made
 
-    row = next(r for r in rows("lcg", ("greedy",)) if r.scenario == "the-lonely-mountain")
-    assert row.deck_key == "thorin-nori-ori-allies"
-    deck = ready_made()[row.deck_key]
-    assert problems(deck) == []
-    assert playable_part(deck) == deck
-    titles = {card: n for card, n in ((CARDS[c].name, n) for c, n in deck.cards)}
+    deck, titles = _row_deck("the-lonely-mountain", "thorin-nori-ori-allies")
     assert titles["Wandering Took"] == 2
     assert (titles["Gléowine"], titles["Henamarth Riversong"], titles["Silverlode Archer"]) == (2, 1, 2)
     assert (titles["Longbeard Orc Slayer"], titles["Snowbourn Scout"]) == (1, 2)
@@ -181,15 +190,9 @@ def test_the_dreadnaught_row_plays_the_leadership_deck_with_three_gandalfs() -> 
     """The Hunt for the Dreadnaught's row plays the Leadership deck with its two Common Causes
     given up for two more Gandalfs (``ships-leadership``), a legal deck of the cards the engine
     plays, of the Leadership deck's heroes and size."""
-    from domain.lcg.decks import problems
-    from domain.lcg.decks.ready_made import playable_part, ready_made
+    from domain.lcg.decks.ready_made import ready_made
 
-    row = next(r for r in rows("lcg", ("greedy",)) if r.scenario == "hunt-for-the-dreadnaught")
-    assert row.deck_key == "ships-leadership"
-    deck = ready_made()[row.deck_key]
-    assert problems(deck) == []
-    assert playable_part(deck) == deck
-    titles = {card: n for card, n in ((CARDS[c].name, n) for c, n in deck.cards)}
+    deck, titles = _row_deck("hunt-for-the-dreadnaught", "ships-leadership")
     assert titles["Gandalf"] == 3
     assert "Common Cause" not in titles
     former = ready_made()["leadership"]

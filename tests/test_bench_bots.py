@@ -186,19 +186,19 @@ def test_a_loss_after_an_elimination_names_both_reasons() -> None:
     assert won(ended("won", "inside-information"), row) == (True, "inside-information")
 
 
-def test_the_dreadnaught_row_plays_the_leadership_deck_with_three_gandalfs() -> None:
+def test_the_dreadnaught_row_plays_the_leadership_deck_with_three_gandalfs_and_two_greetings() -> None:
     """The Hunt for the Dreadnaught's row plays the Leadership deck with its two Common Causes
-    given up for two more Gandalfs (``ships-leadership``), a legal deck of the cards the engine
-    plays, of the Leadership deck's heroes and size."""
+    given up for two more Gandalfs and its two For Gondor! for two The Galadhrim's Greeting
+    (``ships-leadership``), a legal deck of the cards the engine plays, of the Leadership deck's
+    heroes and size."""
     from domain.lcg.decks.ready_made import ready_made
 
     deck, titles = _row_deck("hunt-for-the-dreadnaught", "ships-leadership")
-    assert titles["Gandalf"] == 3
-    assert "Common Cause" not in titles
+    assert (titles["Gandalf"], titles["The Galadhrim's Greeting"]) == (3, 2)
+    assert "Common Cause" not in titles and "For Gondor!" not in titles
     former = ready_made()["leadership"]
     assert deck.heroes == former.heroes
     assert deck.size == former.size
     were = {CARDS[c].name: n for c, n in former.cards}
-    assert {t: n for t, n in titles.items() if t != "Gandalf"} == {
-        t: n for t, n in were.items() if t not in {"Gandalf", "Common Cause"}
-    }
+    swapped = {"Gandalf", "Common Cause", "For Gondor!", "The Galadhrim's Greeting"}
+    assert {t: n for t, n in titles.items() if t not in swapped} == {t: n for t, n in were.items() if t not in swapped}

@@ -64,8 +64,9 @@ seeds 33001-33800 (43 gained, 14 lost), 51 -> 69 on 33801-34600 (26 / 8) and 55 
 34601-35400 (39 / 14). Chosen on 33001-33800 among the Leadership deck's weakest cards given
 up for Gandalfs (a Sneak Attack puts one into play for 1): Grim Resolve for one, 50 -> 61; the
 two For Gondor! 75, the two Sneak Attacks 71; a Common Cause and Grim Resolve 66, a Common
-Cause and a For Gondor! 80 (79 -> 80, 6 gained, 5 lost, against the Common Causes). The
-Lonely Mountain's is the
+Cause and a For Gondor! 80 (79 -> 80, 6 gained, 5 lost, against the Common Causes). Its two
+For Gondor! are then given up for two The Galadhrim's Greeting (the deck's file gives the
+figures: 198 -> 210 of 2,400 paired). The Lonely Mountain's is the
 Thorin, Nori and Ori deck whose willpower is in cheap allies of all three spheres: the
 willpower deck below with its two The Favor of the Lady, Unexpected Courage and three Lórien
 Guides (Spirit cards, for Nori's 1 resource a round; the bot played a Favor for 1 in 6 drawn,

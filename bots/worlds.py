@@ -212,6 +212,97 @@ def lcg_features(s: LcgState, seat: str) -> tuple[float, ...]:
     )
 
 
+SHIP_VALUE_FEATURES = (*LCG_VALUE_FEATURES, "ships", "dreadnaught")
+"""What the value reads of a position of The Hunt for the Dreadnaught: the features of any LCG
+position (``LCG_VALUE_FEATURES``), and the ships' (:func:`ship_features`)."""
+SHIP_VALUE_WEIGHTS = (
+    -4.672,
+    0.793,
+    1.637,
+    1.815,
+    -1.155,
+    -2.172,
+    -0.786,
+    -3.456,
+    0.652,
+    -0.516,
+    0.075,
+    0.0,
+    1.141,
+    -1.168,
+    -0.938,
+    -0.357,
+    0.984,
+    5.695,
+)
+"""The intercept, then a weight per feature of ``SHIP_VALUE_FEATURES``: a logistic model of
+the greedy bot's chance of winning The Hunt for the Dreadnaught from the position (the
+scenario's ships-leadership deck), fitted by ``python -m tools.fit_value --scenario
+hunt-for-the-dreadnaught --games 1000 --seed 49001 --check 50001`` (8,551 positions; on
+8,617 positions of the held-out games 50001-51000, log-loss 0.644 with the Mirkwood weights
+the scenario was valued by before, 0.267 with these)."""
+SHIP_HIT_POINTS = 16
+"""The hit points a seat's ships are counted out of: the Basic side of the deck's ship, Pride
+of Lebennin (the six Basic ships have 13 to 18, their Upgraded sides 15 to 22)."""
+
+
+def ship_features(s: LcgState, seat: str) -> tuple[float, ...]:
+    """A position of The Hunt for the Dreadnaught: :func:`lcg_features`, then the hit points
+    the players' ship-objectives have left (of ``SHIP_HIT_POINTS`` per player: a player
+    without a ship is eliminated) and the damage on the Dreadnaught (of its hit points; 0
+    until it is in play). The Mirkwood features read neither, and the ships are a player's
+    life in this scenario."""
+    from domain.lcg.cards import CARDS
+    from domain.lcg.rules import ships, table
+
+    seats = list(s.players)
+    k = max(1, len(seats))
+    left = 0.0
+    for who in seats:
+        fleet = ships.ship_objectives(s, who)
+        hp = sum(max(0, table.hit_points(s, u) - s.cards[u].damage) for u in fleet)
+        left += min(SHIP_HIT_POINTS, hp) / SHIP_HIT_POINTS
+    dreadnaught = 0.0
+    for zone in ("staging", *(f"{who}.engaged" for who in seats)):
+        for uid in s.zone(zone):
+            if CARDS[s.cards[uid].code].name == "Dreadnaught":
+                dreadnaught = max(dreadnaught, min(1.0, s.cards[uid].damage / max(1, table.hit_points(s, uid))))
+    return (*lcg_features(s, seat), left / k, dreadnaught)
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """How a scenario's positions are valued: a logistic model over features of the position."""
+
+    names: tuple[str, ...]
+    """The features' names, in the order ``features`` gives them."""
+    features: Callable[[LcgState, str], tuple[float, ...]]
+    weights: tuple[float, ...]
+    """The intercept, then a weight per feature."""
+    constant: str
+    """Where the weights live in this module (what ``tools.fit_value`` prints to paste)."""
+
+    def value(self, s: LcgState, seat: str) -> float:
+        """The seat's side's chance of winning as the position reads."""
+        z = self.weights[0] + sum(w * x for w, x in zip(self.weights[1:], self.features(s, seat), strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+LCG_VALUE = ValueModel(LCG_VALUE_FEATURES, lcg_features, LCG_VALUE_WEIGHTS, "LCG_VALUE_WEIGHTS")
+LCG_VALUE_MODELS: dict[str, ValueModel] = {
+    "hunt-for-the-dreadnaught": ValueModel(
+        SHIP_VALUE_FEATURES, ship_features, SHIP_VALUE_WEIGHTS, "SHIP_VALUE_WEIGHTS"
+    ),
+}
+"""Scenarios whose positions have a model of their own; any other is valued by the Passage
+through Mirkwood model (``LCG_VALUE_WEIGHTS``)."""
+
+
+def lcg_value_model(scenario: str) -> ValueModel:
+    """The features and weights that value a position of ``scenario``."""
+    return LCG_VALUE_MODELS.get(scenario, LCG_VALUE)
+
+
 def _lcg() -> Searchable:
     from bots.lcg_greedy import GreedyBot
     from projections.lcg import play_view, view, visible
@@ -243,9 +334,9 @@ def _lcg() -> Searchable:
 
     def value(s: LcgState, seat: str) -> float:
         """A position read as a chance of winning: the logistic model fitted to greedy
-        self-play (``LCG_VALUE_WEIGHTS``) over the position's features (:func:`lcg_features`)."""
-        z = LCG_VALUE_WEIGHTS[0] + sum(w * x for w, x in zip(LCG_VALUE_WEIGHTS[1:], lcg_features(s, seat), strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        self-play in the game's scenario (``LCG_VALUE_MODELS``; any other scenario:
+        ``LCG_VALUE_WEIGHTS`` over :func:`lcg_features`)."""
+        return lcg_value_model(s.options.scenario if s.options is not None else "").value(s, seat)
 
     def narrow(decision: Decision, blueprint: Choice) -> list[Choice] | None:
         ids = {o.id for o in decision.options}

@@ -2,12 +2,14 @@
 
 The search bot cuts its rollouts after a horizon of rounds and reads the position reached
 as a chance of winning (:data:`bots.worlds.LCG_VALUE_WEIGHTS`). This tool fits that reading:
-it plays games of Passage through Mirkwood with the greedy bot (the search's blueprint, one
-player with the ready-made Aragorn/Gimli/Legolas deck, standard difficulty, as
-``westmarch bench-bots`` seats it), takes the position at the start of every round, and
-fits a logistic regression of the game's result on the position's features
-(:func:`bots.worlds.lcg_features`) by Newton's method with a small ridge penalty. It prints
-the weights to paste into ``bots/worlds.py``. The same ``--games`` and ``--seed`` give the
+it plays games of a scenario (Passage through Mirkwood unless ``--scenario`` names another)
+with the greedy bot (the search's blueprint, one player with the scenario's ready-made deck,
+standard difficulty, as ``westmarch bench-bots`` seats it), takes the position at the start
+of every round, and fits a logistic regression of the game's result on the position's
+features (the scenario's :func:`bots.worlds.lcg_value_model`) by Newton's method with a
+small ridge penalty. It prints the weights to paste into ``bots/worlds.py``, and with
+``--check FIRST`` the log-loss of the scenario's model as it stands and of the new weights
+on as many other games from seed FIRST on. The same ``--games`` and ``--seed`` give the
 same weights: the games are seeded and the fit has no randomness.
 """
 
@@ -22,7 +24,7 @@ from typing import cast
 from uuid import uuid4
 
 from bots import make_bot
-from bots.worlds import LCG_VALUE_FEATURES, lcg_features
+from bots.worlds import ValueModel, lcg_value_model
 from domain.game import Game
 from domain.lcg.state import LcgState
 from domain.rulesets import ruleset
@@ -39,9 +41,10 @@ TOLERANCE = 1e-10
 Sample = tuple[tuple[float, ...], float]
 
 
-def positions(seed: int, index: int) -> list[Sample]:
+def positions(seed: int, index: int, scenario: str = SCENARIO) -> list[Sample]:
     """Game ``index``'s positions at the start of each round, each with the game's result."""
-    row = Row("lcg", SCENARIO, "standard", "greedy", "")
+    row = Row("lcg", scenario, "standard", "greedy", "")
+    features = lcg_value_model(scenario).features
     rules = ruleset("lcg")
     game = Game.start(uuid4(), rules, created(row, seed, index))
     seats = rules.seats(game.state)
@@ -53,7 +56,7 @@ def positions(seed: int, index: int) -> list[Sample]:
     while state.pending is not None:
         if int(state.round) != last:
             last = int(state.round)
-            seen.append(lcg_features(state, seats[0]))
+            seen.append(features(state, seats[0]))
         decision = state.pending
         game.answer(
             decision.seat, decision.id, bots[decision.seat].choose(decision, partial(view, state, decision.seat))
@@ -63,9 +66,20 @@ def positions(seed: int, index: int) -> list[Sample]:
     return [(x, won) for x in seen]
 
 
-def samples(games: int, seed: int) -> list[Sample]:
+def samples(games: int, seed: int, scenario: str = SCENARIO) -> list[Sample]:
     """The positions of ``games`` games, seeds ``seed`` onwards."""
-    return [sample for i in range(games) for sample in positions(seed + i, i)]
+    return [sample for i in range(games) for sample in positions(seed + i, i, scenario)]
+
+
+def log_loss(weights: Sequence[float], data: Sequence[Sample]) -> float:
+    """The mean log-loss of the model ``weights`` on ``data`` (lower is better)."""
+    total = 0.0
+    for x, y in data:
+        z = weights[0] + sum(w * xi for w, xi in zip(weights[1:], x, strict=True))
+        p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        p = min(1 - 1e-12, max(1e-12, p))
+        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    return total / len(data) if data else 0.0
 
 
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -112,18 +126,43 @@ def fit(data: Sequence[Sample], ridge: float = RIDGE) -> tuple[float, ...]:
     return tuple(w)
 
 
+def in_use(model: ValueModel) -> tuple[float, ...]:
+    """The weights the search values ``model``'s positions with now: the model's own once
+    fitted, else the Mirkwood model's on the features both read (the rest weigh nothing)."""
+    if len(model.weights) == len(model.names) + 1:
+        return model.weights
+    mirkwood = lcg_value_model(SCENARIO)
+    return (*mirkwood.weights, *(0.0 for _ in model.names[len(mirkwood.names) :]))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="fit_value", description="fit the LCG search's value of a position")
     p.add_argument("--games", type=int, default=1000, help="greedy games to learn from (default: %(default)s)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default: %(default)s)")
+    p.add_argument(
+        "--scenario", default=SCENARIO, help="the LCG scenario whose games are learned from (default: %(default)s)"
+    )
+    p.add_argument(
+        "--check",
+        type=int,
+        metavar="FIRST",
+        help="also give the log-loss of the weights in use and of the new ones on as many other games, seeds FIRST on",
+    )
     args = p.parse_args(argv)
-    data = samples(args.games, args.seed)
+    model = lcg_value_model(args.scenario)
+    data = samples(args.games, args.seed, args.scenario)
     weights = fit(data)
     wins = sum(1 for _, y in data if y)
     print(f"{len(data)} positions from {args.games} games ({wins} of them in games won)")
-    for name, w in zip(("intercept", *LCG_VALUE_FEATURES), weights, strict=True):
-        print(f"  {name:10} {w:+.3f}")
-    print("LCG_VALUE_WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+    for name, w in zip(("intercept", *model.names), weights, strict=True):
+        print(f"  {name:11} {w:+.3f}")
+    print(f"{model.constant} = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+    if args.check is not None:
+        held = samples(args.games, args.check, args.scenario)
+        print(
+            f"log-loss on {len(held)} positions of games {args.check}-{args.check + args.games - 1}: "
+            f"in use {log_loss(in_use(model), held):.4f}, new {log_loss(weights, held):.4f}"
+        )
     return 0
 
 

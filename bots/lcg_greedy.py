@@ -448,7 +448,11 @@ class GreedyBot:
             return (tier(c) - int(again), -(c.cost or 0))
 
         ranked = sorted(offered, key=keep)
-        return tuple(o.id for o in ranked[: decision.min])
+        # the rules shuffle the deck with the chosen cards appended in the chosen order
+        # (_shuffle_five_back), so answer in card order: the ranking picks which cards go back,
+        # never how the deck comes out of the shuffle
+        back = sorted(ranked[: decision.min], key=lambda o: o.card or 0)
+        return tuple(o.id for o in back)
 
     # -- planning --------------------------------------------------------------------
 

@@ -224,6 +224,23 @@ def test_pride_of_lebennin_shuffles_back_the_cards_the_first_rounds_cannot_use()
     assert kept.count("Guard of the Citadel") == 2 and kept.count("Snowbourn Scout") == 2
 
 
+def test_pride_of_lebennin_sends_its_five_back_in_card_order() -> None:
+    """The rules shuffle the deck with the five cards appended in the order chosen
+    (thftd-008), so the bot answers in card order: which cards go back, not how it ranked
+    them, decides the deck it draws from (at seed 3 the ranking put Grim Resolve first)."""
+    deck = playable_part(ready_made()["ships-leadership"])
+    game = Game.start(
+        uuid.uuid4(),
+        ruleset("lcg"),
+        LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 3),
+    )
+    decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
+    cards = {o.id: o.card or 0 for o in decision.options}
+    back = [cards[i] for i in _greedy(game)]
+    assert len(back) == 5
+    assert back == sorted(back)
+
+
 def _skiff(threat: int) -> Run:
     return Run(
         {

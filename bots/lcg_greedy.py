@@ -227,6 +227,14 @@ def _readies_after_commit(card: CardView, me: PlayerView | None = None) -> bool:
 
 
 STEWARD: Final = "Steward of Gondor"
+SNEAK_ATTACK: Final = "Sneak Attack"
+"""Sneak Attack (core-023): "Action: put an ally from your hand into play; at the end of the
+phase, if that ally is still in play, return it to your hand." Kept with a Gandalf from Pride
+of Lebennin's 11-card setup hand (thftd-008), the pair ranks with the cheap allies: Gandalf's
+entry (4 damage, 3 cards or 5 threat off, core-073) for 1 resource rather than 5. Paired by
+seed against the shuffle back that sent them back as dear and as events (greedy,
+ships-leadership): 186 -> 192 on 41001-43400 (56 gained, 50 lost), 208 -> 224 on
+43401-45800 (70 / 54), 208 -> 210 on 45801-48200 (59 / 57)."""
 
 
 def _saving_for_steward(hero: CardView, me: PlayerView) -> bool:
@@ -422,7 +430,8 @@ class GreedyBot:
         """Pride of Lebennin's 5 cards shuffled back from an 11-card hand (thftd-008): those
         the first rounds can least use. Kept first: Steward of Gondor (2 resources a round),
         the allies one round's resources pay for, then the dearer allies and the cheap
-        attachments, then the cheap events; a second copy of a title ranks a tier lower."""
+        attachments, then the cheap events; a second copy of a title ranks a tier lower. A
+        Sneak Attack and a Gandalf both in hand stay with the cheap allies (``SNEAK_ATTACK``)."""
         me = _me(view, decision.seat)
         hand = {c.uid: c for c in me.hand or []}
         offered = [o for o in decision.options if o.card in hand]
@@ -430,6 +439,8 @@ class GreedyBot:
             return None
         income = len(me.heroes)
         seen: set[str] = set()
+        names = {hand[o.card or 0].name for o in offered}
+        pair: tuple[str, ...] = (SNEAK_ATTACK, lcg_plans.GANDALF) if {SNEAK_ATTACK, lcg_plans.GANDALF} <= names else ()
 
         def tier(c: CardView) -> int:
             cost = c.cost or 0
@@ -445,10 +456,16 @@ class GreedyBot:
             c = hand[o.card or 0]
             again = c.name in seen
             seen.add(c.name)
+            if c.name in pair and not again:
+                return (3, -(c.cost or 0))
             return (tier(c) - int(again), -(c.cost or 0))
 
         ranked = sorted(offered, key=keep)
-        return tuple(o.id for o in ranked[: decision.min])
+        # the rules shuffle the deck with the chosen cards appended in the chosen order
+        # (_shuffle_five_back), so answer in card order: the ranking picks which cards go back,
+        # never how the deck comes out of the shuffle
+        back = sorted(ranked[: decision.min], key=lambda o: o.card or 0)
+        return tuple(o.id for o in back)
 
     # -- planning --------------------------------------------------------------------
 

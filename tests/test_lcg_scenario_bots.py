@@ -204,9 +204,9 @@ def test_the_fleet_is_the_sturdiest_ship() -> None:
 
 def test_pride_of_lebennin_shuffles_back_the_cards_the_first_rounds_cannot_use() -> None:
     """Pride of Lebennin draws 5 more cards, then 5 of the 11 go back into the deck
-    (thftd-008): with the Leadership deck at seed 3, Gandalf and Grim Resolve (5 each, more
-    than a round's 3 resources) and the second Sneak Attack go back; both Guards of the
-    Citadel (2) and both Snowbourn Scouts (1) stay to come down in the first rounds."""
+    (thftd-008): with the Leadership deck at seed 3, Grim Resolve (5, more than a round's 3
+    resources) and the second Sneak Attack go back; both Snowbourn Scouts (1) stay to come
+    down in the first rounds, and Gandalf stays with the first Sneak Attack."""
     deck = playable_part(ready_made()["leadership"])
     game = Game.start(
         uuid.uuid4(),
@@ -220,8 +220,42 @@ def test_pride_of_lebennin_shuffles_back_the_cards_the_first_rounds_cannot_use()
     back = sorted(hand[o.card or 0] for o in decision.options if o.id in chosen)
     kept = sorted(hand[o.card or 0] for o in decision.options if o.id not in chosen)
     assert len(back) == 5
-    assert {"Gandalf", "Grim Resolve", "Sneak Attack"} <= set(back)
-    assert kept.count("Guard of the Citadel") == 2 and kept.count("Snowbourn Scout") == 2
+    assert {"Grim Resolve", "Sneak Attack"} <= set(back)
+    assert kept.count("Snowbourn Scout") == 2 and {"Gandalf", "Sneak Attack"} <= set(kept)
+
+
+def test_pride_of_lebennin_sends_its_five_back_in_card_order() -> None:
+    """The rules shuffle the deck with the five cards appended in the order chosen
+    (thftd-008), so the bot answers in card order: which cards go back, not how it ranked
+    them, decides the deck it draws from (at seed 3 the ranking put Grim Resolve first)."""
+    deck = playable_part(ready_made()["ships-leadership"])
+    game = Game.start(
+        uuid.uuid4(),
+        ruleset("lcg"),
+        LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 3),
+    )
+    decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
+    cards = {o.id: o.card or 0 for o in decision.options}
+    back = [cards[i] for i in _greedy(game)]
+    assert len(back) == 5
+    assert back == sorted(back)
+
+
+def test_pride_of_lebennin_keeps_a_sneak_attack_with_a_gandalf() -> None:
+    """A Sneak Attack and a Gandalf both in the 11-card hand stay (thftd-008): Gandalf's
+    entry for 1 resource. At seed 3 both went back, a Gandalf as a 5-cost ally and the
+    Sneak Attacks as events."""
+    deck = playable_part(ready_made()["ships-leadership"])
+    game = Game.start(
+        uuid.uuid4(),
+        ruleset("lcg"),
+        LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 3),
+    )
+    decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
+    hand = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).players[0].hand or []}
+    chosen = set(_greedy(game))
+    kept = [hand[o.card or 0] for o in decision.options if o.id not in chosen]
+    assert "Gandalf" in kept and "Sneak Attack" in kept
 
 
 def _skiff(threat: int) -> Run:

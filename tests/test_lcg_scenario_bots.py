@@ -202,18 +202,26 @@ def test_the_fleet_is_the_sturdiest_ship() -> None:
     assert names[next(o.card for o in decision.options if o.id == picked) or 0] == "Pride of Lebennin"
 
 
+def _shuffle_back(deck: str, seed: int = 3) -> tuple[Game, Decision]:
+    """A Dreadnaught game with the ready-made ``deck`` at ``seed``, played to Pride of
+    Lebennin's shuffle back (thftd-008: 5 of the 11-card setup hand go back)."""
+    game = Game.start(
+        uuid.uuid4(),
+        ruleset("lcg"),
+        LCG.created(
+            lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [playable_part(ready_made()[deck])]), seed
+        ),
+    )
+    decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
+    return game, decision
+
+
 def test_pride_of_lebennin_shuffles_back_the_cards_the_first_rounds_cannot_use() -> None:
     """Pride of Lebennin draws 5 more cards, then 5 of the 11 go back into the deck
     (thftd-008): with the Leadership deck at seed 3, Grim Resolve (5, more than a round's 3
     resources) and the second Sneak Attack go back; both Snowbourn Scouts (1) stay to come
     down in the first rounds, and Gandalf stays with the first Sneak Attack."""
-    deck = playable_part(ready_made()["leadership"])
-    game = Game.start(
-        uuid.uuid4(),
-        ruleset("lcg"),
-        LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 3),
-    )
-    decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
+    game, decision = _shuffle_back("leadership")
     assert decision.rule == "thftd-008.setup"
     hand = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).players[0].hand or []}
     chosen = set(_greedy(game))
@@ -228,13 +236,7 @@ def test_pride_of_lebennin_sends_its_five_back_in_card_order() -> None:
     """The rules shuffle the deck with the five cards appended in the order chosen
     (thftd-008), so the bot answers in card order: which cards go back, not how it ranked
     them, decides the deck it draws from (at seed 3 the ranking put Grim Resolve first)."""
-    deck = playable_part(ready_made()["ships-leadership"])
-    game = Game.start(
-        uuid.uuid4(),
-        ruleset("lcg"),
-        LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 3),
-    )
-    decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
+    game, decision = _shuffle_back("ships-leadership")
     cards = {o.id: o.card or 0 for o in decision.options}
     back = [cards[i] for i in _greedy(game)]
     assert len(back) == 5
@@ -245,13 +247,7 @@ def test_pride_of_lebennin_keeps_a_sneak_attack_with_a_gandalf() -> None:
     """A Sneak Attack and a Gandalf both in the 11-card hand stay (thftd-008): Gandalf's
     entry for 1 resource. At seed 3 both went back, a Gandalf as a 5-cost ally and the
     Sneak Attacks as events."""
-    deck = playable_part(ready_made()["ships-leadership"])
-    game = Game.start(
-        uuid.uuid4(),
-        ruleset("lcg"),
-        LCG.created(lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [deck]), 3),
-    )
-    decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
+    game, decision = _shuffle_back("ships-leadership")
     hand = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).players[0].hand or []}
     chosen = set(_greedy(game))
     kept = [hand[o.card or 0] for o in decision.options if o.id not in chosen]

@@ -252,7 +252,7 @@ def ship_features(s: LcgState, seat: str) -> tuple[float, ...]:
     without a ship is eliminated) and the damage on the Dreadnaught (of its hit points; 0
     until it is in play). The Mirkwood features read neither, and the ships are a player's
     life in this scenario."""
-    from domain.lcg.cards import CARDS
+    from domain.lcg.cards.hunt_for_the_dreadnaught import DREADNAUGHT
     from domain.lcg.rules import ships, table
 
     seats = list(s.players)
@@ -265,7 +265,7 @@ def ship_features(s: LcgState, seat: str) -> tuple[float, ...]:
     dreadnaught = 0.0
     for zone in ("staging", *(f"{who}.engaged" for who in seats)):
         for uid in s.zone(zone):
-            if CARDS[s.cards[uid].code].name == "Dreadnaught":
+            if s.cards[uid].code == DREADNAUGHT:
                 dreadnaught = max(dreadnaught, min(1.0, s.cards[uid].damage / max(1, table.hit_points(s, uid))))
     return (*lcg_features(s, seat), left / k, dreadnaught)
 
@@ -284,8 +284,13 @@ class ValueModel:
 
     def value(self, s: LcgState, seat: str) -> float:
         """The seat's side's chance of winning as the position reads."""
-        z = self.weights[0] + sum(w * x for w, x in zip(self.weights[1:], self.features(s, seat), strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return logistic(self.weights, self.features(s, seat))
+
+
+def logistic(weights: tuple[float, ...], features: tuple[float, ...]) -> float:
+    """A logistic model's probability: ``weights`` the intercept, then one per feature."""
+    z = weights[0] + sum(w * x for w, x in zip(weights[1:], features, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 LCG_VALUE = ValueModel(LCG_VALUE_FEATURES, lcg_features, LCG_VALUE_WEIGHTS, "LCG_VALUE_WEIGHTS")

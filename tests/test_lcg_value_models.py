@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import pytest
+
 from bots.worlds import (
     LCG_VALUE,
     LCG_VALUE_FEATURES,
+    LCG_VALUE_WEIGHTS,
     SHIP_HIT_POINTS,
     SHIP_VALUE_FEATURES,
     SHIP_VALUE_WEIGHTS,
+    ValueModel,
     lcg_value_model,
+    logistic,
     searchable,
     ship_features,
 )
@@ -81,6 +86,12 @@ def test_a_dreadnaught_fit_reads_the_ships() -> None:
     data = fit_value.samples(2, 7, DREADNAUGHT)
     assert data and all(len(x) == len(SHIP_VALUE_FEATURES) for x, _ in data)
     # before the scenario had weights of its own, its positions were valued by the Mirkwood
-    # model's weights on the features both read
+    # model's weights on the features both read: --check scores that reading beside the others
     model = lcg_value_model(DREADNAUGHT)
-    assert fit_value.in_use(model) == model.weights
+    reading = fit_value.mirkwood_reading(model)
+    assert len(reading) == len(model.weights)
+    for x, _ in data:
+        assert logistic(reading, x) == logistic(LCG_VALUE_WEIGHTS, x[: len(LCG_VALUE_FEATURES)])
+    odd = ValueModel(("ships",), ship_features, (0.0, 1.0), "ODD")
+    with pytest.raises(ValueError, match="Mirkwood model's features"):
+        fit_value.mirkwood_reading(odd)

@@ -8,8 +8,9 @@ standard difficulty, as ``westmarch bench-bots`` seats it), takes the position a
 of every round, and fits a logistic regression of the game's result on the position's
 features (the scenario's :func:`bots.worlds.lcg_value_model`) by Newton's method with a
 small ridge penalty. It prints the weights to paste into ``bots/worlds.py``, and with
-``--check FIRST`` the log-loss of the scenario's model as it stands and of the new weights
-on as many other games from seed FIRST on. The same ``--games`` and ``--seed`` give the
+``--check FIRST`` the log-loss on as many other games from seed FIRST on of the Mirkwood
+model (what a scenario without its own is valued by), of the scenario's model as it stands
+and of the new weights. The same ``--games`` and ``--seed`` give the
 same weights: the games are seeded and the fit has no randomness.
 """
 
@@ -24,7 +25,7 @@ from typing import cast
 from uuid import uuid4
 
 from bots import make_bot
-from bots.worlds import ValueModel, lcg_value_model
+from bots.worlds import ValueModel, lcg_value_model, logistic
 from domain.game import Game
 from domain.lcg.state import LcgState
 from domain.rulesets import ruleset
@@ -75,9 +76,7 @@ def log_loss(weights: Sequence[float], data: Sequence[Sample]) -> float:
     """The mean log-loss of the model ``weights`` on ``data`` (lower is better)."""
     total = 0.0
     for x, y in data:
-        z = weights[0] + sum(w * xi for w, xi in zip(weights[1:], x, strict=True))
-        p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-        p = min(1 - 1e-12, max(1e-12, p))
+        p = min(1 - 1e-12, max(1e-12, logistic(tuple(weights), x)))
         total -= y * math.log(p) + (1 - y) * math.log(1 - p)
     return total / len(data) if data else 0.0
 
@@ -126,12 +125,13 @@ def fit(data: Sequence[Sample], ridge: float = RIDGE) -> tuple[float, ...]:
     return tuple(w)
 
 
-def in_use(model: ValueModel) -> tuple[float, ...]:
-    """The weights the search values ``model``'s positions with now: the model's own once
-    fitted, else the Mirkwood model's on the features both read (the rest weigh nothing)."""
-    if len(model.weights) == len(model.names) + 1:
-        return model.weights
+def mirkwood_reading(model: ValueModel) -> tuple[float, ...]:
+    """The Passage through Mirkwood model's weights laid over ``model``'s features: how a
+    scenario without a model of its own is valued (the features every LCG position has come
+    first; the scenario's own weigh nothing)."""
     mirkwood = lcg_value_model(SCENARIO)
+    if model.names[: len(mirkwood.names)] != mirkwood.names:
+        raise ValueError("the model does not begin with the Mirkwood model's features")
     return (*mirkwood.weights, *(0.0 for _ in model.names[len(mirkwood.names) :]))
 
 
@@ -161,7 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         held = samples(args.games, args.check, args.scenario)
         print(
             f"log-loss on {len(held)} positions of games {args.check}-{args.check + args.games - 1}: "
-            f"in use {log_loss(in_use(model), held):.4f}, new {log_loss(weights, held):.4f}"
+            f"the Mirkwood model {log_loss(mirkwood_reading(model), held):.4f}, "
+            f"in use {log_loss(model.weights, held):.4f}, new {log_loss(weights, held):.4f}"
         )
     return 0
 

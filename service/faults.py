@@ -6,8 +6,10 @@ reads the whole chain and says which of three faults it was, so the service can 
 with a status a client can act on:
 
 ``unavailable``
-    The connection was lost or killed, or the database is busy: retried once on a fresh
-    connection, then UNAVAILABLE (retryable).
+    The connection was lost or killed, or the database is busy: the pool's idle connections
+    are checked (:func:`drop_dead_connections`, since the server that killed one may have
+    killed them all) and the call retried once on a fresh connection, then UNAVAILABLE
+    (retryable).
 ``full``
     The disk or the database is full: RESOURCE_EXHAUSTED; writes work again once there is
     room, nothing half-written (the transaction rolled back).
@@ -92,6 +94,16 @@ def _one(error: BaseException) -> StorageFault | None:
     if isinstance(error, ConnectionUnavailableError | InterfaceError) and error.__cause__ is None:
         return StorageFault(UNAVAILABLE, detail)
     return None
+
+
+def drop_dead_connections(app: Any) -> None:
+    """Check the idle connections of ``app``'s PostgreSQL pool, replacing those the server
+    closed (a terminated backend is found only when next used: without this a retry after
+    a lost connection can be handed another dead one). Nothing for SQLite."""
+    pool = getattr(getattr(app.recorder, "datastore", None), "pool", None)
+    if type(app.recorder).__module__ != "eventsourcing.postgres" or pool is None:
+        return
+    pool.check()
 
 
 def writable(app: Any) -> bool:

@@ -435,6 +435,39 @@ def test_postgres_backends_killed_under_load_lose_nothing_and_say_unavailable_at
             assert len(games) == 6 and all(g.over and not g.damaged for g in games)
 
 
+def test_every_idle_postgres_connection_killed_at_once_costs_no_call_an_error() -> None:
+    """The database terminates all the server's idle connections (a restart, a failover):
+    the next call is answered, not UNAVAILABLE. A dead connection is found only when used,
+    so the one retry after a lost connection must not be handed another dead one."""
+    import time
+
+    import psycopg
+
+    from tests.conftest import POSTGRES_DSN
+    from tests.rpc_support import pg_env, postgres_schema
+
+    with postgres_schema() as schema, threaded_server(pg_env(schema)) as server:
+        channel, stub = stub_for(server.address)
+        with channel:
+            access = create(stub, seed=14)
+            keys = tokens(access)
+            _play(stub, keys, 3)
+            pool: Any = server.app.recorder.datastore.pool  # type: ignore[attr-defined]
+            deadline = time.monotonic() + 30
+            while len(pool._pool) < 2 and time.monotonic() < deadline:  # the pool's minimum, made in the background
+                time.sleep(0.05)
+            with pool._lock:
+                pids = [conn.info.backend_pid for conn in pool._pool]
+            assert len(pids) >= 2, "the test needs more than one idle connection to kill"
+            with psycopg.connect(POSTGRES_DSN, autocommit=True) as conn:
+                for pid in pids:
+                    conn.execute("SELECT pg_terminate_backend(%s)", [pid])
+            games = stub.ListGames(pb.ListGamesRequest()).games
+            assert [g.game_id for g in games] == [access.game_id]
+            view = stub.GetView(pb.GetViewRequest(token=keys["referee"])).view
+            assert view.version == games[0].version
+
+
 def test_a_watch_whose_game_is_damaged_mid_stream_ends_with_data_loss(
     served: tuple[ThreadedServer, pb_grpc.GameServiceStub, Path],
 ) -> None:

@@ -53,7 +53,7 @@ from service.autoplay import Autoplay
 from service.catalog import catalog
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied, Unauthenticated
-from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, fault_of, writable
+from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, drop_dead_connections, fault_of, writable
 from service.games import GameRequest, PlayerSetup
 from service.lobby import Lobby
 from service.records import ROOM_TOPICS
@@ -272,6 +272,7 @@ class Servicer:
             if fault.kind != UNAVAILABLE or (name == "CreateGame" and not request.request_id):
                 raise
             entry.extra["retried"] = fault.detail[:120]
+            await self._run(drop_dead_connections, self.service.app)
             return await self._run(fn, request, entry)
 
     def unary(

@@ -255,6 +255,8 @@ class _Memo:
         self.characters = characters
         self.wounds: dict[tuple[int, int], float] = {}
         self.splashes: dict[tuple[int, int], float] = {}
+        self.reckonings: dict[int, _Reckoning] = {}
+        """What ``_reckoned`` reads of each combat it reckons, by the combat's identity."""
 
     def wound(self, card: CardView, damage: int) -> float:
         """``_wound(card, damage)``."""
@@ -406,7 +408,8 @@ def _herald(card: CardView) -> bool:
 def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None, wounds: Wounds | None = None) -> float:
     """``_fight``'s greedy reckoning: each attack met by the cheapest of the ``ready``
     characters or left to the hero it hurts least, the ones left ready killing what they can
-    (``memo``: the wounds of ``plan.characters`` worked out already; ``wounds``: the prices of
+    (``memo``: the wounds of ``plan.characters`` worked out already, and what the reckoning
+    reads of ``plan`` whoever is ready, ``_Reckoning``; ``wounds``: the prices of
     defending and of undefended attacks worked out already, by ``_best_defence``'s keys, for a
     ``commit`` call that reckons the same combat with many sets of characters left ready)."""
     if memo is None:
@@ -414,80 +417,135 @@ def _reckoned(ready: list[CardView], plan: Round, memo: _Memo | None = None, wou
     if wounds is None:
         wounds = {}
     seen = id(plan.shadows)
+    at = memo.reckonings.get(id(plan))
+    if at is None:
+        at = memo.reckonings[id(plan)] = _Reckoning(plan)
     free = list(ready)
+    afloat = [is_ship(c) for c in free]
     cost = 0.0
     # the damage undefended ship-enemy attacks put on each ship, counted in the next one's
     sunk: dict[int, int] = {}
-    for n, enemy in enumerate(plan.enemies):
-        if n < plan.cancelled and (enemy.attack or 0) >= CANCELLED_ATTACK:
-            continue
-        attack = enemy.attack or 0
-        on_ship = is_ship(enemy) and bool(plan.ships)
-        hit = plan.ships if on_ship else plan.heroes
-        prices = [
-            (
-                _undefended_in(wounds, h, sunk.get(h.uid, 0), attack, plan, seen, memo)
-                if plan.shadows
-                else memo.wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - memo.wound(h, sunk.get(h.uid, 0)),
-                h,
-            )
-            for h in hit
-        ]
-        undefended, target = min(prices, key=lambda p: p[0], default=(HERO_LOST, None))
-        if enemy.name == DREADNAUGHT and enemy.type == "enemy":
-            # Destroy the Dreadnaught's Response cancels its attack for 4 threat (thftd-005)
-            cancel = _cancel_price(plan.threat, enemy, plan.characters or plan.heroes)
-            if cancel < undefended:
-                undefended, target = cancel, None
-        best: tuple[float, CardView | None] = (undefended, None)
-        for card in free:
-            if not _can_defend(card, enemy):
+    for n, (attack, on_ship, hit, ship, cancel) in enumerate(at.steps):
+        found = at.unhurt[n] if not sunk else None
+        if found is None:
+            prices = [
+                (
+                    _undefended_in(wounds, h, sunk.get(h.uid, 0), attack, plan, seen, memo)
+                    if plan.shadows
+                    else memo.wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - memo.wound(h, sunk.get(h.uid, 0)),
+                    h,
+                )
+                for h in hit
+            ]
+            found = min(prices, key=lambda p: p[0], default=(HERO_LOST, None))
+            if cancel is not None and cancel < found[0]:
+                # Destroy the Dreadnaught's Response cancels its attack for 4 threat (thftd-005)
+                found = (cancel, None)
+            if not sunk:
+                at.unhurt[n] = found
+        undefended, target = found
+        best = undefended
+        chosen = -1
+        for k, card in enumerate(free):
+            if afloat[k] != ship:
                 continue
             met = (-1, id(card), attack, seen)
             price = wounds.get(met)
             if price is None:
                 price = wounds[met] = _defended(card, attack, plan.shadows, plan.characters, memo)
-            if price < best[0]:
-                best = (price, card)
-        cost += best[0]
-        if best[1] is not None:
-            free.remove(best[1])
+            if price < best:
+                best = price
+                chosen = k
+        cost += best
+        if chosen >= 0:
+            del free[chosen]
+            del afloat[chosen]
         elif on_ship and target is not None:
-            sunk[target.uid] = sunk.get(target.uid, 0) + attack + _mean_undefended(plan.shadows)
-    power = sum(c.attack or 0 for c in free if not is_ship(c))
+            sunk[target.uid] = sunk.get(target.uid, 0) + attack + at.mean
+    power = 0
+    ships = 0
     # Ophidian takes one attacker a round (thftd-018): only a single hard enough hitter kills it
-    alone = max((c.attack or 0 for c in free if not is_ship(c)), default=0)
-    guards = [e for e in plan.enemies if e.name in DREADNAUGHT_GUARDS]
-    killed: list[CardView] = []
-    dreadnaught = next((e for e in plan.enemies if e.name == DREADNAUGHT and e.type == "enemy"), None)
+    alone = 0
+    for k, card in enumerate(free):
+        if afloat[k]:
+            ships += card.attack or 0
+        else:
+            power += card.attack or 0
+            alone = max(alone, card.attack or 0)
+    guards = at.guards
+    killed = False
+    dreadnaught = at.dreadnaught
     if guards and dreadnaught is not None:
         # the guards are attacked first (bots/lcg_greedy.py ``_attack_target``): killed, their
         # ban on attacking the Dreadnaught is lifted for the attacks after
-        need = sum(_left(e) + (e.defense or 0) for e in guards)
-        if power >= need and all(alone >= _left(e) + (e.defense or 0) for e in guards if e.name == ONE_ATTACKER):
+        need = at.guarded
+        if power >= need and all(alone >= hard for hard in at.single):
             power -= need
             cost -= (KILL + GUARD_KILL) * len(guards)
-            killed, guards = guards, []
+            killed = True
     # the attackers the Dreadnaught's round of damage needs are kept for it before any kill
     # (bots/lcg_ships.py ``kept_for_dreadnaught``)
-    if dreadnaught is not None and not guards:
+    if dreadnaught is not None and (killed or not guards):
         # a ship-objective attacks a ship-enemy too (The Hunt for the Dreadnaught rulebook)
-        ships = sum(c.attack or 0 for c in free if is_ship(c))
         if power + ships - (dreadnaught.defense or 0) >= _left(dreadnaught) <= DREADNAUGHT_CAP:
             cost -= DREADNAUGHT_DESTROYED
         dealt = max(0, min(DREADNAUGHT_CAP, _left(dreadnaught), power - (dreadnaught.defense or 0)))
         cost -= DREADNAUGHT_DAMAGE * dealt
         power -= (dreadnaught.defense or 0) + dealt if dealt else 0
-    for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
-        need = _left(enemy) + (enemy.defense or 0)
-        if enemy.name != DREADNAUGHT and enemy not in killed and power >= need:
-            if enemy.name == ONE_ATTACKER and alone < need:
+    herald: bool | None = None
+    for need, worth, single, guard in at.kills:
+        if not (killed and guard) and power >= need:
+            if single and alone < need:
                 continue
             power -= need
-            cost -= KILL + (MUST_DIE_KILL if enemy.name in MUST_DIE else 0.0)
-            if any(_herald(c) for c in free):
+            cost -= worth
+            if herald is None:
+                herald = any(_herald(c) for c in free)
+            if herald:
                 cost -= PROGRESS_ON_KILL
     return cost
+
+
+class _Reckoning:
+    """What ``_reckoned`` reads of a combat (``plan``) whichever characters are left ready,
+    read once for the many sets of them a ``commit`` call reckons it with (``_Memo.reckonings``):
+    the attacks met (those not cancelled), each one's targets and Dreadnaught cancel price, the
+    undefended price of each while no ship has taken an undefended attack's damage (``unhurt``),
+    the Dreadnaught and its guards, and the kills in the order they are tried."""
+
+    def __init__(self, plan: Round) -> None:
+        self.steps: list[tuple[int, bool, tuple[CardView, ...], bool, float | None]] = []
+        """Each attack met: its attack, whether a ship takes it undefended, who
+        may take it undefended, whether it is a ship-enemy, its cancel price (the Dreadnaught's)."""
+        for n, enemy in enumerate(plan.enemies):
+            if n < plan.cancelled and (enemy.attack or 0) >= CANCELLED_ATTACK:
+                continue
+            ship = is_ship(enemy)
+            on_ship = ship and bool(plan.ships)
+            cancel = None
+            if enemy.name == DREADNAUGHT and enemy.type == "enemy":
+                cancel = _cancel_price(plan.threat, enemy, plan.characters or plan.heroes)
+            self.steps.append((enemy.attack or 0, on_ship, plan.ships if on_ship else plan.heroes, ship, cancel))
+        self.unhurt: list[tuple[float, CardView | None] | None] = [None] * len(self.steps)
+        self.mean = _mean_undefended(plan.shadows)
+        self.guards = [e for e in plan.enemies if e.name in DREADNAUGHT_GUARDS]
+        self.guarded = sum(_left(e) + (e.defense or 0) for e in self.guards)
+        """What killing every guard takes."""
+        self.single = [_left(e) + (e.defense or 0) for e in self.guards if e.name == ONE_ATTACKER]
+        """What the guard that takes one attacker a round needs of it."""
+        self.dreadnaught = next((e for e in plan.enemies if e.name == DREADNAUGHT and e.type == "enemy"), None)
+        self.kills: list[tuple[int, float, bool, bool]] = [
+            (
+                _left(e) + (e.defense or 0),
+                KILL + (MUST_DIE_KILL if e.name in MUST_DIE else 0.0),
+                e.name == ONE_ATTACKER,
+                e in self.guards,
+            )
+            for e in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0))
+            if e.name != DREADNAUGHT
+        ]
+        """The kills tried, fewest needed first: what each takes, what it is worth, whether it
+        takes a single attacker, whether it is a guard (killed before, if the guards were)."""
 
 
 def _undefended_in(

@@ -875,9 +875,9 @@ def _heroes_aura(code: str, stat: str) -> Callable[[LcgState, Uid, str], int]:
     return aura
 
 
-table.AURAS.append(table.needs(_heroes_aura(EITHILIANT, "willpower"), EITHILIANT))
-table.AURAS.append(table.needs(_heroes_aura(GOLDEN_WING, "hit_points"), GOLDEN_WING))
-table.AURAS.append(table.needs(_heroes_aura(PRIDE, "defense"), PRIDE))
+table.AURAS.append(table.scoped(table.needs(_heroes_aura(EITHILIANT, "willpower"), EITHILIANT), "hero"))
+table.AURAS.append(table.scoped(table.needs(_heroes_aura(GOLDEN_WING, "hit_points"), GOLDEN_WING), "hero"))
+table.AURAS.append(table.scoped(table.needs(_heroes_aura(PRIDE, "defense"), PRIDE), "hero"))
 
 
 def _your_heroes(rt: Runtime) -> list[Uid]:
@@ -912,7 +912,8 @@ def _borrowed_traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
     )
 
 
-table.TRAIT_AURAS.append(table.needs(_borrowed_traits, EITHILIANT))  # its flag is set by Eithiliant's Setup alone
+# its flag is set by Eithiliant's Setup alone, on a hero
+table.TRAIT_AURAS.append(table.scoped(table.needs(_borrowed_traits, EITHILIANT), "hero"))
 
 # Eithiliant — Basic: "Each hero you control gets +1 Willpower. Setup: choose a hero you
 # control; it gains the printed traits of another hero you control until the end of the

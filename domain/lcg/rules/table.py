@@ -52,6 +52,31 @@ NEEDS: Final[dict[Any, frozenset[str]]] = {}
 something only when a card of one of these codes is in the game (:func:`needs`)."""
 
 
+SCOPES: Final[dict[Any, frozenset[str]]] = {}
+"""Hooks (an entry of :data:`AURAS`, :data:`TRAIT_AURAS` or :data:`KEPT_RESOURCES`) that give
+nothing (0, no trait) to a card of any type but these (:func:`scoped`)."""
+
+
+def scoped(hook: H, *types: str) -> H:
+    """Record that ``hook`` gives nothing to a card whose type is none of ``types``
+    (:func:`touched`): a rollout's view keeps the views of the other cards as where no such
+    hook is in the game (projections/lcg_view.py ``_plain``)."""
+    SCOPES[hook] = frozenset(types)
+    return hook
+
+
+def touched(s: LcgState, hooks: list[H]) -> frozenset[str] | None:
+    """The card types the hooks of ``hooks`` that can apply in this game (:func:`in_game`)
+    may change (:func:`scoped`); None when one of them may change a card of any type."""
+    types: frozenset[str] = frozenset()
+    for hook in in_game(s, hooks):
+        scope = SCOPES.get(hook)
+        if scope is None:
+            return None
+        types = types | scope
+    return types
+
+
 def needs(hook: H, *codes: str) -> H:
     """Record that ``hook`` gives nothing (0, False, nothing) unless a card of one of
     ``codes`` is in the game; :func:`in_game` then leaves it out of the other games."""

@@ -197,14 +197,14 @@ class _Table:
         traits = table.touched(s, table.TRAIT_AURAS)
         kept = table.touched(s, table.KEPT_RESOURCES)
         self.reached: frozenset[str] | None = stats
-        """The card types an aura in this game may change the stats of (``table.touched``;
-        None: any type)."""
+        """The card types and codes an aura in this game may change the stats of
+        (``table.touched``; None: any card)."""
         self.touched: frozenset[str] | None = (
             stats | traits | kept if stats is not None and traits is not None and kept is not None else None
         )
-        """The card types a text in this game may give stats, traits or kept resources
-        (``table.touched``; None: any type): a rollout's view keeps the view of a card of any
-        other type as where no such text is in the game (:func:`_plain`). The Hunt for the
+        """The card types and codes a text in this game may give stats, traits or kept
+        resources (``table.touched``; None: any card): a rollout's view keeps the view of any
+        other card as where no such text is in the game (:func:`_plain`). The Hunt for the
         Dreadnaught's ships give their controller's heroes stats, Eithiliant a hero traits,
         Isle of Fortune resources to itself: without them a search's rollouts there built
         every card's view afresh, a third of their time."""
@@ -231,7 +231,7 @@ def _stats(t: _Table, uid: Uid, code: str, f: _Face, whiches: tuple[str, ...], o
     a card (compiled)."""
     if (
         not on
-        and (not t.auras or (t.reached is not None and f.type not in t.reached))
+        and (not t.auras or (t.reached is not None and f.type not in t.reached and code not in t.reached))
         and uid not in t.modified
         and not f.own_stat
     ):
@@ -274,6 +274,7 @@ def _card(t: _Table, uid: Uid) -> CardView:
         t.keep
         and t.touched is not None
         and f.type not in t.touched
+        and code not in t.touched
         and (fields[_HOST] is None or fields[_ZONE] == "attachments")
         and uid not in t.modified
         and (not f.own_stat or (f.steady_stat and not t.blanking))

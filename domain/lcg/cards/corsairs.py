@@ -587,7 +587,7 @@ def fortune(s: LcgState, uid: Uid) -> int:
 table.KEPT_RESOURCES.append(
     table.scoped(
         table.needs(lambda s, uid: fortune(s, uid) if s.cards[uid].code == ISLE_OF_FORTUNE else 0, ISLE_OF_FORTUNE),
-        "location",
+        ISLE_OF_FORTUNE,
     )
 )
 

@@ -54,20 +54,21 @@ something only when a card of one of these codes is in the game (:func:`needs`).
 
 SCOPES: Final[dict[Any, frozenset[str]]] = {}
 """Hooks (an entry of :data:`AURAS`, :data:`TRAIT_AURAS` or :data:`KEPT_RESOURCES`) that give
-nothing (0, no trait) to a card of any type but these (:func:`scoped`)."""
+nothing (0, no trait) to a card whose type and code are none of these (:func:`scoped`)."""
 
 
-def scoped(hook: H, *types: str) -> H:
-    """Record that ``hook`` gives nothing to a card whose type is none of ``types``
-    (:func:`touched`): a rollout's view keeps the views of the other cards as where no such
-    hook is in the game (projections/lcg_view.py ``_plain``)."""
-    SCOPES[hook] = frozenset(types)
+def scoped(hook: H, *reach: str) -> H:
+    """Record that ``hook`` gives nothing to a card whose type and code are none of ``reach``
+    (card types, ``hero``, and codes, ``thftd-036``: :func:`touched`): a rollout's view keeps
+    the views of the other cards as where no such hook is in the game (projections/lcg_view.py
+    ``_plain``)."""
+    SCOPES[hook] = frozenset(reach)
     return hook
 
 
 def touched(s: LcgState, hooks: list[H]) -> frozenset[str] | None:
-    """The card types the hooks of ``hooks`` that can apply in this game (:func:`in_game`)
-    may change (:func:`scoped`); None when one of them may change a card of any type."""
+    """The card types and codes the hooks of ``hooks`` that can apply in this game
+    (:func:`in_game`) may change (:func:`scoped`); None when one of them may change any card."""
     types: frozenset[str] = frozenset()
     for hook in in_game(s, hooks):
         scope = SCOPES.get(hook)

@@ -769,6 +769,9 @@ class _Plans:
         self.combats: list[Round] = []
         self.combat_keys: dict[tuple[int, ...], int] = {}
         self.fights: dict[int, float] = {}
+        self.lefts: dict[int, list[CardView]] = {}
+        """The characters at the positions of each set left ready (a bitmask) that a combat is
+        reckoned with: the same few dozen sets meet every combat (``_fought``)."""
         self.wounds: Wounds = {}
         self.weakened: dict[int, int] = {}
         # What ``_best_defence`` would read again for every combat and set of characters left
@@ -934,7 +937,9 @@ class _Plans:
         if cost is None:
             found = self._planned(left, combat)
             if found is None:
-                ready = [c for j, c in enumerate(self.cards) if left >> j & 1]
+                ready = self.lefts.get(left)
+                if ready is None:
+                    ready = self.lefts[left] = [c for j, c in enumerate(self.cards) if left >> j & 1]
                 found = _reckoned(ready, self.combats[combat], self.memo, self.wounds)
             cost = self.fights[key] = found
         return cost

@@ -1,0 +1,239 @@
+"""What a search's rollouts on The Hunt for the Dreadnaught read once rather than again and
+again (issues 24 and 27): a quest commit's greedy reckoning of each combat, the ships' auras,
+the views of the cards no text of the game changes. Each answer is the one the plain reading
+gives."""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+from typing import cast
+from uuid import uuid4
+
+from bots.lcg_encounter import Shadow
+from bots.lcg_greedy import GreedyBot
+from bots.lcg_plans import MUST_DIE
+from bots.lcg_quest import (
+    CANCELLED_ATTACK,
+    DREADNAUGHT_CAP,
+    DREADNAUGHT_DAMAGE,
+    DREADNAUGHT_DESTROYED,
+    GUARD_KILL,
+    HERO_LOST,
+    KILL,
+    MUST_DIE_KILL,
+    ONE_ATTACKER,
+    PROGRESS_ON_KILL,
+    SHADOW,
+    Round,
+    Wounds,
+    _can_defend,
+    _cancel_price,
+    _defended,
+    _herald,
+    _left,
+    _mean_undefended,
+    _Memo,
+    _reckoned,
+    _undefended_in,
+    is_ship,
+)
+from bots.lcg_ships import DREADNAUGHT, DREADNAUGHT_GUARDS
+from domain.game import Game
+from domain.lcg.cards import hunt_for_the_dreadnaught as hunt
+from domain.lcg.lineups import lcg_options
+from domain.lcg.rules import ships, table
+from domain.lcg.ruleset import LCG
+from domain.lcg.state import LcgState
+from projections.lcg import CardView, play_view, view
+
+
+def _plain_reckoned(
+    ready: list[CardView], plan: Round, memo: _Memo | None = None, wounds: Wounds | None = None
+) -> float:
+    # bots/lcg_quest.py ``_reckoned`` as it read the combat for every set of characters
+    if memo is None:
+        memo = _Memo(plan.characters)
+    if wounds is None:
+        wounds = {}
+    seen = id(plan.shadows)
+    free = list(ready)
+    cost = 0.0
+    # the damage undefended ship-enemy attacks put on each ship, counted in the next one's
+    sunk: dict[int, int] = {}
+    for n, enemy in enumerate(plan.enemies):
+        if n < plan.cancelled and (enemy.attack or 0) >= CANCELLED_ATTACK:
+            continue
+        attack = enemy.attack or 0
+        on_ship = is_ship(enemy) and bool(plan.ships)
+        hit = plan.ships if on_ship else plan.heroes
+        prices = [
+            (
+                _undefended_in(wounds, h, sunk.get(h.uid, 0), attack, plan, seen, memo)
+                if plan.shadows
+                else memo.wound(h, sunk.get(h.uid, 0) + attack + SHADOW) - memo.wound(h, sunk.get(h.uid, 0)),
+                h,
+            )
+            for h in hit
+        ]
+        undefended, target = min(prices, key=lambda p: p[0], default=(HERO_LOST, None))
+        if enemy.name == DREADNAUGHT and enemy.type == "enemy":
+            # Destroy the Dreadnaught's Response cancels its attack for 4 threat (thftd-005)
+            cancel = _cancel_price(plan.threat, enemy, plan.characters or plan.heroes)
+            if cancel < undefended:
+                undefended, target = cancel, None
+        best: tuple[float, CardView | None] = (undefended, None)
+        for card in free:
+            if not _can_defend(card, enemy):
+                continue
+            met = (-1, id(card), attack, seen)
+            price = wounds.get(met)
+            if price is None:
+                price = wounds[met] = _defended(card, attack, plan.shadows, plan.characters, memo)
+            if price < best[0]:
+                best = (price, card)
+        cost += best[0]
+        if best[1] is not None:
+            free.remove(best[1])
+        elif on_ship and target is not None:
+            sunk[target.uid] = sunk.get(target.uid, 0) + attack + _mean_undefended(plan.shadows)
+    power = sum(c.attack or 0 for c in free if not is_ship(c))
+    # Ophidian takes one attacker a round (thftd-018): only a single hard enough hitter kills it
+    alone = max((c.attack or 0 for c in free if not is_ship(c)), default=0)
+    guards = [e for e in plan.enemies if e.name in DREADNAUGHT_GUARDS]
+    killed: list[CardView] = []
+    dreadnaught = next((e for e in plan.enemies if e.name == DREADNAUGHT and e.type == "enemy"), None)
+    if guards and dreadnaught is not None:
+        # the guards are attacked first (bots/lcg_greedy.py ``_attack_target``): killed, their
+        # ban on attacking the Dreadnaught is lifted for the attacks after
+        need = sum(_left(e) + (e.defense or 0) for e in guards)
+        if power >= need and all(alone >= _left(e) + (e.defense or 0) for e in guards if e.name == ONE_ATTACKER):
+            power -= need
+            cost -= (KILL + GUARD_KILL) * len(guards)
+            killed, guards = guards, []
+    # the attackers the Dreadnaught's round of damage needs are kept for it before any kill
+    # (bots/lcg_ships.py ``kept_for_dreadnaught``)
+    if dreadnaught is not None and not guards:
+        # a ship-objective attacks a ship-enemy too (The Hunt for the Dreadnaught rulebook)
+        ships = sum(c.attack or 0 for c in free if is_ship(c))
+        if power + ships - (dreadnaught.defense or 0) >= _left(dreadnaught) <= DREADNAUGHT_CAP:
+            cost -= DREADNAUGHT_DESTROYED
+        dealt = max(0, min(DREADNAUGHT_CAP, _left(dreadnaught), power - (dreadnaught.defense or 0)))
+        cost -= DREADNAUGHT_DAMAGE * dealt
+        power -= (dreadnaught.defense or 0) + dealt if dealt else 0
+    for enemy in sorted(plan.enemies, key=lambda e: _left(e) + (e.defense or 0)):
+        need = _left(enemy) + (enemy.defense or 0)
+        if enemy.name != DREADNAUGHT and enemy not in killed and power >= need:
+            if enemy.name == ONE_ATTACKER and alone < need:
+                continue
+            power -= need
+            cost -= KILL + (MUST_DIE_KILL if enemy.name in MUST_DIE else 0.0)
+            if any(_herald(c) for c in free):
+                cost -= PROGRESS_ON_KILL
+    return cost
+
+
+def _ship(rng: random.Random, uid: int, kind: str) -> CardView:
+    return CardView(
+        uid=uid,
+        code=f"s-{uid}",
+        name=rng.choice(["Pride of Lebennin", "Gimli", "Legolas", "Gandalf"]),
+        type=kind,
+        damage=rng.randint(0, 3),
+        attack=rng.choice([None, 0, 1, 2, 3]),
+        defense=rng.choice([None, 0, 1, 2]),
+        hit_points=rng.choice([1, 3, 5, 16]),
+        traits=("Ship",) if kind == "ship-objective" else (),
+    )
+
+
+def _foe(rng: random.Random, uid: int) -> CardView:
+    name = rng.choice([DREADNAUGHT, ONE_ATTACKER, "Varjax", "Corsair Raider", "Hill Troll", "Forest Spider"])
+    return CardView(
+        uid=uid,
+        code=f"e-{uid}",
+        name=name,
+        type="enemy",
+        damage=rng.randint(0, 3),
+        attack=rng.choice([None, 1, 2, 3, 4, 6]),
+        defense=rng.choice([None, 0, 1, 2]),
+        hit_points=rng.choice([2, 4, 6, 30]),
+        traits=("Ship",) if name == DREADNAUGHT or rng.random() < 0.4 else (),
+        keywords=("Massive",) if rng.random() < 0.2 else (),
+    )
+
+
+def test_a_commit_reckons_each_combat_as_the_plain_reckoning_does() -> None:
+    # ``_reckoned`` reads what a combat gives whoever is ready (its attacks, their targets and
+    # the Dreadnaught's cancel price, the undefended prices while no ship is hurt, the guards
+    # and the kills) once per commit (``_Memo.reckonings``), for the hundreds of sets of
+    # characters left ready it reckons it with
+    rng = random.Random(11)
+    for _ in range(300):
+        characters = [_ship(rng, n, rng.choice(["hero", "hero", "ally", "ship-objective"])) for n in range(7)]
+        heroes = tuple(c for c in characters if c.type == "hero") or (_ship(rng, 90, "hero"),)
+        fleet = tuple(c for c in characters if is_ship(c))
+        enemies = tuple(sorted((_foe(rng, 100 + n) for n in range(rng.randint(0, 4))), key=lambda e: -(e.attack or 0)))
+        plan = Round(
+            threat=rng.randint(20, 46),
+            staging=2.0,
+            enemies=enemies,
+            heroes=heroes,
+            ships=fleet if rng.random() < 0.8 else (),
+            cancelled=rng.choice([0, 0, 1]),
+            shadows=rng.choice(
+                [(), (Shadow(0.75), Shadow(0.25, attack=1, undefended_attack=3, undefended_threat=2, threat=1))]
+            ),
+            characters=tuple(characters) if rng.random() < 0.7 else (),
+        )
+        memo = _Memo(plan.characters)
+        wounds: Wounds = {}
+        for left in range(1 << len(characters)):
+            ready = [c for j, c in enumerate(characters) if left >> j & 1]
+            assert _reckoned(ready, plan, memo, wounds) == _plain_reckoned(ready, plan)
+        assert list(memo.reckonings) == [id(plan)]
+
+
+def _dreadnaught_game(decisions: int) -> Game:
+    """A greedy-played two-seat Hunt for the Dreadnaught game, ``decisions`` answered."""
+    game = Game.start(uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 2, None, "standard"), 5))
+    bots = {seat: GreedyBot(7 + n) for n, seat in enumerate(LCG.seats(game.state))}
+    for _ in range(decisions):
+        decision = game.state.pending
+        assert decision is not None
+        choice = bots[decision.seat].choose(decision, partial(view, game.state, decision.seat))
+        game.answer(decision.seat, decision.id, choice)
+    return game
+
+
+def test_a_ships_aura_counts_the_ships_its_heroes_controller_controls() -> None:
+    # the aura finds the ship among the game's cards of its code (``_controls``), where it read
+    # every character's type: the same ships
+    state = cast(LcgState, _dreadnaught_game(60).state)
+    seats = list(state.players)
+    found = 0
+    for code in (hunt.EITHILIANT, hunt.GOLDEN_WING, hunt.PRIDE, hunt.TWILIGHTS_CALL):
+        for seat in seats:
+            plain = [u for u in ships.ship_objectives(state, seat) if state.cards[u].code == code]
+            assert sorted(hunt._controls(state, code, seat)) == sorted(plain)
+            found += len(plain)
+    assert found >= 1
+    for uid in state.cards:
+        for which in ("willpower", "hit_points", "defense", "attack"):
+            assert table.stat(state, uid, which) >= 0
+
+
+def test_a_rollout_view_keeps_the_cards_no_ship_can_change() -> None:
+    # the ships' auras give heroes stats, Eithiliant a hero traits, Isle of Fortune resources to
+    # itself: every other card's view is kept between a rollout's views as in a game without
+    # them (it was built afresh every view), and shows what the seat's own view shows
+    state = cast(LcgState, _dreadnaught_game(60).state)
+    seat = next(iter(state.players))
+    first, again, shown = play_view(state, seat), play_view(state, seat), view(state, seat)
+    mine, mine_again, own = first.players[0], again.players[0], shown.players[0]
+    assert mine.hand and mine.allies and any(is_ship(c) for c in mine.allies)
+    assert all(a is b for a, b in zip(mine.hand, mine_again.hand or [], strict=True))
+    assert all(a is b for a, b in zip(mine.allies, mine_again.allies, strict=True))
+    assert all(a is not b for a, b in zip(mine.heroes, mine_again.heroes, strict=True))
+    assert mine.hand == own.hand and mine.allies == own.allies and mine.heroes == own.heroes
+    assert first.staging == shown.staging and first.active_location == shown.active_location

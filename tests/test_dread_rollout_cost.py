@@ -208,7 +208,8 @@ def _dreadnaught_game(decisions: int) -> Game:
 
 def test_a_ships_aura_counts_the_ships_its_heroes_controller_controls() -> None:
     # the aura finds the ship among the game's cards of its code (``_controls``), where it read
-    # every character's type: the same ships
+    # every character's type, and reads whose hero it is asked of only once a ship of the code
+    # is under a player's control: the same ships, the same bonus
     state = cast(LcgState, _dreadnaught_game(60).state)
     seats = list(state.players)
     found = 0
@@ -218,9 +219,23 @@ def test_a_ships_aura_counts_the_ships_its_heroes_controller_controls() -> None:
             assert sorted(hunt._controls(state, code, seat)) == sorted(plain)
             found += len(plain)
     assert found >= 1
-    for uid in state.cards:
-        for which in ("willpower", "hit_points", "defense", "attack"):
-            assert table.stat(state, uid, which) >= 0
+    # each aura gives what "each hero you control gets +1 (+2 Upgraded)" reads plainly
+    auras = dict(zip((hunt.EITHILIANT, hunt.GOLDEN_WING, hunt.PRIDE), table.in_game(state, table.AURAS), strict=True))
+    given = 0
+    for code, stat in ((hunt.EITHILIANT, "willpower"), (hunt.GOLDEN_WING, "hit_points"), (hunt.PRIDE, "defense")):
+        for uid in state.cards:
+            seat = table.holder(state, uid)
+            plain = 0
+            if table.defn(state, uid).type == "hero" and seat is not None:
+                plain = sum(
+                    2 if state.cards[u].face == "B" else 1
+                    for u in ships.ship_objectives(state, seat)
+                    if state.cards[u].code == code
+                )
+            for which in ("willpower", "attack", "defense", "hit_points"):
+                assert auras[code](state, uid, which) == (plain if which == stat else 0)
+            given += plain
+    assert given >= 1
 
 
 def test_a_rollout_view_keeps_the_cards_no_ship_can_change() -> None:

@@ -865,12 +865,29 @@ def _heroes_aura(code: str, stat: str) -> Callable[[LcgState, Uid, str], int]:
     """ "Each hero you control gets +1 [stat]" (Basic side), +2 (Upgraded side)."""
 
     def aura(s: LcgState, uid: Uid, which: str) -> int:
-        if which != stat or table.defn(s, uid).type != "hero":
+        # every stat of every hero a view or a rule reads asks it (a hero's four stats read
+        # ~9 us in all, compiled, most of it here): its ship is found among the game's cards of
+        # its code (``_controls``), and whose hero ``uid`` is, only once a ship of the code is
+        # under some player's control (most of the game, two of the three are not)
+        if which != stat:
             return 0
-        seat = table.holder(s, uid)
-        if seat is None:
-            return 0
-        return sum(2 if s.cards[u].face == "B" else 1 for u in _controls(s, code, seat))
+        cards = s.cards
+        seat: Seat | None = None
+        total = 0
+        for u in table.uids_of(s, code):
+            ship = cards[u]
+            zone = ship.zone
+            if not (zone.endswith(".heroes") or zone.endswith(".allies")):
+                continue
+            if seat is None:
+                if table.defn(s, uid).type != "hero":
+                    return 0
+                seat = table.holder(s, uid)
+                if seat is None:
+                    return 0
+            if (zone == seat + ".heroes" or zone == seat + ".allies") and ships.is_ship_objective(s, u):
+                total += 2 if ship.face == "B" else 1
+        return total
 
     return aura
 

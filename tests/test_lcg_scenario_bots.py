@@ -307,6 +307,39 @@ def test_the_ship_stays_back_from_the_quest_to_defend_an_engaged_ship_enemy() ->
     assert not ship_commits(["Slave Ship"])  # an undefended Slave Ship deals 7 to it
 
 
+def test_a_worn_ship_stays_back_from_the_quest_to_defend_an_engaged_skiff() -> None:
+    """An undefended Corsair Skiff (2 attack, a shadow card's point counted) deals Pride of
+    Lebennin 3 damage: unhurt (16 hit points), the ship quests; with 11 left, the points that
+    bring it nearer sinking cost more (``SHIP_NEAR_DEATH``), and it stays back to defend (at a
+    flat point of damage each, it quested with as few as 9 left)."""
+
+    def ship_commits(damage: int) -> bool:
+        run = Run(
+            {
+                "game": {
+                    "scenario": "hunt-for-the-dreadnaught",
+                    "players": 1,
+                    "heroes": [["Aragorn", "Gimli", "Legolas"]],
+                },
+                "position": {
+                    "at": "lcg.quest.commit",
+                    "phase": "quest",
+                    "threat": {"p1": 30},
+                    "zones": {
+                        "p1.allies": [{"card": "Pride of Lebennin", "damage": damage}],
+                        "p1.engaged": ["Corsair Skiff"],
+                        "staging": ["Mouths of Anduin"],
+                    },
+                },
+            }
+        )
+        _until(run, "lcg.quest.commit")
+        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
+
+    assert ship_commits(0)
+    assert not ship_commits(5)
+
+
 def test_the_ship_stays_back_from_the_quest_that_brings_the_dreadnaught() -> None:
     """Searching the High Seas (8 quest points) has 6 progress: this round's quest brings the
     Dreadnaught, whose 7 attack falls on an exhausted ship unless 4 threat cancel it

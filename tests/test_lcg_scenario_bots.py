@@ -280,31 +280,33 @@ def test_threat_is_paid_while_low_rather_than_let_corsairs_board() -> None:
     assert _greedy(high.game) == ("boarding",)
 
 
-def test_the_ship_stays_back_from_the_quest_to_defend_an_engaged_ship_enemy() -> None:
-    def ship_commits(engaged: list[str]) -> bool:
-        run = Run(
-            {
-                "game": {
-                    "scenario": "hunt-for-the-dreadnaught",
-                    "players": 1,
-                    "heroes": [["Aragorn", "Gimli", "Legolas"]],
-                },
-                "position": {
-                    "at": "lcg.quest.commit",
-                    "phase": "quest",
-                    "zones": {
-                        "p1.allies": ["Pride of Lebennin"],
-                        "p1.engaged": engaged,
-                        "staging": ["Mouths of Anduin"],
-                    },
-                },
-            }
-        )
-        _until(run, "lcg.quest.commit")
-        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
+def _ship_quests(engaged: list[str], damage: int = 0, threat: int | None = None) -> bool:
+    """Whether the greedy bot commits Pride of Lebennin (with ``damage`` on it) to the quest
+    of Mouths of Anduin with ``engaged`` enemies engaged (and the player's ``threat``)."""
+    position: dict[str, Any] = {
+        "at": "lcg.quest.commit",
+        "phase": "quest",
+        "zones": {
+            "p1.allies": [{"card": "Pride of Lebennin", "damage": damage}],
+            "p1.engaged": engaged,
+            "staging": ["Mouths of Anduin"],
+        },
+    }
+    if threat is not None:
+        position["threat"] = {"p1": threat}
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": position,
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
 
-    assert ship_commits([])  # nothing for it to defend: its willpower quests
-    assert not ship_commits(["Slave Ship"])  # an undefended Slave Ship deals 7 to it
+
+def test_the_ship_stays_back_from_the_quest_to_defend_an_engaged_ship_enemy() -> None:
+    assert _ship_quests([])  # nothing for it to defend: its willpower quests
+    assert not _ship_quests(["Slave Ship"])  # an undefended Slave Ship deals 7 to it
 
 
 def test_a_worn_ship_stays_back_from_the_quest_to_defend_an_engaged_skiff() -> None:
@@ -312,32 +314,8 @@ def test_a_worn_ship_stays_back_from_the_quest_to_defend_an_engaged_skiff() -> N
     Lebennin 3 damage: unhurt (16 hit points), the ship quests; with 11 left, the points that
     bring it nearer sinking cost more (``SHIP_NEAR_DEATH``), and it stays back to defend (at a
     flat point of damage each, it quested with as few as 9 left)."""
-
-    def ship_commits(damage: int) -> bool:
-        run = Run(
-            {
-                "game": {
-                    "scenario": "hunt-for-the-dreadnaught",
-                    "players": 1,
-                    "heroes": [["Aragorn", "Gimli", "Legolas"]],
-                },
-                "position": {
-                    "at": "lcg.quest.commit",
-                    "phase": "quest",
-                    "threat": {"p1": 30},
-                    "zones": {
-                        "p1.allies": [{"card": "Pride of Lebennin", "damage": damage}],
-                        "p1.engaged": ["Corsair Skiff"],
-                        "staging": ["Mouths of Anduin"],
-                    },
-                },
-            }
-        )
-        _until(run, "lcg.quest.commit")
-        return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
-
-    assert ship_commits(0)
-    assert not ship_commits(5)
+    assert _ship_quests(["Corsair Skiff"], damage=0, threat=30)
+    assert not _ship_quests(["Corsair Skiff"], damage=5, threat=30)
 
 
 def test_the_ship_stays_back_from_the_quest_that_brings_the_dreadnaught() -> None:

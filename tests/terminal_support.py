@@ -23,11 +23,20 @@ ASK = re.compile(
 )
 
 
+def listen_to_ctrl_c() -> None:
+    """In a child about to exec the command line: Ctrl-C (SIGINT) reaches it as it reaches a
+    player's shell, whatever the test process inherited (an ignored or blocked SIGINT
+    survives exec, and the command would then never hear it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 class Terminal:
     def __init__(self, argv: Sequence[str], timeout: float = 60.0) -> None:
         self.timeout = timeout
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command line, as a player starts it
+            listen_to_ctrl_c()
             os.chdir(ROOT)
             os.execv(sys.executable, [sys.executable, "-m", "tools.cli", *argv])
         self.seen = ""

@@ -20,7 +20,7 @@ from service.app import Westmarch, store_env
 from service.commands import GameService
 from service.games import GameRequest
 from service.records import COMMAND_TOPIC, seats_id
-from tests.terminal_support import ROOT, Terminal
+from tests.terminal_support import ROOT, Terminal, listen_to_ctrl_c
 from tools.cli import main
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -390,7 +390,9 @@ def test_ctrl_c_in_simulate_prints_the_summary_of_the_games_finished(
 ) -> None:
     db = str(tmp_path / "games.db")
     argv = [sys.executable, "-m", "tools.cli", "simulate", "lcg", "--games", "1000", "--store", "--db", db]
-    sim = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sim = subprocess.Popen(
+        argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=listen_to_ctrl_c
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # until two games are kept

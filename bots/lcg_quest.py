@@ -523,6 +523,9 @@ class _Reckoning:
     the Dreadnaught and its guards, and the kills in the order they are tried."""
 
     def __init__(self, plan: Round) -> None:
+        self.plan = plan
+        """Held so that its identity, the key of ``_Memo.reckonings``, is never another's while
+        the memo lives."""
         self.steps: list[tuple[int, bool, tuple[CardView, ...], bool, float | None]] = []
         """Each attack met: its attack, whether a ship takes it undefended, who
         may take it undefended, whether it is a ship-enemy, its cancel price (the Dreadnaught's)."""

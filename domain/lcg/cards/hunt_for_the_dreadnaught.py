@@ -181,10 +181,6 @@ def _fleet_left(rt: Runtime) -> list[Uid]:
     return sorted(_in_deck(s, FLEET), key=lambda u: s.cards[u].code)
 
 
-def ship_of(s: LcgState, seat: Seat, code: str) -> list[Uid]:
-    return [u for u in ships.ship_objectives(s, seat) if s.cards[u].code == code]
-
-
 def _ship_setup(rt: Runtime) -> str | None:
     code = st(rt).cards[int(rt.env["ship"])].code
     return f"{code}.setup" if text_of(code).setup is not None else None
@@ -847,10 +843,9 @@ text(
 
 
 def _controls(s: LcgState, code: str, seat: Seat) -> list[Uid]:
-    """``ship_of``'s ships, in uid order: read from the game's cards of ``code`` (one) rather
-    than from every character the seat controls. The three ships' auras ask it for every hero's
-    stat each time the stat is read (~200,000 times in a search decision's rollouts, ~5 % of
-    their time, pure Python)."""
+    """The ship-objectives of ``code`` that ``seat`` controls, in uid order: read from the
+    game's cards of ``code`` (one) rather than from every character the seat controls. The
+    ships' hero auras (``_heroes_aura``) read the same cards the same way, inline."""
     heroes = f"{seat}.heroes"
     allies = f"{seat}.allies"
     cards = s.cards

@@ -226,7 +226,8 @@ def test_the_sweep_reads_no_finished_game_and_takes_up_one_left_waiting(tmp_path
 
         left = service.create(_one_bot(11))  # waits for its bot; its own process plays nothing now
         wait_until(lambda: app.version(left.game_id) > left.version, 30)
-        assert sweeper.answered > 0 and sweeper.watched >= 1
+        wait_until(lambda: sweeper.answered > 0, 30)  # counted once its submit returns, after the save
+        assert sweeper.watched >= 1
     finally:
         sweeper.close()
         other.app.close()
@@ -260,7 +261,8 @@ def test_a_window_left_waiting_when_its_seat_turned_auto_pass_on_is_passed_at_a_
         Lobby(service).set_seat(game_id, access.seats["p1"], "", auto_pass=True)
         passed = command_id(game_id, "p1", f"auto-pass/{decision.id}")
         wait_until(lambda: isinstance(app.record(passed), CommandApplied), 30)
-        assert sweeper.answered >= 1
+        # the count is raised once the sweeper's submit returns, a moment after the save is seen
+        wait_until(lambda: sweeper.answered >= 1, 30)
     finally:
         sweeper.close()
         other.app.close()
@@ -287,6 +289,8 @@ def test_two_processes_taking_up_one_game_at_once_answer_each_decision_once(
                 sweeper.sweep()
             wait_until(lambda: isinstance(app.last_event(left.game_id), GameEnded), 120)
         answered = [e for e in app.history(left.game_id) if isinstance(e, DecisionAnswered)]
+        # a sweeper counts an answer once its submit returns, a moment after the save is seen
+        wait_until(lambda: sum(s.answered for s in sweepers) >= len(answered), 30)
         assert len({e.decision for e in answered}) == len(answered) == sum(s.answered for s in sweepers)
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
     finally:

@@ -249,6 +249,8 @@ def test_two_server_processes_answer_each_bot_decision_once() -> None:
                 for thread in threads:
                     thread.join(180)
                 answered = [e for e in first.app.history(game_id) if isinstance(e, DecisionAnswered)]
+                # an answer is counted once its submit returns, a moment after the save is seen
+                wait_until(lambda: sum(a.answered for a in both) >= len(answered), 30)
                 assert sum(a.answered for a in both) == len(answered) > 50
                 assert stub.VerifyGame(pb.VerifyGameRequest(token=access.referee_token)).ok
 

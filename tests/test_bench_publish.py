@@ -100,3 +100,20 @@ def test_bench_peers_plays_our_side_in_a_child_without_the_peers_directory() -> 
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["games"] == 1 and out["events"] > 0 and out["mode"] in ("pure", "compiled")
     assert bench_peers.main(bench_peers.parser().parse_args([])) == 2
+
+
+def test_bench_compiled_measures_an_older_tree_from_that_tree_alone(tmp_path: Path) -> None:
+    """``bench-compiled --anchor REV`` measures the project's own tree at REV (here HEAD's,
+    always in a clone) in a child whose every project module comes from that tree, and says
+    plainly when REV names no tree; without REV it is the tree the goals were set against."""
+    from tools import bench_compiled
+
+    tree = bench_compiled.anchor_tree("HEAD", tmp_path)
+    assert (tree / "domain" / "kernel" / "runtime.py").is_file()
+    value, what = bench_compiled.measured_anchor("lcg", 1, tree)
+    assert value > 0 and what.values["games"] == "1" and int(str(what.values["events"]).replace(",", "")) > 100
+    with pytest.raises(SystemExit, match="no tree of no-such-commit to measure against"):
+        bench_compiled.anchor_tree("no-such-commit", tmp_path / "none")
+    args = bench_compiled.parser().parse_args(["--anchor", "--output", "-"])
+    assert args.anchor == bench_compiled.ANCHOR and args.output == "-"
+    assert bench_compiled.parser().parse_args([]).anchor == ""

@@ -16,11 +16,13 @@ import os
 import random
 import subprocess
 import sys
+import sysconfig
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from domain import build
 from projections.i18n import N_, _, say
@@ -255,6 +257,56 @@ def measured(name: str, size: int, pure: bool) -> tuple[float, Phrase]:
     return float(result["value"]), Phrase(str(result["what"]), **result.get("values", {}))
 
 
+ANCHOR: Final = "9d5adfa"
+"""The tree the compiled core's goals were set against (the last commit before the compiled
+build, 2026-12-03): the "now" column of their table, which ``--anchor`` measures by default."""
+ANCHORED: Final = ("lcg", "wotr", "rollout", "fold", "floor")
+"""The measures an older tree can be asked for (tools/anchor_measures.py)."""
+
+
+def anchor_tree(rev: str, folder: Path) -> Path:
+    """The project's files at commit ``rev``, extracted under ``folder`` (``git archive``)."""
+    tar = folder / "anchor.tar"
+    made = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", "-o", str(tar), rev], capture_output=True, text=True
+    )
+    if made.returncode != 0:
+        raise SystemExit(
+            "bench-compiled: "
+            + say("no tree of %(rev)s to measure against: %(error)s", rev=rev, error=made.stderr.strip())
+        )
+    tree = folder / "tree"
+    with tarfile.open(tar) as archive:
+        archive.extractall(tree, filter="data")
+    return tree
+
+
+def measured_anchor(name: str, size: int, tree: Path) -> tuple[float, Phrase]:
+    """``name`` measured on the older ``tree`` (pure Python, as it was) in a child process of
+    its own, its modules from ``tree`` alone (tools/anchor_measures.py)."""
+    env = {k: v for k, v in os.environ.items() if k not in (build.PURE_ENV, "PYTHONPATH")}
+    site = sysconfig.get_paths()["purelib"]
+    out = subprocess.run(
+        [sys.executable, "-S", str(ROOT / "tools" / "anchor_measures.py"), str(tree), site, name, str(size)],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    lines = out.stdout.strip().splitlines()
+    if out.returncode != 0 or not lines:
+        raise SystemExit(
+            "bench-compiled: "
+            + say("the older tree could not run %(measure)s: %(error)s", measure=name, error=out.stderr.strip()[-2000:])
+        )
+    result = json.loads(lines[-1])
+    if not str(result["origin"]).startswith(str(tree)):
+        raise SystemExit(
+            "bench-compiled: " + say("the older tree's run imported the project from %(path)s", path=result["origin"])
+        )
+    return float(result["value"]), Phrase(str(result["what"]), **result.get("values", {}))
+
+
 BUILD_REASONS = (
     N_("extension modules without a build manifest (an interrupted build)"),
     N_("the pure-Python build (no C compiler, or WESTMARCH_PURE=1 at build time)"),
@@ -295,52 +347,96 @@ def main(args: argparse.Namespace) -> int:
             + say("unknown measures %(unknown)s; known: %(known)s", unknown=unknown, known=", ".join(MEASURES))
         )
         return 2
-    for name in names:
-        _, unit, higher, size, quick_size = MEASURES[name]
-        n = quick_size if quick else size
-        best: dict[bool, tuple[float, str]] = {}
-        keep = max if higher else min
-        for turn in range(repeats):
-            for pure in (turn % 2 == 0, turn % 2 == 1):
-                value, what = measured(name, n, pure)
-                if pure not in best or keep(best[pure][0], value) != best[pure][0]:
-                    best[pure] = (value, what)
-        (compiled, what_c), (pure_python, what_p) = best[False], best[True]
-        ratio = compiled / pure_python if higher else pure_python / compiled
-        fmt = "{:,.0f}" if compiled >= 100 else "{:,.2f}"
-        if what_c == what_p:
-            title = phrase(
-                "%(name)s (%(what)s; best of %(repeats)s turns each)", name=TITLES[name], what=what_c, repeats=repeats
+    anchor = str(args.anchor or "")
+    if anchor:
+        others = [n for n in names if n not in ANCHORED]
+        if others:
+            print(
+                "bench-compiled: "
+                + say(
+                    "an older tree can be measured on %(known)s only, not %(unknown)s",
+                    known=", ".join(ANCHORED),
+                    unknown=", ".join(others),
+                )
             )
-            result = phrase(
-                "compiled %(n)s %(unit)s, pure Python %(n2)s %(unit)s: %(ratio)sx",
-                n=fmt.format(compiled),
-                unit=unit,
-                n2=fmt.format(pure_python),
-                ratio=format(ratio, ".2f"),
-            )
-        else:
-            title = phrase("%(name)s (best of %(repeats)s turns each)", name=TITLES[name], repeats=repeats)
-            result = phrase(
-                "compiled %(n)s %(unit)s (%(what)s), pure Python %(n2)s %(unit)s (%(what2)s): "
-                "compiled %(ratio)sx better",
-                n=fmt.format(compiled),
-                unit=unit,
-                what=what_c,
-                n2=fmt.format(pure_python),
-                what2=what_p,
-                ratio=format(ratio, ".2f"),
-            )
-        rows.append((title, result, GOALS[name]))
-        print(f"{name}: {told(rows[-1][1])}", flush=True)
+            return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = anchor_tree(anchor, Path(tmp)) if anchor else None
+        for name in names:
+            _, _, higher, size, quick_size = MEASURES[name]
+            n = quick_size if quick else size
+            best: dict[bool, tuple[float, str]] = {}
+            keep = max if higher else min
+            for turn in range(repeats):
+                for other in (turn % 2 == 0, turn % 2 == 1):
+                    if other and tree is not None:
+                        value, what = measured_anchor(name, n, tree)
+                    else:
+                        value, what = measured(name, n, other)
+                    if other not in best or keep(best[other][0], value) != best[other][0]:
+                        best[other] = (value, what)
+            rows.append(_row(name, best, repeats, anchor))
+            print(f"{name}: {told(rows[-1][1])}", flush=True)
     default = names == DEFAULT_MEASURES.split(",")
     section = "compiled" if default else "compiled-" + "-".join(names)
     command = "westmarch bench-compiled" + (" --quick" if quick else f" --repeats {repeats}")
     if not default:
         command += f" --measures {','.join(names)}"
     heading = "Compiled core (mypyc) beside pure Python"
-    publish(args.output, section, heading if default else f"{heading}: {', '.join(names)}", command, rows, echo=False)
+    title = heading if default else f"{heading}: {', '.join(names)}"
+    if anchor:
+        section = "compiled-anchor" if default else f"compiled-anchor-{'-'.join(names)}"
+        command += f" --anchor {anchor}"
+        title = f"Compiled core (mypyc) against the tree of {anchor} (pure Python)"
+        if not default:
+            title += f": {', '.join(names)}"
+    publish(args.output, section, title, command, rows, echo=False)
     return 0
+
+
+def _row(name: str, best: dict[bool, tuple[float, str]], repeats: int, anchor: str) -> tuple[str, str, str]:
+    """The table row of measure ``name``: today's compiled build (``best[False]``) against
+    the pure-Python build or, with ``anchor``, the older tree (``best[True]``)."""
+    _, unit, higher, _, _ = MEASURES[name]
+    (compiled, what_c), (other, what_o) = best[False], best[True]
+    ratio = compiled / other if higher else other / compiled
+    fmt = "{:,.0f}" if compiled >= 100 else "{:,.2f}"
+    if anchor:
+        title = phrase("%(name)s (best of %(repeats)s turns each)", name=TITLES[name], repeats=repeats)
+        result = phrase(
+            "compiled %(n)s %(unit)s (%(what)s), the tree of %(anchor)s %(n2)s %(unit)s (%(what2)s): "
+            "compiled %(ratio)sx better",
+            n=fmt.format(compiled),
+            unit=unit,
+            what=what_c,
+            anchor=anchor,
+            n2=fmt.format(other),
+            what2=what_o,
+            ratio=format(ratio, ".2f"),
+        )
+    elif what_c == what_o:
+        title = phrase(
+            "%(name)s (%(what)s; best of %(repeats)s turns each)", name=TITLES[name], what=what_c, repeats=repeats
+        )
+        result = phrase(
+            "compiled %(n)s %(unit)s, pure Python %(n2)s %(unit)s: %(ratio)sx",
+            n=fmt.format(compiled),
+            unit=unit,
+            n2=fmt.format(other),
+            ratio=format(ratio, ".2f"),
+        )
+    else:
+        title = phrase("%(name)s (best of %(repeats)s turns each)", name=TITLES[name], repeats=repeats)
+        result = phrase(
+            "compiled %(n)s %(unit)s (%(what)s), pure Python %(n2)s %(unit)s (%(what2)s): compiled %(ratio)sx better",
+            n=fmt.format(compiled),
+            unit=unit,
+            what=what_c,
+            n2=fmt.format(other),
+            what2=what_o,
+            ratio=format(ratio, ".2f"),
+        )
+    return (title, result, GOALS[name])
 
 
 def parser() -> argparse.ArgumentParser:
@@ -358,6 +454,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_MEASURES,
         help="measures to run, comma-separated, of lcg, wotr, rollout, fold, floor, grpc, postgres; any other "
         "choice than the default writes a section of its own (default: %(default)s)",
+    )
+    p.add_argument(
+        "--anchor",
+        nargs="?",
+        const=ANCHOR,
+        default="",
+        metavar="REV",
+        help="measure today's compiled build against the project's own tree at commit REV (pure Python, as it was) "
+        "instead of today's pure-Python build; without REV, the tree the compiled core's goals were set against "
+        "(%(const)s); writes a section of its own",
     )
     p.add_argument("--child", default="", help=argparse.SUPPRESS)
     p.add_argument("--size", type=int, default=0, help=argparse.SUPPRESS)

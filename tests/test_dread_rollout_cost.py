@@ -6,8 +6,9 @@ gives."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import partial
-from typing import cast
+from typing import Any, cast
 from uuid import uuid4
 
 from bots.lcg_encounter import Shadow
@@ -252,3 +253,136 @@ def test_a_rollout_view_keeps_the_cards_no_ship_can_change() -> None:
     assert all(a is not b for a, b in zip(mine.heroes, mine_again.heroes, strict=True))
     assert mine.hand == own.hand and mine.allies == own.allies and mine.heroes == own.heroes
     assert first.staging == shown.staging and first.active_location == shown.active_location
+
+
+def _plain_stat(state: LcgState, uid: int, which: str, parts: list[tuple[str, int]]) -> int:
+    # domain/lcg/rules/table.py ``_stats`` as it asked every aura in the game of every stat of every card
+    card = state.cards[uid]
+    value = table.printed(state, uid, which)
+    parts.append(("printed", value))
+    for m in state.modifiers:
+        if m.target == uid and m.stat == which:
+            value += m.amount
+            parts.append((table.modifier_source(state, m.source, uid), m.amount))
+    passive = table.text_of(card.code).stat
+    if passive is not None and not table.blank(state, uid):
+        extra = passive(state, uid, which)
+        value += extra
+        if extra:
+            parts.append(("its own text", extra))
+    for a in table.attachments_on(state, uid):
+        host = table.text_of(state.cards[a].code).host
+        if host is not None and host.stat is not None:
+            extra = host.stat(state, a, uid, which)
+            value += extra
+            if extra:
+                parts.append((table.name(state, a), extra))
+    for aura in table.in_game(state, table.AURAS):
+        extra = aura(state, uid, which)
+        value += extra
+        if extra:
+            parts.append(("an effect in play", extra))
+    return max(value, 0)
+
+
+def _plain_traits(state: LcgState, uid: int) -> tuple[str, ...]:
+    # domain/lcg/rules/table.py ``traits_on`` as it asked every text giving traits of every card
+    printed = table.defn(state, uid).traits
+    on = table.attachments_on(state, uid)
+    given = [t for aura in table.TRAIT_AURAS for t in aura(state, uid)]
+    if not on and not given:
+        return printed
+    gained = [t for a in on for t in table._host(state, a).traits] + given
+    return (*printed, *dict.fromkeys(t for t in gained if t not in printed))
+
+
+def test_a_stat_asks_only_the_auras_that_may_give_it_and_counts_as_every_aura_asked() -> None:
+    # each ship's aura gives one stat to heroes alone (``table.for_stat``, ``table.scoped``),
+    # and Eithiliant's borrowed traits go to a hero alone: a card's stat asks an aura only of
+    # a hero and of its stat, its traits only of a hero (every stat of every card asked the
+    # three of them, mostly 0: ~230,000 interpreted calls in 40 search rollouts); each stat,
+    # its parts and the traits are what asking every aura gives, at every point of a game
+    state = cast(LcgState, _dreadnaught_game(60).state)
+    auras = table.in_game(state, table.AURAS)
+    assert [table.STAT_SCOPES.get(a) for a in auras] == ["willpower", "hit_points", "defense"]
+    assert all(table.SCOPES.get(a) == frozenset({"hero"}) for a in auras)
+    game = Game.start(uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 2, None, "standard"), 9))
+    bots = {seat: GreedyBot(3 + n) for n, seat in enumerate(LCG.seats(game.state))}
+    checked = given = borrowed = 0
+    for step in range(400):
+        decision = game.state.pending
+        if decision is None:
+            break
+        if step % 20 == 0:
+            s = cast(LcgState, game.state)
+            for uid in s.cards:
+                for which in table.STATS:
+                    plain: list[tuple[str, int]] = []
+                    value = _plain_stat(s, uid, which, plain)
+                    assert table.stat(s, uid, which) == value
+                    assert table.stat_parts(s, uid, which) == plain
+                    checked += 1
+                    given += any(part == "an effect in play" for part, _ in plain)
+                traits = _plain_traits(s, uid)
+                assert table.traits(s, uid) == traits
+                borrowed += traits != table.defn(s, uid).traits
+        choice = bots[decision.seat].choose(decision, partial(view, game.state, decision.seat))
+        game.answer(decision.seat, decision.id, choice)
+    assert checked > 10_000 and given > 0 and borrowed > 0
+
+
+def test_a_heros_stats_and_traits_ask_each_ship_aura_once() -> None:
+    # a hero's four stats ask each ship aura in the game of its own stat alone, its traits
+    # Eithiliant's borrowed traits once, and no other card's stats or traits ask them at all:
+    # counted by putting counting auras in their places
+    state = cast(LcgState, _dreadnaught_game(60).state)
+    kept, kept_traits = list(table.AURAS), list(table.TRAIT_AURAS)
+    asked: list[tuple[int, str]] = []
+    marks = (table.NEEDS, table.SCOPES, getattr(table, "STAT_SCOPES", {}))
+
+    def marked(hook: Any, counted: Any) -> Any:
+        for marking in marks:
+            if hook in marking:
+                marking[counted] = marking[hook]
+        return counted
+
+    def counting(aura: table.Aura) -> table.Aura:
+        def counted(s: LcgState, uid: int, which: str) -> int:
+            asked.append((uid, which))
+            return aura(s, uid, which)
+
+        return cast(table.Aura, marked(aura, counted))
+
+    def counting_traits(aura: Callable[[LcgState, int], tuple[str, ...]]) -> Callable[[LcgState, int], tuple[str, ...]]:
+        def counted(s: LcgState, uid: int) -> tuple[str, ...]:
+            asked.append((uid, "traits"))
+            return aura(s, uid)
+
+        return cast(Callable[[LcgState, int], tuple[str, ...]], marked(aura, counted))
+
+    try:
+        table.AURAS[:] = [counting(a) for a in kept]
+        table.TRAIT_AURAS[:] = [counting_traits(a) for a in kept_traits]
+        table._POOL.cards = None  # the hooks of the game read again
+        heroes = [u for u in state.cards if table.defn(state, u).type == "hero"]
+        others = [u for u in state.cards if table.defn(state, u).type != "hero"]
+        for uid in heroes:
+            on = table.attachments_on(state, uid)
+            table.stats_on(state, uid, ("willpower", "attack", "defense", "hit_points"), on)
+            table.traits_on(state, uid, on)
+        stats = ("willpower", "hit_points", "defense", "traits")
+        assert sorted(asked) == sorted((u, w) for u in heroes for w in stats)
+        asked.clear()
+        for uid in others:
+            for which in table.STATS:
+                table.stat(state, uid, which)
+            table.traits(state, uid)
+        assert asked == []
+    finally:
+        table.AURAS[:] = kept
+        table.TRAIT_AURAS[:] = kept_traits
+        table._POOL.cards = None
+        for marking in marks:
+            for hook in [h for h in marking if h not in kept and h not in kept_traits]:
+                if getattr(hook, "__name__", "") == "counted":
+                    del marking[hook]

@@ -22,7 +22,7 @@ from bots.worlds import searchable
 from domain import build
 from domain.game import Game
 from domain.lcg import cards
-from domain.lcg.cards import CARDS, CardDef
+from domain.lcg.cards import CARDS, CardDef, core_set_events
 from domain.lcg.lineups import lcg_options
 from domain.lcg.rules import resources
 from domain.lcg.rules import table as rules_table
@@ -473,3 +473,32 @@ def test_a_heros_resource_icons_are_read_from_the_attachments_only_under_a_card_
     assert rules_table.spheres(state, aragorn) == ("leadership", "spirit")
     assert scanned == ["attachments"]
     assert resources.can_pay_cost(state, "p1", "spirit", 1) and not resources.can_pay_cost(state, "p1", "lore", 0)
+
+
+def test_quick_strike_is_playable_where_it_has_a_choice() -> None:
+    # every action window asks whether Quick Strike has a choice while it is in hand and a
+    # Tactics resource pays for it: read up to the first choice (``_can_strike``), it is
+    # whether the list of all its choices (``_strikes``) is not empty, in every seat at every
+    # decision of greedy games with ships and Ranged (Dreadnaught) and Dúnhere's staging
+    # attacks (Anduin)
+    seen: Counter[bool] = Counter()
+    for scenario, players in (
+        ("passage-through-mirkwood", 2),
+        ("journey-along-the-anduin", 1),
+        ("hunt-for-the-dreadnaught", 2),
+    ):
+        game = Game.start(uuid4(), LCG, LCG.created(lcg_options(scenario, players, None, "standard"), 4))
+        bots = {seat: GreedyBot(5 + n) for n, seat in enumerate(LCG.seats(game.state))}
+        for _ in range(600):
+            decision = game.state.pending
+            if decision is None:
+                break
+            s = cast(LcgState, game.state)
+            for seat in s.active_seats():
+                plain = bool(core_set_events._strikes(s, seat))
+                assert core_set_events._can_strike(s, seat) == plain
+                seen[plain] += 1
+            game.answer(
+                decision.seat, decision.id, bots[decision.seat].choose(decision, partial(view, s, decision.seat))
+            )
+    assert seen[True] > 50 and seen[False] > 50

@@ -78,6 +78,18 @@ def touched(s: LcgState, hooks: list[H]) -> frozenset[str] | None:
     return types
 
 
+STAT_SCOPES: Final[dict[Any, str]] = {}
+"""Auras (entries of :data:`AURAS`) that give nothing (0) to any stat but this one
+(:func:`for_stat`)."""
+
+
+def for_stat(hook: H, which: str) -> H:
+    """Record that the aura ``hook`` gives nothing to any stat but ``which``: :func:`_stats`
+    asks it of that stat alone, and (with :func:`scoped`) of the cards in its scope alone."""
+    STAT_SCOPES[hook] = which
+    return hook
+
+
 def needs(hook: H, *codes: str) -> H:
     """Record that ``hook`` gives nothing (0, False, nothing) unless a card of one of
     ``codes`` is in the game; :func:`in_game` then leaves it out of the other games."""
@@ -105,6 +117,12 @@ class _Pool:
         self.givers: list[Uid] | None = None
         """The cards whose text gives their host resource icons (:func:`spheres`; None: not
         read yet)."""
+        self.auras: list[Any] | None = None
+        """The auras of :data:`AURAS` that can apply in this game (``in_game``) that
+        :attr:`asked` was read from."""
+        self.asked: dict[str, list[tuple[Any, frozenset[str] | None]]] = {}
+        """By stat: the auras of :attr:`auras` that may give it (:func:`for_stat`), each with
+        the card types and codes it may give it to (:func:`scoped`; None: any card)."""
 
 
 _POOL: Final = _Pool()
@@ -153,6 +171,21 @@ def in_game(s: LcgState, hooks: list[H]) -> list[H]:
     kept = [h for h in hooks if h not in NEEDS or not NEEDS[h].isdisjoint(codes)]
     pool.hooks[id(hooks)] = (len(hooks), kept)
     return kept
+
+
+def _auras_of(auras: list[Aura], which: str) -> list[tuple[Aura, frozenset[str] | None]]:
+    """Of ``auras`` (``in_game(s, AURAS)``, just read for the game asked about), those that
+    may change ``which`` (:func:`for_stat`), each with its scope (:func:`scoped`), in their
+    order: every stat a view or a rule reads asked every aura, most of whose answers were 0
+    (an aura of The Hunt for the Dreadnaught's ships gives one stat, to heroes alone)."""
+    pool = _POOL
+    if pool.auras is not auras:
+        pool.auras = auras
+        pool.asked = {}
+    found = pool.asked.get(which)
+    if found is None:
+        found = pool.asked[which] = [(a, SCOPES.get(a)) for a in auras if STAT_SCOPES.get(a, which) == which]
+    return found
 
 
 def cards_in(s: LcgState, key: str) -> list[Uid]:
@@ -279,6 +312,7 @@ def _stats(
         if host is not None and host.stat is not None:
             hosts.append((a, host.stat))
     auras = in_game(s, AURAS)
+    kind = CARDS[code].type if auras else ""
     values: list[int] = []
     for which in whiches:
         value = _printed(card, code, which)
@@ -299,11 +333,14 @@ def _stats(
             value += extra
             if parts is not None and extra:
                 parts.append((name(s, a), extra))
-        for aura in auras:
-            extra = aura(s, uid, which)
-            value += extra
-            if parts is not None and extra:
-                parts.append(("an effect in play", extra))
+        if auras:
+            for aura, scope in _auras_of(auras, which):
+                if scope is not None and kind not in scope and code not in scope:
+                    continue
+                extra = aura(s, uid, which)
+                value += extra
+                if parts is not None and extra:
+                    parts.append(("an effect in play", extra))
         values.append(value if value > 0 else 0)
     return values
 
@@ -342,9 +379,17 @@ def traits_on(
 ) -> tuple[str, ...]:
     """:func:`traits`, for a caller that has the card's attachments ``on`` (:func:`stats_on`);
     ``auras``: ``in_game(s, TRAIT_AURAS)``, for a caller that has read them (a view: the
-    others give nothing in this game, and each asked is an interpreted call)."""
-    printed = CARDS[s.cards[uid].code].traits
-    given = [t for aura in (TRAIT_AURAS if auras is None else auras) for t in aura(s, uid)]
+    others give nothing in this game, and each asked is an interpreted call). An aura is asked
+    only in a game where it can apply (``in_game``) and of a card in its scope (:func:`scoped`):
+    the others give nothing."""
+    code = s.cards[uid].code
+    d = CARDS[code]
+    printed = d.traits
+    given: list[str] = []
+    for aura in in_game(s, TRAIT_AURAS) if auras is None else auras:
+        scope = SCOPES.get(aura)
+        if scope is None or d.type in scope or code in scope:
+            given += aura(s, uid)
     if not on and not given:
         return printed
     gained = [t for a in on for t in _host(s, a).traits] + given

@@ -11,6 +11,8 @@ from functools import partial
 from typing import Any, cast
 from uuid import uuid4
 
+import msgspec
+
 from bots.lcg_encounter import Shadow
 from bots.lcg_greedy import GreedyBot
 from bots.lcg_plans import MUST_DIE
@@ -40,7 +42,10 @@ from bots.lcg_quest import (
     is_ship,
 )
 from bots.lcg_ships import DREADNAUGHT, DREADNAUGHT_GUARDS
+from bots.worlds import copy_state
 from domain.game import Game
+from domain.kernel.events import Limit
+from domain.lcg.cards import corsairs
 from domain.lcg.cards import hunt_for_the_dreadnaught as hunt
 from domain.lcg.lineups import lcg_options
 from domain.lcg.rules import ships, table
@@ -386,3 +391,119 @@ def test_a_heros_stats_and_traits_ask_each_ship_aura_once() -> None:
             for hook in [h for h in marking if h not in kept and h not in kept_traits]:
                 if getattr(hook, "__name__", "") == "counted":
                     del marking[hook]
+
+
+def _positions() -> list[LcgState]:
+    """Every 40th decision's state of a greedy-played two-seat Dreadnaught game (copies)."""
+    game = Game.start(uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 2, None, "standard"), 9))
+    bots = {seat: GreedyBot(3 + n) for n, seat in enumerate(LCG.seats(game.state))}
+    out: list[LcgState] = []
+    for step in range(600):
+        decision = game.state.pending
+        if decision is None:
+            break
+        if step % 40 == 0:
+            out.append(cast(LcgState, copy_state(LCG, game.state)))
+        game.answer(
+            decision.seat, decision.id, bots[decision.seat].choose(decision, partial(view, game.state, decision.seat))
+        )
+    return out
+
+
+def test_a_cards_holder_is_read_by_the_compiled_rules() -> None:
+    # ``table.holder`` answers ``LcgState.controller`` (an interpreted method a view asked of
+    # every hero's stats under the ships' auras) without asking it
+    positions = _positions()
+    plain = [{uid: s.controller(uid) for uid in s.cards} for s in positions]
+    assert any(seat is not None for held in plain for seat in held.values())
+    kept = LcgState.controller
+    try:
+        LcgState.controller = None  # type: ignore[assignment,method-assign]
+        assert [{uid: table.holder(s, uid) for uid in s.cards} for s in positions] == plain
+    finally:
+        LcgState.controller = kept  # type: ignore[method-assign]
+
+
+def test_blanking_and_kept_resources_are_asked_only_of_the_cards_they_reach() -> None:
+    # Overworked blanks allies alone and Isle of Fortune keeps resources on itself alone
+    # (``table.scoped``): ``table.blank`` and ``table.resources_on`` ask them of no other
+    # card (a view asked Isle of Fortune's of every card it built, the rules and views
+    # Overworked's of every card with a passive stat or a trigger), and answer as asking
+    # every one of them does, Overworked's flag raised or not
+    blanking, kept = list(table.BLANKING), list(table.KEPT_RESOURCES)
+    asked: list[tuple[str, int]] = []
+    marks = (table.NEEDS, table.SCOPES)
+
+    def counting(what: str, hook: Any) -> Any:
+        def counted(s: LcgState, uid: int) -> Any:
+            asked.append((what, uid))
+            return hook(s, uid)
+
+        for marking in marks:
+            if hook in marking:
+                marking[counted] = marking[hook]
+        return counted
+
+    positions = _positions()
+    flagged = [msgspec.structs.replace(s, limits=[*s.limits, Limit("overworked", "round")]) for s in positions]
+    states = [*positions, *flagged]
+    blanks = [{u: any(b(s, u) for b in blanking) for u in s.cards} for s in states]
+    resources = [{u: s.cards[u].resources + sum(k(s, u) for k in kept) for u in s.cards} for s in states]
+    assert any(any(blank.values()) for blank in blanks)
+    assert any(on[u] != s.cards[u].resources for on, s in zip(resources, states, strict=True) for u in s.cards)
+    try:
+        table.BLANKING[:] = [counting("blank", b) for b in blanking]
+        table.KEPT_RESOURCES[:] = [counting("kept", k) for k in kept]
+        table._POOL.cards = None
+        for s, blank, on in zip(states, blanks, resources, strict=True):
+            table._POOL.cards = None
+            assert {u: table.blank(s, u) for u in s.cards} == blank
+            assert {u: table.resources_on(s, u) for u in s.cards} == on
+        assert asked
+        assert all(table.defn(positions[0], u).type == "ally" for what, u in asked if what == "blank")
+        assert all(positions[0].cards[u].code == corsairs.ISLE_OF_FORTUNE for what, u in asked if what == "kept")
+    finally:
+        table.BLANKING[:] = blanking
+        table.KEPT_RESOURCES[:] = kept
+        table._POOL.cards = None
+        for marking in marks:
+            for hook in [h for h in marking if getattr(h, "__name__", "") == "counted"]:
+                del marking[hook]
+
+
+def test_twilights_call_waives_the_resource_match_as_its_text_reads() -> None:
+    # Twilight's Call's waiver (asked of every card a player may pay for) is read by the
+    # compiled rules, without the state's interpreted methods: it is what its text reads
+    # plainly, its Basic side for the first card a round (the flag not raised, then raised),
+    # its Upgraded side for every card
+    positions = _positions()
+    states = [
+        *positions,
+        *(
+            msgspec.structs.replace(s, limits=[*s.limits, Limit(f"played-a-card:{seat}", "round")])
+            for s in positions
+            for seat in s.players
+        ),
+    ]
+    upgraded = []
+    for s in positions:
+        cards = dict(s.cards)
+        for u in table.uids_of(s, hunt.TWILIGHTS_CALL):
+            cards[u] = msgspec.structs.replace(cards[u], face="B")
+        upgraded.append(msgspec.structs.replace(s, cards=cards))
+    states += upgraded
+
+    def plain(s: LcgState, seat: str) -> bool:
+        ships_here = [u for u in ships.ship_objectives(s, seat) if s.cards[u].code == hunt.TWILIGHTS_CALL]
+        return any(s.cards[u].face == "B" for u in ships_here) or (
+            bool(ships_here) and not s.limit_used(f"played-a-card:{seat}")
+        )
+
+    expected = [{seat: plain(s, seat) for seat in s.players} for s in states]
+    assert any(any(e.values()) for e in expected) and any(not all(e.values()) for e in expected)
+    kept = LcgState.limit_used
+    try:
+        LcgState.limit_used = None  # type: ignore[assignment,method-assign]
+        assert [{seat: hunt._ignores_match(s, seat) for seat in s.players} for s in states] == expected
+    finally:
+        LcgState.limit_used = kept  # type: ignore[method-assign]

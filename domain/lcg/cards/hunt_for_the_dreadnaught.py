@@ -844,16 +844,10 @@ text(
 
 def _controls(s: LcgState, code: str, seat: Seat) -> list[Uid]:
     """The ship-objectives of ``code`` that ``seat`` controls, in uid order: read from the
-    game's cards of ``code`` (one) rather than from every character the seat controls. The
-    ships' hero auras (``ships.heroes_aura``) read the same cards the same way, inline."""
-    heroes = f"{seat}.heroes"
-    allies = f"{seat}.allies"
-    cards = s.cards
-    return [
-        u
-        for u in table.uids_of(s, code)
-        if (cards[u].zone == heroes or cards[u].zone == allies) and ships.is_ship_objective(s, u)
-    ]
+    game's cards of ``code`` (one) rather than from every character the seat controls
+    (``ships.controlled``, compiled). The ships' hero auras (``ships.heroes_aura``) read the
+    same cards the same way, inline."""
+    return ships.controlled(s, code, seat)
 
 
 # "Each hero you control gets +1 [stat]" (Basic side), +2 (Upgraded side): built by the
@@ -1291,18 +1285,13 @@ text(
 
 
 def _first_played(seat: Seat) -> str:
-    return f"played-a-card:{seat}"
+    return f"{ships.PLAYED_FIRST}{seat}"
 
 
-def _ignores_match(s: LcgState, seat: Seat) -> bool:
-    """Twilight's Call: "the first card you play each round" (Basic side), "each card you
-    play" (Upgraded side) "does not need a resource match"."""
-    ships_here = _controls(s, TWILIGHTS_CALL, seat)
-    return any(s.cards[u].face == "B" for u in ships_here) or (
-        bool(ships_here) and not s.limit_used(_first_played(seat))
-    )
-
-
+# Twilight's Call: "the first card you play each round" (Basic side), "each card you play"
+# (Upgraded side) "does not need a resource match": read by the compiled rules
+# (``ships.ignores_match``), since every card a player may pay for asks it
+_ignores_match = ships.ignores_match(TWILIGHTS_CALL)
 paying.IGNORES_RESOURCE_MATCH.append(table.needs(_ignores_match, TWILIGHTS_CALL))
 
 

@@ -152,3 +152,38 @@ def borrowed_traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
     return tuple(
         t for x in s.limits if x.key.startswith(prefix) for t in table.defn(s, int(x.key[len(prefix) :])).traits
     )
+
+
+def controlled(s: LcgState, code: str, seat: Seat) -> list[Uid]:
+    """The ship-objectives of ``code`` that ``seat`` controls, in uid order: read from the
+    game's cards of ``code`` rather than from every character the seat controls."""
+    heroes = f"{seat}.heroes"
+    allies = f"{seat}.allies"
+    cards = s.cards
+    return [
+        u
+        for u in table.uids_of(s, code)
+        if (cards[u].zone == heroes or cards[u].zone == allies) and is_ship_objective(s, u)
+    ]
+
+
+PLAYED_FIRST: Final = "played-a-card:"
+"""The flag a player's first card played in a round raises under Twilight's Call (by seat)."""
+
+
+def ignores_match(code: str) -> Callable[[LcgState, Seat], bool]:
+    """Twilight's Call (``code``): "the first card you play each round" (Basic side), "each
+    card you play" (Upgraded side) "does not need a resource match", for
+    ``resources.IGNORES_RESOURCE_MATCH``: built here, in the compiled rules, since every card a
+    player may pay for asks it (interpreted in the card's module, each ask was a Python frame)."""
+
+    def ignores(s: LcgState, seat: Seat) -> bool:
+        ships_here = controlled(s, code, seat)
+        if any(s.cards[u].face == "B" for u in ships_here):
+            return True
+        if not ships_here:
+            return False
+        flag = PLAYED_FIRST + seat
+        return not any(limit.key == flag for limit in s.limits)
+
+    return ignores

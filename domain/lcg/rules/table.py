@@ -53,8 +53,9 @@ something only when a card of one of these codes is in the game (:func:`needs`).
 
 
 SCOPES: Final[dict[Any, frozenset[str]]] = {}
-"""Hooks (an entry of :data:`AURAS`, :data:`TRAIT_AURAS` or :data:`KEPT_RESOURCES`) that give
-nothing (0, no trait) to a card whose type and code are none of these (:func:`scoped`)."""
+"""Hooks (an entry of :data:`AURAS`, :data:`TRAIT_AURAS`, :data:`KEPT_RESOURCES` or
+:data:`BLANKING`) that give nothing (0, no trait, no blank) to a card whose type and code are
+none of these (:func:`scoped`)."""
 
 
 def scoped(hook: H, *reach: str) -> H:
@@ -209,7 +210,19 @@ def seats_in_turn(s: LcgState) -> list[Seat]:
 
 def resources_on(s: LcgState, uid: Uid) -> int:
     """The resources on a card as the table shows them: its tokens and what a text keeps."""
-    return s.cards[uid].resources + sum(kept(s, uid) for kept in KEPT_RESOURCES)
+    card = s.cards[uid]
+    if not KEPT_RESOURCES:
+        return card.resources
+    kept = 0
+    code = card.code
+    kind = CARDS[code].type
+    for hook in in_game(s, KEPT_RESOURCES):
+        scope = SCOPES.get(hook)
+        # a text outside the game, or not reaching this card, keeps nothing on it (a view
+        # asks it of every card it builds afresh: Isle of Fortune's, of ~550 a search rollout)
+        if scope is None or kind in scope or code in scope:
+            kept += hook(s, uid)
+    return card.resources + kept
 
 
 def defn(s: LcgState, uid: Uid) -> CardDef:
@@ -543,9 +556,16 @@ def _eliminated_zone(s: LcgState, zone: str) -> bool:
     return player is not None and player.eliminated
 
 
+_HELD: Final = ("heroes", "allies", "engaged")
+"""The zones of a seat whose cards it controls or is engaged with (``LcgState.controller``)."""
+
+
 def holder(s: LcgState, uid: Uid) -> Seat | None:
-    """The seat that controls a character, or is engaged with an enemy."""
-    return s.controller(uid)
+    """The seat that controls a character, or is engaged with an enemy: ``s.controller(uid)``
+    read here, compiled (the state's method is interpreted, and a view asks it of every
+    hero's stats in a game with the ships' auras)."""
+    seat, _, rest = s.cards[uid].zone.partition(".")
+    return seat if seat in s.players and rest in _HELD else None
 
 
 # -- the encounter side ------------------------------------------------------------------
@@ -604,7 +624,17 @@ BLANKING: Final[list[Callable[[LcgState, Uid], bool]]] = []
 
 def blank(s: LcgState, uid: Uid) -> bool:
     """Whether the card's text box is blank now (its traits still count)."""
-    return bool(BLANKING) and bool(s.limits) and any(b(s, uid) for b in BLANKING)
+    if not BLANKING or not s.limits:
+        return False
+    code = s.cards[uid].code
+    kind = CARDS[code].type
+    for hook in BLANKING:
+        scope = SCOPES.get(hook)
+        # a text blanking cards of other types is not asked (Overworked's blanks allies: the
+        # rules and the views asked it of every card with a passive stat or a trigger)
+        if (scope is None or kind in scope or code in scope) and hook(s, uid):
+            return True
+    return False
 
 
 QUEST_WITHOUT_EXHAUSTING: list[Callable[[LcgState, Uid], bool]] = []

@@ -26,7 +26,7 @@ from domain.lcg.cards import CARDS, CardDef, core_set_events
 from domain.lcg.lineups import lcg_options
 from domain.lcg.rules import resources
 from domain.lcg.rules import table as rules_table
-from domain.lcg.rules.playing_events import event_actions
+from domain.lcg.rules.playing_events import ACTION_EVENTS, event_actions
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import SCENARIOS, Scenario
 from domain.lcg.state import Attack, LcgState
@@ -502,3 +502,21 @@ def test_quick_strike_is_playable_where_it_has_a_choice() -> None:
                 decision.seat, decision.id, bots[decision.seat].choose(decision, partial(view, s, decision.seat))
             )
     assert seen[True] > 50 and seen[False] > 50
+
+
+def test_rain_of_arrows_reads_the_archers_only_with_an_enemy_engaged(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rain of Arrows is playable with a ready Ranged character and an enemy engaged: the
+    # engaged enemies are read first, and with none the ready characters are not (every
+    # action window asks it while it is in hand and paid for)
+    state = _position()
+    read: list[str] = []
+    ranged = core_set_events._ready_ranged
+    monkeypatch.setattr(core_set_events, "_ready_ranged", lambda s, seat: read.append(seat) or ranged(s, seat))
+    playable = ACTION_EVENTS["core-033"][0]
+    assert playable(state, "p1", 0) == (bool(ranged(state, "p1")) and bool(core_set_events._engaged_enemies(state)))
+    assert read == ["p1"]
+    read.clear()
+    alone = msgspec.structs.replace(state, zones={**state.zones, "p1.engaged": []})
+    assert not core_set_events._engaged_enemies(alone)
+    assert playable(alone, "p1", 0) is False
+    assert read == []

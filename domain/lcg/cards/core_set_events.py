@@ -227,7 +227,9 @@ action_event(
         ),
     ),
     "exhaust a Ranged character: 1 damage to each enemy engaged with a player",
-    playable=lambda s, seat, uid: bool(_ready_ranged(s, seat)) and bool(_engaged_enemies(s)),
+    # the engaged enemies first: every action window asks it while Rain of Arrows is in hand and
+    # paid for, mostly with no enemy engaged, where each ready character's card was read first
+    playable=lambda s, seat, uid: bool(_engaged_enemies(s)) and bool(_ready_ranged(s, seat)),
 )
 
 

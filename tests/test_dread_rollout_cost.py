@@ -6,9 +6,12 @@ gives."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import partial
-from typing import cast
+from typing import Any, cast
 from uuid import uuid4
+
+import msgspec
 
 from bots.lcg_encounter import Shadow
 from bots.lcg_greedy import GreedyBot
@@ -39,7 +42,10 @@ from bots.lcg_quest import (
     is_ship,
 )
 from bots.lcg_ships import DREADNAUGHT, DREADNAUGHT_GUARDS
+from bots.worlds import copy_state
 from domain.game import Game
+from domain.kernel.events import Limit
+from domain.lcg.cards import corsairs
 from domain.lcg.cards import hunt_for_the_dreadnaught as hunt
 from domain.lcg.lineups import lcg_options
 from domain.lcg.rules import ships, table
@@ -252,3 +258,252 @@ def test_a_rollout_view_keeps_the_cards_no_ship_can_change() -> None:
     assert all(a is not b for a, b in zip(mine.heroes, mine_again.heroes, strict=True))
     assert mine.hand == own.hand and mine.allies == own.allies and mine.heroes == own.heroes
     assert first.staging == shown.staging and first.active_location == shown.active_location
+
+
+def _plain_stat(state: LcgState, uid: int, which: str, parts: list[tuple[str, int]]) -> int:
+    # domain/lcg/rules/table.py ``_stats`` as it asked every aura in the game of every stat of every card
+    card = state.cards[uid]
+    value = table.printed(state, uid, which)
+    parts.append(("printed", value))
+    for m in state.modifiers:
+        if m.target == uid and m.stat == which:
+            value += m.amount
+            parts.append((table.modifier_source(state, m.source, uid), m.amount))
+    passive = table.text_of(card.code).stat
+    if passive is not None and not table.blank(state, uid):
+        extra = passive(state, uid, which)
+        value += extra
+        if extra:
+            parts.append(("its own text", extra))
+    for a in table.attachments_on(state, uid):
+        host = table.text_of(state.cards[a].code).host
+        if host is not None and host.stat is not None:
+            extra = host.stat(state, a, uid, which)
+            value += extra
+            if extra:
+                parts.append((table.name(state, a), extra))
+    for aura in table.in_game(state, table.AURAS):
+        extra = aura(state, uid, which)
+        value += extra
+        if extra:
+            parts.append(("an effect in play", extra))
+    return max(value, 0)
+
+
+def _plain_traits(state: LcgState, uid: int) -> tuple[str, ...]:
+    # domain/lcg/rules/table.py ``traits_on`` as it asked every text giving traits of every card
+    printed = table.defn(state, uid).traits
+    on = table.attachments_on(state, uid)
+    given = [t for aura in table.TRAIT_AURAS for t in aura(state, uid)]
+    if not on and not given:
+        return printed
+    gained = [t for a in on for t in table._host(state, a).traits] + given
+    return (*printed, *dict.fromkeys(t for t in gained if t not in printed))
+
+
+def test_a_stat_asks_only_the_auras_that_may_give_it_and_counts_as_every_aura_asked() -> None:
+    # each ship's aura gives one stat to heroes alone (``table.for_stat``, ``table.scoped``),
+    # and Eithiliant's borrowed traits go to a hero alone: a card's stat asks an aura only of
+    # a hero and of its stat, its traits only of a hero (every stat of every card asked the
+    # three of them, mostly 0: ~230,000 interpreted calls in 40 search rollouts); each stat,
+    # its parts and the traits are what asking every aura gives, at every point of a game
+    state = cast(LcgState, _dreadnaught_game(60).state)
+    auras = table.in_game(state, table.AURAS)
+    assert [table.STAT_SCOPES.get(a) for a in auras] == ["willpower", "hit_points", "defense"]
+    assert all(table.SCOPES.get(a) == frozenset({"hero"}) for a in auras)
+    game = Game.start(uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 2, None, "standard"), 9))
+    bots = {seat: GreedyBot(3 + n) for n, seat in enumerate(LCG.seats(game.state))}
+    checked = given = borrowed = 0
+    for step in range(400):
+        decision = game.state.pending
+        if decision is None:
+            break
+        if step % 20 == 0:
+            s = cast(LcgState, game.state)
+            for uid in s.cards:
+                for which in table.STATS:
+                    plain: list[tuple[str, int]] = []
+                    value = _plain_stat(s, uid, which, plain)
+                    assert table.stat(s, uid, which) == value
+                    assert table.stat_parts(s, uid, which) == plain
+                    checked += 1
+                    given += any(part == "an effect in play" for part, _ in plain)
+                traits = _plain_traits(s, uid)
+                assert table.traits(s, uid) == traits
+                borrowed += traits != table.defn(s, uid).traits
+        choice = bots[decision.seat].choose(decision, partial(view, game.state, decision.seat))
+        game.answer(decision.seat, decision.id, choice)
+    assert checked > 10_000 and given > 0 and borrowed > 0
+
+
+def test_a_heros_stats_and_traits_ask_each_ship_aura_once() -> None:
+    # a hero's four stats ask each ship aura in the game of its own stat alone, its traits
+    # Eithiliant's borrowed traits once, and no other card's stats or traits ask them at all:
+    # counted by putting counting auras in their places
+    state = cast(LcgState, _dreadnaught_game(60).state)
+    kept, kept_traits = list(table.AURAS), list(table.TRAIT_AURAS)
+    asked: list[tuple[int, str]] = []
+    marks = (table.NEEDS, table.SCOPES, getattr(table, "STAT_SCOPES", {}))
+
+    def marked(hook: Any, counted: Any) -> Any:
+        for marking in marks:
+            if hook in marking:
+                marking[counted] = marking[hook]
+        return counted
+
+    def counting(aura: table.Aura) -> table.Aura:
+        def counted(s: LcgState, uid: int, which: str) -> int:
+            asked.append((uid, which))
+            return aura(s, uid, which)
+
+        return cast(table.Aura, marked(aura, counted))
+
+    def counting_traits(aura: Callable[[LcgState, int], tuple[str, ...]]) -> Callable[[LcgState, int], tuple[str, ...]]:
+        def counted(s: LcgState, uid: int) -> tuple[str, ...]:
+            asked.append((uid, "traits"))
+            return aura(s, uid)
+
+        return cast(Callable[[LcgState, int], tuple[str, ...]], marked(aura, counted))
+
+    try:
+        table.AURAS[:] = [counting(a) for a in kept]
+        table.TRAIT_AURAS[:] = [counting_traits(a) for a in kept_traits]
+        table._POOL.cards = None  # the hooks of the game read again
+        heroes = [u for u in state.cards if table.defn(state, u).type == "hero"]
+        others = [u for u in state.cards if table.defn(state, u).type != "hero"]
+        for uid in heroes:
+            on = table.attachments_on(state, uid)
+            table.stats_on(state, uid, ("willpower", "attack", "defense", "hit_points"), on)
+            table.traits_on(state, uid, on)
+        stats = ("willpower", "hit_points", "defense", "traits")
+        assert sorted(asked) == sorted((u, w) for u in heroes for w in stats)
+        asked.clear()
+        for uid in others:
+            for which in table.STATS:
+                table.stat(state, uid, which)
+            table.traits(state, uid)
+        assert asked == []
+    finally:
+        table.AURAS[:] = kept
+        table.TRAIT_AURAS[:] = kept_traits
+        table._POOL.cards = None
+        for marking in marks:
+            for hook in [h for h in marking if h not in kept and h not in kept_traits]:
+                if getattr(hook, "__name__", "") == "counted":
+                    del marking[hook]
+
+
+def _positions() -> list[LcgState]:
+    """Every 40th decision's state of a greedy-played two-seat Dreadnaught game (copies)."""
+    game = Game.start(uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 2, None, "standard"), 9))
+    bots = {seat: GreedyBot(3 + n) for n, seat in enumerate(LCG.seats(game.state))}
+    out: list[LcgState] = []
+    for step in range(600):
+        decision = game.state.pending
+        if decision is None:
+            break
+        if step % 40 == 0:
+            out.append(cast(LcgState, copy_state(LCG, game.state)))
+        game.answer(
+            decision.seat, decision.id, bots[decision.seat].choose(decision, partial(view, game.state, decision.seat))
+        )
+    return out
+
+
+def test_a_cards_holder_is_read_by_the_compiled_rules() -> None:
+    # ``table.holder`` answers ``LcgState.controller`` (an interpreted method a view asked of
+    # every hero's stats under the ships' auras) without asking it
+    positions = _positions()
+    plain = [{uid: s.controller(uid) for uid in s.cards} for s in positions]
+    assert any(seat is not None for held in plain for seat in held.values())
+    kept = LcgState.controller
+    try:
+        LcgState.controller = None  # type: ignore[assignment,method-assign]
+        assert [{uid: table.holder(s, uid) for uid in s.cards} for s in positions] == plain
+    finally:
+        LcgState.controller = kept  # type: ignore[method-assign]
+
+
+def test_blanking_and_kept_resources_are_asked_only_of_the_cards_they_reach() -> None:
+    # Overworked blanks allies alone and Isle of Fortune keeps resources on itself alone
+    # (``table.scoped``): ``table.blank`` and ``table.resources_on`` ask them of no other
+    # card (a view asked Isle of Fortune's of every card it built, the rules and views
+    # Overworked's of every card with a passive stat or a trigger), and answer as asking
+    # every one of them does, Overworked's flag raised or not
+    blanking, kept = list(table.BLANKING), list(table.KEPT_RESOURCES)
+    asked: list[tuple[str, int]] = []
+    marks = (table.NEEDS, table.SCOPES)
+
+    def counting(what: str, hook: Any) -> Any:
+        def counted(s: LcgState, uid: int) -> Any:
+            asked.append((what, uid))
+            return hook(s, uid)
+
+        for marking in marks:
+            if hook in marking:
+                marking[counted] = marking[hook]
+        return counted
+
+    positions = _positions()
+    flagged = [msgspec.structs.replace(s, limits=[*s.limits, Limit("overworked", "round")]) for s in positions]
+    states = [*positions, *flagged]
+    blanks = [{u: any(b(s, u) for b in blanking) for u in s.cards} for s in states]
+    resources = [{u: s.cards[u].resources + sum(k(s, u) for k in kept) for u in s.cards} for s in states]
+    assert any(any(blank.values()) for blank in blanks)
+    assert any(on[u] != s.cards[u].resources for on, s in zip(resources, states, strict=True) for u in s.cards)
+    try:
+        table.BLANKING[:] = [counting("blank", b) for b in blanking]
+        table.KEPT_RESOURCES[:] = [counting("kept", k) for k in kept]
+        table._POOL.cards = None
+        for s, blank, on in zip(states, blanks, resources, strict=True):
+            table._POOL.cards = None
+            assert {u: table.blank(s, u) for u in s.cards} == blank
+            assert {u: table.resources_on(s, u) for u in s.cards} == on
+        assert asked
+        assert all(table.defn(positions[0], u).type == "ally" for what, u in asked if what == "blank")
+        assert all(positions[0].cards[u].code == corsairs.ISLE_OF_FORTUNE for what, u in asked if what == "kept")
+    finally:
+        table.BLANKING[:] = blanking
+        table.KEPT_RESOURCES[:] = kept
+        table._POOL.cards = None
+        for marking in marks:
+            for hook in [h for h in marking if getattr(h, "__name__", "") == "counted"]:
+                del marking[hook]
+
+
+def test_twilights_call_waives_the_resource_match_as_its_text_reads() -> None:
+    # Twilight's Call's waiver (asked of every card a player may pay for) is read by the
+    # compiled rules, without the state's interpreted methods: it is what its text reads
+    # plainly, its Basic side for the first card a round (the flag not raised, then raised),
+    # its Upgraded side for every card
+    positions = _positions()
+    states = [
+        *positions,
+        *(
+            msgspec.structs.replace(s, limits=[*s.limits, Limit(f"played-a-card:{seat}", "round")])
+            for s in positions
+            for seat in s.players
+        ),
+    ]
+    upgraded = []
+    for s in positions:
+        cards = dict(s.cards)
+        for u in table.uids_of(s, hunt.TWILIGHTS_CALL):
+            cards[u] = msgspec.structs.replace(cards[u], face="B")
+        upgraded.append(msgspec.structs.replace(s, cards=cards))
+    states += upgraded
+
+    def plain(s: LcgState, seat: str) -> bool:
+        ships_here = [u for u in ships.ship_objectives(s, seat) if s.cards[u].code == hunt.TWILIGHTS_CALL]
+        return any(s.cards[u].face == "B" for u in ships_here) or (
+            bool(ships_here) and not s.limit_used(f"played-a-card:{seat}")
+        )
+
+    expected = [{seat: plain(s, seat) for seat in s.players} for s in states]
+    assert any(any(e.values()) for e in expected) and any(not all(e.values()) for e in expected)
+    kept = LcgState.limit_used
+    try:
+        LcgState.limit_used = None  # type: ignore[assignment,method-assign]
+        assert [{seat: hunt._ignores_match(s, seat) for seat in s.players} for s in states] == expected
+    finally:
+        LcgState.limit_used = kept  # type: ignore[method-assign]

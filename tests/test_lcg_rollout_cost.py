@@ -22,11 +22,11 @@ from bots.worlds import searchable
 from domain import build
 from domain.game import Game
 from domain.lcg import cards
-from domain.lcg.cards import CARDS, CardDef
+from domain.lcg.cards import CARDS, CardDef, core_set_events
 from domain.lcg.lineups import lcg_options
 from domain.lcg.rules import resources
 from domain.lcg.rules import table as rules_table
-from domain.lcg.rules.playing_events import event_actions
+from domain.lcg.rules.playing_events import ACTION_EVENTS, event_actions
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import SCENARIOS, Scenario
 from domain.lcg.state import Attack, LcgState
@@ -473,3 +473,50 @@ def test_a_heros_resource_icons_are_read_from_the_attachments_only_under_a_card_
     assert rules_table.spheres(state, aragorn) == ("leadership", "spirit")
     assert scanned == ["attachments"]
     assert resources.can_pay_cost(state, "p1", "spirit", 1) and not resources.can_pay_cost(state, "p1", "lore", 0)
+
+
+def test_quick_strike_is_playable_where_it_has_a_choice() -> None:
+    # every action window asks whether Quick Strike has a choice while it is in hand and a
+    # Tactics resource pays for it: read up to the first choice (``_can_strike``), it is
+    # whether the list of all its choices (``_strikes``) is not empty, in every seat at every
+    # decision of greedy games with ships and Ranged (Dreadnaught) and Dúnhere's staging
+    # attacks (Anduin)
+    seen: Counter[bool] = Counter()
+    for scenario, players in (
+        ("passage-through-mirkwood", 2),
+        ("journey-along-the-anduin", 1),
+        ("hunt-for-the-dreadnaught", 2),
+    ):
+        game = Game.start(uuid4(), LCG, LCG.created(lcg_options(scenario, players, None, "standard"), 4))
+        bots = {seat: GreedyBot(5 + n) for n, seat in enumerate(LCG.seats(game.state))}
+        for _ in range(600):
+            decision = game.state.pending
+            if decision is None:
+                break
+            s = cast(LcgState, game.state)
+            for seat in s.active_seats():
+                plain = bool(core_set_events._strikes(s, seat))
+                assert core_set_events._can_strike(s, seat) == plain
+                seen[plain] += 1
+            game.answer(
+                decision.seat, decision.id, bots[decision.seat].choose(decision, partial(view, s, decision.seat))
+            )
+    assert seen[True] > 50 and seen[False] > 50
+
+
+def test_rain_of_arrows_reads_the_archers_only_with_an_enemy_engaged(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rain of Arrows is playable with a ready Ranged character and an enemy engaged: the
+    # engaged enemies are read first, and with none the ready characters are not (every
+    # action window asks it while it is in hand and paid for)
+    state = _position()
+    read: list[str] = []
+    ranged = core_set_events._ready_ranged
+    monkeypatch.setattr(core_set_events, "_ready_ranged", lambda s, seat: read.append(seat) or ranged(s, seat))
+    playable = ACTION_EVENTS["core-033"][0]
+    assert playable(state, "p1", 0) == (bool(ranged(state, "p1")) and bool(core_set_events._engaged_enemies(state)))
+    assert read == ["p1"]
+    read.clear()
+    alone = msgspec.structs.replace(state, zones={**state.zones, "p1.engaged": []})
+    assert not core_set_events._engaged_enemies(alone)
+    assert playable(alone, "p1", 0) is False
+    assert read == []

@@ -227,7 +227,9 @@ action_event(
         ),
     ),
     "exhaust a Ranged character: 1 damage to each enemy engaged with a player",
-    playable=lambda s, seat, uid: bool(_ready_ranged(s, seat)) and bool(_engaged_enemies(s)),
+    # the engaged enemies first: every action window asks it while Rain of Arrows is in hand and
+    # paid for, mostly with no enemy engaged, where each ready character's card was read first
+    playable=lambda s, seat, uid: bool(_engaged_enemies(s)) and bool(_ready_ranged(s, seat)),
 )
 
 
@@ -270,6 +272,29 @@ def _strikes(s: LcgState, seat: Seat) -> list[tuple[Uid, Uid, int]]:
     return [(a, e, b) for a, e, b in out if ships.may_attack(s, a, e) and not ships.attack_banned(s, seat, e)]
 
 
+def _can_strike(s: LcgState, seat: Seat) -> bool:
+    """Whether Quick Strike has a choice now (``_strikes`` is not empty), read only as far as
+    the first: every action window asks it while Quick Strike is in hand and a Tactics
+    resource pays for it, mostly with no enemy to attack, where ``_strikes`` read every ready
+    character's keywords all the same."""
+    own = s.zone(f"{seat}.engaged")
+    others = [u for p in s.active_seats() if p != seat for u in s.zone(f"{p}.engaged")]
+    staged: list[Uid] | None = None
+    if not own and not others and not table.staging_enemies(s):
+        return False
+    for attacker in table.ready_characters(s, seat):
+        targets = list(own)
+        if others and table.has_keyword(s, attacker, "Ranged"):
+            targets += others
+        if text_of(s.cards[attacker].code).staging_attack_bonus is not None:
+            if staged is None:
+                staged = table.staging_enemies(s)
+            targets += staged
+        if any(ships.may_attack(s, attacker, e) and not ships.attack_banned(s, seat, e) for e in targets):
+            return True
+    return False
+
+
 def _ask_strike(rt: Runtime) -> Ask | None:
     s = st(rt)
     options = [
@@ -299,7 +324,7 @@ action_event(
         ),
     ),
     "exhaust a character: it attacks an enemy now",
-    playable=lambda s, seat, uid: bool(_strikes(s, seat)),
+    playable=lambda s, seat, uid: _can_strike(s, seat),
 )
 
 

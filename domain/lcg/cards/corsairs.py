@@ -946,7 +946,7 @@ def _overworked(s: LcgState, uid: Uid) -> bool:
     return s.limit_used(OVERWORKED_FLAG) and table.defn(s, uid).type == "ally"
 
 
-table.BLANKING.append(table.needs(_overworked, OVERWORKED))
+table.BLANKING.append(table.scoped(table.needs(_overworked, OVERWORKED), "ally"))
 
 # Overworked — "When Revealed: until the end of the round, each non-ship ally has a blank
 # text box (Traits still count). If a player controls 7 or more allies, Overworked gains

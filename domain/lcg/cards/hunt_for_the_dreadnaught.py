@@ -844,52 +844,18 @@ text(
 
 def _controls(s: LcgState, code: str, seat: Seat) -> list[Uid]:
     """The ship-objectives of ``code`` that ``seat`` controls, in uid order: read from the
-    game's cards of ``code`` (one) rather than from every character the seat controls. The
-    ships' hero auras (``_heroes_aura``) read the same cards the same way, inline."""
-    heroes = f"{seat}.heroes"
-    allies = f"{seat}.allies"
-    cards = s.cards
-    return [
-        u
-        for u in table.uids_of(s, code)
-        if (cards[u].zone == heroes or cards[u].zone == allies) and ships.is_ship_objective(s, u)
-    ]
+    game's cards of ``code`` (one) rather than from every character the seat controls
+    (``ships.controlled``, compiled). The ships' hero auras (``ships.heroes_aura``) read the
+    same cards the same way, inline."""
+    return ships.controlled(s, code, seat)
 
 
-def _heroes_aura(code: str, stat: str) -> Callable[[LcgState, Uid, str], int]:
-    """ "Each hero you control gets +1 [stat]" (Basic side), +2 (Upgraded side)."""
-
-    def aura(s: LcgState, uid: Uid, which: str) -> int:
-        # every stat of every hero a view or a rule reads asks it (a hero's four stats read
-        # ~9 us in all, compiled, most of it here): its ship is found among the game's cards of
-        # its code (``_controls``), and whose hero ``uid`` is, only once a ship of the code is
-        # under some player's control (most of the game, two of the three are not)
-        if which != stat:
-            return 0
-        cards = s.cards
-        seat: Seat | None = None
-        total = 0
-        for u in table.uids_of(s, code):
-            ship = cards[u]
-            zone = ship.zone
-            if not (zone.endswith(".heroes") or zone.endswith(".allies")):
-                continue
-            if seat is None:
-                if table.defn(s, uid).type != "hero":
-                    return 0
-                seat = table.holder(s, uid)
-                if seat is None:
-                    return 0
-            if (zone == seat + ".heroes" or zone == seat + ".allies") and ships.is_ship_objective(s, u):
-                total += 2 if ship.face == "B" else 1
-        return total
-
-    return aura
-
-
-table.AURAS.append(table.scoped(table.needs(_heroes_aura(EITHILIANT, "willpower"), EITHILIANT), "hero"))
-table.AURAS.append(table.scoped(table.needs(_heroes_aura(GOLDEN_WING, "hit_points"), GOLDEN_WING), "hero"))
-table.AURAS.append(table.scoped(table.needs(_heroes_aura(PRIDE, "defense"), PRIDE), "hero"))
+# "Each hero you control gets +1 [stat]" (Basic side), +2 (Upgraded side): built by the
+# compiled rules (``ships.heroes_aura``), since every stat of every hero a view or a rule reads
+# asks it
+table.AURAS.append(table.scoped(table.needs(ships.heroes_aura(EITHILIANT, "willpower"), EITHILIANT), "hero"))
+table.AURAS.append(table.scoped(table.needs(ships.heroes_aura(GOLDEN_WING, "hit_points"), GOLDEN_WING), "hero"))
+table.AURAS.append(table.scoped(table.needs(ships.heroes_aura(PRIDE, "defense"), PRIDE), "hero"))
 
 
 def _your_heroes(rt: Runtime) -> list[Uid]:
@@ -913,19 +879,11 @@ def _return_to_deck(rt: Runtime) -> Event | None:
     return ev.DeckShuffled(zone=zone, order=tuple(rt.shuffle([*st(rt).zone(zone), *back])))
 
 
-def _borrowed_traits(s: LcgState, uid: Uid) -> tuple[str, ...]:
-    """Eithiliant's Setup: the chosen hero has the printed traits of the other hero chosen
-    (recorded as a flag ``traits:<hero>:<other>`` that lasts the game)."""
-    if not s.limits:
-        return ()
-    prefix = f"traits:{uid}:"
-    return tuple(
-        t for x in s.limits if x.key.startswith(prefix) for t in table.defn(s, int(x.key[len(prefix) :])).traits
-    )
-
-
+# Eithiliant's Setup: the chosen hero has the printed traits of the other hero chosen (recorded
+# as a flag ``traits:<hero>:<other>`` that lasts the game), read by the compiled rules
+# (``ships.borrowed_traits``), since every hero's view asks it
 # its flag is set by Eithiliant's Setup alone, on a hero
-table.TRAIT_AURAS.append(table.scoped(table.needs(_borrowed_traits, EITHILIANT), "hero"))
+table.TRAIT_AURAS.append(table.scoped(table.needs(ships.borrowed_traits, EITHILIANT), "hero"))
 
 # Eithiliant — Basic: "Each hero you control gets +1 Willpower. Setup: choose a hero you
 # control; it gains the printed traits of another hero you control until the end of the
@@ -944,7 +902,7 @@ text(
             "Eithiliant: whose traits does it gain?",
             lambda rt: [h for h in _your_heroes(rt) if h != int(rt.env["gainer"])],
             "giver",
-            emit(lambda rt: LimitUsed(key=f"traits:{rt.env['gainer']}:{rt.env['giver']}", until="game")),
+            emit(lambda rt: LimitUsed(key=f"{ships.BORROWED}{rt.env['gainer']}:{rt.env['giver']}", until="game")),
         ),
     ),
     responses=(
@@ -1327,18 +1285,13 @@ text(
 
 
 def _first_played(seat: Seat) -> str:
-    return f"played-a-card:{seat}"
+    return f"{ships.PLAYED_FIRST}{seat}"
 
 
-def _ignores_match(s: LcgState, seat: Seat) -> bool:
-    """Twilight's Call: "the first card you play each round" (Basic side), "each card you
-    play" (Upgraded side) "does not need a resource match"."""
-    ships_here = _controls(s, TWILIGHTS_CALL, seat)
-    return any(s.cards[u].face == "B" for u in ships_here) or (
-        bool(ships_here) and not s.limit_used(_first_played(seat))
-    )
-
-
+# Twilight's Call: "the first card you play each round" (Basic side), "each card you play"
+# (Upgraded side) "does not need a resource match": read by the compiled rules
+# (``ships.ignores_match``), since every card a player may pay for asks it
+_ignores_match = ships.ignores_match(TWILIGHTS_CALL)
 paying.IGNORES_RESOURCE_MATCH.append(table.needs(_ignores_match, TWILIGHTS_CALL))
 
 

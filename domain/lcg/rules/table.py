@@ -53,8 +53,9 @@ something only when a card of one of these codes is in the game (:func:`needs`).
 
 
 SCOPES: Final[dict[Any, frozenset[str]]] = {}
-"""Hooks (an entry of :data:`AURAS`, :data:`TRAIT_AURAS` or :data:`KEPT_RESOURCES`) that give
-nothing (0, no trait) to a card whose type and code are none of these (:func:`scoped`)."""
+"""Hooks (an entry of :data:`AURAS`, :data:`TRAIT_AURAS`, :data:`KEPT_RESOURCES` or
+:data:`BLANKING`) that give nothing (0, no trait, no blank) to a card whose type and code are
+none of these (:func:`scoped`)."""
 
 
 def scoped(hook: H, *reach: str) -> H:
@@ -76,6 +77,18 @@ def touched(s: LcgState, hooks: list[H]) -> frozenset[str] | None:
             return None
         types = types | scope
     return types
+
+
+STAT_SCOPES: Final[dict[Any, str]] = {}
+"""Auras (entries of :data:`AURAS`) that give nothing (0) to any stat but this one
+(:func:`for_stat`)."""
+
+
+def for_stat(hook: H, which: str) -> H:
+    """Record that the aura ``hook`` gives nothing to any stat but ``which``: :func:`_stats`
+    asks it of that stat alone, and (with :func:`scoped`) of the cards in its scope alone."""
+    STAT_SCOPES[hook] = which
+    return hook
 
 
 def needs(hook: H, *codes: str) -> H:
@@ -105,6 +118,12 @@ class _Pool:
         self.givers: list[Uid] | None = None
         """The cards whose text gives their host resource icons (:func:`spheres`; None: not
         read yet)."""
+        self.auras: list[Any] | None = None
+        """The auras of :data:`AURAS` that can apply in this game (``in_game``) that
+        :attr:`asked` was read from."""
+        self.asked: dict[str, list[tuple[Any, frozenset[str] | None]]] = {}
+        """By stat: the auras of :attr:`auras` that may give it (:func:`for_stat`), each with
+        the card types and codes it may give it to (:func:`scoped`; None: any card)."""
 
 
 _POOL: Final = _Pool()
@@ -155,6 +174,21 @@ def in_game(s: LcgState, hooks: list[H]) -> list[H]:
     return kept
 
 
+def _auras_of(auras: list[Aura], which: str) -> list[tuple[Aura, frozenset[str] | None]]:
+    """Of ``auras`` (``in_game(s, AURAS)``, just read for the game asked about), those that
+    may change ``which`` (:func:`for_stat`), each with its scope (:func:`scoped`), in their
+    order: every stat a view or a rule reads asked every aura, most of whose answers were 0
+    (an aura of The Hunt for the Dreadnaught's ships gives one stat, to heroes alone)."""
+    pool = _POOL
+    if pool.auras is not auras:
+        pool.auras = auras
+        pool.asked = {}
+    found = pool.asked.get(which)
+    if found is None:
+        found = pool.asked[which] = [(a, SCOPES.get(a)) for a in auras if STAT_SCOPES.get(a, which) == which]
+    return found
+
+
 def cards_in(s: LcgState, key: str) -> list[Uid]:
     """``s.zone(key)``, for the compiled rules: the state's methods stay interpreted (it is a
     msgspec Struct), and a call from compiled code into one costs a Python frame, while this
@@ -176,7 +210,19 @@ def seats_in_turn(s: LcgState) -> list[Seat]:
 
 def resources_on(s: LcgState, uid: Uid) -> int:
     """The resources on a card as the table shows them: its tokens and what a text keeps."""
-    return s.cards[uid].resources + sum(kept(s, uid) for kept in KEPT_RESOURCES)
+    card = s.cards[uid]
+    if not KEPT_RESOURCES:
+        return card.resources
+    kept = 0
+    code = card.code
+    kind = CARDS[code].type
+    for hook in in_game(s, KEPT_RESOURCES):
+        scope = SCOPES.get(hook)
+        # a text outside the game, or not reaching this card, keeps nothing on it (a view
+        # asks it of every card it builds afresh: Isle of Fortune's, of ~550 a search rollout)
+        if scope is None or kind in scope or code in scope:
+            kept += hook(s, uid)
+    return card.resources + kept
 
 
 def defn(s: LcgState, uid: Uid) -> CardDef:
@@ -279,6 +325,7 @@ def _stats(
         if host is not None and host.stat is not None:
             hosts.append((a, host.stat))
     auras = in_game(s, AURAS)
+    kind = CARDS[code].type if auras else ""
     values: list[int] = []
     for which in whiches:
         value = _printed(card, code, which)
@@ -299,11 +346,14 @@ def _stats(
             value += extra
             if parts is not None and extra:
                 parts.append((name(s, a), extra))
-        for aura in auras:
-            extra = aura(s, uid, which)
-            value += extra
-            if parts is not None and extra:
-                parts.append(("an effect in play", extra))
+        if auras:
+            for aura, scope in _auras_of(auras, which):
+                if scope is not None and kind not in scope and code not in scope:
+                    continue
+                extra = aura(s, uid, which)
+                value += extra
+                if parts is not None and extra:
+                    parts.append(("an effect in play", extra))
         values.append(value if value > 0 else 0)
     return values
 
@@ -342,9 +392,17 @@ def traits_on(
 ) -> tuple[str, ...]:
     """:func:`traits`, for a caller that has the card's attachments ``on`` (:func:`stats_on`);
     ``auras``: ``in_game(s, TRAIT_AURAS)``, for a caller that has read them (a view: the
-    others give nothing in this game, and each asked is an interpreted call)."""
-    printed = CARDS[s.cards[uid].code].traits
-    given = [t for aura in (TRAIT_AURAS if auras is None else auras) for t in aura(s, uid)]
+    others give nothing in this game, and each asked is an interpreted call). An aura is asked
+    only in a game where it can apply (``in_game``) and of a card in its scope (:func:`scoped`):
+    the others give nothing."""
+    code = s.cards[uid].code
+    d = CARDS[code]
+    printed = d.traits
+    given: list[str] = []
+    for aura in in_game(s, TRAIT_AURAS) if auras is None else auras:
+        scope = SCOPES.get(aura)
+        if scope is None or d.type in scope or code in scope:
+            given += aura(s, uid)
     if not on and not given:
         return printed
     gained = [t for a in on for t in _host(s, a).traits] + given
@@ -498,9 +556,16 @@ def _eliminated_zone(s: LcgState, zone: str) -> bool:
     return player is not None and player.eliminated
 
 
+_HELD: Final = ("heroes", "allies", "engaged")
+"""The zones of a seat whose cards it controls or is engaged with (``LcgState.controller``)."""
+
+
 def holder(s: LcgState, uid: Uid) -> Seat | None:
-    """The seat that controls a character, or is engaged with an enemy."""
-    return s.controller(uid)
+    """The seat that controls a character, or is engaged with an enemy: ``s.controller(uid)``
+    read here, compiled (the state's method is interpreted, and a view asks it of every
+    hero's stats in a game with the ships' auras)."""
+    seat, _, rest = s.cards[uid].zone.partition(".")
+    return seat if seat in s.players and rest in _HELD else None
 
 
 # -- the encounter side ------------------------------------------------------------------
@@ -559,7 +624,17 @@ BLANKING: Final[list[Callable[[LcgState, Uid], bool]]] = []
 
 def blank(s: LcgState, uid: Uid) -> bool:
     """Whether the card's text box is blank now (its traits still count)."""
-    return bool(BLANKING) and bool(s.limits) and any(b(s, uid) for b in BLANKING)
+    if not BLANKING or not s.limits:
+        return False
+    code = s.cards[uid].code
+    kind = CARDS[code].type
+    for hook in BLANKING:
+        scope = SCOPES.get(hook)
+        # a text blanking cards of other types is not asked (Overworked's blanks allies: the
+        # rules and the views asked it of every card with a passive stat or a trigger)
+        if (scope is None or kind in scope or code in scope) and hook(s, uid):
+            return True
+    return False
 
 
 QUEST_WITHOUT_EXHAUSTING: list[Callable[[LcgState, Uid], bool]] = []

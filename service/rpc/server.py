@@ -54,7 +54,7 @@ from service.catalog import catalog
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied, Unauthenticated
 from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, drop_dead_connections, fault_of, writable
-from service.games import GameRequest, PlayerSetup
+from service.games import GameRequest, PlayerSetup, warm
 from service.lobby import Lobby
 from service.records import ROOM_TOPICS
 from service.room import SWEEP_SECONDS, SeatPlan
@@ -791,6 +791,7 @@ class Server:
     async def start(self) -> int:
         options = self.options
         loop = asyncio.get_running_loop()
+        warm()  # the caches of a first game, filled once before any call (not once per worker thread)
         self.app = app = Westmarch(dict(options.env))
         sqlite_synchronous(app, options.sqlite_synchronous)
         self._hub = hub = Hub(loop)

@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from uuid import UUID
 
+import pytest
+
+from bots import random_choice
 from domain.engine import engine
 from domain.lcg.decks.ready_made import ready_made
 from service.app import store_env
+from service.rpc.convert import decision_from_pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tests.rpc_support import create, stub_for, threaded_server
 
 
@@ -25,3 +33,51 @@ def test_the_server_fills_the_first_games_caches_before_its_first_call(tmp_path:
             for seed in range(1, 4):
                 create(stub, seed=seed)
         assert (ready_made.cache_info().misses, engine.cache_info().misses) == misses
+
+
+def _answer(stub: pb_grpc.GameServiceStub, token: str, n: int) -> None:
+    view = stub.GetView(pb.GetViewRequest(token=token)).view
+    choice = list(random_choice(decision_from_pb(view.decision), random.Random(n)))
+    stub.SubmitDecision(
+        pb.SubmitDecisionRequest(
+            token=token,
+            expected_version=view.version,
+            decision_id=view.decision.id,
+            choice=choice,
+            command_id=f"c{n}",
+        )
+    )
+
+
+def test_a_command_wakes_the_event_loop_only_for_a_game_someone_watches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A saved command hands the loop a wake of its game's watchers only while the game has
+    some: with none, nothing (the answer is sent all the same); a watcher is woken as before."""
+    with threaded_server(store_env(db=str(tmp_path / "games.db"))) as server:
+        hub = server.servicer.hub
+        woken: list[UUID] = []
+        wake = hub.wake
+
+        def counted(game_id: UUID, version: int | None = None) -> None:
+            woken.append(game_id)
+            wake(game_id, version)
+
+        monkeypatch.setattr(hub, "wake", counted)
+        channel, stub = stub_for(server.address)
+        with channel:
+            access = create(stub, seed=5)
+            token = access.seats[0].token
+            for n in range(3):
+                _answer(stub, token, n)
+            # a wake handed over is run before the answer it came with is sent
+            assert woken == []
+            stream = stub.Watch(pb.WatchRequest(token=token, from_version=0))
+            first = next(stream)
+            for n in range(3, 6):
+                _answer(stub, token, n)
+                update = next(stream)
+                assert update.view.version > first.view.version
+                first = update
+            stream.cancel()
+        assert woken and set(woken) == {UUID(access.game_id)}

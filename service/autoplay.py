@@ -121,6 +121,31 @@ class Autoplay:
             self._queued.add(game_id)
         self._executor.submit(self._turn, game_id)
 
+    def committed(self, game_id: UUID, version: int = 0) -> None:
+        """This process saved a command on the game (the service's ``on_commit``): as
+        :meth:`notify`, but no turn is handed to the autoplay threads when the game's room,
+        read here after the save, leaves the server nothing to play (no room, no bot seat
+        nor seat on auto-pass, or play moved elsewhere), which is what the turn would have
+        found: most commands are people's, on games without bots. A room changed after
+        this read is acted on by whoever changed it (its process looks at the game then,
+        and sees this save), as it would be after the turn's own read."""
+        with self._lock:
+            if self._closed:
+                return
+            busy = game_id in self._queued
+        if not busy and self._nothing_to_play(game_id):
+            return
+        self.notify(game_id, version)
+
+    def _nothing_to_play(self, game_id: UUID) -> bool:
+        """Whether the game's room leaves the server nothing to play (see :meth:`committed`);
+        False if it cannot be read (the turn reads it again, and logs what went wrong)."""
+        try:
+            room = self.service.rooms.room(game_id)
+        except Exception:
+            return False
+        return room is None or room.moved is not None or not (room.bots or room.auto_pass)
+
     def sweep(self) -> None:
         """Start sweeping, on a thread of its own: at once every game with a room (a game
         left waiting for a bot when a server stopped goes on, and a restarted process of

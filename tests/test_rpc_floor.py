@@ -81,3 +81,26 @@ def test_a_command_wakes_the_event_loop_only_for_a_game_someone_watches(
                 first = update
             stream.cancel()
         assert woken and set(woken) == {UUID(access.game_id)}
+
+
+def test_a_command_on_a_game_without_bots_hands_the_autoplay_threads_no_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room of a game is read after each command saved on it, on the thread that saved
+    it: a game the server has nothing to play on takes no turn of the autoplay threads."""
+    with threaded_server(store_env(db=str(tmp_path / "games.db"))) as server:
+        autoplay = server.autoplay
+        turns: list[UUID] = []
+        turn = autoplay._turn
+
+        def counted(game_id: UUID) -> None:
+            turns.append(game_id)
+            turn(game_id)
+
+        monkeypatch.setattr(autoplay, "_turn", counted)
+        channel, stub = stub_for(server.address)
+        with channel:
+            access = create(stub, seed=5)
+            for n in range(3):
+                _answer(stub, access.seats[0].token, n)
+        assert turns == []

@@ -818,7 +818,7 @@ class Server:
         from service.rpc.room import ROOM_SERVICE_NAME, RoomServicer
 
         self.autoplay = autoplay = Autoplay(service, every=options.bot_sweep)
-        service.on_commit = _both(hub.wake_from_thread, autoplay.notify)
+        service.on_commit = _both(hub.wake_from_thread, autoplay.committed)
         service.rooms.on_change.append(lambda record: hub.wake_from_thread(record, 0))
         rooms = RoomServicer(Lobby(service, autoplay.notify), servicer, autoplay.notify)
         epics = epic_servicer(service, servicer)

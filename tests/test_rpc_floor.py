@@ -12,7 +12,11 @@ import pytest
 from bots import random_choice
 from domain.engine import engine
 from domain.lcg.decks.ready_made import ready_made
-from service.app import store_env
+from service.app import Westmarch, store_env
+from service.autoplay import Autoplay
+from service.commands import GameService
+from service.games import GameRequest, PlayerSetup
+from service.room import SeatPlan
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
@@ -104,3 +108,38 @@ def test_a_command_on_a_game_without_bots_hands_the_autoplay_threads_no_turn(
             for n in range(3):
                 _answer(stub, access.seats[0].token, n)
         assert turns == []
+
+
+def test_a_sweep_reads_the_notification_log_without_making_a_notification_of_each_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A periodic sweep reads the rows saved since the sweep before last (on a busy server,
+    each command's events): on SQLite it takes only what it needs of them (a room's opening
+    in full, of a game's event its id and version), not a notification with its state each.
+    A room opened since is watched all the same."""
+    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
+    service = GameService(app)
+    player = Autoplay(service, every=0)
+    rng = random.Random(1)
+    try:
+        player.first_sweep()
+        game_id = service.create(GameRequest("lcg"), seed=1).game_id
+        for n in range(5):
+            decision = service.state(game_id).pending
+            service.submit_as(game_id, decision.seat, 0, decision.id, random_choice(decision, rng), f"c{n}")
+        seated = GameRequest("lcg", players=(PlayerSetup(),), seating=(SeatPlan("p1", name="Ann"),))
+        roomed = service.create(seated, seed=3).game_id
+        made: list[int] = []
+        select = app.recorder.select_notifications
+
+        def counted(*args: object, **kwargs: object) -> object:
+            made.append(1)
+            return select(*args, **kwargs)
+
+        monkeypatch.setattr(app.recorder, "select_notifications", counted)
+        player.tick()
+        assert made == []
+        assert player.watched == 1 and roomed in player._watched
+    finally:
+        player.close()
+        app.close()

@@ -53,7 +53,7 @@ from service.app import DamagedGame, UnknownGame
 from service.commands import GameService
 from service.records import ROOM_TOPIC, TOPICS, AutoPassSet, PlayMoved, RoomOpened, room_id
 from service.room import SWEEP_SECONDS
-from service.store import CREATED_TOPIC, EVENT_TOPIC, EventMapper, select_firsts
+from service.store import CREATED_TOPIC, EVENT_TOPIC, EventMapper, select_firsts, select_moves
 
 log = logging.getLogger("westmarch.autoplay")
 STEPS = 25
@@ -120,6 +120,31 @@ class Autoplay:
                 return
             self._queued.add(game_id)
         self._executor.submit(self._turn, game_id)
+
+    def committed(self, game_id: UUID, version: int = 0) -> None:
+        """This process saved a command on the game (the service's ``on_commit``): as
+        :meth:`notify`, but no turn is handed to the autoplay threads when the game's room,
+        read here after the save, leaves the server nothing to play (no room, no bot seat
+        nor seat on auto-pass, or play moved elsewhere), which is what the turn would have
+        found: most commands are people's, on games without bots. A room changed after
+        this read is acted on by whoever changed it (its process looks at the game then,
+        and sees this save), as it would be after the turn's own read."""
+        with self._lock:
+            if self._closed:
+                return
+            busy = game_id in self._queued
+        if not busy and self._nothing_to_play(game_id):
+            return
+        self.notify(game_id, version)
+
+    def _nothing_to_play(self, game_id: UUID) -> bool:
+        """Whether the game's room leaves the server nothing to play (see :meth:`committed`);
+        False if it cannot be read (the turn reads it again, and logs what went wrong)."""
+        try:
+            room = self.service.rooms.room(game_id)
+        except Exception:
+            return False
+        return room is None or room.moved is not None or not (room.bots or room.auto_pass)
 
     def sweep(self) -> None:
         """Start sweeping, on a thread of its own: at once every game with a room (a game
@@ -290,11 +315,10 @@ class Autoplay:
         start = self._marks[0]  # two ticks back: PostgreSQL may commit a lower id after a higher one was read
         moved: set[UUID] = set()
         while True:
-            page = recorder.select_notifications(start + 1, 500, topics=self._topics)
-            for note in page:
-                found = _as_uuid(note.originator_id)
-                if note.topic == ROOM_TOPIC:
-                    game_id = msgspec.json.decode(mapper.open_state(note.state), type=_Opened).game_id
+            page = select_moves(recorder, start, 500, self._topics, ROOM_TOPIC)
+            for _, found, version, _, state in page:
+                if state is not None:  # a room opened
+                    game_id = msgspec.json.decode(mapper.open_state(state), type=_Opened).game_id
                     if game_id not in self._watched:
                         self._watch(game_id)
                         moved.add(game_id)
@@ -303,14 +327,14 @@ class Autoplay:
                 watched = self._watched.get(game_id)
                 if watched is None:
                     continue
-                if found == game_id and note.originator_version > watched.version:
-                    watched.version = note.originator_version
+                if found == game_id and version > watched.version:
+                    watched.version = version
                     moved.add(game_id)
-                elif found != game_id and note.originator_version > watched.room_version:
-                    watched.room_version = note.originator_version
+                elif found != game_id and version > watched.room_version:
+                    watched.room_version = version
                     moved.add(game_id)
             if page:
-                start = page[-1].id
+                start = page[-1][0]
             if len(page) < 500:
                 break
         self._marks = [self._marks[1], max(start, self._marks[1])]
@@ -392,10 +416,6 @@ class _Watched:
     taken_up: int = 0
     """The version at which this process last took the game up (a damaged game, which
     :meth:`Autoplay._play` leaves, is tried again each sweep but logged once)."""
-
-
-def _as_uuid(value: Any) -> UUID:
-    return value if isinstance(value, UUID) else UUID(str(value))
 
 
 class _Opened(msgspec.Struct):

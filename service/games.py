@@ -47,6 +47,17 @@ def created_event(request: GameRequest, seed: int) -> Event:
     raise SetupError(say("unknown game %(game)s; known: lcg, wotr", game=repr(request.game)))
 
 
+def warm() -> None:
+    """Make the creation event of each game kind's default request once (thrown away): it
+    fills the caches every first game fills (the ready-made decks read and parsed, the
+    engine's version read from the installed package's metadata). A server does this before
+    it takes calls; otherwise the first calls of each of its worker threads, all missing
+    those caches at once, would each fill them again (some 30 ms apiece: a 12-thread server
+    under 50 clients parsed the decks 11 times)."""
+    for game in ("lcg", "wotr"):
+        created_event(GameRequest(game=game), 1)
+
+
 def _wotr(request: GameRequest, seed: int) -> Event:
     """War of the Ring: the scenario fixes the seats and decks; options are rule readings.
 

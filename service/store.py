@@ -745,6 +745,31 @@ def select_firsts(recorder: Any, after: int, limit: int, topics: Sequence[str]) 
     return [(n.id, _as_uuid(n.originator_id), n.topic, n.state) for n in notes]
 
 
+def select_moves(
+    recorder: Any, after: int, limit: int, topics: Sequence[str], with_state: str
+) -> list[tuple[int, UUID, int, str, bytes | None]]:
+    """Up to ``limit`` rows of the given topics after position ``after`` in the store's order
+    of saving, as the notification log gives them: (position, aggregate id, version, topic,
+    state), with the state only of the rows of topic ``with_state`` (None for the others).
+    What a sweep reads of the log: on SQLite neither the states it does not decode (every
+    game event's, most of the rows) nor a notification object per row are made."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        marks = ",".join("?" * len(topics))
+        sql = (
+            f"SELECT rowid, originator_id, originator_version, topic, CASE WHEN topic = ? THEN state END "
+            f"FROM {recorder.events_table_name} WHERE rowid > ? AND topic IN ({marks}) ORDER BY rowid LIMIT ?"
+        )
+        rows = _sqlite_read(recorder, sql, [with_state, after, *topics, limit])
+        return [(r[0], UUID(r[1]), r[2], r[3], None if r[4] is None else _as_bytes(r[4])) for r in rows]
+    notes = recorder.select_notifications(after + 1, limit, topics=topics)
+    return [
+        (n.id, _as_uuid(n.originator_id), n.originator_version, n.topic, n.state if n.topic == with_state else None)
+        for n in notes
+    ]
+
+
 def _as_uuid(value: Any) -> UUID:
     return value if isinstance(value, UUID) else UUID(str(value))
 

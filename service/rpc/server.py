@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Container, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
@@ -54,7 +54,7 @@ from service.catalog import catalog
 from service.commands import Cursor, GameService, StaleDecision, parse_game_id
 from service.errors import AlreadyExists, BadRequest, OutOfRange, PermissionDenied, Unauthenticated
 from service.faults import FULL, READ_ONLY, UNAVAILABLE, StorageFault, drop_dead_connections, fault_of, writable
-from service.games import GameRequest, PlayerSetup
+from service.games import GameRequest, PlayerSetup, warm
 from service.lobby import Lobby
 from service.records import ROOM_TOPICS
 from service.room import SWEEP_SECONDS, SeatPlan
@@ -189,6 +189,8 @@ class Hub:
         self.closing = asyncio.Event()
         self.on_wake: Callable[[UUID, int | None], None] | None = None
         """Told of every change first (the live games mark their buffer stale)."""
+        self.followed: Container[UUID] = ()
+        """The games whose changes :attr:`on_wake` cares for (those the live games buffer)."""
 
     def event(self, game_id: UUID) -> asyncio.Event:
         found = self.events.get(game_id)
@@ -205,6 +207,13 @@ class Hub:
             found.set()
 
     def wake_from_thread(self, game_id: UUID, version: int) -> None:
+        """:meth:`wake`, on the loop, from a thread that saved a change of the game; not
+        handed to the loop while no one waits on the game nor follows it (the wake would
+        do nothing there). Anyone who starts to after this look reads the store after the
+        change: a waiter reads after it takes its :meth:`event`, and the live games' buffer
+        of a game starts stale. Both are looked at here after the change was saved."""
+        if game_id not in self.events and game_id not in self.followed:
+            return
         with contextlib.suppress(RuntimeError):  # the loop is closed: the server is stopping
             self.loop.call_soon_threadsafe(self.wake, game_id, version)
 
@@ -243,7 +252,7 @@ class Servicer:
         self.executor = executor
         self.hub = hub
         self.live = LiveGames(self._run, service.fetch, WATCH_FALLBACK_SECONDS)
-        hub.on_wake = self.live.wake
+        hub.on_wake, hub.followed = self.live.wake, self.live.games
         self.gate = Gate(limits or Limits())
         self.on_fault = on_fault
         """Told of every storage fault (the server turns health NOT_SERVING while read-only)."""
@@ -791,6 +800,7 @@ class Server:
     async def start(self) -> int:
         options = self.options
         loop = asyncio.get_running_loop()
+        warm()  # the caches of a first game, filled once before any call (not once per worker thread)
         self.app = app = Westmarch(dict(options.env))
         sqlite_synchronous(app, options.sqlite_synchronous)
         self._hub = hub = Hub(loop)
@@ -808,7 +818,7 @@ class Server:
         from service.rpc.room import ROOM_SERVICE_NAME, RoomServicer
 
         self.autoplay = autoplay = Autoplay(service, every=options.bot_sweep)
-        service.on_commit = _both(hub.wake_from_thread, autoplay.notify)
+        service.on_commit = _both(hub.wake_from_thread, autoplay.committed)
         service.rooms.on_change.append(lambda record: hub.wake_from_thread(record, 0))
         rooms = RoomServicer(Lobby(service, autoplay.notify), servicer, autoplay.notify)
         epics = epic_servicer(service, servicer)

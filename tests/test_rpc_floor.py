@@ -1,0 +1,145 @@
+"""What the gRPC server does per call beyond the game service's own work (the floor of
+``tools/bench_load.py``): counted, so that work cut from it stays cut."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from bots import random_choice
+from domain.engine import engine
+from domain.lcg.decks.ready_made import ready_made
+from service.app import Westmarch, store_env
+from service.autoplay import Autoplay
+from service.commands import GameService
+from service.games import GameRequest, PlayerSetup
+from service.room import SeatPlan
+from service.rpc.convert import decision_from_pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
+from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
+from tests.rpc_support import create, stub_for, threaded_server
+
+
+def test_the_server_fills_the_first_games_caches_before_its_first_call(tmp_path: Path) -> None:
+    """The ready-made decks are parsed and the engine's version read once, at start: not by
+    the first CreateGame of each worker thread, all missing those caches at once."""
+    ready_made.cache_clear()
+    engine.cache_clear()
+    with threaded_server(store_env(db=str(tmp_path / "games.db"))) as server:
+        assert ready_made.cache_info().currsize == 1
+        assert engine.cache_info().currsize == 1
+        misses = ready_made.cache_info().misses, engine.cache_info().misses
+        channel, stub = stub_for(server.address)
+        with channel:
+            for seed in range(1, 4):
+                create(stub, seed=seed)
+        assert (ready_made.cache_info().misses, engine.cache_info().misses) == misses
+
+
+def _answer(stub: pb_grpc.GameServiceStub, token: str, n: int) -> None:
+    view = stub.GetView(pb.GetViewRequest(token=token)).view
+    choice = list(random_choice(decision_from_pb(view.decision), random.Random(n)))
+    stub.SubmitDecision(
+        pb.SubmitDecisionRequest(
+            token=token,
+            expected_version=view.version,
+            decision_id=view.decision.id,
+            choice=choice,
+            command_id=f"c{n}",
+        )
+    )
+
+
+def test_a_command_wakes_the_event_loop_only_for_a_game_someone_watches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A saved command hands the loop a wake of its game's watchers only while the game has
+    some: with none, nothing (the answer is sent all the same); a watcher is woken as before."""
+    with threaded_server(store_env(db=str(tmp_path / "games.db"))) as server:
+        hub = server.servicer.hub
+        woken: list[UUID] = []
+        wake = hub.wake
+
+        def counted(game_id: UUID, version: int | None = None) -> None:
+            woken.append(game_id)
+            wake(game_id, version)
+
+        monkeypatch.setattr(hub, "wake", counted)
+        channel, stub = stub_for(server.address)
+        with channel:
+            access = create(stub, seed=5)
+            token = access.seats[0].token
+            for n in range(3):
+                _answer(stub, token, n)
+            # a wake handed over is run before the answer it came with is sent
+            assert woken == []
+            stream = stub.Watch(pb.WatchRequest(token=token, from_version=0))
+            first = next(stream)
+            for n in range(3, 6):
+                _answer(stub, token, n)
+                update = next(stream)
+                assert update.view.version > first.view.version
+                first = update
+            stream.cancel()
+        assert woken and set(woken) == {UUID(access.game_id)}
+
+
+def test_a_command_on_a_game_without_bots_hands_the_autoplay_threads_no_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room of a game is read after each command saved on it, on the thread that saved
+    it: a game the server has nothing to play on takes no turn of the autoplay threads."""
+    with threaded_server(store_env(db=str(tmp_path / "games.db"))) as server:
+        autoplay = server.autoplay
+        turns: list[UUID] = []
+        turn = autoplay._turn
+
+        def counted(game_id: UUID) -> None:
+            turns.append(game_id)
+            turn(game_id)
+
+        monkeypatch.setattr(autoplay, "_turn", counted)
+        channel, stub = stub_for(server.address)
+        with channel:
+            access = create(stub, seed=5)
+            for n in range(3):
+                _answer(stub, access.seats[0].token, n)
+        assert turns == []
+
+
+def test_a_sweep_reads_the_notification_log_without_making_a_notification_of_each_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A periodic sweep reads the rows saved since the sweep before last (on a busy server,
+    each command's events): on SQLite it takes only what it needs of them (a room's opening
+    in full, of a game's event its id and version), not a notification with its state each.
+    A room opened since is watched all the same."""
+    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
+    service = GameService(app)
+    player = Autoplay(service, every=0)
+    rng = random.Random(1)
+    try:
+        player.first_sweep()
+        game_id = service.create(GameRequest("lcg"), seed=1).game_id
+        for n in range(5):
+            decision = service.state(game_id).pending
+            service.submit_as(game_id, decision.seat, 0, decision.id, random_choice(decision, rng), f"c{n}")
+        seated = GameRequest("lcg", players=(PlayerSetup(),), seating=(SeatPlan("p1", name="Ann"),))
+        roomed = service.create(seated, seed=3).game_id
+        made: list[int] = []
+        select = app.recorder.select_notifications
+
+        def counted(*args: object, **kwargs: object) -> object:
+            made.append(1)
+            return select(*args, **kwargs)
+
+        monkeypatch.setattr(app.recorder, "select_notifications", counted)
+        player.tick()
+        assert made == []
+        assert player.watched == 1 and roomed in player._watched
+    finally:
+        player.close()
+        app.close()

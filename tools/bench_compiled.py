@@ -70,25 +70,12 @@ def floor(size: int) -> tuple[float, Phrase]:
 
 
 def sqlite_fold(size: int) -> tuple[float, Phrase]:
-    """Games saved to SQLite, each then loaded (read, decoded, folded): events per CPU second."""
-    from service.app import Westmarch, store_env
-    from tools.bench import random_game
+    """Games saved to SQLite, each then loaded (read, decoded, folded): events per CPU second
+    (tools/anchor_measures.py's ``fold``, the same measure an older tree runs)."""
+    from tools.anchor_measures import fold
 
-    with tempfile.TemporaryDirectory() as tmp:
-        app = Westmarch({**store_env(db=str(Path(tmp) / "fold.db")), "IS_SNAPSHOTTING_ENABLED": "n"})
-        played = [random_game(seed, 2) for seed in range(1, size + 1)]
-        total = sum(g.version for g in played)
-        for game in played:
-            app.save(game)
-        ids = [g.id for g in played]
-        best = float("inf")
-        for _ in range(3):
-            started = time.process_time()
-            for game_id in ids:
-                app.state_at(game_id)
-            best = min(best, time.process_time() - started)
-        app.close()
-    return total / best, phrase("%(games)s games, %(events)s events", games=size, events=format(total, ","))
+    value, _, values = fold(size)
+    return value, phrase("%(games)s games, %(events)s events", **values)
 
 
 def unchained_rollout(history: list[Any], k: int) -> int:

@@ -31,42 +31,30 @@ from tools.phrase import Phrase, phrase, told
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _lcg_game(seed: int) -> int:
-    from tools.bench import random_game
-
-    return random_game(seed, 2).version
-
-
-def _wotr_game(seed: int) -> int:
-    from tools.bench_wotr import random_game
-
-    return random_game("trilogy", seed)[0]
-
-
 def lcg_simulation(size: int) -> tuple[float, Phrase]:
-    """Random-bot games of Passage through Mirkwood, two players: events per CPU second."""
-    started = time.process_time()
-    events = sum(_lcg_game(seed) for seed in range(1, size + 1))
-    return events / (time.process_time() - started), phrase(
-        "%(games)s games, %(events)s events", games=size, events=format(events, ",")
-    )
+    """Random-bot games of Passage through Mirkwood, two players: events per CPU second
+    (tools/anchor_measures.py's ``lcg``, the same measure an older tree runs)."""
+    from tools.anchor_measures import lcg
+
+    value, _, values = lcg(size)
+    return value, phrase("%(games)s games, %(events)s events", **values)
 
 
 def wotr_simulation(size: int) -> tuple[float, Phrase]:
-    """Random-bot games of War of the Ring, Trilogy: events per CPU second."""
-    started = time.process_time()
-    events = sum(_wotr_game(seed) for seed in range(1, size + 1))
-    return events / (time.process_time() - started), phrase(
-        "%(games)s games, %(events)s events", games=size, events=format(events, ",")
-    )
+    """Random-bot games of War of the Ring, Trilogy: events per CPU second (tools/anchor_measures.py's ``wotr``)."""
+    from tools.anchor_measures import wotr
+
+    value, _, values = wotr(size)
+    return value, phrase("%(games)s games, %(events)s events", **values)
 
 
 def floor(size: int) -> tuple[float, Phrase]:
-    """CPU milliseconds per command of the game service alone (tools/bench_load.py)."""
-    from tools.bench_load import in_process_cpu
+    """CPU milliseconds per command of the game service alone (tools/bench_load.py; through
+    tools/anchor_measures.py's ``floor``)."""
+    from tools.anchor_measures import floor as measure
 
-    ms, commands = in_process_cpu(size / 10)
-    return ms, phrase("%(commands)s commands", commands=format(commands, ","))
+    value, _, values = measure(size)
+    return value, phrase("%(commands)s commands", **values)
 
 
 def sqlite_fold(size: int) -> tuple[float, Phrase]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -12,11 +13,13 @@ import pytest
 from bots import random_choice
 from domain.engine import engine
 from domain.lcg.decks.ready_made import ready_made
+from projections.prompts import translate
 from service.app import Westmarch, store_env
 from service.autoplay import Autoplay
-from service.commands import GameService
+from service.commands import GameService, SubmitResult
 from service.games import GameRequest, PlayerSetup
 from service.room import SeatPlan
+from service.rpc import convert
 from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
@@ -143,3 +146,88 @@ def test_a_sweep_reads_the_notification_log_without_making_a_notification_of_eac
     finally:
         player.close()
         app.close()
+
+
+def _plain_submit_pb(r: SubmitResult) -> pb.SubmitDecisionResponse:
+    """A submission's response built the plain way: each event and the decision (with each
+    option) made as a message of its own and copied into the response."""
+    out = pb.SubmitDecisionResponse(
+        version=r.version,
+        events=[convert.event_pb(p) for p in r.events],
+        replayed=r.replayed,
+        waiting_for=r.waiting_for,
+        over=r.over,
+    )
+    if r.decision is not None:
+        d = r.decision
+        decision = pb.Decision(
+            id=d.id,
+            seat=d.seat,
+            kind=convert.KIND_TO_PB[d.kind],
+            prompt=translate(d.prompt),
+            rule=d.rule,
+            options=[pb.Option(id=o.id, label=translate(o.label), card=o.card) for o in d.options],
+            min=d.min,
+            max=d.max,
+        )
+        if d.about is not None:
+            decision.about = d.about
+        out.decision.CopyFrom(decision)
+    if r.view is not None:
+        out.view.CopyFrom(convert.view_pb(r.view))
+    return out
+
+
+class _Counting:
+    """The protobuf module as ``service/rpc/convert.py`` sees it, counting the Event, Decision
+    and Option messages made apart (not as a field of a message already made)."""
+
+    def __init__(self) -> None:
+        self.made: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        kind = getattr(pb, name)
+        if name not in ("Event", "Decision", "Option"):
+            return kind
+
+        def make(*args: Any, **kwargs: Any) -> Any:
+            self.made.append(name)
+            return kind(*args, **kwargs)
+
+        return make
+
+
+def test_a_submissions_response_is_written_in_place_and_is_the_plain_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The floor's response: its events and decision are written into the response's own
+    fields, no Event, Decision or Option message made apart and copied in; the response is
+    the one built the plain way, byte for byte, with and without the view."""
+    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
+    service = GameService(app)
+    results: list[SubmitResult] = []
+    for seed in (1, 2, 3):
+        rng = random.Random(seed)
+        access = service.create(GameRequest(game="lcg"), seed=seed)
+        seat = next(iter(access.seats))
+        version, decision = access.version, service.view_as(access.game_id, seat).decision
+        for n in range(60):
+            assert decision is not None
+            choice = list(random_choice(decision, rng))
+            result = service.submit_as(access.game_id, seat, version, decision.id, choice, f"c{n}", n % 7 == 0)
+            results.append(result)
+            if result.over:
+                break
+            version, decision = result.version, result.decision
+    app.close()
+    counting = _Counting()
+    for result in results:
+        with monkeypatch.context() as patch:
+            patch.setattr(convert, "pb", counting)
+            response = convert.submit_pb(result)
+        plain = _plain_submit_pb(result)
+        assert response == plain
+        assert response.SerializeToString(deterministic=True) == plain.SerializeToString(deterministic=True)
+    assert counting.made == []
+    assert any(r.decision is not None and r.decision.options for r in results)
+    assert any(r.view is not None for r in results) and sum(len(r.events) for r in results) > 100

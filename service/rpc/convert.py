@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from domain.kernel.decisions import Decision, Kind, Option
@@ -26,19 +28,27 @@ _encode = msgspec.json.Encoder().encode
 def decision_pb(d: Decision) -> pb.Decision:
     """The decision as the wire sends it, its prompt and labels in the language spoken (the
     option ids, which an answer names, are the same in every language)."""
-    out = pb.Decision(
-        id=d.id,
-        seat=d.seat,
-        kind=KIND_TO_PB[d.kind],
-        prompt=translate(d.prompt),
-        rule=d.rule,
-        options=[pb.Option(id=o.id, label=translate(o.label), card=o.card) for o in d.options],
-        min=d.min,
-        max=d.max,
-    )
+    out = pb.Decision()
+    _fill_decision(out, d)
+    return out
+
+
+def _fill_decision(out: pb.Decision, d: Decision) -> None:
+    """:func:`decision_pb` written into ``out`` (a response's own field, set present even if
+    every value is the default): no message built apart and copied in, nor one per option."""
+    out.SetInParent()
+    out.id = d.id
+    out.seat = d.seat
+    out.kind = KIND_TO_PB[d.kind]
+    out.prompt = translate(d.prompt)
+    out.rule = d.rule
+    add = out.options.add
+    for o in d.options:
+        add(id=o.id, label=translate(o.label), card=o.card)
+    out.min = d.min
+    out.max = d.max
     if d.about is not None:
         out.about = d.about
-    return out
 
 
 def decision_from_pb(d: pb.Decision) -> Decision:
@@ -57,16 +67,18 @@ def decision_from_pb(d: pb.Decision) -> Decision:
 
 
 def event_pb(p: Projected) -> pb.Event:
-    cause = p.cause
     out = pb.Event(seq=p.seq, type=p.type, body=_encode(p.body), text=p.text, hash=p.hash, run_text=p.run_text)
+    _fill_cause(out.cause, p.cause)
+    return out
+
+
+def _fill_cause(to: pb.Cause, cause: dict[str, Any]) -> None:
     # the cause filled in place (present even if empty), not built apart and copied in
-    to = out.cause
     to.rule = cause["rule"]
     for key in _CAUSE_CARDS:
         value = cause.get(key)
         if value is not None:
             setattr(to, key, value)
-    return out
 
 
 _CAUSE_CARDS = ("card", "by", "answer")
@@ -84,7 +96,7 @@ def view_pb(v: ViewResult) -> pb.View:
         over=v.over,
     )
     if v.decision is not None:
-        out.decision.CopyFrom(decision_pb(v.decision))
+        _fill_decision(out.decision, v.decision)
     if v.outcome is not None:
         outcome = v.outcome
         out.outcome.CopyFrom(pb.Outcome(result=outcome.result, reason=outcome.reason, winner=outcome.winner or ""))
@@ -92,15 +104,16 @@ def view_pb(v: ViewResult) -> pb.View:
 
 
 def submit_pb(r: SubmitResult) -> pb.SubmitDecisionResponse:
-    out = pb.SubmitDecisionResponse(
-        version=r.version,
-        events=[event_pb(p) for p in r.events],
-        replayed=r.replayed,
-        waiting_for=r.waiting_for,
-        over=r.over,
-    )
+    """The response to a submission. Its events and decision are written into the response's
+    own fields (``add``, :func:`_fill_decision`), not built apart and copied in: the same
+    message as :func:`event_pb` and :func:`decision_pb` give (tests/test_rpc_floor.py)."""
+    out = pb.SubmitDecisionResponse(version=r.version, replayed=r.replayed, waiting_for=r.waiting_for, over=r.over)
+    add = out.events.add
+    for p in r.events:
+        event = add(seq=p.seq, type=p.type, body=_encode(p.body), text=p.text, hash=p.hash, run_text=p.run_text)
+        _fill_cause(event.cause, p.cause)
     if r.decision is not None:
-        out.decision.CopyFrom(decision_pb(r.decision))
+        _fill_decision(out.decision, r.decision)
     if r.view is not None:
         out.view.CopyFrom(view_pb(r.view))
     return out

@@ -473,12 +473,12 @@ class Westmarch(Application[UUID]):
         events = game.collect_events()
         stored = mapper.game_events(events)
         states = [s.state for s in stored]
-        stored += [mapper.to_stored_event(e) for a in also for e in a.collect_events()]
+        stored += [mapper.to_row(e) for a in also for e in a.collect_events()]
         if events and self.length_guard:
             length = LogLength(
                 originator_id=length_id(game.id), originator_version=game.version, game_id=game.id, head=game.state.head
             )
-            stored.append(mapper.to_stored_event(length))
+            stored.append(mapper.to_row(length))
         guard = (game.id, before) if before and events else None
         try:
             self.group.save([Append(stored, guard)])

@@ -9,15 +9,18 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import StoredEvent
 
 from bots import random_choice
 from domain.engine import engine
 from domain.lcg.decks.ready_made import ready_made
 from projections.prompts import translate
+from service import store
 from service.app import Westmarch, store_env
 from service.autoplay import Autoplay
 from service.commands import GameService, SubmitResult
 from service.games import GameRequest, PlayerSetup
+from service.records import command_id, length_id
 from service.room import SeatPlan
 from service.rpc import convert
 from service.rpc.convert import decision_from_pb
@@ -231,3 +234,38 @@ def test_a_submissions_response_is_written_in_place_and_is_the_plain_one(
     assert counting.made == []
     assert any(r.decision is not None and r.decision.options for r in results)
     assert any(r.view is not None for r in results) and sum(len(r.events) for r in results) > 100
+
+
+def test_a_command_saves_its_rows_without_making_a_stored_event_of_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite a command's rows (its events, the command applied, the log's length) go to
+    the store as tuples, no library StoredEvent made of each; what is stored is what the
+    library's mapping of the same events and records stores."""
+    made: list[StoredEvent] = []
+
+    def counted(*args: Any, **kwargs: Any) -> StoredEvent:
+        made.append(StoredEvent(*args, **kwargs))
+        return made[-1]
+
+    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
+    service = GameService(app)
+    rng = random.Random(4)
+    access = service.create(GameRequest(game="lcg"), seed=4)
+    seat = next(iter(access.seats))
+    version, decision = access.version, service.view_as(access.game_id, seat).decision
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "StoredEvent", counted)
+        for n in range(20):
+            assert decision is not None
+            result = service.submit_as(
+                access.game_id, seat, version, decision.id, list(random_choice(decision, rng)), f"c{n}"
+            )
+            version, decision = result.version, result.decision
+    assert made == []
+    ids = [access.game_id, length_id(access.game_id), command_id(access.game_id, seat, "c3")]
+    rows = [row for i in ids for row in app.recorder.select_events(i)]
+    assert len(rows) > 20
+    for row in rows:
+        assert app.mapper.to_stored_event(app.mapper.to_domain_event(row)) == row
+    app.close()

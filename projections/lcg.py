@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.lcg import events as lcg_events
+from projections.feed import card_refs, redact_cards
 from projections.lcg_types import CardView, Hosts, PlayerView, TableView
 from projections.lcg_view import (
     REFEREE,
@@ -76,17 +77,21 @@ class LcgProjection(GameProjection):
         return set()
 
     def refs(self, body: dict[str, Any]) -> set[int]:
-        """Every card uid the game-specific fields of an event body mention."""
-        found = super().refs(body)
-        found.update(payment[0] for payment in body.get("payments", ()))
+        """Every card uid the game-specific fields of an event body mention (the feed asks
+        this of every event: the card fields read without a call through ``super()``)."""
+        found = card_refs(body, self.card_fields)
+        payments = body.get("payments")
+        if payments:
+            found.update(payment[0] for payment in payments)
         return found
 
     def redact(self, body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:
         """Remove from ``body`` what the viewer may not see; True if anything was removed."""
-        changed = super().redact(body, seeing)
-        if "payments" in body:
-            kept = [p for p in body["payments"] if seeing(p[0])]
-            if len(kept) != len(body["payments"]):
+        changed = redact_cards(body, self.card_fields, seeing)
+        payments = body.get("payments")
+        if payments:
+            kept = [p for p in payments if seeing(p[0])]
+            if len(kept) != len(payments):
                 body["payments"] = kept
                 changed = True
         return changed

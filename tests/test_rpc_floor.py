@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from eventsourcing.persistence import StoredEvent
 from bots import random_choice
 from domain.engine import engine
 from domain.lcg.decks.ready_made import ready_made
+from projections.lcg import PROJECTION
+from projections.projection import GameProjection
 from projections.prompts import translate
 from service import store
 from service.app import Westmarch, store_env
@@ -269,3 +272,49 @@ def test_a_command_saves_its_rows_without_making_a_stored_event_of_each(
     for row in rows:
         assert app.mapper.to_stored_event(app.mapper.to_domain_event(row)) == row
     app.close()
+
+
+def test_the_lcg_projection_reads_an_events_cards_without_a_call_through_its_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The feed asks the LCG projection for every event's cards and redactions: answered
+    without a call through ``GameProjection`` (none made over a game's commands), and the
+    same as the plain reading (the base's answer, then the payments), for events with and
+    without payments, cards seen and unseen."""
+    calls: list[str] = []
+    for name in ("refs", "redact"):
+        plain = getattr(GameProjection, name)
+        monkeypatch.setattr(GameProjection, name, lambda self, *a, _p=plain, _n=name: calls.append(_n) or _p(self, *a))
+    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
+    service = GameService(app)
+    bodies: list[dict[str, Any]] = []
+    for seed in (2, 5):
+        rng = random.Random(seed)
+        access = service.create(GameRequest(game="lcg"), seed=seed)
+        seat = next(iter(access.seats))
+        version, decision = access.version, service.view_as(access.game_id, seat).decision
+        for n in range(40):
+            assert decision is not None
+            result = service.submit_as(
+                access.game_id, seat, version, decision.id, list(random_choice(decision, rng)), f"c{n}"
+            )
+            bodies += [p.body for p in result.events]
+            if result.over:
+                break
+            version, decision = result.version, result.decision
+    app.close()
+    assert calls == [] and len(bodies) > 100
+    monkeypatch.undo()
+    assert any(b.get("payments") for b in bodies)
+    for body in bodies:
+        base = GameProjection.refs(PROJECTION, body)
+        assert PROJECTION.refs(body) == base | {p[0] for p in body.get("payments", ())}
+        for hidden in (base, set(list(base)[::2]), {p[0] for p in body.get("payments", ())}):
+            mine, plain = copy.deepcopy(body), copy.deepcopy(body)
+            seeing = lambda uid, _h=hidden: uid not in _h  # noqa: E731
+            changed = GameProjection.redact(PROJECTION, plain, seeing)
+            if "payments" in plain:
+                kept = [p for p in plain["payments"] if seeing(p[0])]
+                if len(kept) != len(plain["payments"]):
+                    plain["payments"], changed = kept, True
+            assert (PROJECTION.redact(mine, seeing), mine) == (changed, plain)

@@ -499,24 +499,21 @@ def look_since(
     length = length_id(game_id)
     if isinstance(recorder, SQLiteAggregateRecorder):
         generation = None
-        # the pool's connection taken and given back as the datastore's get_connection does,
-        # without its context manager (a generator and two calls per look)
-        pool = recorder.datastore.pool
-        connection = pool.get_connection(is_writer=False)
-        try:
-            raw: sqlite3.Connection = connection._sqlite_conn
+        with recorder.datastore.get_connection(commit=False) as connection:
             if watch is not None:
-                generation = watch.look(raw)
+                generation = watch.look(connection._sqlite_conn)
                 if upto and generation == since:
                     watch.quiet += 1
-                    found = raw.execute(_sqlite_look(table, quiet=True), [game_id.hex, upto, length.hex]).fetchall()
+                    cursor = connection.cursor()
+                    cursor.execute(_sqlite_look(table, quiet=True), [game_id.hex, upto, length.hex])
+                    found = cursor.fetchall()
                     head = found[0]
                     recorded = (int(head[4]), _as_bytes(head[5])) if head[4] is not None else None
                     rows = [(int(r[0]), _as_bytes(r[3])) for r in found[1:]]
                     return LogLook(upto, upto, b"", rows, recorded, generation, quiet=True)
-            found = raw.execute(_sqlite_look(table, quiet=False), [game_id.hex, upto, length.hex]).fetchall()
-        finally:
-            pool.put_connection(connection)
+            cursor = connection.cursor()
+            cursor.execute(_sqlite_look(table, quiet=False), [game_id.hex, upto, length.hex])
+            found = cursor.fetchall()
         head = found[0]
         prefix = hashlib.sha256(_as_bytes(head[3])).digest() if head[3] is not None else empty
         recorded = (int(head[4]), _as_bytes(head[5])) if head[4] is not None else None
@@ -848,11 +845,8 @@ def insert_stored(
         )
         rows: list[tuple[Any, ...]] = []
         # the pool's connection (and its writer lock), driven directly: the library's
-        # transaction adds three context managers and a cursor wrapper per command (and its
-        # get_connection one: the connection is taken and given back as it does)
-        pool = recorder.datastore.pool
-        connection = pool.get_connection(is_writer=True)
-        try:
+        # transaction adds three context managers and a cursor wrapper per command
+        with recorder.datastore.get_connection(commit=True) as connection:
             raw: sqlite3.Connection = connection._sqlite_conn
             raw.execute("BEGIN IMMEDIATE")
             mark = None
@@ -879,8 +873,6 @@ def insert_stored(
                 raise
             if watch is not None and mark is not None:
                 watch.after_commit(raw, mark)
-        finally:
-            pool.put_connection(connection)
         return refused
     if type(recorder).__module__ == "eventsourcing.postgres":
         plain, guarded = _pg_inserts(recorder.datastore.schema, recorder.events_table_name)

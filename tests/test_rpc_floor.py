@@ -318,37 +318,3 @@ def test_the_lcg_projection_reads_an_events_cards_without_a_call_through_its_bas
                 if len(kept) != len(plain["payments"]):
                     plain["payments"], changed = kept, True
             assert (PROJECTION.redact(mine, seeing), mine) == (changed, plain)
-
-
-def test_a_command_takes_its_pooled_connections_without_the_datastores_context_manager(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A command on a game held in memory takes the pool's connections (one to read, the
-    writer's to save) straight from the pool, as the datastore's ``get_connection`` does,
-    without that context manager; each is given back, the writer's too."""
-    app = Westmarch(store_env(db=str(tmp_path / "games.db")))
-    service = GameService(app)
-    datastore: Any = app.recorder.datastore
-    pool = datastore.pool
-    managed: list[bool] = []
-    taken: list[bool | None] = []
-    get_connection, pool_get = datastore.get_connection, pool.get_connection
-    monkeypatch.setattr(
-        datastore, "get_connection", lambda *, commit: managed.append(commit) or get_connection(commit=commit)
-    )
-    monkeypatch.setattr(pool, "get_connection", lambda *a, **k: taken.append(k.get("is_writer")) or pool_get(*a, **k))
-    rng = random.Random(6)
-    access = service.create(GameRequest(game="lcg"), seed=6)
-    seat = next(iter(access.seats))
-    version, decision = access.version, service.view_as(access.game_id, seat).decision
-    managed.clear()
-    taken.clear()
-    for n in range(10):
-        assert decision is not None
-        result = service.submit_as(
-            access.game_id, seat, version, decision.id, list(random_choice(decision, rng)), f"c{n}"
-        )
-        version, decision = result.version, result.decision
-    assert managed == [] and taken == [False, True] * 10
-    assert pool.num_in_use == 0 and pool._num_writers == 0 and pool._num_readers == 0
-    app.close()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -30,7 +30,10 @@ class _Pending(Generic[T]):
     items: Sequence[T]
     done: bool = False
     error: BaseException | None = None
-    waiting: threading.Event = field(default_factory=threading.Event)
+    waiting: threading.Event | None = None
+    """Set when the writer's save ended or it is to lead the next: made (under the queue's
+    lock, before the writer is queued) only for a writer that found a save under way; one
+    that leads at once never waits, and makes none."""
 
 
 class GroupCommit(Generic[T]):
@@ -53,12 +56,14 @@ class GroupCommit(Generic[T]):
         raises what saving them raised (nothing of them was saved then)."""
         me = _Pending(items)
         with self._lock:
-            self._queue.append(me)
             lead = not self._saving
             if lead:
                 self._saving = True
+            else:
+                me.waiting = waiting = threading.Event()
+            self._queue.append(me)
         while not lead:
-            me.waiting.wait()
+            waiting.wait()
             with self._lock:
                 if me.done:
                     break
@@ -67,7 +72,7 @@ class GroupCommit(Generic[T]):
                 if lead:
                     self._saving = True
                 else:
-                    me.waiting.clear()
+                    waiting.clear()
         if lead:
             self._lead()
         if me.error is not None:
@@ -85,8 +90,9 @@ class GroupCommit(Generic[T]):
                     pending.done = True
                 waiting = list(self._queue)
             for pending in batch:
-                pending.waiting.set()
-            if waiting:
+                if pending.waiting is not None:
+                    pending.waiting.set()
+            if waiting and waiting[0].waiting is not None:
                 waiting[0].waiting.set()  # the next in line leads the next save
 
     def _flush(self, batch: list[_Pending[T]]) -> None:

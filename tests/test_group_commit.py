@@ -7,9 +7,11 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from service import group_commit
 from service.group_commit import GroupCommit
 
 
@@ -113,3 +115,23 @@ def test_every_writer_returns_once_its_items_are_saved(tmp_path: Path, writers: 
         t.join(30)
     assert store.rows() == {(f"g{n}", v) for n in range(writers) for v in range(1, 51)}
     assert group.commands == writers * 50 and group.transactions <= group.commands
+
+
+def test_a_writer_that_leads_at_once_makes_no_wake_up_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer that finds no save under way saves at once and never waits: it makes no
+    ``threading.Event`` to be woken by (one per command of a server with one writer at a
+    time), while writers queued behind a save still get one and are woken (above)."""
+    made: list[Any] = []
+
+    class Recorded(group_commit._Pending):  # type: ignore[type-arg]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(group_commit, "_Pending", Recorded)
+    saved: list[int] = []
+    group: GroupCommit[int] = GroupCommit(lambda items: saved.extend(items), lambda error: False)
+    for n in range(5):
+        group.save([n])
+    assert saved == [0, 1, 2, 3, 4] and len(made) == 5
+    assert [p.waiting for p in made] == [None] * 5 and all(p.done for p in made)

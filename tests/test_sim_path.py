@@ -1,8 +1,9 @@
 """The simulation path's shortcuts read as their plain versions do.
 
-Every game played goes through a handful of steps on each event or command; each was made
-cheaper, and each test here pins the cheap reading to the plain one, or checks that the
-cost it removed does not come back.
+Every game played goes through a handful of steps on each event or command (the cursor's
+flow, a command's guard, a War of the Ring card's move); each was made cheaper, and each
+test here pins the cheap reading to the plain one, or checks that the cost it removed does
+not come back.
 """
 
 from __future__ import annotations
@@ -11,10 +12,17 @@ import ast
 import dis
 import random
 from typing import Any
+from uuid import uuid4
 
+from bots import random_choice
 from domain import build
 from domain.game import Game
+from domain.kernel import zones
 from domain.kernel.runtime import _extends
+from domain.wotr import moving
+from domain.wotr.options import wotr_options
+from domain.wotr.ruleset import WOTR
+from domain.wotr.state import WotrState, unseen_pile
 
 
 def _plain_extends(env: dict[str, Any], below: dict[str, Any]) -> bool:
@@ -58,3 +66,49 @@ def test_a_command_runs_no_import_statement() -> None:
     # AttributeError each time: some 1.4 % of a random game's instructions, once per command
     assert _imports(Game._guarded) == []
     assert _imports(Game.answer) == []
+
+
+def _plain_move(s: WotrState, uid: int, zone: str) -> None:
+    """A War of the Ring card's move as the apply functions read before it was compiled."""
+    card = zones.lift(s, uid)
+    if zone.rsplit(".", 1)[-1] in moving.PILES:
+        card.wielder = None
+        card.reserved = False
+    card.known = unseen_pile(s, zone) and (card.known or not unseen_pile(s, card.zone))
+    zones.put(s, card, zone)
+
+
+def _wotr_states() -> list[WotrState]:
+    """States along random games of War of the Ring, with and without Shadow bots."""
+    states: list[WotrState] = []
+    for seed, bots in ((3, ()), (4, ("shadow",))):
+        options = wotr_options("trilogy", None, bots, "standard" if bots else "")
+        game = Game.start(uuid4(), WOTR, WOTR.created(options, seed))
+        rng = random.Random(seed)
+        while game.state.pending is not None and game.version < 600:
+            if game.version % 150 < 5:
+                states.append(WOTR.codec.decode_state(WOTR.codec.encode(game.state)))  # type: ignore[arg-type]
+            d = game.state.pending
+            game.answer(d.seat, d.id, random_choice(d, rng))
+    return states
+
+
+def test_wotr_moves_read_as_the_plain_apply_functions() -> None:
+    codec = WOTR.codec
+    rng = random.Random(11)
+    for state in _wotr_states():
+        piles = [f"{seat}.{pile}" for seat in state.players for pile in (*moving.PILES, "reserve")]
+        places = sorted({*state.zones, *piles, "nowhere.deck"})
+        for zone in places:
+            assert moving.unseen(state, zone) == unseen_pile(state, zone), zone
+        for _ in range(40):
+            uid = rng.choice(sorted(state.cards))
+            zone = rng.choice(places)
+            plain = codec.decode_state(codec.encode(state))
+            compiled = codec.decode_state(codec.encode(state))
+            assert isinstance(plain, WotrState) and isinstance(compiled, WotrState)
+            wielded = [i for i in plain.zone(plain.cards[uid].zone) if plain.cards[i].wielder == uid]
+            assert moving.items_on(compiled, uid) == wielded
+            _plain_move(plain, uid, zone)
+            moving.move(compiled, uid, zone)
+            assert codec.encode(compiled) == codec.encode(plain), (uid, zone)

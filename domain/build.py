@@ -78,6 +78,7 @@ COMPILED: tuple[str, ...] = (
     "domain.wotr.rules.victory",
     "domain.lcg.effects",
     "domain.lcg.moving",
+    "domain.wotr.moving",
     "domain.wotr.effects",
     # the views: each seat's feed of a command's events, told as the table's story
     "projections.feed",

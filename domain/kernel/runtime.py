@@ -118,8 +118,10 @@ def _extends(env: Env, below: Env) -> bool:
     """Whether ``env`` starts with the keys of ``below``, in the same order."""
     if len(env) < len(below):
         return False
-    # zip stops at the end of ``below``: no list of either's keys is built
-    return all(mine == theirs for mine, theirs in zip(env, below, strict=False))
+    # One iterator over ``env`` walked beside ``below``: no list of either's keys is built,
+    # nor a zip (which the compiled core makes through the generic call, keyword and all)
+    mine = iter(env)
+    return all(next(mine) == theirs for theirs in below)
 
 
 class BrokenLog(Exception):

@@ -13,13 +13,12 @@ from domain.kernel import zones
 from domain.kernel.events import Created, Event, PositionEvent
 from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
+from domain.wotr import moving
 from domain.wotr.cards import CARDS
 from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState, unseen_pile
 
 APPLIERS = Appliers()
 on = APPLIERS.on
-
-PILES = ("deck", "hand", "cycle", "eliminated", "aside")
 
 
 # -- setup -------------------------------------------------------------------------------
@@ -146,27 +145,9 @@ def _to_pile(card: Card) -> None:
     card.reserved = False
 
 
-def _move(s: WotrState, uid: Uid, zone: str) -> None:
-    card = zones.lift(s, uid)
-    if zone.rsplit(".", 1)[-1] in PILES:
-        _to_pile(card)
-    # what was known of a card goes with it from one unseen pile to another (a bot's draw);
-    # from anywhere else it went there where it could be seen
-    card.known = unseen_pile(s, zone) and (card.known or not unseen_pile(s, card.zone))
-    zones.put(s, card, zone)
-
-
-def items_on(s: WotrState, uid: Uid) -> list[Uid]:
-    """The items a character wields (they share its zone)."""
-    zone = s.cards[uid].zone
-    return [i for i in s.zone(zone) if s.cards[i].wielder == uid]
-
-
-def _move_with_items(s: WotrState, uid: Uid, zone: str) -> None:
-    items = items_on(s, uid)
-    _move(s, uid, zone)
-    for item in items:
-        _move(s, item, zone)
+# Moving a card (and the items it wields) is compiled: domain/wotr/moving.py.
+_move = moving.move
+_move_with_items = moving.move_with_items
 
 
 class CardsDrawn(Event, frozen=True, kw_only=True):

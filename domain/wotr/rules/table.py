@@ -13,7 +13,7 @@ from typing import Final
 
 from domain.wotr import cards as _cards
 from domain.wotr.cards import CardDef, LocationDef, Text
-from domain.wotr.events import items_on
+from domain.wotr.moving import items_on
 from domain.wotr.scenarios import Scenario, SeatDef, scenario
 from domain.wotr.state import FREE, SHADOW, Seat, Team, Uid, WotrState, other
 

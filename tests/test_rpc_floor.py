@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -21,7 +22,7 @@ from projections.prompts import translate
 from service import store
 from service.app import Westmarch, store_env
 from service.autoplay import Autoplay
-from service.commands import GameService, SubmitResult
+from service.commands import Access, GameService, SubmitResult
 from service.games import GameRequest, PlayerSetup
 from service.records import command_id, length_id
 from service.room import SeatPlan
@@ -30,6 +31,25 @@ from service.rpc.convert import decision_from_pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2 as pb
 from service.rpc.gen.westmarch.v1 import westmarch_pb2_grpc as pb_grpc
 from tests.rpc_support import create, stub_for, threaded_server
+
+
+def _random_commands(
+    service: GameService, seed: int, moves: int, with_view: Callable[[int], bool] = lambda n: False
+) -> Iterator[tuple[Access, SubmitResult]]:
+    """A new LCG game of ``seed`` played by the random bot through ``submit_as`` for up to
+    ``moves`` commands (``c0``, ``c1``, ...), each command's result with the game's access."""
+    rng = random.Random(seed)
+    access = service.create(GameRequest(game="lcg"), seed=seed)
+    seat = next(iter(access.seats))
+    version, decision = access.version, service.view_as(access.game_id, seat).decision
+    for n in range(moves):
+        assert decision is not None
+        choice = list(random_choice(decision, rng))
+        result = service.submit_as(access.game_id, seat, version, decision.id, choice, f"c{n}", with_view(n))
+        yield access, result
+        if result.over:
+            return
+        version, decision = result.version, result.decision
 
 
 def test_the_server_fills_the_first_games_caches_before_its_first_call(tmp_path: Path) -> None:
@@ -211,20 +231,7 @@ def test_a_submissions_response_is_written_in_place_and_is_the_plain_one(
     the one built the plain way, byte for byte, with and without the view."""
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     service = GameService(app)
-    results: list[SubmitResult] = []
-    for seed in (1, 2, 3):
-        rng = random.Random(seed)
-        access = service.create(GameRequest(game="lcg"), seed=seed)
-        seat = next(iter(access.seats))
-        version, decision = access.version, service.view_as(access.game_id, seat).decision
-        for n in range(60):
-            assert decision is not None
-            choice = list(random_choice(decision, rng))
-            result = service.submit_as(access.game_id, seat, version, decision.id, choice, f"c{n}", n % 7 == 0)
-            results.append(result)
-            if result.over:
-                break
-            version, decision = result.version, result.decision
+    results = [r for seed in (1, 2, 3) for _, r in _random_commands(service, seed, 60, lambda n: n % 7 == 0)]
     app.close()
     counting = _Counting()
     for result in results:
@@ -253,19 +260,12 @@ def test_a_command_saves_its_rows_without_making_a_stored_event_of_each(
 
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     service = GameService(app)
-    rng = random.Random(4)
-    access = service.create(GameRequest(game="lcg"), seed=4)
-    seat = next(iter(access.seats))
-    version, decision = access.version, service.view_as(access.game_id, seat).decision
     with monkeypatch.context() as patch:
         patch.setattr(store, "StoredEvent", counted)
-        for n in range(20):
-            assert decision is not None
-            result = service.submit_as(
-                access.game_id, seat, version, decision.id, list(random_choice(decision, rng)), f"c{n}"
-            )
-            version, decision = result.version, result.decision
-    assert made == []
+        played = list(_random_commands(service, 4, 20))
+    assert made == [] and len(played) == 20
+    access = played[0][0]
+    seat = next(iter(access.seats))
     ids = [access.game_id, length_id(access.game_id), command_id(access.game_id, seat, "c3")]
     rows = [row for i in ids for row in app.recorder.select_events(i)]
     assert len(rows) > 20
@@ -287,21 +287,7 @@ def test_the_lcg_projection_reads_an_events_cards_without_a_call_through_its_bas
         monkeypatch.setattr(GameProjection, name, lambda self, *a, _p=plain, _n=name: calls.append(_n) or _p(self, *a))
     app = Westmarch(store_env(db=str(tmp_path / "games.db")))
     service = GameService(app)
-    bodies: list[dict[str, Any]] = []
-    for seed in (2, 5):
-        rng = random.Random(seed)
-        access = service.create(GameRequest(game="lcg"), seed=seed)
-        seat = next(iter(access.seats))
-        version, decision = access.version, service.view_as(access.game_id, seat).decision
-        for n in range(40):
-            assert decision is not None
-            result = service.submit_as(
-                access.game_id, seat, version, decision.id, list(random_choice(decision, rng)), f"c{n}"
-            )
-            bodies += [p.body for p in result.events]
-            if result.over:
-                break
-            version, decision = result.version, result.decision
+    bodies = [p.body for seed in (2, 5) for _, r in _random_commands(service, seed, 40) for p in r.events]
     app.close()
     assert calls == [] and len(bodies) > 100
     monkeypatch.undo()

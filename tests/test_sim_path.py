@@ -22,7 +22,7 @@ from domain.kernel.runtime import _extends
 from domain.wotr import moving
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
-from domain.wotr.state import WotrState, unseen_pile
+from domain.wotr.state import BOT_UNSEEN, WotrState
 
 
 def _plain_extends(env: dict[str, Any], below: dict[str, Any]) -> bool:
@@ -68,13 +68,19 @@ def test_a_command_runs_no_import_statement() -> None:
     assert _imports(Game.answer) == []
 
 
+def _plain_unseen(s: WotrState, zone: str) -> bool:
+    """The unseen piles as the state's interpreted method read them before they were compiled."""
+    seat, _, rest = zone.partition(".")
+    return seat in s.players and (rest == "deck" or (rest in BOT_UNSEEN and s.is_bot(seat)))
+
+
 def _plain_move(s: WotrState, uid: int, zone: str) -> None:
     """A War of the Ring card's move as the apply functions read before it was compiled."""
     card = zones.lift(s, uid)
     if zone.rsplit(".", 1)[-1] in moving.PILES:
         card.wielder = None
         card.reserved = False
-    card.known = unseen_pile(s, zone) and (card.known or not unseen_pile(s, card.zone))
+    card.known = _plain_unseen(s, zone) and (card.known or not _plain_unseen(s, card.zone))
     zones.put(s, card, zone)
 
 
@@ -100,7 +106,7 @@ def test_wotr_moves_read_as_the_plain_apply_functions() -> None:
         piles = [f"{seat}.{pile}" for seat in state.players for pile in (*moving.PILES, "reserve")]
         places = sorted({*state.zones, *piles, "nowhere.deck"})
         for zone in places:
-            assert moving.unseen(state, zone) == unseen_pile(state, zone), zone
+            assert moving.unseen_pile(state, zone) == _plain_unseen(state, zone), zone
         for _ in range(40):
             uid = rng.choice(sorted(state.cards))
             zone = rng.choice(places)

@@ -27,9 +27,10 @@ from domain.lcg.ruleset import LCG
 from domain.lcg.state import LcgState, face_down_pile
 from domain.verify import verify
 from domain.wotr import events as wotr_ev
+from domain.wotr.moving import unseen_pile
 from domain.wotr.options import wotr_options
 from domain.wotr.ruleset import WOTR
-from domain.wotr.state import WotrState, unseen_pile
+from domain.wotr.state import WotrState
 from projections.feed import REFEREE, Feed, projection
 from service.app import Westmarch
 from tools.fixtures import Run, load

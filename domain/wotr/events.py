@@ -15,7 +15,8 @@ from domain.kernel.ruleset import Appliers, set_lasting
 from domain.kernel.zones import NewCard
 from domain.wotr import moving
 from domain.wotr.cards import CARDS
-from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState, unseen_pile
+from domain.wotr.moving import to_pile, unseen_pile
+from domain.wotr.state import Card, Combat, Options, Player, Seat, Team, Uid, WotrState
 
 APPLIERS = Appliers()
 on = APPLIERS.on
@@ -66,7 +67,7 @@ class DeckShuffled(Event, frozen=True, kw_only=True):
 
 @on(DeckShuffled)
 def _shuffled(s: WotrState, e: DeckShuffled) -> None:
-    zones.shuffled(s, e.zone, e.order, _to_pile)
+    zones.shuffled(s, e.zone, e.order, to_pile)
     for uid in e.order:  # no seat knows where any of them lies any more
         s.cards[uid].known = False
 
@@ -138,11 +139,6 @@ def _position(s: WotrState, e: PositionSet) -> None:
 
 
 # -- moving cards ------------------------------------------------------------------------
-
-
-def _to_pile(card: Card) -> None:
-    card.wielder = None
-    card.reserved = False
 
 
 # Moving a card (and the items it wields) is compiled: domain/wotr/moving.py.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from domain.wotr.state import BOT_UNSEEN, WotrState
+from domain.wotr.state import BOT_UNSEEN, Card, WotrState
 
 PILES: Final = ("deck", "hand", "cycle", "eliminated", "aside")
 """The zones (by their last part) a card enters without a wielder, and not held in reserve."""
@@ -25,8 +25,8 @@ def _pile(zone: str) -> bool:
     return known
 
 
-def unseen(s: WotrState, zone: str) -> bool:
-    """``domain.wotr.state.unseen_pile``, compiled."""
+def unseen_pile(s: WotrState, zone: str) -> bool:
+    """Whether ``zone`` is a seat's draw deck, or one of a Shadow bot's :data:`BOT_UNSEEN`."""
     seat, _, rest = zone.partition(".")
     if seat not in s.players:
         return False
@@ -38,17 +38,22 @@ def unseen(s: WotrState, zone: str) -> bool:
     return options is not None and seat in options.bots
 
 
+def to_pile(card: Card) -> None:
+    """A card entering a pile is wielded by no one and no longer held in reserve."""
+    card.wielder = None
+    card.reserved = False
+
+
 def move(s: WotrState, uid: int, zone: str) -> None:
     """Card ``uid`` goes to the bottom of ``zone``."""
     card = s.cards[uid]
     zones = s.zones
     zones[card.zone].remove(uid)
     if _pile(zone):
-        card.wielder = None
-        card.reserved = False
+        to_pile(card)
     # what was known of a card goes with it from one unseen pile to another (a bot's draw);
     # from anywhere else it went there where it could be seen
-    card.known = unseen(s, zone) and (card.known or not unseen(s, card.zone))
+    card.known = unseen_pile(s, zone) and (card.known or not unseen_pile(s, card.zone))
     card.zone = zone
     zones.setdefault(zone, []).append(uid)
 

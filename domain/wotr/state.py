@@ -49,7 +49,7 @@ class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
     ignore_defense: bool = False
     """A battleground reactivated out of the opposing team's scoring area."""
     known: bool = False
-    """A card in a pile no person sees (:func:`unseen_pile`) that some seat knows where it
+    """A card in a pile no person sees (``domain.wotr.moving.unseen_pile``) that some seat knows where it
     lies: one taken by name and shown, one that went there from where it could be seen (a
     card in reserve cycled by a Shadow bot), and not shuffled since. A take-back leaves it
     where it is (``wotr.take-back.redraw``)."""
@@ -58,14 +58,6 @@ class Card(msgspec.Struct, kw_only=True, omit_defaults=True):
 BOT_UNSEEN = ("hand", "deck", "cycle")
 """A Shadow bot's piles that no person sees: its hand and cycle pile are drawn and cycled
 unexamined, face down (seed 003, Setup and Random Shadow Hand), and every deck is face down."""
-
-
-def unseen_pile(s: WotrState, zone: str) -> bool:
-    """Whether ``zone`` is a seat's draw deck, or one of a Shadow bot's :data:`BOT_UNSEEN`."""
-    seat, _, rest = zone.partition(".")
-    if seat not in s.players:
-        return False
-    return rest == "deck" or (rest in BOT_UNSEEN and s.is_bot(seat))
 
 
 class Player(msgspec.Struct, kw_only=True, omit_defaults=True):

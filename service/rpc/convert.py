@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -67,7 +68,13 @@ def decision_from_pb(d: pb.Decision) -> Decision:
 
 
 def event_pb(p: Projected) -> pb.Event:
-    out = pb.Event(seq=p.seq, type=p.type, body=_encode(p.body), text=p.text, hash=p.hash, run_text=p.run_text)
+    return _event_into(pb.Event, p)
+
+
+def _event_into(make: Callable[..., pb.Event], p: Projected) -> pb.Event:
+    """The event made by ``make`` (``pb.Event``, or a response's ``events.add``, which writes
+    it into the response's own list) with ``p``'s fields and cause."""
+    out = make(seq=p.seq, type=p.type, body=_encode(p.body), text=p.text, hash=p.hash, run_text=p.run_text)
     _fill_cause(out.cause, p.cause)
     return out
 
@@ -110,8 +117,7 @@ def submit_pb(r: SubmitResult) -> pb.SubmitDecisionResponse:
     out = pb.SubmitDecisionResponse(version=r.version, replayed=r.replayed, waiting_for=r.waiting_for, over=r.over)
     add = out.events.add
     for p in r.events:
-        event = add(seq=p.seq, type=p.type, body=_encode(p.body), text=p.text, hash=p.hash, run_text=p.run_text)
-        _fill_cause(event.cause, p.cause)
+        _event_into(add, p)
     if r.decision is not None:
         _fill_decision(out.decision, r.decision)
     if r.view is not None:

@@ -194,6 +194,26 @@ def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = Non
     return state
 
 
+def apply_all(appliers: dict[Any, Any], state: Any, events: list[Any], asked: Any, later: object, answered: Any) -> int:
+    """Apply ``events`` (the stored fold's twins: Any, as :func:`check_follows` takes them)
+    to ``state`` in order, each by its type's apply function in ``appliers``; the draws they
+    made. The two kernel events a third of a log is made of are applied here, without a
+    call: one of type ``asked`` (a :class:`DecisionRequested` whose decision is decoded
+    later) makes ``later`` the pending decision, one of type ``answered`` (a
+    :class:`DecisionAnswered` applied as the kernel applies it) clears it."""
+    draws = 0
+    for event in events:
+        kind = type(event)
+        if kind is asked:
+            state.pending = later
+        elif kind is answered:
+            state.pending = None
+        else:
+            appliers[kind](state, event)
+        draws += event.draws
+    return draws
+
+
 class Watcher(Protocol):
     """Sees each event as it is applied: the state just before, then just after.
 

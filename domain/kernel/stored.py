@@ -10,7 +10,9 @@ whole, or reads anything but its fields, keeps the full type as its twin.
 
 Two kernel events are folded apart: a :class:`DecisionAnswered` reads nothing (its twin
 has no field), and a :class:`DecisionRequested` keeps its decision undecoded
-(``msgspec.Raw``); only the decision still pending after the last event is decoded.
+(``msgspec.Raw``); only the decision still pending after the last event is decoded. They
+are a third of a log's events, and the loop over the twins (``apply_all``, in the compiled
+core) applies them without calling an apply function.
 
 **What this does not check.** A field a twin skips is not decoded, so its type is not
 checked: a stored row damaged only in a field the fold does not read (a cause, a card's
@@ -36,9 +38,9 @@ from typing import Any, Union
 import msgspec
 
 from domain.kernel.decisions import Decision, Kind
-from domain.kernel.events import KERNEL_EVENTS, DecisionRequested, Event, FlowKeep, Frame
+from domain.kernel.events import KERNEL_EVENTS, DecisionAnswered, DecisionRequested, Event, FlowKeep, Frame
 from domain.kernel.ruleset import KERNEL_APPLIERS, bracketed
-from domain.kernel.runtime import check_chained, check_follows
+from domain.kernel.runtime import apply_all, check_chained, check_follows
 from domain.kernel.state import State
 
 Applier = Callable[[Any, Any], None]
@@ -137,12 +139,15 @@ class StoredFold:
         self.appliers: dict[type[msgspec.Struct], Applier] = {}
         kinds: list[type[msgspec.Struct]] = []
         self.requested: type[msgspec.Struct] | None = None
+        self.answered: type[msgspec.Struct] | None = None
         for kind in events:
             applier = appliers[kind]
             asks = kind is DecisionRequested and applier is KERNEL_APPLIERS[DecisionRequested]
             made = twin(kind, ("decision",), raw=("decision",)) if asks else twin(kind, fields_read(applier, kind))
             if asks:
                 self.requested = made
+            if kind is DecisionAnswered and applier is KERNEL_APPLIERS[DecisionAnswered]:
+                self.answered = made
             kinds.append(made)
             self.appliers[made] = _ask_later if asks else applier
         union: Any = kinds[0] if len(kinds) == 1 else Union[tuple(kinds)]  # noqa: UP007  (built at run time)
@@ -168,11 +173,7 @@ class StoredFold:
         check_chained(state)
         events = self.decode(joined) if joined else []
         check_follows(state.version, events)
-        appliers = self.appliers
-        draws = 0
-        for event in events:
-            appliers[type(event)](state, event)
-            draws += event.draws
+        draws = apply_all(self.appliers, state, events, self.requested, _LATER, self.answered)
         state.stack = self._frames(self._cursor(events, state.stack))
         if state.pending is _LATER:  # asked by the last DecisionRequested, not withdrawn since
             requested = self.requested

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 from uuid import UUID
 
 import msgspec
@@ -941,6 +941,13 @@ def _pg_inserts(schema: str, table: str) -> tuple[Any, Any]:
     return insert, insert + guard
 
 
+MMAP_SIZE: Final = 1 << 28
+"""Bytes of a database each SQLite connection of the service reads through a memory map
+(``PRAGMA mmap_size``; beyond them, by ``read`` as before). A page is then read where the
+kernel holds it, not copied by a system call into the connection's own cache: loading a
+game (``state_at``, 40 games of 454 events on a 9 MB file) spent some 250-300 ns of system
+time per event in those copies, about 0 so; the rows' bytes are the same."""
+
 STATEMENTS = 128
 """Prepared statements each SQLite connection of the service keeps (see :func:`keep_statements`)."""
 
@@ -975,6 +982,8 @@ def keep_statements(
                 conn.execute("PRAGMA journal_mode=WAL;")
                 pool.journal_mode_was_changed_to_wal = True
             pool.is_journal_mode_wal = True
+        if not pool.is_sqlite_memory_mode:
+            conn.execute(f"PRAGMA mmap_size={MMAP_SIZE}")
         conn.row_factory = sqlite3.Row
         if opened is not None:
             opened(conn)

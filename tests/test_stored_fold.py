@@ -226,3 +226,19 @@ def test_the_compiled_apply_loop_is_the_plain_loop_over_many_games() -> None:
             assert apply_all(folding.appliers, by_loop, twins, folding.requested, _LATER, folding.answered) == draws
             assert LCG.codec.encode(by_loop) == LCG.codec.encode(by_call), f"seed {seed}, events {start + 1}-{end}"
             start = end
+
+
+def test_the_services_sqlite_connections_read_through_a_memory_map(tmp_path: Path) -> None:
+    """Each SQLite connection of the service maps the database (``PRAGMA mmap_size``): a
+    fold reads its rows' pages in place, without a system call and a copy per page."""
+    from service.store import MMAP_SIZE
+
+    app = Westmarch({**store_env(db=str(tmp_path / "games.db")), "IS_SNAPSHOTTING_ENABLED": "n"})
+    try:
+        recorder: Any = app.recorder
+        with recorder.datastore.get_connection(commit=False) as connection:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA mmap_size")
+            assert cursor.fetchone()[0] == MMAP_SIZE
+    finally:
+        app.close()

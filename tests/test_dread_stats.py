@@ -59,3 +59,21 @@ def test_the_stats_play_another_ready_made_deck_as_the_bench_does() -> None:
         (ending,) = stats.endings
         assert ending.endswith(" won" if won else f" {reason}")
     assert dread_stats.main(["--games", "1", "--deck", "no-such-deck"]) == 2
+
+
+def test_the_stats_follow_stage_one_round_by_round() -> None:
+    """Stage 1's rounds are counted once each in the round-by-round lines, as many as the
+    stage-1 lines count; the progress a round places goes to the stage or to a location, and
+    each travel phase of stage 1 is counted by what was done."""
+    seeds = range(1001, 1004)
+    stats = dread_stats.Tally()
+    for seed in seeds:
+        dread_stats.play(seed, stats)
+    rounds = sum(n for key, n in stats.stage_one.items() if key.endswith(": rounds"))
+    assert stats.rounds["won: rounds"] + stats.rounds["lost: rounds"] == rounds > 0
+    numbered = sum(n for key, n in stats.rounds.items() if " round " in key and key.endswith(": rounds"))
+    assert numbered == rounds
+    progress = sum(n for key, n in stats.rounds.items() if ": progress on " in key and " round " not in key)
+    assert progress > 0 and sum(stats.reveals.values()) > 0
+    report = dread_stats.report(stats)
+    assert "stage 1 round by round" in report and "stage 1 travel phases:" in report

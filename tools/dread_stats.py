@@ -9,7 +9,14 @@ their enemy was engaged, in the staging area or not yet in play when the ship wa
 the damage on the Dreadnaught when it flipped against the result, the threat raised by each
 rule, the damage dealt to the ships by each source (the blows that sank them apart), how
 many rounds stage 1 lasted and how much ship damage a round it cost by the game's result,
-and the ship's hit points left as stage 2 came against the result.
+and the ship's hit points left as stage 2 came against the result; and stage 1 round by
+round, won games against lost ones: the willpower committed against the staging area's
+threat (its locations' and enemies'), the progress placed on the active location and on the
+stage, why a round's stage progress fell short of its cap of 5 (the quest failed or tied, the
+margin was short, the active location took it), the rounds whose margin would have completed
+the stage but for the active location, the ship committed, the threat raised and the ship
+damage, the encounter cards revealed, and each travel phase (where to, at how much progress
+the stage still lacked, or why not).
 ``--deck KEY`` plays the same seeds with another ready-made deck (``bench-bots --deck``), to
 see where a deck loses its games rather than only how many.
 """
@@ -27,7 +34,7 @@ from domain.kernel.events import Event
 from domain.kernel.state import State
 from domain.lcg import events as ev
 from domain.lcg.cards import CARDS
-from domain.lcg.cards.hunt_for_the_dreadnaught import DESTROY, DREADNAUGHT
+from domain.lcg.cards.hunt_for_the_dreadnaught import DESTROY, DREADNAUGHT, SEARCHING
 from domain.lcg.decks.ready_made import ready_made
 from domain.lcg.rules import table
 from domain.lcg.state import LcgState
@@ -61,6 +68,16 @@ class Tally:
     of a game that ended at stage 1) and the ``ship damage`` dealt in them."""
     stage_two_ship: Counter[str] = field(default_factory=Counter)
     """The ships' hit points left as stage 2 was revealed, in bands of 3, and the result."""
+    rounds: Counter[str] = field(default_factory=Counter)
+    """Stage 1 round by round, summed by the game's result (``won`` or ``lost``): the rounds,
+    the willpower committed and the staging area's threat it met, the progress placed on the
+    active location and on the stage, the rounds with a location active, waiting in the
+    staging area, or none; the ship committed; the rounds whose stage progress fell short of
+    the cap and why; the threat raised; the ship damage; by round number too."""
+    reveals: Counter[str] = field(default_factory=Counter)
+    """The encounter cards revealed at stage 1, by name and the game's result."""
+    travel: Counter[str] = field(default_factory=Counter)
+    """Stage 1's travel phases, by what was done (travelled, none to go to, declined) and result."""
 
 
 def _is_ship_card(s: LcgState, uid: int) -> bool:
@@ -72,6 +89,7 @@ class _Game(Observer):
     """What one game's events say, as they come."""
 
     tally: Tally
+    travels_this: bool = False
     round: int = 0
     stage2: int | None = None
     flipped: bool = False
@@ -84,6 +102,11 @@ class _Game(Observer):
     """Damage dealt to the player's ships in the rounds before the one that revealed stage 2."""
     ship_left: int | None = None
     """The ships' hit points left as stage 2 was revealed."""
+    rows: list[Counter[str]] = field(default_factory=list)
+    """Stage 1's rounds, what each one did (``Tally.rounds``'s keys)."""
+    revealed: Counter[str] = field(default_factory=Counter)
+    travels: Counter[str] = field(default_factory=Counter)
+    phase: str = ""
 
     def ship_quested(self, s: LcgState) -> str:
         return "ship quested" if any(_is_ship_card(s, u) for u in self.committed) else "ship back"
@@ -103,7 +126,68 @@ class _Game(Observer):
     def after(self, event: Event, state: State) -> None:
         self.seen(cast(LcgState, state), event)
 
+    def row(self) -> Counter[str] | None:
+        """The present stage 1 round's counts, or None past stage 1."""
+        if self.stage2 is not None or not self.rows:
+            return None
+        return self.rows[-1]
+
+    def lacking(self, s: LcgState) -> int:
+        """The progress stage 1 still lacks."""
+        stage = next((u for u in s.zone("quest") if s.cards[u].code == SEARCHING), None)
+        return 0 if stage is None else table.quest_points(s, stage) - s.cards[stage].progress
+
+    def study(self, s: LcgState, e: Event) -> None:
+        """The round by round counts of stage 1 (``Tally.rounds``)."""
+        if isinstance(e, ev.RoundBegan) and self.stage2 is None:
+            self.rows.append(Counter())
+        row = self.row()
+        if row is None:
+            return
+        if isinstance(e, ev.PhaseBegan):
+            if self.phase == "travel":
+                staged = [u for u in s.zone("staging") if CARDS[s.cards[u].code].type == "location"]
+                if not self.travels_this:
+                    held = table.active_location(s) is not None
+                    self.travels["none to go to" if not staged else "location active" if held else "declined"] += 1
+            self.phase = e.phase
+            self.travels_this = False
+        elif isinstance(e, ev.LocationTraveled):
+            self.travels[f"travelled to {CARDS[s.cards[e.card].code].name}"] += 1
+            self.travels[f"travelled, stage lacking {self.lacking(s)}"] += 1
+            self.travels_this = True
+        elif isinstance(e, ev.CharactersCommitted):
+            row["ship committed"] = int(row["ship committed"] or any(_is_ship_card(s, u) for u in e.cards))
+        elif isinstance(e, ev.EncounterCardRevealed) and self.phase == "quest":
+            self.revealed[CARDS[s.cards[e.card].code].name] += 1
+        elif isinstance(e, ev.QuestResolved):
+            lacking = self.lacking(s)
+            row["lacking before"] += lacking
+            if table.active_location(s) is not None and 0 < lacking <= min(5, e.willpower - e.threat):
+                row["finish kept by the location"] += 1
+            row["willpower"] += e.willpower
+            row["staging threat"] += e.threat
+            active = table.active_location(s)
+            staged = [u for u in s.zone("staging") if CARDS[s.cards[u].code].type == "location"]
+            row["location active"] += int(active is not None)
+            row["locations staged"] += len(staged)
+            row["staged location threat"] += sum(table.threat_of(s, u) for u in staged)
+            enemies = [u for u in s.zone("staging") if CARDS[s.cards[u].code].type == "enemy"]
+            row["enemies staged"] += len(enemies)
+            row["staged enemy threat"] += sum(table.threat_of(s, u) for u in enemies)
+            row["engaged"] += len(s.zone("p1.engaged"))
+            row["failed"] += int(e.willpower < e.threat)
+            row["margin"] += max(0, e.willpower - e.threat)
+        elif isinstance(e, ev.ProgressPlaced):
+            kind = CARDS[s.cards[e.card].code].type
+            row[f"progress on {'stage' if kind == 'quest' else kind}"] += e.amount
+        elif isinstance(e, ev.ThreatRaised):
+            row["threat raised"] += e.amount
+        elif isinstance(e, ev.DamageDealt) and _is_ship_card(s, e.card) and CARDS[s.cards[e.card].code].type != "enemy":
+            row["ship damage"] += e.amount
+
     def seen(self, s: LcgState, e: Event) -> None:
+        self.study(s, e)
         if isinstance(e, ev.RoundBegan):
             self.round, self.committed = e.round, set()
         elif isinstance(e, ev.PhaseBegan):
@@ -177,6 +261,30 @@ def play(seed: int, tally: Tally, deck: str = "") -> None:
     tally.stage_one[f"{result}: games"] += 1
     tally.stage_one[f"{result}: rounds"] += seen.stage2 - 1 if seen.stage2 is not None else seen.round
     tally.stage_one[f"{result}: ship damage"] += seen.stage_one_damage
+    outcome = "won" if victory else "lost"
+    rows = seen.rows if seen.stage2 is None else seen.rows[: seen.stage2 - 1]
+    for n, row in enumerate(rows, 1):
+        tally.rounds[f"{outcome}: rounds"] += 1
+        tally.rounds[f"{outcome} round {min(n, 6)}: rounds"] += 1
+        for key, value in row.items():
+            tally.rounds[f"{outcome}: {key}"] += value
+            tally.rounds[f"{outcome} round {min(n, 6)}: {key}"] += value
+        stage = row["progress on stage"]
+        if stage < 5:
+            why = (
+                "failed"
+                if row["failed"]
+                else "tied"
+                if row["margin"] == 0
+                else "location took it"
+                if row["progress on location"] and row["margin"] > stage
+                else "margin short"
+            )
+            tally.rounds[f"{outcome}: short, {why}"] += 1
+    for name, count in seen.revealed.items():
+        tally.reveals[f"{name}, {outcome}"] += count
+    for what, count in seen.travels.items():
+        tally.travel[f"{what}, {outcome}"] += count
     if seen.ship_left is not None:
         band = max(0, seen.ship_left) // 3 * 3
         tally.stage_two_ship[f"{band:2d}-{band + 2} hit points, {'won' if victory else 'lost'}"] += 1
@@ -201,6 +309,26 @@ def report(tally: Tally) -> str:
         games, rounds = tally.stage_one[f"{result}: games"], tally.stage_one[f"{result}: rounds"]
         damage = tally.stage_one[f"{result}: ship damage"]
         lines.append(f"  {result}: {games} games, {rounds / games:.1f} rounds, {damage / max(1, rounds):.1f} a round")
+    lines.append("stage 1 round by round (a round's mean; round 6 counts the 6th on):")
+    for outcome in ("won", "lost"):
+        for prefix in [f"{outcome}", *(f"{outcome} round {n}" for n in range(1, 7))]:
+            games = tally.rounds[f"{prefix}: rounds"]
+            if not games:
+                continue
+            means = ", ".join(
+                f"{key.split(': ', 1)[1]} {n / games:.2f}"
+                for key, n in sorted(tally.rounds.items())
+                if key.startswith(prefix + ": ")
+                and not key.endswith(": rounds")
+                and ", " not in key.split(": ", 1)[1]
+                and "short" not in key
+            )
+            lines.append(f"  {prefix}: {games} rounds; {means}")
+        lines.extend(f"  {key}: {n}" for key, n in sorted(tally.rounds.items()) if key.startswith(f"{outcome}: short"))
+    lines.append("stage 1 reveals:")
+    lines.extend(f"  {key}: {n}" for key, n in sorted(tally.reveals.items()))
+    lines.append("stage 1 travel phases:")
+    lines.extend(f"  {key}: {n}" for key, n in sorted(tally.travel.items()))
     lines.append("the ships' hit points as stage 2 came:")
     lines.extend(f"  {key}: {n}" for key, n in sorted(tally.stage_two_ship.items()))
     return "\n".join(lines)

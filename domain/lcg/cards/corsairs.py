@@ -245,7 +245,7 @@ def _back_to_staging(rt: Runtime) -> Event | None:
 
 
 register("thftd-026.return", emit(_back_to_staging), rule="thftd-026.shadow")
-ship_keywords.hook(ev.AttackResolved, "thftd-026.return", _flagged_return)
+ship_keywords.hook(ev.AttackResolved, "thftd-026.return", _flagged_return, needs=(BLACK_SAILS,))
 
 # Black Sails — "Boarding 2. Cannot have attachments. While Black Sails is in the staging
 # area, it gains Archery 3. Shadow: if the attacking enemy is a Ship, return it to the
@@ -881,6 +881,7 @@ ship_keywords.hook(
         if not (s.modifiers and s.modifier_total(getattr(e, "enemy", 0), "attacked-again"))
         else None
     ),
+    needs=(OUT_OF_THE_MIST,),
 )
 
 

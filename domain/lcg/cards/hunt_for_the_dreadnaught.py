@@ -633,7 +633,7 @@ def _shared_damage_lethal(s: LcgState, event: Event) -> dict[str, object] | None
     return {"card": found[0]} if found else None
 
 
-ship_keywords.hook(ev.SharedValueLearned, "lcg.destroy", _shared_damage_lethal)
+ship_keywords.hook(ev.SharedValueLearned, "lcg.destroy", _shared_damage_lethal, needs=(DREADNAUGHT,))
 
 # -- the unique Corsair elites ---------------------------------------------------------------------
 

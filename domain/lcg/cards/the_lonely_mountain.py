@@ -280,7 +280,7 @@ table.RESOURCE_BANS.append(_not_a_treasure)
 
 
 register(f"{BILBO}.left-play", emit(lambda rt: _lost(rt) if st(rt).over is None else None), rule=f"{BILBO}.forced")
-ship_keywords.hook(ev.PlayerEliminated, f"{BILBO}.left-play", _controller_out)
+ship_keywords.hook(ev.PlayerEliminated, f"{BILBO}.left-play", _controller_out, needs=(BILBO,))
 
 
 # Bilbo Baggins — "The first player gains control of Bilbo Baggins. Action: spend 1 resource to

@@ -106,7 +106,7 @@ def _weighed_defender_destroyed(s: LcgState, e: Event) -> dict[str, object] | No
 
 
 register(f"{WEIGHED_DOWN}.threat", raise_threat(PLAYER, 5), rule=f"{WEIGHED_DOWN}.shadow")
-ship_keywords.hook(ev.CharacterDestroyed, f"{WEIGHED_DOWN}.threat", _weighed_defender_destroyed)
+ship_keywords.hook(ev.CharacterDestroyed, f"{WEIGHED_DOWN}.threat", _weighed_defender_destroyed, needs=(WEIGHED_DOWN,))
 
 
 # Weighed Down — "When Revealed: until the end of the round, each exhausted character gets -1

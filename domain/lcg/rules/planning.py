@@ -24,7 +24,7 @@ from domain.lcg import events as ev
 from domain.lcg.effects import card_option, each_player, emit, st
 from domain.lcg.rules import attachments, table
 from domain.lcg.rules.constant import ally_cap_reached
-from domain.lcg.rules.resources import can_pay_cost, cost_payments, payment_id
+from domain.lcg.rules.resources import Purse, cost_payments, payment_id
 from domain.lcg.rules.windows import action_env, action_program, available_actions
 from domain.lcg.state import LcgState, Seat, Uid
 
@@ -49,16 +49,22 @@ def cost(s: LcgState, seat: Seat, uid: Uid) -> int:
 
 def playable(s: LcgState, seat: Seat) -> list[Uid]:
     out = []
+    purse: Purse | None = None  # the hand's cards are asked of one state: made at the first
     for uid in table.hand(s, seat):
         d = table.defn(s, uid)
         if d.type not in PLANNING_TYPES or (d.unique and table.unique_in_play(s, d.code)):
             continue
         if d.type == "ally" and ally_cap_reached(s):
             continue
+        if purse is None:
+            purse = Purse(s, seat)
+        # whether it can be paid for before whether it has a target: both only read the
+        # state, and the purse answers from what it read of the hand's other cards
+        if not purse.can_pay(d.sphere, cost(s, seat, uid)):
+            continue
         if d.type in ("attachment", "treasure") and not attachments.targets(s, uid):
             continue
-        if can_pay_cost(s, seat, d.sphere, cost(s, seat, uid)):
-            out.append(uid)
+        out.append(uid)
     return out
 
 

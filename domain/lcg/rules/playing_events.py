@@ -203,8 +203,11 @@ def event_actions(s: LcgState, seat: Seat) -> list[Option]:
     """The Action events ``seat`` may play now from hand (option ids as Actions on cards)."""
     options: list[Option] = []
     cards = s.cards
-    purse = Purse(s, seat)
+    acting = table.acting(s)
+    purse: Purse | None = None
     for uid in cards_in(s, f"{seat}.hand"):
+        if uid not in acting:
+            continue  # a card whose text has no Actions offers none
         code = cards[uid].code
         card = CARDS[code]
         if card.type != "event":
@@ -213,7 +216,14 @@ def event_actions(s: LcgState, seat: Seat) -> list[Option]:
         for i, action in enumerate(text_of(code).actions):
             if action is registered:
                 playable, phase, cost = ACTION_EVENTS[code]
-                usable = _available(s, seat, uid, playable, phase, cost, purse)
+                if purse is None:
+                    purse = Purse(s, seat)
+                # the card lies in the hand: _available's test of its zone, without building the name
+                usable = (
+                    (phase is None or s.phase == phase)
+                    and _affordable(s, seat, uid, cost, purse)
+                    and playable(s, seat, uid)
+                )
             else:
                 usable = action.available(s, uid, seat)
             if usable:

@@ -46,6 +46,8 @@ def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
     if sphere in (None, "neutral") or any(ignores(s, seat) for ignores in table.in_game(s, IGNORES_RESOURCE_MATCH)):
         return heroes
     cards = s.cards
+    if not table.givers(s):  # no card of the game gives icons: a hero's only icon is its sphere
+        return [h for h in heroes if table.defn_in(cards, h).sphere == sphere]
     return [h for h in heroes if table.defn_in(cards, h).sphere == sphere or sphere in table.spheres(s, h)]
 
 

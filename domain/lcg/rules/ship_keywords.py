@@ -144,11 +144,17 @@ def _check(program: str, args: Callable[[LcgState, Event], dict[str, object] | N
 
 
 def hook(
-    on: type[Event] | tuple[type[Event], ...], program: str, args: Callable[[LcgState, Event], dict[str, object] | None]
+    on: type[Event] | tuple[type[Event], ...],
+    program: str,
+    args: Callable[[LcgState, Event], dict[str, object] | None],
+    needs: tuple[str, ...] = (),
 ) -> None:
-    """Run ``program`` after each event of type ``on`` for which ``args`` gives its bindings."""
+    """Run ``program`` after each event of type ``on`` for which ``args`` gives its bindings.
+    ``needs``: codes one of which must be in the game for ``args`` ever to give any (the card
+    whose text it is): in the other games it is never asked (``table.needs``)."""
     for kind in on if isinstance(on, tuple) else (on,):
-        triggers.HOOKS.setdefault(kind, []).append(_check(program, args))
+        check = _check(program, args)
+        triggers.HOOKS.setdefault(kind, []).append(table.needs(check, *needs) if needs else check)
 
 
 # -- Archery -------------------------------------------------------------------------------

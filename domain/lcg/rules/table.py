@@ -118,6 +118,10 @@ class _Pool:
         self.givers: list[Uid] | None = None
         """The cards whose text gives their host resource icons (:func:`spheres`; None: not
         read yet)."""
+        self.acting: frozenset[Uid] | None = None
+        """The cards whose text has Actions (:func:`acting`; None: not read yet)."""
+        self.acting_in_play: list[Uid] = []
+        """Those of :attr:`acting` that are not events (:func:`acting_in_play`)."""
         self.auras: list[Any] | None = None
         """The auras of :data:`AURAS` that can apply in this game (``in_game``) that
         :attr:`asked` was read from."""
@@ -141,6 +145,7 @@ def _pool(s: LcgState) -> _Pool:
         pool.types = frozenset([CARDS[code].type for code in codes if code in CARDS])
         pool.hooks = {}
         pool.givers = None
+        pool.acting = None
     return pool
 
 
@@ -153,6 +158,42 @@ def uids_of(s: LcgState, code: str) -> list[Uid]:
     """The cards of the game with ``code`` (in any zone), in uid order; do not change the list."""
     found = _pool(s).by_code.get(code)
     return found if found is not None else []
+
+
+def acting(s: LcgState) -> frozenset[Uid]:
+    """The cards of the game whose text has Actions (in any zone): an action window asks of
+    each card of a hand whether it has Actions."""
+    pool = _pool(s)
+    found = pool.acting
+    if found is None:
+        found = frozenset([u for code, uids in pool.by_code.items() if text_of(code).actions for u in uids])
+        pool.acting = found
+        pool.acting_in_play = sorted(u for u in found if CARDS[s.cards[u].code].type != "event")
+    return found
+
+
+def acting_in_play(s: LcgState) -> list[Uid]:
+    """The cards of :func:`acting` that can be in play: all but the events (an event is never
+    in play: it goes from its owner's hand to the discard pile as it is played). An action
+    window asks of each card in play whether it has Actions: most games have a handful of
+    these, often none of them in play, and a window then needs no scan of the table."""
+    acting(s)
+    return _POOL.acting_in_play
+
+
+def givers(s: LcgState) -> list[Uid]:
+    """The cards of the game whose text gives their host resource icons (Celebrían's Stone),
+    in any zone; do not change the list."""
+    pool = _pool(s)
+    found = pool.givers
+    if found is None:
+        found = pool.givers = [
+            u
+            for code, uids in pool.by_code.items()
+            if (text_of(code).host or _NO_HOST_TEXT).spheres is not None
+            for u in uids
+        ]
+    return found
 
 
 def types_in_game(s: LcgState) -> frozenset[str]:
@@ -203,9 +244,21 @@ def seats_in_turn(s: LcgState) -> list[Seat]:
     order from the first player."""
     order = s.order
     first = s.first
-    start = order.index(first) if first in order else 0
     players = s.players
-    return [seat for seat in order[start:] + order[:start] if not players[seat].eliminated]
+    n = len(order)
+    start = 0
+    for i in range(n):
+        if order[i] == first:
+            start = i
+            break
+    # from ``start`` round the order, without building the two slices and their sum (the
+    # rules read the seats in turn some 260 times a game)
+    out = []
+    for k in range(start, start + n):
+        seat = order[k - n] if k >= n else order[k]
+        if not players[seat].eliminated:
+            out.append(seat)
+    return out
 
 
 def resources_on(s: LcgState, uid: Uid) -> int:
@@ -414,16 +467,7 @@ def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
     cards = s.cards
     own = CARDS[cards[uid].code].sphere
     out: tuple[str, ...] = (own,) if own else ()
-    pool = _pool(s)
-    givers = pool.givers
-    if givers is None:
-        givers = pool.givers = [
-            u
-            for code, uids in pool.by_code.items()
-            if (text_of(code).host or _NO_HOST_TEXT).spheres is not None
-            for u in uids
-        ]
-    if not any(cards[a].attached_to == uid for a in givers):
+    if not any(cards[a].attached_to == uid for a in givers(s)):
         return out  # no card that gives icons is attached to it (most heroes, most games: no scan)
     for a in cards_in(s, "attachments"):
         if cards[a].attached_to == uid:

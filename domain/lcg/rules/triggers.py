@@ -391,9 +391,11 @@ def after(rt: Runtime, event: Event) -> None:
     is done."""
     # Keyword checks are pushed first, so they resolve after the cards' Forced effects and
     # Responses to the same event (a ship that gains Boarding as it engages boards with it).
-    for hook in HOOKS.get(type(event), ()):
-        hook(rt, event)
     s = st(rt)
+    hooks = HOOKS.get(type(event))
+    if hooks is not None:
+        for hook in table.in_game(s, hooks):
+            hook(rt, event)
     listeners = _in_game(s).get(type(event))
     if listeners is not None:
         pools: dict[str, Pool] = {}

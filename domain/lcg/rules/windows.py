@@ -42,11 +42,31 @@ def available_actions(
                 options.append(Option(f"{uid}.{i}", label, uid))
     if planning:
         return options
-    for uid in table.staging(s):  # objectives in the staging area: any player may claim them
-        for i, action in enumerate(text_of(cards[uid].code).actions):
-            if action.anyone and action.available(s, uid, seat):
-                options.append(Option(f"{uid}.{i}", f"{table.name(s, uid)}: {action.label}", uid))
+    # objectives in the staging area: any player may claim them (none to look at when no
+    # card with Actions is staged)
+    if any(cards[u].zone == "staging" for u in table.acting_in_play(s)):
+        for uid in table.staging(s):
+            for i, action in enumerate(text_of(cards[uid].code).actions):
+                if action.anyone and action.available(s, uid, seat):
+                    options.append(Option(f"{uid}.{i}", f"{table.name(s, uid)}: {action.label}", uid))
     return options + event_actions(s, seat)
+
+
+_ACTING_ZONES: Final = frozenset(("attachments", "setup", "quest"))
+_SEAT_ACTING_ZONES: Final = (".heroes", ".allies", ".contract")
+"""The zones :func:`_with_actions` looks in: shared, and each seat's (``<seat>.heroes``)."""
+
+
+_LOOKED_AT: Final[dict[str, bool]] = {}
+"""By zone: :func:`_acting_zone` (a game has a few dozen zones)."""
+
+
+def _acting_zone(zone: str) -> bool:
+    """Whether :func:`_with_actions` may look at a card lying in ``zone``."""
+    found = _LOOKED_AT.get(zone)
+    if found is None:
+        found = _LOOKED_AT[zone] = zone in _ACTING_ZONES or zone.endswith(_SEAT_ACTING_ZONES)
+    return found
 
 
 def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
@@ -55,6 +75,8 @@ def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
     stage are nobody's (their Actions say who may use them)."""
     out: list[tuple[Seat | None, int]] = []
     cards = s.cards
+    if not any(_acting_zone(cards[u].zone) for u in table.acting_in_play(s)):
+        return out  # no card with Actions lies where one is looked for below (most windows)
     # only attachments with Actions, in the zone's order: an attachment left out here has
     # none, so it is left out of each player's and of the nobody's below
     acting = [a for a in cards_in(s, "attachments") if text_of(cards[a].code).actions]

@@ -12,7 +12,7 @@ paired differences against the first server at the end (median, and how many pai
 
     python -m tools.bench_threads SECONDS ROUNDS TREE[+SERVE-ARG...] [TREE[+SERVE-ARG...] ...]
 
-A tree is a directory holding the project (``/work/main``); ``+--workers+2`` after it adds
+A tree is a directory holding the project (a checkout of this repository); ``+--workers+2`` after it adds
 those arguments to its ``serve``. The numbers are for comparing servers run side by side: the
 machine's load moves them all.
 """

@@ -70,6 +70,8 @@ class Namer:
         """The id and rule of the last decision this reader saw only in part (who decides, under
         which rule): an answer to it is told in words the rule gives its option ids."""
         self.book = phrasebook(rules.name)
+        self.phrases: dict[str, tuple[Phrase | None, dict[str, Any]]] = {}
+        """Each event type's phrase and field defaults, as this reader met them."""
 
     def card(self, uid: int | None) -> str:
         """``Name#uid``: the card's printed name and its uid, a reference for the referee's
@@ -327,7 +329,7 @@ def describe(event: Event, name: Namer, body: Mapping[str, Any] | None = None) -
     viewer from whom nothing in the event is hidden. ``body`` is the event's fields without
     its envelope, if the caller has them already.
     """
-    if isinstance(event, DecisionRequested):
+    if type(event) is DecisionRequested:  # (its type has no subtypes) not an isinstance per event
         name.asked = event.decision
     if body is None:
         fields: dict[str, Any] = msgspec.to_builtins(event)
@@ -357,8 +359,12 @@ def describe_body(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seein
 
 
 def _say(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seeing | None) -> str:
-    said = Said(kind, body, name, seeing, _defaults(name.rules.name, kind))
-    phrase = phrase_for(name.rules.name, kind)
+    found = name.phrases.get(kind)
+    if found is None:
+        game = name.rules.name
+        found = name.phrases[kind] = (phrase_for(game, kind), _defaults(game, kind))
+    phrase, defaults = found
+    said = Said(kind, body, name, seeing, defaults)
     return phrase(said) if phrase is not None else generic(said)
 
 

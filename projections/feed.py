@@ -206,16 +206,15 @@ class Feed:
         the event is applied)."""
         state = self.state
         body: dict[str, Any] = msgspec.to_builtins(event)
+        # the cause as the body gives it: its rule, then each of card, by and answer that is
+        # set (a cause omits its defaults, None)
+        cause_out: dict[str, Any] = body["cause"]
         for key in _ENVELOPE:
-            body.pop(key, None)
+            if key in body:  # compiled, ``in`` and ``del`` are direct where ``pop`` is a method call
+                del body[key]  # noqa: RUF051
         kind = type(event).__name__
-        body.pop("type", None)
-        cause = event.cause
-        cause_out: dict[str, Any] = {"rule": cause.rule}
-        for key in ("card", "by", "answer"):
-            value = getattr(cause, key)
-            if value is not None:
-                cause_out[key] = value
+        if "type" in body:
+            del body["type"]  # noqa: RUF051
         pending = state.pending
         if self.reveal_all or state.over is not None:
             self._current = _Seen(event, kind, cause_out, body, set(), set(), pending, True)
@@ -224,8 +223,8 @@ class Feed:
         body["type"] = kind
         refs = game.refs(body)
         _kernel_refs(event, pending, refs)
-        if cause.card is not None:
-            refs.add(cause.card)
+        if "card" in cause_out:
+            refs.add(cause_out["card"])
         visible = game.visible
         seen = {u for u in refs if visible(state, viewer, u)}
         self._current = _Seen(event, kind, cause_out, body, refs, seen, pending, False)
@@ -237,7 +236,8 @@ class Feed:
         self._current = None
         state, body = self.state, current.body
         if current.reveal or state.over is not None:  # over: the game just ended, all may be revealed
-            body.pop("type", None)
+            if "type" in body:
+                del body["type"]  # as in before(): no method call
             current.reveal = True
             current.text = describe(event, self.namer, body)
             self._told(current)
@@ -256,7 +256,8 @@ class Feed:
         if "card" in cause and not seeing(cause["card"]):
             del cause["card"]
             changed = True
-        body.pop("type", None)
+        if "type" in body:
+            del body["type"]  # as in before(): no method call
         kind = current.kind
         current.text = describe_body(kind, body, self.namer, seeing) if changed else describe(event, self.namer, body)
         current.changed = changed

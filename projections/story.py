@@ -70,8 +70,6 @@ class Namer:
         """The id and rule of the last decision this reader saw only in part (who decides, under
         which rule): an answer to it is told in words the rule gives its option ids."""
         self.book = phrasebook(rules.name)
-        self.phrases: dict[str, tuple[Phrase | None, dict[str, Any]]] = {}
-        """Each event type's phrase and field defaults, as this reader met them."""
 
     def card(self, uid: int | None) -> str:
         """``Name#uid``: the card's printed name and its uid, a reference for the referee's
@@ -300,6 +298,7 @@ _BOOKS: dict[str, Phrasebook] = {}
 def register(book: Phrasebook) -> Phrasebook:
     """Make ``book`` the phrasebook of the ruleset named ``book.game``."""
     _BOOKS[book.game] = book
+    _PHRASED.clear()
     return book
 
 
@@ -359,13 +358,17 @@ def describe_body(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seein
 
 
 def _say(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seeing | None) -> str:
-    found = name.phrases.get(kind)
+    game = name.rules.name
+    found = _PHRASED.get((game, kind))
     if found is None:
-        game = name.rules.name
-        found = name.phrases[kind] = (phrase_for(game, kind), _defaults(game, kind))
+        found = _PHRASED[game, kind] = (phrase_for(game, kind), _defaults(game, kind))
     phrase, defaults = found
     said = Said(kind, body, name, seeing, defaults)
     return phrase(said) if phrase is not None else generic(said)
+
+
+_PHRASED: dict[tuple[str, str], tuple[Phrase | None, dict[str, Any]]] = {}
+"""Each game's phrase and field defaults of each event type told so far (:func:`_say`)."""
 
 
 @cache

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import msgspec
 
@@ -101,26 +101,58 @@ class Projected:
     viewer was told both): the one line that tells the run so far ("13 cards are put at
     the bottom of the Corsair deck"), for a timeline that shows a run as one line."""
 
+    def __init__(
+        self,
+        seq: int,
+        type: str,
+        cause: dict[str, Any],
+        body: dict[str, Any],
+        text: str,
+        hash: str = "",
+        redacted: bool = False,
+        run_text: str = "",
+    ) -> None:
+        # written out rather than the one ``dataclass`` makes: compiled, each field is set
+        # in place (the generated one is interpreted: a third of the feed's cost per event)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "cause", cause)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "hash", hash)
+        object.__setattr__(self, "redacted", redacted)
+        object.__setattr__(self, "run_text", run_text)
+
 
 def all_seeing(viewer: str, state: State) -> bool:
     return viewer == REFEREE or state.over is not None
 
 
-@dataclass
 class _Seen:
     """An event part way through projection: what the viewer saw before it was applied."""
 
-    event: Event
-    kind: str
-    cause: dict[str, Any]
-    body: dict[str, Any]
-    refs: set[int]
-    seen: set[int]
-    pending: Decision | None
-    reveal: bool
-    text: str = ""
-    changed: bool = False
-    run_text: str = ""
+    def __init__(
+        self,
+        event: Event,
+        kind: str,
+        cause: dict[str, Any],
+        body: dict[str, Any],
+        refs: set[int],
+        seen: set[int],
+        pending: Decision | None,
+        reveal: bool,
+    ) -> None:
+        self.event = event
+        self.kind = kind
+        self.cause = cause
+        self.body = body
+        self.refs = refs
+        self.seen = seen
+        self.pending = pending
+        self.reveal = reveal
+        self.text = ""
+        self.changed = False
+        self.run_text = ""
 
 
 class Feed:
@@ -174,26 +206,27 @@ class Feed:
         the event is applied)."""
         state = self.state
         body: dict[str, Any] = msgspec.to_builtins(event)
+        # the cause as the body gives it: its rule, then each of card, by and answer that is
+        # set (a cause omits its defaults, None)
+        cause_out: dict[str, Any] = body["cause"]
         for key in _ENVELOPE:
-            body.pop(key, None)
+            if key in body:  # compiled, ``in`` and ``del`` are direct where ``pop`` is a method call
+                del body[key]  # noqa: RUF051
         kind = type(event).__name__
-        body.pop("type", None)
-        cause = event.cause
-        cause_out: dict[str, Any] = {"rule": cause.rule}
-        for key in ("card", "by", "answer"):
-            value = getattr(cause, key)
-            if value is not None:
-                cause_out[key] = value
+        if "type" in body:
+            del body["type"]  # noqa: RUF051
         pending = state.pending
         if self.reveal_all or state.over is not None:
             self._current = _Seen(event, kind, cause_out, body, set(), set(), pending, True)
             return
         viewer, game = self.viewer, self.game
         body["type"] = kind
-        refs = game.refs(body) | _kernel_refs(event, pending)
-        if cause.card is not None:
-            refs.add(cause.card)
-        seen = {u for u in refs if game.visible(state, viewer, u)}
+        refs = game.refs(body)
+        _kernel_refs(event, pending, refs)
+        if "card" in cause_out:
+            refs.add(cause_out["card"])
+        visible = game.visible
+        seen = {u for u in refs if visible(state, viewer, u)}
         self._current = _Seen(event, kind, cause_out, body, refs, seen, pending, False)
 
     def after(self, event: Event) -> None:
@@ -203,13 +236,15 @@ class Feed:
         self._current = None
         state, body = self.state, current.body
         if current.reveal or state.over is not None:  # over: the game just ended, all may be revealed
-            body.pop("type", None)
+            if "type" in body:
+                del body["type"]  # as in before(): no method call
             current.reveal = True
             current.text = describe(event, self.namer, body)
             self._told(current)
             return
         viewer, game, refs, seen = self.viewer, self.game, current.refs, current.seen
-        seen |= {u for u in refs - seen if game.visible(state, viewer, u)}
+        visible = game.visible
+        seen |= {u for u in refs - seen if visible(state, viewer, u)}
         seen |= game.reveals(event, viewer)
         seeing = seen.__contains__
         changed = _redact_kernel(event, body, current.pending, viewer, seeing)
@@ -221,7 +256,8 @@ class Feed:
         if "card" in cause and not seeing(cause["card"]):
             del cause["card"]
             changed = True
-        body.pop("type", None)
+        if "type" in body:
+            del body["type"]  # as in before(): no method call
         kind = current.kind
         current.text = describe_body(kind, body, self.namer, seeing) if changed else describe(event, self.namer, body)
         current.changed = changed
@@ -263,50 +299,90 @@ def _digits(choice: str, decision: Decision) -> int | None:
     return int(choice) if choice.isdigit() and decision.kind is not Kind.NUMBER else None
 
 
-def _kernel_refs(event: Event, pending: Decision | None) -> set[int]:
-    refs: set[int] = set()
-    if isinstance(event, DecisionAnswered):
-        for choice in event.choice:
-            card = _choice_card(pending, event, choice)
+_OTHER, _REQUESTED, _ANSWERED, _MODIFIER, _DELAYED, _LIMIT, _POSITION, _REDRAWN = range(8)
+"""What the feed does with a kernel event of each type (:func:`_kernel_kind`)."""
+
+_KINDS: dict[type, int] = {}
+""":func:`_kernel_kind` of the event types met so far."""
+
+
+def _kernel_kind(event: Event) -> int:
+    """Which of the kernel's events ``event`` is (``_OTHER``: a game's own): read once per
+    event type, not by a test of each kernel type per event (an ``isinstance`` of a struct
+    type is a call of its metaclass's check, each time)."""
+    cls = type(event)
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = _OTHER
+        for base, which in (
+            (DecisionRequested, _REQUESTED),
+            (DecisionAnswered, _ANSWERED),
+            (ModifierAdded, _MODIFIER),
+            (DelayedEffectScheduled, _DELAYED),
+            (LimitUsed, _LIMIT),
+            (PositionEvent, _POSITION),
+            (CardsRedrawn, _REDRAWN),
+        ):
+            if issubclass(cls, base):
+                kind = which
+                break
+        _KINDS[cls] = kind
+    return kind
+
+
+def _kernel_refs(event: Event, pending: Decision | None, refs: set[int]) -> None:
+    """Add to ``refs`` the cards the kernel's fields of ``event`` name."""
+    kind = _kernel_kind(event)
+    if kind == _OTHER:
+        return
+    if kind == _ANSWERED:
+        answered = cast(DecisionAnswered, event)
+        for choice in answered.choice:
+            card = _choice_card(pending, answered, choice)
             if card is not None:
                 refs.add(card)
-    elif isinstance(event, ModifierAdded):
-        refs.add(event.modifier.target)
-        if event.modifier.source is not None:
-            refs.add(event.modifier.source)
-    elif isinstance(event, LimitUsed):
-        refs.update(int(d) for d in re.findall(r"\d+", event.key))
-    elif isinstance(event, PositionEvent):  # what a laid-out position says is already running
-        for m in event.modifiers:
+    elif kind == _MODIFIER:
+        modifier = cast(ModifierAdded, event).modifier
+        refs.add(modifier.target)
+        if modifier.source is not None:
+            refs.add(modifier.source)
+    elif kind == _LIMIT:
+        refs.update(int(d) for d in re.findall(r"\d+", cast(LimitUsed, event).key))
+    elif kind == _POSITION:  # what a laid-out position says is already running
+        position = cast(PositionEvent, event)
+        for m in position.modifiers:
             refs.update(u for u in (m.target, m.source) if u is not None)
-        for limit in event.limits:
+        for limit in position.limits:
             refs.update(int(d) for d in re.findall(r"\d+", limit.key))
-    return refs
 
 
 def _redact_kernel(
     event: Event, body: dict[str, Any], pending: Decision | None, viewer: str, seeing: Callable[[int], bool]
 ) -> bool:
-    if isinstance(event, DecisionRequested):
-        decision = event.decision
+    kind = _kernel_kind(event)
+    if kind == _OTHER:
+        return False
+    if kind == _REQUESTED:
+        decision = cast(DecisionRequested, event).decision
         if decision.seat == viewer:
             return False
         body["decision"] = {"id": decision.id, "seat": decision.seat, "rule": decision.rule, "kind": decision.kind}
         return True
-    if isinstance(event, DecisionAnswered):
-        if event.seat == viewer:
+    if kind == _ANSWERED:
+        answered = cast(DecisionAnswered, event)
+        if answered.seat == viewer:
             return False
         kept = []
-        for choice in event.choice:
-            card = _choice_card(pending, event, choice)
+        for choice in answered.choice:
+            card = _choice_card(pending, answered, choice)
             if card is None or seeing(card):
                 kept.append(choice)
-        if len(kept) != len(event.choice):
+        if len(kept) != len(answered.choice):
             body["choice"] = kept
-            body["choice_hidden"] = len(event.choice) - len(kept)
+            body["choice_hidden"] = len(answered.choice) - len(kept)
             return True
         return False
-    if isinstance(event, ModifierAdded):
+    if kind == _MODIFIER:
         modifier = body["modifier"]
         changed = False
         for key in ("target", "source"):
@@ -315,18 +391,19 @@ def _redact_kernel(
                 del modifier[key]
                 changed = True
         return changed
-    if isinstance(event, DelayedEffectScheduled):
+    if kind == _DELAYED:
         return body["delayed"].pop("env", None) is not None
-    if isinstance(event, LimitUsed) and not all(seeing(int(d)) for d in re.findall(r"\d+", event.key)):
+    if kind == _LIMIT:
+        if all(seeing(int(d)) for d in re.findall(r"\d+", cast(LimitUsed, event).key)):
+            return False
         del body["key"]
         return True
-    if isinstance(event, PositionEvent):
+    if kind == _POSITION:
         return _redact_lasting(body, seeing)
-    if isinstance(event, CardsRedrawn):  # what no seat has seen, by definition: its count only
-        body["count"] = len(body.pop("cards", ()))
-        body.pop("places", None)
-        return True
-    return False
+    # CardsRedrawn: what no seat has seen, by definition: its count only
+    body["count"] = len(body.pop("cards", ()))
+    body.pop("places", None)
+    return True
 
 
 def _redact_lasting(body: dict[str, Any], seeing: Callable[[int], bool]) -> bool:

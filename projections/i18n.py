@@ -130,7 +130,10 @@ def translations(lang: str, domain: str = DOMAIN) -> _gettext.NullTranslations:
 
 def _(message: str) -> str:
     """``message`` in the language being spoken."""
-    return translations(_SPEAKING.get()).gettext(message)
+    lang = _SPEAKING.get()
+    if lang == DEFAULT:  # English reads every message as written (most of a game's lines)
+        return message
+    return translations(lang).gettext(message)
 
 
 def gettext(message: str) -> str:
@@ -141,25 +144,32 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted message for ``n`` in the language being spoken (Spanish has
     two forms, Japanese one); format ``%(n)d`` into it afterwards."""
-    return translations(_SPEAKING.get()).ngettext(singular, plural, n)
+    lang = _SPEAKING.get()
+    if lang == DEFAULT:
+        return singular if n == 1 else plural
+    return translations(lang).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the sense ``context`` gives it (``pgettext("zone", "hand")``)."""
-    return translations(_SPEAKING.get()).pgettext(context, message)
+    lang = _SPEAKING.get()
+    if lang == DEFAULT:
+        return message
+    return translations(lang).pgettext(context, message)
 
 
 def say(message: str, /, **values: object) -> str:
     """``message`` in the language being spoken, its named blanks filled:
     ``say("%(card)s is revealed", card=name)``."""
-    text = translations(_SPEAKING.get()).gettext(message)
+    lang = _SPEAKING.get()
+    text = message if lang == DEFAULT else translations(lang).gettext(message)
     return text % values if values else text
 
 
 def nsay(singular: str, plural: str, n: int, /, **values: object) -> str:
     """The form of a counted message for ``n``, its blanks filled (``%(n)d`` is ``n``):
     ``nsay("%(n)d card", "%(n)d cards", 3)``."""
-    return translations(_SPEAKING.get()).ngettext(singular, plural, n) % {"n": n, **values}
+    return ngettext(singular, plural, n) % {"n": n, **values}
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - the gettext convention's name

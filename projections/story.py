@@ -298,6 +298,7 @@ _BOOKS: dict[str, Phrasebook] = {}
 def register(book: Phrasebook) -> Phrasebook:
     """Make ``book`` the phrasebook of the ruleset named ``book.game``."""
     _BOOKS[book.game] = book
+    _PHRASED.clear()
     return book
 
 
@@ -327,7 +328,7 @@ def describe(event: Event, name: Namer, body: Mapping[str, Any] | None = None) -
     viewer from whom nothing in the event is hidden. ``body`` is the event's fields without
     its envelope, if the caller has them already.
     """
-    if isinstance(event, DecisionRequested):
+    if type(event) is DecisionRequested:  # (its type has no subtypes) not an isinstance per event
         name.asked = event.decision
     if body is None:
         fields: dict[str, Any] = msgspec.to_builtins(event)
@@ -357,9 +358,17 @@ def describe_body(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seein
 
 
 def _say(kind: str, body: Mapping[str, Any], name: Namer, seeing: Seeing | None) -> str:
-    said = Said(kind, body, name, seeing, _defaults(name.rules.name, kind))
-    phrase = phrase_for(name.rules.name, kind)
+    game = name.rules.name
+    found = _PHRASED.get((game, kind))
+    if found is None:
+        found = _PHRASED[game, kind] = (phrase_for(game, kind), _defaults(game, kind))
+    phrase, defaults = found
+    said = Said(kind, body, name, seeing, defaults)
     return phrase(said) if phrase is not None else generic(said)
+
+
+_PHRASED: dict[tuple[str, str], tuple[Phrase | None, dict[str, Any]]] = {}
+"""Each game's phrase and field defaults of each event type told so far (:func:`_say`)."""
 
 
 @cache

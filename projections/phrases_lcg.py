@@ -808,10 +808,11 @@ BOOK = register(
             "CardLookedAt": card_looked_at,
             "GameEnded": game_ended,
             "DelayedEffectScheduled": delayed_effect_scheduled,
+            # the card events', the Dreadnaught's and the Hobbit boxes' own, in the book before
+            # it is registered: story.py keeps each event type's phrase once it is first read
+            **EVENT_CARD_PHRASES,
+            **HUNT_PHRASES,
+            **HOBBIT_PHRASES,
         },
     )
 )
-
-BOOK.phrases.update(EVENT_CARD_PHRASES)
-BOOK.phrases.update(HUNT_PHRASES)
-BOOK.phrases.update(HOBBIT_PHRASES)

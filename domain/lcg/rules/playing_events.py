@@ -166,12 +166,14 @@ def _available(
 ) -> bool:
     """Whether ``seat`` may play the Action event ``uid`` now (``playable``, ``phase``, ``cost``:
     as registered by :func:`action_event`; ``purse``: ``seat``'s at ``s``, if known)."""
-    return (
-        (phase is None or s.phase == phase)
-        and s.cards[uid].zone == f"{seat}.hand"
-        and _affordable(s, seat, uid, cost, purse)
-        and playable(s, seat, uid)
-    )
+    return s.cards[uid].zone == f"{seat}.hand" and _usable(s, seat, uid, playable, phase, cost, purse)
+
+
+def _usable(
+    s: LcgState, seat: Seat, uid: Uid, playable: Playable, phase: str | None, cost: Cost, purse: Purse | None
+) -> bool:
+    """:func:`_available` of an Action event known to lie in ``seat``'s hand."""
+    return (phase is None or s.phase == phase) and _affordable(s, seat, uid, cost, purse) and playable(s, seat, uid)
 
 
 ACTION_EVENTS: dict[str, tuple[Playable, str | None, Cost]] = {}
@@ -218,12 +220,7 @@ def event_actions(s: LcgState, seat: Seat) -> list[Option]:
                 playable, phase, cost = ACTION_EVENTS[code]
                 if purse is None:
                     purse = Purse(s, seat)
-                # the card lies in the hand: _available's test of its zone, without building the name
-                usable = (
-                    (phase is None or s.phase == phase)
-                    and _affordable(s, seat, uid, cost, purse)
-                    and playable(s, seat, uid)
-                )
+                usable = _usable(s, seat, uid, playable, phase, cost, purse)  # it lies in the hand
             else:
                 usable = action.available(s, uid, seat)
             if usable:

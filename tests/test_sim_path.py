@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import dis
 import random
-from typing import Any
+from typing import Any, cast
 from uuid import uuid4
 
 from bots import random_choice
@@ -254,9 +254,12 @@ def test_lcg_windows_read_as_the_plain_scans() -> None:
 def test_a_cards_own_limits_are_asked_only_in_a_game_holding_it() -> None:
     # Ophidian's attacker limit and A Perilous Voyage's questing without exhausting (The Hunt
     # for the Dreadnaught) were asked at every attack and commitment of every game
-    mirkwood = Game.start(uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 2), 1)).state
+    mirkwood = cast(
+        LcgState, Game.start(uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 2), 1)).state
+    )
     assert hunt._ophidian_limit not in table.in_game(mirkwood, ships.ATTACKER_LIMITS)
     assert hunt._quests_ready not in table.in_game(mirkwood, table.QUEST_WITHOUT_EXHAUSTING)
-    dreadnaught = Game.start(uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 2), 1)).state
+    game = Game.start(uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 2), 1))
+    dreadnaught = cast(LcgState, game.state)
     assert hunt.OPHIDIAN in table.codes_in_game(dreadnaught)
     assert hunt._ophidian_limit in table.in_game(dreadnaught, ships.ATTACKER_LIMITS)

@@ -55,11 +55,12 @@ def _all_characters(s: LcgState) -> list[Uid]:
 
 
 def _exhausted_allies(s: LcgState) -> list[Uid]:
-    return [u for u in table.all_characters(s) if s.cards[u].exhausted and table.defn(s, u).type == "ally"]
+    cards = s.cards
+    return [u for u in table.all_characters(s) if cards[u].exhausted and table.defn_in(cards, u).type == "ally"]
 
 
 def _engaged_enemies(s: LcgState) -> list[Uid]:
-    return [u for seat in table.seats_in_turn(s) for u in table.cards_in(s, f"{seat}.engaged")]
+    return [u for seat in table.seats_in_turn(s) for u in table.cards_in(s, table.seat_key(seat, "engaged"))]
 
 
 # Ever Vigilant — "Action: choose an exhausted ally and ready it."
@@ -222,7 +223,7 @@ action_event(
                 PLAYER,
                 "Rain of Arrows: choose a player; each enemy engaged with them takes 1 damage",
                 "target",
-                damage_each(lambda rt: list(table.cards_in(st(rt), f"{_target_seat(rt)}.engaged")), 1),
+                damage_each(lambda rt: list(table.cards_in(st(rt), table.seat_key(_target_seat(rt), "engaged"))), 1),
             ),
         ),
     ),
@@ -238,7 +239,7 @@ def _attacking_enemies(s: LcgState) -> list[Uid]:
     return [
         u
         for seat in table.seats_in_turn(s)
-        for u in table.cards_in(s, f"{seat}.engaged")
+        for u in table.cards_in(s, table.seat_key(seat, "engaged"))
         if table.can_attack(s, u, seat)
     ]
 
@@ -263,8 +264,8 @@ action_event(
 def _strikes(s: LcgState, seat: Seat) -> list[tuple[Uid, Uid, int]]:
     """Quick Strike's choices: (attacker, enemy, attack bonus). Own engaged enemies; with
     Ranged, enemies engaged with other players; Dúnhere's text, enemies in the staging area."""
-    own = list(table.cards_in(s, f"{seat}.engaged"))
-    others = [u for p in table.seats_in_turn(s) if p != seat for u in table.cards_in(s, f"{p}.engaged")]
+    own = list(table.cards_in(s, table.seat_key(seat, "engaged")))
+    others = [u for p in table.seats_in_turn(s) if p != seat for u in table.cards_in(s, table.seat_key(p, "engaged"))]
     out: list[tuple[Uid, Uid, int]] = []
     for attacker in table.ready_characters(s, seat):
         out += [(attacker, e, 0) for e in own]
@@ -282,8 +283,8 @@ def _can_strike(s: LcgState, seat: Seat) -> bool:
     the first: every action window asks it while Quick Strike is in hand and a Tactics
     resource pays for it, mostly with no enemy to attack, where ``_strikes`` read every ready
     character's keywords all the same."""
-    own = table.cards_in(s, f"{seat}.engaged")
-    others = [u for p in table.seats_in_turn(s) if p != seat for u in table.cards_in(s, f"{p}.engaged")]
+    own = table.cards_in(s, table.seat_key(seat, "engaged"))
+    others = [u for p in table.seats_in_turn(s) if p != seat for u in table.cards_in(s, table.seat_key(p, "engaged"))]
     staged: list[Uid] | None = None
     if not own and not others and not table.staging_enemies(s):
         return False
@@ -335,7 +336,9 @@ action_event(
 
 def _seats_engaged(s: LcgState) -> list[Seat]:
     return [
-        p for p in table.seats_in_turn(s) if any(table.can_attack(s, u, p) for u in table.cards_in(s, f"{p}.engaged"))
+        p
+        for p in table.seats_in_turn(s)
+        if any(table.can_attack(s, u, p) for u in table.cards_in(s, table.seat_key(p, "engaged")))
     ]
 
 
@@ -352,7 +355,9 @@ action_event(
     Decide(
         _ask_thicket,
         "target",
-        forbid_attack(lambda rt: list(table.cards_in(st(rt), f"{_target_seat(rt)}.engaged")), _target_seat),
+        forbid_attack(
+            lambda rt: list(table.cards_in(st(rt), table.seat_key(_target_seat(rt), "engaged"))), _target_seat
+        ),
         auto_single=True,
     ),
     "a player's engaged enemies cannot attack them this phase",
@@ -462,7 +467,7 @@ response_event(
 
 
 def _discards(s: LcgState, seat: Seat, event: Uid) -> list[Uid]:
-    return [u for u in table.cards_in(s, f"{seat}.discard") if u != event]
+    return [u for u in table.cards_in(s, table.seat_key(seat, "discard")) if u != event]
 
 
 def _ask_west(rt: Runtime) -> Ask:
@@ -515,7 +520,7 @@ def _fallen_allies(s: LcgState) -> list[Uid]:
     return [
         u
         for p in table.seats_in_turn(s)
-        for u in table.cards_in(s, f"{p}.discard")
+        for u in table.cards_in(s, table.seat_key(p, "discard"))
         if table.defn(s, u).type == "ally" and table.defn(s, u).sphere != "neutral" and table.may_enter_play(s, u)
     ]
 
@@ -575,7 +580,7 @@ def _fallen_heroes(s: LcgState) -> list[Uid]:
     return [
         u
         for p in table.seats_in_turn(s)
-        for u in table.cards_in(s, f"{p}.discard")
+        for u in table.cards_in(s, table.seat_key(p, "discard"))
         if table.defn(s, u).type == "hero" and table.may_enter_play(s, u)
     ]
 
@@ -667,11 +672,11 @@ action_event(
 
 
 def _decks(s: LcgState) -> list[Seat]:
-    return [p for p in table.seats_in_turn(s) if table.cards_in(s, f"{p}.deck")]
+    return [p for p in table.seats_in_turn(s) if table.cards_in(s, table.seat_key(p, "deck"))]
 
 
 def _top(rt: Runtime) -> list[Uid]:
-    return list(table.cards_in(st(rt), f"{_target_seat(rt)}.deck")[: int(rt.env["x"])])
+    return list(table.cards_in(st(rt), table.seat_key(_target_seat(rt), "deck"))[: int(rt.env["x"])])
 
 
 def _ask_search_deck(rt: Runtime) -> Ask | None:
@@ -761,7 +766,7 @@ action_event(
     playable=lambda s, seat, uid: bool(_decks(s)),
     cost=Cost(
         x=lambda s, seat, uid: list(
-            range(1, max((len(table.cards_in(s, f"{p}.deck")) for p in _decks(s)), default=0) + 1)
+            range(1, max((len(table.cards_in(s, table.seat_key(p, "deck"))) for p in _decks(s)), default=0) + 1)
         )
     ),
 )

@@ -80,14 +80,6 @@ COMPILED: tuple[str, ...] = (
     # has something to act on (its ``playable``), interpreted some 2.3 k instructions an event
     # of a Passage through Mirkwood random game (callgrind, seeds 1-60 less 1-10)
     "domain.lcg.cards.core_set_events",
-    # the other texts a Passage through Mirkwood game holds (its heroes, allies and
-    # attachments, its encounter sets): their hooks and checks ran interpreted
-    "domain.lcg.cards.heroes",
-    "domain.lcg.cards.allies",
-    "domain.lcg.cards.attachments",
-    "domain.lcg.cards.passage_through_mirkwood",
-    "domain.lcg.cards.spiders_of_mirkwood",
-    "domain.lcg.cards.dol_guldur_orcs",
     "domain.lcg.effects",
     "domain.lcg.moving",
     "domain.wotr.moving",

@@ -76,6 +76,10 @@ COMPILED: tuple[str, ...] = (
     "domain.wotr.rules.table",
     "domain.wotr.rules.triggers",
     "domain.wotr.rules.victory",
+    # the Core Set events' texts: every action window asks an Action event in hand whether it
+    # has something to act on (its ``playable``), interpreted some 2.3 k instructions an event
+    # of a Passage through Mirkwood random game (callgrind, seeds 1-60 less 1-10)
+    "domain.lcg.cards.core_set_events",
     "domain.lcg.effects",
     "domain.lcg.moving",
     "domain.wotr.moving",

@@ -504,6 +504,7 @@ def test_quick_strike_is_playable_where_it_has_a_choice() -> None:
     assert seen[True] > 50 and seen[False] > 50
 
 
+@pure_only
 def test_rain_of_arrows_reads_the_archers_only_with_an_enemy_engaged(monkeypatch: pytest.MonkeyPatch) -> None:
     # Rain of Arrows is playable with a ready Ranged character and an enemy engaged: the
     # engaged enemies are read first, and with none the ready characters are not (every

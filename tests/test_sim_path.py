@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import dis
 import random
-from typing import Any
+from typing import Any, cast
 from uuid import uuid4
 
 from bots import random_choice
@@ -20,8 +20,9 @@ from domain.game import Game
 from domain.kernel import zones
 from domain.kernel.decisions import Option
 from domain.kernel.runtime import _extends
+from domain.lcg.cards import hunt_for_the_dreadnaught as hunt
 from domain.lcg.lineups import lcg_options
-from domain.lcg.rules import attachments, planning, playing_events, resources, table, windows
+from domain.lcg.rules import attachments, planning, playing_events, resources, ships, table, windows
 from domain.lcg.rules.constant import ally_cap_reached
 from domain.lcg.rules.table import CARDS, cards_in, seats_in_turn, text_of
 from domain.lcg.ruleset import LCG
@@ -248,3 +249,17 @@ def test_lcg_windows_read_as_the_plain_scans() -> None:
             for sphere in spheres:
                 assert resources.matching_heroes(s, seat, sphere) == _plain_matching(s, seat, sphere), sphere
     assert asked > 20  # positions where a window offers something were compared too
+
+
+def test_a_cards_own_limits_are_asked_only_in_a_game_holding_it() -> None:
+    # Ophidian's attacker limit and A Perilous Voyage's questing without exhausting (The Hunt
+    # for the Dreadnaught) were asked at every attack and commitment of every game
+    mirkwood = cast(
+        LcgState, Game.start(uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 2), 1)).state
+    )
+    assert hunt._ophidian_limit not in table.in_game(mirkwood, ships.ATTACKER_LIMITS)
+    assert hunt._quests_ready not in table.in_game(mirkwood, table.QUEST_WITHOUT_EXHAUSTING)
+    game = Game.start(uuid4(), LCG, LCG.created(lcg_options("hunt-for-the-dreadnaught", 2), 1))
+    dreadnaught = cast(LcgState, game.state)
+    assert hunt.OPHIDIAN in table.codes_in_game(dreadnaught)
+    assert hunt._ophidian_limit in table.in_game(dreadnaught, ships.ATTACKER_LIMITS)

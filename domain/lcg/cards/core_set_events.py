@@ -55,11 +55,12 @@ def _all_characters(s: LcgState) -> list[Uid]:
 
 
 def _exhausted_allies(s: LcgState) -> list[Uid]:
-    return [u for u in table.all_characters(s) if s.cards[u].exhausted and table.defn(s, u).type == "ally"]
+    cards = s.cards
+    return [u for u in table.all_characters(s) if cards[u].exhausted and table.defn_in(cards, u).type == "ally"]
 
 
 def _engaged_enemies(s: LcgState) -> list[Uid]:
-    return [u for seat in s.active_seats() for u in s.zone(f"{seat}.engaged")]
+    return [u for seat in table.seats_in_turn(s) for u in table.cards_in(s, table.seat_key(seat, "engaged"))]
 
 
 # Ever Vigilant — "Action: choose an exhausted ally and ready it."
@@ -80,7 +81,7 @@ action_event(
 def _other_exhausted_heroes(rt: Runtime) -> list[Uid]:
     s = st(rt)
     paid = int(rt.env["paid"])
-    return [h for seat in s.active_seats() for h in table.heroes(s, seat) if h != paid and s.cards[h].exhausted]
+    return [h for seat in table.seats_in_turn(s) for h in table.heroes(s, seat) if h != paid and s.cards[h].exhausted]
 
 
 # Common Cause — "Action: exhaust a hero you control to choose a different hero and ready it."
@@ -105,7 +106,7 @@ action_event(
     "exhaust a hero: ready another hero",
     playable=lambda s, seat, uid: (
         any(not s.cards[h].exhausted for h in table.heroes(s, seat))
-        and any(s.cards[h].exhausted for p in s.active_seats() for h in table.heroes(s, p))
+        and any(s.cards[h].exhausted for p in table.seats_in_turn(s) for h in table.heroes(s, p))
     ),
 )
 
@@ -222,7 +223,7 @@ action_event(
                 PLAYER,
                 "Rain of Arrows: choose a player; each enemy engaged with them takes 1 damage",
                 "target",
-                damage_each(lambda rt: list(st(rt).zone(f"{_target_seat(rt)}.engaged")), 1),
+                damage_each(lambda rt: list(table.cards_in(st(rt), table.seat_key(_target_seat(rt), "engaged"))), 1),
             ),
         ),
     ),
@@ -235,7 +236,12 @@ action_event(
 
 def _attacking_enemies(s: LcgState) -> list[Uid]:
     """Enemies engaged with a player that may still attack them."""
-    return [u for seat in s.active_seats() for u in s.zone(f"{seat}.engaged") if table.can_attack(s, u, seat)]
+    return [
+        u
+        for seat in table.seats_in_turn(s)
+        for u in table.cards_in(s, table.seat_key(seat, "engaged"))
+        if table.can_attack(s, u, seat)
+    ]
 
 
 # Feint — "Combat Action: choose an enemy engaged with a player; it cannot attack that
@@ -258,8 +264,8 @@ action_event(
 def _strikes(s: LcgState, seat: Seat) -> list[tuple[Uid, Uid, int]]:
     """Quick Strike's choices: (attacker, enemy, attack bonus). Own engaged enemies; with
     Ranged, enemies engaged with other players; Dúnhere's text, enemies in the staging area."""
-    own = list(s.zone(f"{seat}.engaged"))
-    others = [u for p in s.active_seats() if p != seat for u in s.zone(f"{p}.engaged")]
+    own = list(table.cards_in(s, table.seat_key(seat, "engaged")))
+    others = [u for p in table.seats_in_turn(s) if p != seat for u in table.cards_in(s, table.seat_key(p, "engaged"))]
     out: list[tuple[Uid, Uid, int]] = []
     for attacker in table.ready_characters(s, seat):
         out += [(attacker, e, 0) for e in own]
@@ -277,8 +283,8 @@ def _can_strike(s: LcgState, seat: Seat) -> bool:
     the first: every action window asks it while Quick Strike is in hand and a Tactics
     resource pays for it, mostly with no enemy to attack, where ``_strikes`` read every ready
     character's keywords all the same."""
-    own = s.zone(f"{seat}.engaged")
-    others = [u for p in s.active_seats() if p != seat for u in s.zone(f"{p}.engaged")]
+    own = table.cards_in(s, table.seat_key(seat, "engaged"))
+    others = [u for p in table.seats_in_turn(s) if p != seat for u in table.cards_in(s, table.seat_key(p, "engaged"))]
     staged: list[Uid] | None = None
     if not own and not others and not table.staging_enemies(s):
         return False
@@ -329,7 +335,11 @@ action_event(
 
 
 def _seats_engaged(s: LcgState) -> list[Seat]:
-    return [p for p in s.active_seats() if any(table.can_attack(s, u, p) for u in s.zone(f"{p}.engaged"))]
+    return [
+        p
+        for p in table.seats_in_turn(s)
+        if any(table.can_attack(s, u, p) for u in table.cards_in(s, table.seat_key(p, "engaged")))
+    ]
 
 
 def _ask_thicket(rt: Runtime) -> Ask:
@@ -345,7 +355,9 @@ action_event(
     Decide(
         _ask_thicket,
         "target",
-        forbid_attack(lambda rt: list(st(rt).zone(f"{_target_seat(rt)}.engaged")), _target_seat),
+        forbid_attack(
+            lambda rt: list(table.cards_in(st(rt), table.seat_key(_target_seat(rt), "engaged"))), _target_seat
+        ),
         auto_single=True,
     ),
     "a player's engaged enemies cannot attack them this phase",
@@ -379,13 +391,13 @@ action_event(
         lasting(lambda rt: table.many_defenders(_target_seat(rt))),
     ),
     "a player may declare any number of defenders this phase",
-    playable=lambda s, seat, uid: any(not s.limit_used(table.many_defenders(p)) for p in s.active_seats()),
+    playable=lambda s, seat, uid: any(not s.limit_used(table.many_defenders(p)) for p in table.seats_in_turn(s)),
 )
 
 
 def _ask_greeting(rt: Runtime) -> Ask:
     s = st(rt)
-    options = [Option(p, f"{p} lowers their threat by 6") for p in s.active_seats() if s.players[p].threat]
+    options = [Option(p, f"{p} lowers their threat by 6") for p in table.seats_in_turn(s) if s.players[p].threat]
     options.append(Option("each", "Each player lowers their threat by 2"))
     return Ask(PLAYER(rt), "The Galadhrim's Greeting", options)
 
@@ -408,7 +420,7 @@ action_event(
         ),
     ),
     "lower threat: one player by 6, or each by 2",
-    playable=lambda s, seat, uid: any(s.players[p].threat for p in s.active_seats()),
+    playable=lambda s, seat, uid: any(s.players[p].threat for p in table.seats_in_turn(s)),
 )
 
 
@@ -455,12 +467,12 @@ response_event(
 
 
 def _discards(s: LcgState, seat: Seat, event: Uid) -> list[Uid]:
-    return [u for u in s.zone(f"{seat}.discard") if u != event]
+    return [u for u in table.cards_in(s, table.seat_key(seat, "discard")) if u != event]
 
 
 def _ask_west(rt: Runtime) -> Ask:
     s = st(rt)
-    seats = [p for p in s.active_seats() if _discards(s, p, SELF(rt))]
+    seats = [p for p in table.seats_in_turn(s) if _discards(s, p, SELF(rt))]
     return Ask(PLAYER(rt), "Will of the West: choose a player", [Option(p, p) for p in seats])
 
 
@@ -478,7 +490,7 @@ action_event(
         emit(lambda rt: ev.CardMoved(card=SELF(rt), to="removed")),
     ),
     "shuffle a player's discard pile into their deck",
-    playable=lambda s, seat, uid: any(_discards(s, p, uid) for p in s.active_seats()),
+    playable=lambda s, seat, uid: any(_discards(s, p, uid) for p in table.seats_in_turn(s)),
 )
 
 
@@ -507,8 +519,8 @@ def _fallen_allies(s: LcgState) -> list[Uid]:
     1.7, Stand and Fight CORE 51: it cannot return neutral allies)."""
     return [
         u
-        for p in s.active_seats()
-        for u in s.zone(f"{p}.discard")
+        for p in table.seats_in_turn(s)
+        for u in table.cards_in(s, table.seat_key(p, "discard"))
         if table.defn(s, u).type == "ally" and table.defn(s, u).sphere != "neutral" and table.may_enter_play(s, u)
     ]
 
@@ -567,8 +579,8 @@ action_event(
 def _fallen_heroes(s: LcgState) -> list[Uid]:
     return [
         u
-        for p in s.active_seats()
-        for u in s.zone(f"{p}.discard")
+        for p in table.seats_in_turn(s)
+        for u in table.cards_in(s, table.seat_key(p, "discard"))
         if table.defn(s, u).type == "hero" and table.may_enter_play(s, u)
     ]
 
@@ -660,11 +672,11 @@ action_event(
 
 
 def _decks(s: LcgState) -> list[Seat]:
-    return [p for p in s.active_seats() if s.zone(f"{p}.deck")]
+    return [p for p in table.seats_in_turn(s) if table.cards_in(s, table.seat_key(p, "deck"))]
 
 
 def _top(rt: Runtime) -> list[Uid]:
-    return list(st(rt).zone(f"{_target_seat(rt)}.deck")[: int(rt.env["x"])])
+    return list(table.cards_in(st(rt), table.seat_key(_target_seat(rt), "deck"))[: int(rt.env["x"])])
 
 
 def _ask_search_deck(rt: Runtime) -> Ask | None:
@@ -752,12 +764,16 @@ action_event(
     ),
     "look at the top X cards of a deck, take one",
     playable=lambda s, seat, uid: bool(_decks(s)),
-    cost=Cost(x=lambda s, seat, uid: list(range(1, max((len(s.zone(f"{p}.deck")) for p in _decks(s)), default=0) + 1))),
+    cost=Cost(
+        x=lambda s, seat, uid: list(
+            range(1, max((len(table.cards_in(s, table.seat_key(p, "deck"))) for p in _decks(s)), default=0) + 1)
+        )
+    ),
 )
 
 
 def _damaged_heroes(s: LcgState) -> list[Seat]:
-    return [p for p in s.active_seats() if any(s.cards[h].damage for h in table.heroes(s, p))]
+    return [p for p in table.seats_in_turn(s) if any(s.cards[h].damage for h in table.heroes(s, p))]
 
 
 # Beorn's Hospitality — "Action: choose a player; heal all damage on each hero that player

@@ -783,7 +783,8 @@ def _ophidian_limit(s: LcgState, enemy: Uid) -> int | None:
     return 0 if s.limit_used(f"ophidian:{enemy}") else 1
 
 
-ships.ATTACKER_LIMITS.append(_ophidian_limit)
+# asked only in a game holding Ophidian (table.in_game)
+ships.ATTACKER_LIMITS.append(table.needs(_ophidian_limit, OPHIDIAN))
 
 # Ophidian — "No more than 1 character can attack Ophidian each round. Forced: after a
 # character defends against Ophidian, deal 2 damage to the defending character."
@@ -1457,7 +1458,8 @@ def _quests_ready(s: LcgState, uid: Uid) -> bool:
     return contract is not None and s.cards[contract].face == "B"
 
 
-table.QUEST_WITHOUT_EXHAUSTING.append(_quests_ready)
+# asked only in a game holding A Perilous Voyage (table.in_game)
+table.QUEST_WITHOUT_EXHAUSTING.append(table.needs(_quests_ready, A_PERILOUS_VOYAGE))
 
 
 def _shuffle_own_deck(rt: Runtime) -> Event:

@@ -401,7 +401,7 @@ ENEMY_ATTACK = register(
 
 def engaged_with(s: LcgState, enemy: Uid, seat: Seat) -> bool:
     """``enemy`` is engaged with ``seat``, or considered so from the staging area (Massive)."""
-    return s.cards[enemy].zone == f"{seat}.engaged" or engaged_from_staging(s, enemy, seat)
+    return s.cards[enemy].zone == table.seat_key(seat, "engaged") or engaged_from_staging(s, enemy, seat)
 
 
 def _ranged(s: LcgState, seat: Seat) -> list[Uid]:

@@ -166,7 +166,7 @@ def _available(
 ) -> bool:
     """Whether ``seat`` may play the Action event ``uid`` now (``playable``, ``phase``, ``cost``:
     as registered by :func:`action_event`; ``purse``: ``seat``'s at ``s``, if known)."""
-    return s.cards[uid].zone == f"{seat}.hand" and _usable(s, seat, uid, playable, phase, cost, purse)
+    return s.cards[uid].zone == table.seat_key(seat, "hand") and _usable(s, seat, uid, playable, phase, cost, purse)
 
 
 def _usable(
@@ -207,7 +207,7 @@ def event_actions(s: LcgState, seat: Seat) -> list[Option]:
     cards = s.cards
     acting = table.acting(s)
     purse: Purse | None = None
-    for uid in cards_in(s, f"{seat}.hand"):
+    for uid in cards_in(s, table.seat_key(seat, "hand")):
         if uid not in acting:
             continue  # a card whose text has no Actions offers none
         code = cards[uid].code
@@ -253,7 +253,7 @@ def response_event(
     def ask(rt: Runtime) -> Ask | None:
         s = st(rt)
         uid, seat = SELF(rt), PLAYER(rt)
-        if s.players[seat].eliminated or s.cards[uid].zone != f"{seat}.hand":
+        if s.players[seat].eliminated or s.cards[uid].zone != table.seat_key(seat, "hand"):
             return None
         if not _affordable(s, seat, uid, cost) or (still is not None and not still(rt)):
             return None

@@ -41,7 +41,9 @@ def _committed(rt: Runtime) -> Event | None:
     cards = tuple(int(u) for u in rt.env["commit"])
     if not cards:
         return None
-    ready = tuple(u for u in cards if any(stays(st(rt), u) for stays in table.QUEST_WITHOUT_EXHAUSTING))
+    s = st(rt)
+    stays_ready = table.in_game(s, table.QUEST_WITHOUT_EXHAUSTING)
+    ready = tuple(u for u in cards if any(stays(s, u) for stays in stays_ready))
     return ev.CharactersCommitted(player=rt.env["player"], cards=cards, ready=ready)
 
 

@@ -48,7 +48,12 @@ def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
     cards = s.cards
     if not table.givers(s):  # no card of the game gives icons: a hero's only icon is its sphere
         return [h for h in heroes if table.defn_in(cards, h).sphere == sphere]
-    return [h for h in heroes if table.defn_in(cards, h).sphere == sphere or sphere in table.spheres(s, h)]
+    # table.spheres of a hero no giver is attached to is its printed sphere alone: the
+    # givers' hosts are read once, rather than every giver's host for each hero
+    hosts = {cards[a].attached_to for a in table.givers(s)}
+    return [
+        h for h in heroes if table.defn_in(cards, h).sphere == sphere or (h in hosts and sphere in table.spheres(s, h))
+    ]
 
 
 def can_pay_cost(s: LcgState, seat: Seat, sphere: str | None, cost: int, heroes_needed: int = 1) -> bool:
@@ -81,7 +86,9 @@ class Purse:
         cards = s.cards
         if cost > 0:
             if self.total < 0:
-                self.total = sum(max(0, cards[h].resources) for h in table.cards_in(s, f"{self.seat}.heroes"))
+                self.total = sum(
+                    max(0, cards[h].resources) for h in table.cards_in(s, table.seat_key(self.seat, "heroes"))
+                )
             if self.total < cost:
                 return False  # not even all the heroes' resources would pay (the matching ones are among them)
         if sphere in self.pools:

@@ -57,9 +57,17 @@ _KEYWORD = re.compile(r"^(?P<name>[A-Za-z ]+?) (?P<x>\d+)(?P<per> per player)?$"
 _GAINED = "keyword:"
 
 
+_GAINED_STATS: dict[str, str] = {}
+""":func:`gained` of each keyword asked, made once (a stat built on every read is a new
+string, allocated and hashed where it is compared)."""
+
+
 def gained(keyword: str) -> str:
     """The modifier stat under which a card holds a keyword a text gave it."""
-    return f"{_GAINED}{keyword}"
+    found = _GAINED_STATS.get(keyword)
+    if found is None:
+        found = _GAINED_STATS[keyword] = f"{_GAINED}{keyword}"
+    return found
 
 
 def gained_keyword(stat: str) -> str | None:

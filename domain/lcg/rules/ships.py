@@ -72,7 +72,7 @@ def attack_banned(s: LcgState, seat: Seat, enemy: Uid) -> bool:
 
 
 def attacker_limit(s: LcgState, enemy: Uid) -> int | None:
-    limits = [n for limit in ATTACKER_LIMITS if (n := limit(s, enemy)) is not None]
+    limits = [n for limit in table.in_game(s, ATTACKER_LIMITS) if (n := limit(s, enemy)) is not None]
     return min(limits) if limits else None
 
 

@@ -86,7 +86,7 @@ def _with_actions(s: LcgState) -> list[tuple[Seat | None, int]]:
                 out.append((owner, u))
         if acting:
             out += [(owner, a) for a in table.controlled_attachments(s, owner, acting)]
-        out += [(owner, u) for u in cards_in(s, f"{owner}.contract") if text_of(cards[u].code).actions]
+        out += [(owner, u) for u in cards_in(s, table.seat_key(owner, "contract")) if text_of(cards[u].code).actions]
     if acting:
         controlled = {u for _, u in out}
         out += [(None, a) for a in acting if a not in controlled and cards[a].owner is None]

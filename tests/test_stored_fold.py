@@ -223,8 +223,9 @@ def test_the_compiled_apply_loop_is_the_plain_loop_over_many_games() -> None:
             for event in twins:
                 folding.appliers[type(event)](by_call, event)
                 draws += event.draws
+            pairs = [(0.0, event) for event in twins]
             applied = apply_all(
-                folding.appliers, by_loop, twins, folding.requested, _LATER, folding.answered, start, _nothing
+                folding.appliers, by_loop, pairs, folding.requested, _LATER, folding.answered, start, _nothing
             )
             assert applied == draws
             assert LCG.codec.encode(by_loop) == LCG.codec.encode(by_call), f"seed {seed}, events {start + 1}-{end}"

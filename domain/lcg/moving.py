@@ -27,11 +27,30 @@ def in_play_zone(zone: str) -> bool:
 
 
 def leaves_play(card: Card) -> None:
-    """Tokens, states and attachments do not follow a card out of play."""
-    card.exhausted = card.committed = False
-    card.damage = card.resources = card.progress = 0
-    card.attached_to = None
-    card.surge = card.shown = card.cancelled = False
+    """Tokens, states and attachments do not follow a card out of play.
+
+    Each field is written only if it is not already cleared: a card leaving the deck or a
+    hand (most moves) has none to clear, and a read costs less than a write (a Struct's
+    attribute set goes through the generic path: callgrind, the stored fold of 12 LCG
+    games, 10 writes a call made this function 2 % of the fold's instructions)."""
+    if card.exhausted:
+        card.exhausted = False
+    if card.committed:
+        card.committed = False
+    if card.damage:
+        card.damage = 0
+    if card.resources:
+        card.resources = 0
+    if card.progress:
+        card.progress = 0
+    if card.attached_to is not None:
+        card.attached_to = None
+    if card.surge:
+        card.surge = False
+    if card.shown:
+        card.shown = False
+    if card.cancelled:
+        card.cancelled = False
 
 
 def face_down(players: dict[Seat, Player], zone: str) -> bool:

@@ -54,7 +54,7 @@ from service.store import (
     look_since,
     ruleset_of,
     select_firsts,
-    select_joined,
+    select_fold,
     select_states,
     stored_span,
 )
@@ -797,16 +797,17 @@ class Westmarch(Application[UUID]):
         :class:`DamagedGame` if a row does not decode or the whole log is shorter than its
         last commit recorded, :class:`BrokenLog` if an event is not the one after the last."""
         whole = gt is None and lte is None
-        recorded = latest_version(self.recorder, length_id(game_id)) if whole else None
         mapper = self.mapper
         assert isinstance(mapper, EventMapper)
         if mapper.cipher or mapper.compressor:
-            joined = b",".join(self._opened(select_states(self.recorder, game_id, gt, lte)))
+            recorded = latest_version(self.recorder, length_id(game_id)) if whole else None
+            rows = self._opened(select_states(self.recorder, game_id, gt, lte))
+            joined, last = b",".join(rows), rows[-1] if rows else None
         else:
-            joined = select_joined(self.recorder, game_id, gt, lte)
+            joined, last, recorded = select_fold(self.recorder, game_id, gt, lte, length_id(game_id) if whole else None)
         state = rules.new_state() if state is None else state
         try:
-            state = stored_fold(rules).fold_joined(joined, state)
+            state = stored_fold(rules).fold_joined(joined, last, state)
         except _UNDECODABLE:
             raise self._unreadable(game_id) from None
         if recorded is not None and recorded > state.version:

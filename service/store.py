@@ -581,18 +581,48 @@ def _pg_look(schema: str, table: str) -> Any:
     ).format(schema=Identifier(schema), table=Identifier(table))
 
 
-def select_joined(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> bytes:
-    """The stored bytes of a game's events (as :func:`select_states`), in order, joined by
-    commas: on SQLite in one value (``group_concat``), which spares a Python object per row
-    to a fold that decodes them in one pass (``domain/kernel/stored.py``)."""
+class Folded(NamedTuple):
+    """What loading a game reads in one go (:func:`select_fold`): the stored bytes of its
+    events (as :func:`select_states`), in order, joined by commas (on SQLite in one value,
+    ``group_concat``, which spares a Python object per row to a fold that decodes them in
+    one pass), the last of them alone (None if none), and the length its last commit
+    recorded (None if not asked, or none recorded)."""
+
+    joined: bytes
+    last: bytes | None
+    recorded: int | None
+
+
+def select_fold(recorder: Any, game_id: UUID, gt: int | None, lte: int | None, length: UUID | None) -> Folded:
+    """:class:`Folded`: a game's events after ``gt`` up to ``lte``, and the recorded length
+    of log ``length`` (a game's :func:`~service.records.length_id`) if given. On SQLite in
+    one statement (one consistent snapshot, one trip through the connection pool, where
+    a read of the rows then one of the length made two); the last row is read again
+    by one indexed look-up, so that the fold need not decode every event's hash to keep the
+    last one's (``domain/kernel/stored.py``). Elsewhere the length is read first, then the
+    rows (a commit saved between the two reads only lengthens the log)."""
     from eventsourcing.sqlite import SQLiteAggregateRecorder
 
     if not isinstance(recorder, SQLiteAggregateRecorder):
-        return b",".join(select_states(recorder, game_id, gt, lte))
+        recorded = None if length is None else latest_version(recorder, length)
+        states = select_states(recorder, game_id, gt, lte)
+        return Folded(b",".join(states), states[-1] if states else None, recorded)
     inner, params = _sqlite_states(recorder, game_id, gt, lte)
-    sql = f"SELECT CAST(group_concat(state, ',') AS BLOB) FROM ({inner} ORDER BY originator_version)"
-    joined = _sqlite_read(recorder, sql, params)[0][0]
-    return b"" if joined is None else _as_bytes(joined)
+    # the aggregate is the statement's own (in a subquery of its own, its result was copied whole)
+    sql = f"SELECT CAST(group_concat(state, ',') AS BLOB), ({inner} ORDER BY originator_version DESC LIMIT 1)"
+    values = list(params)
+    if length is not None:
+        sql += f", (SELECT MAX(originator_version) FROM {recorder.events_table_name} WHERE originator_id=?)"
+        values.append(length.hex)
+    sql += f" FROM ({inner} ORDER BY originator_version)"
+    values += params
+    row = _sqlite_read(recorder, sql, values)[0]
+    joined, last = row[0], row[1]
+    return Folded(
+        b"" if joined is None else _as_bytes(joined),
+        None if last is None else _as_bytes(last),
+        row[2] if length is not None else None,
+    )
 
 
 def delete_row(recorder: Any, originator_id: UUID, version: int) -> None:

@@ -26,7 +26,7 @@ from domain.game import Game
 from domain.kernel.events import Event
 from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import fold
-from domain.kernel.stored import _LATER, fields_read, stored_fold
+from domain.kernel.stored import _LATER, _nothing, does_nothing, fields_read, stored_fold
 from domain.lcg.events import CardMoved, PositionSet
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
@@ -170,7 +170,7 @@ def test_the_twins_read_what_the_appliers_read() -> None:
     twins = {t.__struct_config__.tag: t for t in stored_fold(LCG).twins}
     assert twins["PositionSet"] is PositionSet
     assert "cause" not in twins["CardMoved"].__struct_fields__
-    assert set(twins["CardMoved"].__struct_fields__) == {"seq", "flow", "draws", "hash", "card", "to", "top"}
+    assert set(twins["CardMoved"].__struct_fields__) == {"seq", "flow", "draws", "card", "to", "top"}
 
 
 def test_a_damaged_row_is_refused(store: Store) -> None:
@@ -223,7 +223,11 @@ def test_the_compiled_apply_loop_is_the_plain_loop_over_many_games() -> None:
             for event in twins:
                 folding.appliers[type(event)](by_call, event)
                 draws += event.draws
-            assert apply_all(folding.appliers, by_loop, twins, folding.requested, _LATER, folding.answered) == draws
+            pairs = [(0.0, event) for event in twins]
+            applied = apply_all(
+                folding.appliers, by_loop, pairs, folding.requested, _LATER, folding.answered, start, _nothing
+            )
+            assert applied == draws
             assert LCG.codec.encode(by_loop) == LCG.codec.encode(by_call), f"seed {seed}, events {start + 1}-{end}"
             start = end
 
@@ -240,5 +244,46 @@ def test_the_services_sqlite_connections_read_through_a_memory_map(tmp_path: Pat
             cursor = connection.cursor()
             cursor.execute("PRAGMA mmap_size")
             assert cursor.fetchone()[0] == MMAP_SIZE
+    finally:
+        app.close()
+
+
+def test_an_apply_function_that_changes_nothing_is_not_called() -> None:
+    """An apply function whose body is only ``pass`` (a phase's end) is not called by the
+    stored fold's loop: its twin's entry is the one stand-in ``apply_all`` skips."""
+    from domain.lcg.encounter_events import PhaseEnded
+
+    assert does_nothing(LCG.appliers[PhaseEnded])
+    assert not does_nothing(LCG.appliers[CardMoved])
+    folding = stored_fold(LCG)
+    twins = {t.__struct_config__.tag: t for t in folding.twins}
+    assert folding.appliers[twins["PhaseEnded"]] is _nothing
+    assert folding.appliers[twins["CardMoved"]] is LCG.appliers[CardMoved]
+
+
+def test_a_load_reads_its_rows_and_recorded_length_in_one_statement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading a whole log on SQLite makes one read (the rows, the last row alone for the
+    head, the recorded length), where the rows and the length were two."""
+    import service.store as store_module
+
+    app = Westmarch({**store_env(db=str(tmp_path / "games.db")), "IS_SNAPSHOTTING_ENABLED": "n"})
+    try:
+        game = _played(LCG, LCG.created(lcg_options("passage-through-mirkwood", 2), SEED))
+        app.store(game)
+        app.state_at(game.id)  # the game's ruleset is known from here on
+        reads: list[str] = []
+        read = store_module._sqlite_read
+
+        def counted(recorder: Any, sql: str, params: list[Any]) -> list[Any]:
+            reads.append(sql)
+            return read(recorder, sql, params)
+
+        monkeypatch.setattr(store_module, "_sqlite_read", counted)
+        state = app.state_at(game.id)
+        assert LCG.codec.encode(state) == LCG.codec.encode(game.state)
+        assert state.head == game.state.head
+        assert len(reads) == 1
     finally:
         app.close()

@@ -194,22 +194,45 @@ def fold(rules: Ruleset[Any], events: Sequence[Event], state: State | None = Non
     return state
 
 
-def apply_all(appliers: dict[Any, Any], state: Any, events: list[Any], asked: Any, later: object, answered: Any) -> int:
-    """Apply ``events`` (the stored fold's twins: Any, as :func:`check_follows` takes them)
-    to ``state`` in order, each by its type's apply function in ``appliers``; the draws they
-    made. The two kernel events a third of a log is made of are applied here, without a
-    call: one of type ``asked`` (a :class:`DecisionRequested` whose decision is decoded
-    later) makes ``later`` the pending decision, one of type ``answered`` (a
-    :class:`DecisionAnswered` applied as the kernel applies it) clears it."""
+def apply_all(
+    appliers: dict[Any, Any],
+    state: Any,
+    rows: list[tuple[Any, Any]],
+    asked: Any,
+    later: object,
+    answered: Any,
+    version: int,
+    nothing: object,
+) -> int:
+    """Apply the events of ``rows`` (the stored fold's decoded rows, ``(timestamp, twin)``
+    each, the twins Any as :func:`check_follows` takes them) to ``state`` in order, each by
+    its type's apply function in ``appliers``; the draws they made. The two kernel events a
+    third of a log is made of are applied here, without a call: one of type ``asked`` (a
+    :class:`DecisionRequested` whose decision is decoded later) makes ``later`` the pending
+    decision, one of type ``answered`` (a :class:`DecisionAnswered` applied as the kernel
+    applies it) clears it. An event whose
+    apply function is ``nothing`` (one that changes nothing: a phase's end) is not called.
+
+    Each event must be the one after the last, counting from ``version`` (as
+    :func:`check_follows` checks them, in the same walk): :class:`BrokenLog` names the first
+    that is not, before it is applied, but after the ones before it were (the caller drops
+    the state)."""
     draws = 0
-    for event in events:
+    expected = version + 1
+    for _, event in rows:
+        seq = event.seq
+        if seq != expected:
+            raise BrokenLog(expected, seq)
+        expected += 1
         kind = type(event)
         if kind is asked:
             state.pending = later
         elif kind is answered:
             state.pending = None
         else:
-            appliers[kind](state, event)
+            applier = appliers[kind]
+            if applier is not nothing:
+                applier(state, event)
         draws += event.draws
     return draws
 

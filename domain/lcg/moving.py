@@ -27,19 +27,55 @@ def in_play_zone(zone: str) -> bool:
 
 
 def leaves_play(card: Card) -> None:
-    """Tokens, states and attachments do not follow a card out of play."""
-    card.exhausted = card.committed = False
-    card.damage = card.resources = card.progress = 0
-    card.attached_to = None
-    card.surge = card.shown = card.cancelled = False
+    """Tokens, states and attachments do not follow a card out of play.
+
+    Each field is written only if it is not already cleared: a card leaving the deck or a
+    hand (most moves) has none to clear, and a read costs less than a write (a Struct's
+    attribute set goes through the generic path: callgrind, the stored fold of 12 LCG
+    games, 10 writes a call made this function 2 % of the fold's instructions)."""
+    if card.exhausted:
+        card.exhausted = False
+    if card.committed:
+        card.committed = False
+    if card.damage:
+        card.damage = 0
+    if card.resources:
+        card.resources = 0
+    if card.progress:
+        card.progress = 0
+    if card.attached_to is not None:
+        card.attached_to = None
+    if card.surge:
+        card.surge = False
+    if card.shown:
+        card.shown = False
+    if card.cancelled:
+        card.cancelled = False
+
+
+_SHARED: Final = "\x00shared"
+"""In :data:`_FACE_DOWN`: a zone of :data:`FACE_DOWN_SHARED` (no seat is named so)."""
+
+_FACE_DOWN: Final[dict[str, str]] = {}
+"""Each zone seen so far by :func:`face_down`: :data:`_SHARED`, the seat whose face-down
+pile it would be (a player's :data:`FACE_DOWN_OWN`), or "" if neither; so that a zone's
+name is split once (callgrind, the stored fold: splitting it on each move made three
+strings, about 170 instructions an event)."""
 
 
 def face_down(players: dict[Seat, Player], zone: str) -> bool:
     """``state.face_down_pile``, compiled."""
-    if zone in FACE_DOWN_SHARED:
+    owner = _FACE_DOWN.get(zone)
+    if owner is None:
+        if zone in FACE_DOWN_SHARED:
+            owner = _SHARED
+        else:
+            seat, _, rest = zone.partition(".")
+            owner = seat if rest in FACE_DOWN_OWN else ""
+        _FACE_DOWN[zone] = owner
+    if owner == _SHARED:
         return True
-    seat, _, rest = zone.partition(".")
-    return rest in FACE_DOWN_OWN and seat in players
+    return owner != "" and owner in players
 
 
 def move(s: LcgState, uid: Uid, zone: str, top: bool = False) -> None:

@@ -92,6 +92,15 @@ COMPILED: tuple[str, ...] = (
     # instructions a command (callgrind, 12 games less 4, 322 commands)
     "projections.phrases_shared",
     "projections.phrases_lcg",
+    # and the rest the feed says through: every line's say()/_()/language() (~37 k
+    # instructions a command interpreted), a prompt's translate(), the card events', the
+    # Dreadnaught's and the Hobbit boxes' phrases, and the War of the Ring's
+    "projections.i18n",
+    "projections.prompts",
+    "projections.phrases_lcg_events",
+    "projections.phrases_lcg_hunt",
+    "projections.phrases_hobbit",
+    "projections.phrases_wotr",
     # the search's blueprint: the LCG greedy player its rollouts play in every seat, and the
     # view it reads (above), where a compiled search rollout spent most of its time (stop 39)
     "bots.lcg_burgle",

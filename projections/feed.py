@@ -74,6 +74,18 @@ class Projection(Protocol):
 
 def projection(name: str) -> Projection:
     """The projection of a game by its ruleset name."""
+    found = _PROJECTIONS.get(name)
+    if found is None:
+        found = _PROJECTIONS[name] = _imported(name)
+    return found
+
+
+_PROJECTIONS: dict[str, Projection] = {}
+"""Each game's projection once imported: a feed is made per viewer and command, and an
+import in a function runs the import machinery at each call (~7 k instructions)."""
+
+
+def _imported(name: str) -> Projection:
     if name == "lcg":
         from projections.lcg import PROJECTION
 

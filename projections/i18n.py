@@ -128,7 +128,7 @@ def translations(lang: str, domain: str = DOMAIN) -> _gettext.NullTranslations:
     return _gettext.translation(domain, LOCALE_DIR, languages=[lang], fallback=True)
 
 
-def _(message: str) -> str:
+def gettext(message: str) -> str:
     """``message`` in the language being spoken."""
     lang = _SPEAKING.get()
     if lang == DEFAULT:  # English reads every message as written (most of a game's lines)
@@ -136,9 +136,10 @@ def _(message: str) -> str:
     return translations(lang).gettext(message)
 
 
-def gettext(message: str) -> str:
-    """The same as :func:`_`."""
-    return _(message)
+_ = gettext
+"""The same as :func:`gettext`, by the name the catalog's extraction reads. A name bound to
+the function, not a ``def _``: the compiled build (domain/build.py) leaves out a function
+named ``_`` (mypyc: the name is missing from the module)."""
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -158,18 +159,22 @@ def pgettext(context: str, message: str) -> str:
     return translations(lang).pgettext(context, message)
 
 
-def say(message: str, /, **values: object) -> str:
-    """``message`` in the language being spoken, its named blanks filled:
+# The message parameters are named as no blank is: compiled, a positional-only parameter
+# still refuses a blank of its name (``say("%(message)s ...", message=...)``, tools/cli.py).
+
+
+def say(__message: str, /, **values: object) -> str:
+    """The message in the language being spoken, its named blanks filled:
     ``say("%(card)s is revealed", card=name)``."""
     lang = _SPEAKING.get()
-    text = message if lang == DEFAULT else translations(lang).gettext(message)
+    text = __message if lang == DEFAULT else translations(lang).gettext(__message)
     return text % values if values else text
 
 
-def nsay(singular: str, plural: str, n: int, /, **values: object) -> str:
+def nsay(__singular: str, __plural: str, __n: int, /, **values: object) -> str:
     """The form of a counted message for ``n``, its blanks filled (``%(n)d`` is ``n``):
     ``nsay("%(n)d card", "%(n)d cards", 3)``."""
-    return ngettext(singular, plural, n) % {"n": n, **values}
+    return ngettext(__singular, __plural, __n) % {"n": __n, **values}
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - the gettext convention's name

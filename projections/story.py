@@ -44,6 +44,7 @@ from domain.kernel.ruleset import Ruleset
 from domain.kernel.runtime import apply
 from domain.kernel.state import State
 from projections.i18n import N_, N_plural, _, card_name, language, nsay, pgettext, say
+from projections.prompts import translate
 
 ENVELOPE = ("seq", "cause", "flow", "draws", "hash", "type")
 """Body keys that are not what the event says happened."""
@@ -470,15 +471,11 @@ STATS = {
 def prompt_text(prompt: str) -> str:
     """A decision's prompt, as the engine recorded it in English, in the language spoken
     (:mod:`projections.prompts`)."""
-    from projections.prompts import translate
-
     return translate(prompt)
 
 
 def label_text(label: str) -> str:
     """An option's label, as the engine recorded it in English, in the language spoken."""
-    from projections.prompts import translate
-
     return translate(label)
 
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from projections import i18n
-from projections.i18n import _, choose, from_accept_language, from_environment, speaking
+from projections.i18n import _, choose, from_accept_language, from_environment, nsay, say, speaking
 from tools import i18n as catalogs
 
 SPOKEN = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
@@ -84,6 +84,15 @@ def test_the_possessive_blank_is_read_as_the_plain_one() -> None:
     assert not _fits({"card", "seat"}, {"card"})
     assert not _fits({"card"}, {"card", "enemy"})
     assert not _fits({"card_s"}, {"enemy"})
+
+
+@pytest.mark.parametrize("lang", [i18n.DEFAULT, *SPOKEN])
+def test_a_blank_may_bear_any_name(lang: str) -> None:
+    """say() and nsay() fill a blank of any name, that of one of their own parameters too
+    (tools/cli.py says ``%(message)s``): compiled, a positional-only parameter refuses it."""
+    with speaking(lang):
+        assert say("%(message)s; %(values)s", message="m", values="v") == "m; v"
+        assert nsay("%(n)d %(singular)s", "%(n)d %(plural)s", 2, singular="a", plural="b") == "2 b"
 
 
 @pytest.mark.parametrize("lang", SPOKEN)

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4, uuid5
 
 import pytest
 from eventsourcing.persistence import StoredEvent
@@ -304,3 +304,9 @@ def test_the_lcg_projection_reads_an_events_cards_without_a_call_through_its_bas
                 if len(kept) != len(plain["payments"]):
                     plain["payments"], changed = kept, True
             assert (PROJECTION.redact(mine, seeing), mine) == (changed, plain)
+
+
+def test_a_commands_id_is_the_uuid5_of_its_game_seat_and_command() -> None:
+    """command_id writes uuid5 out (the library's imports hashlib at each call): the same ids."""
+    for game_id, seat, command in [(uuid4(), "p1", uuid4().hex), (uuid4(), "free", "ré/ø"), (UUID(int=0), "", "")]:
+        assert command_id(game_id, seat, command) == uuid5(game_id, f"command/{seat}/{command}")

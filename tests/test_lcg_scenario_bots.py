@@ -2629,3 +2629,37 @@ def test_secret_paths_is_played_at_the_burglars_turn_when_the_failed_quest_elimi
     at_2b = ["Smaug the Golden", "The Lonely Mountain", "Hidden Path"]
     assert _plays_secret_paths("The Burglar's Turn", at_2b, 46)
     assert not _plays_secret_paths("The Burglar's Turn", at_2b, 45)
+
+
+def _scout_progress(staging: list[Any]) -> str:
+    """The location the greedy bot puts Snowbourn Scout's progress on (core-016), played with
+    Forest Gate (4 quest points, 1 progress) active and ``staging`` in the staging area."""
+    run = Run(
+        {
+            "game": {"scenario": "passage-through-mirkwood", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "zones": {
+                    "p1.heroes": [{"card": "Aragorn", "resources": 1}, "Gimli", "Legolas"],
+                    "p1.hand": ["Snowbourn Scout"],
+                    "active": [{"card": "Forest Gate", "progress": 1}],
+                    "staging": staging,
+                },
+            },
+        }
+    )
+    decision = _until(run, "lcg.planning.play-ally")
+    run.game.answer(decision.seat, decision.id, (next(o.id for o in decision.options if o.card is not None),))
+    _answered_until(run.game, lambda d: d.rule == "core-016.response" and all(o.id != "no" for o in d.options))
+    chosen = _greedy(run.game)
+    cards = cast(LcgState, run.game.state).cards
+    return CARDS[cards[int(chosen[0])].code].name
+
+
+def test_snowbourn_scouts_progress_explores_a_staged_location_else_goes_on_the_active_one() -> None:
+    """A staged location 1 progress short of its quest points is explored by the Scout's
+    progress (its threat leaves every later quest); else the progress goes on the active
+    location, which the quest's progress reaches first; the generic answer picked at random."""
+    assert _scout_progress(["Mountains of Mirkwood", {"card": "Old Forest Road", "progress": 2}]) == "Old Forest Road"
+    assert _scout_progress(["Mountains of Mirkwood", "Old Forest Road"]) == "Forest Gate"

@@ -396,3 +396,46 @@ def keeps_ship_enemy_away(view: TableView, me: PlayerView, off: int) -> bool:
         and me.threat - off < e.engagement_cost <= me.threat + SHIP_ENEMY_REACH
         for e in [*view.staging, *unseen]
     )
+
+
+RAMMING_SHIP: Final = "Ramming Ship"
+RAMMING_BONUS: Final = 4
+"""Ramming Ship (thftd-030): "Forced: After Ramming Ship engages you, it gets +4 Attack until
+the end of the round": the round it engages it attacks with 8, not its printed 4 (the largest
+source of ship damage at stage 1, ``python -m tools.dread_stats``)."""
+BOARDER: Final = "thftd-023"
+"""The Corsair a Boarding keyword brings, as the quest plan meets it before it is revealed
+from the face-down Corsair deck: Fierce Marauder (3 attack, 2 defense, 3 hit points), the
+deck's common profile (9 of its 13 cards attack for 3; thftd-020..025)."""
+COBAS_HAVEN: Final = "Cobas Haven"
+"""While Cobas Haven is the active location, each ship-enemy's Boarding value is 1 less (thftd-035)."""
+
+
+def _boarding(enemy: CardView, view: TableView) -> int:
+    """``enemy``'s Boarding value as it engages now (thftd rulebook, Boarding X)."""
+    printed = 0
+    for keyword in enemy.keywords:
+        name, _, x = keyword.rpartition(" ")
+        if name == "Boarding" and x.isdigit():
+            printed += int(x)
+    active = view.active_location
+    if printed and active is not None and active.name == COBAS_HAVEN:
+        printed -= 1
+    return max(0, printed)
+
+
+def engaging(enemy: CardView, view: TableView) -> tuple[CardView, ...]:
+    """What attacks the seat this round when ``enemy`` engages it from the staging area this
+    round (a revealed enemy its threat reaches, a staged one the engagement checks bring):
+    the enemy itself, a Ramming Ship at its +4 (``RAMMING_BONUS``), and for a ship-enemy's
+    Boarding X (The Hunt for the Dreadnaught rulebook, Boarding: "after a ship-enemy with the
+    Boarding keyword engages a player from the staging area, reveal the top X cards from the
+    Corsair deck and put the revealed enemies into play, engaged with that player") X
+    Corsairs (``BOARDER``), which attack this round and which only a character defends."""
+    if not _ship_enemy(enemy):
+        return (enemy,)
+    first = enemy
+    if enemy.name == RAMMING_SHIP:
+        first = msgspec.structs.replace(enemy, attack=(enemy.attack or 0) + RAMMING_BONUS)
+    boarders = _boarding(enemy, view)
+    return (first, *(stand_in(BOARDER, -200 - 10 * abs(enemy.uid) - k) for k in range(boarders)))

@@ -407,6 +407,15 @@ BOARDER: Final = "thftd-023"
 """The Corsair a Boarding keyword brings, as the quest plan meets it before it is revealed
 from the face-down Corsair deck: Fierce Marauder (3 attack, 2 defense, 3 hit points), the
 deck's common profile (9 of its 13 cards attack for 3; thftd-020..025)."""
+UNKILLED: Final = 99
+"""The hit points the quest plan gives a Boarding Corsair (``BOARDER``): its attack priced,
+its kill never counted. The face-down Corsair deck hides which Corsair comes (1 to 5 hit
+points, 1 to 4 defense), and a stand-in killed for ``KILL`` (bots/lcg_quest.py) kept every
+hero back from the quest at a staged War Galley. Paired seed by seed (compiled,
+ships-leadership, with the Snowbourn Scout chooser and Ramming Ship's +4), against main:
+dev 97801-100200 224 -> 247 (77 gained, 54 lost), held-out 100201-102600 192 -> 198 (64/58),
+third 102601-105000 216 -> 225 (65/56): +38; with the stand-in's own 3 hit points (its
+kill counted) 237, 199, 213: +17."""
 COBAS_HAVEN: Final = "Cobas Haven"
 """While Cobas Haven is the active location, each ship-enemy's Boarding value is 1 less (thftd-035)."""
 
@@ -438,4 +447,8 @@ def engaging(enemy: CardView, view: TableView) -> tuple[CardView, ...]:
     if enemy.name == RAMMING_SHIP:
         first = msgspec.structs.replace(enemy, attack=(enemy.attack or 0) + RAMMING_BONUS)
     boarders = _boarding(enemy, view)
-    return (first, *(stand_in(BOARDER, -200 - 10 * abs(enemy.uid) - k) for k in range(boarders)))
+    corsairs = [
+        msgspec.structs.replace(stand_in(BOARDER, -200 - 10 * abs(enemy.uid) - k), hit_points=UNKILLED)
+        for k in range(boarders)
+    ]
+    return (first, *corsairs)

@@ -2682,13 +2682,13 @@ def _committed(staged: list[str], threat: int) -> list[str]:
     return sorted(CARDS[cards[int(u)].code].name for u in _greedy(run.game))
 
 
-def test_the_corsair_a_ship_enemys_boarding_brings_is_met_by_heroes_kept_ready() -> None:
+def test_the_corsair_a_ship_enemys_boarding_brings_is_met_by_a_hero_kept_ready() -> None:
     """A War Galley in the staging area (engagement cost 33, Boarding 1) engages at 34 threat
     and its Boarding puts a Corsair into play engaged with the player (thftd rulebook,
-    Boarding), which attacks this round and which only a character defends: the heroes stay
-    ready to defend it and kill it (with nothing engaging, three quest). Without the Corsair
-    priced all three heroes quested, Pride of Lebennin kept back for the War Galley."""
-    assert _committed(["War Galley"], threat=34) == []
+    Boarding), which attacks this round and which only a character defends: Gimli stays ready
+    to defend it while Pride of Lebennin stays back for the War Galley (with nothing engaging,
+    Gimli quests). Without the Corsair priced all three heroes quested."""
+    assert _committed(["War Galley"], threat=34) == ["Aragorn", "Legolas"]
     assert _committed([], threat=34) == ["Aragorn", "Gimli", "Pride of Lebennin"]
 
 

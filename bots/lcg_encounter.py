@@ -42,6 +42,9 @@ class Reveal:
     """The enemy, when it is one (whether it engages is the planner's reading)."""
     harm: str
     """Its When Revealed effect, as the planner prices it (``REVEALED_HARM``), or ""."""
+    more: tuple[CardView, ...] = ()
+    """Enemies that come with ``enemy`` when it engages the seat this round and attack with
+    it (The Hunt for the Dreadnaught's Boarding Corsairs, bots/lcg_ships.py ``engaging``)."""
 
 
 EXHAUST_ONE: Final = "exhaust-one"

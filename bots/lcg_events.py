@@ -274,8 +274,29 @@ def _killing_strike(decision: Decision, view: TableView, seen: Seen) -> Choice |
     return (max(decision.options, key=value).id,)
 
 
+def _scout_location(decision: Decision, view: TableView, seen: Seen) -> Choice | None:
+    """Snowbourn Scout's progress (core-016: "choose a location; place 1 progress token on
+    it"): on a staged location it explores at once (the most threat first: a location in the
+    staging area with as much progress as quest points is explored, Core Set rulebook), else
+    on the active location (the quest's progress goes to it first), else on the staged one
+    closest to explored."""
+    locations = [(o, seen[o.card]) for o in decision.options if o.card in seen and seen[o.card].type == "location"]
+    active = view.active_location
+    staged = [(o, c) for o, c in locations if active is None or c.uid != active.uid]
+    explored = [(o, c) for o, c in staged if (c.quest_points or 0) - c.progress <= 1]
+    if explored:
+        return (max(explored, key=lambda oc: oc[1].threat or 0)[0].id,)
+    held = [o for o, c in locations if active is not None and c.uid == active.uid]
+    if held:
+        return (held[0].id,)
+    if staged:
+        return (min(staged, key=lambda oc: ((oc[1].quest_points or 0) - oc[1].progress, -(oc[1].threat or 0)))[0].id,)
+    return None
+
+
 TARGETS: Final[dict[str, Callable[[Decision, TableView, Seen], Choice | None]]] = {
     "lcg.event.x": _largest_x,
+    "core-016.response": _scout_location,
     "core-021.action": _swap_heroes,
     "core-032.action": _ready_attacker,
     "core-033.action": _most_threatened_player,

@@ -25,7 +25,7 @@ import msgspec
 
 from bots import View, lcg_burgle, lcg_hobbit, lcg_plans, lcg_quest, lcg_ships, random_choice, without_cards
 from bots.lcg_burgle import essential
-from bots.lcg_encounter import composition, reveals, shadow_odds
+from bots.lcg_encounter import Reveal, composition, reveals, shadow_odds
 from bots.lcg_events import TARGETS, play_event, respond
 from bots.lcg_quest import Round, commit
 from domain.kernel.decisions import Choice, Decision, Kind, Option
@@ -308,6 +308,17 @@ def _feints(me: PlayerView) -> int:
     1 Tactics), one a Tactics resource."""
     feints = sum(1 for c in me.hand or [] if c.name == "Feint")
     return min(feints, sum(h.resources for h in me.heroes if h.sphere == "tactics"))
+
+
+def _engaging_reveal(reveal: Reveal, view: TableView) -> Reveal:
+    """``reveal``, whose enemy engages the seat this round, with what attacks with it
+    (bots/lcg_ships.py ``engaging``)."""
+    if reveal.enemy is None:
+        return reveal
+    first, *more = lcg_ships.engaging(reveal.enemy, view)
+    if first is reveal.enemy and not more:
+        return reveal
+    return Reveal(reveal.chance, reveal.threat, first, reveal.harm, tuple(more))
 
 
 class GreedyBot:
@@ -692,7 +703,8 @@ class GreedyBot:
         # a webbed hero who cannot pay to ready quests only if he readies after (Aragorn, 1
         # resource): left ready, he quests the next round instead of staying exhausted
         ready = [c for c in ready if c.uid in readies or not webbed(c)]
-        coming = _attackers(me) + [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
+        staged_coming = [c for c in view.staging if c.type == "enemy" and _will_engage(c, me, view)]
+        coming = _attackers(me) + staged_coming
         coming += lcg_plans.staging_attackers(view, me)
         # a must-die enemy the seat engages by choice after the quest (``hunt``) attacks and is
         # killed whether the quest succeeds or fails: priced only as one a failed quest's threat
@@ -701,7 +713,10 @@ class GreedyBot:
         if prey is not None and prey not in coming:
             coming.append(prey)
         players = max(1, sum(1 for p in view.players if not p.eliminated))
-        enemies = tuple(sorted(coming, key=lambda e: -(e.attack or 0)))
+        # the staged enemies that engage this round attack with what comes with them (a Ramming
+        # Ship's +4, the Corsairs a ship-enemy's Boarding brings: bots/lcg_ships.py ``engaging``)
+        fighting = [x for e in coming for x in (lcg_ships.engaging(e, view) if e in staged_coming else (e,))]
+        enemies = tuple(sorted(fighting, key=lambda e: -(e.attack or 0)))
         ships = tuple(c for c in me.allies if lcg_ships.is_ship(c))
         staged = sum(c.threat or 0 for c in view.staging)
         # the encounter deck's composition read once for the reveals and the shadow cards
@@ -715,7 +730,11 @@ class GreedyBot:
             # the seat's own reveal priced card by card, the other players' by its mean threat
             mean = sum(r.chance * r.threat for r in known)
             mine = tuple(
-                r if r.enemy is None or _will_engage(r.enemy, me, view) else dataclasses.replace(r, enemy=None)
+                _engaging_reveal(r, view)
+                if r.enemy is not None and _will_engage(r.enemy, me, view)
+                else r
+                if r.enemy is None
+                else dataclasses.replace(r, enemy=None)
                 for r in known
             )
             share_of = (staged + mean * (players - 1 + extra)) / players

@@ -906,7 +906,7 @@ class _Plans:
                 fight = self.joined.get(slot)
                 if fight is None:
                     fight = self.joined[slot] = _joined(
-                        plan.enemies, [reveal.enemy] if reveal.enemy is not None else []
+                        plan.enemies, [reveal.enemy, *reveal.more] if reveal.enemy is not None else []
                     )
                 revealed = reveal.threat * plan.reveal_share
                 drawn = _engaged_by_failure(willpower, plan, revealed)

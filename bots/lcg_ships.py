@@ -396,3 +396,59 @@ def keeps_ship_enemy_away(view: TableView, me: PlayerView, off: int) -> bool:
         and me.threat - off < e.engagement_cost <= me.threat + SHIP_ENEMY_REACH
         for e in [*view.staging, *unseen]
     )
+
+
+RAMMING_SHIP: Final = "Ramming Ship"
+RAMMING_BONUS: Final = 4
+"""Ramming Ship (thftd-030): "Forced: After Ramming Ship engages you, it gets +4 Attack until
+the end of the round": the round it engages it attacks with 8, not its printed 4 (the largest
+source of ship damage at stage 1, ``python -m tools.dread_stats``)."""
+BOARDER: Final = "thftd-023"
+"""The Corsair a Boarding keyword brings, as the quest plan meets it before it is revealed
+from the face-down Corsair deck: Fierce Marauder (3 attack, 2 defense, 3 hit points), the
+deck's common profile (9 of its 13 cards attack for 3; thftd-020..025)."""
+UNKILLED: Final = 99
+"""The hit points the quest plan gives a Boarding Corsair (``BOARDER``): its attack priced,
+its kill never counted. The face-down Corsair deck hides which Corsair comes (1 to 5 hit
+points, 1 to 4 defense), and a stand-in killed for ``KILL`` (bots/lcg_quest.py) kept every
+hero back from the quest at a staged War Galley. Paired seed by seed (compiled,
+ships-leadership, with the Snowbourn Scout chooser and Ramming Ship's +4), against main:
+dev 97801-100200 224 -> 247 (77 gained, 54 lost), held-out 100201-102600 192 -> 198 (64/58),
+third 102601-105000 216 -> 225 (65/56): +38; with the stand-in's own 3 hit points (its
+kill counted) 237, 199, 213: +17."""
+COBAS_HAVEN: Final = "Cobas Haven"
+"""While Cobas Haven is the active location, each ship-enemy's Boarding value is 1 less (thftd-035)."""
+
+
+def _boarding(enemy: CardView, view: TableView) -> int:
+    """``enemy``'s Boarding value as it engages now (thftd rulebook, Boarding X)."""
+    printed = 0
+    for keyword in enemy.keywords:
+        name, _, x = keyword.rpartition(" ")
+        if name == "Boarding" and x.isdigit():
+            printed += int(x)
+    active = view.active_location
+    if printed and active is not None and active.name == COBAS_HAVEN:
+        printed -= 1
+    return max(0, printed)
+
+
+def engaging(enemy: CardView, view: TableView) -> tuple[CardView, ...]:
+    """What attacks the seat this round when ``enemy`` engages it from the staging area this
+    round (a revealed enemy its threat reaches, a staged one the engagement checks bring):
+    the enemy itself, a Ramming Ship at its +4 (``RAMMING_BONUS``), and for a ship-enemy's
+    Boarding X (The Hunt for the Dreadnaught rulebook, Boarding: "after a ship-enemy with the
+    Boarding keyword engages a player from the staging area, reveal the top X cards from the
+    Corsair deck and put the revealed enemies into play, engaged with that player") X
+    Corsairs (``BOARDER``), which attack this round and which only a character defends."""
+    if not _ship_enemy(enemy):
+        return (enemy,)
+    first = enemy
+    if enemy.name == RAMMING_SHIP:
+        first = msgspec.structs.replace(enemy, attack=(enemy.attack or 0) + RAMMING_BONUS)
+    boarders = _boarding(enemy, view)
+    corsairs = [
+        msgspec.structs.replace(stand_in(BOARDER, -200 - 10 * abs(enemy.uid) - k), hit_points=UNKILLED)
+        for k in range(boarders)
+    ]
+    return (first, *corsairs)

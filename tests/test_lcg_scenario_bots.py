@@ -2629,3 +2629,98 @@ def test_secret_paths_is_played_at_the_burglars_turn_when_the_failed_quest_elimi
     at_2b = ["Smaug the Golden", "The Lonely Mountain", "Hidden Path"]
     assert _plays_secret_paths("The Burglar's Turn", at_2b, 46)
     assert not _plays_secret_paths("The Burglar's Turn", at_2b, 45)
+
+
+def _ship_quests_beside(staged: list[str], damage: int = 0, threat: int = 30) -> bool:
+    """Whether the greedy bot commits Pride of Lebennin (with ``damage`` on it) to the quest
+    at the player's ``threat``, with ``staged`` cards in the staging area besides Mouths of Anduin."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": threat},
+                "zones": {
+                    "p1.allies": [{"card": "Pride of Lebennin", "damage": damage}],
+                    "staging": ["Mouths of Anduin", *staged],
+                },
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
+
+
+def test_a_ramming_ship_that_engages_this_round_is_priced_at_its_plus_four() -> None:
+    """A Ramming Ship in the staging area (engagement cost 28) engages at 30 threat this
+    round and gets +4 attack as it does (thftd-030): 8 and a shadow card's point against Pride
+    of Lebennin's 5 defense. With 10 hit points left the ship stays back to defend it; with
+    4 left the 8 sink it defended or not, and it quests (priced at its printed 4, it stayed
+    back to defend for nothing)."""
+    assert not _ship_quests_beside(["Ramming Ship"], damage=6, threat=30)
+    assert _ship_quests_beside(["Ramming Ship"], damage=12, threat=30)
+
+
+def _committed(staged: list[str], threat: int) -> list[str]:
+    """The names the greedy bot commits to the quest with Aragorn, Gimli, Legolas and Pride of
+    Lebennin ready, at the player's ``threat``, with ``staged`` cards in the staging area
+    besides Mouths of Anduin."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.quest.commit",
+                "phase": "quest",
+                "threat": {"p1": threat},
+                "zones": {"p1.allies": ["Pride of Lebennin"], "staging": ["Mouths of Anduin", *staged]},
+            },
+        }
+    )
+    _until(run, "lcg.quest.commit")
+    cards = cast(LcgState, run.game.state).cards
+    return sorted(CARDS[cards[int(u)].code].name for u in _greedy(run.game))
+
+
+def test_the_corsair_a_ship_enemys_boarding_brings_is_met_by_a_hero_kept_ready() -> None:
+    """A War Galley in the staging area (engagement cost 33, Boarding 1) engages at 34 threat
+    and its Boarding puts a Corsair into play engaged with the player (thftd rulebook,
+    Boarding), which attacks this round and which only a character defends: Gimli stays ready
+    to defend it while Pride of Lebennin stays back for the War Galley (with nothing engaging,
+    Gimli quests). Without the Corsair priced all three heroes quested."""
+    assert _committed(["War Galley"], threat=34) == ["Aragorn", "Legolas"]
+    assert _committed([], threat=34) == ["Aragorn", "Gimli", "Pride of Lebennin"]
+
+
+def _scout_progress(staging: list[Any]) -> str:
+    """The location the greedy bot puts Snowbourn Scout's progress on (core-016), played with
+    Forest Gate (4 quest points, 1 progress) active and ``staging`` in the staging area."""
+    run = Run(
+        {
+            "game": {"scenario": "passage-through-mirkwood", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
+            "position": {
+                "at": "lcg.planning",
+                "phase": "planning",
+                "zones": {
+                    "p1.heroes": [{"card": "Aragorn", "resources": 1}, "Gimli", "Legolas"],
+                    "p1.hand": ["Snowbourn Scout"],
+                    "active": [{"card": "Forest Gate", "progress": 1}],
+                    "staging": staging,
+                },
+            },
+        }
+    )
+    decision = _until(run, "lcg.planning.play-ally")
+    run.game.answer(decision.seat, decision.id, (next(o.id for o in decision.options if o.card is not None),))
+    _answered_until(run.game, lambda d: d.rule == "core-016.response" and all(o.id != "no" for o in d.options))
+    chosen = _greedy(run.game)
+    cards = cast(LcgState, run.game.state).cards
+    return CARDS[cards[int(chosen[0])].code].name
+
+
+def test_snowbourn_scouts_progress_explores_a_staged_location_else_goes_on_the_active_one() -> None:
+    """A staged location 1 progress short of its quest points is explored by the Scout's
+    progress (its threat leaves every later quest); else the progress goes on the active
+    location, which the quest's progress reaches first; the generic answer picked at random."""
+    assert _scout_progress(["Mountains of Mirkwood", {"card": "Old Forest Road", "progress": 2}]) == "Old Forest Road"
+    assert _scout_progress(["Mountains of Mirkwood", "Old Forest Road"]) == "Forest Gate"

@@ -2631,9 +2631,10 @@ def test_secret_paths_is_played_at_the_burglars_turn_when_the_failed_quest_elimi
     assert not _plays_secret_paths("The Burglar's Turn", at_2b, 45)
 
 
-def _ship_quests_beside(staged: list[str], damage: int = 0, threat: int = 30) -> bool:
-    """Whether the greedy bot commits Pride of Lebennin (with ``damage`` on it) to the quest
-    at the player's ``threat``, with ``staged`` cards in the staging area besides Mouths of Anduin."""
+def _committed(staged: list[str], threat: int, damage: int = 0) -> list[str]:
+    """The names the greedy bot commits to the quest with Aragorn, Gimli, Legolas and Pride of
+    Lebennin (``damage`` on it) ready, at the player's ``threat``, with ``staged`` cards in the
+    staging area besides Mouths of Anduin."""
     run = Run(
         {
             "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
@@ -2649,7 +2650,8 @@ def _ship_quests_beside(staged: list[str], damage: int = 0, threat: int = 30) ->
         }
     )
     _until(run, "lcg.quest.commit")
-    return str(run.uid("Pride of Lebennin")) in _greedy(run.game)
+    cards = cast(LcgState, run.game.state).cards
+    return sorted(CARDS[cards[int(u)].code].name for u in _greedy(run.game))
 
 
 def test_a_ramming_ship_that_engages_this_round_is_priced_at_its_plus_four() -> None:
@@ -2658,28 +2660,8 @@ def test_a_ramming_ship_that_engages_this_round_is_priced_at_its_plus_four() -> 
     of Lebennin's 5 defense. With 10 hit points left the ship stays back to defend it; with
     4 left the 8 sink it defended or not, and it quests (priced at its printed 4, it stayed
     back to defend for nothing)."""
-    assert not _ship_quests_beside(["Ramming Ship"], damage=6, threat=30)
-    assert _ship_quests_beside(["Ramming Ship"], damage=12, threat=30)
-
-
-def _committed(staged: list[str], threat: int) -> list[str]:
-    """The names the greedy bot commits to the quest with Aragorn, Gimli, Legolas and Pride of
-    Lebennin ready, at the player's ``threat``, with ``staged`` cards in the staging area
-    besides Mouths of Anduin."""
-    run = Run(
-        {
-            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Aragorn", "Gimli", "Legolas"]]},
-            "position": {
-                "at": "lcg.quest.commit",
-                "phase": "quest",
-                "threat": {"p1": threat},
-                "zones": {"p1.allies": ["Pride of Lebennin"], "staging": ["Mouths of Anduin", *staged]},
-            },
-        }
-    )
-    _until(run, "lcg.quest.commit")
-    cards = cast(LcgState, run.game.state).cards
-    return sorted(CARDS[cards[int(u)].code].name for u in _greedy(run.game))
+    assert "Pride of Lebennin" not in _committed(["Ramming Ship"], threat=30, damage=6)
+    assert "Pride of Lebennin" in _committed(["Ramming Ship"], threat=30, damage=12)
 
 
 def test_the_corsair_a_ship_enemys_boarding_brings_is_met_by_a_hero_kept_ready() -> None:

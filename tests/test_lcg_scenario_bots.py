@@ -280,6 +280,15 @@ def test_threat_is_paid_while_low_rather_than_let_corsairs_board() -> None:
     assert _greedy(high.game) == ("boarding",)
 
 
+def test_threat_is_paid_for_a_skiff_up_to_46_rather_than_let_a_corsair_board() -> None:
+    """At 41 threat a Corsair Skiff engaging (thftd-027) is paid its 3 threat, to 44 (up to
+    ``THREAT_BEFORE_BOARDING``, 46): the Corsair its Boarding 1 brings attacks every round it
+    lives (the old bot, paying up to 40, let it board)."""
+    run = _skiff(41)
+    _until(run, "thftd-027.forced")
+    assert _greedy(run.game) == ("threat",)
+
+
 def _ship_quests(engaged: list[str], damage: int = 0, threat: int | None = None) -> bool:
     """Whether the greedy bot commits Pride of Lebennin (with ``damage`` on it) to the quest
     of Mouths of Anduin with ``engaged`` enemies engaged (and the player's ``threat``)."""

@@ -272,21 +272,16 @@ def _skiff(threat: int) -> Run:
     )
 
 
-def test_threat_is_paid_while_low_rather_than_let_corsairs_board() -> None:
-    low, high = _skiff(30), _skiff(45)
-    _until(low, "thftd-027.forced")
-    _until(high, "thftd-027.forced")
-    assert _greedy(low.game) == ("threat",)
-    assert _greedy(high.game) == ("boarding",)
-
-
-def test_threat_is_paid_for_a_skiff_up_to_46_rather_than_let_a_corsair_board() -> None:
-    """At 41 threat a Corsair Skiff engaging (thftd-027) is paid its 3 threat, to 44 (up to
-    ``THREAT_BEFORE_BOARDING``, 46): the Corsair its Boarding 1 brings attacks every round it
-    lives (the old bot, paying up to 40, let it board)."""
-    run = _skiff(41)
-    _until(run, "thftd-027.forced")
-    assert _greedy(run.game) == ("threat",)
+def test_threat_is_paid_up_to_46_rather_than_let_corsairs_board() -> None:
+    """A Corsair Skiff engaging (thftd-027) is paid its 3 threat while that leaves the threat
+    at most ``THREAT_BEFORE_BOARDING`` (46): the Corsair its Boarding 1 brings attacks every
+    round it lives (the old bot, paying up to 40, let it board from 38). Beyond, it boards."""
+    answers = {}
+    for threat in (30, 43, 44):
+        run = _skiff(threat)
+        _until(run, "thftd-027.forced")
+        answers[threat] = _greedy(run.game)
+    assert answers == {30: ("threat",), 43: ("threat",), 44: ("boarding",)}
 
 
 def _ship_quests(engaged: list[str], damage: int = 0, threat: int | None = None) -> bool:

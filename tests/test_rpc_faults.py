@@ -101,9 +101,11 @@ DAMAGE: dict[str, tuple[Callable[[Path, str, int], None], int | None]] = {
     "undecodable": (_garble, 4),
 }
 HOT_DAMAGE = ("deleted", "duplicated")
-SPREAD_CONNECTIONS = 40  # one-call connections after the games of the --processes test
 """What a game held in memory notices before it serves or appends: a row missing or added
 (an edit inside a row is found when the game is next loaded)."""
+SPREAD_CONNECTIONS = 40
+"""One-call connections made after the games of the --processes test, so that the kernel's
+hashing of connections to processes reaches every process (see the test)."""
 
 
 def _expect_data_loss(call: Callable[[], Any], game_id: str, version: int) -> None:

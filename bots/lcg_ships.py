@@ -9,6 +9,7 @@ it and live, and pays threat rather than let more Corsairs board while its threa
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from typing import Final
 
@@ -132,12 +133,16 @@ def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int =
     Set rulebook, "Attacking an enemy"); a ship-enemy is an enemy for all purposes but
     defending (The Hunt for the Dreadnaught rulebook, Ship-Enemies), so every character may
     attack it: the fewest attackers whose sum puts the round's 5 damage on it, else every
-    attacker whose sum gets through its defense at all (its damage stays on it)."""
+    attacker whose sum gets through its defense at all (its damage stays on it); but never
+    the damage that flips its Elite side with more than ``FLIP_LEFT`` left (``_held_short``)."""
     if enemy.name != DREADNAUGHT or enemy.type != "enemy":
         return None
     defense = enemy.defense or 0
     left = (enemy.hit_points or 0) - enemy.damage - enemy.other_groups
     want = defense + min(DAMAGE_CAP * players, left)
+    held = _held_short(enemy, ready, players)
+    if held is not None:
+        return held
     strongest = sorted((c for c in ready if c.attack), key=lambda c: -(c.attack or 0))
     if sum(c.attack or 0 for c in strongest) <= defense:
         return []
@@ -150,6 +155,44 @@ def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int =
         if sum(c.attack or 0 for c in chosen) - (card.attack or 0) >= want:
             chosen.remove(card)
     return chosen
+
+
+FLIP_LEFT: Final = 6
+"""The most hit points per player the Dreadnaught's Elite side is let flip with (thftd-013:
+at the end of the round it has fewer than half its 15 left): a round whose damage would flip
+it with more left puts on it only what keeps it unflipped, so that it flips the round after
+with a round's 5 or fewer left; with more, its Damaged side needs two rounds of attacks once
+its guard is dead, the guard and the Massive Dreadnaught attacking all the while. Paired
+against main (compiled) on the greedy Dreadnaught row: dev 112401-114800 221 -> 228 (5 lost,
+12 gained), held-out 114801-117200 222 -> 230 (11, 19), third 117201-119600 230 -> 237 (7,
+14), fresh 122001-124400 223 -> 238 (8, 23); 5 (held at 6 or 7 left): dev 228 (14, 21); 3
+(always flipped at 12 damage): dev 196 (122, 97)."""
+
+
+def _held_short(enemy: CardView, ready: list[CardView], players: int) -> list[CardView] | None:
+    """The attackers sent at the Dreadnaught's Elite side when the round's damage would flip it
+    with more than ``FLIP_LEFT`` hit points per player left: the subset whose summed attack
+    puts the most damage on it that leaves it unflipped, the fewest of them for it (none when
+    it can take no more unflipped); None when the round's damage may go on it."""
+    if "Massive" in enemy.keywords:
+        return None
+    hit_points = enemy.hit_points or 0
+    defense = enemy.defense or 0
+    left = hit_points - enemy.damage - enemy.other_groups
+    dealt = max(0, min(DAMAGE_CAP * players, left, sum(c.attack or 0 for c in ready) - defense))
+    after = left - dealt
+    if dealt == 0 or 2 * after >= hit_points or after <= FLIP_LEFT * players:
+        return None
+    room = left - (hit_points + 1) // 2
+    able = [c for c in ready if c.attack]
+    best: list[CardView] = []
+    best_key = (0, 0)
+    for size in range(1, len(able) + 1):
+        for group in itertools.combinations(able, size):
+            total = sum(c.attack or 0 for c in group)
+            if defense < total <= defense + room and (total, -size) > best_key:
+                best, best_key = list(group), (total, -size)
+    return best
 
 
 def kept_for_dreadnaught(enemy: CardView, view: TableView, me: PlayerView) -> list[CardView]:

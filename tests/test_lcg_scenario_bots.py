@@ -602,6 +602,38 @@ def test_the_dreadnaught_gets_the_fewest_attackers_that_deal_its_five_a_round() 
     assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 5
 
 
+def test_the_dreadnaught_is_not_flipped_with_more_than_a_rounds_damage_left() -> None:
+    """The Elite Dreadnaught (15 hit points, 4 defense) with 5 damage flips at the end of a
+    round that leaves it 7 or fewer (thftd-013). Éowyn, Théodred, Glóin and a Son of Arnor (7
+    attack; the ship has defended) would deal 3 and flip it with 7 left, two rounds' damage
+    once its guard is dead; the bot deals 2 instead (the three 2-attack characters), leaving
+    it unflipped at 7 damage, to flip it the next round with 5 or fewer left. The old rule
+    sent all four."""
+    run = Run(
+        {
+            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Éowyn", "Théodred", "Glóin"]]},
+            "position": {
+                "at": "lcg.combat.enemy-attacks",
+                "phase": "combat",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
+                    "p1.heroes": ["Éowyn", "Théodred", "Glóin"],
+                    "p1.engaged": [{"card": "Dreadnaught", "damage": 5}],
+                    "p1.allies": ["Pride of Lebennin", "Son of Arnor"],
+                },
+            },
+        }
+    )
+    _until(run, "thftd-005.response")
+    attack = _until(run, "lcg.combat.player-attack")
+    assert attack.about == run.uid("Dreadnaught")
+    choice = _greedy(run.game)
+    assert set(choice) == {str(run.uid(c)) for c in ("Théodred", "Glóin", "Son of Arnor")}
+    run.game.answer(attack.seat, attack.id, choice)
+    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 7
+
+
 def test_standard_modes_ten_damage_sinks_an_engaged_ship_enemy() -> None:
     """Standard Mode, B (thftd-002): "Quest Action: deal 10 damage to a non-unique enemy
     engaged with a player" once a game. The bot spends it on the engaged Black Sails (6

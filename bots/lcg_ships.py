@@ -20,16 +20,20 @@ from domain.kernel.decisions import Choice, Decision, Option
 from projections.lcg import CardView, PlayerView, TableView
 
 FLEET_ORDER: Final = (
-    "Pride of Lebennin",
     "Twilight's Call",
+    "Pride of Lebennin",
     "Swan Ship of Dol Amroth",
     "Silent Mist",
     "Golden Wing",
     "Eithiliant",
 )
 """The Basic ships, best first for the ready-made decks: the ship's defense and hit points
-are the player's life (Pride of Lebennin: 5 defense, 16 hit points, +1 defense to each hero),
-willpower after (thftd-006..011)."""
+are the player's life (thftd-006..011). Twilight's Call (4 defense, 18 hit points, the first
+card each round without a resource match) before Pride of Lebennin (5 defense, 16 hit points,
++1 defense to each hero): paired by seed on the greedy Dreadnaught row, Pride of Lebennin
+first -> Twilight's Call first won dev 112401-114800 221 -> 232 of 2,400 (210 gained, 199
+lost), held-out 114801-117200 222 -> 241 (213/194), third 117201-119600 230 -> 235 (209/204); with Golden
+Wing first (3 threat off, 3 defense) dev fell to 183."""
 THREAT_BEFORE_BOARDING: Final = 46
 """Up to this threat an engaging ship's "raise your threat or it gains Boarding 1" is paid
 in threat (War Galley's 4, Corsair Skiff's 3, Out of the Mist's shadow 4 against an attack

@@ -187,7 +187,10 @@ def test_bilbo_neither_defends_nor_takes_a_heavy_attack() -> None:
     assert _greedy(run.game) != (str(run.uid("Bilbo Baggins")),)
 
 
-def test_the_fleet_is_the_sturdiest_ship() -> None:
+def test_the_fleet_is_twilights_call() -> None:
+    """Twilight's Call (4 defense, 18 hit points, the first card each round without a
+    resource match) before Pride of Lebennin (5 defense, 16): bots/lcg_ships.py
+    ``FLEET_ORDER`` gives the figures; the old order took Pride of Lebennin."""
     deck = playable_part(ready_made()["aragorn-gimli-legolas"])
     rules = ruleset("lcg")
     game = Game.start(
@@ -199,12 +202,12 @@ def test_the_fleet_is_the_sturdiest_ship() -> None:
     assert decision.rule == "thftd.setup.fleet"
     names = {c.uid: c.name for c in view(cast(LcgState, game.state), decision.seat).offered}
     (picked,) = _greedy(game)
-    assert names[next(o.card for o in decision.options if o.id == picked) or 0] == "Pride of Lebennin"
+    assert names[next(o.card for o in decision.options if o.id == picked) or 0] == "Twilight's Call"
 
 
 def _shuffle_back(deck: str, seed: int = 3) -> tuple[Game, Decision]:
-    """A Dreadnaught game with the ready-made ``deck`` at ``seed``, played to Pride of
-    Lebennin's shuffle back (thftd-008: 5 of the 11-card setup hand go back)."""
+    """A Dreadnaught game with the ready-made ``deck`` at ``seed``, Pride of Lebennin taken as
+    the fleet, played to its shuffle back (thftd-008: 5 of the 11-card setup hand go back)."""
     game = Game.start(
         uuid.uuid4(),
         ruleset("lcg"),
@@ -212,6 +215,10 @@ def _shuffle_back(deck: str, seed: int = 3) -> tuple[Game, Decision]:
             lcg_options("hunt-for-the-dreadnaught", 1, None, "standard", [playable_part(ready_made()[deck])]), seed
         ),
     )
+    fleet = _answered_until(game, lambda decision: decision.rule == "thftd.setup.fleet", "thftd.setup.fleet")
+    names = {c.uid: c.name for c in view(cast(LcgState, game.state), fleet.seat).offered}
+    pride = next(o.id for o in fleet.options if names.get(o.card or 0) == "Pride of Lebennin")
+    game.answer(fleet.seat, fleet.id, (pride,))
     decision = _answered_until(game, lambda decision: decision.rule == "thftd-008.setup", "thftd-008.setup")
     return game, decision
 

@@ -531,7 +531,9 @@ def test_five_progress_on_destroy_the_dreadnaught_buy_a_gondorian_warship() -> N
     assert [state.cards[u].code for u in state.zone("encounter.deck")].count("thftd-012") == 1
 
 
-def _dreadnaught_combat(heroes: list[str], engaged: list[str], allies: tuple[str, ...] | list[str] = ()) -> Run:
+def _dreadnaught_combat(heroes: list[str], engaged: list[Any], allies: tuple[str, ...] | list[str] = ()) -> Run:
+    """Combat at stage 2 (Destroy the Dreadnaught, B) at 30 threat, ``engaged`` with the
+    player (card names, or entries with damage), Pride of Lebennin and ``allies`` in play."""
     return Run(
         {
             "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [heroes]},
@@ -548,6 +550,18 @@ def _dreadnaught_combat(heroes: list[str], engaged: list[str], allies: tuple[str
             },
         }
     )
+
+
+def _attack_dreadnaught(run: Run, attackers: tuple[str, ...], damage: int) -> None:
+    """Past the Dreadnaught's attack (thftd-005's response), the greedy bot's attackers on it
+    are ``attackers``, and it has ``damage`` once they have attacked."""
+    _until(run, "thftd-005.response")
+    attack = _until(run, "lcg.combat.player-attack")
+    assert attack.about == run.uid("Dreadnaught")
+    choice = _greedy(run.game)
+    assert set(choice) == {str(run.uid(c)) for c in attackers}
+    run.game.answer(attack.seat, attack.id, choice)
+    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == damage
 
 
 def _inside_information(at: str, phase: str, zones: dict[str, Any]) -> Run:
@@ -587,13 +601,7 @@ def test_the_heroes_wound_the_dreadnaught_together() -> None:
     Dreadnaught together and put 4 damage through its 4 defense. The old rule let only a
     character whose own attack beat 4 join, so nobody ever attacked it."""
     run = _dreadnaught_combat(["Aragorn", "Gimli", "Legolas"], ["Dreadnaught"])
-    _until(run, "thftd-005.response")
-    attack = _until(run, "lcg.combat.player-attack")
-    assert attack.about == run.uid("Dreadnaught")
-    choice = _greedy(run.game)
-    assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Gimli", "Legolas")}
-    run.game.answer(attack.seat, attack.id, choice)
-    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 4
+    _attack_dreadnaught(run, ("Aragorn", "Gimli", "Legolas"), 4)
 
 
 def test_the_dreadnaught_gets_the_fewest_attackers_that_deal_its_five_a_round() -> None:
@@ -601,12 +609,7 @@ def test_the_dreadnaught_gets_the_fewest_attackers_that_deal_its_five_a_round() 
     and Glorfindel (3 attack each) deal the 5 through its 4 defense; the Veteran Axehand and
     the ship, whose attack would be lost to the cap, stay ready."""
     run = _dreadnaught_combat(["Aragorn", "Legolas", "Glorfindel"], ["Dreadnaught"], ["Veteran Axehand"])
-    _until(run, "thftd-005.response")
-    attack = _until(run, "lcg.combat.player-attack")
-    choice = _greedy(run.game)
-    assert set(choice) == {str(run.uid(h)) for h in ("Aragorn", "Legolas", "Glorfindel")}
-    run.game.answer(attack.seat, attack.id, choice)
-    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 5
+    _attack_dreadnaught(run, ("Aragorn", "Legolas", "Glorfindel"), 5)
 
 
 def test_the_dreadnaught_is_not_flipped_with_more_than_a_rounds_damage_left() -> None:
@@ -616,29 +619,8 @@ def test_the_dreadnaught_is_not_flipped_with_more_than_a_rounds_damage_left() ->
     once its guard is dead; the bot deals 2 instead (the three 2-attack characters), leaving
     it unflipped at 7 damage, to flip it the next round with 5 or fewer left. The old rule
     sent all four."""
-    run = Run(
-        {
-            "game": {"scenario": "hunt-for-the-dreadnaught", "players": 1, "heroes": [["Éowyn", "Théodred", "Glóin"]]},
-            "position": {
-                "at": "lcg.combat.enemy-attacks",
-                "phase": "combat",
-                "threat": {"p1": 30},
-                "zones": {
-                    "quest": [{"card": "Destroy the Dreadnaught", "face": "B"}],
-                    "p1.heroes": ["Éowyn", "Théodred", "Glóin"],
-                    "p1.engaged": [{"card": "Dreadnaught", "damage": 5}],
-                    "p1.allies": ["Pride of Lebennin", "Son of Arnor"],
-                },
-            },
-        }
-    )
-    _until(run, "thftd-005.response")
-    attack = _until(run, "lcg.combat.player-attack")
-    assert attack.about == run.uid("Dreadnaught")
-    choice = _greedy(run.game)
-    assert set(choice) == {str(run.uid(c)) for c in ("Théodred", "Glóin", "Son of Arnor")}
-    run.game.answer(attack.seat, attack.id, choice)
-    assert cast(LcgState, run.game.state).cards[run.uid("Dreadnaught")].damage == 7
+    run = _dreadnaught_combat(["Éowyn", "Théodred", "Glóin"], [{"card": "Dreadnaught", "damage": 5}], ["Son of Arnor"])
+    _attack_dreadnaught(run, ("Théodred", "Glóin", "Son of Arnor"), 7)
 
 
 def test_standard_modes_ten_damage_sinks_an_engaged_ship_enemy() -> None:

@@ -34,7 +34,7 @@ from bots.lcg_encounter import (
     Shadow,
 )
 from bots.lcg_plans import MUST_DIE
-from bots.lcg_ships import CANCEL_COST, DREADNAUGHT, DREADNAUGHT_GUARDS, THREAT_LIMIT
+from bots.lcg_ships import CANCEL_COST, DREADNAUGHT, DREADNAUGHT_GUARDS, THREAT_LIMIT, damage_to_flip
 from projections.lcg import CardView
 
 HERO_LOST: Final = 14.0
@@ -592,9 +592,7 @@ def _flip_rounds(dreadnaught: CardView, characters: Sequence[CardView]) -> int:
     needs over what ``characters``' summed attack (the ships' aside) puts on it a round past
     its defense, at least 1 and at most the 5 of ``DREADNAUGHT_CAP``; 0 once it is on its
     Damaged side (Massive)."""
-    if "Massive" in dreadnaught.keywords:
-        return 0
-    need = _left(dreadnaught) - ((dreadnaught.hit_points or 0) - 1) // 2
+    need = damage_to_flip(dreadnaught)
     if need <= 0:
         return 0
     power = sum(c.attack or 0 for c in characters if not is_ship(c))

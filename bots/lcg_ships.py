@@ -32,8 +32,9 @@ are the player's life (thftd-006..011). Twilight's Call (4 defense, 18 hit point
 card each round without a resource match) before Pride of Lebennin (5 defense, 16 hit points,
 +1 defense to each hero): paired by seed on the greedy Dreadnaught row, Pride of Lebennin
 first -> Twilight's Call first won dev 112401-114800 221 -> 232 of 2,400 (210 gained, 199
-lost), held-out 114801-117200 222 -> 241 (213/194), third 117201-119600 230 -> 235 (209/204); with Golden
-Wing first (3 threat off, 3 defense) dev fell to 183."""
+lost), held-out 114801-117200 222 -> 241 (213/194), third 117201-119600 230 -> 235
+(209/204), and 122001-124400, which no run had used, 223 -> 237; with Golden Wing first
+(3 threat off, 3 defense) dev fell to 183."""
 THREAT_BEFORE_BOARDING: Final = 46
 """Up to this threat an engaging ship's "raise your threat or it gains Boarding 1" is paid
 in threat (War Galley's 4, Corsair Skiff's 3, Out of the Mist's shadow 4 against an attack
@@ -142,12 +143,12 @@ def dreadnaught_attackers(enemy: CardView, ready: list[CardView], players: int =
     the damage that flips its Elite side with more than ``FLIP_LEFT`` left (``_held_short``)."""
     if enemy.name != DREADNAUGHT or enemy.type != "enemy":
         return None
-    defense = enemy.defense or 0
-    left = (enemy.hit_points or 0) - enemy.damage - enemy.other_groups
-    want = defense + min(DAMAGE_CAP * players, left)
     held = _held_short(enemy, ready, players)
     if held is not None:
         return held
+    defense = enemy.defense or 0
+    left = (enemy.hit_points or 0) - enemy.damage - enemy.other_groups
+    want = defense + min(DAMAGE_CAP * players, left)
     strongest = sorted((c for c in ready if c.attack), key=lambda c: -(c.attack or 0))
     if sum(c.attack or 0 for c in strongest) <= defense:
         return []
@@ -174,21 +175,30 @@ against main (compiled) on the greedy Dreadnaught row: dev 112401-114800 221 -> 
 (always flipped at 12 damage): dev 196 (122, 97)."""
 
 
+def damage_to_flip(dreadnaught: CardView) -> int:
+    """The damage that flips the Dreadnaught's Elite side at the end of the round (thftd-013:
+    when it has fewer than half its starting hit points left): its hit points left less the
+    most it keeps unflipped; 0 once it is on its Damaged side (Massive)."""
+    if "Massive" in dreadnaught.keywords:
+        return 0
+    hit_points = dreadnaught.hit_points or 0
+    return hit_points - dreadnaught.damage - dreadnaught.other_groups - (hit_points - 1) // 2
+
+
 def _held_short(enemy: CardView, ready: list[CardView], players: int) -> list[CardView] | None:
     """The attackers sent at the Dreadnaught's Elite side when the round's damage would flip it
     with more than ``FLIP_LEFT`` hit points per player left: the subset whose summed attack
     puts the most damage on it that leaves it unflipped, the fewest of them for it (none when
     it can take no more unflipped); None when the round's damage may go on it."""
-    if "Massive" in enemy.keywords:
+    flip = damage_to_flip(enemy)
+    if flip <= 0:
         return None
-    hit_points = enemy.hit_points or 0
     defense = enemy.defense or 0
-    left = hit_points - enemy.damage - enemy.other_groups
+    left = (enemy.hit_points or 0) - enemy.damage - enemy.other_groups
     dealt = max(0, min(DAMAGE_CAP * players, left, sum(c.attack or 0 for c in ready) - defense))
-    after = left - dealt
-    if dealt == 0 or 2 * after >= hit_points or after <= FLIP_LEFT * players:
+    if dealt == 0 or dealt < flip or left - dealt <= FLIP_LEFT * players:
         return None
-    room = left - (hit_points + 1) // 2
+    room = flip - 1
     able = [c for c in ready if c.attack]
     best: list[CardView] = []
     best_key = (0, 0)

@@ -885,9 +885,13 @@ class GreedyBot:
         # a defender is never one of the attackers that kill a must-die enemy this round
         everyone = candidates
         candidates = lcg_plans.kill_keepers(me, candidates)
+        # nor one of those that kill the Dreadnaught's guard, or destroy the Dreadnaught, this round
+        candidates = lcg_ships.guard_keepers(me, view, candidates)
+        candidates = lcg_ships.dreadnaught_keepers(me, view, candidates)
         # a hero who survives the attack undefended keeps every attacker of the kill ready
         absorbed = any(not essential(h) and _left(h) > attack + SHADOW_MARGIN * shadows for h in me.heroes)
-        if absorbed and lcg_plans.kill_spoilt(me, candidates) and any(o.id == "undefended" for o in decision.options):
+        spoilt = lcg_plans.kill_spoilt(me, candidates) or not lcg_ships.guard_keepers(me, view, everyone, strict=True)
+        if absorbed and spoilt and any(o.id == "undefended" for o in decision.options):
             return ("undefended",)
         # but the kill is not bought with a hero: when nobody it spares survives the attack or
         # is an ally to give up, and no hero survives it undefended, an attacker of the kill

@@ -397,6 +397,73 @@ def guards_dreadnaught(enemy: CardView, view: TableView) -> bool:
     )
 
 
+def guard_keepers(me: PlayerView, view: TableView, candidates: list[CardView], strict: bool = False) -> list[CardView]:
+    """The defenders that leave the seat's ready characters enough attack to kill a guard of
+    the Dreadnaught engaged with it this round (``guards_dreadnaught``: its hit points left
+    and its defense; a ship never attacks it, ships attack only ship-enemies, The Hunt for the
+    Dreadnaught rulebook; Ophidian takes one attacker alone, thftd-018): each round the guard
+    lives, "The engaged player cannot attack the Dreadnaught" (thftd-014..019), and the guard
+    attacks again. Every candidate when no such kill is on, or when every candidate would
+    spoil it (``strict``: none then, and the greedy bot leaves the attack undefended when a
+    hero lives through it). Paired against main (compiled) on the greedy Dreadnaught row,
+    with ``dreadnaught_keepers``: dev 112401-114800 240 -> 250 of 2,400 (1 lost, 11 gained),
+    held-out 114801-117200 252 -> 263 (3, 14), third 117201-119600 251 -> 261 (1, 11), fresh
+    131601-134000 240 -> 253 (4, 17); Mirkwood, The Lonely Mountain and the Anduin, seeds
+    1-200, game for game the same. Without the undefended attack, dev 247; the keeping alone
+    (neither that nor ``dreadnaught_keepers``) 246, 258, 257 (+18, short of the bar)."""
+    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and not is_ship(c) and (c.attack or 0) > 0]
+    for guard in me.engaged:
+        if not guards_dreadnaught(guard, view):
+            continue
+        need = (guard.hit_points or 0) - guard.damage - guard.other_groups + (guard.defense or 0)
+        one = guard.name == ONE_ATTACKER
+        if _guard_power(ready, None, one) >= need:
+            kept = [c for c in candidates if _guard_power(ready, c, one) >= need]
+            return kept if strict else kept or candidates
+    return candidates
+
+
+def _guard_power(ready: list[CardView], without: CardView | None, one: bool) -> int:
+    """The attack ``ready`` puts on a guard without ``without``: the hardest hitter alone at Ophidian."""
+    hits = [c.attack or 0 for c in ready if without is None or c.uid != without.uid]
+    return max(hits, default=0) if one else sum(hits)
+
+
+def dreadnaught_keepers(me: PlayerView, view: TableView, candidates: list[CardView]) -> list[CardView]:
+    """The defenders that leave the seat's ready characters enough attack to destroy the
+    Dreadnaught this round (``dreadnaught_attackers``: its hit points left within the round's
+    ``DAMAGE_CAP``, thftd-013: "Cannot take more than 5 damage per player each round"), when
+    the player may attack it (no guard engaged, ``DREADNAUGHT_GUARDS``): its destruction
+    wins the game. A ship always may defend (only a ship defends against a ship-enemy).
+    Every candidate when no such kill is on, or when every candidate would spoil
+    it. Measured with ``guard_keepers`` (see there): beside it on the dev range, 246 -> 247;
+    beside it and the undefended guard attack, 249 -> 250."""
+    if any(e.name in DREADNAUGHT_GUARDS for e in me.engaged):
+        return candidates
+    massive = [e for e in view.staging if e.name == DREADNAUGHT and "Massive" in e.keywords]
+    target = next((e for e in [*me.engaged, *massive] if e.name == DREADNAUGHT and e.type == "enemy"), None)
+    if target is None:
+        return candidates
+    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and not is_ship(c) and (c.attack or 0) > 0]
+    full = _dealt(target, ready)
+    if full == 0 or full < (target.hit_points or 0) - target.damage - target.other_groups:
+        return candidates
+    kept = [c for c in candidates if is_ship(c) or _dealt(target, [r for r in ready if r.uid != c.uid]) >= full]
+    return kept or candidates
+
+
+def _dealt(target: CardView, ready: list[CardView]) -> int:
+    """The damage ``dreadnaught_attackers`` of ``ready`` put on the Dreadnaught this round."""
+    chosen = dreadnaught_attackers(target, ready) or []
+    left = (target.hit_points or 0) - target.damage - target.other_groups
+    return max(0, min(DAMAGE_CAP, left, sum(c.attack or 0 for c in chosen) - (target.defense or 0)))
+
+
+ONE_ATTACKER: Final = "Ophidian"
+"""Ophidian (thftd-018): "No more than 1 character can attack Ophidian each round" (as
+bots/lcg_quest.py's ``ONE_ATTACKER``)."""
+
+
 SEARCHING: Final = "Searching the High Seas"
 DREADNAUGHT_STAND_IN: Final = CardView(
     uid=-13,

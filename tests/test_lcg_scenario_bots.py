@@ -669,6 +669,52 @@ def test_no_more_attackers_than_ophidian_allows() -> None:
     run.game.answer(decision.seat, decision.id, choice)
 
 
+def test_the_attackers_that_kill_the_dreadnaughts_guard_do_not_defend() -> None:
+    """While Descendant of Castamir (3 attack, 2 defense, 5 hit points) is engaged the
+    Dreadnaught may not be attacked (thftd-016): Aragorn, Gimli and Legolas (8 attack) kill
+    it this round only all three together, so none of them defends its attack, which would
+    leave him exhausted; the Snowbourn Scout is given up instead (the old rule sent Gimli,
+    who takes nothing behind Pride of Lebennin's +1 defense, and the guard lived)."""
+    run = _dreadnaught_combat(
+        ["Aragorn", "Gimli", "Legolas"], ["Descendant of Castamir", "Dreadnaught"], ("Snowbourn Scout",)
+    )
+    guard = run.uid("Descendant of Castamir")
+    _answered_until(
+        run.game, lambda d: d.rule == "lcg.combat.declare-defender" and d.about == guard, "the guard's defence"
+    )
+    assert _greedy(run.game) == (str(run.uid("Snowbourn Scout")),)
+
+
+def test_the_attackers_that_destroy_the_dreadnaught_do_not_defend() -> None:
+    """The Dreadnaught with 4 hit points left (4 defense): Aragorn, Gimli and Legolas (8
+    attack) destroy it this round, and the game, only all three together, so none of them
+    defends the Fierce Marauder's attack; the Snowbourn Scout is given up instead (the old
+    rule sent Gimli, who takes nothing behind Pride of Lebennin's +1 defense)."""
+    run = _dreadnaught_combat(
+        ["Aragorn", "Gimli", "Legolas"],
+        ["Fierce Marauder", {"card": "Dreadnaught", "damage": 11}],
+        ("Snowbourn Scout",),
+    )
+    marauder = run.uid("Fierce Marauder")
+    _answered_until(
+        run.game, lambda d: d.rule == "lcg.combat.declare-defender" and d.about == marauder, "the Marauder's defence"
+    )
+    assert _greedy(run.game) == (str(run.uid("Snowbourn Scout")),)
+
+
+def test_the_guards_attack_goes_undefended_when_each_defender_would_spoil_its_kill() -> None:
+    """Descendant of Castamir (3 attack, 2 defense, 5 hit points) guards the Dreadnaught
+    (thftd-016): Aragorn, Gimli and Legolas kill it this round only all three together, and
+    Aragorn (5 hit points) takes its 3 undefended and lives; so nobody defends (the old rule
+    sent Gimli, and the guard lived to attack again)."""
+    run = _dreadnaught_combat(["Aragorn", "Gimli", "Legolas"], ["Descendant of Castamir", "Dreadnaught"])
+    guard = run.uid("Descendant of Castamir")
+    _answered_until(
+        run.game, lambda d: d.rule == "lcg.combat.declare-defender" and d.about == guard, "the guard's defence"
+    )
+    assert _greedy(run.game) == ("undefended",)
+
+
 def test_a_coming_hill_troll_keeps_thalin_and_legolas_back_but_eowyn_quests() -> None:
     """At 30 threat the Hill Troll engages after the quest. Thalin and Legolas (more attack
     than willpower) stay ready to wound it; Éowyn (4 willpower, 1 attack) quests: the old plan

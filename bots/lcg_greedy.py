@@ -373,6 +373,7 @@ class GreedyBot:
             "thftd-045.action": self._crew,
             "thftd-001.action": lcg_ships.ten_damage_target,
             "thftd-002.action": lcg_ships.ten_damage_target,
+            lcg_ships.TWILIGHT_RULE: self._twilight,
         }
 
     def choose(self, decision: Decision, view: View) -> Choice:
@@ -402,6 +403,13 @@ class GreedyBot:
     @staticmethod
     def _target(pick: Callable[[Decision, TableView, dict[int, CardView]], Choice | None]) -> Handler:
         return lambda decision, view: pick(decision, view, visible_cards(view))
+
+    def _twilight(self, decision: Decision, view: TableView) -> Choice | None:
+        """Twilight's Call's Action (thftd-011): the ally it plays (``lcg_ships.twilight_choice``);
+        an attachment's target as in the planning step."""
+        if decision.about is not None:
+            return self._attach(decision, view)
+        return lcg_ships.twilight_choice(decision, view)
 
     def _staging_attack(self, decision: Decision, view: TableView) -> Choice | None:
         """Dúnhere attacks alone into the staging area (core-009) the enemy he kills or wears
@@ -1164,6 +1172,8 @@ class GreedyBot:
             if lcg_ships.ten_damage(card, option, me):
                 return (option.id,)
             if lcg_ships.bail_out(card, decision):
+                return (option.id,)
+            if lcg_ships.twilight_play(card, decision, me) and play_event(decision, view) is None:
                 return (option.id,)
             if name == "The Lonely Mountain" and decision.rule == "lcg.burgle.window":
                 # take the turned-up card and turn up another only when this one cannot be matched

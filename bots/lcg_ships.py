@@ -582,3 +582,53 @@ def engaging(enemy: CardView, view: TableView) -> tuple[CardView, ...]:
         for k in range(boarders)
     ]
     return (first, *corsairs)
+
+
+TWILIGHTS_CALL: Final = "Twilight's Call"
+TWILIGHT_RULE: Final = "thftd-011.action"
+"""Twilight's Call's Action (thftd-011: "Action: Play an ally or attachment from your hand.
+(Limit once per round.)"): the card it plays from hand (then an attachment's target)."""
+TWILIGHT_WINDOWS: Final = frozenset({"lcg.combat.window.shadows", "lcg.combat.window.enemy-attacks"})
+"""The action windows where Twilight's Call's Action plays an ally from hand while an enemy
+is engaged with the player: before the enemies attack (their shadow cards dealt: a fresh
+defender or chump), else before the player attacks (a fresh attacker). The resources are
+those the planning step left, with Théodred's added at the quest (core-002: "add 1 resource
+to that hero's resource pool"), which otherwise waited for the next planning. Paired by seed
+against main (compiled) on the greedy Dreadnaught row: dev 112401-114800 240 -> 256 of
+2,400 (10 lost, 26 gained), held-out 114801-117200 252 -> 264 (14, 26), third
+117201-119600 251 -> 256 (16, 21), fresh 131601-134000 240 -> 250 (19, 29); Mirkwood,
+Lonely Mountain, Anduin 1-200 unchanged. Only before the enemies attack: dev 250,
+held-out 260, third 251; also with no enemy engaged (before their attacks, else at the
+combat phase's last window): dev 269, held-out 247, third 234."""
+
+
+def _pool(me: PlayerView, card: CardView) -> int:
+    return sum(h.resources for h in me.heroes if card.sphere == "neutral" or h.sphere == card.sphere)
+
+
+def twilight_ally(me: PlayerView) -> CardView | None:
+    """The ally in hand Twilight's Call's Action plays now: the dearest the heroes' pools of
+    its sphere pay for (then the most defense, attack and hit points), None when none."""
+    allies = [c for c in me.hand or [] if c.type == "ally" and (c.cost or 0) <= _pool(me, c)]
+    return max(
+        allies, key=lambda c: (c.cost or 0, (c.defense or 0) + (c.attack or 0) + (c.hit_points or 0)), default=None
+    )
+
+
+def twilight_play(card: CardView, decision: Decision, me: PlayerView) -> bool:
+    """Whether to use Twilight's Call's Action now: in ``TWILIGHT_WINDOWS`` with an enemy
+    engaged with the player, when an ally in hand can be paid for."""
+    if card.name != TWILIGHTS_CALL or decision.rule not in TWILIGHT_WINDOWS or not me.engaged:
+        return False
+    return twilight_ally(me) is not None
+
+
+def twilight_choice(decision: Decision, view: TableView) -> Choice | None:
+    """The ally Twilight's Call's Action plays (``twilight_ally``); None for an attachment's
+    target."""
+    if decision.about is not None:
+        return None
+    me = next(p for p in view.players if p.seat == decision.seat)
+    ally = twilight_ally(me)
+    picked = next((o for o in decision.options if ally is not None and o.card == ally.uid), None)
+    return (picked.id,) if picked is not None else None

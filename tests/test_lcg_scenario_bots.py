@@ -623,6 +623,56 @@ def test_the_dreadnaught_is_not_flipped_with_more_than_a_rounds_damage_left() ->
     _attack_dreadnaught(run, ("Théodred", "Glóin", "Son of Arnor"), 7)
 
 
+def _twilights_call_window(engaged: list[str]) -> Run:
+    """Combat at stage 1 (Searching the High Seas, B), the shadow cards dealt: Twilight's Call
+    in play, ``engaged`` with the player, Théodred's 2 resources (one added at the quest,
+    core-002) and a Snowbourn Scout (1) and a Guard of the Citadel (2) in hand."""
+    return Run(
+        {
+            "game": {
+                "scenario": "hunt-for-the-dreadnaught",
+                "players": 1,
+                "heroes": [["Aragorn", "Théodred", "Glóin"]],
+            },
+            "position": {
+                "at": "lcg.combat.window.shadows",
+                "phase": "combat",
+                "threat": {"p1": 30},
+                "zones": {
+                    "quest": [{"card": "Searching the High Seas", "face": "B"}],
+                    "p1.heroes": ["Aragorn", {"card": "Théodred", "resources": 2}, "Glóin"],
+                    "p1.hand": ["Snowbourn Scout", "Guard of the Citadel"],
+                    "p1.engaged": engaged,
+                    "p1.allies": ["Twilight's Call"],
+                },
+            },
+        }
+    )
+
+
+def test_twilights_call_plays_an_ally_before_the_enemies_attack() -> None:
+    """Twilight's Call (thftd-011): "Action: Play an ally or attachment from your hand. (Limit
+    once per round.)" Before the engaged Fierce Marauder attacks, the bot uses it on the
+    dearest ally Théodred's 2 resources pay for, the Guard of the Citadel, a fresh defender or
+    attacker for this combat. The old rule never used the Action; with no enemy engaged it
+    still passes."""
+    run = _twilights_call_window(["Fierce Marauder"])
+    window = _pending(run.game)
+    assert window.rule == "lcg.combat.window.shadows"
+    choice = _greedy(run.game)
+    assert choice == (next(o.id for o in window.options if o.card == run.uid("Twilight's Call")),)
+    run.game.answer(window.seat, window.id, choice)
+    _answered_until(run.game, lambda d: d.rule.startswith("lcg.combat.") and d.rule != "thftd-011.action")
+    state = cast(LcgState, run.game.state)
+    assert [CARDS[state.cards[u].code].name for u in state.zone("p1.allies")] == [
+        "Twilight's Call",
+        "Guard of the Citadel",
+    ]
+    quiet = _twilights_call_window([])
+    assert _pending(quiet.game).rule == "lcg.combat.window.shadows"
+    assert _greedy(quiet.game) == ("pass",)
+
+
 def test_standard_modes_ten_damage_sinks_an_engaged_ship_enemy() -> None:
     """Standard Mode, B (thftd-002): "Quest Action: deal 10 damage to a non-unique enemy
     engaged with a player" once a game. The bot spends it on the engaged Black Sails (6

@@ -543,12 +543,10 @@ class GreedyBot:
         """Keep the resources a lesser attachment would take when they are needed for an ally
         in hand that is not yet affordable: a body on the table is worth more."""
         me = _me(view, seat)
-
-        def pool(sphere: str | None) -> int:
-            return sum(h.resources for h in me.heroes if sphere == "neutral" or h.sphere == sphere)
-
         return any(
-            c.type == "ally" and c.sphere in (attachment.sphere, "neutral") and (c.cost or 0) > pool(c.sphere)
+            c.type == "ally"
+            and c.sphere in (attachment.sphere, "neutral")
+            and (c.cost or 0) > lcg_plans.sphere_pool(me, c.sphere)
             for c in me.hand or []
         )
 

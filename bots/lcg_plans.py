@@ -303,6 +303,12 @@ def useful_progress(view: TableView) -> float:
     return float(lacking + max(0, stage.quest_points - stage.progress))
 
 
+def sphere_pool(me: PlayerView, sphere: str | None) -> int:
+    """The resources the seat's heroes have to pay for a card of ``sphere`` (a neutral card:
+    every hero's)."""
+    return sum(h.resources for h in me.heroes if sphere == "neutral" or h.sphere == sphere)
+
+
 def fighter(card: CardView) -> bool:
     """A character that hits at least as hard as it quests (Thalin, Legolas, Gimli): kept
     for the troll; a quester (Éowyn, 4 willpower, 1 attack) adds little to the attack and

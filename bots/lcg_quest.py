@@ -34,7 +34,14 @@ from bots.lcg_encounter import (
     Shadow,
 )
 from bots.lcg_plans import MUST_DIE
-from bots.lcg_ships import CANCEL_COST, DREADNAUGHT, DREADNAUGHT_GUARDS, THREAT_LIMIT, damage_to_flip
+from bots.lcg_ships import (
+    CANCEL_COST,
+    DREADNAUGHT,
+    DREADNAUGHT_GUARDS,
+    ONE_ATTACKER,
+    THREAT_LIMIT,
+    damage_to_flip,
+)
 from projections.lcg import CardView
 
 HERO_LOST: Final = 14.0
@@ -76,9 +83,6 @@ Damaged side can be left with 5 hit points or fewer (the Elite side flips at the
 round it is left with fewer than half), its unique Corsair guarding it (killed first)."""
 DREADNAUGHT_CAP: Final = 5
 """At most 5 damage a round on the Dreadnaught per player (thftd-013)."""
-ONE_ATTACKER: Final = "Ophidian"
-"""The guard no more than 1 character can attack each round (thftd-018): its kill is priced
-only when a single ready character's attack gets through its defense for its hit points."""
 GUARD_KILL: Final = 20.0
 """What killing a Corsair that bars its player from attacking the Dreadnaught
 (``DREADNAUGHT_GUARDS``: the unique one its flip engages) is worth besides ``KILL``: on dev

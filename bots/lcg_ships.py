@@ -16,6 +16,7 @@ from typing import Final
 import msgspec
 
 from bots.lcg_encounter import composition, stand_in
+from bots.lcg_plans import sphere_pool
 from domain.kernel.decisions import Choice, Decision, Option
 from projections.lcg import CardView, PlayerView, TableView
 
@@ -221,14 +222,21 @@ def kept_for_dreadnaught(enemy: CardView, view: TableView, me: PlayerView) -> li
     round's damage on it (``dreadnaught_attackers``) are kept for it whenever the player may
     attack it this round (no guard engaged, ``DREADNAUGHT_GUARDS``): engaged with the
     player, or Massive in the staging area (engaged with each player)."""
-    if enemy.name == DREADNAUGHT or any(e.name in DREADNAUGHT_GUARDS for e in me.engaged):
-        return []
-    massive = [e for e in view.staging if e.name == DREADNAUGHT and "Massive" in e.keywords]
-    target = next((e for e in [*me.engaged, *massive] if e.name == DREADNAUGHT and e.type == "enemy"), None)
-    if target is None:
+    target = attackable_dreadnaught(view, me)
+    if enemy.name == DREADNAUGHT or target is None:
         return []
     ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and (c.attack or 0) > 0]
     return dreadnaught_attackers(target, ready) or []
+
+
+def attackable_dreadnaught(view: TableView, me: PlayerView) -> CardView | None:
+    """The Dreadnaught the seat may attack this round: engaged with it, or Massive in the
+    staging area (engaged with each player, thftd-013), while no guard is engaged with it
+    (``DREADNAUGHT_GUARDS``); None otherwise."""
+    if any(e.name in DREADNAUGHT_GUARDS for e in me.engaged):
+        return None
+    massive = [e for e in view.staging if e.name == DREADNAUGHT and "Massive" in e.keywords]
+    return next((e for e in [*me.engaged, *massive] if e.name == DREADNAUGHT and e.type == "enemy"), None)
 
 
 def wound_ship(enemy: CardView, ready: list[CardView]) -> list[CardView] | None:
@@ -411,7 +419,7 @@ def guard_keepers(me: PlayerView, view: TableView, candidates: list[CardView], s
     131601-134000 240 -> 253 (4, 17); Mirkwood, The Lonely Mountain and the Anduin, seeds
     1-200, game for game the same. Without the undefended attack, dev 247; the keeping alone
     (neither that nor ``dreadnaught_keepers``) 246, 258, 257 (+18, short of the bar)."""
-    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and not is_ship(c) and (c.attack or 0) > 0]
+    ready = _ready_attackers(me)
     for guard in me.engaged:
         if not guards_dreadnaught(guard, view):
             continue
@@ -421,6 +429,12 @@ def guard_keepers(me: PlayerView, view: TableView, candidates: list[CardView], s
             kept = [c for c in candidates if _guard_power(ready, c, one) >= need]
             return kept if strict else kept or candidates
     return candidates
+
+
+def _ready_attackers(me: PlayerView) -> list[CardView]:
+    """The seat's ready characters with attack that are not ships (a ship-objective attacks
+    only ship-enemies, The Hunt for the Dreadnaught rulebook)."""
+    return [c for c in [*me.heroes, *me.allies] if not c.exhausted and not is_ship(c) and (c.attack or 0) > 0]
 
 
 def _guard_power(ready: list[CardView], without: CardView | None, one: bool) -> int:
@@ -438,13 +452,10 @@ def dreadnaught_keepers(me: PlayerView, view: TableView, candidates: list[CardVi
     Every candidate when no such kill is on, or when every candidate would spoil
     it. Measured with ``guard_keepers`` (see there): beside it on the dev range, 246 -> 247;
     beside it and the undefended guard attack, 249 -> 250."""
-    if any(e.name in DREADNAUGHT_GUARDS for e in me.engaged):
-        return candidates
-    massive = [e for e in view.staging if e.name == DREADNAUGHT and "Massive" in e.keywords]
-    target = next((e for e in [*me.engaged, *massive] if e.name == DREADNAUGHT and e.type == "enemy"), None)
+    target = attackable_dreadnaught(view, me)
     if target is None:
         return candidates
-    ready = [c for c in [*me.heroes, *me.allies] if not c.exhausted and not is_ship(c) and (c.attack or 0) > 0]
+    ready = _ready_attackers(me)
     full = _dealt(target, ready)
     if full == 0 or full < (target.hit_points or 0) - target.damage - target.other_groups:
         return candidates
@@ -460,8 +471,10 @@ def _dealt(target: CardView, ready: list[CardView]) -> int:
 
 
 ONE_ATTACKER: Final = "Ophidian"
-"""Ophidian (thftd-018): "No more than 1 character can attack Ophidian each round" (as
-bots/lcg_quest.py's ``ONE_ATTACKER``)."""
+"""The guard no more than 1 character can attack each round (thftd-018: "No more than 1
+character can attack Ophidian each round"): the quest plan prices its kill only when a single
+ready character's attack gets through its defense for its hit points (bots/lcg_quest.py), and
+``guard_keepers`` counts its one hardest hitter."""
 
 
 SEARCHING: Final = "Searching the High Seas"
@@ -602,14 +615,10 @@ held-out 260, third 251; also with no enemy engaged (before their attacks, else 
 combat phase's last window): dev 269, held-out 247, third 234."""
 
 
-def _pool(me: PlayerView, card: CardView) -> int:
-    return sum(h.resources for h in me.heroes if card.sphere == "neutral" or h.sphere == card.sphere)
-
-
 def twilight_ally(me: PlayerView) -> CardView | None:
     """The ally in hand Twilight's Call's Action plays now: the dearest the heroes' pools of
     its sphere pay for (then the most defense, attack and hit points), None when none."""
-    allies = [c for c in me.hand or [] if c.type == "ally" and (c.cost or 0) <= _pool(me, c)]
+    allies = [c for c in me.hand or [] if c.type == "ally" and (c.cost or 0) <= sphere_pool(me, c.sphere)]
     return max(
         allies, key=lambda c: (c.cost or 0, (c.defense or 0) + (c.attack or 0) + (c.hit_points or 0)), default=None
     )
@@ -624,10 +633,7 @@ def twilight_play(card: CardView, decision: Decision, me: PlayerView) -> bool:
 
 
 def twilight_choice(decision: Decision, view: TableView) -> Choice | None:
-    """The ally Twilight's Call's Action plays (``twilight_ally``); None for an attachment's
-    target."""
-    if decision.about is not None:
-        return None
+    """The ally Twilight's Call's Action plays (``twilight_ally``); None when it is not offered."""
     me = next(p for p in view.players if p.seat == decision.seat)
     ally = twilight_ally(me)
     picked = next((o for o in decision.options if ally is not None and o.card == ally.uid), None)

@@ -362,11 +362,13 @@ class Westmarch(Application[UUID]):
         """Save a game played elsewhere (in memory, by a simulation) with its snapshots."""
         self._save(game, game.version - len(game.pending_events))
 
-    def commit(self, game: Game, before: int, *also: Any) -> list[bytes]:
+    def commit(self, game: Game, before: int, *also: Any, since: int | None = None) -> list[bytes]:
         """Save a game's new events (it was at version ``before``) and ``also`` other
         aggregates in one transaction; :class:`ConcurrentUpdate` if any was saved first.
-        Returns the stored bytes of the game's new events."""
-        return self._save(game, before, *also)
+        Returns the stored bytes of the game's new events. ``since``: the write watch's
+        generation of the look that found the game's rows 1 to ``before`` sound
+        (:attr:`~service.store.Append.since`), if known."""
+        return self._save(game, before, *also, since=since)
 
     def adopt(self, game_id: UUID, rules: Ruleset[Any], events: Sequence[Event], stamps: Sequence[datetime]) -> None:
         """Save events made elsewhere (an imported record) as they are, with the times they
@@ -463,7 +465,7 @@ class Westmarch(Application[UUID]):
         with self.writing:
             return insert_stored(self.recorder, appends, self.watch)
 
-    def _save(self, game: Game, before: int, *also: Any) -> list[bytes]:
+    def _save(self, game: Game, before: int, *also: Any, since: int | None = None) -> list[bytes]:
         """Save the game's new events and ``also`` other aggregates in one transaction
         (the library's own ``save`` does the same with more machinery per call), on the
         condition that the store holds exactly the game's versions 1 to ``before``
@@ -481,7 +483,7 @@ class Westmarch(Application[UUID]):
             stored.append(mapper.to_row(length))
         guard = (game.id, before) if before and events else None
         try:
-            self.group.save([Append(stored, guard)])
+            self.group.save([Append(stored, guard, since)])
         except Exception as error:
             if _conflict(error):
                 raise ConcurrentUpdate(game.id) from None

@@ -390,7 +390,9 @@ class GameService:
             before=before,
             after=game.version,
         )
-        self._saved(game, before, self.app.commit(game, before, Record(record)))
+        known = self._checked.get(game.id)
+        since = known.generation if known is not None and known.version == before else None
+        self._saved(game, before, self.app.commit(game, before, Record(record), since=since))
         return feed
 
     def tell(self, game_id: UUID, facts: Callable[[Game], Sequence[Event]]) -> int:

@@ -290,6 +290,8 @@ class WriteWatch:
         """Page caches dropped after a change of the files that SQLite did not see (tests count them)."""
         self.doubts = 0
         """Looks told a number of doubt, a commit of this process not yet accounted (benchmarks count them)."""
+        self.proved = 0
+        """Guards of :func:`insert_stored` proved by the watch, not read (tests count them)."""
         self._database = database
         """How the watcher connects (the pool's URI); None: the file of the first connection looked through."""
         self._lock = threading.Condition(threading.Lock())
@@ -825,6 +827,14 @@ class Append:
 
     rows: Sequence[StoredEvent | Row]
     guard: tuple[UUID, int] | None = None
+    since: int | None = None
+    """The :class:`WriteWatch` generation of the look that last found the game's rows 1 to
+    the guard's version sound (None: unknown). If the watch proves at the commit that only
+    this process's commits wrote the store since that look (:meth:`WriteWatch.before_commit`
+    finds it the same generation, the store as last accounted), the rows are still exactly
+    those, and the guard is proved without reading the game's index range: rows this
+    process added to the game since begin at the guard's version + 1, which the unique
+    key refuses as it does any version saved twice."""
 
 
 def insert_stored(
@@ -845,6 +855,8 @@ def insert_stored(
     On SQLite the transaction takes the write lock at once (``BEGIN IMMEDIATE``), and a
     ``watch`` is told of the commit from within it (:meth:`WriteWatch.before_commit`), and
     after it (:meth:`WriteWatch.after_commit`, or :meth:`WriteWatch.abandon` if it failed).
+    A guard the watch proves (:attr:`Append.since`) is not read: the rows are inserted
+    as unguarded ones (the guard's ``COUNT(*)`` walks the game's whole index range).
     """
     refused: list[LogMismatch | None] = [None] * len(appends)
     if isinstance(recorder, SQLiteAggregateRecorder):
@@ -866,9 +878,15 @@ def insert_stored(
             mark = None
             try:
                 mark = None if watch is None else watch.before_commit(raw)
+                # the generation the watch proves the store kept since its start (a look's
+                # number of doubt, below zero, is never one)
+                proved = mark[0] if mark is not None and mark[3] else None
                 for n, append in enumerate(appends):
                     mine = _sqlite_rows(append.rows)
-                    if append.guard is not None and mine:
+                    if append.guard is not None and mine and proved is not None and append.since == proved:
+                        assert watch is not None
+                        watch.proved += 1
+                    elif append.guard is not None and mine:
                         game_id, before = append.guard
                         if raw.execute(guarded, (*mine[0], before)).rowcount != 1:
                             refused[n] = LogMismatch(game_id, before)

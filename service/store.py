@@ -92,12 +92,15 @@ class EventMapper(Mapper[UUID]):
         if not recorded:
             return []
         rules = ruleset(recorded[0].ruleset)
-        encode, now = rules.codec.encode_stored, datetime.now(UTC)
+        codec = rules.codec
+        encode, micros = codec.encode_at, codec.micros
+        now = micros(datetime.now(UTC))
         topic = EVENT_TOPIC.format(ruleset=rules.name)
         seal = self._seal if self.compressor or self.cipher else None
         stored = []
         for e in recorded:
-            state = encode(e.timestamp or now, e.event)
+            at = e.timestamp
+            state = encode(now if at is None else micros(at), e.event)
             version = e.originator_version
             stored.append(
                 Row(
@@ -297,6 +300,8 @@ class WriteWatch:
         self._lock = threading.Condition(threading.Lock())
         self._watcher: sqlite3.Connection | None = None
         self._paths: list[str] | None = None
+        self._present = [False, False, False]
+        """Per path of ``_paths``: whether its file was there at the last stat."""
         self._file: tuple[Any, ...] | None = None
         self._watched: int | None = None
         """The watcher's ``data_version`` at the start of the generation or after the last commit accounted."""
@@ -318,17 +323,21 @@ class WriteWatch:
             path = main[0] if main else ""
             self._paths = [path, path + "-wal", path + "-journal"] if path else []
         prints: list[Any] = []
-        for path in self._paths:
-            # a file that is not there (the ``-journal`` of a WAL store, every look) told
-            # without the exception of a failed stat: three a command, ~15 k instructions
-            if not os.access(path, os.F_OK):
+        present = self._present
+        for n, path in enumerate(self._paths):
+            # a file that was not there at the last stat (the ``-journal`` of a WAL store,
+            # every look) told without the exception of a failed stat: three a command,
+            # ~15 k instructions; one that was there is stat'ed at once (a system call less)
+            if not present[n] and not os.access(path, os.F_OK):
                 prints.append(None)
                 continue
             try:
                 st = os.stat(path)
             except FileNotFoundError:  # removed since
+                present[n] = False
                 prints.append(None)
             else:
+                present[n] = True
                 prints.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         return tuple(prints)
 

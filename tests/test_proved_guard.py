@@ -3,13 +3,19 @@ the write watch proves: while the watch proves, at the commit, that only this pr
 commits wrote the store since the look that found the game's rows sound, the rows go in
 without the guard's read of the game's index range (its ``COUNT(*)``); a row deleted or
 added through another connection between that look and the commit is still refused, and
-nothing of the command is saved. The rows and responses are those the guarded insert gives."""
+nothing of the command is saved. The rows and responses are those the guarded insert gives.
+
+Also: the stored form's timestamp worked out once a save (``Codec.encode_at``) gives the
+bytes ``Codec.encode_stored`` gives, and the watch's fingerprint of the files, which now
+stats at once a file it saw, is the plain ``os.stat`` of each path (None when absent)."""
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +23,13 @@ import msgspec
 import pytest
 
 from bots import random_choice
+from domain.game import Recorded
+from domain.rulesets import ruleset
 from service.app import ConcurrentUpdate, DamagedGame, Westmarch, store_env
 from service.commands import GameService
 from service.games import GameRequest
 from service.rpc import convert
+from service.store import EventMapper, WriteWatch
 from tests.test_write_watch import Table, _table
 
 
@@ -128,3 +137,80 @@ def test_the_proved_insert_saves_what_the_guarded_insert_saves(tmp_path: Path) -
     assert proved == len(responses) > 50
     assert rows == plain_rows
     assert responses == plain_responses
+
+
+def test_the_stored_form_with_its_time_worked_out_once_is_the_same() -> None:
+    rules = ruleset("lcg")
+    codec = rules.codec
+    app = Westmarch({"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    try:
+        service = GameService(app)
+        access = service.create(GameRequest(game="lcg"), seed=11)
+        events = app.history(access.game_id)
+        mapper = app.mapper
+        assert isinstance(mapper, EventMapper)
+    finally:
+        app.close()
+    moments = [
+        datetime(1970, 1, 1, tzinfo=UTC),
+        datetime(2026, 12, 7, 20, 1, 2, 345678, tzinfo=UTC),
+        datetime(1969, 7, 20, 20, 17, 40, 1, tzinfo=UTC),
+        datetime.now(UTC),
+        datetime(2030, 1, 1, tzinfo=UTC) + timedelta(microseconds=999_999),
+    ]
+    for at in moments:
+        for event in events:
+            assert codec.encode_at(codec.micros(at), event) == codec.encode_stored(at, event)
+    game_id = uuid.uuid4()
+    stamped = [Recorded(game_id, e.seq, "lcg", e, moments[n % len(moments)]) for n, e in enumerate(events)]
+    for recorded in (stamped, [Recorded(game_id, e.seq, "lcg", e) for e in events]):
+        rows = mapper.game_events(recorded)
+        for row, r in zip(rows, recorded, strict=True):
+            if r.timestamp is not None:
+                assert row == mapper.to_row(r)
+            else:  # saved now: the same bytes but for the time
+                assert msgspec.json.decode(row.state)[1] == msgspec.json.decode(mapper.to_row(r).state)[1]
+                assert row[:3] == mapper.to_row(r)[:3]
+
+
+def _plain_prints(paths: list[str]) -> tuple[Any, ...]:
+    prints: list[Any] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            prints.append(None)
+        else:
+            prints.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(prints)
+
+
+def test_the_watchs_fingerprint_of_the_files_is_a_plain_stat_of_each(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE t (x)")
+        conn.commit()
+        watch = WriteWatch()
+        paths = [str(db), str(db) + "-wal", str(db) + "-journal"]
+
+        def step(n: int) -> None:
+            if n == 1:
+                conn.execute("INSERT INTO t VALUES (1)")
+                conn.commit()
+            elif n in (2, 3):
+                Path(paths[2]).write_bytes(b"x" * (n - 1))
+            elif n == 4:
+                Path(paths[2]).unlink()
+            elif n == 5:
+                Path(paths[1]).rename(tmp_path / "moved")
+            elif n == 6:
+                (tmp_path / "moved").rename(paths[1])
+
+        for n in range(8):
+            step(n)
+            assert watch._files(conn) == _plain_prints(paths)
+            assert watch._files(conn) == _plain_prints(paths)
+    finally:
+        conn.close()

@@ -174,6 +174,18 @@ class Codec:
         micros = (at - _EPOCH) // _MICROSECOND
         return self._encoder.encode((micros, event))
 
+    @staticmethod
+    def micros(at: datetime) -> int:
+        """The stored form's timestamp of ``at``: microseconds since 1970 UTC."""
+        micros: int = (at - _EPOCH) // _MICROSECOND
+        return micros
+
+    def encode_at(self, micros: int, event: Event) -> bytes:
+        """:meth:`encode_stored` with the timestamp already in microseconds (:meth:`micros`):
+        the same bytes, for many events saved at one moment (a timedelta's division, some
+        2 k instructions, once rather than per event)."""
+        return self._encoder.encode((micros, event))
+
     def decode_stored(self, data: bytes) -> tuple[datetime, Event]:
         micros, event = self._stored.decode(data)
         return _EPOCH + micros * _MICROSECOND, event

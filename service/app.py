@@ -272,6 +272,10 @@ class Westmarch(Application[UUID]):
         """Commands saved at the same moment share one transaction (see service/group_commit.py)."""
         self._rules_of: dict[UUID, str] = {}
         """A game's ruleset never changes: remembered after the first look (bounded)."""
+        self._lengths: dict[UUID, tuple[int, bytes, str]] = {}
+        """Per game, the length record this process's last commit of it saved: its version,
+        stored bytes and head (bounded). Those bytes read back decode to that record, so
+        :meth:`_check_recorded` need not decode them again."""
         self.watch: WriteWatch | None = None
         """What tells, on SQLite, that nothing but this process's commits wrote the store since
         a game was last found sound (:meth:`verified` then skips hashing its rows again); it
@@ -476,11 +480,13 @@ class Westmarch(Application[UUID]):
         stored = mapper.game_events(events)
         states = [s.state for s in stored]
         stored += [mapper.to_row(e) for a in also for e in a.collect_events()]
+        length_row = None
         if events and self.length_guard:
             length = LogLength(
                 originator_id=length_id(game.id), originator_version=game.version, game_id=game.id, head=game.state.head
             )
-            stored.append(mapper.to_row(length))
+            length_row = mapper.to_row(length)
+            stored.append(length_row)
         guard = (game.id, before) if before and events else None
         try:
             self.group.save([Append(stored, guard, since)])
@@ -488,6 +494,11 @@ class Westmarch(Application[UUID]):
             if _conflict(error):
                 raise ConcurrentUpdate(game.id) from None
             raise
+        if length_row is not None:
+            lengths = self._lengths
+            if len(lengths) >= 16_384:
+                lengths.clear()
+            lengths[game.id] = (game.version, length_row.state, game.state.head)
         self._snapshot(game.id, game.rules, before, game.version, game.state)
         return states
 
@@ -608,6 +619,12 @@ class Westmarch(Application[UUID]):
             raise DamagedGame(game_id, latest + 1, _missing(latest, version))
         if version < latest:
             raise DamagedGame(game_id, version + 1, _unrecorded(latest, version))
+        saved = self._lengths.get(game_id)
+        if saved is not None and saved[0] == version and saved[1] == state:
+            # the very bytes this process saved: they decode to the record it saved
+            if saved[2] != head:
+                raise DamagedGame(game_id, latest, "its last event is not the one the game's last commit recorded")
+            return
         try:
             length = self.mapper.to_domain_event(StoredEvent(length_id(game_id), version, LENGTH_TOPIC, state))
         except _UNDECODABLE:

@@ -60,6 +60,12 @@ class Row(NamedTuple):
     state: bytes
 
 
+def _row(fields: tuple[UUID, int, str, bytes]) -> Row:
+    """A :class:`Row` of its four fields, made by ``tuple.__new__`` in C: the same object as
+    ``Row(...)``, without the interpreted ``__new__`` that a named tuple's class is given."""
+    return tuple.__new__(Row, fields)
+
+
 class EventMapper(Mapper[UUID]):
     """Maps :class:`Recorded` game events and :class:`GameSnapshot` to stored events."""
 
@@ -68,7 +74,11 @@ class EventMapper(Mapper[UUID]):
 
     def to_row(self, domain_event: Any) -> Row:
         """:meth:`to_stored_event` as a :class:`Row`."""
-        if isinstance(domain_event, GameSnapshot):
+        topic = TOPICS.get(type(domain_event))
+        if topic is not None:  # a service record (a dict look-up before two isinstance calls)
+            at = domain_event.timestamp or datetime.now(UTC)
+            state = _record_encoder.encode(msgspec.structs.replace(domain_event, timestamp=at))
+        elif isinstance(domain_event, GameSnapshot):
             at = domain_event.timestamp or datetime.now(UTC)
             state = _snapshot_encoder.encode(msgspec.structs.replace(domain_event, timestamp=at))
             topic = SNAPSHOT_TOPIC
@@ -78,13 +88,9 @@ class EventMapper(Mapper[UUID]):
             state = rules.codec.encode_stored(at, domain_event.event)
             template = CREATED_TOPIC if domain_event.originator_version == 1 else EVENT_TOPIC
             topic = template.format(ruleset=rules.name)
-        elif type(domain_event) in TOPICS:
-            topic = TOPICS[type(domain_event)]
-            at = domain_event.timestamp or datetime.now(UTC)
-            state = _record_encoder.encode(msgspec.structs.replace(domain_event, timestamp=at))
         else:
             raise TypeError(f"cannot store {type(domain_event).__name__}")
-        return Row(domain_event.originator_id, domain_event.originator_version, topic, self._seal(state))
+        return _row((domain_event.originator_id, domain_event.originator_version, topic, self._seal(state)))
 
     def game_events(self, recorded: Sequence[Recorded]) -> list[Row]:
         """:meth:`to_row` of one game's new events, saved at the same moment: the ruleset,
@@ -103,11 +109,13 @@ class EventMapper(Mapper[UUID]):
             state = encode(now if at is None else micros(at), e.event)
             version = e.originator_version
             stored.append(
-                Row(
-                    e.originator_id,
-                    version,
-                    topic if version != 1 else CREATED_TOPIC.format(ruleset=rules.name),
-                    state if seal is None else seal(state),
+                _row(
+                    (
+                        e.originator_id,
+                        version,
+                        topic if version != 1 else CREATED_TOPIC.format(ruleset=rules.name),
+                        state if seal is None else seal(state),
+                    )
                 )
             )
         return stored
@@ -306,6 +314,8 @@ class WriteWatch:
         self._watched: int | None = None
         """The watcher's ``data_version`` at the start of the generation or after the last commit accounted."""
         self._committing = False
+        self._cursors: dict[int, tuple[sqlite3.Connection, sqlite3.Cursor]] = {}
+        """Per connection: the cursor :meth:`_version` reads ``data_version`` through."""
         self._cached: dict[int, tuple[sqlite3.Connection, int, tuple[Any, ...]]] = {}
         """Per connection: the ``data_version`` and files its page cache was last known to match."""
 
@@ -316,6 +326,7 @@ class WriteWatch:
                 self._watcher.close()
                 self._watcher = None
             self._watched = None
+            self._cursors.clear()
 
     def _files(self, conn: sqlite3.Connection) -> tuple[Any, ...]:
         if self._paths is None:
@@ -341,9 +352,18 @@ class WriteWatch:
                 prints.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         return tuple(prints)
 
-    @staticmethod
-    def _version(conn: sqlite3.Connection) -> int:
-        version: int = conn.execute("PRAGMA data_version").fetchone()[0]
+    def _version(self, conn: sqlite3.Connection) -> int:
+        # through a cursor of the watch's own per connection, without the pool's row factory:
+        # ``conn.execute`` made a cursor and a ``sqlite3.Row`` each time, six times a command
+        # (the one row read, the statement is done and reset, as before)
+        kept = self._cursors.get(id(conn))
+        if kept is None or kept[0] is not conn:
+            cursor = conn.cursor()
+            cursor.row_factory = None
+            if len(self._cursors) >= 64:  # connections closed and opened again by the pool
+                self._cursors.clear()
+            self._cursors[id(conn)] = kept = (conn, cursor)
+        version: int = kept[1].execute("PRAGMA data_version").fetchone()[0]
         return version
 
     def _watch(self, conn: sqlite3.Connection) -> int | None:
@@ -429,7 +449,8 @@ class WriteWatch:
         needs (whether the store was then as last accounted, and what was seen). Waits until
         an earlier commit is accounted (:meth:`after_commit` or :meth:`abandon`)."""
         with self._lock:
-            self._lock.wait_for(lambda: not self._committing, timeout=1.0)
+            if self._committing:
+                self._lock.wait_for(lambda: not self._committing, timeout=1.0)
             self._open(conn)
             files, watched, version = self._files(conn), self._watch(conn), self._version(conn)
             same = self._same(files, watched) and not self._committing
@@ -506,7 +527,6 @@ def look_since(
     sound), those rows are neither read nor hashed (``quiet``): only the rows after them
     and the recorded length are (see :class:`WriteWatch` for what that proves)."""
     table = recorder.events_table_name
-    empty = hashlib.sha256(b"").digest()
     length = length_id(game_id)
     if isinstance(recorder, SQLiteAggregateRecorder):
         generation = None
@@ -526,7 +546,7 @@ def look_since(
             cursor.execute(_sqlite_look(table, quiet=False), [game_id.hex, upto, length.hex])
             found = cursor.fetchall()
         head = found[0]
-        prefix = hashlib.sha256(_as_bytes(head[3])).digest() if head[3] is not None else empty
+        prefix = hashlib.sha256(_as_bytes(head[3]) if head[3] is not None else b"").digest()
         recorded = (int(head[4]), _as_bytes(head[5])) if head[4] is not None else None
         rows = [(int(r[0]), _as_bytes(r[3])) for r in found[1:]]
         return LogLook(int(head[1]), head[2], prefix, rows, recorded, generation)
@@ -539,7 +559,7 @@ def look_since(
         return LogLook(
             int(head["n"]),
             head["m"],
-            bytes(head["s"]) if head["s"] is not None else empty,
+            bytes(head["s"]) if head["s"] is not None else _EMPTY_DIGEST,
             [(int(r["v"]), bytes(r["s"])) for r in found[1:]],
             (int(head["r"]), bytes(head["rs"])) if head["r"] is not None else None,
         )
@@ -553,6 +573,9 @@ def look_since(
         [(v, s) for v, s in every if v > upto],
         (marks[0].originator_version, marks[0].state) if marks else None,
     )
+
+
+_EMPTY_DIGEST: Final = hashlib.sha256(b"").digest()
 
 
 @cache

@@ -144,8 +144,7 @@ class Verified:
         """The rows after ``self.version`` up to ``version``, whose stored bytes are ``states``
         and whose last hash is ``head``, found (or made) sound too."""
         hasher = self.hasher.copy()
-        for state in states:
-            hasher.update(state)
+        hasher.update(b"".join(states))  # one call: the same digest as one update per row
         return Verified(version, head, hasher, self.generation)
 
 

@@ -3,10 +3,13 @@ a stored row made without the named tuple's interpreted ``__new__`` and a servic
 topic found before the isinstance checks (the same rows as the plain reading), the length
 record a command saved not decoded again when the next command reads back its very bytes
 (while a record changed in the store is still decoded, and refused if it names another head),
-and the write watch's ``data_version`` read through a cursor it keeps per connection."""
+the write watch's ``data_version`` read through a cursor it keeps per connection, a log's
+digest carried over a command's rows in one update, and the log's reads made through the
+pooled connection's own cursor rather than the library's pass-through wrapper."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import uuid
 from datetime import UTC, datetime
@@ -16,9 +19,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.app import DamagedGame, store_env
+from service.app import DamagedGame, Verified, store_env
 from service.records import TOPICS, CommandApplied, LogLength, length_id
-from service.store import EventMapper, Row, WriteWatch, _row
+from service.store import EventMapper, Row, WriteWatch, _row, _sqlite_read, look_since
 from tests.test_write_watch import Table, _table
 
 
@@ -131,3 +134,30 @@ def test_the_watchs_data_version_reads_as_the_plain_statement_and_holds_no_snaps
     finally:
         mine.close()
         other.close()
+
+
+def test_a_logs_digest_carried_over_new_rows_in_one_update_is_the_digest_row_by_row(table: Table) -> None:
+    known = table.service._checked[table.game_id]
+    states = [state for _, state in table.rows()]
+    start = Verified(0, "", hashlib.sha256(), known.generation)
+    one_by_one = hashlib.sha256()
+    for n in range(0, len(states), 3):
+        start = start.extended(states[n : n + 3], n + len(states[n : n + 3]), "")
+        for state in states[n : n + 3]:
+            one_by_one.update(state)
+        assert start.digest == one_by_one.digest()
+    assert known.digest == start.digest, "the digest the service carried over its own commands"
+
+
+def test_reads_through_the_pooled_connection_give_the_rows_the_librarys_cursor_gives(table: Table) -> None:
+    recorder: Any = table.app.recorder
+    sql = "SELECT originator_version, state FROM stored_events WHERE originator_id=? ORDER BY 1"
+    mine = _sqlite_read(recorder, sql, [uuid.UUID(str(table.game_id)).hex])
+    with recorder.datastore.get_connection(commit=False) as connection:
+        cursor = connection.cursor()
+        cursor.execute(sql, [uuid.UUID(str(table.game_id)).hex])
+        theirs = cursor.fetchall()
+    assert [tuple(r) for r in mine] == [tuple(r) for r in theirs] == table.rows()
+    assert all(type(r) is type(t) for r, t in zip(mine, theirs, strict=True))
+    look = look_since(recorder, table.game_id, 0, table.watch)
+    assert look.rows == table.rows() and not look.quiet

@@ -530,7 +530,11 @@ def look_since(
     length = length_id(game_id)
     if isinstance(recorder, SQLiteAggregateRecorder):
         generation = None
-        with recorder.datastore.get_connection(commit=False) as connection:
+        pool = recorder.datastore.pool
+        # the pool lent and given back as the datastore's get_connection does, without its
+        # generator-based context manager (two interpreted frames and a StopIteration a read)
+        connection = pool.get_connection(is_writer=False)
+        try:
             raw: sqlite3.Connection = connection._sqlite_conn
             if watch is not None:
                 generation = watch.look(raw)
@@ -544,6 +548,8 @@ def look_since(
                     rows = [(int(r[0]), _as_bytes(r[3])) for r in found[1:]]
                     return LogLook(upto, upto, b"", rows, recorded, generation, quiet=True)
             found = raw.execute(_sqlite_look(table, quiet=False), [game_id.hex, upto, length.hex]).fetchall()
+        finally:
+            pool.put_connection(connection)
         head = found[0]
         prefix = hashlib.sha256(_as_bytes(head[3]) if head[3] is not None else b"").digest()
         recorded = (int(head[4]), _as_bytes(head[5])) if head[4] is not None else None
@@ -903,7 +909,9 @@ def insert_stored(
         rows: list[tuple[Any, ...]] = []
         # the pool's connection (and its writer lock), driven directly: the library's
         # transaction adds three context managers and a cursor wrapper per command
-        with recorder.datastore.get_connection(commit=True) as connection:
+        pool = recorder.datastore.pool
+        connection = pool.get_connection(is_writer=True)  # lent as the datastore lends it (look_since)
+        try:
             raw: sqlite3.Connection = connection._sqlite_conn
             raw.execute("BEGIN IMMEDIATE")
             mark = None
@@ -936,6 +944,8 @@ def insert_stored(
                 raise
             if watch is not None and mark is not None:
                 watch.after_commit(raw, mark)
+        finally:
+            pool.put_connection(connection)
         return refused
     if type(recorder).__module__ == "eventsourcing.postgres":
         plain, guarded = _pg_inserts(recorder.datastore.schema, recorder.events_table_name)
@@ -1076,10 +1086,16 @@ def _sqlite_read(recorder: Any, sql: str, params: list[Any]) -> list[Any]:
     BEGIN and ROLLBACK the library's transaction wraps around a read are left out (they
     cost about a quarter of a millisecond per read); the pool's reader-writer lock is kept.
     """
-    with recorder.datastore.get_connection(commit=False) as connection:
-        # the pooled connection's own sqlite3 cursor, without the library's pass-through wrapper
+    # the pool lent and given back as the datastore's get_connection does, without its
+    # generator-based context manager; the pooled connection's own sqlite3 cursor, without
+    # the library's pass-through wrapper
+    pool = recorder.datastore.pool
+    connection = pool.get_connection(is_writer=False)
+    try:
         rows: list[Any] = connection._sqlite_conn.execute(sql, params).fetchall()
         return rows
+    finally:
+        pool.put_connection(connection)
 
 
 def _as_bytes(value: Any) -> bytes:

@@ -5,7 +5,8 @@ record a command saved not decoded again when the next command reads back its ve
 (while a record changed in the store is still decoded, and refused if it names another head),
 the write watch's ``data_version`` read through a cursor it keeps per connection, a log's
 digest carried over a command's rows in one update, and the log's reads made through the
-pooled connection's own cursor rather than the library's pass-through wrapper."""
+pooled connection's own cursor rather than the library's pass-through wrapper, the pool's
+connection lent and given back without the datastore's context manager."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import pytest
 
 from service.app import DamagedGame, Verified, store_env
 from service.records import TOPICS, CommandApplied, LogLength, length_id
-from service.store import EventMapper, Row, WriteWatch, _row, _sqlite_read, look_since
+from service.store import Append, EventMapper, Row, WriteWatch, _row, _sqlite_read, insert_stored, look_since
 from tests.test_write_watch import Table, _table
 
 
@@ -161,3 +162,33 @@ def test_reads_through_the_pooled_connection_give_the_rows_the_librarys_cursor_g
     assert all(type(r) is type(t) for r, t in zip(mine, theirs, strict=True))
     look = look_since(recorder, table.game_id, 0, table.watch)
     assert look.rows == table.rows() and not look.quiet
+
+
+def _pool_at_rest(pool: Any) -> tuple[int, int, int, bool]:
+    return pool.num_in_use, pool._num_readers, pool._num_writers, pool._writer_lock.locked()
+
+
+def test_the_pool_is_given_its_connection_back_after_a_read_or_write_that_fails(table: Table) -> None:
+    """The log's reads and a command's insert borrow the pool's connection without the
+    datastore's context manager: given back, its reader or writer count and lock released,
+    also when the statement fails."""
+    recorder: Any = table.app.recorder
+    pool = recorder.datastore.pool
+    assert _pool_at_rest(pool) == (0, 0, 0, False)
+    with pytest.raises(sqlite3.OperationalError):
+        _sqlite_read(recorder, "SELECT nothing FROM nowhere", [])
+    assert _pool_at_rest(pool) == (0, 0, 0, False)
+
+    class Failing(WriteWatch):
+        def look(self, conn: sqlite3.Connection) -> int:
+            raise RuntimeError("the look fails")
+
+    with pytest.raises(RuntimeError):
+        look_since(recorder, table.game_id, 0, Failing())
+    assert _pool_at_rest(pool) == (0, 0, 0, False)
+    stored = recorder.select_events(table.game_id, limit=1)
+    with pytest.raises(sqlite3.IntegrityError):  # version 1 saved again
+        insert_stored(recorder, [Append([Row(table.game_id, 1, stored[0].topic, stored[0].state)])], table.watch)
+    assert _pool_at_rest(pool) == (0, 0, 0, False)
+    table.answer()  # the store still takes a command
+    assert _pool_at_rest(pool) == (0, 0, 0, False)

@@ -295,6 +295,8 @@ class WriteWatch:
         self._lock = threading.Condition(threading.Lock())
         self._watcher: sqlite3.Connection | None = None
         self._paths: list[str] | None = None
+        self._present: list[bool] = []
+        """Per path of :attr:`_paths`: whether its file was there at the last look."""
         self._file: tuple[Any, ...] | None = None
         self._watched: int | None = None
         """The watcher's ``data_version`` at the start of the generation or after the last commit accounted."""
@@ -316,10 +318,13 @@ class WriteWatch:
             path = main[0] if main else ""
             self._paths = [path, path + "-wal", path + "-journal"] if path else []
         prints: list[Any] = []
-        for path in self._paths:
-            # a file that is not there (the ``-journal`` of a WAL store, every look) told
-            # without the exception of a failed stat: three a command, ~15 k instructions
-            if not os.access(path, os.F_OK):
+        present = self._present
+        for at, path in enumerate(self._paths):
+            # a file that was not there at the last look (the ``-journal`` of a WAL store,
+            # every look) told without the exception of a failed stat: three a command,
+            # ~15 k instructions; one that was (the database, its ``-wal``) stat'ed at once,
+            # one system call where two were (each lets another thread take the interpreter)
+            if not (at < len(present) and present[at]) and not os.access(path, os.F_OK):
                 prints.append(None)
                 continue
             try:
@@ -328,6 +333,7 @@ class WriteWatch:
                 prints.append(None)
             else:
                 prints.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        self._present = [found is not None for found in prints]
         return tuple(prints)
 
     @staticmethod

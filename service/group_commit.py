@@ -17,6 +17,7 @@ and only their writers get them.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,12 +26,36 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 
+class Wake:
+    """What a queued writer sleeps on until it is woken: a lock it cannot take until someone
+    releases it. A wake-up given before the writer sleeps is kept until it does (it then does
+    not sleep), a second one before that is the same wake-up, and sleeping takes it (there is
+    nothing to clear). Each is one call into C: a ``threading.Event`` is a ``Condition`` run in
+    Python over two locks (one more made per wait), whose wake-up also takes its lock, where
+    the woken writer waits for it again: under load, each a hand-off of the interpreter more."""
+
+    __slots__ = ("_lock",)
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lock.acquire()
+
+    def wait(self) -> None:
+        """Sleep until woken (at once if woken since the last sleep)."""
+        self._lock.acquire()
+
+    def set(self) -> None:
+        """Wake the writer (once, however often it is told before it sleeps again)."""
+        with contextlib.suppress(RuntimeError):  # woken already, not yet asleep again
+            self._lock.release()
+
+
 @dataclass(eq=False)
 class _Pending(Generic[T]):
     items: Sequence[T]
     done: bool = False
     error: BaseException | None = None
-    waiting: threading.Event | None = None
+    waiting: Wake | None = None
     """Set when the writer's save ended or it is to lead the next: made (under the queue's
     lock, before the writer is queued) only for a writer that found a save under way; one
     that leads at once never waits, and makes none."""
@@ -60,7 +85,7 @@ class GroupCommit(Generic[T]):
             if lead:
                 self._saving = True
             else:
-                me.waiting = waiting = threading.Event()
+                me.waiting = waiting = Wake()
             self._queue.append(me)
         while not lead:
             waiting.wait()
@@ -71,8 +96,6 @@ class GroupCommit(Generic[T]):
                 lead = not self._saving
                 if lead:
                     self._saving = True
-                else:
-                    waiting.clear()
         if lead:
             self._lead()
         if me.error is not None:

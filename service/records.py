@@ -330,7 +330,10 @@ ROOM_TOPICS = [TOPICS[kind] for kind in (RoomOpened, SeatTaken, AutoPassSet, Mes
 DECODERS: dict[str, msgspec.json.Decoder[Any]] = {topic: msgspec.json.Decoder(kind) for kind, topic in TOPICS.items()}
 
 
+@lru_cache(maxsize=16_384)
 def seats_id(game_id: UUID) -> UUID:
+    """The id of a game's seats record (cached: every call with a token names it, to check
+    the token against the record's last version)."""
     return uuid5(game_id, "seats")
 
 
@@ -369,7 +372,10 @@ def take_back_done_id(game_id: UUID, seat: str, at: int) -> UUID:
     return uuid5(game_id, f"take-back/{seat}/{at}")
 
 
+@lru_cache(maxsize=16_384)
 def room_id(game_id: UUID) -> UUID:
+    """The id of a game's room record (cached: every command a server saves names it, to
+    read whether the room leaves the server a bot to play)."""
     return uuid5(game_id, "room")
 
 

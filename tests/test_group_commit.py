@@ -135,3 +135,39 @@ def test_a_writer_that_leads_at_once_makes_no_wake_up_event(monkeypatch: pytest.
         group.save([n])
     assert saved == [0, 1, 2, 3, 4] and len(made) == 5
     assert [p.waiting for p in made] == [None] * 5 and all(p.done for p in made)
+
+
+def test_a_wake_up_given_before_the_sleep_is_kept_and_two_are_one() -> None:
+    wake = group_commit.Wake()
+    wake.set()
+    wake.set()
+    wake.wait()  # the wake-up given before: no sleep
+    slept = threading.Thread(target=wake.wait)
+    slept.start()
+    slept.join(0.05)
+    assert slept.is_alive()  # the second set was the same wake-up: this sleep waits for another
+    wake.set()
+    slept.join(10)
+    assert not slept.is_alive()
+
+
+def test_queued_writers_sleep_on_a_lock_not_an_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writers queued behind a save wait on a :class:`~service.group_commit.Wake` (one call
+    into C to make, to sleep on and to wake), not a ``threading.Event`` (a Condition run in
+    Python), and every one of them is woken with its items saved, once."""
+    made: list[Any] = []
+
+    class Recorded(group_commit._Pending):  # type: ignore[type-arg]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(group_commit, "_Pending", Recorded)
+    store = Store(tmp_path / "wake.db")
+    group: GroupCommit[tuple[str, int]] = GroupCommit(store.write, lambda error: False)
+    writes = [[(f"g{n}", 1), (f"g{n}", 2)] for n in range(6)]
+    assert _run(group, store, writes) == ["saved"] * 6
+    assert store.rows() == {item for write in writes for item in write}
+    queued = [p for p in made if p.waiting is not None]
+    assert len(queued) == 5 and all(type(p.waiting) is group_commit.Wake for p in queued)
+    assert all(p.done and p.error is None for p in made)

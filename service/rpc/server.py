@@ -224,6 +224,64 @@ class Hub:
         self.events.clear()
 
 
+# -- the worker threads ------------------------------------------------------------------
+
+
+class Settling:
+    """Runs calls on the worker threads and hands their outcomes back to the event loop,
+    waking it once for all the outcomes that came in since it last looked. (asyncio's
+    ``run_in_executor`` wakes it once per outcome, each a write to its self-pipe: a system
+    call that lets another thread take the interpreter, and a callback more on the loop; and
+    it chains a future of the pool to one of the loop's through three callbacks more.)"""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._lock = threading.Lock()
+        self._outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        self._woken = False
+
+    def run(self, executor: ThreadPoolExecutor, fn: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
+        """``fn(*args)`` on ``executor``, in a copy of the caller's context (the language being
+        spoken, a web call's, goes along); the future of its outcome, on the loop. A call
+        whose future is cancelled before a thread takes it up is not run."""
+        future: asyncio.Future[Any] = self.loop.create_future()
+        executor.submit(self._work, future, contextvars.copy_context(), fn, args)
+        return future
+
+    def _work(
+        self, future: asyncio.Future[Any], context: contextvars.Context, fn: Callable[..., Any], args: tuple[Any, ...]
+    ) -> None:
+        if future.cancelled():
+            return
+        try:
+            outcome: tuple[asyncio.Future[Any], bool, Any] = (future, True, context.run(fn, *args))
+        except BaseException as error:
+            if isinstance(error, StopIteration):  # a future cannot hold one (as run_in_executor's could not)
+                wrapped = RuntimeError(repr(error))
+                wrapped.__cause__ = error
+                error = wrapped
+            outcome = (future, False, error)
+        with self._lock:
+            self._outcomes.append(outcome)
+            if self._woken:
+                return  # the loop was woken and has not looked yet: it finds this one too
+            self._woken = True
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server is stopping
+            self.loop.call_soon_threadsafe(self._settle)
+
+    def _settle(self) -> None:
+        with self._lock:
+            outcomes, self._outcomes = self._outcomes, []
+            self._woken = False
+        for future, ok, value in outcomes:
+            if future.done():  # cancelled meanwhile
+                continue
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+
 # -- the servicer ------------------------------------------------------------------------
 
 
@@ -257,12 +315,16 @@ class Servicer:
         self.on_fault = on_fault
         """Told of every storage fault (the server turns health NOT_SERVING while read-only)."""
         self.analyses = Analyses(service, self.gate, self._run)
+        self._settling: Settling | None = None
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the thread pool: store and rules work never blocks the event
         loop, so one client's heavy calls cannot stall another's."""
-        context = contextvars.copy_context()  # the language being spoken (a web call's) goes along
-        return await asyncio.get_running_loop().run_in_executor(self.executor, context.run, fn, *args)
+        loop = asyncio.get_running_loop()
+        settling = self._settling
+        if settling is None or settling.loop is not loop:
+            settling = self._settling = Settling(loop)
+        return await settling.run(self.executor, fn, args)
 
     async def _run_retrying(self, name: str, fn: Callable[..., Any], request: Any, entry: CallLog) -> Any:
         """``fn(request, entry)``; a lost store connection is retried once on a fresh one.
@@ -287,6 +349,8 @@ class Servicer:
     def unary(
         self, name: str, fn: Callable[[Any, CallLog], Message]
     ) -> Callable[[Any, aio.ServicerContext[Any, Any]], Awaitable[Message]]:
+        served_itself = asyncio.iscoroutinefunction(fn)  # it takes its turns on the threads itself
+
         async def handler(request: Any, context: aio.ServicerContext[Any, Any]) -> Message:
             started = time.perf_counter()
             entry = CallLog(name)
@@ -301,7 +365,7 @@ class Servicer:
                     try:
                         if name in OPEN_CALLS:
                             response = await self._open_call(name, fn, request, entry, context.peer())
-                        elif asyncio.iscoroutinefunction(fn):  # it takes its turns on the threads itself
+                        elif served_itself:
                             served = cast(Callable[[Any, CallLog, str], Awaitable[Message]], fn)
                             response = await served(request, entry, context.peer())
                         else:

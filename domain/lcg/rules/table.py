@@ -454,20 +454,20 @@ def _stats(
 ) -> list[int]:
     """The one sum behind :func:`stat` and :func:`stats_on`: printed value, lasting effects,
     the card's own text, its attachments ``on`` it, the auras in play."""
-    card = s.cards[uid]
+    cards = s.cards
+    card = cards[uid]
     code = card.code
     modifiers = s.modifiers
     mine = [m for m in modifiers if m.target == uid] if modifiers else []
     passive = text_of(code).stat
     own = passive is not None and not blank(s, uid)
-    cards = s.cards
     hosts: list[tuple[Uid, Callable[[LcgState, Uid, Uid, str], int]]] = []
     for a in on:
         host = text_of(cards[a].code).host
         if host is not None and host.stat is not None:
             hosts.append((a, host.stat))
     auras = in_game(s, AURAS)
-    kind = CARDS[code].type if auras else ""
+    kind = definition(code).type if auras else ""
     values: list[int] = []
     for which in whiches:
         value = _printed(card, code, which)

@@ -282,6 +282,11 @@ class Runtime:
         the last event (only an event's applier changes them), so that each step need not
         read the two from the state."""
         self._draws = 0
+        self._version = state.version
+        self._head = state.head
+        """The state's ``version`` and ``head``, held natively: only :meth:`emit` moves them
+        while the runtime plays (each read of a Struct's field from compiled code is a generic
+        attribute lookup, two an event)."""
         self._encode = rules.codec.encode
         self._appliers = rules.appliers
         self._after = rules.after
@@ -422,7 +427,7 @@ class Runtime:
         self._emitted = True
         state = self.state
         env = self.env
-        seq = state.version + 1
+        seq = self._version + 1
         # Any, not the parameters' types: a binding of another type must reach the check
         # below in the compiled core too (not a type error of the assignment)
         cause_card: Any = env.get("_card") if isinstance(card, _FromFrame) else card
@@ -453,13 +458,13 @@ class Runtime:
             if low != height or self._height != height:
                 _SET(event, "flow", flow_since(low, self._height, stack))
             chain = _SHA256.copy()
-            chain.update(state.head.encode())
+            chain.update(self._head.encode())
             chain.update(self._encode(event))
             digest = chain.hexdigest()
             _SET(event, "hash", digest)
-            state.head = digest
+            state.head = self._head = digest
             sink.append(event)
-        state.version = seq
+        state.version = self._version = seq
         self._height = self._low = height
         return event
 
@@ -476,7 +481,7 @@ class Runtime:
             ask = by_rules
         rule = node.rule
         decision = Decision(
-            self.state.version + 1, ask.seat, ask.kind, ask.prompt, rule, ask.options, ask.min, ask.max, ask.about
+            self._version + 1, ask.seat, ask.kind, ask.prompt, rule, ask.options, ask.min, ask.max, ask.about
         )
         # played_by_rules may have evaluated with bindings of its own: the request is the node's
         self.env, self.rule = frame.env, rule
@@ -486,7 +491,7 @@ class Runtime:
     def _play(self, played: Played, ask: Ask, node: Asks, frame: Frame) -> None:
         """The rules answered for the seat: resume as an answer would, the recording event
         standing where the answer would be (later events name it as their answer)."""
-        seq = self.state.version + 1
+        seq = self._version + 1
         value: Any = list(played.choice) if ask.kind in _LISTED else played.choice[0]
         node.resume(self, frame, value, seq)
         self.env = {**frame.env, "_ans": None}
@@ -514,7 +519,7 @@ class Runtime:
         node = NODES[frame.node]
         if not isinstance(node, Asks):
             raise FlowError(f"pending decision {decision.id} is not at a decision node")
-        seq = state.version + 1
+        seq = self._version + 1
         value: Any = list(choice) if decision.kind in _LISTED else choice[0]
         node.resume(self, frame, value, seq)
         self.env = {**frame.env, "_ans": None}

@@ -25,7 +25,7 @@ from domain.kernel.steps import var as var
 from domain.lcg import events as ev
 from domain.lcg.rules import caps, table
 from domain.lcg.rules.constant import cannot_leave_staging, may_be_engaged
-from domain.lcg.rules.table import CARDS, cards_in, seats_in_turn
+from domain.lcg.rules.table import cards_in, definition, seats_in_turn
 from domain.lcg.state import LcgState, Seat, Uid
 
 
@@ -41,7 +41,7 @@ FIRST_PLAYER: Get[Seat] = lambda rt: st(rt).first  # noqa: E731
 
 def card_option(s: LcgState, uid: Uid) -> Option:
     card = s.cards[uid]
-    label = CARDS[card.code].name
+    label = definition(card.code).name
     owner = card.owner
     if owner:
         label += f" ({owner})"

@@ -316,10 +316,18 @@ REGISTRY = Registry()
 
 def register_cards(*defs: CardDef) -> None:
     """Register each card of ``defs`` under its code, replacing the card of that code if
-    there was one (a test's changed card): the registry's version moves on."""
+    there was one (a test's changed card): the registry's version moves on, and what was
+    read of the cards by code (:data:`READ_BY_CODE`) is forgotten."""
     for d in defs:
         CARDS[d.code] = d
     REGISTRY.version += 1
+    for read in READ_BY_CODE:
+        read.clear()
+
+
+READ_BY_CODE: list[dict[Any, Any]] = []
+"""Dicts of what was read of :data:`CARDS` (``table.definition``'s native copies, by code and
+by a card's uid), emptied whenever a card is registered."""
 
 
 CARDS: dict[str, CardDef] = {}

@@ -56,7 +56,7 @@ def _all_characters(s: LcgState) -> list[Uid]:
 
 def _exhausted_allies(s: LcgState) -> list[Uid]:
     cards = s.cards
-    return [u for u in table.all_characters(s) if cards[u].exhausted and table.defn_in(cards, u).type == "ally"]
+    return [u for u in table.all_characters(s) if cards[u].exhausted and table.definition_in(cards, u).type == "ally"]
 
 
 def _engaged_enemies(s: LcgState) -> list[Uid]:
@@ -128,7 +128,7 @@ action_event(
 
 
 def _allies_to_sneak(s: LcgState, seat: Seat) -> list[Uid]:
-    return [u for u in table.hand(s, seat) if table.defn(s, u).type == "ally" and table.may_enter_play(s, u)]
+    return [u for u in table.hand(s, seat) if table.definition_of(s, u).type == "ally" and table.may_enter_play(s, u)]
 
 
 register("core-023.return", return_to_hand(card_var("ally")), rule="core-023.action")

@@ -41,7 +41,7 @@ ACTION = "action:"
 
 def cost(s: LcgState, seat: Seat, uid: Uid) -> int:
     """What playing the card costs ``seat`` now: its printed cost less any reduction."""
-    printed = table.defn(s, uid).cost
+    printed = table.definition_of(s, uid).cost
     if not COST_REDUCTIONS:
         return printed
     return max(0, printed - sum(r(s, seat, uid) for r in table.in_game(s, COST_REDUCTIONS)))
@@ -51,7 +51,7 @@ def playable(s: LcgState, seat: Seat) -> list[Uid]:
     out = []
     purse: Purse | None = None  # the hand's cards are asked of one state: made at the first
     for uid in table.hand(s, seat):
-        d = table.defn(s, uid)
+        d = table.definition_of(s, uid)
         if d.type not in PLANNING_TYPES or (d.unique and table.unique_in_play(s, d.code)):
             continue
         if d.type == "ally" and ally_cap_reached(s):
@@ -70,7 +70,7 @@ def playable(s: LcgState, seat: Seat) -> list[Uid]:
 
 def payments(s: LcgState, seat: Seat, uid: Uid) -> list[tuple[ev.Payment, ...]]:
     """Every way the matching heroes can pay the card's cost exactly."""
-    return cost_payments(s, seat, table.defn(s, uid).sphere, cost(s, seat, uid))
+    return cost_payments(s, seat, table.definition_of(s, uid).sphere, cost(s, seat, uid))
 
 
 def _ask_play(rt: Runtime) -> Ask:

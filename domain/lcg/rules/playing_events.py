@@ -30,7 +30,7 @@ from domain.lcg.cards import Action, Trigger, TriggerTest, text
 from domain.lcg.effects import PLAYER, SELF, emit, st
 from domain.lcg.rules import table
 from domain.lcg.rules.resources import Purse, can_pay_cost, cost_payments, payment_id
-from domain.lcg.rules.table import CARDS, cards_in, text_of
+from domain.lcg.rules.table import cards_in, text_of
 from domain.lcg.state import LcgState, Seat, Uid
 
 Playable = Callable[[LcgState, Seat, Uid], bool]
@@ -67,7 +67,7 @@ def reduction(s: LcgState, seat: Seat, uid: Uid) -> int:
 def _affordable(s: LcgState, seat: Seat, uid: Uid, cost: Cost, purse: Purse | None = None) -> bool:
     """Whether ``seat`` can pay for event ``uid`` now; ``purse``: ``seat``'s at ``s``, if the
     caller asks of several events."""
-    d = table.defn(s, uid)
+    d = table.definition_of(s, uid)
     paying = Purse(s, seat) if purse is None else purse
     if cost.x is not None:
         return any(paying.can_pay(d.sphere, x, cost.heroes_needed) for x in cost.x(s, seat, uid))
@@ -78,7 +78,7 @@ def _amount(rt: Runtime) -> int:
     x = rt.env.get("x")
     if x is not None:
         return int(x)
-    return max(0, table.defn(st(rt), SELF(rt)).cost - reduction(st(rt), PLAYER(rt), SELF(rt)))
+    return max(0, table.definition_of(st(rt), SELF(rt)).cost - reduction(st(rt), PLAYER(rt), SELF(rt)))
 
 
 def _ask_x(cost: Cost) -> Callable[[Runtime], Ask | None]:
@@ -192,7 +192,7 @@ def playable_outside_hand(s: LcgState, seat: Seat, uid: Uid, less: int) -> bool:
     if found is None:
         return False
     playable, phase, cost = found
-    d = table.defn(s, uid)
+    d = table.definition_of(s, uid)
     return (
         cost.x is None
         and (phase is None or s.phase == phase)
@@ -211,7 +211,7 @@ def event_actions(s: LcgState, seat: Seat) -> list[Option]:
         if uid not in acting:
             continue  # a card whose text has no Actions offers none
         code = cards[uid].code
-        card = CARDS[code]
+        card = table.definition(code)
         if card.type != "event":
             continue
         registered = _ACTIONS.get(code)

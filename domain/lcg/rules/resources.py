@@ -47,12 +47,14 @@ def matching_heroes(s: LcgState, seat: Seat, sphere: str | None) -> list[Uid]:
         return heroes
     cards = s.cards
     if not table.givers(s):  # no card of the game gives icons: a hero's only icon is its sphere
-        return [h for h in heroes if table.defn_in(cards, h).sphere == sphere]
+        return [h for h in heroes if table.definition_in(cards, h).sphere == sphere]
     # table.spheres of a hero no giver is attached to is its printed sphere alone: the
     # givers' hosts are read once, rather than every giver's host for each hero
     hosts = {cards[a].attached_to for a in table.givers(s)}
     return [
-        h for h in heroes if table.defn_in(cards, h).sphere == sphere or (h in hosts and sphere in table.spheres(s, h))
+        h
+        for h in heroes
+        if table.definition_in(cards, h).sphere == sphere or (h in hosts and sphere in table.spheres(s, h))
     ]
 
 

@@ -79,7 +79,7 @@ def printed_keywords(s: LcgState, uid: Uid) -> tuple[str, ...]:
     card = s.cards[uid]
     if card.face == "B" and card.code in SIDE_B_KEYWORDS:
         return SIDE_B_KEYWORDS[card.code]
-    return table.defn(s, uid).keywords
+    return table.definition_of(s, uid).keywords
 
 
 def players_who_started(s: LcgState) -> int:
@@ -170,7 +170,9 @@ def hook(
 
 def archers(s: LcgState) -> list[Uid]:
     """The cards whose Archery counts: enemies in play and locations in the staging area."""
-    return table.enemies_in_play(s) + [u for u in cards_in(s, "staging") if table.defn(s, u).type == "location"]
+    return table.enemies_in_play(s) + [
+        u for u in cards_in(s, "staging") if table.definition_of(s, u).type == "location"
+    ]
 
 
 def archery_total(s: LcgState) -> int:
@@ -265,7 +267,7 @@ def pillaged_event(s: LcgState, event: Event, enemy: Uid) -> bool:
         isinstance(event, ev.CardsDiscarded)
         and event.cause.rule == "lcg.keyword.pillage"
         and event.cause.card == enemy
-        and any(table.defn(s, u).type == "event" for u in event.cards)
+        and any(table.definition_of(s, u).type == "event" for u in event.cards)
     )
 
 

@@ -34,11 +34,11 @@ ATTACKER_LIMITS: list[AttackerLimit] = []
 
 
 def is_ship(s: LcgState, uid: Uid) -> bool:
-    return table.defn(s, uid).is_a("Ship")
+    return "Ship" in table.definition_of(s, uid).traits
 
 
 def is_ship_enemy(s: LcgState, uid: Uid) -> bool:
-    return table.defn(s, uid).type == "enemy" and is_ship(s, uid)
+    return table.definition_of(s, uid).type == "enemy" and is_ship(s, uid)
 
 
 TAKEN = "taken-as-ship:"
@@ -46,7 +46,7 @@ TAKEN = "taken-as-ship:"
 
 
 def is_ship_objective(s: LcgState, uid: Uid) -> bool:
-    if table.defn(s, uid).type == "ship-objective":
+    if table.definition_of(s, uid).type == "ship-objective":
         return True
     return bool(s.limits) and s.cards[uid].zone.endswith(".allies") and s.limit_used(f"{TAKEN}{uid}")
 
@@ -125,7 +125,7 @@ def heroes_aura(code: str, stat: str) -> table.Aura:
             if not (zone.endswith(".heroes") or zone.endswith(".allies")):
                 continue
             if seat is None:
-                if table.defn(s, uid).type != "hero":
+                if table.definition_of(s, uid).type != "hero":
                     return 0
                 seat = table.holder(s, uid)
                 if seat is None:

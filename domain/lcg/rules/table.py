@@ -126,6 +126,9 @@ class _Pool:
         """The auras of :data:`AURAS` that can apply in this game (``in_game``) that
         :attr:`asked` was read from."""
         self.asked: dict[str, list[tuple[Any, frozenset[str] | None]]] = {}
+        self.definitions: dict[Uid, Definition] = {}
+        """By uid: :func:`definition_of` (emptied in place with the codes, and whenever a card
+        is registered)."""
         """By stat: the auras of :attr:`auras` that may give it (:func:`for_stat`), each with
         the card types and codes it may give it to (:func:`scoped`; None: any card)."""
 
@@ -144,6 +147,7 @@ def _pool(s: LcgState) -> _Pool:
         pool.cards, pool.size, pool.codes, pool.by_code = cards, len(cards), codes, by_code
         pool.types = frozenset([CARDS[code].type for code in codes if code in CARDS])
         pool.hooks = {}
+        pool.definitions.clear()
         pool.givers = None
         pool.acting = None
     return pool
@@ -168,7 +172,7 @@ def acting(s: LcgState) -> frozenset[Uid]:
     if found is None:
         found = frozenset([u for code, uids in pool.by_code.items() if text_of(code).actions for u in uids])
         pool.acting = found
-        pool.acting_in_play = sorted(u for u in found if CARDS[s.cards[u].code].type != "event")
+        pool.acting_in_play = sorted(u for u in found if definition(s.cards[u].code).type != "event")
     return found
 
 
@@ -286,7 +290,7 @@ def resources_on(s: LcgState, uid: Uid) -> int:
         return card.resources
     kept = 0
     code = card.code
-    kind = CARDS[code].type
+    kind = definition(code).type
     for hook in in_game(s, KEPT_RESOURCES):
         scope = SCOPES.get(hook)
         # a text outside the game, or not reaching this card, keeps nothing on it (a view
@@ -294,6 +298,70 @@ def resources_on(s: LcgState, uid: Uid) -> int:
         if scope is None or kind in scope or code in scope:
             kept += hook(s, uid)
     return card.resources + kept
+
+
+class Definition:
+    """The fields of a card's definition the rules read most, in a native class: the
+    compiled rules read a field of a :class:`CardDef` (a msgspec Struct) through the generic
+    attribute lookup, ~140 instructions, and one of this class by a load from its slot.
+    Made once per code (:func:`definition`) from the definition registered then, and
+    forgotten whenever a card is registered (``cards.READ_BY_CODE``)."""
+
+    def __init__(self, d: CardDef) -> None:
+        self.code: str = d.code
+        self.name: str = d.name
+        self.type: str = d.type
+        self.sphere: str | None = d.sphere
+        self.unique: bool = d.unique
+        self.cost: int = d.cost
+        self.keywords: tuple[str, ...] = d.keywords
+        self.traits: tuple[str, ...] = d.traits
+        self.numbers: dict[str, int] = {which: getattr(d, which) for which in _NUMBERS}
+        """The printed numbers (:data:`_NUMBERS`) by name, for a read by a name given at run time."""
+
+
+_NUMBERS: Final = (
+    "willpower",
+    "attack",
+    "defense",
+    "hit_points",
+    "threat",
+    "engagement_cost",
+    "quest_points",
+    "victory_points",
+    "cost",
+    "threat_cost",
+)
+
+
+DEFINITIONS: Final[dict[str, Definition]] = {}
+"""Each code's :class:`Definition`, made when first read."""
+_cards.READ_BY_CODE.append(DEFINITIONS)
+_cards.READ_BY_CODE.append(_POOL.definitions)
+
+
+def definition(code: str) -> Definition:
+    """The :class:`Definition` of the card registered under ``code``."""
+    found = DEFINITIONS.get(code)
+    if found is None:
+        found = DEFINITIONS[code] = Definition(CARDS[code])
+    return found
+
+
+def definition_of(s: LcgState, uid: Uid) -> Definition:
+    """:func:`definition` of the card ``uid``, kept by uid with the game's codes (a card's
+    code never changes): the card's ``code`` is not read again."""
+    pool = _pool(s)
+    found = pool.definitions.get(uid)
+    if found is None:
+        found = pool.definitions[uid] = definition(s.cards[uid].code)
+    return found
+
+
+def definition_in(cards: dict[Uid, Card], uid: Uid) -> Definition:
+    """:func:`definition_of` from the state's ``cards``, read once by a caller that asks
+    about many cards."""
+    return definition(cards[uid].code)
 
 
 def defn(s: LcgState, uid: Uid) -> CardDef:
@@ -307,7 +375,7 @@ def defn_in(cards: dict[Uid, Card], uid: Uid) -> CardDef:
 
 
 def name(s: LcgState, uid: Uid) -> str:
-    return CARDS[s.cards[uid].code].name
+    return definition_of(s, uid).name
 
 
 SIDE_B_TEXTS: dict[str, str] = {}
@@ -330,6 +398,9 @@ def _printed(card: Card, code: str, which: str) -> int:
         side = SIDE_B_STATS.get(code)
         if side is not None and which in side:
             return side[which]
+    found = definition(code).numbers.get(which)
+    if found is not None:
+        return found
     value: int = getattr(CARDS[code], which)
     return value
 
@@ -383,20 +454,20 @@ def _stats(
 ) -> list[int]:
     """The one sum behind :func:`stat` and :func:`stats_on`: printed value, lasting effects,
     the card's own text, its attachments ``on`` it, the auras in play."""
-    card = s.cards[uid]
+    cards = s.cards
+    card = cards[uid]
     code = card.code
     modifiers = s.modifiers
     mine = [m for m in modifiers if m.target == uid] if modifiers else []
     passive = text_of(code).stat
     own = passive is not None and not blank(s, uid)
-    cards = s.cards
     hosts: list[tuple[Uid, Callable[[LcgState, Uid, Uid, str], int]]] = []
     for a in on:
         host = text_of(cards[a].code).host
         if host is not None and host.stat is not None:
             hosts.append((a, host.stat))
     auras = in_game(s, AURAS)
-    kind = CARDS[code].type if auras else ""
+    kind = definition(code).type if auras else ""
     values: list[int] = []
     for which in whiches:
         value = _printed(card, code, which)
@@ -431,9 +502,7 @@ def _stats(
 
 def has_keyword(s: LcgState, uid: Uid, keyword: str) -> bool:
     """Whether the card has ``keyword`` now: printed, or given by a passive text."""
-    return keyword in CARDS[s.cards[uid].code].keywords or any(
-        aura(s, uid, keyword) for aura in in_game(s, KEYWORD_AURAS)
-    )
+    return keyword in definition_of(s, uid).keywords or any(aura(s, uid, keyword) for aura in in_game(s, KEYWORD_AURAS))
 
 
 def has_trait(s: LcgState, uid: Uid, trait: str) -> bool:
@@ -485,7 +554,7 @@ def traits_on(
 def spheres(s: LcgState, uid: Uid) -> tuple[str, ...]:
     """A hero's resource icons: its sphere, and any an attachment gives (Celebrían's Stone)."""
     cards = s.cards
-    own = CARDS[cards[uid].code].sphere
+    own = definition(cards[uid].code).sphere
     out: tuple[str, ...] = (own,) if own else ()
     if not any(cards[a].attached_to == uid for a in givers(s)):
         return out  # no card that gives icons is attached to it (most heroes, most games: no scan)
@@ -646,7 +715,7 @@ def staging(s: LcgState) -> list[Uid]:
 
 def staging_enemies(s: LcgState) -> list[Uid]:
     cards = s.cards
-    return [u for u in cards_in(s, "staging") if defn_in(cards, u).type == "enemy"]
+    return [u for u in cards_in(s, "staging") if definition_in(cards, u).type == "enemy"]
 
 
 def enemies_in_play(s: LcgState) -> list[Uid]:
@@ -718,7 +787,8 @@ def staging_threat(s: LcgState, known: dict[Uid, int] | None = None) -> int:
     total = sum(
         (threat_of(s, u) if known is None else known[u])
         for u in cards_in(s, "staging")
-        if defn_in(cards, u).type in ("enemy", "location") and not (s.modifiers and s.modifier_total(u, NO_THREAT))
+        if definition_in(cards, u).type in ("enemy", "location")
+        and not (s.modifiers and s.modifier_total(u, NO_THREAT))
     ) + sum(aura(s) for aura in in_game(s, THREAT_AURAS))
     if s.modifiers:
         total += s.modifier_total(STAGING_AREA, "threat")
@@ -774,16 +844,16 @@ def highest_threat_seats(s: LcgState) -> list[Seat]:
 def unique_in_play(s: LcgState, code: str) -> bool:
     """Whether a card with the same title as ``code`` is already in play (any player's
     characters, and attachments on anything)."""
-    title = CARDS[code].name
+    title = definition(code).name
     cards = s.cards
-    if any(CARDS[cards[u].code].name == title for seat in seats_in_turn(s) for u in characters(s, seat)):
+    if any(definition(cards[u].code).name == title for seat in seats_in_turn(s) for u in characters(s, seat)):
         return True
-    return any(CARDS[cards[a].code].name == title for a in cards_in(s, "attachments") if is_in_play(s, a))
+    return any(definition(cards[a].code).name == title for a in cards_in(s, "attachments") if is_in_play(s, a))
 
 
 def may_enter_play(s: LcgState, uid: Uid) -> bool:
     """Rules: a unique card cannot enter play while a card of its title is in play."""
-    d = defn(s, uid)
+    d = definition_of(s, uid)
     return not (d.unique and unique_in_play(s, d.code))
 
 

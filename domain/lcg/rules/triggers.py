@@ -58,7 +58,7 @@ def _attachment_lost(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.CardsDiscarded)
     s = st(rt)
     cards = s.cards
-    if not any(table.defn_in(cards, u).type == "attachment" for u in event.cards):
+    if not any(table.definition_in(cards, u).type == "attachment" for u in event.cards):
         return
     if event.cause.rule == DESTROYING:
         # the attachments left with the card being destroyed: that destroy is under way, and a
@@ -87,7 +87,7 @@ def _destroyed(rt: Runtime, event: Event) -> None:
     assert isinstance(event, ev.CharacterDestroyed)
     s = st(rt)
     owner = s.cards[event.card].owner
-    if owner and table.defn(s, event.card).type == "hero" and not cards_in(s, f"{owner}.heroes"):
+    if owner and table.definition_of(s, event.card).type == "hero" and not cards_in(s, f"{owner}.heroes"):
         _check(rt, "lcg.eliminate", event, player=owner, reason="heroes")
 
 

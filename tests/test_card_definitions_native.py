@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 from uuid import uuid4
 
 import msgspec
@@ -26,6 +25,7 @@ from domain.lcg.rules import table
 from domain.lcg.ruleset import LCG
 from domain.lcg.scenarios import SCENARIOS as LCG_SCENARIOS
 from domain.lcg.state import LcgState
+from tests.read_counts import count_reads
 
 _FIELDS = ("code", "name", "type", "sphere", "unique", "cost", "keywords", "traits")
 
@@ -107,29 +107,13 @@ def test_a_card_registered_again_is_read_anew() -> None:
     assert table.printed(s, uid, "willpower") == card.willpower
 
 
-class _Counted:
-    """A Struct field's descriptor that counts its reads."""
-
-    def __init__(self, kept: Any, counts: Counter[str], field: str) -> None:
-        self.kept, self.counts, self.field = kept, counts, field
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        if obj is not None:
-            self.counts[self.field] += 1
-        return self.kept.__get__(obj, owner)
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        self.kept.__set__(obj, value)
-
-
 def test_the_rules_read_few_fields_of_card_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
     # Passage through Mirkwood random games (seeds 1-60 less 1-10, two players): ~5.8 reads
     # of a CardDef's fields an event before the native copies, ~1.5 with them
     for seed in (1, 2):  # every card's copy made, every text imported
         Game.start(uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 2), seed))
     counts: Counter[str] = Counter()
-    for field in CardDef.__struct_fields__:
-        monkeypatch.setattr(CardDef, field, _Counted(CardDef.__dict__[field], counts, field))
+    count_reads(monkeypatch, CardDef, CardDef.__struct_fields__, counts)
     events = 0
     for seed in range(11, 16):
         game = Game.start(uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 2), seed))

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import msgspec
 import pytest
 
 from domain.lcg import moving
 from domain.lcg.state import Card
+from tests.read_counts import count_reads
 
 _CLEARED = ("exhausted", "committed", "damage", "resources", "progress", "attached_to", "surge", "shown", "cancelled")
 
@@ -63,24 +63,10 @@ def test_a_card_leaving_play_is_cleared_as_the_plain_reset() -> None:
         assert msgspec.json.encode(fast) == msgspec.json.encode(plain)
 
 
-class _Counted:
-    def __init__(self, kept: Any, counts: Counter[str], field: str) -> None:
-        self.kept, self.counts, self.field = kept, counts, field
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        if obj is not None:
-            self.counts[self.field] += 1
-        return self.kept.__get__(obj, owner)
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        self.kept.__set__(obj, value)
-
-
 def test_a_card_leaving_play_is_read_by_no_attribute_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
     # nine generic lookups from compiled code, ~1,500 instructions a card leaving play
     counts: Counter[str] = Counter()
-    for field in _CLEARED:
-        monkeypatch.setattr(Card, field, _Counted(Card.__dict__[field], counts, field))
+    count_reads(monkeypatch, Card, _CLEARED, counts)
     rng = random.Random(6)
     for _ in range(50):
         moving.leaves_play(_card(rng))

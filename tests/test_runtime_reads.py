@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 from uuid import uuid4
 
 import pytest
@@ -19,19 +18,7 @@ from domain.game import Game
 from domain.kernel.state import State
 from domain.lcg.lineups import lcg_options
 from domain.lcg.ruleset import LCG
-
-
-class _Counted:
-    def __init__(self, kept: Any, counts: Counter[str], field: str) -> None:
-        self.kept, self.counts, self.field = kept, counts, field
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        if obj is not None:
-            self.counts[self.field] += 1
-        return self.kept.__get__(obj, owner)
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        self.kept.__set__(obj, value)
+from tests.read_counts import count_reads
 
 
 def test_the_runtime_reads_the_version_and_head_once_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -42,8 +29,7 @@ def test_the_runtime_reads_the_version_and_head_once_per_command(monkeypatch: py
         game = Game.start(uuid4(), LCG, LCG.created(lcg_options("passage-through-mirkwood", 2), seed))
         games.append((game, random.Random(seed)))
     counts: Counter[str] = Counter()
-    for field in ("version", "head"):
-        monkeypatch.setattr(State, field, _Counted(State.__dict__[field], counts, field))
+    count_reads(monkeypatch, State, ("version", "head"), counts)
     events = commands = 0
     for game, rng in games:
         before = game.state.version

@@ -11,7 +11,6 @@ stats at once a file it saw, is the plain ``os.stat`` of each path (None when ab
 
 from __future__ import annotations
 
-import os
 import random
 import sqlite3
 import uuid
@@ -30,7 +29,7 @@ from service.commands import GameService
 from service.games import GameRequest
 from service.rpc import convert
 from service.store import EventMapper, WriteWatch
-from tests.test_write_watch import Table, _table
+from tests.test_write_watch import Table, _table, plain_prints
 
 
 @pytest.fixture
@@ -173,18 +172,6 @@ def test_the_stored_form_with_its_time_worked_out_once_is_the_same() -> None:
                 assert row[:3] == mapper.to_row(r)[:3]
 
 
-def _plain_prints(paths: list[str]) -> tuple[Any, ...]:
-    prints: list[Any] = []
-    for path in paths:
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            prints.append(None)
-        else:
-            prints.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
-    return tuple(prints)
-
-
 def test_the_watchs_fingerprint_of_the_files_is_a_plain_stat_of_each(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     conn = sqlite3.connect(db)
@@ -210,7 +197,7 @@ def test_the_watchs_fingerprint_of_the_files_is_a_plain_stat_of_each(tmp_path: P
 
         for n in range(8):
             step(n)
-            assert watch._files(conn) == _plain_prints(paths)
-            assert watch._files(conn) == _plain_prints(paths)
+            assert watch._files(conn) == plain_prints(paths)
+            assert watch._files(conn) == plain_prints(paths)
     finally:
         conn.close()

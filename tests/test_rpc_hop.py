@@ -23,6 +23,7 @@ import pytest
 from service.records import room_id, seats_id
 from service.rpc.server import Settling
 from service.store import WriteWatch
+from tests.test_write_watch import plain_prints
 
 speaking: contextvars.ContextVar[str] = contextvars.ContextVar("speaking", default="en")
 
@@ -152,18 +153,6 @@ def test_the_ids_of_a_games_records_are_made_once() -> None:
     assert seats_id(uuid.UUID(game.hex)) is seats_id(game)
 
 
-def _plain_prints(paths: list[str]) -> tuple[Any, ...]:
-    prints: list[Any] = []
-    for path in paths:
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            prints.append(None)
-        else:
-            prints.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
-    return tuple(prints)
-
-
 def test_the_watch_looks_at_a_file_it_saw_with_one_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "w.db"
     conn = sqlite3.connect(db, isolation_level=None)
@@ -191,7 +180,7 @@ def test_the_watch_looks_at_a_file_it_saw_with_one_call(tmp_path: Path, monkeypa
             conn.execute("INSERT INTO t VALUES (2)")
         before = len(accessed)
         prints = watch._files(conn)
-        assert prints == _plain_prints(paths)
+        assert prints == plain_prints(paths)
         seen.append((prints, len(accessed) - before))
     # the first look asks after every file; then only after those it did not find the time before
     assert [n for _, n in seen] == [3, 1, 1, 1, 0, 1]

@@ -63,6 +63,19 @@ class Table:
             return [(int(v), bytes(s)) for v, s in conn.execute(sql, [uuid.UUID(str(self.game_id)).hex])]
 
 
+def plain_prints(paths: list[str]) -> tuple[Any, ...]:
+    """Each path's file as a plain ``os.stat`` tells it (None when it is missing)."""
+    prints: list[Any] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            prints.append(None)
+        else:
+            prints.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(prints)
+
+
 def _table(env: dict[str, str], db: Path | None, snapshot_every: int = 100000) -> Table:
     app = Westmarch({**env, "WESTMARCH_SNAPSHOT_EVERY": str(snapshot_every)})
     return _game(app, GameService(app), db)

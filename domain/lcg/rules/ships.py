@@ -34,7 +34,7 @@ ATTACKER_LIMITS: list[AttackerLimit] = []
 
 
 def is_ship(s: LcgState, uid: Uid) -> bool:
-    return "Ship" in table.definition_of(s, uid).traits
+    return table.definition_of(s, uid).is_a("Ship")
 
 
 def is_ship_enemy(s: LcgState, uid: Uid) -> bool:

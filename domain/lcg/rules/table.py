@@ -126,11 +126,11 @@ class _Pool:
         """The auras of :data:`AURAS` that can apply in this game (``in_game``) that
         :attr:`asked` was read from."""
         self.asked: dict[str, list[tuple[Any, frozenset[str] | None]]] = {}
+        """By stat: the auras of :attr:`auras` that may give it (:func:`for_stat`), each with
+        the card types and codes it may give it to (:func:`scoped`; None: any card)."""
         self.definitions: dict[Uid, Definition] = {}
         """By uid: :func:`definition_of` (emptied in place with the codes, and whenever a card
         is registered)."""
-        """By stat: the auras of :attr:`auras` that may give it (:func:`for_stat`), each with
-        the card types and codes it may give it to (:func:`scoped`; None: any card)."""
 
 
 _POOL: Final = _Pool()
@@ -318,6 +318,10 @@ class Definition:
         self.traits: tuple[str, ...] = d.traits
         self.numbers: dict[str, int] = {which: getattr(d, which) for which in _NUMBERS}
         """The printed numbers (:data:`_NUMBERS`) by name, for a read by a name given at run time."""
+
+    def is_a(self, trait: str) -> bool:
+        """:meth:`CardDef.is_a`: whether the card has ``trait`` printed."""
+        return trait in self.traits
 
 
 _NUMBERS: Final = (
